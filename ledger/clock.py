@@ -1,0 +1,60 @@
+"""Clocks for the command side: the only place tourney reads time.
+
+Owns: ``Clock`` protocol, ``SystemClock`` (UTC, RFC 3339 with ``Z``) and ``FixedClock``
+(a start and a step, for golden files and reproducible scripts).  Replay never reads a
+clock: times are decided once by a command and written into the event.
+
+May import: the standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+CLOCK_ENV = "TOURNEY_FIXED_CLOCK"
+
+
+def format_time(dt: datetime) -> str:
+    """RFC 3339 UTC with ``Z`` and microseconds (DESIGN.md §4)."""
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_time(text: str) -> datetime:
+    if not text.endswith("Z"):
+        raise ValueError(f"time {text!r} is not RFC 3339 UTC ending in Z")
+    return datetime.fromisoformat(text[:-1] + "+00:00")
+
+
+class Clock(Protocol):
+    def now(self) -> str: ...
+
+
+class SystemClock:
+    def now(self) -> str:
+        return format_time(datetime.now(UTC))
+
+
+class FixedClock:
+    """Starts at ``start`` and advances ``step`` on every reading."""
+
+    def __init__(self, start: str = "2013-06-01T09:00:00.000000Z",
+                 step: timedelta = timedelta(seconds=1)) -> None:
+        self._t = parse_time(start)
+        self._step = step
+
+    def now(self) -> str:
+        value = format_time(self._t)
+        self._t += self._step
+        return value
+
+
+def default_clock() -> Clock:
+    """The system clock, or a fixed one when ``TOURNEY_FIXED_CLOCK=<RFC 3339>`` is set.
+
+    The fixed clock exists for reproducible demos and golden bundles; the time it gives is
+    still written into each signed event, so an auditor sees it.
+    """
+    start = os.environ.get(CLOCK_ENV)
+    return FixedClock(start) if start else SystemClock()

@@ -1,0 +1,270 @@
+"""Event bodies and the signed envelope of ``tourney-leaf/v1`` (DESIGN.md §4–§6).
+
+Owns: one msgspec ``Struct`` per event kind with an explicit, stable wire tag (``KIND``,
+never a Python import path); ``Kind`` (the closed set of tags); ``SignedEvent`` (a decoded
+leaf); ``seal`` (envelope → signature → leaf bytes) and ``open_leaf`` (leaf bytes → typed
+``SignedEvent``).  Other body fields are free per DESIGN.md; the normative ones are here.
+
+May import: ``msgspec``, ``ledger.canonical``, ``ledger.keys``, ``ledger.errors``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from enum import Enum
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from ledger.canonical import NonCanonicalError, canonical, decode_canonical
+from ledger.keys import Signer
+
+WIRE_VERSION = 1
+SIG_DOMAIN = b"tourney-event/v1\n"
+ZERO_HASH = "0" * 64
+
+
+class Kind(str, Enum):
+    """Wire tags of every event kind (snake_case, stable forever)."""
+
+    TOURNAMENT_CREATED = "tournament_created"
+    OFFICIAL_ADDED = "official_added"
+    OFFICIAL_REVOKED = "official_revoked"
+    PLAYER_REGISTERED = "player_registered"
+    REGISTRATION_CLOSED = "registration_closed"
+    SEED_RECORDED = "seed_recorded"
+    DRAW_MADE = "draw_made"
+
+
+class Role(str, Enum):
+    """Official roles of RULES.md §1.3 (the organizer is the genesis key)."""
+
+    ORGANIZER = "organizer"
+    HEAD_JUDGE = "head_judge"
+    JUDGE = "judge"
+    SCOREKEEPER = "scorekeeper"
+
+
+class Body(msgspec.Struct, frozen=True, kw_only=True):
+    """Base of all event bodies."""
+
+    KIND: ClassVar[Kind]
+
+
+class KeyRef(msgspec.Struct, frozen=True, kw_only=True):
+    key_id: str
+    public_key: str  # base64 of the raw 32 bytes
+    name: str
+
+
+class FormatSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """Format id and its parameters, fixed at genesis (RULES.md §8)."""
+
+    id: str
+    cut: int
+    params: dict[str, str | int | bool] = {}
+
+
+class TournamentCreated(Body, frozen=True, kw_only=True):
+    KIND = Kind.TOURNAMENT_CREATED
+    name: str
+    format: FormatSpec
+    head_judge: KeyRef
+
+
+class OfficialAdded(Body, frozen=True, kw_only=True):
+    KIND = Kind.OFFICIAL_ADDED
+    key_id: str
+    public_key: str
+    role: Role
+    name: str
+
+
+class OfficialRevoked(Body, frozen=True, kw_only=True):
+    KIND = Kind.OFFICIAL_REVOKED
+    key_id: str
+    reason: str = ""
+
+
+class PlayerRegistered(Body, frozen=True, kw_only=True, omit_defaults=True):
+    KIND = Kind.PLAYER_REGISTERED
+    number: int
+    name: str
+    nickname: str | None = None
+    deck: str | None = None
+    clan: str | None = None
+
+
+class RegistrationClosed(Body, frozen=True, kw_only=True):
+    KIND = Kind.REGISTRATION_CLOSED
+    players: int
+
+
+Provenance = Literal["entered"]
+
+
+class SeedRecorded(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A seed, verbatim, with provenance (DESIGN.md §6, LEDGER-RAND-1/4)."""
+
+    KIND = Kind.SEED_RECORDED
+    provenance: Provenance
+    material: str
+    source: str
+    reason: str
+    seed: str  # hex of the 32 derived bytes
+    serial: str | None = None
+    source_time: str | None = None
+    ctx: str | None = None
+    evidence: str | None = None  # e.g. sha256 of a video file (LEDGER-RAND-4)
+
+
+class DrawMade(Body, frozen=True, kw_only=True):
+    """One DRAW-v1 draw: everything an outside auditor needs to recompute it."""
+
+    KIND = Kind.DRAW_MADE
+    ctx: str
+    algorithm: str  # "DRAW-v1"; anything else is refused and flagged
+    seed: str
+    seed_seq: int
+    items: list[int]
+    result: list[int]
+    reason: str = ""
+
+
+BODY_TYPES: dict[str, type[Body]] = {
+    cls.KIND.value: cls
+    for cls in (TournamentCreated, OfficialAdded, OfficialRevoked, PlayerRegistered,
+                RegistrationClosed, SeedRecorded, DrawMade)
+}
+
+
+def register_body(cls: type[Body]) -> type[Body]:
+    """Register a body type of a later module (formats add their own kinds)."""
+    BODY_TYPES[cls.KIND.value] = cls
+    return cls
+
+
+class Envelope(msgspec.Struct, frozen=True):
+    """The signed event of §4 with an undecoded body."""
+
+    v: int
+    log: str
+    seq: int
+    prev: str
+    time: str
+    kind: str
+    actor: str
+    body: msgspec.Raw
+
+
+class _Leaf(msgspec.Struct, frozen=True):
+    event: Envelope
+    sig: str
+
+
+class SignedEvent(msgspec.Struct, frozen=True):
+    """A decoded leaf: envelope fields, the typed body, the signature and the leaf bytes."""
+
+    log: str
+    seq: int
+    prev: str
+    time: str
+    kind: str
+    actor: str
+    body: Body
+    sig: bytes
+    leaf: bytes
+
+    @property
+    def leaf_hash_hex(self) -> str:
+        return hashlib.sha256(self.leaf).hexdigest()
+
+
+def event_dict(*, log: str, seq: int, prev: str, time: str, actor: str,
+               body: Body) -> dict[str, Any]:
+    return {"v": WIRE_VERSION, "log": log, "seq": seq, "prev": prev, "time": time,
+            "kind": body.KIND.value, "actor": actor, "body": msgspec.to_builtins(body)}
+
+
+def signing_input(event_bytes: bytes) -> bytes:
+    """What Ed25519 signs: b"tourney-event/v1\\n" + canonical(event)."""
+    return SIG_DOMAIN + event_bytes
+
+
+def seal(*, log: str, seq: int, prev: str, time: str, body: Body,
+         signer: Signer) -> SignedEvent:
+    """Build, sign and encode one event; the leaf bytes are what gets stored."""
+    ev = event_dict(log=log, seq=seq, prev=prev, time=time, actor=signer.key_id, body=body)
+    ev_bytes = canonical(ev)
+    sig = signer.sign(signing_input(ev_bytes))
+    leaf = canonical({"event": ev, "sig": base64.b64encode(sig).decode()})
+    return SignedEvent(log=log, seq=seq, prev=prev, time=time, kind=body.KIND.value,
+                       actor=signer.key_id, body=body, sig=sig, leaf=leaf)
+
+
+_leaf_decoder = msgspec.json.Decoder(_Leaf)
+_sorted = msgspec.json.Encoder(order="sorted")
+_body_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
+
+
+class ParsedLeaf(msgspec.Struct, frozen=True):
+    """A leaf decoded for checking: the typed event, the exact signed bytes, and why the
+    leaf is not canonical (``None`` when it is)."""
+
+    event: SignedEvent
+    signed_bytes: bytes
+    noncanonical: str | None
+
+
+def _body_decoder(kind: str) -> msgspec.json.Decoder[Any]:
+    dec = _body_decoders.get(kind)
+    if dec is None:
+        body_type = BODY_TYPES.get(kind)
+        if body_type is None:
+            raise NonCanonicalError(f"unknown event kind {kind!r}")
+        dec = _body_decoders[kind] = msgspec.json.Decoder(body_type)
+    return dec
+
+
+def parse_leaf(leaf: bytes) -> ParsedLeaf:
+    """Decode and check leaf bytes; raise ``NonCanonicalError`` only if untypeable.
+
+    Fast path: typed decode, then sorted re-encode must give the same bytes (envelope
+    with the raw body spliced in, then the body alone).  Otherwise the generic check of
+    ``ledger.canonical`` decides (extra body fields are allowed, DESIGN.md §5).
+    """
+    try:
+        raw = _leaf_decoder.decode(leaf)
+        ev = raw.event
+        body = _body_decoder(ev.kind).decode(ev.body)
+        sig = base64.b64decode(raw.sig, validate=True)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+        raise NonCanonicalError(f"malformed event: {exc}") from None
+    problem: str | None = None
+    if _sorted.encode(raw) != leaf or _sorted.encode(body) != bytes(ev.body):
+        try:
+            decode_canonical(leaf)
+        except NonCanonicalError as exc:
+            problem = exc.message
+    if problem is None and not (0 < ev.seq <= 2**53 - 1 and ev.v == WIRE_VERSION):
+        problem = "v or seq out of range"
+    if problem is None:
+        # canonical: the signed event is the exact slice of the leaf bytes
+        signed_bytes = leaf[len(b'{"event":'):leaf.rindex(b',"sig":"')]
+    else:
+        try:
+            signed_bytes = _sorted.encode(msgspec.json.decode(leaf)["event"])
+        except (msgspec.DecodeError, KeyError, TypeError) as exc:
+            raise NonCanonicalError(f"malformed event: {exc}") from None
+    signed = SignedEvent(log=ev.log, seq=ev.seq, prev=ev.prev, time=ev.time, kind=ev.kind,
+                         actor=ev.actor, body=body, sig=sig, leaf=leaf)
+    return ParsedLeaf(event=signed, signed_bytes=signed_bytes, noncanonical=problem)
+
+
+def open_leaf(leaf: bytes) -> SignedEvent:
+    """Decode leaf bytes that must be canonical (the command side's reads)."""
+    parsed = parse_leaf(leaf)
+    if parsed.noncanonical is not None:
+        raise NonCanonicalError(parsed.noncanonical)
+    return parsed.event

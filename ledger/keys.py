@@ -1,0 +1,170 @@
+"""Ed25519 keys: files, key ids, signing and verification (DESIGN.md §4–§5).
+
+Owns: PKCS#8 PEM private-key files (optionally passphrase-protected, mode 0600),
+public-key files (SubjectPublicKeyInfo PEM with ``# name:`` / ``# key_id:`` comment lines),
+the key id ``hex(sha256(raw public key)[:8])``, ``Signer`` and ``verify_signature``.
+
+May import: ``cryptography``, ``ledger.errors``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from ledger.errors import UsageError
+
+PASSPHRASE_ENV = "TOURNEY_KEY_PASSPHRASE"
+
+
+def key_id(public_key_raw: bytes) -> str:
+    """Key id of DESIGN.md §4: hex of the first 8 bytes of SHA-256(raw public key)."""
+    return hashlib.sha256(public_key_raw).digest()[:8].hex()
+
+
+def public_raw(public_key: Ed25519PublicKey) -> bytes:
+    return public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def verify_signature(public_key_raw: bytes, signature: bytes, message: bytes) -> bool:
+    """True iff ``signature`` is a valid Ed25519 signature of ``message`` (RFC 8032)."""
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key_raw).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Signer:
+    """A private key ready to sign; ``name`` is display only."""
+
+    private_key: Ed25519PrivateKey
+    name: str = ""
+
+    @property
+    def public_key_raw(self) -> bytes:
+        return public_raw(self.private_key.public_key())
+
+    @property
+    def public_key_b64(self) -> str:
+        return base64.b64encode(self.public_key_raw).decode()
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.public_key_raw)
+
+    def sign(self, message: bytes) -> bytes:
+        return self.private_key.sign(message)
+
+    @classmethod
+    def from_seed(cls, seed: bytes, name: str = "") -> Signer:
+        """Deterministic key from 32 bytes: for fixed test keys and golden files only."""
+        return cls(Ed25519PrivateKey.from_private_bytes(seed), name)
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    raw: bytes
+    name: str = ""
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.raw)
+
+    @property
+    def b64(self) -> str:
+        return base64.b64encode(self.raw).decode()
+
+
+def _comment(name: str, kid: str) -> bytes:
+    safe = name.replace("\n", " ").replace("\r", " ")
+    return f"# tourney key\n# name: {safe}\n# key_id: {kid}\n".encode()
+
+
+def _name_from(text: bytes) -> str:
+    for line in text.decode("utf-8", "replace").splitlines():
+        if line.startswith("# name: "):
+            return line[len("# name: "):]
+    return ""
+
+
+def write_new_key(out: Path, name: str, passphrase: bytes | None) -> Signer:
+    """Create a key pair: ``out`` (private, 0600, never printed) and ``out.pub``."""
+    pub_path = out.with_name(out.name + ".pub")
+    for path in (out, pub_path):
+        if path.exists():
+            raise UsageError(f"{path} already exists",
+                             hint="choose another --out; keys are never overwritten")
+    if not out.parent.is_dir():
+        raise UsageError(f"directory {out.parent} does not exist", hint="create it first")
+    signer = Signer(Ed25519PrivateKey.generate(), name)
+    enc: serialization.KeySerializationEncryption = (
+        serialization.BestAvailableEncryption(passphrase) if passphrase
+        else serialization.NoEncryption())
+    pem = signer.private_key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, enc)
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(_comment(name, signer.key_id) + pem)
+    os.chmod(out, 0o600)
+    spki = signer.private_key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    pub_path.write_bytes(_comment(name, signer.key_id) + spki)
+    return signer
+
+
+def load_signer(path: Path, passphrase: bytes | None = None) -> Signer:
+    """Load a private key file; the passphrase comes from the argument or the env var."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"key file {path} not found",
+                         hint="pass --key FILE or set TOURNEY_KEY; create one with "
+                              "'tourney keys new'") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read key file {path}: {exc.strerror}") from None
+    if passphrase is None and os.environ.get(PASSPHRASE_ENV):
+        passphrase = os.environ[PASSPHRASE_ENV].encode()
+    try:
+        key = serialization.load_pem_private_key(data, passphrase)
+    except TypeError:
+        raise UsageError(f"key file {path} is encrypted",
+                         hint=f"set {PASSPHRASE_ENV} to its passphrase") from None
+    except ValueError:
+        raise UsageError(f"key file {path} is not a readable PKCS#8 PEM private key "
+                         "or the passphrase is wrong",
+                         hint=f"check the file and {PASSPHRASE_ENV}") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise UsageError(f"key file {path} is not an Ed25519 key",
+                         hint="create one with 'tourney keys new'")
+    return Signer(key, _name_from(data))
+
+
+def load_public_key(path: Path) -> PublicKey:
+    """Load a public key file (SPKI PEM, as written by ``keys new``) or a private key."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"public key file {path} not found",
+                         hint="pass the FILE.pub written by 'tourney keys new'") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read public key file {path}: {exc.strerror}") from None
+    try:
+        key = serialization.load_pem_public_key(data)
+    except ValueError:
+        raise UsageError(f"{path} is not a PEM public key",
+                         hint="pass the FILE.pub written by 'tourney keys new'") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise UsageError(f"{path} is not an Ed25519 public key")
+    return PublicKey(public_raw(key), _name_from(data))

@@ -1,0 +1,149 @@
+"""The tournament state folded from events: the one ``apply`` shared by all sides.
+
+Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) and
+``apply_event`` — pure state transitions, one per kind.  Never validates, reads the
+clock or draws randomness: the command side validates before sealing (``ledger.rules``),
+the audit validates on replay with the same rule functions, and both fold with this.
+
+May import: ``msgspec``, ``ledger.events``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ledger.events import (
+    ZERO_HASH,
+    Body,
+    DrawMade,
+    FormatSpec,
+    OfficialAdded,
+    OfficialRevoked,
+    PlayerRegistered,
+    RegistrationClosed,
+    Role,
+    SeedRecorded,
+    SignedEvent,
+    TournamentCreated,
+)
+
+
+class Official(msgspec.Struct, kw_only=True):
+    key_id: str
+    public_key: str
+    name: str
+    roles: list[Role]
+    added_seq: int
+    revoked_seq: int | None = None
+
+
+class Player(msgspec.Struct, kw_only=True):
+    number: int
+    name: str
+    registered_seq: int
+    nickname: str | None = None
+    deck: str | None = None
+    clan: str | None = None
+
+
+class Seed(msgspec.Struct, kw_only=True):
+    seq: int
+    seed: str
+    reason: str
+    ctx: str | None = None
+
+
+class TournamentState(msgspec.Struct, kw_only=True):
+    """Everything a command needs to decide; rebuilt by folding the log."""
+
+    log: str = ""
+    name: str = ""
+    format: FormatSpec | None = None
+    organizer: str = ""
+    created_time: str = ""
+    officials: dict[str, Official] = {}
+    players: dict[int, Player] = {}
+    registration_closed_seq: int | None = None
+    seeds: dict[int, Seed] = {}
+    draws: dict[str, int] = {}  # ctx -> seq of its draw_made
+    size: int = 0
+    head: str = ZERO_HASH  # hex sha256 of the last leaf
+    last_time: str = ""
+    extra: dict[str, object] = {}  # reserved for format modules
+
+    def active_roles(self, key_id: str) -> list[Role]:
+        off = self.officials.get(key_id)
+        if off is None or off.revoked_seq is not None:
+            return []
+        return off.roles
+
+
+Applier = Callable[[TournamentState, SignedEvent, Any], None]
+_APPLIERS: dict[type[Body], Applier] = {}
+
+
+def applies(body_type: type[Body]) -> Callable[[Applier], Applier]:
+    def register(fn: Applier) -> Applier:
+        _APPLIERS[body_type] = fn
+        return fn
+    return register
+
+
+def apply_event(state: TournamentState, ev: SignedEvent) -> None:
+    """Fold one event into ``state`` (in place)."""
+    _APPLIERS[type(ev.body)](state, ev, ev.body)
+    state.size = ev.seq
+    state.head = ev.leaf_hash_hex
+    state.last_time = ev.time
+
+
+@applies(TournamentCreated)
+def _created(state: TournamentState, ev: SignedEvent, body: TournamentCreated) -> None:
+    state.log = ev.log
+    state.name = body.name
+    state.format = body.format
+    state.organizer = body.head_judge.key_id
+    state.created_time = ev.time
+    state.officials[body.head_judge.key_id] = Official(
+        key_id=body.head_judge.key_id, public_key=body.head_judge.public_key,
+        name=body.head_judge.name, roles=[Role.ORGANIZER, Role.HEAD_JUDGE], added_seq=ev.seq)
+
+
+@applies(OfficialAdded)
+def _official_added(state: TournamentState, ev: SignedEvent, body: OfficialAdded) -> None:
+    state.officials[body.key_id] = Official(
+        key_id=body.key_id, public_key=body.public_key, name=body.name,
+        roles=[body.role], added_seq=ev.seq)
+
+
+@applies(OfficialRevoked)
+def _official_revoked(state: TournamentState, ev: SignedEvent, body: OfficialRevoked) -> None:
+    off = state.officials.get(body.key_id)
+    if off is not None:
+        off.revoked_seq = ev.seq
+
+
+@applies(PlayerRegistered)
+def _player_registered(state: TournamentState, ev: SignedEvent, body: PlayerRegistered) -> None:
+    state.players[body.number] = Player(
+        number=body.number, name=body.name, registered_seq=ev.seq,
+        nickname=body.nickname, deck=body.deck, clan=body.clan)
+
+
+@applies(RegistrationClosed)
+def _registration_closed(state: TournamentState, ev: SignedEvent,
+                         body: RegistrationClosed) -> None:
+    state.registration_closed_seq = ev.seq
+
+
+@applies(SeedRecorded)
+def _seed_recorded(state: TournamentState, ev: SignedEvent, body: SeedRecorded) -> None:
+    state.seeds[ev.seq] = Seed(seq=ev.seq, seed=body.seed, reason=body.reason, ctx=body.ctx)
+
+
+@applies(DrawMade)
+def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
+    state.draws[body.ctx] = ev.seq

@@ -1,0 +1,277 @@
+"""Storage: the ``eventsourcing`` Application, its leaf mapper, and ledger locations.
+
+Owns: ``LedgerApp`` (SQLite file by default, PostgreSQL for ``postgresql://`` URLs, both
+through the library's own modules), ``LeafMapper`` (the stored ``state`` bytes ARE the
+signed leaf of DESIGN.md §4; snapshots are msgpack caches in their own table), ``open_ledger``,
+``raw_leaves`` (what the audit reads) and ``Ledger.write`` (load → decide → save, retried on
+a lost race; never a fork, never a lost acknowledged event).
+
+May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit or cli).
+"""
+
+from __future__ import annotations
+
+import os
+import time as _time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlparse
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import (
+    IntegrityError,
+    JSONTranscoder,
+    Mapper,
+    PersistenceError,
+    StoredEvent,
+)
+from eventsourcing.utils import get_topic
+
+from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
+from ledger.canonical import NonCanonicalError
+from ledger.clock import Clock, default_clock, parse_time
+from ledger.errors import ConcurrencyError, StorageError, UsageError
+from ledger.events import open_leaf
+from ledger.state import TournamentState
+
+LEDGER_ENV = "TOURNEY_LEDGER"
+DEFAULT_LEDGER = "tournament.db"
+SNAPSHOT_TOPIC = "tourney-snapshot/v1"
+SNAPSHOT_INTERVAL = 250
+_TOURNAMENT_TOPIC = get_topic(Tournament)
+
+
+class _SnapshotRecord(msgspec.Struct):
+    timestamp: str
+    state: TournamentState
+
+
+_snap_encoder = msgspec.msgpack.Encoder()
+_snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
+
+
+class LedgerCorrupt(StorageError):
+    code = "ledger_corrupt"
+
+
+class LeafMapper(Mapper[str]):
+    """Stored ``state`` = the canonical signed leaf; ``topic`` = the event kind."""
+
+    def __init__(self) -> None:
+        super().__init__(transcoder=JSONTranscoder())
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if isinstance(domain_event, TournamentSnapshot):
+            rec = _SnapshotRecord(timestamp=domain_event.timestamp.isoformat(),
+                                  state=domain_event.state)
+            return StoredEvent(originator_id=domain_event.originator_id,
+                               originator_version=domain_event.originator_version,
+                               topic=SNAPSHOT_TOPIC, state=_snap_encoder.encode(rec))
+        signed = domain_event.signed
+        return StoredEvent(originator_id=domain_event.originator_id,
+                           originator_version=domain_event.originator_version,
+                           topic=signed.kind, state=signed.leaf)
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        oid = str(stored_event.originator_id)
+        ver = stored_event.originator_version
+        if stored_event.topic == SNAPSHOT_TOPIC:
+            rec = _snap_decoder.decode(stored_event.state)
+            return TournamentSnapshot(originator_id=oid, originator_version=ver,
+                                      timestamp=datetime.fromisoformat(rec.timestamp),
+                                      topic=_TOURNAMENT_TOPIC, state=rec.state)
+        try:
+            signed = open_leaf(bytes(stored_event.state))
+        except NonCanonicalError as exc:
+            raise LedgerCorrupt(f"event {oid}#{ver} is unreadable: {exc.message}",
+                                hint="run 'tourney audit verify' for the full report") from None
+        if signed.seq != ver or signed.log != oid:
+            raise LedgerCorrupt(f"event {oid}#{ver} claims {signed.log}#{signed.seq}",
+                                hint="run 'tourney audit verify' for the full report")
+        ts = parse_time(signed.time)
+        if ver == 1:
+            return TournamentStarted(originator_id=oid, originator_version=ver, timestamp=ts,
+                                     originator_topic=_TOURNAMENT_TOPIC, signed=signed)
+        return EventSealed(originator_id=oid, originator_version=ver, timestamp=ts,
+                           signed=signed)
+
+
+class LedgerApp(Application[str]):
+    name = "tourney"
+    snapshotting_intervals = {Tournament: SNAPSHOT_INTERVAL}
+
+    def construct_mapper(self) -> Mapper[str]:
+        return LeafMapper()
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a ledger lives: a SQLite file path or a PostgreSQL URL."""
+
+    text: str
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.text.startswith(("postgresql://", "postgres://"))
+
+    @property
+    def path(self) -> Path:
+        return Path(self.text)
+
+    def exists(self) -> bool:
+        return True if self.is_postgres else self.path.is_file()
+
+    def env(self) -> dict[str, str]:
+        if not self.is_postgres:
+            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                    "SQLITE_DBNAME": str(self.path), "SQLITE_LOCK_TIMEOUT": "30",
+                    "ORIGINATOR_ID_TYPE": "text"}
+        url = urlparse(self.text)
+        return {"PERSISTENCE_MODULE": "eventsourcing.postgres",
+                "POSTGRES_DBNAME": (url.path or "/postgres").lstrip("/") or "postgres",
+                "POSTGRES_HOST": url.hostname or "127.0.0.1",
+                "POSTGRES_PORT": str(url.port or 5432),
+                "POSTGRES_USER": unquote(url.username or "postgres"),
+                "POSTGRES_PASSWORD": unquote(url.password or ""),
+                "POSTGRES_CONNECT_TIMEOUT": "5",
+                "ORIGINATOR_ID_TYPE": "text"}
+
+    def display(self) -> str:
+        if self.is_postgres:
+            url = urlparse(self.text)
+            return f"postgresql://{url.hostname}:{url.port or 5432}{url.path}"
+        return str(self.path)
+
+
+def location_from(text: str | None) -> Location:
+    return Location(text or os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
+
+
+T = TypeVar("T")
+
+
+class Ledger:
+    """An opened ledger: read tournaments, write commands, read raw leaves."""
+
+    def __init__(self, location: Location, *, create: bool = False,
+                 clock: Clock | None = None) -> None:
+        self.location = location
+        self.clock = clock or default_clock()
+        if not create and not location.exists():
+            raise StorageError(f"ledger {location.display()} does not exist",
+                               hint="create it with 'tourney init' or pass --ledger / "
+                                    "set TOURNEY_LEDGER")
+        if create and not location.is_postgres and not location.path.parent.is_dir():
+            raise StorageError(f"directory {location.path.parent} does not exist",
+                               hint="create it or choose another --ledger")
+        try:
+            self.app = LedgerApp(env=location.env())
+        except (PersistenceError, OSError) as exc:
+            raise StorageError(f"cannot open ledger {location.display()}: {exc}",
+                               hint="check the path or URL and that the server runs") from None
+
+    def close(self) -> None:
+        self.app.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------
+    def tournament_ids(self) -> list[str]:
+        """Every tournament in this ledger, in creation order (genesis notifications)."""
+        try:
+            notes = self.app.recorder.select_notifications(
+                start=None, limit=1_000_000, topics=["tournament_created"])
+        except PersistenceError as exc:
+            raise StorageError(f"cannot read ledger {self.location.display()}: {exc}") from None
+        return [str(n.originator_id) for n in notes]
+
+    def resolve(self, log: str | None) -> str:
+        """The tournament to act on: the one named, or the only one in the ledger."""
+        ids = self.tournament_ids()
+        if log is not None:
+            if log not in ids:
+                raise UsageError(f"no tournament {log!r} in {self.location.display()}",
+                                 hint=f"tournaments here: {', '.join(ids) or 'none'}")
+            return log
+        if not ids:
+            raise UsageError(f"ledger {self.location.display()} holds no tournament",
+                             hint="create one with 'tourney init'")
+        if len(ids) > 1:
+            raise UsageError(f"ledger holds {len(ids)} tournaments: {', '.join(ids)}",
+                             hint="pass --tournament ID or set TOURNEY_TOURNAMENT")
+        return ids[0]
+
+    def load(self, log: str) -> Tournament:
+        try:
+            agg = self.app.repository.get(log)
+        except AggregateNotFoundError:
+            raise UsageError(f"no tournament {log!r} in {self.location.display()}") from None
+        except PersistenceError as exc:
+            raise StorageError(f"cannot read tournament {log}: {exc}") from None
+        if not isinstance(agg, Tournament):
+            raise LedgerCorrupt(f"{log} is not a tournament")
+        return agg
+
+    def raw_leaves(self, log: str, *, after: int = 0) -> Iterator[tuple[int, bytes]]:
+        """(stored version, stored leaf bytes) in version order, straight from the table."""
+        batch = 5000
+        gt = after
+        while True:
+            try:
+                rows = self.app.recorder.select_events(log, gt=gt or None, limit=batch)
+            except PersistenceError as exc:
+                raise StorageError(f"cannot read tournament {log}: {exc}") from None
+            for row in rows:
+                yield row.originator_version, bytes(row.state)
+            if len(rows) < batch:
+                return
+            gt = rows[-1].originator_version
+
+    # -- writing -----------------------------------------------------------------------
+    def create(self, log: str, build: Callable[[str], Tournament]) -> Tournament:
+        if log in self.tournament_ids():
+            raise UsageError(f"tournament {log!r} already exists in "
+                             f"{self.location.display()}",
+                             hint="choose another --id or --name, or another --ledger")
+        agg = build(self.clock.now())
+        self._save(agg)
+        return agg
+
+    def write(self, log: str, command: Callable[[Tournament, str], T],
+              *, retries: int = 8) -> T:
+        """Load, decide and save one command; on a lost race reload and decide again."""
+        for attempt in range(retries + 1):
+            agg = self.load(log)
+            result = command(agg, self.clock.now())
+            try:
+                self._save(agg)
+            except IntegrityError:
+                if attempt == retries:
+                    raise ConcurrencyError(
+                        f"another writer kept appending to {log}; gave up after "
+                        f"{retries + 1} attempts", hint="run the command again") from None
+                _time.sleep(0.005 * (attempt + 1))
+                continue
+            return result
+        raise ConcurrencyError("unreachable")  # pragma: no cover
+
+    def _save(self, agg: Tournament) -> None:
+        try:
+            self.app.save(agg)
+        except IntegrityError:
+            raise
+        except PersistenceError as exc:
+            raise StorageError(f"cannot write to {self.location.display()}: {exc}",
+                               hint="check disk space, permissions or the server") from None
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
