@@ -15,6 +15,7 @@ import binascii
 from collections.abc import Callable
 from typing import Any
 
+from ledger.canonical import MAX_SAFE_INT
 from ledger.draw import ALGORITHM, draw_v1, seed_from_material
 from ledger.errors import RuleError
 from ledger.events import (
@@ -34,6 +35,7 @@ from ledger.keys import key_id
 from ledger.state import TournamentState
 
 MAX_PLAYER_NUMBER = 2**31 - 1
+CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
 
 PERMITTED: dict[str, frozenset[Role]] = {
     Kind.TOURNAMENT_CREATED.value: frozenset({Role.ORGANIZER}),
@@ -43,6 +45,7 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.REGISTRATION_CLOSED.value: frozenset({Role.HEAD_JUDGE}),
     Kind.SEED_RECORDED.value: frozenset({Role.HEAD_JUDGE}),   # LEDGER-RAND-3
     Kind.DRAW_MADE.value: frozenset({Role.HEAD_JUDGE}),       # LEDGER-RAND-3
+    CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
 }
 
 
@@ -203,9 +206,10 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
     if body.algorithm != ALGORITHM:
         raise RuleError("LEDGER-RAND-2", f"unknown algorithm {body.algorithm!r}",
                         finding="draw_mismatch")
-    if body.items != sorted(set(body.items)):
-        raise RuleError("LEDGER-RAND-1", "draw items must be distinct and pre-ordered "
-                        "ascending (by player number)", finding="draw_mismatch")
+    if any(not 0 <= i <= MAX_SAFE_INT for i in body.items) or \
+            body.items != sorted(set(body.items)):
+        raise RuleError("LEDGER-RAND-1", "draw items must be distinct non-negative integers "
+                        "pre-ordered ascending (by player number)", finding="draw_mismatch")
     expected = draw_v1(bytes.fromhex(seed.seed), body.ctx, body.items)
     if body.result != expected:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "

@@ -1,0 +1,180 @@
+"""Shared plumbing of the CLI: global options, the per-command session, and output.
+
+Owns: ``Globals`` (the root options ``--ledger/--key/--tournament/--checkpoints/--json``
+and their environment variables), the option aliases every command reuses (``KeyOpt``,
+``JsonOpt``), ``Session`` (merges a command's own ``--key``/``--json`` with the global
+ones, opens the ledger, loads the signer, resolves the tournament and its checkpoint
+directory) and the output helpers: ``emit`` (exactly one JSON document on stdout in
+``--json`` mode, plain lines otherwise), ``report_error`` (what the one catch point in
+``cli.main.run`` prints), and ``event_json`` / ``write_result`` for signed events.
+
+Nothing here catches errors: every expected failure is a ``ledger.errors.TourneyError``
+that propagates to ``cli.main.run``.
+
+May import: ``typer``, ``msgspec``, ``ledger.*`` (ledger.store lazily: it pulls in
+``eventsourcing``, which commands such as ``keys`` do not need).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import msgspec
+import typer
+
+from ledger.errors import TourneyError, UsageError
+
+if TYPE_CHECKING:
+    from ledger.events import SignedEvent
+    from ledger.keys import Signer
+    from ledger.store import Ledger, Location
+
+TOURNAMENT_ENV = "TOURNEY_TOURNAMENT"
+KEY_ENV = "TOURNEY_KEY"
+CHECKPOINTS_ENV = "TOURNEY_CHECKPOINTS"
+LEDGER_ENV = "TOURNEY_LEDGER"
+
+KeyOpt = Annotated[Path | None, typer.Option(
+    "--key", metavar="FILE", show_default=False,
+    help="Private key file that signs (same as the global --key / TOURNEY_KEY).")]
+JsonOpt = Annotated[bool, typer.Option(
+    "--json", help="Print exactly one JSON document on stdout (same as the global --json).")]
+
+_json_seen = False  # set as soon as any --json is parsed; read by the catch point
+
+
+@dataclass
+class Globals:
+    """The root options, after typer applied the environment variables."""
+
+    ledger: str | None = None
+    key: Path | None = None
+    tournament: str | None = None
+    checkpoints: Path | None = None
+    json: bool = False
+
+
+def json_requested(argv: list[str] | None = None) -> bool:
+    """Whether the current invocation asked for JSON (also before options were parsed)."""
+    if _json_seen:
+        return True
+    args = sys.argv[1:] if argv is None else argv
+    if "--" in args:
+        args = args[:args.index("--")]
+    return "--json" in args
+
+
+def set_json(value: bool) -> None:
+    global _json_seen
+    _json_seen = _json_seen or value
+
+
+def _globals(ctx: typer.Context) -> Globals:
+    root = ctx.find_root()
+    obj = root.obj
+    return obj if isinstance(obj, Globals) else Globals()
+
+
+class Session:
+    """One command's view of the options, merged with the global ones."""
+
+    def __init__(self, ctx: typer.Context, *, key: Path | None = None,
+                 json: bool = False) -> None:
+        g = _globals(ctx)
+        self.g = g
+        self.json = json or g.json
+        set_json(self.json)
+        self._key = key or g.key
+
+    # -- inputs --------------------------------------------------------------------------
+    @property
+    def location(self) -> Location:
+        from ledger.store import location_from
+        return location_from(self.g.ledger)
+
+    def key_path(self) -> Path:
+        if self._key is None:
+            raise UsageError("this command is signed but no key was given",
+                             hint=f"pass --key FILE or set {KEY_ENV}")
+        return self._key
+
+    def signer(self) -> Signer:
+        from ledger.keys import load_signer
+        return load_signer(self.key_path())
+
+    @contextmanager
+    def ledger(self, *, create: bool = False) -> Iterator[Ledger]:
+        from ledger.store import Ledger
+        with Ledger(self.location, create=create) as led:
+            yield led
+
+    def tournament(self, ledger: Ledger) -> str:
+        return ledger.resolve(self.g.tournament)
+
+    def checkpoint_dir(self, log: str) -> Path:
+        from ledger.checkpoint_store import checkpoint_dir
+        return checkpoint_dir(self.location, self.g.checkpoints, log)
+
+    # -- output --------------------------------------------------------------------------
+    def emit(self, data: Any, lines: str | Iterable[str] = ()) -> None:
+        """JSON mode: ``data`` as one document; otherwise ``lines`` on stdout."""
+        emit(self.json, data, lines)
+
+
+def emit(json_mode: bool, data: Any, lines: str | Iterable[str] = ()) -> None:
+    if json_mode:
+        sys.stdout.write(msgspec.json.encode(data).decode("utf-8") + "\n")
+    else:
+        for line in [lines] if isinstance(lines, str) else lines:
+            sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def note(message: str) -> None:
+    """A diagnostic line on stderr (never stdout, so --json stays one document)."""
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def report_error(err: TourneyError, json_mode: bool) -> None:
+    """The one error printer: one line on stderr, plus ``to_json()`` on stdout with --json."""
+    if json_mode:
+        sys.stdout.write(msgspec.json.encode(err.to_json()).decode("utf-8") + "\n")
+        sys.stdout.flush()
+    note(err.cli_message())
+
+
+def event_json(ev: SignedEvent) -> Any:
+    """The decoded leaf of a signed event (what JSON output shows of events)."""
+    return msgspec.json.decode(ev.leaf)
+
+
+def write_result(ev: SignedEvent, **extra: Any) -> dict[str, Any]:
+    """The JSON document of a command that appended one event."""
+    return {"ok": True, "tournament": ev.log, "seq": ev.seq, "kind": ev.kind,
+            "leaf_hash": ev.leaf_hash_hex, **extra, "event": event_json(ev)}
+
+
+def env_or_none(name: str) -> str | None:
+    return os.environ.get(name) or None
+
+
+def is_hex(text: str, length: int) -> bool:
+    return len(text) == length and all(c in "0123456789abcdef" for c in text)
+
+
+def read_file_bytes(path: Path, what: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{what} {path} not found", hint="check the path") from None
+    except IsADirectoryError:
+        raise UsageError(f"{what} {path} is a directory", hint="pass a file") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None

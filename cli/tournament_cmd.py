@@ -1,0 +1,174 @@
+"""``tourney init``, ``tourney info`` and ``tourney registration close``.
+
+Owns: the genesis command (tournament id slug and its validation, format parameters,
+creating the SQLite file only once everything else checked out), the tournament summary,
+and closing registration (followed by the automatic checkpoint of DESIGN.md §4).
+
+May import: ``typer``, ``cli.common``, ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.common import JsonOpt, KeyOpt, Session, note, write_result
+from ledger.errors import TourneyError, UsageError
+
+TOURNAMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+
+registration_app = typer.Typer(no_args_is_help=True, help=(
+    "Registration of players (open until closed by the head judge).\n\n"
+    "Example: tourney registration close --key hj.pem"))
+
+
+def slug(name: str) -> str:
+    """Lowercase, [a-z0-9-] only, dashes collapsed and trimmed, at most 64 characters."""
+    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return text[:64].rstrip("-")
+
+
+def init(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Option("--name", help="Tournament name (display).")],
+    format: Annotated[str, typer.Option("--format", metavar="FORMAT",
+                                        help="Format id, e.g. hotc-swiss-de.")],
+    cut: Annotated[int | None, typer.Option("--cut", metavar="N",
+                                            help="Top cut size (power of two).")] = None,
+    tid: Annotated[str | None, typer.Option("--id", metavar="ID",
+                                            help="Tournament id (default: slug of NAME).")]
+        = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Create a tournament (genesis event); the signing key becomes head judge.
+
+    Creates the ledger file if it does not exist. Refuses, writing nothing, if the
+    tournament id is already in the ledger.
+
+    Example: tourney init --name "Spring Open 2026" --format hotc-swiss-de --cut 8 --key hj.pem
+    """
+    from ledger.aggregate import Tournament
+    from ledger.events import open_leaf
+    from ledger.formats import make_format
+
+    s = Session(ctx, key=key, json=json)
+    if not name.strip():
+        raise UsageError("--name is empty", hint="give the tournament a name")
+    log = tid if tid is not None else slug(name)
+    if not log:
+        raise UsageError(f"cannot derive a tournament id from the name {name!r}",
+                         hint="pass --id ID")
+    if not TOURNAMENT_ID.match(log):
+        raise UsageError(f"tournament id {log!r} is not 1-64 characters of [A-Za-z0-9._-] "
+                         "starting with a letter or digit", hint="pass another --id")
+    if cut is not None and cut < 0:
+        raise UsageError(f"--cut {cut} is negative", hint="use --cut 2, 4, 8, …")
+    fmt = make_format(format, cut)
+    signer = s.signer()
+    location = s.location
+    existed = location.exists()
+    try:
+        with s.ledger(create=True) as led:
+            led.create(log, lambda time: Tournament.create(
+                log=log, name=name.strip(), fmt=fmt, signer=signer, time=time))
+            genesis = open_leaf(next(led.raw_leaves(log))[1])
+    except TourneyError:
+        if not existed and not location.is_postgres:
+            _remove_sqlite(location.path)  # a failed genesis leaves no empty ledger behind
+        raise
+    s.emit(write_result(genesis, ledger=location.display(),
+                        format={"id": fmt.id, "cut": fmt.cut, "params": fmt.params},
+                        head_judge=signer.key_id),
+           [f"tournament: {log}", f"name:       {name.strip()}",
+            f"format:     {fmt.id} (cut {fmt.cut})",
+            f"head judge: {signer.key_id} ({signer.name or '-'})",
+            f"ledger:     {location.display()}"])
+
+
+def _remove_sqlite(path: Path) -> None:
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def info(ctx: typer.Context, json: JsonOpt = False) -> None:
+    """Summarise the tournament: format, officials, players, size, head, checkpoint.
+
+    Example: tourney info --json
+    """
+    from ledger.checkpoint import parse_checkpoint_note
+    from ledger.checkpoint_store import list_checkpoint_files
+
+    s = Session(ctx, json=json)
+    with s.ledger() as led:
+        log = s.tournament(led)
+        st = led.load(log).state
+    hj = st.officials.get(st.organizer)
+    active = [o for o in st.officials.values() if o.revoked_seq is None]
+    cp_dir = s.checkpoint_dir(log)
+    files = list_checkpoint_files(cp_dir)
+    latest: dict[str, Any] | None = None
+    if files:
+        try:
+            cp, _ = parse_checkpoint_note(files[-1].read_bytes())
+            latest = {"path": str(files[-1]), "size": cp.size, "root": cp.root.hex()}
+        except (TourneyError, OSError):
+            latest = {"path": str(files[-1]), "size": int(files[-1].stem), "root": None}
+    fmt = st.format
+    reg = ("open" if st.registration_closed_seq is None
+           else f"closed at seq {st.registration_closed_seq}")
+    data = {"tournament": log, "name": st.name,
+            "format": None if fmt is None else {"id": fmt.id, "cut": fmt.cut,
+                                                "params": fmt.params},
+            "head_judge": {"key_id": st.organizer, "name": hj.name if hj else ""},
+            "officials": len(st.officials), "active_officials": len(active),
+            "players": len(st.players),
+            "registration": {"closed": st.registration_closed_seq is not None,
+                             "closed_seq": st.registration_closed_seq},
+            "size": st.size, "head": st.head, "created": st.created_time,
+            "last_event_time": st.last_time, "ledger": s.location.display(),
+            "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}
+    params = ", ".join(f"{k}={v}" for k, v in sorted((fmt.params if fmt else {}).items()))
+    lines = [f"tournament:   {log}", f"name:         {st.name}",
+             f"format:       {fmt.id if fmt else '-'} (cut {fmt.cut if fmt else '-'}; {params})",
+             f"head judge:   {st.organizer} ({hj.name if hj else '-'})",
+             f"officials:    {len(st.officials)} ({len(active)} active)",
+             f"players:      {len(st.players)}",
+             f"registration: {reg}",
+             f"size:         {st.size} events",
+             f"head:         {st.head}",
+             "checkpoint:   " + (f"{latest['path']} (size {latest['size']})" if latest
+                                 else f"none in {cp_dir}")]
+    s.emit(data, lines)
+
+
+@registration_app.command("close")
+def registration_close(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) -> None:
+    """Close registration (head judge), then write a signed checkpoint.
+
+    Example: tourney registration close --key hj.pem
+    """
+    from ledger.checkpoint_store import write_checkpoint
+
+    s = Session(ctx, key=key, json=json)
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+        ev = led.write(log, lambda t, time: t.close_registration(signer, time))
+        try:
+            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(log))
+        except TourneyError as err:
+            note(f"registration closed at seq {ev.seq}, but the checkpoint failed")
+            raise err
+    players = getattr(ev.body, "players", None)
+    s.emit(write_result(ev, players=players,
+                        checkpoint={"path": str(path), "size": cp.size,
+                                    "root": cp.root.hex()}),
+           [f"registration closed at seq {ev.seq} ({players} players)",
+            f"checkpoint: {path} (size {cp.size}, root {cp.root.hex()})"])

@@ -1,0 +1,175 @@
+"""Checkpoint notes on disk, and proofs against them (DESIGN.md §4–§5).
+
+Owns: where checkpoint notes of a ledger live (``<ledger>.checkpoints/<log>/<size>.note``
+for a SQLite file, ``./tourney-checkpoints/<log>/`` for PostgreSQL, or ``--checkpoints``),
+``write_checkpoint`` (head judge signs the RFC 6962 root of the log as a C2SP signed note),
+``trusted_checkpoint`` (verifies a note against the head-judge keys the log itself
+declares, active at that size) and the inclusion / consistency proofs the CLI prints.
+
+May import: ``ledger.*`` (merkle, checkpoint, rules, state, store, keys, errors).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ledger.checkpoint import (
+    Checkpoint,
+    CheckpointError,
+    note_key_hash,
+    parse_checkpoint_note,
+    sign_checkpoint,
+    verify_checkpoint_note,
+    verify_consistency_between,
+    verify_inclusion_at,
+)
+from ledger.errors import UsageError, VerificationError
+from ledger.events import Role
+from ledger.keys import Signer
+from ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root_from_hashes
+from ledger.rules import CHECKPOINT, authorize
+from ledger.state import TournamentState
+from ledger.store import Ledger, Location
+
+
+
+def origin_of(log: str) -> str:
+    """Checkpoint origin and key name of a tournament: ``tourney/<log>``."""
+    return f"tourney/{log}"
+
+
+def checkpoint_dir(location: Location, override: Path | None, log: str) -> Path:
+    if override is not None:
+        base = override
+    elif location.is_postgres:
+        base = Path("tourney-checkpoints")
+    else:
+        base = location.path.with_name(location.path.name + ".checkpoints")
+    return base / log
+
+
+def list_checkpoint_files(directory: Path) -> list[Path]:
+    """The ``<size>.note`` files of a directory, by size."""
+    if not directory.is_dir():
+        return []
+    found = [p for p in directory.iterdir() if p.suffix == ".note" and p.stem.isdigit()]
+    return sorted(found, key=lambda p: int(p.stem))
+
+
+def head_judge_keys_at(state: TournamentState, size: int) -> list[tuple[str, bytes]]:
+    """(key id, raw public key) of every head-judge key active when the log had ``size``."""
+    keys = []
+    for off in state.officials.values():
+        if Role.HEAD_JUDGE not in off.roles or off.added_seq > size:
+            continue
+        if off.revoked_seq is not None and off.revoked_seq <= size:
+            continue
+        keys.append((off.key_id, base64.b64decode(off.public_key)))
+    return keys
+
+
+def trusted_checkpoint(state: TournamentState, note: bytes) -> Checkpoint:
+    """The checkpoint of ``note`` once a head-judge key of the log (active at its size)
+    has signed it under the origin ``tourney/<log>``; raises ``CheckpointError``."""
+    origin = origin_of(state.log)
+    cp, sigs = parse_checkpoint_note(note)
+    if cp.origin != origin:
+        raise CheckpointError(f"checkpoint origin {cp.origin!r} is not {origin!r}")
+    for _kid, pub in head_judge_keys_at(state, cp.size):
+        khash = note_key_hash(origin, pub)
+        if any(s.name == origin and s.key_hash == khash for s in sigs):
+            return verify_checkpoint_note(note, origin, pub, expected_origin=origin)
+    raise CheckpointError(f"checkpoint at size {cp.size} is not signed by a head-judge key "
+                          "of this tournament active at that size")
+
+
+def _leaf_hashes(ledger: Ledger, log: str, size: int) -> list[bytes]:
+    hashes = []
+    for _ver, leaf in ledger.raw_leaves(log):
+        if len(hashes) == size:
+            break
+        hashes.append(leaf_hash(leaf))
+    return hashes
+
+
+def write_checkpoint(ledger: Ledger, log: str, signer: Signer,
+                     directory: Path) -> tuple[Path, Checkpoint]:
+    """Sign the current tree head as ``directory/<size>.note`` (idempotent per size)."""
+    agg = ledger.load(log)
+    authorize(agg.state, signer.key_id, CHECKPOINT)
+    size = agg.version
+    hashes = _leaf_hashes(ledger, log, size)
+    cp = Checkpoint(origin=origin_of(log), size=size, root=root_from_hashes(hashes))
+    path = directory / f"{size}.note"
+    if path.exists():
+        old, _ = parse_checkpoint_note(path.read_bytes())
+        if old.root != cp.root:
+            raise VerificationError(f"{path} holds a different root for size {size}",
+                                    hint="the log was forked or the file was edited; "
+                                         "run 'tourney audit verify'")
+        return path, old
+    note = sign_checkpoint(cp, cp.origin, signer.private_key)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(note)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write checkpoint to {directory}: {exc.strerror}",
+                         hint="pass --checkpoints DIR") from None
+    return path, cp
+
+
+@dataclass(frozen=True)
+class InclusionResult:
+    seq: int
+    leaf_hash: bytes
+    index: int
+    size: int
+    proof: list[bytes]
+    root: bytes
+
+
+@dataclass(frozen=True)
+class ConsistencyResult:
+    size1: int
+    size2: int
+    proof: list[bytes]
+    root1: bytes
+    root2: bytes
+
+
+def inclusion(ledger: Ledger, log: str, seq: int, note: bytes) -> InclusionResult:
+    """Inclusion proof of event ``seq`` in the checkpoint ``note``, verified against it."""
+    state = ledger.load(log).state
+    cp = trusted_checkpoint(state, note)
+    if not 1 <= seq <= cp.size:
+        raise UsageError(f"seq {seq} is not covered by the checkpoint of size {cp.size}",
+                         hint="pick a later checkpoint or an earlier seq")
+    hashes = _leaf_hashes(ledger, log, cp.size)
+    proof = inclusion_proof(hashes, seq - 1)
+    verify_inclusion_at(cp, hashes[seq - 1], seq - 1, proof)
+    return InclusionResult(seq, hashes[seq - 1], seq - 1, cp.size, proof, cp.root)
+
+
+def consistency(ledger: Ledger, log: str, old_note: bytes, new_note: bytes) -> ConsistencyResult:
+    """Consistency proof between two checkpoints of this log, verified against both."""
+    state = ledger.load(log).state
+    old, new = trusted_checkpoint(state, old_note), trusted_checkpoint(state, new_note)
+    if old.size > new.size:
+        old, new = new, old
+    if old.size == 0:
+        raise UsageError("a checkpoint of size 0 has no consistency proof")
+    hashes = _leaf_hashes(ledger, log, new.size)
+    if len(hashes) < new.size:
+        raise VerificationError(f"the ledger has {len(hashes)} events but a checkpoint "
+                                f"says {new.size}", hint="the log was truncated")
+    proof = consistency_proof(hashes, old.size, new.size)
+    verify_consistency_between(old, new, proof)
+    return ConsistencyResult(old.size, new.size, proof, old.root, new.root)

@@ -1,0 +1,58 @@
+"""Shared fixtures: fixed test keys, a fixed clock, and a small signed ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ledger.aggregate import Tournament
+from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
+from ledger.clock import FixedClock
+from ledger.events import Role
+from ledger.formats import make_format
+from ledger.keys import PublicKey, Signer
+from ledger.store import Ledger, Location
+
+HJ = Signer.from_seed(bytes([1]) * 32, "Head Judge")
+JUDGE = Signer.from_seed(bytes([2]) * 32, "Judge Jo")
+SCOREKEEPER = Signer.from_seed(bytes([3]) * 32, "Scorekeeper Sam")
+STRANGER = Signer.from_seed(bytes([4]) * 32, "Stranger")
+
+
+def public(s: Signer) -> PublicKey:
+    return PublicKey(s.public_key_raw, s.name)
+
+
+def build_small(path: Path, log: str = "t1", players: int = 6) -> Location:
+    """genesis, judge, scorekeeper, players, seed, draw, close (+checkpoint)."""
+    loc = Location(str(path))
+    with Ledger(loc, create=True, clock=FixedClock()) as led:
+        led.create(log, lambda now: Tournament.create(
+            log=log, name="Test Open", fmt=make_format("hotc-swiss-de", 4), signer=HJ,
+            time=now))
+        led.write(log, lambda t, now: t.add_official(public(JUDGE), Role.JUDGE, "Judge Jo",
+                                                     HJ, now))
+        led.write(log, lambda t, now: t.add_official(public(SCOREKEEPER), Role.SCOREKEEPER,
+                                                     "Scorekeeper Sam", HJ, now))
+        for i in range(players):
+            led.write(log, lambda t, now: t.register_player(f"Player {i + 1}", SCOREKEEPER,
+                                                            now))
+        led.write(log, lambda t, now: t.record_seed(
+            material="atmospheric 1234", source="randomizer", reason="seating", signer=HJ,
+            time=now))
+        led.write(log, lambda t, now: t.make_draw(ctx=f"{log}/seating",
+                                                  items=list(range(1, players + 1)),
+                                                  signer=HJ, time=now))
+        led.write(log, lambda t, now: t.close_registration(HJ, now))
+        write_checkpoint(led, log, HJ, checkpoint_dir(loc, None, log))
+    return loc
+
+
+@pytest.fixture()
+def small_ledger(tmp_path: Path) -> Location:
+    return build_small(tmp_path / "t.db")
+
+
+WriteFn = Callable[[Tournament, str], object]
