@@ -145,7 +145,13 @@ def note(message: str) -> None:
 def report_error(err: TourneyError, json_mode: bool) -> None:
     """The one error printer: one line on stderr, plus ``to_json()`` on stdout with --json."""
     if json_mode:
-        sys.stdout.write(msgspec.json.encode(err.to_json()).decode("utf-8") + "\n")
+        doc = err.to_json()
+        detail = doc.get("error")
+        if isinstance(detail, dict):  # a refusal also names its rule and audit code
+            for attr in ("rule", "finding"):
+                if isinstance(getattr(err, attr, None), str):
+                    detail.setdefault(attr, getattr(err, attr))
+        sys.stdout.write(msgspec.json.encode(doc).decode("utf-8") + "\n")
         sys.stdout.flush()
     note(err.cli_message())
 

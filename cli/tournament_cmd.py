@@ -53,7 +53,7 @@ def init(
     """
     from ledger.aggregate import Tournament
     from ledger.events import open_leaf
-    from ledger.formats import make_format
+    from ledger.formats import FORMATS, make_format
 
     s = Session(ctx, key=key, json=json)
     if not name.strip():
@@ -67,6 +67,9 @@ def init(
                          "starting with a letter or digit", hint="pass another --id")
     if cut is not None and cut < 0:
         raise UsageError(f"--cut {cut} is negative", hint="use --cut 2, 4, 8, …")
+    if format not in FORMATS:
+        raise UsageError(f"unknown format {format!r}",
+                         hint=f"known formats: {', '.join(sorted(FORMATS))}")
     fmt = make_format(format, cut)
     signer = s.signer()
     location = s.location

@@ -43,6 +43,7 @@ from ledger.events import (
     TournamentCreated,
     seal,
 )
+from ledger.hotc import commands as hotc
 from ledger.keys import PublicKey, Signer
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event
@@ -176,3 +177,26 @@ class Tournament(BaseAggregate[str]):
         return self.record(DrawMade(ctx=ctx, algorithm=ALGORITHM, seed=seed.seed,
                                     seed_seq=sseq, items=pre, result=result, reason=reason),
                            signer, time)
+
+    # -- HotC format commands (decided in ledger/hotc/commands.py) ---------------------
+    def pair_round(self, signer: Signer, time: str, *, material: str | None = None,
+                   source: str | None = None) -> list[SignedEvent]:
+        return hotc.pair_round(self, signer, time, material=material, source=source)
+
+    def record_result(self, signer: Signer, time: str, **kw: Any) -> list[SignedEvent]:
+        return hotc.record_result(self, signer, time, **kw)
+
+    def correct_result(self, signer: Signer, time: str, **kw: Any) -> list[SignedEvent]:
+        return hotc.correct_result(self, signer, time, **kw)
+
+    def drop_player(self, signer: Signer, time: str, number: int,
+                    reason: str = "") -> list[SignedEvent]:
+        return hotc.drop_player(self, signer, time, number, reason)
+
+    def select_cut(self, signer: Signer, time: str, *, material: str | None = None,
+                   source: str | None = None) -> list[SignedEvent]:
+        return hotc.select_cut(self, signer, time, material=material, source=source)
+
+    def seed_bracket(self, signer: Signer, time: str, *, material: str | None = None,
+                     source: str | None = None) -> list[SignedEvent]:
+        return hotc.seed_bracket(self, signer, time, material=material, source=source)

@@ -173,3 +173,16 @@ def consistency(ledger: Ledger, log: str, old_note: bytes, new_note: bytes) -> C
     proof = consistency_proof(hashes, old.size, new.size)
     verify_consistency_between(old, new, proof)
     return ConsistencyResult(old.size, new.size, proof, old.root, new.root)
+
+
+def checkpoint_if_head_judge(ledger: Ledger, log: str, signer: Signer,
+                             directory: Path) -> Path | None:
+    """Write a checkpoint when ``signer`` may sign one (DESIGN.md §4: after registration
+    closes, each round's pairings and results); otherwise do nothing."""
+    from ledger.errors import RuleError
+
+    try:
+        path, _cp = write_checkpoint(ledger, log, signer, directory)
+    except RuleError:
+        return None
+    return path

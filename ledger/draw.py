@@ -59,3 +59,12 @@ def draw_v1(seed: bytes, ctx: str, items: Iterable[int]) -> list[int]:
 def select_k(seed: bytes, ctx: str, items: Iterable[int], k: int) -> list[int]:
     """Select k of n: shuffle with DRAW-v1 and take the first k (DESIGN.md §6)."""
     return draw_v1(seed, ctx, items)[:k]
+
+
+def stream_below(seed: bytes, ctx: str, n: int) -> int:
+    """One uniform integer in [0, n) from the DRAW-v1 stream of (seed, ctx).
+
+    For simulations only (e.g. a simulated match outcome); rule decisions use ``draw_v1``
+    through a recorded ``draw_made`` event.
+    """
+    return _Stream(seed, ctx).below(n)

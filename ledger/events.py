@@ -49,7 +49,7 @@ class Role(str, Enum):
 class Body(msgspec.Struct, frozen=True, kw_only=True):
     """Base of all event bodies."""
 
-    KIND: ClassVar[Kind]
+    KIND: ClassVar[Enum]
 
 
 class KeyRef(msgspec.Struct, frozen=True, kw_only=True):
@@ -141,7 +141,7 @@ BODY_TYPES: dict[str, type[Body]] = {
 
 def register_body(cls: type[Body]) -> type[Body]:
     """Register a body type of a later module (formats add their own kinds)."""
-    BODY_TYPES[cls.KIND.value] = cls
+    BODY_TYPES[str(cls.KIND.value)] = cls
     return cls
 
 
@@ -268,3 +268,7 @@ def open_leaf(leaf: bytes) -> SignedEvent:
     if parsed.noncanonical is not None:
         raise NonCanonicalError(parsed.noncanonical)
     return parsed.event
+
+
+# Format modules register their kinds on import (see ledger/hotc/__init__.py).
+from ledger.hotc import events as _hotc_events  # noqa: E402,F401

@@ -214,3 +214,7 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
     if body.result != expected:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "
                         f"but DRAW-v1 gives {expected}", finding="draw_mismatch")
+
+
+# Format modules register their permissions and checks on import (ledger/hotc/__init__.py).
+from ledger.hotc import checks as _hotc_checks  # noqa: E402,F401

@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from ledger.hotc.model import HotcState
 from ledger.events import (
     ZERO_HASH,
     Body,
@@ -72,7 +73,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
     size: int = 0
     head: str = ZERO_HASH  # hex sha256 of the last leaf
     last_time: str = ""
-    extra: dict[str, object] = {}  # reserved for format modules
+    draw_results: dict[int, list[int]] = {}  # seq of draw_made -> its result
+    draw_items: dict[int, list[int]] = {}    # seq of draw_made -> its pre-ordered items
+    hotc: HotcState = msgspec.field(default_factory=HotcState)
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -82,19 +85,21 @@ class TournamentState(msgspec.Struct, kw_only=True):
 
 
 Applier = Callable[[TournamentState, SignedEvent, Any], None]
-_APPLIERS: dict[type[Body], Applier] = {}
+_APPLIERS: dict[type[Body], list[Applier]] = {}
 
 
 def applies(body_type: type[Body]) -> Callable[[Applier], Applier]:
+    """Register a state transition for a body type (format modules may add more)."""
     def register(fn: Applier) -> Applier:
-        _APPLIERS[body_type] = fn
+        _APPLIERS.setdefault(body_type, []).append(fn)
         return fn
     return register
 
 
 def apply_event(state: TournamentState, ev: SignedEvent) -> None:
     """Fold one event into ``state`` (in place)."""
-    _APPLIERS[type(ev.body)](state, ev, ev.body)
+    for fn in _APPLIERS.get(type(ev.body), ()):
+        fn(state, ev, ev.body)
     state.size = ev.seq
     state.head = ev.leaf_hash_hex
     state.last_time = ev.time
@@ -147,3 +152,9 @@ def _seed_recorded(state: TournamentState, ev: SignedEvent, body: SeedRecorded) 
 @applies(DrawMade)
 def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
     state.draws[body.ctx] = ev.seq
+    state.draw_results[ev.seq] = body.result
+    state.draw_items[ev.seq] = body.items
+
+
+# Format modules register their state transitions on import (ledger/hotc/__init__.py).
+from ledger.hotc import apply as _hotc_apply  # noqa: E402,F401

@@ -1,0 +1,172 @@
+"""``tourney log``, ``checkpoint``, ``proof`` and ``consistency``: reading the log and its
+Merkle tree.
+
+Owns: the one-line event summaries of ``log`` and the printing of checkpoints and
+proofs.  Trees, notes and proofs are ``ledger.checkpoint_store``'s; a proof that does not
+verify raises ``VerificationError`` there (exit 4), never a second check here.
+
+May import: ``typer``, ``msgspec``, ``cli.common``, ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+
+from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes
+from ledger.errors import UsageError
+
+
+def _summary(kind: str, body: dict[str, Any]) -> str:
+    """A short human summary of an event body."""
+    if kind == "tournament_created":
+        fmt = body.get("format") or {}
+        hj = body.get("head_judge") or {}
+        return (f"{body.get('name')!r} format={fmt.get('id')} cut={fmt.get('cut')} "
+                f"head_judge={hj.get('key_id')}")
+    if kind == "official_added":
+        return f"{body.get('role')} {body.get('name')!r} key={body.get('key_id')}"
+    if kind == "official_revoked":
+        why = f" reason={body['reason']!r}" if body.get("reason") else ""
+        return f"key={body.get('key_id')}{why}"
+    if kind == "player_registered":
+        return f"#{body.get('number')} {body.get('name')!r}"
+    if kind == "registration_closed":
+        return f"players={body.get('players')}"
+    if kind == "seed_recorded":
+        return (f"{body.get('provenance')} source={body.get('source')!r} "
+                f"reason={body.get('reason')!r} seed={str(body.get('seed'))[:16]}…")
+    if kind == "draw_made":
+        result = ",".join(str(i) for i in body.get("result") or [])
+        return f"ctx={body.get('ctx')} seed_seq={body.get('seed_seq')} result={result}"
+    text = " ".join(f"{k}={v}" for k, v in sorted(body.items()))
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def log(
+    ctx: typer.Context,
+    from_seq: Annotated[int, typer.Option("--from", metavar="SEQ", min=1,
+                                          help="First seq to show.")] = 1,
+    kind: Annotated[str | None, typer.Option("--kind", metavar="KIND",
+                                             help="Only events of this kind.")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """Show the events: seq, time, kind, actor and a short summary (JSON: decoded leaves).
+
+    Example: tourney log --from 5 --kind player_registered
+    """
+    from ledger.events import BODY_TYPES
+    from ledger.store import LedgerCorrupt
+
+    s = Session(ctx, json=json)
+    if kind is not None and kind not in BODY_TYPES:
+        raise UsageError(f"unknown event kind {kind!r}",
+                         hint=f"kinds: {', '.join(sorted(BODY_TYPES))}")
+    leaves: list[Any] = []
+    with s.ledger() as led:
+        log_id = s.tournament(led)
+        for ver, raw in led.raw_leaves(log_id, after=from_seq - 1):
+            try:
+                leaf = msgspec.json.decode(raw)
+                ev = leaf["event"]
+                if kind is None or ev["kind"] == kind:
+                    leaves.append(leaf)
+            except (msgspec.DecodeError, KeyError, TypeError):
+                raise LedgerCorrupt(f"event {log_id}#{ver} is unreadable",
+                                    hint="run 'tourney audit verify' for the full report"
+                                    ) from None
+    lines = []
+    for leaf in leaves:
+        ev = leaf["event"]
+        body = ev.get("body") if isinstance(ev.get("body"), dict) else {}
+        lines.append(f"{ev.get('seq'):>6}  {ev.get('time')}  {ev.get('kind'):<20}  "
+                     f"{ev.get('actor')}  {_summary(str(ev.get('kind')), body)}")
+    s.emit(leaves, lines)
+
+
+def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) -> None:
+    """Sign the current tree head (head judge) as a checkpoint note file.
+
+    Example: tourney checkpoint --key hj.pem
+    """
+    from ledger.checkpoint_store import write_checkpoint
+
+    s = Session(ctx, key=key, json=json)
+    signer = s.signer()
+    with s.ledger() as led:
+        log_id = s.tournament(led)
+        path, cp = write_checkpoint(led, log_id, signer, s.checkpoint_dir(log_id))
+    s.emit({"ok": True, "tournament": log_id, "path": str(path), "origin": cp.origin,
+            "size": cp.size, "root": cp.root.hex()},
+           [f"checkpoint: {path}", f"size:       {cp.size}", f"root:       {cp.root.hex()}"])
+
+
+def _latest_note(s: Session, log_id: str) -> Path:
+    from ledger.checkpoint_store import list_checkpoint_files
+
+    directory = s.checkpoint_dir(log_id)
+    files = list_checkpoint_files(directory)
+    if not files:
+        raise UsageError(f"no checkpoint in {directory}",
+                         hint="write one with 'tourney checkpoint' or pass --checkpoint NOTE")
+    return files[-1]
+
+
+def proof(
+    ctx: typer.Context,
+    seq: Annotated[int, typer.Argument(metavar="SEQ", min=1, help="Event seq to prove.")],
+    note_file: Annotated[Path | None, typer.Option(
+        "--checkpoint", metavar="NOTE",
+        help="Checkpoint note file (default: the latest checkpoint).")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """Inclusion proof of event SEQ against a signed checkpoint (exit 4 if it fails).
+
+    Example: tourney proof 12 --checkpoint tournament.db.checkpoints/spring-open/40.note
+    """
+    from ledger.checkpoint_store import inclusion
+
+    s = Session(ctx, json=json)
+    with s.ledger() as led:
+        log_id = s.tournament(led)
+        path = note_file or _latest_note(s, log_id)
+        res = inclusion(led, log_id, seq, read_file_bytes(path, "checkpoint note"))
+    hashes = [h.hex() for h in res.proof]
+    s.emit({"ok": True, "verified": True, "tournament": log_id, "checkpoint": str(path),
+            "seq": res.seq, "leaf_hash": res.leaf_hash.hex(), "index": res.index,
+            "size": res.size, "root": res.root.hex(), "proof": hashes},
+           [f"checkpoint: {path}", f"seq:        {res.seq}",
+            f"leaf hash:  {res.leaf_hash.hex()}", f"index:      {res.index}",
+            f"size:       {res.size}", f"root:       {res.root.hex()}",
+            f"proof:      {len(hashes)} hashes", *(f"  {h}" for h in hashes),
+            "verified"])
+
+
+def consistency(
+    ctx: typer.Context,
+    old: Annotated[Path, typer.Argument(metavar="OLD.note", help="Older checkpoint note.")],
+    new: Annotated[Path, typer.Argument(metavar="NEW.note", help="Newer checkpoint note.")],
+    json: JsonOpt = False,
+) -> None:
+    """Consistency proof between two signed checkpoints (exit 4 if it fails).
+
+    Example: tourney consistency tournament.db.checkpoints/spring-open/12.note tournament.db.checkpoints/spring-open/40.note
+    """
+    from ledger.checkpoint_store import consistency as prove
+
+    s = Session(ctx, json=json)
+    old_bytes = read_file_bytes(old, "checkpoint note")
+    new_bytes = read_file_bytes(new, "checkpoint note")
+    with s.ledger() as led:
+        log_id = s.tournament(led)
+        res = prove(led, log_id, old_bytes, new_bytes)
+    hashes = [h.hex() for h in res.proof]
+    s.emit({"ok": True, "verified": True, "tournament": log_id, "size1": res.size1,
+            "size2": res.size2, "root1": res.root1.hex(), "root2": res.root2.hex(),
+            "proof": hashes},
+           [f"old: size {res.size1} root {res.root1.hex()}",
+            f"new: size {res.size2} root {res.root2.hex()}",
+            f"proof: {len(hashes)} hashes", *(f"  {h}" for h in hashes), "verified"])

@@ -1,0 +1,145 @@
+"""The ``tourney`` command (DESIGN.md §8): the Typer app and the ONE catch point.
+
+Owns: the root app with its global options (``--ledger``, ``--key``, ``--tournament``,
+``--checkpoints``, ``--json`` and their environment variables), the command tree (one
+sub-app per noun, top-level verbs), and ``run()`` — the console-script entry point and
+the only place that turns exceptions into exit codes:
+
+* ``TourneyError`` → its one-line ``cli_message()`` on stderr (and ``to_json()`` on
+  stdout with ``--json``), exit ``err.exit_code``;
+* usage errors of the option parser → one line on stderr, exit 2;
+* anything else → ``internal error: …``, exit 1.
+
+May import: ``typer``, ``cli.*``, ``ledger.errors`` (command modules import the rest).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from cli import audit_cmd, keys_cmd, log_cmd, officials_cmd, players_cmd, random_cmd
+from cli import tournament_cmd
+from cli.common import (
+    CHECKPOINTS_ENV,
+    KEY_ENV,
+    LEDGER_ENV,
+    TOURNAMENT_ENV,
+    Globals,
+    emit,
+    json_requested,
+    note,
+    report_error,
+    set_json,
+)
+from ledger.errors import ExitCode, TourneyError, UsageError
+
+try:  # recent typer vendors click
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - older typer with click as a dependency
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore
+
+app = typer.Typer(
+    name="tourney",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", metavar="PATH|URL", envvar=LEDGER_ENV, show_default=False,
+        help="SQLite file or postgresql:// URL (default: ./tournament.db).")] = None,
+    key: Annotated[Path | None, typer.Option(
+        "--key", metavar="FILE", envvar=KEY_ENV, show_default=False,
+        help="Private key file that signs commands.")] = None,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", metavar="ID", envvar=TOURNAMENT_ENV, show_default=False,
+        help="Tournament id (default: the only tournament in the ledger).")] = None,
+    checkpoints: Annotated[Path | None, typer.Option(
+        "--checkpoints", metavar="DIR", envvar=CHECKPOINTS_ENV, show_default=False,
+        help="Checkpoint directory (default: <ledger>.checkpoints/<id>/).")] = None,
+    json: Annotated[bool, typer.Option(
+        "--json", help="Exactly one JSON document on stdout; diagnostics on stderr.")]
+        = False,
+) -> None:
+    """Audit-grade tournament ledger: every decision is a signed, hash-chained event.
+
+    Example: tourney --ledger spring.db init --name "Spring Open" --format hotc-swiss-de --key hj.pem
+    """
+    set_json(json)
+    ctx.obj = Globals(ledger=ledger or None, key=key, tournament=tournament or None,
+                      checkpoints=checkpoints, json=json)
+
+
+app.add_typer(keys_cmd.app, name="keys")
+app.command("init")(tournament_cmd.init)
+app.add_typer(officials_cmd.app, name="official")
+app.add_typer(players_cmd.app, name="player")
+app.add_typer(tournament_cmd.registration_app, name="registration")
+app.add_typer(random_cmd.seed_app, name="seed")
+app.command("draw")(random_cmd.draw)
+app.command("checkpoint")(log_cmd.checkpoint)
+app.command("proof")(log_cmd.proof)
+app.command("consistency")(log_cmd.consistency)
+app.command("log")(log_cmd.log)
+app.command("info")(tournament_cmd.info)
+app.command("export")(audit_cmd.export)
+app.add_typer(audit_cmd.app, name="audit")
+
+
+def _usage_line(exc: ClickException) -> str:
+    ctx = getattr(exc, "ctx", None)
+    where = f"run '{ctx.command_path} --help'" if ctx is not None else "run 'tourney --help'"
+    return exc.format_message().replace("\n", " ").strip() + f" ({where} for usage)"
+
+
+def run(argv: list[str] | None = None) -> NoReturn:
+    """Console-script entry point and the one catch point of the CLI."""
+    code: int
+    try:
+        rv = app(args=argv, prog_name="tourney", standalone_mode=False)
+        code = rv if isinstance(rv, int) else 0
+    except TourneyError as err:
+        report_error(err, json_requested(argv))
+        code = int(err.exit_code)
+    except NoArgsIsHelpError as exc:
+        # a bare group ('tourney', 'tourney player'): its help (rich help is already
+        # printed while the error is built; plain help comes as the message), exit 2
+        text = exc.format_message()
+        if text.strip():
+            sys.stdout.write(text + "\n")
+        code = int(ExitCode.USAGE)
+    except ClickException as exc:
+        if exc.exit_code == int(ExitCode.USAGE) or not exc.exit_code:
+            report_error(UsageError(_usage_line(exc)), json_requested(argv))
+            code = int(ExitCode.USAGE)
+        else:  # FileError and friends of the parser
+            report_error(UsageError(exc.format_message()), json_requested(argv))
+            code = int(ExitCode.USAGE)
+    except typer.Abort:
+        note("aborted")
+        code = int(ExitCode.INTERNAL)
+    except KeyboardInterrupt:
+        note("interrupted")
+        code = 130
+    except BrokenPipeError:
+        code = int(ExitCode.INTERNAL)
+    except Exception as exc:  # the last resort: a bug, never an expected failure
+        message = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
+        if json_requested(argv):
+            emit(True, {"ok": False, "error": {"code": "internal_error", "message": message,
+                                               "hint": None, "exit_code": 1}})
+        note(message + " (please report this with the command line you ran)")
+        code = int(ExitCode.INTERNAL)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,213 @@
+"""``tourney player``: register players one by one or from a CSV file, and list them.
+
+Owns: the CSV import format (header row ``number,name[,nickname,deck,clan]``; an empty
+number takes the next free one) and its all-or-nothing validation: the whole file is
+checked first (file-level problems exit 2, conflicts with the ledger exit 3, each naming
+the line), then every row is written in one save.
+
+May import: ``typer``, ``cli.common``, ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes, write_result
+from ledger.errors import TourneyError, UsageError
+from ledger.events import PlayerRegistered
+
+app = typer.Typer(no_args_is_help=True, help=(
+    "Players: register (scorekeeper or head judge) and list.\n\n"
+    "Example: tourney player add \"Ada Lovelace\" --number 7 --key sk.pem"))
+
+COLUMNS = ("number", "name", "nickname", "deck", "clan")
+MAX_NUMBER = 2**31 - 1
+
+
+@app.command("add")
+def player_add(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Player name (display).")],
+    number: Annotated[int | None, typer.Option(
+        "--number", metavar="N", min=1, max=MAX_NUMBER,
+        help="Player number (default: the next free one).")] = None,
+    nickname: Annotated[str | None, typer.Option("--nickname", metavar="X")] = None,
+    deck: Annotated[str | None, typer.Option("--deck", metavar="X")] = None,
+    clan: Annotated[str | None, typer.Option("--clan", metavar="X")] = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Register one player; players are named by number on the command line.
+
+    Example: tourney player add "Ada Lovelace" --number 7 --deck Crab --key sk.pem
+    """
+    s = Session(ctx, key=key, json=json)
+    if not name.strip():
+        raise UsageError("the player NAME is empty", hint="pass a name")
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+        ev = led.write(log, lambda t, time: t.register_player(
+            name, signer, time, number=number, nickname=nickname, deck=deck, clan=clan))
+    assert isinstance(ev.body, PlayerRegistered)
+    num = ev.body.number
+    s.emit(write_result(ev, number=num), f"seq {ev.seq}: player {num} {name.strip()}")
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    number: int | None
+    name: str
+    nickname: str | None
+    deck: str | None
+    clan: str | None
+
+
+def parse_csv(path: Path) -> list[Row]:
+    """Read and check the whole file; raise ``UsageError`` naming the first bad line."""
+    raw = read_file_bytes(path, "CSV file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 (byte {exc.start})",
+                         hint="save the file as UTF-8 CSV") from None
+
+    def bad(line: int, what: str, hint: str | None = None) -> UsageError:
+        return UsageError(f"{path} line {line}: {what}", hint=hint or
+                          "fix the file; nothing was written")
+
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        raise bad(1, f"malformed CSV ({exc})") from None
+    if header is None or not any(h.strip() for h in header):
+        raise bad(1, "the header row is missing",
+                  "the first line must be number,name[,nickname,deck,clan]")
+    cols = [h.strip().lower() for h in header]
+    for c in cols:
+        if c not in COLUMNS:
+            raise bad(1, f"unknown column {c!r}", f"columns are {', '.join(COLUMNS)}")
+    if len(set(cols)) != len(cols):
+        raise bad(1, "a column is repeated in the header")
+    if "number" not in cols or "name" not in cols:
+        raise bad(1, "the header must have the columns number and name",
+                  "the first line must be number,name[,nickname,deck,clan]")
+    rows: list[Row] = []
+    seen: dict[int, int] = {}
+    try:
+        for fields in reader:
+            line = reader.line_num
+            if not fields or all(not f.strip() for f in fields):
+                continue
+            if len(fields) != len(cols):
+                raise bad(line, f"{len(fields)} fields, the header has {len(cols)}")
+            rec = {c: f.strip() for c, f in zip(cols, fields, strict=True)}
+            num: int | None = None
+            if rec["number"]:
+                if not rec["number"].isdigit() or not 1 <= int(rec["number"]) <= MAX_NUMBER:
+                    raise bad(line, f"number {rec['number']!r} is not a whole number >= 1",
+                              "use a player number, or leave it empty for the next free one")
+                num = int(rec["number"])
+                if num in seen:
+                    raise bad(line, f"number {num} is already used on line {seen[num]}")
+                seen[num] = line
+            if not rec["name"]:
+                raise bad(line, "the name is empty")
+            rows.append(Row(line=line, number=num, name=rec["name"],
+                            nickname=rec.get("nickname") or None,
+                            deck=rec.get("deck") or None, clan=rec.get("clan") or None))
+    except csv.Error as exc:
+        raise bad(reader.line_num, f"malformed CSV ({exc})") from None
+    if not rows:
+        raise UsageError(f"{path} has a header but no players", hint="add rows to import")
+    return rows
+
+
+def _assign_numbers(rows: list[Row], taken: set[int]) -> list[int]:
+    """Explicit numbers as given; empty ones the next free number above the ledger's."""
+    reserved = {r.number for r in rows if r.number is not None}
+    nxt = max(taken, default=0) + 1
+    out: list[int] = []
+    for r in rows:
+        if r.number is not None:
+            out.append(r.number)
+            continue
+        while nxt in reserved or nxt in taken:
+            nxt += 1
+        out.append(nxt)
+        reserved.add(nxt)
+    return out
+
+
+@app.command("import")
+def player_import(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE.csv",
+                                         help="CSV with header number,name[,nickname,deck,clan].")],
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Register every player of a CSV file, all or nothing.
+
+    The header row is required: number,name[,nickname,deck,clan]. An empty number takes
+    the next free one. The whole file is checked first; any bad line is reported with its
+    line number and nothing is written.
+
+    Example: tourney player import players.csv --key sk.pem
+    """
+    s = Session(ctx, key=key, json=json)
+    rows = parse_csv(file)
+    signer = s.signer()
+
+    def register_all(t: Any, time: str) -> list[Any]:
+        numbers = _assign_numbers(rows, set(t.state.players))
+        events = []
+        for row, num in zip(rows, numbers, strict=True):
+            try:
+                events.append(t.register_player(row.name, signer, time, number=num,
+                                                nickname=row.nickname, deck=row.deck,
+                                                clan=row.clan))
+            except TourneyError as err:
+                err.message = f"{file} line {row.line}: {err.message}"
+                err.hint = (err.hint + "; nothing was written") if err.hint \
+                    else "nothing was written"
+                raise
+        return events
+
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events = led.write(log, register_all)
+    data = {"ok": True, "tournament": log, "count": len(events),
+            "first_seq": events[0].seq, "last_seq": events[-1].seq,
+            "players": [{"number": e.body.number, "name": e.body.name, "seq": e.seq}
+                        for e in events]}
+    s.emit(data, f"imported {len(events)} players (seq {events[0].seq}..{events[-1].seq})")
+
+
+@app.command("list")
+def player_list(ctx: typer.Context, json: JsonOpt = False) -> None:
+    """List registered players by number.
+
+    Example: tourney player list --json
+    """
+    s = Session(ctx, json=json)
+    with s.ledger() as led:
+        log = s.tournament(led)
+        st = led.load(log).state
+    players = [st.players[n] for n in sorted(st.players)]
+    data = {"tournament": log, "players": [
+        {"number": p.number, "name": p.name, "nickname": p.nickname, "deck": p.deck,
+         "clan": p.clan, "registered_seq": p.registered_seq} for p in players]}
+    lines = [f"{'NUMBER':>6}  {'NAME':<28}  {'NICKNAME':<14}  {'DECK':<14}  CLAN"]
+    for p in players:
+        lines.append(f"{p.number:>6}  {p.name:<28}  {p.nickname or '-':<14}  "
+                     f"{p.deck or '-':<14}  {p.clan or '-'}")
+    s.emit(data, lines)

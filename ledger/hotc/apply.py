@@ -1,0 +1,200 @@
+"""State transitions of the HotC events (folded by ``ledger.state.apply_event``).
+
+Owns: how each HotC fact changes ``TournamentState.hotc``: records, rounds, byes,
+pair-downs, eliminations, drops, the cut, the bracket and the champion.  Applies only:
+never validates (the audit folds invalid events too, after reporting them), never reads a
+clock, never draws.
+
+May import: ``ledger.state``, ``ledger.events``, ``ledger.hotc.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.events import RegistrationClosed, SignedEvent
+from ledger.hotc.events import (
+    BracketSeeded,
+    ChampionDeclared,
+    CutMade,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+)
+from ledger.hotc.model import (
+    HotcState,
+    LossReason,
+    Phase,
+    PlayerRecord,
+    ResultState,
+    RoundState,
+    Status,
+    TableState,
+)
+from ledger.state import TournamentState, applies
+
+
+def find_round(h: HotcState, number: int) -> RoundState | None:
+    if 1 <= number <= len(h.rounds) and h.rounds[number - 1].number == number:
+        return h.rounds[number - 1]
+    return next((r for r in h.rounds if r.number == number), None)
+
+
+def find_table(h: HotcState, number: int, table: int) -> TableState | None:
+    rnd = find_round(h, number)
+    if rnd is None or not 1 <= table <= len(rnd.tables):
+        return None
+    return rnd.tables[table - 1]
+
+
+def _pair_down_flag(state: TournamentState) -> str:
+    fmt = state.format
+    return str(fmt.params.get("pair_down_counts", "higher")) if fmt else "higher"
+
+
+@applies(RegistrationClosed)
+def _open_records(state: TournamentState, ev: SignedEvent, body: RegistrationClosed) -> None:
+    for number in state.players:
+        state.hotc.records.setdefault(number, PlayerRecord(number=number))
+
+
+@applies(RoundPaired)
+def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
+    h = state.hotc
+    rec = h.records
+    tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
+                         rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
+              for t in body.tables]
+    entries = list(h.entries or []) if body.phase is Phase.TOP_CUT else []
+    h.rounds.append(RoundState(number=body.round, phase=body.phase, paired_seq=ev.seq,
+                               tables=tables, bye=body.bye, advances=list(body.advances),
+                               entries=entries))
+    both = _pair_down_flag(state) == "both"
+    for t in body.tables:
+        a, b = t.players
+        if a in rec and b in rec:
+            rec[a].opponents.append(b)
+            rec[b].opponents.append(a)
+        if t.pair_down in rec:
+            rec[t.pair_down].pair_downs += 1  # type: ignore[index]
+        if t.pair_up in rec:
+            rec[t.pair_up].pair_ups += 1  # type: ignore[index]
+            if both:
+                rec[t.pair_up].pair_downs += 1  # type: ignore[index]
+    if body.bye is not None and body.bye in rec:
+        rec[body.bye].wins += 1
+        rec[body.bye].byes += 1
+    if body.phase is Phase.SWISS:
+        h.swiss_rounds = max(h.swiss_rounds, body.round)
+
+
+def _effect(state: TournamentState, rnd: RoundState, res: ResultState, sign: int) -> None:
+    rec = state.hotc.records
+    if res.winner in rec:
+        rec[res.winner].wins += sign  # type: ignore[index]
+    for loser, reason in zip(res.losers, res.loss_reasons, strict=False):
+        r = rec.get(loser)
+        if r is None:
+            continue
+        if sign > 0:
+            r.losses += 1
+            r.loss_reasons.append(reason)
+        else:
+            r.losses -= 1
+            if reason in r.loss_reasons:
+                r.loss_reasons.remove(reason)
+        if rnd.phase is Phase.SWISS:
+            r.second_loss_round = rnd.number if r.losses >= 2 else None
+            if r.status in (Status.ACTIVE, Status.ELIMINATED):
+                r.status = Status.ELIMINATED if r.losses >= 2 else Status.ACTIVE
+        elif r.status is Status.CUT:
+            r.cut_finish = rnd.number if sign > 0 else None
+
+
+def _record(state: TournamentState, ev: SignedEvent,
+            body: ResultRecorded | ResultCorrected) -> None:
+    rnd = find_round(state.hotc, body.round)
+    table = find_table(state.hotc, body.round, body.table)
+    if rnd is None or table is None:
+        return
+    if table.result is not None:
+        _effect(state, rnd, table.result, -1)
+    table.result = ResultState(seq=ev.seq, winner=body.winner, losers=list(body.losers),
+                               loss_reasons=list(body.loss_reasons), outcome=body.outcome)
+    _effect(state, rnd, table.result, +1)
+    if isinstance(body, ResultCorrected):
+        rnd.corrected_seq = ev.seq
+
+
+applies(ResultRecorded)(_record)
+applies(ResultCorrected)(_record)
+
+
+@applies(PlayerDropped)
+def _dropped(state: TournamentState, ev: SignedEvent, body: PlayerDropped) -> None:
+    r = state.hotc.records.get(body.number)
+    if r is None:
+        return
+    r.status = Status.DROPPED
+    r.dropped_round = body.round
+    r.dropped_after_rounds = sum(1 for x in state.hotc.rounds
+                                 if x.phase is Phase.SWISS and x.closed_seq is not None)
+    r.dropped_losses = r.losses
+
+
+def next_entries(entries: list[int | None], rnd: RoundState) -> list[int | None]:
+    """Winners of a closed bracket round, in bracket order (empty stays empty)."""
+    winners: dict[frozenset[int], int | None] = {
+        frozenset(t.players): (t.result.winner if t.result else None) for t in rnd.tables}
+    out: list[int | None] = []
+    for i in range(0, len(entries), 2):
+        a, b = entries[i], entries[i + 1]
+        if a is not None and b is not None:
+            out.append(winners.get(frozenset((a, b))))
+        else:
+            out.append(a if a is not None else b)
+    return out
+
+
+@applies(RoundClosed)
+def _closed(state: TournamentState, ev: SignedEvent, body: RoundClosed) -> None:
+    h = state.hotc
+    rnd = find_round(h, body.round)
+    if rnd is None:
+        return
+    rnd.closed_seq = ev.seq
+    if rnd.phase is Phase.SWISS:
+        h.swiss_over = body.swiss_over
+    else:
+        h.entries = next_entries(rnd.entries, rnd)
+
+
+@applies(CutMade)
+def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
+    h = state.hotc
+    h.cut = list(body.cut)
+    h.cut_seq = ev.seq
+    h.swiss_over = True
+    for n in body.cut:
+        if n in h.records:
+            h.records[n].status = Status.CUT
+    for n in body.eliminated:
+        if n in h.records:
+            h.records[n].status = Status.ELIMINATED
+
+
+@applies(BracketSeeded)
+def _seeded(state: TournamentState, ev: SignedEvent, body: BracketSeeded) -> None:
+    state.hotc.slots = list(body.slots)
+    state.hotc.entries = list(body.slots)
+
+
+@applies(ChampionDeclared)
+def _champion(state: TournamentState, ev: SignedEvent, body: ChampionDeclared) -> None:
+    state.hotc.champion = body.number
+    r = state.hotc.records.get(body.number)
+    if r is not None:
+        r.status = Status.CHAMPION
+
+
+__all__ = ["LossReason", "find_round", "find_table", "next_entries"]

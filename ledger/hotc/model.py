@@ -1,0 +1,114 @@
+"""The HotC part of the tournament state (pure data, no behaviour).
+
+Owns: ``PlayerRecord``, ``TableState``, ``RoundState``, ``HotcState`` and the closed sets
+``Status``, ``Phase``, ``Outcome`` and ``LossReason`` (RULES.md AMB-H8).  Folded by
+``ledger.hotc.apply``; read by pairing, cut, standings and the audit.
+
+May import: ``msgspec`` only (``ledger.state`` imports this module).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import msgspec
+
+
+class Status(str, Enum):
+    ACTIVE = "active"
+    ELIMINATED = "eliminated"
+    DROPPED = "dropped"
+    DISQUALIFIED = "disqualified"
+    CUT = "cut"
+    CHAMPION = "champion"
+
+
+class Phase(str, Enum):
+    SWISS = "swiss"
+    TOP_CUT = "top_cut"
+
+
+class Outcome(str, Enum):
+    """How a match ended (HOTC-TIME-2/3, HOTC-TOP-2, AMB-H11, AMB-H14)."""
+
+    WIN = "win"                       # played to a result (incl. supervised after both calls)
+    CONCESSION = "concession"
+    TIMEOUT = "timeout"               # no upheld slow-play call
+    SLOW_PLAY = "slow_play"           # timeout after an upheld call against one player
+    TIE = "tie"                       # simultaneous loss in the Swiss phase: both lose
+    DROP = "drop"                     # a player dropped after pairings (BR-DROP-2)
+
+
+class LossReason(str, Enum):
+    """Why a player lost (AMB-H8); decides top-cut eligibility."""
+
+    PLAY = "play"
+    CONCESSION = "concession"
+    TIMEOUT_DOUBLE = "timeout_double"
+    TIMEOUT_SLOW_PLAY = "timeout_slow_play"
+    TIMEOUT_TURN_PLAYER = "timeout_turn_player"
+    TIE = "tie"
+    DROP_AFTER_PAIRING = "drop_after_pairing"
+
+
+#: Losses that make a player ineligible for the random cut spots (HOTC-CUT-2c, AMB-H8).
+TIME_LOSSES = frozenset({LossReason.TIMEOUT_DOUBLE, LossReason.TIMEOUT_SLOW_PLAY})
+
+
+class PlayerRecord(msgspec.Struct, kw_only=True):
+    number: int
+    wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    pair_downs: int = 0
+    pair_ups: int = 0
+    opponents: list[int] = []          # in round order, byes excluded
+    loss_reasons: list[LossReason] = []
+    status: Status = Status.ACTIVE
+    second_loss_round: int | None = None
+    dropped_round: int | None = None   # the round in progress or last completed at the drop
+    dropped_after_rounds: int | None = None  # completed Swiss rounds when dropped
+    dropped_losses: int | None = None  # losses held when dropped (before any forced loss)
+    cut_finish: int | None = None      # top-cut round in which they were knocked out
+
+
+class ResultState(msgspec.Struct, kw_only=True):
+    seq: int
+    winner: int | None
+    losers: list[int]
+    loss_reasons: list[LossReason]
+    outcome: Outcome
+
+
+class TableState(msgspec.Struct, kw_only=True):
+    table: int
+    players: list[int]
+    groups: list[int]
+    rematch: bool = False
+    pair_down: int | None = None
+    pair_up: int | None = None
+    result: ResultState | None = None
+
+
+class RoundState(msgspec.Struct, kw_only=True):
+    number: int
+    phase: Phase
+    paired_seq: int
+    tables: list[TableState]
+    bye: int | None = None
+    advances: list[int] = []   # top cut: players facing an empty slot
+    entries: list[int | None] = []  # top cut: the bracket entries this round was paired from
+    closed_seq: int | None = None
+    corrected_seq: int | None = None  # latest result_corrected of this round
+
+
+class HotcState(msgspec.Struct, kw_only=True):
+    records: dict[int, PlayerRecord] = {}
+    rounds: list[RoundState] = []
+    swiss_rounds: int = 0
+    swiss_over: bool = False
+    cut: list[int] | None = None
+    cut_seq: int | None = None
+    slots: list[int | None] | None = None
+    entries: list[int | None] | None = None   # the current top-cut round's bracket entries
+    champion: int | None = None
