@@ -6,7 +6,9 @@ HOTC-PAIR-5 / AMB-H3 — (1) fewest rematches (Rule A), (2) fewest players who e
 or more pair-downs (Rule B), (3) fewest cross-group pairings, then smallest total win
 difference, (4) the recorded random order.  A greedy pass in draw order is returned when
 it reaches the proven lower bound; otherwise the exact minimum-cost perfect matching
-decides (``ledger.matching``), so the result is always optimal.  Pure functions of
+decides (``ledger.matching``) — over the whole field up to ``EXACT_LIMIT`` players, and
+above that over the constrained core (small win groups whole, the first players in draw
+order of large groups), the rest of each large group being paired without rematches.  Pure functions of
 (players, draw order, flags): the command side and the audit call the same code.
 
 May import: ``ledger.matching``, ``ledger.hotc.model``.
@@ -186,6 +188,38 @@ def _greedy(order: list[Entrant], flag: str) -> list[Pair] | None:
     return None if floaters else result
 
 
+EXACT_LIMIT = 160   # above this, the exact solver runs on the constrained core only
+CORE_PER_GROUP = 40
+
+
+def _core_exact(order: list[Entrant], flag: str) -> list[Pair] | None:
+    """Exact matching on a core — every small win group whole, and the first
+    ``CORE_PER_GROUP`` (parity-adjusted) players in draw order of each large group — with the
+    rest of each large group paired in draw order without rematches (cost 0)."""
+    groups: dict[int, list[Entrant]] = {}
+    for e in order:
+        groups.setdefault(e.wins, []).append(e)
+    core: list[Entrant] = []
+    rest: list[list[Entrant]] = []
+    for w in sorted(groups, reverse=True):
+        members = groups[w]
+        if len(members) <= 2 * CORE_PER_GROUP:
+            core.extend(members)
+            continue
+        k = CORE_PER_GROUP + (1 if (len(members) - CORE_PER_GROUP) % 2 else 0)
+        core.extend(members[:k])
+        rest.append(members[k:])
+    pos = {e.number: i for i, e in enumerate(order)}
+    core.sort(key=lambda e: pos[e.number])
+    pairs = _exact(core, flag)
+    for members in rest:
+        paired = _pair_in_order(members)
+        if paired is None:
+            return None
+        pairs.extend(paired)
+    return pairs
+
+
 def _exact(order: list[Entrant], flag: str) -> list[Pair]:
     n = len(order)
     wmax = max((e.wins for e in order), default=0) + 1
@@ -213,4 +247,8 @@ def pair_swiss(entrants: Sequence[Entrant], draw_order: Sequence[int],
     greedy = _greedy(order, flag)
     if greedy is not None and total_cost(greedy, by_number, flag) == lower_bound(entrants):
         return greedy, False
+    if len(order) > EXACT_LIMIT:
+        core = _core_exact(order, flag)
+        if core is not None:
+            return core, True
     return _exact(order, flag), True
