@@ -1,15 +1,19 @@
 """Exact minimum-cost perfect matching on general graphs (Edmonds' weighted blossom method).
 
-Owns: ``min_cost_perfect_matching`` — the one exact matcher of tourney.  It reduces the
-minimum-cost *perfect* matching to a maximum-*weight* matching with ``w = BIG - cost`` (BIG
-large enough that every maximum-weight matching has maximum cardinality) and solves that
-with the primal-dual blossom algorithm (Edmonds 1965; the O(n^3) organisation described by
-Galil 1986, "Efficient algorithms for finding maximum matching in graphs").
+Owns: ``min_cost_perfect_matching`` — the one exact matcher of tourney: the primal-dual
+blossom algorithm (Edmonds 1965) in the O(n^3) organisation described by Galil 1986,
+"Efficient algorithms for finding maximum matching in graphs", run on the linear programme
+of *perfect* matchings (vertex duals unrestricted in sign).  It maximises ``w = -cost``,
+never stops while a vertex is exposed, and reports "no perfect matching" when the
+alternating forest can grow no further (its S-blossoms and T-vertices then form a Tutte
+barrier).  Because vertex duals are free, the search may start from a greedy matching with
+duals set to keep every edge feasible and every matched edge tight; this is still exact.
 
 Arithmetic is integer only: costs may be huge Python ints (lexicographic objectives are
-encoded as big integers), so the algorithm works on doubled weights, where every dual
-variable and every step ``delta`` stays an integer.  The result depends only on the input
-(including the edge order), never on hashing or on a random source.
+encoded as big integers).  Weights are scaled by 4 and initial duals are even, so every
+dual, every reduced cost between S-vertices (always even) and every step stays an integer.
+The result depends only on the input (including the edge order), never on hashing or on
+a random source.
 
 May import: the standard library only.
 """
@@ -64,23 +68,17 @@ def min_cost_perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]
         degree[v] += 1
     if min(degree) == 0:
         return None
-    lo = min(cheapest.values())
-    span = max(cheapest.values()) - lo
-    # Any matching of k+1 edges outweighs any of k edges because BIG > (n/2) * span, and
-    # every weight is >= BIG - span >= 1.  Among perfect matchings (all n/2 edges) maximum
-    # weight is exactly minimum cost.
-    big = (span + 1) * (n + 1)
     eu = [u for u, _ in cheapest]
     ev = [v for _, v in cheapest]
-    ew = [big - (c - lo) for c in cheapest.values()]
-    mate = _Blossom(n, eu, ev, ew).solve()
+    mate = _Blossom(n, eu, ev, list(cheapest.values())).solve()
     if any(m < 0 for m in mate):
         return None
     return [(v, mate[v]) for v in range(n) if v < mate[v]]
 
 
 class _Blossom:
-    """Maximum-weight matching by the primal-dual blossom algorithm.
+    """Maximum-weight perfect matching (weight ``w = -cost``) by the primal-dual blossom
+    algorithm; ``solve`` leaves a vertex exposed only when no perfect matching exists.
 
     Blossom ids: 0..n-1 are the vertices (trivial blossoms), n..2n-1 a pool for non-trivial
     blossoms.  A non-trivial blossom ``b`` keeps its sub-blossoms in cyclic order
@@ -88,18 +86,22 @@ class _Blossom:
     with ``p`` in ``childs[b][i]`` and ``q`` in ``childs[b][i + 1]`` (cyclically).  In that
     cycle ``cedges[b][i]`` is matched exactly when ``i`` is odd.
 
-    Duals, in units where every weight is doubled (``W = 2w``), so all stay integers:
-    ``dual[v]`` for vertices, ``zhalf[b]`` = half the dual of blossom ``b``.  The reduced
-    cost of an edge between two different top-level blossoms is
-    ``dual[u] + dual[v] - 2 * w`` (the blossom duals only cover edges inside a blossom).
+    Duals, in units where every weight is scaled by 4 (``W = 4w``, stored in ``w4``):
+    ``dual[v]`` for vertices (any sign), ``zhalf[b]`` = half the dual of blossom ``b``
+    (never negative).  The reduced cost of an edge between two different top-level
+    blossoms is ``dual[u] + dual[v] - W`` (the blossom duals only cover edges inside a
+    blossom).  Invariants: every reduced cost >= 0, matched and blossom edges tight, and
+    all exposed vertices have duals of equal parity (they start even and always move by
+    the same step), so reduced costs between S-vertices are even.
     """
 
-    def __init__(self, n: int, eu: list[int], ev: list[int], ew: list[int]) -> None:
+    def __init__(self, n: int, eu: list[int], ev: list[int], cost: list[int],
+                 greedy: bool = True) -> None:
         size = 2 * n
         self.n = n
         self.eu = eu
         self.ev = ev
-        self.w2 = [2 * w for w in ew]
+        self.w4 = [-4 * c for c in cost]
         adj: list[list[int]] = [[] for _ in range(n)]
         for k in range(len(eu)):
             adj[eu[k]].append(k)
@@ -112,8 +114,7 @@ class _Blossom:
         self.cedges: list[list[Pair]] = [[] for _ in range(size)]
         self.base = list(range(n)) + [-1] * n  # -1: id not in use
         self.free_ids = list(range(size - 1, n - 1, -1))
-        # initial y_v = max(W) / 2 = max(w) makes every reduced cost >= 0
-        self.dual = [max(ew)] * n
+        self.dual = self.initial_duals(cost, greedy)
         self.zhalf = [0] * size
         # Per-stage state.
         self.label = [_FREE] * size
@@ -123,18 +124,46 @@ class _Blossom:
         self.labeledge: list[Pair | None] = [None] * size
         # vbest[v]: least-slack edge from an S-vertex to v (used while v is not an S-vertex).
         self.vbest = [-1] * n
-        # For a top-level S-blossom b: blist[b] holds candidate edges to other S-blossoms
-        # and bbest[b] the least-slack one of them.
+        # For a top-level S-blossom b: blist[b] holds edges to other S-blossoms, bbest[b]
+        # the least-slack one.  An S-S edge is recorded when its later-scanned end is
+        # scanned; on shrinking, the children's lists are merged keeping the best edge per
+        # neighbouring S-blossom.  So for every pair of S-blossoms joined by an edge, a
+        # least-slack edge between them is in the list of one of the two, and the least
+        # bbest is the least slack over all S-S edges (they all move by the same step).
         self.bbest = [-1] * size
         self.blist: list[list[int]] = [[] for _ in range(size)]
         self.queue: list[int] = []  # S-vertices whose edges are not scanned yet
         self.mark = [0] * size
         self.stamp = 0
 
+    def initial_duals(self, cost: list[int], greedy: bool) -> list[int]:
+        """Feasible even vertex duals; with ``greedy`` also a first matching on tight edges.
+
+        Works in units ``2w`` (half the final scale): ``y[v] = max weight at v`` makes every
+        reduced cost ``y[u] + y[v] - 2w`` non-negative.  Greedily, each still exposed vertex
+        then lowers its dual until an edge at it is tight and takes the first tight edge to
+        an exposed vertex.  Only exposed vertices move, so matched edges stay tight."""
+        n, eu, ev, adj, mate = self.n, self.eu, self.ev, self.adj, self.mate
+        if not greedy:
+            top = -min(cost, default=0)
+            return [2 * top] * n
+        y = [max((-cost[k] for k in adj[v]), default=0) for v in range(n)]
+        for v in range(n):
+            if mate[v] >= 0 or not adj[v]:
+                continue
+            y[v] -= min(y[eu[k]] + y[ev[k]] + 2 * cost[k] for k in adj[v])
+            for k in adj[v]:
+                u = eu[k] + ev[k] - v
+                if mate[u] < 0 and y[u] + y[v] + 2 * cost[k] == 0:
+                    mate[u] = v
+                    mate[v] = u
+                    break
+        return [2 * t for t in y]
+
     # ------------------------------------------------------------------ helpers
 
     def slack(self, k: int) -> int:
-        return self.dual[self.eu[k]] + self.dual[self.ev[k]] - self.w2[k]
+        return self.dual[self.eu[k]] + self.dual[self.ev[k]] - self.w4[k]
 
     def leaves(self, b: int) -> list[int]:
         n = self.n
@@ -180,8 +209,8 @@ class _Blossom:
         n = self.n
         size = 2 * n
         while True:
-            # A stage: grow alternating trees from every free vertex until an augmenting
-            # path is found (then augment) or the duals prove optimality.
+            # A stage: grow alternating trees from every exposed vertex until an augmenting
+            # path is found (then augment) or the forest can grow no further.
             self.label = [_FREE] * size
             self.labeledge = [None] * size
             self.vbest = [-1] * n
@@ -199,9 +228,11 @@ class _Blossom:
                 if self.scan_queue():
                     break
                 kind, delta, arg = self.choose_delta()
+                if kind == 0:
+                    # The forest is stuck: no perfect matching (Tutte barrier: the
+                    # T-vertices separate more odd S-blossoms than there are of them).
+                    return self.mate
                 self.apply_delta(delta)
-                if kind == 1:
-                    return self.mate  # free vertices reached dual 0: matching is optimal
                 if kind == 2:
                     y = arg
                     k = self.vbest[y]
@@ -216,7 +247,7 @@ class _Blossom:
 
     def scan_queue(self) -> bool:
         """Scan the edges of queued S-vertices; True when an augmentation happened."""
-        eu, ev, w2 = self.eu, self.ev, self.w2
+        eu, ev, w4 = self.eu, self.ev, self.w4
         adj, dual, inblossom, label = self.adj, self.dual, self.inblossom, self.label
         vbest, bbest = self.vbest, self.bbest
         queue = self.queue
@@ -228,7 +259,7 @@ class _Blossom:
                 by = inblossom[y]
                 if bx == by:
                     continue
-                s = dual[x] + dual[y] - w2[k]
+                s = dual[x] + dual[y] - w4[k]
                 ly = label[by]
                 if ly == _S:
                     if s == 0:
@@ -237,45 +268,47 @@ class _Blossom:
                     else:
                         self.blist[bx].append(k)
                         c = bbest[bx]
-                        if c < 0 or s < dual[eu[c]] + dual[ev[c]] - w2[c]:
+                        if c < 0 or s < dual[eu[c]] + dual[ev[c]] - w4[c]:
                             bbest[bx] = k
                 elif ly == _FREE and s == 0:
                     self.assign(y, _T, (x, y))
                 else:
                     c = vbest[y]
-                    if c < 0 or s < dual[eu[c]] + dual[ev[c]] - w2[c]:
+                    if c < 0 or s < dual[eu[c]] + dual[ev[c]] - w4[c]:
                         vbest[y] = k
         return False
 
     def choose_delta(self) -> tuple[int, int, int]:
-        """The largest dual step keeping feasibility, and what becomes tight (kind 1..4)."""
+        """The largest dual step keeping feasibility, and what then becomes tight:
+        kind 2 (an S-to-free edge; arg its free end), 3 (an S-to-S edge; arg the edge),
+        4 (a T-blossom dual reaches zero; arg the blossom) or 0 (nothing limits it)."""
         n = self.n
-        eu, ev, w2 = self.eu, self.ev, self.w2
+        eu, ev, w4 = self.eu, self.ev, self.w4
         dual, inblossom, label = self.dual, self.inblossom, self.label
         vbest, bbest, parent, base = self.vbest, self.bbest, self.parent, self.base
         kind = 0
         delta = 0
         arg = -1
-        for v in range(n):  # delta1: an S-vertex dual reaches zero
-            if label[inblossom[v]] == _S and (kind == 0 or dual[v] < delta):
-                kind, delta, arg = 1, dual[v], v
         for v in range(n):  # delta2: an edge from an S-vertex to a free blossom gets tight
             k = vbest[v]
             if k >= 0 and label[inblossom[v]] == _FREE:
-                s = dual[eu[k]] + dual[ev[k]] - w2[k]
-                if s < delta:
+                s = dual[eu[k]] + dual[ev[k]] - w4[k]
+                if kind == 0 or s < delta:
                     kind, delta, arg = 2, s, v
         for b in range(2 * n):  # delta3: an edge between two S-blossoms gets tight
             k = bbest[b]
             if k >= 0 and parent[b] < 0 and label[b] == _S and (b < n or base[b] >= 0):
-                s = (dual[eu[k]] + dual[ev[k]] - w2[k]) // 2
-                if s < delta:
+                s = dual[eu[k]] + dual[ev[k]] - w4[k]
+                assert s % 2 == 0
+                s //= 2
+                if kind == 0 or s < delta:
                     kind, delta, arg = 3, s, k
         zhalf = self.zhalf
         for b in range(n, 2 * n):  # delta4: a T-blossom dual reaches zero
-            if base[b] >= 0 and parent[b] < 0 and label[b] == _T and zhalf[b] < delta:
+            if (base[b] >= 0 and parent[b] < 0 and label[b] == _T
+                    and (kind == 0 or zhalf[b] < delta)):
                 kind, delta, arg = 4, zhalf[b], b
-        assert kind != 0 and delta >= 0
+        assert delta >= 0
         return kind, delta, arg
 
     def apply_delta(self, delta: int) -> None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ledger.matching
 from ledger.matching import min_cost_perfect_matching
 
 Edge = tuple[int, int, int]
@@ -60,6 +61,26 @@ def check_valid(n: int, edges: list[Edge], result: list[tuple[int, int]]) -> int
     return sum(cost[pair] for pair in result)
 
 
+def uniform_start(n: int, edges: list[Edge]) -> list[tuple[int, int]] | None:
+    """The same solver started from equal vertex duals and an empty matching (no greedy
+    start), so the plain primal-dual path is tested too."""
+    cheapest: dict[tuple[int, int], int] = {}
+    for u, v, c in edges:
+        if u != v:
+            key = (min(u, v), max(u, v))
+            cheapest[key] = min(c, cheapest.get(key, c))
+    if n == 0:
+        return []
+    if n % 2 or not cheapest:
+        return None
+    blossom = ledger.matching._Blossom(n, [u for u, _ in cheapest], [v for _, v in cheapest],
+                                       list(cheapest.values()), greedy=False)
+    mate = blossom.solve()
+    if min(mate) < 0:
+        return None
+    return [(v, mate[v]) for v in range(n) if v < mate[v]]
+
+
 def assert_optimal(n: int, edges: list[Edge]) -> list[tuple[int, int]] | None:
     result = min_cost_perfect_matching(n, edges)
     expected = brute_force_min_cost_perfect_matching(n, edges)
@@ -69,6 +90,12 @@ def assert_optimal(n: int, edges: list[Edge]) -> list[tuple[int, int]] | None:
         assert result is not None
         assert check_valid(n, edges, result) == expected
     assert min_cost_perfect_matching(n, list(edges)) == result  # deterministic
+    plain = uniform_start(n, edges)
+    if expected is None:
+        assert plain is None
+    else:
+        assert plain is not None
+        assert check_valid(n, edges, plain) == expected
     return result
 
 
@@ -144,19 +171,34 @@ def test_two_triangles_joined_by_an_edge() -> None:
 
 
 def test_nested_odd_cycles() -> None:
-    # A pentagon of triangles around a hub, plus pendant-like chords: nested blossoms.
+    # A ring of four triangles (cheap inside, dear between) plus a pentagon through them:
+    # the search shrinks triangles and then blossoms whose sub-blossoms are triangles.
     edges: list[Edge] = []
-    for i in range(5):
+    for i in range(4):
         a, b, c = 3 * i, 3 * i + 1, 3 * i + 2
-        edges += [(a, b, 1), (b, c, 1), (a, c, 1)]
-        edges.append((c, (3 * i + 3) % 15, 2))
-    edges += [(15, 0, 9), (15, 3, 9), (15, 7, 9)]
-    assert_optimal(16, edges) if False else None  # n = 16 is too big for brute force
-    result = min_cost_perfect_matching(16, edges)
-    assert result is not None
-    check_valid(16, edges, result)
-    # each triangle can give at most one internal edge cheaply; compare a small sub-case
-    assert_optimal(12, [e for e in edges if max(e[0], e[1]) < 12])
+        edges += [(a, b, 1), (b, c, 1), (a, c, 1), (c, (3 * i + 3) % 12, 5)]
+    edges += [(1, 4, 3), (7, 10, 3), (1, 10, 4)]
+    assert_optimal(12, edges)
+    for seed in range(10):
+        rnd = random.Random(seed)
+        assert_optimal(12, [(u, v, c * rnd.randrange(1, 4)) for u, v, c in edges])
+
+
+def test_t_blossom_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by search: this graph makes the default (greedy-start) search expand a T-blossom
+    # whose dual reached zero, the least common step of the algorithm.
+    edges = [(0, 1, 4), (0, 5, 5), (0, 6, 0), (1, 2, 3), (1, 5, 1), (2, 4, 4), (2, 5, 1),
+             (3, 6, 5), (4, 6, 0), (6, 7, 3)]
+    expanded: list[int] = []
+    original = ledger.matching._Blossom.expand_t
+
+    def spy(self: ledger.matching._Blossom, b: int) -> None:
+        expanded.append(b)
+        original(self, b)
+
+    monkeypatch.setattr(ledger.matching._Blossom, "expand_t", spy)
+    assert_optimal(8, edges)
+    assert expanded
 
 
 def petersen() -> list[tuple[int, int]]:
@@ -200,12 +242,17 @@ def test_no_perfect_matching() -> None:
     assert min_cost_perfect_matching(4, isolated) is None
 
 
-def test_larger_graph_is_valid_and_deterministic() -> None:
-    rnd = random.Random(11)
+@pytest.mark.parametrize("seed", range(4))
+def test_larger_graphs_greedy_and_plain_starts_agree(seed: int) -> None:
+    # Beyond brute force: both starts are exact, so their optimal totals must coincide.
+    rnd = random.Random(seed)
     n = 40
+    density = [0.1, 0.3, 1.0, 0.08][seed]
     edges = [(u, v, rnd.randrange(10**6) * 10**25 + rnd.randrange(3))
-             for u in range(n) for v in range(u + 1, n) if rnd.random() < 0.3]
+             for u in range(n) for v in range(u + 1, n) if rnd.random() < density]
     result = min_cost_perfect_matching(n, edges)
-    assert result is not None
-    check_valid(n, edges, result)
+    plain = uniform_start(n, edges)
+    assert (result is None) == (plain is None)
+    if result is not None and plain is not None:
+        assert check_valid(n, edges, result) == check_valid(n, edges, plain)
     assert min_cost_perfect_matching(n, edges) == result

@@ -114,7 +114,8 @@ def test_hash_primitives_match_rfc6962_definitions() -> None:
     assert EMPTY_ROOT.hex() == \
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     assert leaf_hash(b"") == hashlib.sha256(b"\x00").digest()
-    assert node_hash(b"a" * 32, b"b" * 32) == hashlib.sha256(b"\x01" + b"a" * 32 + b"b" * 32).digest()
+    left, right = b"a" * 32, b"b" * 32
+    assert node_hash(left, right) == hashlib.sha256(b"\x01" + left + right).digest()
 
 
 def test_root_from_hashes_equals_accumulator_and_reference_at_every_size() -> None:
@@ -191,7 +192,12 @@ def test_verification_refuses_wrong_length_hashes_and_bad_sizes() -> None:
     proof = inclusion_proof(hashes, 1)
     assert inclusion_ok(hashes[1], 1, 4, proof, root)
     assert not inclusion_ok(hashes[1][:31], 1, 4, proof, root)
-    assert not inclusion_ok(hashes[1], 1, 4, [proof[0] + b"\x00", proof[1]], root)
+    with pytest.raises(ProofError, match="proof element 0 is 33 bytes"):
+        verify_inclusion(hashes[1], 1, 4, [proof[0] + b"\x00", proof[1]], root)
+    with pytest.raises(ProofError, match="too many"):
+        verify_inclusion(hashes[1], 1, 4, [*proof, root], root)
+    with pytest.raises(ProofError, match="too few"):
+        verify_inclusion(hashes[1], 1, 4, proof[:1], root)
     assert not inclusion_ok(hashes[1], -1, 4, proof, root)
     assert not consistency_ok(-1, 4, root, root, [])
     assert not consistency_ok(0, 0, EMPTY_ROOT, EMPTY_ROOT, [])
