@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.common import JsonOpt, Session
+from cli.common import JsonOpt, Session, note
 from ledger.errors import ExitCode, StorageError, UsageError
 
 PROGRESS_THRESHOLD = 5000  # events; smaller audits finish before a bar would help
@@ -136,4 +136,7 @@ def audit_verify(
                          f"{f.code} seq={seq} {f.message}")
         s.emit(None, lines)
     if failed:
+        errors = sum(1 for f in report.findings if f.severity == "error")
+        note(f"error: verification failed: {errors} error findings in "
+             f"{report.source or report.log} (see the report)")
         raise typer.Exit(int(ExitCode.VERIFICATION))

@@ -8,14 +8,17 @@ the only place that turns exceptions into exit codes:
 * ``TourneyError`` → its one-line ``cli_message()`` on stderr (and ``to_json()`` on
   stdout with ``--json``), exit ``err.exit_code``;
 * usage errors of the option parser → one line on stderr, exit 2;
-* anything else → ``internal error: …``, exit 1.
+* anything else → ``internal error: …``, exit 1 (with the traceback if TOURNEY_DEBUG is
+  set).
 
 May import: ``typer``, ``cli.*``, ``ledger.errors`` (command modules import the rest).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -41,6 +44,8 @@ try:  # recent typer vendors click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 except ImportError:  # pragma: no cover - older typer with click as a dependency
     from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore
+
+DEBUG_ENV = "TOURNEY_DEBUG"  # set to print the traceback of an internal error
 
 app = typer.Typer(
     name="tourney",
@@ -78,20 +83,23 @@ def root(
                       checkpoints=checkpoints, json=json)
 
 
-app.add_typer(keys_cmd.app, name="keys")
-app.command("init")(tournament_cmd.init)
-app.add_typer(officials_cmd.app, name="official")
-app.add_typer(players_cmd.app, name="player")
-app.add_typer(tournament_cmd.registration_app, name="registration")
-app.add_typer(random_cmd.seed_app, name="seed")
-app.command("draw")(random_cmd.draw)
-app.command("checkpoint")(log_cmd.checkpoint)
-app.command("proof")(log_cmd.proof)
-app.command("consistency")(log_cmd.consistency)
-app.command("log")(log_cmd.log)
-app.command("info")(tournament_cmd.info)
-app.command("export")(audit_cmd.export)
-app.add_typer(audit_cmd.app, name="audit")
+_SETUP = _PLAYERS = "Set up and registration"
+_RANDOM, _LOG, _AUDIT = "Randomness", "Log and proofs", "Audit"
+app.add_typer(keys_cmd.app, name="keys", rich_help_panel=_SETUP)
+app.command("init", rich_help_panel=_SETUP)(tournament_cmd.init)
+app.add_typer(officials_cmd.app, name="official", rich_help_panel=_SETUP)
+app.add_typer(players_cmd.app, name="player", rich_help_panel=_PLAYERS)
+app.add_typer(tournament_cmd.registration_app, name="registration",
+              rich_help_panel=_PLAYERS)
+app.add_typer(random_cmd.seed_app, name="seed", rich_help_panel=_RANDOM)
+app.command("draw", rich_help_panel=_RANDOM)(random_cmd.draw)
+app.command("log", rich_help_panel=_LOG)(log_cmd.log)
+app.command("info", rich_help_panel=_LOG)(tournament_cmd.info)
+app.command("checkpoint", rich_help_panel=_LOG)(log_cmd.checkpoint)
+app.command("proof", rich_help_panel=_LOG)(log_cmd.proof)
+app.command("consistency", rich_help_panel=_LOG)(log_cmd.consistency)
+app.command("export", rich_help_panel=_AUDIT)(audit_cmd.export)
+app.add_typer(audit_cmd.app, name="audit", rich_help_panel=_AUDIT)
 
 
 def _usage_line(exc: ClickException) -> str:
@@ -129,9 +137,12 @@ def run(argv: list[str] | None = None) -> NoReturn:
     except KeyboardInterrupt:
         note("interrupted")
         code = 130
-    except BrokenPipeError:
-        code = int(ExitCode.INTERNAL)
+    except BrokenPipeError:  # e.g. 'tourney log | head': the reader left, not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
     except Exception as exc:  # the last resort: a bug, never an expected failure
+        if os.environ.get(DEBUG_ENV):
+            traceback.print_exc()
         message = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
         if json_requested(argv):
             emit(True, {"ok": False, "error": {"code": "internal_error", "message": message,

@@ -74,13 +74,15 @@ def init(
     signer = s.signer()
     location = s.location
     existed = location.exists()
+    saved = False
     try:
         with s.ledger(create=True) as led:
             led.create(log, lambda time: Tournament.create(
                 log=log, name=name.strip(), fmt=fmt, signer=signer, time=time))
+            saved = True
             genesis = open_leaf(next(led.raw_leaves(log))[1])
     except TourneyError:
-        if not existed and not location.is_postgres:
+        if not saved and not existed and not location.is_postgres:
             _remove_sqlite(location.path)  # a failed genesis leaves no empty ledger behind
         raise
     s.emit(write_result(genesis, ledger=location.display(),

@@ -15,6 +15,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,11 +108,13 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     cli = Cli(d, db)
     keys: dict[str, str] = {}
     out: dict[str, Any] = {}
-    for name in ("hj", "sk", "judge", "gone"):
-        doc = cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem",
-                  "--json").doc
-        keys[name] = doc["key_id"]
-        _remember_secret(d / f"{name}.pem")
+    names = ("hj", "sk", "judge", "gone")
+    with ThreadPoolExecutor(max_workers=len(names)) as pool:  # independent: in parallel
+        made = pool.map(lambda n: cli("keys", "new", "--name", f"{n} person", "--out",
+                                      f"{n}.pem", "--json").doc, names)
+        for name, doc in zip(names, made, strict=True):
+            keys[name] = doc["key_id"]
+            _remember_secret(d / f"{name}.pem")
     out["init"] = cli("init", "--name", "Spring Open 2026", "--format", "hotc-swiss-de",
                       "--cut", "4", "--key", "hj.pem", "--json").doc
     out["add_sk"] = cli("official", "add", "--role", "scorekeeper", "--name", "Sam",
@@ -180,13 +183,12 @@ def test_seed_and_draw_follow_draw_v1(world: World) -> None:
 def test_export_and_audit_verify(world: World) -> None:
     doc = world.cli("export", "bundle", "--json").doc
     assert doc["events"] >= 9 and (world.dir / "bundle" / "log.jsonl").is_file()
-    for target in ([], ["bundle"]):
-        report = world.cli("audit", "verify", *target, "--json").doc
-        assert report["ok"] is True and report["events"] == doc["events"]
-        assert isinstance(report["findings"], list)
-        assert not [f for f in report["findings"] if f["severity"] == "error"]
-    human = world.cli("audit", "verify", str(world.db))
-    assert human.out.startswith("OK")
+    report = world.cli("audit", "verify", "bundle", "--json").doc
+    assert report["ok"] is True and report["events"] == doc["events"]
+    assert isinstance(report["findings"], list)
+    assert not [f for f in report["findings"] if f["severity"] == "error"]
+    human = world.cli("audit", "verify")  # default: the --ledger (TOURNEY_LEDGER)
+    assert human.out.startswith("OK") and f"{doc['events']} events" in human.out
 
 
 def test_log_and_info(world: World) -> None:
@@ -209,26 +211,51 @@ def refuse(world: World, *args: str, code: int, db: Path | None = None) -> Run:
 
 
 def test_usage_errors_exit_2(world: World) -> None:
-    run = refuse(world, "player", "add", "Cy", "--bogus", "--key", "sk.pem", code=2)
-    assert "--bogus" in run.err
+    run = refuse(world, "player", "add", "Cy", "--bogus", "--key", "sk.pem", "--json",
+                 code=2)
+    assert "--bogus" in run.err and run.doc["error"]["code"] == "usage"
     run = refuse(world, "draw", "--ctx", "x/y", "--items", "3,,1", "--key", "hj.pem",
                  "--json", code=2)
     assert run.doc["error"]["exit_code"] == 2 and "--items" in run.err
-    refuse(world, "draw", "--ctx", "x/y", "--items", "3,a", "--key", "hj.pem", code=2)
+
+
+@pytest.mark.parametrize("text", ["", "3,,1", "3,a", "1.5", "2,2", " , "])
+def test_items_parser_refuses_malformed_lists(text: str) -> None:
+    from cli.random_cmd import parse_items
+    from ledger.errors import UsageError
+
+    with pytest.raises(UsageError):
+        parse_items(text)
+    assert parse_items(" 3, 1,2 ") == [3, 1, 2]
 
 
 @pytest.mark.parametrize("content, needle", [
-    ("number,name\n1x,Cy\n", "line 2"),
-    ("number,name\n7,Cy\n7,Dee\n", "line 3"),
-    ("number,name\n8,Cy\n9,\n", "line 3"),
-    ("number,name,shoe\n8,Cy,41\n", "line 1"),
-    ("number,name\n8,Cy,extra\n", "line 2"),
+    ("", "line 1: the header row is missing"),
+    ("name,number,shoe\n8,Cy,41\n", "line 1: unknown column 'shoe'"),
+    ("nickname,name\nCy,Cy\n", "line 1: the header must have the columns number and name"),
+    ("number,name\n1x,Cy\n", "line 2: number '1x' is not a whole number"),
+    ("number,name\n0,Cy\n", "line 2: number '0'"),
+    ("number,name\n7,Cy\n\n7,Dee\n", "line 4: number 7 is already used on line 2"),
+    ("number,name\n8,Cy\n9, \n", "line 3: the name is empty"),
+    ("number,name\n8,Cy,extra\n", "line 2: 3 fields, the header has 2"),
+    ('number,name\n8,"Cy\n', "line 2: malformed CSV"),
+    ("number,name\n", "has a header but no players"),
 ])
-def test_malformed_csv_exit_2_names_the_line(world: World, content: str, needle: str) -> None:
-    path = world.dir / "bad.csv"
+def test_csv_validation_names_the_line(tmp_path: Path, content: str, needle: str) -> None:
+    from cli.players_cmd import parse_csv
+    from ledger.errors import UsageError
+
+    path = tmp_path / "p.csv"
     path.write_text(content)
-    run = refuse(world, "player", "import", "bad.csv", "--key", "sk.pem", code=2)
-    assert needle in run.err and "bad.csv" in run.err
+    with pytest.raises(UsageError) as exc:
+        parse_csv(path)
+    assert needle in exc.value.message and str(path) in exc.value.message
+
+
+def test_malformed_csv_exit_2_writes_nothing(world: World) -> None:
+    (world.dir / "bad.csv").write_text("number,name\n8,Cy\n8,Dee\n")
+    run = refuse(world, "player", "import", "bad.csv", "--key", "sk.pem", "--json", code=2)
+    assert run.doc["error"]["code"] == "usage" and "bad.csv line 3" in run.err
 
 
 def test_rule_refusals_exit_3(world: World) -> None:
@@ -263,8 +290,12 @@ def test_tampered_ledger_fails_audit_exit_4(world: World) -> None:
                     (bytes(flipped),))
         con.commit()
     report = refuse(world, "audit", "verify", str(db), "--json", code=4, db=db).doc
-    assert report["ok"] is False
-    assert any(f["severity"] == "error" and f["seq"] == 6 for f in report["findings"])
+    assert set(report) >= {"ok", "events", "findings"} and report["ok"] is False
+    bad = [f for f in report["findings"] if f["severity"] == "error" and f["seq"] == 6]
+    assert bad and set(bad[0]) >= {"code", "seq", "severity", "message"}
+    human = refuse(world, "audit", "verify", str(db), code=4, db=db)
+    assert human.out.startswith("FAILED")
+    assert f"ERROR {bad[0]['code']} seq=6 " in human.out
 
 
 def test_missing_ledger_exit_5(world: World) -> None:

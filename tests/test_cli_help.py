@@ -1,8 +1,9 @@
 """Every command and command group has ``--help`` that exits 0 and shows an example.
 
 The whole command tree is walked from the Typer app, so a new command is covered
-automatically; the sweep runs in one subprocess (the real entry point, ``cli.main.run``)
-to keep the suite fast.  The installed ``tourney`` script is exercised for the root.
+automatically; the sweep runs in one subprocess (the click command tree that
+``cli.main.run`` builds) to keep the suite fast.  The installed ``tourney`` script is
+exercised for the root help, a bad option and a bare group.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SWEEP = r"""
 import contextlib, io, json, sys
 import typer
-from cli.main import app, run
+from cli.main import app
+
+root = typer.main.get_command(app)  # built once: the same tree run() builds per process
 
 def walk(cmd, path):
     yield path
@@ -27,14 +30,12 @@ def walk(cmd, path):
         yield from walk(sub, path + [name])
 
 results = {}
-for path in walk(typer.main.get_command(app), []):
+for path in walk(root, []):
     buf = io.StringIO()
     code = None
     with contextlib.redirect_stdout(buf):
-        try:
-            run(path + ["--help"])
-        except SystemExit as exc:
-            code = exc.code
+        code = root.main(args=path + ["--help"], prog_name="tourney",
+                         standalone_mode=False)
     results[" ".join(path)] = [code, buf.getvalue()]
 sys.__stdout__.write(json.dumps(results))
 """
@@ -76,3 +77,6 @@ def test_installed_script_help_and_bare_group() -> None:
                          env=_env(), timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1 and "--no-such-option" in bad.stderr
+    bare = subprocess.run([*cmd, "player"], capture_output=True, text=True, env=_env(),
+                          timeout=60)
+    assert bare.returncode == 2 and "import" in bare.stdout and "list" in bare.stdout
