@@ -242,7 +242,9 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
         raise NonCanonicalError(f"malformed event: {exc}") from None
     problem: str | None = None
-    if _sorted.encode(raw) != leaf or _sorted.encode(body) != bytes(ev.body):
+    if base64.b64encode(sig).decode() != raw.sig:
+        problem = "signature is not canonical base64 (unused bits or padding differ)"
+    elif _sorted.encode(raw) != leaf or _sorted.encode(body) != bytes(ev.body):
         try:
             decode_canonical(leaf)
         except NonCanonicalError as exc:

@@ -32,7 +32,7 @@ from ledger.events import (
 )
 
 
-class Official(msgspec.Struct, kw_only=True):
+class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     key_id: str
     public_key: str
     name: str
@@ -41,7 +41,7 @@ class Official(msgspec.Struct, kw_only=True):
     revoked_seq: int | None = None
 
 
-class Player(msgspec.Struct, kw_only=True):
+class Player(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     number: int
     name: str
     registered_seq: int
@@ -50,14 +50,14 @@ class Player(msgspec.Struct, kw_only=True):
     clan: str | None = None
 
 
-class Seed(msgspec.Struct, kw_only=True):
+class Seed(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     seq: int
     seed: str
     reason: str
     ctx: str | None = None
 
 
-class TournamentState(msgspec.Struct, kw_only=True):
+class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     """Everything a command needs to decide; rebuilt by folding the log."""
 
     log: str = ""
@@ -73,8 +73,10 @@ class TournamentState(msgspec.Struct, kw_only=True):
     size: int = 0
     head: str = ZERO_HASH  # hex sha256 of the last leaf
     last_time: str = ""
-    draw_results: dict[int, list[int]] = {}  # seq of draw_made -> its result
-    draw_items: dict[int, list[int]] = {}    # seq of draw_made -> its pre-ordered items
+    # draws not yet consumed by the event that uses them (round_paired, cut_made,
+    # bracket_seeded): seq -> result / pre-ordered items; cleared when consumed
+    draw_results: dict[int, list[int]] = {}
+    draw_items: dict[int, list[int]] = {}
     hotc: HotcState = msgspec.field(default_factory=HotcState)
 
     def active_roles(self, key_id: str) -> list[Role]:

@@ -11,6 +11,7 @@ May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit
 
 from __future__ import annotations
 
+import gc
 import os
 import time as _time
 from collections.abc import Callable, Iterator
@@ -40,8 +41,8 @@ from ledger.state import TournamentState
 
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
-SNAPSHOT_TOPIC = "tourney-snapshot/v1"
-SNAPSHOT_INTERVAL = 250
+SNAPSHOT_TOPIC = "tourney-snapshot/v2"
+SNAPSHOT_INTERVAL = 100
 _TOURNAMENT_TOPIC = get_topic(Tournament)
 
 
@@ -56,6 +57,10 @@ _snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
 
 class LedgerCorrupt(StorageError):
     code = "ledger_corrupt"
+
+
+class StaleSnapshot(Exception):
+    """A snapshot of another layout: snapshots are caches, so it is dropped and rebuilt."""
 
 
 class LeafMapper(Mapper[str]):
@@ -79,8 +84,18 @@ class LeafMapper(Mapper[str]):
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         oid = str(stored_event.originator_id)
         ver = stored_event.originator_version
-        if stored_event.topic == SNAPSHOT_TOPIC:
-            rec = _snap_decoder.decode(stored_event.state)
+        if stored_event.topic.startswith("tourney-snapshot/"):
+            if stored_event.topic != SNAPSHOT_TOPIC:
+                raise StaleSnapshot(oid)
+            was_enabled = gc.isenabled()
+            gc.disable()  # thousands of small objects: collection passes would dominate
+            try:
+                rec = _snap_decoder.decode(stored_event.state)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                raise StaleSnapshot(oid) from None
+            finally:
+                if was_enabled:
+                    gc.enable()
             return TournamentSnapshot(originator_id=oid, originator_version=ver,
                                       timestamp=datetime.fromisoformat(rec.timestamp),
                                       topic=_TOURNAMENT_TOPIC, state=rec.state)
@@ -106,6 +121,40 @@ class LedgerApp(Application[str]):
 
     def construct_mapper(self) -> Mapper[str]:
         return LeafMapper()
+
+    def _take_snapshots(self, processing_event: Any) -> None:
+        """Snapshot the saved aggregate as it is in memory when a save crosses a multiple
+        of the interval (the library would reload it first), then drop older snapshots:
+        a cache needs only the newest."""
+        if self.snapshots is None:
+            return
+        for agg in processing_event.aggregates.values():
+            events = [e for e in processing_event.events if e.originator_id == agg.id]
+            if not isinstance(agg, Tournament) or not events:
+                continue
+            first = events[0].originator_version
+            if agg.version // SNAPSHOT_INTERVAL == (first - 1) // SNAPSHOT_INTERVAL:
+                continue
+            self.snapshots.put([TournamentSnapshot.take(agg)])
+            delete_snapshots(self, agg.id, before=agg.version)
+
+
+def delete_snapshots(app: LedgerApp, aggregate_id: str, *, before: int | None = None) -> None:
+    """Delete cached snapshots of one tournament (all, or those older than ``before``)."""
+    if app.snapshots is None:
+        return
+    rec: Any = app.snapshots.recorder
+    table = rec.events_table_name
+    limit = before if before is not None else 2**62
+    with rec.datastore.transaction(commit=True) as curs:
+        if "postgres" in type(rec).__module__:
+            from psycopg.sql import SQL, Identifier
+            curs.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND "
+                             "originator_version < %s").format(
+                Identifier(rec.datastore.schema), Identifier(table)), (aggregate_id, limit))
+        else:
+            curs.execute(f"DELETE FROM {table} WHERE originator_id = ? AND "
+                         "originator_version < ?", (aggregate_id, limit))
 
 
 @dataclass(frozen=True)
@@ -147,6 +196,14 @@ class Location:
         return str(self.path)
 
 
+def _project(aggregate: Any, events: Any) -> Any:
+    """Fold stored events onto the snapshot (the library's default also runs a runtime
+    Protocol check per event, which costs more than the fold itself)."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
+
+
 def location_from(text: str | None) -> Location:
     return Location(text or os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
 
@@ -168,11 +225,17 @@ class Ledger:
         if create and not location.is_postgres and not location.path.parent.is_dir():
             raise StorageError(f"directory {location.path.parent} does not exist",
                                hint="create it or choose another --ledger")
-        try:
-            self.app = LedgerApp(env=location.env())
-        except (PersistenceError, OSError) as exc:
-            raise StorageError(f"cannot open ledger {location.display()}: {exc}",
-                               hint="check the path or URL and that the server runs") from None
+        for attempt in range(4):
+            try:
+                self.app = LedgerApp(env=location.env())
+                break
+            except (PersistenceError, OSError) as exc:
+                # several processes creating the schema at once may collide; retry briefly
+                if attempt == 3:
+                    raise StorageError(f"cannot open ledger {location.display()}: {exc}",
+                                       hint="check the path or URL and that the server "
+                                            "runs") from None
+                _time.sleep(0.05 * (attempt + 1))
 
     def close(self) -> None:
         self.app.close()
@@ -211,7 +274,11 @@ class Ledger:
 
     def load(self, log: str) -> Tournament:
         try:
-            agg = self.app.repository.get(log)
+            try:
+                agg = self.app.repository.get(log, projector_func=_project)
+            except StaleSnapshot:
+                delete_snapshots(self.app, log)
+                agg = self.app.repository.get(log, projector_func=_project)
         except AggregateNotFoundError:
             raise UsageError(f"no tournament {log!r} in {self.location.display()}") from None
         except PersistenceError as exc:

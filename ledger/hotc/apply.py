@@ -62,6 +62,9 @@ def _open_records(state: TournamentState, ev: SignedEvent, body: RegistrationClo
 def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     h = state.hotc
     rec = h.records
+    for old in h.rounds:   # only the newest round keeps its tables (see HotcState)
+        old.tables = []
+    _consume_draws(state)
     tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
                          rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
               for t in body.tables]
@@ -72,7 +75,7 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     both = _pair_down_flag(state) == "both"
     for t in body.tables:
         a, b = t.players
-        if a in rec and b in rec:
+        if a in rec and b in rec and body.phase is Phase.SWISS:  # Rule A is Swiss-only
             rec[a].opponents.append(b)
             rec[b].opponents.append(a)
         if t.pair_down in rec:
@@ -88,14 +91,24 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
         h.swiss_rounds = max(h.swiss_rounds, body.round)
 
 
+def _consume_draws(state: TournamentState) -> None:
+    state.draw_results.clear()
+    state.draw_items.clear()
+
+
 def _effect(state: TournamentState, rnd: RoundState, res: ResultState, sign: int) -> None:
     rec = state.hotc.records
+    top = rnd.phase is Phase.TOP_CUT
     if res.winner in rec:
         rec[res.winner].wins += sign  # type: ignore[index]
+        if top:
+            rec[res.winner].top_wins += sign  # type: ignore[index]
     for loser, reason in zip(res.losers, res.loss_reasons, strict=False):
         r = rec.get(loser)
         if r is None:
             continue
+        if top:
+            r.top_losses += sign
         if sign > 0:
             r.losses += 1
             r.loss_reasons.append(reason)
@@ -135,10 +148,23 @@ def _dropped(state: TournamentState, ev: SignedEvent, body: PlayerDropped) -> No
     r = state.hotc.records.get(body.number)
     if r is None:
         return
+    if r.status is Status.CUT and r.cut_finish is None:
+        rnd = state.hotc.rounds[-1] if state.hotc.rounds else None
+        still_open = rnd is not None and rnd.closed_seq is None
+        r.cut_finish = (rnd.number if still_open and rnd is not None
+                        else len(state.hotc.rounds) + 1)
     r.status = Status.DROPPED
     r.dropped_round = body.round
-    r.dropped_after_rounds = sum(1 for x in state.hotc.rounds
-                                 if x.phase is Phase.SWISS and x.closed_seq is not None)
+    # Swiss rounds this player completed: closed ones, plus the open one if their own
+    # result is already in or they hold its bye (BR-DE-TB-4 "dropped after d rounds").
+    done = 0
+    for x in state.hotc.rounds:
+        if x.phase is not Phase.SWISS:
+            continue
+        if x.closed_seq is not None or x.bye == body.number or any(
+                body.number in t.players and t.result is not None for t in x.tables):
+            done += 1
+    r.dropped_after_rounds = done
     r.dropped_losses = r.losses
 
 
@@ -172,6 +198,7 @@ def _closed(state: TournamentState, ev: SignedEvent, body: RoundClosed) -> None:
 @applies(CutMade)
 def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
     h = state.hotc
+    _consume_draws(state)
     h.cut = list(body.cut)
     h.cut_seq = ev.seq
     h.swiss_over = True
@@ -185,6 +212,7 @@ def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
 
 @applies(BracketSeeded)
 def _seeded(state: TournamentState, ev: SignedEvent, body: BracketSeeded) -> None:
+    _consume_draws(state)
     state.hotc.slots = list(body.slots)
     state.hotc.entries = list(body.slots)
 

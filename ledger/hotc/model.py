@@ -55,14 +55,14 @@ class LossReason(str, Enum):
 TIME_LOSSES = frozenset({LossReason.TIMEOUT_DOUBLE, LossReason.TIMEOUT_SLOW_PLAY})
 
 
-class PlayerRecord(msgspec.Struct, kw_only=True):
+class PlayerRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     number: int
     wins: int = 0
     losses: int = 0
     byes: int = 0
     pair_downs: int = 0
     pair_ups: int = 0
-    opponents: list[int] = []          # in round order, byes excluded
+    opponents: list[int] = []          # Swiss opponents in round order, byes excluded
     loss_reasons: list[LossReason] = []
     status: Status = Status.ACTIVE
     second_loss_round: int | None = None
@@ -70,9 +70,11 @@ class PlayerRecord(msgspec.Struct, kw_only=True):
     dropped_after_rounds: int | None = None  # completed Swiss rounds when dropped
     dropped_losses: int | None = None  # losses held when dropped (before any forced loss)
     cut_finish: int | None = None      # top-cut round in which they were knocked out
+    top_wins: int = 0                  # of ``wins``, those won in the top cut
+    top_losses: int = 0                # of ``losses``, those lost in the top cut
 
 
-class ResultState(msgspec.Struct, kw_only=True):
+class ResultState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     seq: int
     winner: int | None
     losers: list[int]
@@ -80,7 +82,7 @@ class ResultState(msgspec.Struct, kw_only=True):
     outcome: Outcome
 
 
-class TableState(msgspec.Struct, kw_only=True):
+class TableState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     table: int
     players: list[int]
     groups: list[int]
@@ -90,7 +92,7 @@ class TableState(msgspec.Struct, kw_only=True):
     result: ResultState | None = None
 
 
-class RoundState(msgspec.Struct, kw_only=True):
+class RoundState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     number: int
     phase: Phase
     paired_seq: int
@@ -102,7 +104,10 @@ class RoundState(msgspec.Struct, kw_only=True):
     corrected_seq: int | None = None  # latest result_corrected of this round
 
 
-class HotcState(msgspec.Struct, kw_only=True):
+class HotcState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    """Kept small on purpose (it is loaded by every command): only the last round keeps
+    its tables; earlier rounds keep their metadata (projections read the log for them)."""
+
     records: dict[int, PlayerRecord] = {}
     rounds: list[RoundState] = []
     swiss_rounds: int = 0

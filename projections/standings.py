@@ -1,0 +1,269 @@
+"""The HotC standings read model (RULES.md AMB-H15, BR-DE-TB-1..5, AMB-B1/B3/B6/B11).
+
+Owns: ``Standing``, ``mw_de``, ``effective_rounds``, ``standings``, ``standings_json`` and
+``standings_csv`` — the ranking shown by ``tourney standings`` and recomputed by the audit.
+
+Rules implemented (ADR 0005, AMB-H15):
+
+* Everything below the cut is double-elimination standings over the **Swiss phase only**:
+  ``wins``/``losses``/``byes`` count Swiss rounds (a bye is a win, AMB-B1, also in the own
+  MW%); opponents are the Swiss tables' opponents (byes add none, top-cut rounds add none);
+  R_total = ``state.hotc.swiss_rounds``.
+* MW% = floor(100·p / (E·M)) / 100, floored at 0.33 (BR-DE-TB-3), with E the effective rounds
+  of BR-DE-TB-4.  OMW% and OOMW% are exact means (AMB-B3), 0 without opponents (AMB-B6).
+* Order: champion; the other cut players by top-cut finishing round (knocked out later =
+  better; still in the bracket = best); everyone else (dropped players included); the
+  disqualified last.  Within each of those groups: Swiss wins, OMW%, OOMW%, all descending.
+  Exact ties share a rank (competition ranking 1, 2, 2, 4) and are listed by player number.
+
+Drops are counted from the player's side: one who drops after their own result (or holding
+the bye) of a still-open round has completed that round (``_completed_at_drop``).
+
+Pure functions of a ``TournamentState``; exact integer / ``fractions.Fraction`` arithmetic,
+no floats.  One pass over the Swiss tables, then MW% once per player, OMW% once, OOMW% once
+(integer numerators over a common denominator, so sorting compares ints): linear in players +
+matches, plus the sort (DESIGN.md §9: 4,096 players < 100 ms).
+
+May import: ``ledger.*`` (and ``msgspec``); nothing from ``audit`` or ``cli``.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import math
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import msgspec
+
+from ledger.hotc.model import Outcome, Phase, PlayerRecord, Status
+from ledger.state import TournamentState
+
+#: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
+MW_FLOOR_HUNDREDTHS = 33
+
+#: Column order of ``standings_csv`` and of each ``standings_json`` player row.
+COLUMNS = ("number", "name", "rank", "wins", "losses", "status", "byes", "pair_downs",
+           "cut_finish", "mw", "omw", "oomw", "mw_percent", "omw_percent", "oomw_percent")
+
+_ALIVE = 1 << 62  # finishing-round key of a cut player still in the bracket
+
+
+class Standing(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One line of the standings (wins/losses/byes over the Swiss phase)."""
+
+    number: int
+    name: str
+    rank: int
+    wins: int
+    losses: int
+    byes: int
+    pair_downs: int
+    status: str
+    mw: Fraction
+    omw: Fraction
+    oomw: Fraction
+    cut_finish: int | None
+
+
+def _mw_hundredths(points: int, effective_rounds: int, m: int = 1) -> int:
+    if effective_rounds <= 0 or m <= 0:
+        return MW_FLOOR_HUNDREDTHS
+    return max((100 * points) // (effective_rounds * m), MW_FLOOR_HUNDREDTHS)
+
+
+def mw_de(points: int, effective_rounds: int, m: int = 1) -> Fraction:
+    """BR-DE-TB-3: ``max(floor(100·p / (E·M)) / 100, 0.33)`` by integer arithmetic.
+
+    Truncated (never rounded) to two decimals, then floored at 33/100.  E == 0 (a player with
+    no round counted, e.g. standings before round 1) has no defined ratio and gets the floor,
+    33/100; so does a non-positive M.
+    """
+    return Fraction(_mw_hundredths(points, effective_rounds, m), 100)
+
+
+def effective_rounds(rec: PlayerRecord, r_total: int) -> int:
+    """BR-DE-TB-4: E(f) = min(r2, rd, R_total).
+
+    r2 = the round of the 2nd loss (∞ if none).  rd = d + (2 − L) for a player who dropped
+    after d completed Swiss rounds holding L ∈ {0, 1} losses (∞ otherwise).  A drop after
+    pairings (TC-06, AMB-B11) is a forced loss in the paired round: with L = 1 it is the 2nd
+    loss (r2 = d + 1 = rd), with L = 0 rd = d + 2; both readings give the same E.
+    """
+    e = r_total
+    if rec.second_loss_round is not None:
+        e = min(e, rec.second_loss_round)
+    d, held = rec.dropped_after_rounds, rec.dropped_losses
+    if d is not None and held is not None and 0 <= held <= 1:
+        e = min(e, d + (2 - held))
+    return e
+
+
+class _Line(NamedTuple):
+    """One ranked line in integers: MW% = mw/100, OMW% and OOMW% as (num, den)."""
+
+    number: int
+    rank: int
+    wins: int
+    losses: int
+    byes: int
+    rec: PlayerRecord
+    cut_finish: int | None
+    mw: int
+    omw: tuple[int, int]
+    oomw: tuple[int, int]
+
+
+def _lines(state: TournamentState) -> list[_Line]:
+    """The ranking, computed once in integers: linear in players + Swiss matches."""
+    h = state.hotc
+    r_total = h.swiss_rounds
+    records = h.records
+    numbers = sorted(set(state.players) | set(records))
+    recs = {n: records.get(n) or PlayerRecord(number=n) for n in numbers}
+
+    # Swiss-phase facts from the folded records (top-cut matches are counted apart).
+    wins = {n: recs[n].wins - recs[n].top_wins for n in numbers}
+    losses = {n: recs[n].losses - recs[n].top_losses for n in numbers}
+    byes = {n: recs[n].byes for n in numbers}
+    opps: dict[int, list[int]] = {n: [o for o in recs[n].opponents if o in recs]
+                                  for n in numbers}
+    # top cut: the round in which each player went out (still in: after the last round)
+    still_in = len(h.rounds) + 1
+    cut_seen: dict[int, int] = {
+        n: (recs[n].cut_finish if recs[n].cut_finish is not None else still_in)
+        for n in (h.cut or []) if n in recs}
+
+    # MW% in hundredths, once per player (BR-DE-TB-3/4).
+    mw: dict[int, int] = {}
+    for n in numbers:
+        rec = recs[n]
+        if rec.second_loss_round is None and rec.dropped_after_rounds is None:
+            e = r_total
+        else:
+            e = effective_rounds(rec, r_total)
+        mw[n] = _mw_hundredths(wins[n], e)
+    # OMW% = omw_sum / (100·k) over the k Swiss opponents; scaled to one common
+    # denominator 100·L (L = lcm of all k) so that comparisons are integer ones.
+    common = math.lcm(*{len(o) for o in opps.values() if o})
+    omw_sum: dict[int, int] = {}
+    omw_key: dict[int, int] = {}
+    for n in numbers:
+        o = opps[n]
+        total = sum(map(mw.__getitem__, o))
+        omw_sum[n] = total
+        omw_key[n] = total * (common // len(o)) if o else 0
+    # OOMW% = mean of OMW% = oomw_sum / (100·L·k); key over the common 100·L·L.
+    oomw_sum: dict[int, int] = {}
+    oomw_key: dict[int, int] = {}
+    for n in numbers:
+        o = opps[n]
+        total = sum(map(omw_key.__getitem__, o))
+        oomw_sum[n] = total
+        oomw_key[n] = total * (common // len(o)) if o else 0
+
+    cut = set(h.cut or ())
+    finish: dict[int, int | None] = {}
+    ranked: list[tuple[int, int, int, int, int, int]] = []
+    for n in numbers:
+        rec = recs[n]
+        status = rec.status
+        fin = rec.cut_finish
+        if status is Status.DISQUALIFIED:
+            tier, place = 3, 0
+        elif n == h.champion or status is Status.CHAMPION:
+            tier, place = 0, 0
+        elif n in cut or status is Status.CUT:
+            tier = 1
+            if fin is None and status is Status.DROPPED:
+                fin = cut_seen.get(n)  # dropped in the bracket: out when last seen
+                place = -(fin or 0)
+            else:
+                place = -fin if fin is not None else -_ALIVE
+        else:
+            tier, place = 2, 0
+        finish[n] = fin
+        ranked.append((tier, place, -wins[n], -omw_key[n], -oomw_key[n], n))
+
+    ranked.sort()
+    out: list[_Line] = []
+    rank = 0
+    prev: tuple[int, ...] = ()
+    for i, row in enumerate(ranked):
+        key, n = row[:5], row[5]
+        if key != prev:
+            rank, prev = i + 1, key
+        k = len(opps[n])
+        out.append(_Line(n, rank, wins[n], losses[n], byes[n], recs[n], finish[n], mw[n],
+                         (omw_sum[n], 100 * k) if k else (0, 1),
+                         (oomw_sum[n], 100 * common * k) if k else (0, 1)))
+    return out
+
+
+def standings(state: TournamentState) -> list[Standing]:
+    """The ranked standings of a HotC tournament (AMB-H15), best first."""
+    players = state.players
+    cache: dict[tuple[int, int], Fraction] = {}
+
+    def frac(pair: tuple[int, int]) -> Fraction:
+        f = cache.get(pair)
+        if f is None:
+            f = cache[pair] = Fraction(*pair)
+        return f
+
+    return [Standing(
+        number=x.number, name=players[x.number].name if x.number in players else "",
+        rank=x.rank, wins=x.wins, losses=x.losses, byes=x.byes, pair_downs=x.rec.pair_downs,
+        status=Status(x.rec.status).value, mw=frac((x.mw, 100)), omw=frac(x.omw),
+        oomw=frac(x.oomw), cut_finish=x.cut_finish) for x in _lines(state)]
+
+
+def _fraction_text(num: int, den: int) -> str:
+    """"num/den" in lowest terms (DESIGN.md §4), "1/1" and "0/1" included."""
+    g = math.gcd(num, den)
+    return f"{num // g}/{den // g}"
+
+
+def _truncated(num: int, den: int, places: int) -> str:
+    """num/den (≥ 0) truncated to ``places`` decimals, e.g. 199/300, 4 → "0.6633"."""
+    whole, frac = divmod((num * 10 ** places) // den, 10 ** places)
+    return f"{whole}.{frac:0{places}d}"
+
+
+def _rows(state: TournamentState) -> list[dict[str, Any]]:
+    players = state.players
+    return [{
+        "number": x.number, "name": players[x.number].name if x.number in players else "",
+        "rank": x.rank, "wins": x.wins, "losses": x.losses,
+        "status": Status(x.rec.status).value, "byes": x.byes,
+        "pair_downs": x.rec.pair_downs, "cut_finish": x.cut_finish,
+        "mw": _fraction_text(x.mw, 100), "omw": _fraction_text(*x.omw),
+        "oomw": _fraction_text(*x.oomw), "mw_percent": _truncated(x.mw, 100, 2),
+        "omw_percent": _truncated(*x.omw, 4), "oomw_percent": _truncated(*x.oomw, 4),
+    } for x in _lines(state)]
+
+
+def standings_json(state: TournamentState) -> dict[str, Any]:
+    """``tourney standings --json``: fractions as "num/den", displays truncated (no floats).
+
+    ``mw_percent`` has 2 decimals (MW% is already truncated to 2), ``omw_percent`` and
+    ``oomw_percent`` are truncated to 4; all are fractions of 1 ("0.66", not "66").
+    """
+    return {"players": _rows(state), "rounds": state.hotc.swiss_rounds,
+            "champion": state.hotc.champion}
+
+
+def standings_csv(state: TournamentState) -> str:
+    """The same rows as ``standings_json`` as CSV (header first; empty cell for null)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in _rows(state):
+        writer.writerow(["" if row[c] is None else row[c] for c in COLUMNS])
+    return buf.getvalue()
+
+
+__all__ = ["COLUMNS", "MW_FLOOR_HUNDREDTHS", "Standing", "effective_rounds", "mw_de",
+           "standings", "standings_csv", "standings_json"]

@@ -1,0 +1,412 @@
+"""DESIGN.md §3: "an auditor can read stored_events with plain sqlite3 and verify
+everything without this code".
+
+The ledger is built with the code; it is then verified by ``outside_verify`` below, which
+uses ONLY ``sqlite3``, ``hashlib``, ``json``, ``base64`` and ``cryptography`` and follows
+DESIGN.md §4–§6 from the text: canonical re-encoding compared byte for byte, the ``prev``
+chain, seq contiguity, key ids, Ed25519 signatures over ``b"tourney-event/v1\\n" +
+canonical(event)`` with keys learned from the log (genesis ``head_judge``,
+``official_added``), and every ``draw_made`` recomputed with an inline DRAW-v1.  It is also
+run in a subprocess in which importing ``ledger``, ``msgspec`` or ``eventsourcing`` fails,
+and it must catch a byte flipped with a sqlite3 UPDATE.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import inspect
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+# ----------------------------------------------------------------------------------------
+# The outside auditor: nothing below this line up to the next rule imports or calls the
+# project's code (enforced by test_verifier_is_self_contained).
+# ----------------------------------------------------------------------------------------
+
+
+def outside_canonical(obj: Any) -> bytes:
+    """DESIGN.md §4 canonical JSON (= JCS on the restricted schema)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def outside_draw_v1(seed: bytes, ctx: str, items: list[int]) -> list[int]:
+    """DRAW-v1 of DESIGN.md §6, written from the spec."""
+    c = ctx.encode("utf-8")
+    key = hashlib.sha256(b"tourney-draw/v1\x00" + len(c).to_bytes(4, "big") + c + seed).digest()
+    counter = 0
+
+    def u64() -> int:
+        nonlocal counter
+        block = hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
+        counter += 1
+        return int.from_bytes(block[:8], "big")
+
+    def below(n: int) -> int:
+        limit = 2**64 - (2**64 % n)
+        while True:
+            x = u64()
+            if x < limit:
+                return x % n
+
+    a = sorted(items)
+    for i in range(len(a) - 1, 0, -1):
+        j = below(i + 1)
+        a[i], a[j] = a[j], a[i]
+    return a
+
+
+def outside_verify(con: sqlite3.Connection) -> dict[str, Any]:
+    """Verify every tournament in a ledger file's ``stored_events`` table.
+
+    Returns ``{"events": n, "logs": [...], "findings": [(log, seq, code, message), ...]}``;
+    never stops at the first finding.
+    """
+    findings: list[tuple[str, int, str, str]] = []
+    total = 0
+    envelope_keys = {"v", "log", "seq", "prev", "time", "kind", "actor", "body"}
+
+    def no_dupes(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in pairs:
+            if k in out:
+                raise ValueError(f"duplicate key {k!r}")
+            out[k] = v
+        return out
+
+    def no_float(text: str) -> Any:
+        raise ValueError(f"float {text}")
+
+    def key_id(raw: bytes) -> str:
+        return hashlib.sha256(raw).digest()[:8].hex()
+
+    logs = [r[0] for r in con.execute(
+        "SELECT originator_id FROM stored_events WHERE originator_version = 1 ORDER BY rowid")]
+    for log in logs:
+        rows = con.execute(
+            "SELECT originator_version, topic, state FROM stored_events "
+            "WHERE originator_id = ? ORDER BY originator_version", (log,)).fetchall()
+        keys: dict[str, bytes] = {}
+        revoked: set[str] = set()
+        seeds: dict[int, str] = {}
+        prev = "0" * 64
+
+        def find(seq: int, code: str, msg: str, log: str = log) -> None:
+            findings.append((log, seq, code, msg))
+
+        for expected, (version, topic, state) in enumerate(rows, start=1):
+            total += 1
+            leaf = bytes(state)
+            if version != expected:
+                find(version, "seq_gap", f"expected version {expected}, found {version}")
+            try:
+                obj = json.loads(leaf.decode("utf-8"), object_pairs_hook=no_dupes,
+                                 parse_float=no_float)
+                event, sig_b64 = obj["event"], obj["sig"]
+                if set(obj) != {"event", "sig"} or set(event) != envelope_keys:
+                    raise ValueError("wrong envelope fields")
+                sig = base64.b64decode(sig_b64, validate=True)
+            except (ValueError, KeyError, TypeError) as exc:
+                find(version, "malformed", str(exc))
+                prev = hashlib.sha256(leaf).hexdigest()
+                continue
+            if outside_canonical(obj) != leaf:
+                find(version, "non_canonical", "stored bytes are not the canonical encoding")
+            if base64.b64encode(sig).decode() != sig_b64 or len(sig) != 64:
+                # b64decode ignores the unused low bits of the last symbol: several strings
+                # decode to the same 64 bytes, only the canonical one is accepted
+                find(version, "non_canonical", "sig is not the canonical base64 of 64 bytes")
+            try:
+                if event["v"] != 1 or event["log"] != log or event["seq"] != version:
+                    find(version, "wrong_place", f"event claims {event['log']}#{event['seq']}")
+                if event["prev"] != prev:
+                    find(version, "chain_broken", f"prev {event['prev']!r:.14} != {prev:.12}")
+                if topic != event["kind"]:
+                    find(version, "topic_mismatch", f"row topic {topic} != {event['kind']!r}")
+                kind, body, actor = event["kind"], event["body"], event["actor"]
+                if version == 1:
+                    if kind != "tournament_created":
+                        find(version, "genesis", "seq 1 is not tournament_created")
+                    else:
+                        hj = body["head_judge"]
+                        raw = base64.b64decode(hj["public_key"])
+                        if key_id(raw) != hj["key_id"] or actor != hj["key_id"]:
+                            find(version, "bad_key", "genesis key id / actor mismatch")
+                        keys[hj["key_id"]] = raw
+                pub = keys.get(actor)
+                if pub is None or actor in revoked:
+                    find(version, "unknown_key", f"actor {actor} is not a current official")
+                else:
+                    message = b"tourney-event/v1\n" + outside_canonical(event)
+                    try:
+                        Ed25519PublicKey.from_public_bytes(pub).verify(sig, message)
+                    except InvalidSignature:
+                        find(version, "bad_signature", f"signature by {actor} does not verify")
+                if kind == "official_added":
+                    raw = base64.b64decode(body["public_key"])
+                    if key_id(raw) != body["key_id"]:
+                        find(version, "bad_key", "official key id does not match its key")
+                    keys[body["key_id"]] = raw
+                elif kind == "official_revoked":
+                    revoked.add(body["key_id"])
+                elif kind == "seed_recorded":
+                    if body["provenance"] == "entered":
+                        want = hashlib.sha256(b"tourney-seed/v1\x00"
+                                              + body["material"].encode("utf-8")).hexdigest()
+                        if body["seed"] != want:
+                            find(version, "seed_mismatch", "seed != SHA-256(dom + material)")
+                    seeds[version] = body["seed"]
+                elif kind == "draw_made":
+                    seed_hex = seeds.get(body["seed_seq"])
+                    if body["algorithm"] != "DRAW-v1":
+                        find(version, "draw_mismatch", f"algorithm {body['algorithm']}")
+                    elif seed_hex is None or seed_hex != body["seed"]:
+                        find(version, "draw_seed_unknown", f"seed_seq {body['seed_seq']}")
+                    elif body["items"] != sorted(set(body["items"])):
+                        find(version, "draw_mismatch", "items not distinct ascending")
+                    elif outside_draw_v1(bytes.fromhex(seed_hex), body["ctx"],
+                                         body["items"]) != body["result"]:
+                        find(version, "draw_mismatch", f"draw {body['ctx']} does not recompute")
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                find(version, "malformed", f"{type(exc).__name__}: {exc}")
+            prev = hashlib.sha256(leaf).hexdigest()
+    return {"events": total, "logs": logs, "findings": findings}
+
+
+# ----------------------------------------------------------------------------------------
+# The tests (these may use the project to BUILD the ledger).
+# ----------------------------------------------------------------------------------------
+AUDITOR_FUNCTIONS = (outside_canonical, outside_draw_v1, outside_verify)
+ALLOWED_GLOBALS = {"json", "hashlib", "base64", "sqlite3", "Ed25519PublicKey",
+                   "InvalidSignature", "Any", "outside_canonical", "outside_draw_v1",
+                   # builtins
+                   "sorted", "set", "len", "enumerate", "range", "str", "bytes", "int",
+                   "ValueError", "KeyError", "TypeError", "AttributeError", "dict", "list",
+                   "tuple", "hex", "type", "__name__"}  # (attribute names)
+
+
+def build_ledger(path: Path) -> dict[str, Any]:
+    from ledger.aggregate import Tournament
+    from ledger.clock import FixedClock
+    from ledger.events import Role
+    from ledger.formats import make_format
+    from ledger.keys import PublicKey, Signer
+    from ledger.store import Ledger, Location
+
+    hj = Signer.from_seed(b"\x01" * 32, "Head Judge")
+    sk = Signer.from_seed(b"\x03" * 32, "Scorekeeper Sam")
+    judge = Signer.from_seed(b"\x02" * 32, "Judge Jo")
+    with Ledger(Location(str(path)), create=True, clock=FixedClock()) as led:
+        for log in ("T2026-001", "T2026-002"):
+            led.create(log, lambda now: Tournament.create(
+                log=log, name=f"Open {log}", fmt=make_format("hotc-swiss-de", 4), signer=hj,
+                time=now))
+            led.write(log, lambda t, now: t.add_official(
+                PublicKey(sk.public_key_raw), Role.SCOREKEEPER, "Scorekeeper Sam", hj, now))
+            led.write(log, lambda t, now: t.add_official(
+                PublicKey(judge.public_key_raw), Role.JUDGE, "Judge Jo", hj, now))
+            for i in range(1, 9):
+                led.write(log, lambda t, now: t.register_player(
+                    f"Player {i} Ünïcødé", sk, now))
+            led.write(log, lambda t, now: t.revoke_official(judge.key_id, "left", hj, now))
+            led.write(log, lambda t, now: t.record_seed(
+                material="example seed", source="atmospheric", reason="round 1", signer=hj,
+                time=now))
+            led.write(log, lambda t, now: t.make_draw(
+                ctx=f"{log}/R1/pairing", items=list(range(8, 0, -1)), signer=hj, time=now))
+            led.write(log, lambda t, now: t.make_draw(
+                ctx=f"{log}/cut", items=[5, 3, 7, 1], signer=hj, time=now))
+            led.write(log, lambda t, now: t.close_registration(hj, now))
+        counts = {log: led.load(log).version for log in led.tournament_ids()}
+    return counts
+
+
+@pytest.fixture(scope="module")
+def ledger_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    path = tmp_path_factory.mktemp("auditor") / "t.db"
+    counts = build_ledger(path)
+    return path, counts
+
+
+def test_inline_draw_v1_matches_design_known_answers() -> None:
+    seed = hashlib.sha256(b"tourney-seed/v1\x00" + b"example seed").digest()
+    assert seed.hex().startswith("41fc35be") and seed.hex().endswith("e013ad30")
+    assert outside_draw_v1(seed, "T2026-001/R1/pairing", list(range(1, 17))) == \
+        [11, 7, 12, 3, 6, 2, 15, 1, 10, 16, 4, 14, 8, 9, 5, 13]
+    assert outside_draw_v1(seed, "T2026-001/R2/pairing", list(range(1, 17))) == \
+        [6, 5, 2, 3, 13, 11, 4, 10, 1, 12, 16, 15, 7, 8, 9, 14]
+    assert outside_draw_v1(seed, "T2026-001/cut", [5, 3, 9, 1, 7]) == [1, 9, 7, 5, 3]
+
+
+def test_verifier_is_self_contained() -> None:
+    """The auditor functions reference only the standard library and cryptography."""
+    def names(code: Any) -> set[str]:
+        out = set(code.co_names)
+        for const in code.co_consts:
+            if inspect.iscode(const):
+                out |= names(const)
+        return out
+
+    for fn in AUDITOR_FUNCTIONS:
+        used_globals = {n for n in names(fn.__code__) if n in fn.__globals__
+                        or n in vars(__import__("builtins"))}
+        assert used_globals <= ALLOWED_GLOBALS, (fn.__name__, used_globals - ALLOWED_GLOBALS)
+        assert "ledger" not in inspect.getsource(fn).replace("ledger file", "")
+
+
+def test_plain_sqlite3_verifies_the_ledger(ledger_file: tuple[Path, dict[str, Any]]) -> None:
+    path, counts = ledger_file
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        report = outside_verify(con)
+    finally:
+        con.close()
+    assert report["findings"] == []
+    assert report["logs"] == list(counts)
+    assert report["events"] == sum(counts.values()) == 2 * 16
+
+
+def test_verifier_runs_where_the_project_cannot_be_imported(
+        ledger_file: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    path, counts = ledger_file
+    script = "\n".join([
+        "import sys",
+        "for banned in ('ledger', 'projections', 'audit', 'cli', 'msgspec', 'eventsourcing'):",
+        "    sys.modules[banned] = None  # any import of these now raises ImportError",
+        "import base64, hashlib, json, sqlite3",
+        "from typing import Any",
+        "from cryptography.exceptions import InvalidSignature",
+        "from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey",
+        *(inspect.getsource(fn) for fn in AUDITOR_FUNCTIONS),
+        "con = sqlite3.connect(f'file:{sys.argv[1]}?mode=ro', uri=True)",
+        "report = outside_verify(con)",
+        "print(json.dumps(report))",
+    ])
+    (tmp_path / "auditor.py").write_text(script)
+    proc = subprocess.run([sys.executable, "-I", str(tmp_path / "auditor.py"), str(path)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["findings"] == [] and report["events"] == sum(counts.values())
+
+
+def _flip(con: sqlite3.Connection, log: str, seq: int, pos: int, mask: int) -> bytes:
+    (state,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND "
+                            "originator_version = ?", (log, seq)).fetchall()
+    leaf = bytearray(state)
+    leaf[pos] ^= mask
+    con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
+                "originator_version = ?", (bytes(leaf), log, seq))
+    return bytes(state)
+
+
+def test_detects_a_flipped_byte_committed_to_the_file(
+        ledger_file: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    src, _ = ledger_file
+    path = tmp_path / "tampered.db"
+    with sqlite3.connect(src) as s, sqlite3.connect(path) as d:
+        s.backup(d)
+    con = sqlite3.connect(path)
+    try:
+        (state,), = con.execute("SELECT state FROM stored_events WHERE originator_id = "
+                                "'T2026-001' AND originator_version = 7").fetchall()
+        pos = bytes(state).index(b"Player 4") + len("Player ")
+        with con:  # committed: Player 4 becomes Player 5 in the stored bytes
+            _flip(con, "T2026-001", 7, pos, ord("4") ^ ord("5"))
+    finally:
+        con.close()
+    con = sqlite3.connect(path)
+    try:
+        report = outside_verify(con)
+    finally:
+        con.close()
+    codes = {(log, seq, code) for log, seq, code, _ in report["findings"]}
+    assert ("T2026-001", 7, "bad_signature") in codes
+    assert ("T2026-001", 8, "chain_broken") in codes
+    assert all(log == "T2026-001" for log, *_ in report["findings"])
+
+
+def test_detects_a_flipped_draw_result(ledger_file: tuple[Path, dict[str, Any]]) -> None:
+    path, counts = ledger_file
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        row = con.execute("SELECT originator_version, state FROM stored_events WHERE "
+                          "originator_id = 'T2026-002' AND topic = 'draw_made' "
+                          "ORDER BY originator_version LIMIT 1").fetchone()
+        seq, leaf = row[0], bytes(row[1])
+        result_at = leaf.index(b'"result":[') + len(b'"result":[')
+        a, b = leaf[result_at], leaf[result_at + 2]  # swap the first two (1-digit) results
+        con.execute("BEGIN")
+        tampered = bytearray(leaf)
+        tampered[result_at], tampered[result_at + 2] = b, a
+        con.execute("UPDATE stored_events SET state = ? WHERE originator_id = 'T2026-002' "
+                    "AND originator_version = ?", (bytes(tampered), seq))
+        report = outside_verify(con)
+        con.execute("ROLLBACK")
+    finally:
+        con.close()
+    codes = {(seq_, code) for log, seq_, code, _ in report["findings"]}
+    assert (seq, "draw_mismatch") in codes and (seq, "bad_signature") in codes
+    assert (seq + 1, "chain_broken") in codes
+
+
+def test_every_single_bit_flip_of_a_leaf_is_detected(
+        ledger_file: tuple[Path, dict[str, Any]]) -> None:
+    """Flip each byte of one stored leaf in turn (UPDATE inside a transaction that is rolled
+    back): the outside verifier reports at least one finding every time."""
+    path, _ = ledger_file
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        (leaf,), = con.execute("SELECT state FROM stored_events WHERE originator_id = "
+                               "'T2026-001' AND originator_version = 12").fetchall()
+        missed = []
+        for pos in range(len(leaf)):
+            con.execute("BEGIN")
+            _flip(con, "T2026-001", 12, pos, 0x01 << (pos % 7))
+            report = outside_verify(con)
+            con.execute("ROLLBACK")
+            if not any(seq == 12 and log == "T2026-001"
+                       for log, seq, _, _ in report["findings"]):
+                missed.append(pos)
+        assert outside_verify(con)["findings"] == []  # rolled back cleanly
+    finally:
+        con.close()
+    assert missed == [], f"undetected flips at byte positions {missed}"
+
+
+def test_detects_a_malleated_signature_encoding_on_the_last_event(
+        ledger_file: tuple[Path, dict[str, Any]]) -> None:
+    """Flip an unused low bit of the last base64 symbol of the newest event's ``sig``: the
+    64 signature bytes (and so the Ed25519 check) are unchanged, and no later ``prev``
+    covers this leaf, yet the stored bytes differ from what was signed and sealed.  Only a
+    canonical-base64 check catches it."""
+    path, counts = ledger_file
+    last = counts["T2026-002"]
+    alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        (leaf,), = con.execute("SELECT state FROM stored_events WHERE originator_id = "
+                               "'T2026-002' AND originator_version = ?", (last,)).fetchall()
+        leaf = bytes(leaf)
+        pos = leaf.rindex(b'=="}') - 1  # 64 bytes -> 86 symbols + "==": 4 unused bits
+        con.execute("BEGIN")
+        old = _flip(con, "T2026-002", last, pos,
+                    leaf[pos] ^ alphabet[alphabet.index(leaf[pos]) ^ 1])
+        (new,), = con.execute("SELECT state FROM stored_events WHERE originator_id = "
+                              "'T2026-002' AND originator_version = ?", (last,)).fetchall()
+        assert base64.b64decode(json.loads(new)["sig"]) == \
+            base64.b64decode(json.loads(old)["sig"]) and bytes(new) != old
+        report = outside_verify(con)
+        con.execute("ROLLBACK")
+    finally:
+        con.close()
+    assert [(log, seq, code) for log, seq, code, _ in report["findings"]] == \
+        [("T2026-002", last, "non_canonical")]
