@@ -110,10 +110,14 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
                   turn_player: int | None = None, slow_play: list[int] | None = None,
                   note: str = "") -> list[SignedEvent]:
     rnd = open_round(t.state)
+    if rnd is None or rnd.number != round_no:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
+                        hint="results are recorded for the current round only; a judge "
+                             "corrects a closed one with 'tourney result correct'")
     tab = find_table(t.state.hotc, round_no, table)
-    if rnd is None or rnd.number != round_no or tab is None:
-        raise RuleError("LEDGER-RES-1", f"round {round_no} table {table} is not an open "
-                        "table", hint="see 'tourney round show'")
+    if tab is None:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
+                        hint="see 'tourney round show'")
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
