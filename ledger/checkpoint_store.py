@@ -87,7 +87,7 @@ def trusted_checkpoint(state: TournamentState, note: bytes) -> Checkpoint:
 
 
 def _leaf_hashes(ledger: Ledger, log: str, size: int) -> list[bytes]:
-    hashes = []
+    hashes: list[bytes] = []
     for _ver, leaf in ledger.raw_leaves(log):
         if len(hashes) == size:
             break

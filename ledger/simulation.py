@@ -13,10 +13,12 @@ May import: ``ledger.*``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from ledger.aggregate import Tournament
 from ledger.checkpoint_store import write_checkpoint
@@ -29,6 +31,7 @@ from ledger.keys import PublicKey, Signer
 from ledger.store import Ledger
 
 Progress = Callable[[str], None]
+Step = Callable[[Tournament, str], object]
 BATCH = 200
 SCALE = 10_000
 
@@ -51,15 +54,27 @@ def _rate(r: Fraction) -> int:
     return int(r * SCALE)
 
 
-def _batched(ledger: Ledger, log: str, steps: list[Callable[[Tournament, str], object]]) -> None:
+def _batched(ledger: Ledger, log: str, steps: Sequence[Step]) -> None:
+    """Run many commands in saves of ``BATCH`` events (each save is atomic)."""
     for i in range(0, len(steps), BATCH):
-        chunk = steps[i:i + BATCH]
+        ledger.write(log, partial(_run_all, steps[i:i + BATCH]))
 
-        def run(t: Tournament, now: str, chunk: list[Callable[[Tournament, str], object]]
-                = chunk) -> None:
-            for step in chunk:
-                step(t, now)
-        ledger.write(log, run)
+
+def _run_all(steps: Sequence[Step], t: Tournament, now: str) -> None:
+    for step in steps:
+        step(t, now)
+
+
+def _register(sk: Signer, i: int, t: Tournament, now: str) -> object:
+    return t.register_player(f"Player {i:04d}", sk, now)
+
+
+def _drop(sk: Signer, n: int, t: Tournament, now: str) -> object:
+    return t.drop_player(sk, now, n, "simulated")
+
+
+def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
+    return t.record_result(sk, now, **kw)
 
 
 def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int = 8,
@@ -72,9 +87,7 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         fmt=make_format("hotc-swiss-de", cut), signer=hj, time=now))
     ledger.write(log, lambda t, now: t.add_official(
         PublicKey(sk.public_key_raw, sk.name), Role.SCOREKEEPER, sk.name, hj, now))
-    _batched(ledger, log, [
-        (lambda t, now, i=i: t.register_player(f"Player {i:04d}", sk, now))
-        for i in range(1, players + 1)])
+    _batched(ledger, log, [partial(_register, sk, i) for i in range(1, players + 1)])
     say(f"registered {players} players")
     sim_material = f"simulation:{seed_text}"
     ledger.write(log, lambda t, now: t.record_seed(
@@ -106,9 +119,9 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         else:
             if h.slots is None:
                 _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
-                n = len(h.rounds) + 1
-                ledger.write(log, lambda t, now, n=n: t.pair_round(
-                    hj, now, material=material(f"R{n}"), source="tourney simulate"))
+                seed_material = material(f"R{len(h.rounds) + 1}")
+                ledger.write(log, lambda t, now: t.pair_round(
+                    hj, now, material=seed_material, source="tourney simulate"))
             else:
                 ledger.write(log, lambda t, now: t.pair_round(hj, now))
         write_checkpoint(ledger, log, hj, checkpoints)
@@ -131,8 +144,7 @@ def _drops(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, rate: Fraction
                if r.status is Status.ACTIVE and (not one_loss_only or r.losses == 1)
                and stream_below(sim_seed, f"{log}/sim/{when}/drop/{r.number}", SCALE)
                < _rate(rate)]
-    _batched(ledger, log, [(lambda t, now, n=n: t.drop_player(sk, now, n, "simulated"))
-                           for n in leaving])
+    _batched(ledger, log, [partial(_drop, sk, n) for n in leaving])
 
 
 def _play(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, timeouts: Fraction) -> None:
@@ -140,18 +152,18 @@ def _play(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, timeouts: Fract
     rnd = open_round(state)
     if rnd is None:
         return
-    steps = []
+    steps: list[Step] = []
     for tab in rnd.tables:
         if tab.result is not None:
             continue
         u = stream_below(sim_seed, f"{log}/sim/R{rnd.number}/T{tab.table}", SCALE)
         side = tab.players[u % 2]
-        kw: dict[str, object] = {"round_no": rnd.number, "table": tab.table}
+        kw: dict[str, Any] = {"round_no": rnd.number, "table": tab.table}
         if u < _rate(timeouts):
             kw["outcome"] = Outcome.TIMEOUT
             if rnd.phase is Phase.TOP_CUT:
                 kw["turn_player"] = side
         else:
             kw.update(outcome=Outcome.WIN, winner=side)
-        steps.append(lambda t, now, kw=kw: t.record_result(sk, now, **kw))
+        steps.append(partial(_result, sk, kw))
     _batched(ledger, log, steps)

@@ -132,9 +132,11 @@ def _lines(state: TournamentState) -> list[_Line]:
                                   for n in numbers}
     # top cut: the round in which each player went out (still in: after the last round)
     still_in = len(h.rounds) + 1
-    cut_seen: dict[int, int] = {
-        n: (recs[n].cut_finish if recs[n].cut_finish is not None else still_in)
-        for n in (h.cut or []) if n in recs}
+    cut_seen: dict[int, int] = {}
+    for n in h.cut or []:
+        if n in recs:
+            knocked_out = recs[n].cut_finish
+            cut_seen[n] = still_in if knocked_out is None else knocked_out
 
     # MW% in hundredths, once per player (BR-DE-TB-3/4).
     mw: dict[int, int] = {}

@@ -79,11 +79,11 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
             rec[a].opponents.append(b)
             rec[b].opponents.append(a)
         if t.pair_down in rec:
-            rec[t.pair_down].pair_downs += 1  # type: ignore[index]
+            rec[t.pair_down].pair_downs += 1
         if t.pair_up in rec:
-            rec[t.pair_up].pair_ups += 1  # type: ignore[index]
+            rec[t.pair_up].pair_ups += 1
             if both:
-                rec[t.pair_up].pair_downs += 1  # type: ignore[index]
+                rec[t.pair_up].pair_downs += 1
     if body.bye is not None and body.bye in rec:
         rec[body.bye].wins += 1
         rec[body.bye].byes += 1
@@ -100,9 +100,9 @@ def _effect(state: TournamentState, rnd: RoundState, res: ResultState, sign: int
     rec = state.hotc.records
     top = rnd.phase is Phase.TOP_CUT
     if res.winner in rec:
-        rec[res.winner].wins += sign  # type: ignore[index]
+        rec[res.winner].wins += sign
         if top:
-            rec[res.winner].top_wins += sign  # type: ignore[index]
+            rec[res.winner].top_wins += sign
     for loser, reason in zip(res.losers, res.loss_reasons, strict=False):
         r = rec.get(loser)
         if r is None:
