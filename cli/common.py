@@ -6,7 +6,9 @@ and their environment variables), the option aliases every command reuses (``Key
 ones, opens the ledger, loads the signer, resolves the tournament and its checkpoint
 directory) and the output helpers: ``emit`` (exactly one JSON document on stdout in
 ``--json`` mode, plain lines otherwise), ``report_error`` (what the one catch point in
-``cli.main.run`` prints), and ``event_json`` / ``write_result`` for signed events.
+``cli.main.run`` prints), ``event_json`` / ``write_result`` / ``events_brief`` /
+``seq_span`` for signed events, and ``auto_checkpoint`` (the checkpoint a head judge's
+command writes after pairings, results, the cut and the bracket).
 
 Nothing here catches errors: every expected failure is a ``ledger.errors.TourneyError``
 that propagates to ``cli.main.run``.
@@ -184,3 +186,27 @@ def read_file_bytes(path: Path, what: str) -> bytes:
         raise UsageError(f"{what} {path} is a directory", hint="pass a file") from None
     except OSError as exc:
         raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None
+
+
+def events_brief(events: Iterable[SignedEvent]) -> list[dict[str, Any]]:
+    """What a multi-event command prints of the events it wrote: seq, kind, leaf hash."""
+    return [{"seq": e.seq, "kind": e.kind, "leaf_hash": e.leaf_hash_hex} for e in events]
+
+
+def seq_span(events: list[SignedEvent]) -> str:
+    """``seq 7`` or ``seqs 7..10`` for a non-empty list of written events."""
+    first, last = events[0].seq, events[-1].seq
+    return f"seq {first}" if first == last else f"seqs {first}..{last}"
+
+
+def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer,
+                    done: str) -> Path | None:
+    """DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
+    head judge (else None).  ``done`` says what was already written if it fails."""
+    from ledger.checkpoint_store import checkpoint_if_head_judge
+
+    try:
+        return checkpoint_if_head_judge(ledger, log, signer, s.checkpoint_dir(log))
+    except TourneyError:
+        note(f"{done}, but the checkpoint failed")
+        raise

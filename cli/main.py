@@ -25,7 +25,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from cli import audit_cmd, keys_cmd, log_cmd, officials_cmd, players_cmd, random_cmd
-from cli import tournament_cmd
+from cli import cut_cmd, results_cmd, round_cmd, simulate_cmd, standings_cmd, tournament_cmd
 from cli.common import (
     CHECKPOINTS_ENV,
     KEY_ENV,
@@ -85,6 +85,7 @@ def root(
 
 _SETUP = _PLAYERS = "Set up and registration"
 _RANDOM, _LOG, _AUDIT = "Randomness", "Log and proofs", "Audit"
+_PLAY, _CUT, _SIM = "Rounds and results", "Top cut and standings", "Simulation"
 app.add_typer(keys_cmd.app, name="keys", rich_help_panel=_SETUP)
 app.command("init", rich_help_panel=_SETUP)(tournament_cmd.init)
 app.add_typer(officials_cmd.app, name="official", rich_help_panel=_SETUP)
@@ -93,6 +94,13 @@ app.add_typer(tournament_cmd.registration_app, name="registration",
               rich_help_panel=_PLAYERS)
 app.add_typer(random_cmd.seed_app, name="seed", rich_help_panel=_RANDOM)
 app.command("draw", rich_help_panel=_RANDOM)(random_cmd.draw)
+app.add_typer(round_cmd.app, name="round", rich_help_panel=_PLAY)
+app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
+app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
+app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
+app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
+app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)
+app.command("simulate", rich_help_panel=_SIM)(simulate_cmd.simulate)
 app.command("log", rich_help_panel=_LOG)(log_cmd.log)
 app.command("info", rich_help_panel=_LOG)(tournament_cmd.info)
 app.command("checkpoint", rich_help_panel=_LOG)(log_cmd.checkpoint)

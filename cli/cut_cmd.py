@@ -1,0 +1,132 @@
+"""``tourney cut`` and ``tourney bracket``: top-cut selection and the random bracket.
+
+Owns: printing the cut (admitted undefeated, the eligible pool, the players drawn, the
+eliminated) and the bracket (slots, then the bracket round just paired), and the
+checkpoint after each.  Selection, seeding and pairing are the ledger's
+(``Tournament.select_cut`` / ``seed_bracket``: HOTC-CUT-1..3, HOTC-TOP-1, AMB-H6/H9/H10),
+never redone here.
+
+May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from cli.common import (
+    JsonOpt,
+    KeyOpt,
+    Session,
+    auto_checkpoint,
+    events_brief,
+    note,
+    seq_span,
+    write_result,
+)
+from cli.round_cmd import SeedMaterialOpt, SeedSourceOpt, label, round_json, round_lines, seed_args
+
+if TYPE_CHECKING:
+    from ledger.state import TournamentState
+
+
+def _names(state: TournamentState, numbers: list[int]) -> str:
+    return ", ".join(label(state, n) for n in numbers) or "none"
+
+
+def cut(
+    ctx: typer.Context,
+    seed_material: SeedMaterialOpt = None,
+    seed_source: SeedSourceOpt = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Select the top cut (head judge) once the Swiss phase is over, then checkpoint.
+
+    Every undefeated player is admitted; the remaining spots are drawn from the eligible
+    pool (one loss, not dropped, no time or slow-play loss) with the seed for
+    <tournament>/cut: recorded earlier with 'tourney seed record --ctx <tournament>/cut',
+    or given here with --seed-material and --seed-source.  Everyone else is eliminated.
+
+    Example: tourney cut --seed-material "52 07 19" --seed-source "atmospheric randomizer #1131" --key hj.pem
+    """
+    from ledger.hotc.events import CutMade
+
+    s = Session(ctx, key=key, json=json)
+    material, source = seed_args(seed_material, seed_source)
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events, agg = led.write(log, lambda t, time: (t.select_cut(
+            signer, time, material=material, source=source), t))
+        cp = auto_checkpoint(s, led, log, signer, f"cut made at {seq_span(events)}")
+    st = agg.state
+    ev = events[-1]
+    b = ev.body
+    assert isinstance(b, CutMade)
+    if material is not None and not any(e.kind == "seed_recorded" for e in events):
+        note("no random spot was drawn: --seed-material was not needed and not recorded")
+    lines = [f"{seq_span(events)}: top cut of {len(b.cut)} selected",
+             f"undefeated (admitted): {_names(st, b.undefeated)}",
+             f"random spots: {b.spots}; eligible pool: {_names(st, b.pool)}",
+             f"drawn: {_names(st, b.drawn)}",
+             f"top cut: {_names(st, b.cut)}",
+             f"eliminated: {_names(st, b.eliminated)}",
+             "next: seed the bracket with tourney bracket"]
+    if cp is not None:
+        lines.append(f"checkpoint: {cp}")
+    s.emit(write_result(ev, spots=b.spots, undefeated=b.undefeated, pool=b.pool,
+                        drawn=b.drawn, cut=b.cut, eliminated=b.eliminated,
+                        draw_seq=b.draw_seq, events=events_brief(events),
+                        checkpoint=None if cp is None else str(cp)), lines)
+
+
+def _slot_lines(state: TournamentState, slots: list[int | None]) -> list[str]:
+    lines = ["bracket (slots; round 1 pairs 1-2, 3-4, …):"]
+    for i, p in enumerate(slots, start=1):
+        lines.append(f"  slot {i:>3}: {label(state, p) if p is not None else '(empty)'}")
+    return lines
+
+
+def bracket(
+    ctx: typer.Context,
+    seed_material: SeedMaterialOpt = None,
+    seed_source: SeedSourceOpt = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Seed the bracket and pair its first round, or pair the next bracket round.
+
+    Head judge.  Afterwards writes a checkpoint and prints the bracket.  The seeding draw uses the seed for <tournament>/bracket: recorded earlier with 'tourney
+    seed record --ctx <tournament>/bracket', or given here with --seed-material and
+    --seed-source.
+
+    Example: tourney bracket --seed-material "88 14 02" --seed-source "atmospheric randomizer #1140" --key hj.pem
+    """
+    s = Session(ctx, key=key, json=json)
+    material, source = seed_args(seed_material, seed_source)
+    signer = s.signer()
+
+    def command(t: Any, time: str) -> tuple[list[Any], Any]:
+        if material is not None and t.state.hotc.slots is not None:
+            note("the bracket is seeded already: --seed-material was not recorded")
+            return t.seed_bracket(signer, time), t
+        return t.seed_bracket(signer, time, material=material, source=source), t
+
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events, agg = led.write(log, command)
+        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
+    st = agg.state
+    slots = list(st.hotc.slots or [])
+    rnd = st.hotc.rounds[-1]
+    seeded = any(e.kind == "bracket_seeded" for e in events)
+    lines = [f"{seq_span(events)}: " + ("bracket seeded and round paired" if seeded
+                                        else "next bracket round paired"),
+             *_slot_lines(st, slots), *round_lines(st, rnd)]
+    if cp is not None:
+        lines.append(f"checkpoint: {cp}")
+    s.emit({"ok": True, "tournament": log, "seeded": seeded, "slots": slots,
+            "round": round_json(rnd), "events": events_brief(events),
+            "checkpoint": None if cp is None else str(cp)}, lines)

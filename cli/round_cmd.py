@@ -1,0 +1,252 @@
+"""``tourney round pair`` and ``tourney round show``: pairing rounds and posting them.
+
+Owns: the printable round (table, both players by number and name, win groups, rematch
+and pair-down marks, the result once in), the ``round show --json`` document of DESIGN.md
+§8 (``round_json``), the ``--seed-material/--seed-source`` options that pairing, cut and
+bracket share (``SeedMaterialOpt``, ``SeedSourceOpt``, ``seed_args``) and the player label
+``#7 Name``.  Pairing itself (bye, draws, Rule A/B, the bracket) is the ledger's
+(``Tournament.pair_round``), never redone here; the checkpoint after the pairing is
+``cli.common.auto_checkpoint``.
+
+May import: ``typer``, ``cli.common``, ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cli.common import (
+    JsonOpt,
+    KeyOpt,
+    Session,
+    auto_checkpoint,
+    events_brief,
+    note,
+    seq_span,
+)
+from ledger.errors import UsageError
+
+if TYPE_CHECKING:
+    from ledger.hotc.model import ResultState, RoundState
+    from ledger.state import TournamentState
+    from ledger.store import Ledger
+
+app = typer.Typer(no_args_is_help=True, help=(
+    "Rounds: pair the next round (head judge) and show pairings ready to post.\n\n"
+    "Example: tourney round pair --seed-material \"17 03 88\" --seed-source \"atmospheric "
+    "#123\" --key hj.pem"))
+
+SeedMaterialOpt = Annotated[str | None, typer.Option(
+    "--seed-material", metavar="TEXT", show_default=False,
+    help="Randomizer output to record (verbatim) as this draw's seed, in the same command.")]
+SeedSourceOpt = Annotated[str | None, typer.Option(
+    "--seed-source", metavar="TEXT", show_default=False,
+    help="Where --seed-material came from (service, serial, time); required with it.")]
+
+NAME_WIDTH = 26
+
+
+def seed_args(material: str | None, source: str | None) -> tuple[str | None, str | None]:
+    """Check the seed options: both or neither, neither empty."""
+    if material is None and source is None:
+        return None, None
+    if material is None:
+        raise UsageError("--seed-source without --seed-material",
+                         hint="pass both, or record the seed with 'tourney seed record --ctx …'")
+    if source is None or not source.strip():
+        raise UsageError("--seed-material needs --seed-source (its provenance)",
+                         hint="e.g. --seed-source \"atmospheric randomizer, 09:01\"")
+    if not material:
+        raise UsageError("--seed-material is empty",
+                         hint="enter exactly what the randomizer gave")
+    return material, source.strip()
+
+
+def label(state: TournamentState, number: int | None) -> str:
+    """``#7 Ada Lovelace`` (``-`` for nobody)."""
+    if number is None:
+        return "-"
+    player = state.players.get(number)
+    return f"#{number} {player.name}" if player is not None else f"#{number}"
+
+
+def result_json(res: ResultState | None) -> dict[str, Any] | None:
+    if res is None:
+        return None
+    return {"seq": res.seq, "winner": res.winner, "losers": list(res.losers),
+            "outcome": res.outcome.value,
+            "loss_reasons": [r.value for r in res.loss_reasons]}
+
+
+def round_json(rnd: RoundState) -> dict[str, Any]:
+    """``tourney round show N --json`` (DESIGN.md §8, exactly these keys)."""
+    return {"round": rnd.number,
+            "tables": [{"table": t.table, "players": list(t.players),
+                        "groups": list(t.groups), "rematch": t.rematch,
+                        "pair_down": t.pair_down, "pair_up": t.pair_up,
+                        "result": result_json(t.result)} for t in rnd.tables],
+            "bye": rnd.bye, "phase": rnd.phase.value, "advances": list(rnd.advances),
+            "closed": rnd.closed_seq is not None}
+
+
+def load_round(led: Ledger, log: str, state: TournamentState,
+               number: int) -> RoundState | None:
+    """Round ``number`` with its tables and results.  The state keeps the tables of the
+    newest round only; an earlier round's are read back from its stretch of the log
+    (its ``round_paired`` up to the next round's, the last chance to correct it)."""
+    import msgspec
+
+    from ledger.events import open_leaf
+    from ledger.hotc.apply import find_round
+    from ledger.hotc.events import ResultCorrected, ResultRecorded, RoundPaired
+    from ledger.hotc.model import ResultState, TableState
+
+    rnd = find_round(state.hotc, number)
+    if rnd is None or rnd.tables:
+        return rnd
+    nxt = find_round(state.hotc, number + 1)
+    end = nxt.paired_seq if nxt is not None else state.size + 1
+    tables: dict[int, TableState] = {}
+    for _ver, leaf in led.raw_leaves(log, after=rnd.paired_seq - 1):
+        ev = open_leaf(leaf)
+        if ev.seq >= end:
+            break
+        b = ev.body
+        if isinstance(b, RoundPaired) and b.round == number:
+            tables = {t.table: TableState(table=t.table, players=list(t.players),
+                                          groups=list(t.groups), rematch=t.rematch,
+                                          pair_down=t.pair_down, pair_up=t.pair_up)
+                      for t in b.tables}
+        elif isinstance(b, (ResultRecorded, ResultCorrected)) and b.round == number \
+                and b.table in tables:
+            tables[b.table].result = ResultState(
+                seq=ev.seq, winner=b.winner, losers=list(b.losers),
+                loss_reasons=list(b.loss_reasons), outcome=b.outcome)
+    return msgspec.structs.replace(rnd, tables=[tables[k] for k in sorted(tables)])
+
+
+def result_text(res: ResultState | None) -> str:
+    """One short phrase for a table's result (numbers only: the names are on the line)."""
+    from ledger.hotc.model import Outcome
+
+    if res is None:
+        return "-"
+    lost = res.losers[0] if res.losers else None
+    if res.winner is None:
+        why = {Outcome.TIMEOUT: "time", Outcome.TIE: "tie"}.get(res.outcome,
+                                                               res.outcome.value)
+        return f"double loss ({why})"
+    won = f"#{res.winner} wins"
+    extra = {Outcome.CONCESSION: f"#{lost} conceded", Outcome.DROP: f"#{lost} dropped",
+             Outcome.SLOW_PLAY: f"time, #{lost} slow play",
+             Outcome.TIMEOUT: f"time, #{lost} turn player"}.get(res.outcome)
+    return f"{won} ({extra})" if extra else won
+
+
+def _name(state: TournamentState, number: int) -> str:
+    text = label(state, number)
+    return text if len(text) <= NAME_WIDTH else text[:NAME_WIDTH - 1] + "…"
+
+
+def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
+    """The printable pairings of one round, ready to post."""
+    from ledger.hotc.model import Phase
+
+    swiss = rnd.phase is Phase.SWISS
+    done = sum(1 for t in rnd.tables if t.result is not None)
+    head = (f"Round {rnd.number} ({'Swiss' if swiss else 'top cut'}): "
+            f"{len(rnd.tables)} table{'' if len(rnd.tables) == 1 else 's'}, {done} results in, "
+            + ("closed" if rnd.closed_seq is not None else "open"))
+    lines = [head]
+    if rnd.bye is not None:
+        lines.append(f"bye: {label(state, rnd.bye)}")
+    if rnd.advances:
+        lines.append("advance without playing: "
+                     + ", ".join(label(state, n) for n in rnd.advances))
+    w = NAME_WIDTH
+    lines.append(f"{'TABLE':>5}  {'PLAYER':<{w}} {'WINS':>4}     {'PLAYER':<{w}} "
+                 f"{'WINS':>4}  {'MARKS':<16}  RESULT")
+    for t in rnd.tables:
+        a, b = t.players
+        ga, gb = (str(t.groups[0]), str(t.groups[1])) if swiss else ("-", "-")
+        marks = []
+        if t.rematch:
+            marks.append("rematch")
+        if t.pair_down is not None:
+            marks.append(f"pair-down #{t.pair_down}")
+        lines.append(f"{t.table:>5}  {_name(state, a):<{w}} {ga:>4}  v  {_name(state, b):<{w}} "
+                     f"{gb:>4}  {', '.join(marks) or '-':<16}  {result_text(t.result)}")
+    return lines
+
+
+@app.command("pair")
+def round_pair(
+    ctx: typer.Context,
+    seed_material: SeedMaterialOpt = None,
+    seed_source: SeedSourceOpt = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Pair the next round (head judge), then write a signed checkpoint.
+
+    A Swiss round needs a seed for <tournament>/R<n>: recorded earlier with 'tourney seed
+    record --ctx <tournament>/R<n>', or given here with --seed-material and --seed-source
+    (recorded in the same command).  Once the bracket is seeded this pairs the next
+    bracket round (no seed needed).
+
+    Example: tourney round pair --seed-material "17 03 88 41" --seed-source "atmospheric randomizer #1123, 09:02" --key hj.pem
+    """
+    s = Session(ctx, key=key, json=json)
+    material, source = seed_args(seed_material, seed_source)
+    signer = s.signer()
+
+    def command(t: Any, time: str) -> tuple[list[Any], Any]:
+        if material is not None and t.state.hotc.slots is not None:
+            note("the next bracket round needs no seed: --seed-material was not recorded")
+            return t.pair_round(signer, time), t
+        return t.pair_round(signer, time, material=material, source=source), t
+
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events, agg = led.write(log, command)
+        cp = auto_checkpoint(s, led, log, signer, f"round paired at {seq_span(events)}")
+    st = agg.state
+    rnd = st.hotc.rounds[-1]
+    data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
+            "checkpoint": None if cp is None else str(cp)}
+    lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
+    if cp is not None:
+        lines.append(f"checkpoint: {cp}")
+    s.emit(data, lines)
+
+
+@app.command("show")
+def round_show(
+    ctx: typer.Context,
+    number: Annotated[int | None, typer.Argument(
+        metavar="[N]", min=1, show_default=False,
+        help="Round number (default: the latest round).")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """Show a round's pairings by table, ready to post (default: the latest round).
+
+    Player numbers and names, win groups, rematch and pair-down marks, and the results
+    in so far.
+
+    Example: tourney round show 3 --json
+    """
+    s = Session(ctx, json=json)
+    with s.ledger() as led:
+        log = s.tournament(led)
+        st = led.load(log).state
+        rounds = st.hotc.rounds
+        if not rounds:
+            raise UsageError(f"no round of {log} has been paired yet",
+                             hint="the head judge pairs one with 'tourney round pair'")
+        rnd = load_round(led, log, st, rounds[-1].number if number is None else number)
+    if rnd is None:
+        raise UsageError(f"{log} has no round {number} (rounds 1..{rounds[-1].number})",
+                         hint="run 'tourney round show' for the latest round")
+    s.emit(round_json(rnd), round_lines(st, rnd))

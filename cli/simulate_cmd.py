@@ -1,0 +1,213 @@
+"""``tourney simulate``: a whole simulated event signed into the ledger, then audited.
+
+Owns: the command-line checks of a simulation (player count, format, exact decimal
+rates parsed with ``fractions.Fraction``, cut size), choosing the tournament id
+(``sim-<N>``, then ``sim-<N>-2``, ``-3``, … so the same command can run twice in one
+ledger), creating the ledger file like ``init`` (and removing it again if nothing could be
+written), the progress display on stderr (rich when stderr is a terminal, plain status
+lines otherwise, nothing in ``--json`` mode), and the summary with the audit's verdict
+(exit 4 when the audit fails).  The event itself is ``ledger.simulation.simulate``'s and
+the audit is ``audit.verify.verify_ledger``, never redone here.
+
+May import: ``typer``, ``rich``, ``msgspec``, ``cli.common``, ``cli.tournament_cmd``,
+``audit.*``, ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from types import TracebackType
+from typing import Annotated, Any
+
+import msgspec
+import typer
+
+from cli.common import JsonOpt, Session, note
+from cli.tournament_cmd import TOURNAMENT_ID, _remove_sqlite
+from ledger.errors import ExitCode, TourneyError, UsageError
+
+MAX_PLAYERS = 100_000
+DEFAULT_SEED = "tourney demo"
+
+
+def parse_rate(text: str, option: str) -> Fraction:
+    """A rate 0 ≤ r ≤ 1 written as a decimal (``0.05``) or fraction, parsed exactly."""
+    try:
+        rate = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{option} {text!r} is not a number",
+                         hint=f"e.g. {option} 0.05 (a rate between 0 and 1)") from None
+    if not 0 <= rate <= 1:
+        raise UsageError(f"{option} {text} is outside 0..1",
+                         hint=f"e.g. {option} 0.05 (a rate between 0 and 1)")
+    return rate
+
+
+def pick_id(taken: list[str], players: int) -> str:
+    """``sim-<N>``, or the first free ``sim-<N>-<k>`` (k = 2, 3, …)."""
+    base = f"sim-{players}"
+    if base not in taken:
+        return base
+    k = 2
+    while f"{base}-{k}" in taken:
+        k += 1
+    return f"{base}-{k}"
+
+
+class _Progress:
+    """Status on stderr: a rich spinner/bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, enabled: bool) -> None:
+        from rich.console import Console
+
+        self.enabled = enabled
+        self.console = Console(stderr=True)
+        self.live = enabled and self.console.is_terminal
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.live:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+            )
+            self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                                      BarColumn(), MofNCompleteColumn(),
+                                      console=self.console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task("simulating", total=None)
+        return self
+
+    def say(self, message: str) -> None:
+        if not self.enabled:
+            return
+        if self._progress is not None:
+            self._progress.update(self._task, description=message)
+        else:
+            note(message)
+
+    def audit(self, done: int, total: int) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, description="auditing", completed=done,
+                                  total=total)
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def simulate(
+    ctx: typer.Context,
+    players: Annotated[int, typer.Option("--players", metavar="N",
+                                         help=f"Number of players (2..{MAX_PLAYERS}).")],
+    format: Annotated[str, typer.Option("--format", metavar="FORMAT",
+                                        help="Format id: hotc-swiss-de.")],
+    seed: Annotated[str, typer.Option(
+        "--seed", metavar="TEXT",
+        help="Seed text: derives the demo keys, every recorded seed and every simulated "
+             "outcome (same text, same event).")] = DEFAULT_SEED,
+    timeouts: Annotated[str, typer.Option(
+        "--timeouts", metavar="RATE", help="Share of matches that reach time, e.g. 0.05.")]
+        = "0",
+    drops: Annotated[str, typer.Option(
+        "--drops", metavar="RATE", help="Chance a player drops before each round, e.g. "
+                                        "0.02.")] = "0",
+    cut: Annotated[int | None, typer.Option(
+        "--cut", metavar="N", show_default=False,
+        help="Top cut size, a power of two (default: the format's, 8).")] = None,
+    tid: Annotated[str | None, typer.Option(
+        "--id", metavar="ID", show_default=False,
+        help="Tournament id (default: sim-<N>, or sim-<N>-2, -3, … if taken).")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """Simulate a whole event into the ledger, then audit it (exit 4 if it fails).
+
+    Demo keys derived from --seed sign every event; seeds, draws and checkpoints are
+    recorded as in a real event.  Creates the ledger file if it does not exist.
+
+    Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
+    """
+    from audit.verify import verify_ledger
+    from ledger.formats import FORMATS
+    from ledger.simulation import demo_key
+    from ledger.simulation import simulate as run_simulation
+
+    s = Session(ctx, json=json)
+    if not 2 <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players {players} is outside 2..{MAX_PLAYERS}",
+                         hint="e.g. --players 70")
+    if format not in FORMATS:
+        raise UsageError(f"unknown format {format!r}",
+                         hint=f"known formats: {', '.join(sorted(FORMATS))}")
+    size = FORMATS[format].default_cut if cut is None else cut
+    if not 2 <= size <= 256 or size & (size - 1):
+        raise UsageError(f"--cut {size} is not a power of two in 2..256",
+                         hint="use --cut 2, 4, 8, …")
+    if players <= size:
+        raise UsageError(f"{players} players fit in the top {size}: nothing to simulate "
+                         "in the Swiss phase", hint=f"use more than {size} players or a "
+                                                    "smaller --cut")
+    timeout_rate = parse_rate(timeouts, "--timeouts")
+    drop_rate = parse_rate(drops, "--drops")
+    if not seed:
+        raise UsageError("--seed is empty", hint="pass any text, e.g. --seed demo")
+    if tid is not None and not TOURNAMENT_ID.match(tid):
+        raise UsageError(f"tournament id {tid!r} is not 1-64 characters of [A-Za-z0-9._-] "
+                         "starting with a letter or digit", hint="pass another --id")
+
+    location = s.location
+    existed = location.exists()
+    created = False
+    hj, sk = demo_key(seed, "head-judge"), demo_key(seed, "scorekeeper")
+    with _Progress(enabled=not s.json) as bar:
+        try:
+            with s.ledger(create=True) as led:
+                log = tid if tid is not None else pick_id(led.tournament_ids(), players)
+                if tid is not None and tid in led.tournament_ids():
+                    raise UsageError(f"tournament {tid!r} already exists in "
+                                     f"{location.display()}",
+                                     hint="choose another --id, or leave it out")
+                bar.say(f"simulating {log}: {players} players")
+                created = True
+                result = run_simulation(led, log=log, players=players, seed_text=seed,
+                                        cut=size, timeouts=timeout_rate, drops=drop_rate,
+                                        checkpoints=s.checkpoint_dir(log),
+                                        progress=bar.say)
+        except TourneyError:
+            if not created and not existed and not location.is_postgres:
+                _remove_sqlite(location.path)
+            raise
+        bar.say(f"auditing {result.events} events")
+        report = verify_ledger(location, log, s.g.checkpoints, progress=bar.audit)
+        with s.ledger() as led:
+            names = {n: p.name for n, p in led.load(log).state.players.items()}
+    errors = sum(1 for f in report.findings if getattr(f.severity, "value", f.severity)
+                 == "error")
+    data = {"ok": report.ok, "log": log, "ledger": location.display(),
+            "events": result.events, "rounds": result.rounds, "cut": result.cut,
+            "champion": result.champion, "checkpoints": str(s.checkpoint_dir(log)),
+            "demo_keys": {"head_judge": hj.key_id, "scorekeeper": sk.key_id},
+            "audit": msgspec.to_builtins(report)}
+
+    def who(n: int | None) -> str:
+        return "none" if n is None else f"#{n} {names.get(n, '')}".rstrip()
+
+    lines = [f"simulated {log} in {location.display()}: {players} players, "
+             f"{result.events} events, {result.rounds} rounds",
+             f"demo keys (derived from the seed text, NOT for real events): head judge "
+             f"{hj.key_id}, scorekeeper {sk.key_id}",
+             f"top cut: {', '.join(who(n) for n in result.cut) or 'none'}",
+             f"champion: {who(result.champion)}",
+             f"audit: {'OK' if report.ok else 'FAILED'} ({len(report.findings)} findings, "
+             f"{errors} errors; {report.checkpoints} checkpoints in "
+             f"{s.checkpoint_dir(log)})"]
+    s.emit(data, lines)
+    if not report.ok:
+        note(f"error: verification failed: {errors} error findings in {log} "
+             f"(see 'tourney --tournament {log} audit verify')")
+        raise typer.Exit(int(ExitCode.VERIFICATION))
