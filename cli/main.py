@@ -24,8 +24,20 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from cli import audit_cmd, keys_cmd, log_cmd, officials_cmd, players_cmd, random_cmd
-from cli import cut_cmd, results_cmd, round_cmd, simulate_cmd, standings_cmd, tournament_cmd
+from cli import (
+    audit_cmd,
+    cut_cmd,
+    keys_cmd,
+    log_cmd,
+    officials_cmd,
+    players_cmd,
+    random_cmd,
+    results_cmd,
+    round_cmd,
+    simulate_cmd,
+    standings_cmd,
+    tournament_cmd,
+)
 from cli.common import (
     CHECKPOINTS_ENV,
     KEY_ENV,

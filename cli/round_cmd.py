@@ -8,7 +8,7 @@ bracket share (``SeedMaterialOpt``, ``SeedSourceOpt``, ``seed_args``) and the pl
 (``Tournament.pair_round``), never redone here; the checkpoint after the pairing is
 ``cli.common.auto_checkpoint``.
 
-May import: ``typer``, ``cli.common``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``ledger.*``, ``projections.*``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from ledger.errors import UsageError
 if TYPE_CHECKING:
     from ledger.hotc.model import ResultState, RoundState
     from ledger.state import TournamentState
-    from ledger.store import Ledger
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Rounds: pair the next round (head judge) and show pairings ready to post.\n\n"
@@ -89,42 +88,6 @@ def round_json(rnd: RoundState) -> dict[str, Any]:
                         "result": result_json(t.result)} for t in rnd.tables],
             "bye": rnd.bye, "phase": rnd.phase.value, "advances": list(rnd.advances),
             "closed": rnd.closed_seq is not None}
-
-
-def load_round(led: Ledger, log: str, state: TournamentState,
-               number: int) -> RoundState | None:
-    """Round ``number`` with its tables and results.  The state keeps the tables of the
-    newest round only; an earlier round's are read back from its stretch of the log
-    (its ``round_paired`` up to the next round's, the last chance to correct it)."""
-    import msgspec
-
-    from ledger.events import open_leaf
-    from ledger.hotc.apply import find_round
-    from ledger.hotc.events import ResultCorrected, ResultRecorded, RoundPaired
-    from ledger.hotc.model import ResultState, TableState
-
-    rnd = find_round(state.hotc, number)
-    if rnd is None or rnd.tables:
-        return rnd
-    nxt = find_round(state.hotc, number + 1)
-    end = nxt.paired_seq if nxt is not None else state.size + 1
-    tables: dict[int, TableState] = {}
-    for _ver, leaf in led.raw_leaves(log, after=rnd.paired_seq - 1):
-        ev = open_leaf(leaf)
-        if ev.seq >= end:
-            break
-        b = ev.body
-        if isinstance(b, RoundPaired) and b.round == number:
-            tables = {t.table: TableState(table=t.table, players=list(t.players),
-                                          groups=list(t.groups), rematch=t.rematch,
-                                          pair_down=t.pair_down, pair_up=t.pair_up)
-                      for t in b.tables}
-        elif isinstance(b, (ResultRecorded, ResultCorrected)) and b.round == number \
-                and b.table in tables:
-            tables[b.table].result = ResultState(
-                seq=ev.seq, winner=b.winner, losers=list(b.losers),
-                loss_reasons=list(b.loss_reasons), outcome=b.outcome)
-    return msgspec.structs.replace(rnd, tables=[tables[k] for k in sorted(tables)])
 
 
 def result_text(res: ResultState | None) -> str:
@@ -245,6 +208,8 @@ def round_show(
         if not rounds:
             raise UsageError(f"no round of {log} has been paired yet",
                              hint="the head judge pairs one with 'tourney round pair'")
+        from projections.rounds import load_round
+
         rnd = load_round(led, log, st, rounds[-1].number if number is None else number)
     if rnd is None:
         raise UsageError(f"{log} has no round {number} (rounds 1..{rounds[-1].number})",

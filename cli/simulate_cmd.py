@@ -148,10 +148,6 @@ def simulate(
     if not 2 <= size <= 256 or size & (size - 1):
         raise UsageError(f"--cut {size} is not a power of two in 2..256",
                          hint="use --cut 2, 4, 8, …")
-    if players <= size:
-        raise UsageError(f"{players} players fit in the top {size}: nothing to simulate "
-                         "in the Swiss phase", hint=f"use more than {size} players or a "
-                                                    "smaller --cut")
     timeout_rate = parse_rate(timeouts, "--timeouts")
     drop_rate = parse_rate(drops, "--drops")
     if not seed:

@@ -35,7 +35,6 @@ from ledger.state import TournamentState
 from ledger.store import Ledger, Location
 
 
-
 def origin_of(log: str) -> str:
     """Checkpoint origin and key name of a tournament: ``tourney/<log>``."""
     return f"tourney/{log}"

@@ -107,7 +107,9 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         h = state.hotc
         if h.champion is not None:
             break
-        if h.swiss_over and h.cut is None:
+        small_field = not h.rounds and sum(
+            r.status is Status.ACTIVE for r in h.records.values()) <= cut   # AMB-H6
+        if (h.swiss_over or small_field) and h.cut is None:
             _drops(ledger, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
             ledger.write(log, lambda t, now: t.select_cut(
                 hj, now, material=material("cut"), source="tourney simulate"))

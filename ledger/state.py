@@ -15,7 +15,6 @@ from typing import Any
 
 import msgspec
 
-from ledger.hotc.model import HotcState
 from ledger.events import (
     ZERO_HASH,
     Body,
@@ -30,6 +29,7 @@ from ledger.events import (
     SignedEvent,
     TournamentCreated,
 )
+from ledger.hotc.model import HotcState
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):

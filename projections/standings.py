@@ -29,7 +29,6 @@ May import: ``ledger.*`` (and ``msgspec``); nothing from ``audit`` or ``cli``.
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import math
@@ -38,7 +37,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from ledger.hotc.model import Outcome, Phase, PlayerRecord, Status
+from ledger.hotc.model import PlayerRecord, Status
 from ledger.state import TournamentState
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.

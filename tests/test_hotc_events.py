@@ -14,14 +14,13 @@ from audit.verify import verify_ledger
 from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
 from ledger.errors import RuleError
-from ledger.events import parse_leaf, seal
+from ledger.events import Role, parse_leaf, seal
 from ledger.formats import make_format
 from ledger.hotc.events import CutMade, RoundPaired, Table
 from ledger.hotc.model import Outcome, Phase, Status
 from ledger.hotc.plan import open_round
 from ledger.store import Ledger, Location
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
-from ledger.events import Role
 
 LOG = "ev"
 

@@ -3,9 +3,11 @@ the audit use."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ledger.errors import RuleError
 from ledger.hotc.cut import (
     bracket_slots,
     bracket_tables,
@@ -17,14 +19,12 @@ from ledger.hotc.cut import (
 from ledger.hotc.model import LossReason, Outcome, Phase, PlayerRecord, Status
 from ledger.hotc.pairing import Entrant, bye_candidates, pair_swiss
 from ledger.hotc.results import decide_result
-from ledger.errors import RuleError
-
-import pytest
 
 A, B, C, D, E, F, G, H, I, J, K, L = range(1, 13)
 
 
-def rec(n: int, wins: int, reasons: list[LossReason], status: Status = Status.ACTIVE) -> PlayerRecord:
+def rec(n: int, wins: int, reasons: list[LossReason],
+        status: Status = Status.ACTIVE) -> PlayerRecord:
     return PlayerRecord(number=n, wins=wins, losses=len(reasons), loss_reasons=reasons,
                         status=status)
 

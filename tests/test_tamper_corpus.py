@@ -14,9 +14,9 @@ from pathlib import Path
 
 import msgspec
 
+from audit.bundle import export_bundle
 from audit.findings import Report
 from audit.verify import verify_bundle, verify_ledger
-from audit.bundle import export_bundle
 from ledger.checkpoint import Checkpoint, sign_checkpoint
 from ledger.checkpoint_store import checkpoint_dir, origin_of
 from ledger.events import DrawMade, PlayerRegistered, parse_leaf, seal

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
+from ledger.hotc.apply import find_round, find_table
 from ledger.hotc.cut import bracket_slots
 from ledger.hotc.events import (
     BracketSeeded,
@@ -43,7 +44,6 @@ from ledger.hotc.plan import (
     swiss_preconditions,
 )
 from ledger.hotc.results import decide_result
-from ledger.hotc.apply import find_round, find_table
 from ledger.keys import Signer
 
 if TYPE_CHECKING:

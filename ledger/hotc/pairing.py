@@ -8,8 +8,9 @@ difference, (4) the recorded random order.  A greedy pass in draw order is retur
 it reaches the proven lower bound; otherwise the exact minimum-cost perfect matching
 decides (``ledger.matching``) — over the whole field up to ``EXACT_LIMIT`` players, and
 above that over the constrained core (small win groups whole, the first players in draw
-order of large groups), the rest of each large group being paired without rematches.  Pure functions of
-(players, draw order, flags): the command side and the audit call the same code.
+order of large groups), the rest of each large group being paired without rematches.
+Pure functions of (players, draw order, flags): the command side and the audit call the
+same code.
 
 May import: ``ledger.matching``, ``ledger.hotc.model``.
 """
