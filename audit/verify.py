@@ -147,11 +147,18 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
             check(state, ev.body, ev.actor)
         except RuleError as exc:
             findings.append(finding(exc.finding, i, exc.message))
+        except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
+            findings.append(finding("rule_violation", i, f"event cannot be checked "
+                                    f"against the state: {type(exc).__name__}: {exc}"))
         if ev.time < last_time:
             findings.append(finding("time_regressed", i, f"time {ev.time} is before "
                                     f"{last_time}"))
         last_time = max(last_time, ev.time)
-        apply_event(state, ev)
+        try:
+            apply_event(state, ev)
+        except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
+            findings.append(finding("malformed", i, f"event cannot be applied: "
+                                    f"{type(exc).__name__}: {exc}"))
         prev = this_hash
         if progress is not None and (i % 1000 == 0 or i == total):
             progress(i, total)

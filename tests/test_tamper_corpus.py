@@ -256,3 +256,16 @@ def test_signature_of_other_key_with_same_id_field(small_ledger: Location) -> No
     assert ("bad_signature", last_v + 1) in codes_at(audit(small_ledger))
     assert base64.b64decode(obj["sig"])  # the forged sig is well-formed, just wrong
     shutil.rmtree(Path(small_ledger.text).parent / "unused", ignore_errors=True)
+
+
+def test_hostile_body_does_not_stop_the_audit(small_ledger: Location) -> None:
+    """A correctly signed event whose body makes no sense for the state is a finding."""
+    from ledger.hotc.events import ResultRecorded
+    from ledger.hotc.model import LossReason, Outcome
+
+    leaf = forge_next(small_ledger, ResultRecorded(
+        round=7, table=3, winner=None, losers=[9999], outcome=Outcome.DROP,
+        loss_reasons=[LossReason.DROP_AFTER_PAIRING]), HJ)
+    seq = parse_leaf(leaf).event.seq
+    report = audit(small_ledger)
+    assert not report.ok and any(f.seq == seq for f in report.findings)

@@ -108,7 +108,8 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{body.losers} ({[r.value for r in body.loss_reasons]}) but "
                         f"{body.outcome.value} gives {got.winner}, {got.losers}",
                         finding="result_mismatch")
-    if body.outcome is Outcome.DROP and state.hotc.records[loser].status is not Status.DROPPED:  # type: ignore[index]
+    dropper = state.hotc.records.get(loser) if loser is not None else None
+    if body.outcome is Outcome.DROP and (dropper is None or dropper.status is not Status.DROPPED):
         raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
                         hint="use 'tourney drop NUMBER'")
 
