@@ -2,7 +2,7 @@
 
 Owns: the outcome options of the command line and their mapping onto
 ``ledger.hotc.model.Outcome`` (exactly one of --winner, --concession, --timeout,
---slow-play, --double-loss; ``--both-slow-play`` with --winner; --turn-player with
+--slow-play, --double-loss, --tie; ``--both-slow-play`` with --winner; --turn-player with
 --timeout), the drop-timing messages, and what is printed when a command closes a round:
 the stop rule's verdict (or the bracket's progress, or the champion) and the automatic
 checkpoint when a head judge signed (else a hint to run ``tourney checkpoint``).  Who won
@@ -62,7 +62,12 @@ SlowPlayOpt = Annotated[int | None, _Opt(
     help="Time ran out after an upheld slow-play call against NUMBER: NUMBER loses.")]
 DoubleLossOpt = Annotated[bool, _Opt(
     "--double-loss", rich_help_panel="Outcome (exactly one)",
-    help="Both met a losing condition at once: both lose (Swiss only, AMB-H14).")]
+    help="Swiss only: the match went to time with no upheld slow-play call, both lose "
+         "(HOTC-TIME-2; the same as --timeout in the Swiss phase: a time loss).")]
+TieOpt = Annotated[bool, _Opt(
+    "--tie", rich_help_panel="Outcome (exactly one)",
+    help="Swiss only: both met a losing condition at once, both lose (AMB-H14; not a "
+         "time loss).")]
 TurnPlayerOpt = Annotated[int | None, _Opt(
     "--turn-player", metavar="NUMBER", show_default=False,
     help="With --timeout in the top cut: whose turn it was (that player loses).")]
@@ -82,10 +87,19 @@ class Choice:
     turn_player: int | None = None
     slow_play: int | None = None
     both_slow_play: bool = False
+    swiss_only: str | None = None   # the option that exists only in the Swiss phase
 
     def kwargs(self, state: TournamentState, round_no: int, table: int) -> dict[str, Any]:
         """Keyword arguments of ``record_result`` / ``correct_result``."""
-        from ledger.hotc.apply import find_table
+        from ledger.hotc.apply import find_round, find_table
+        from ledger.hotc.model import Phase
+
+        rnd = find_round(state.hotc, round_no)
+        if self.swiss_only and rnd is not None and rnd.phase is Phase.TOP_CUT:
+            raise UsageError(f"{self.swiss_only} does not exist in the top cut",
+                             hint="time in the top cut: --timeout --turn-player N "
+                                  "(HOTC-TOP-2); a simultaneous loss: --winner with the "
+                                  "non-turn player (BR-SE-2)")
 
         calls: list[int] = []
         if self.slow_play is not None:
@@ -100,14 +114,16 @@ class Choice:
 
 def choose(winner: int | None, concession: int | None, timeout: bool,
            slow_play: int | None, double_loss: bool, turn_player: int | None,
-           both_slow_play: bool) -> Choice:
+           both_slow_play: bool, tie: bool = False) -> Choice:
     """Exactly one outcome option, and the modifiers only where they mean something."""
     given = [name for name, on in (("--winner", winner is not None),
                                    ("--concession", concession is not None),
                                    ("--timeout", timeout),
                                    ("--slow-play", slow_play is not None),
-                                   ("--double-loss", double_loss)) if on]
-    hint = "pass exactly one of --winner, --concession, --timeout, --slow-play, --double-loss"
+                                   ("--double-loss", double_loss),
+                                   ("--tie", tie)) if on]
+    hint = ("pass exactly one of --winner, --concession, --timeout, --slow-play, "
+            "--double-loss, --tie")
     if not given:
         raise UsageError("no outcome given", hint=hint)
     if len(given) > 1:
@@ -127,7 +143,9 @@ def choose(winner: int | None, concession: int | None, timeout: bool,
         return Choice(Outcome.TIMEOUT, turn_player=turn_player)
     if slow_play is not None:
         return Choice(Outcome.SLOW_PLAY, slow_play=slow_play)
-    return Choice(Outcome.TIE)
+    if double_loss:
+        return Choice(Outcome.TIMEOUT, swiss_only="--double-loss")
+    return Choice(Outcome.TIE, swiss_only="--tie")
 
 
 def closing(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
@@ -206,6 +224,7 @@ def result_record(
     timeout: TimeoutOpt = False,
     slow_play: SlowPlayOpt = None,
     double_loss: DoubleLossOpt = False,
+    tie: TieOpt = False,
     turn_player: TurnPlayerOpt = None,
     both_slow_play: BothSlowOpt = False,
     note_text: Annotated[str, _Opt("--note", metavar="TEXT",
@@ -217,14 +236,15 @@ def result_record(
 
     Exactly one outcome: --winner N, --concession N (N conceded), --timeout (Swiss: double
     loss; top cut: add --turn-player N, who loses), --slow-play N (time with an upheld
-    call against N: N loses) or --double-loss (Swiss only: both lose).  The last result
+    call against N: N loses), --double-loss (Swiss: the timeout double loss) or --tie
+    (Swiss: a simultaneous loss, both lose without a time loss).  The last result
     closes the round and prints the stop rule's verdict.
 
     Example: tourney result record --round 2 --table 5 --slow-play 22 --key sk.pem
     """
     s = Session(ctx, key=key, json=json)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
-                    both_slow_play)
+                    both_slow_play, tie)
     log, events, st, extra, more = _write(s, lambda t, time, signer: t.record_result(
         signer, time, note=note_text, **choice.kwargs(t.state, round_no, table)))
     b = events[0].body
@@ -247,6 +267,7 @@ def result_correct(
     timeout: TimeoutOpt = False,
     slow_play: SlowPlayOpt = None,
     double_loss: DoubleLossOpt = False,
+    tie: TieOpt = False,
     turn_player: TurnPlayerOpt = None,
     both_slow_play: BothSlowOpt = False,
     key: KeyOpt = None,
@@ -263,7 +284,7 @@ def result_correct(
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the result is corrected")
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
-                    both_slow_play)
+                    both_slow_play, tie)
     log, events, st, extra, more = _write(s, lambda t, time, signer: t.correct_result(
         signer, time, reason=reason.strip(), **choice.kwargs(t.state, round_no, table)))
     b = events[0].body
