@@ -70,6 +70,7 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     registration_closed_seq: int | None = None
     seeds: dict[int, Seed] = {}
     draws: dict[str, int] = {}  # ctx -> seq of its draw_made
+    used_seeds: set[int] = set()  # seqs of seeds some draw_made has used
     size: int = 0
     head: str = ZERO_HASH  # hex sha256 of the last leaf
     last_time: str = ""
@@ -154,6 +155,7 @@ def _seed_recorded(state: TournamentState, ev: SignedEvent, body: SeedRecorded) 
 @applies(DrawMade)
 def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
     state.draws[body.ctx] = ev.seq
+    state.used_seeds.add(body.seed_seq)
     state.draw_results[ev.seq] = body.result
     state.draw_items[ev.seq] = body.items
 

@@ -12,6 +12,7 @@ May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import time as _time
 from collections.abc import Callable, Iterator
@@ -41,7 +42,6 @@ from ledger.state import TournamentState
 
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
-SNAPSHOT_TOPIC = "tourney-snapshot/v2"
 SNAPSHOT_INTERVAL = 100
 _TOURNAMENT_TOPIC = get_topic(Tournament)
 
@@ -51,6 +51,10 @@ class _SnapshotRecord(msgspec.Struct):
     state: TournamentState
 
 
+#: Snapshots are positional (array-like) caches: their topic names the exact layout of the
+#: state structs, so a snapshot written by another version is dropped and rebuilt.
+SNAPSHOT_TOPIC = "tourney-snapshot/" + hashlib.sha256(
+    msgspec.json.encode(msgspec.json.schema(_SnapshotRecord))).hexdigest()[:16]
 _snap_encoder = msgspec.msgpack.Encoder()
 _snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
 

@@ -201,3 +201,16 @@ def test_audit_recomputes_a_resigned_cut(tmp_path: Path) -> None:
                                     draw_seq=None))
     found = {(f.code, f.seq) for f in verify_ledger(loc, LOG, None).findings}
     assert ("cut_mismatch", seq) in found
+
+
+def test_round_uses_a_fresh_unbound_seed_once(tmp_path: Path) -> None:
+    """`tourney seed record` without --ctx, then `tourney round pair`: the fresh seed is
+    used; the next round needs a new one (LEDGER-RAND-1)."""
+    _loc, led = setup(tmp_path, players=8)
+    led.write(LOG, lambda t, now: t.record_seed(material="m1", source="s", reason="R1",
+                                                signer=HJ, time=now))
+    evs = led.write(LOG, lambda t, now: t.pair_round(HJ, now))
+    assert evs[0].body.seed_seq == evs[0].seq - 1  # type: ignore[attr-defined]
+    play_round(led)
+    with pytest.raises(RuleError, match="no seed is recorded"):
+        led.write(LOG, lambda t, now: t.pair_round(HJ, now))

@@ -326,3 +326,24 @@ def test_missing_sqlite_ledger_raises_and_creates_nothing(tmp_path: Path) -> Non
     with pytest.raises(StorageError, match="does not exist"):
         Ledger(Location(str(tmp_path / "no-such-dir" / "t.db")), create=True)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_snapshot_of_another_layout_is_dropped_and_rebuilt(tmp_path: Path) -> None:
+    """Snapshots are caches: one written under another layout topic is ignored (deleted)
+    and the state is rebuilt from the signed events (never trusted)."""
+    import sqlite3
+
+    from ledger.store import SNAPSHOT_TOPIC
+    from tests.conftest import build_small
+
+    loc = build_small(tmp_path / "s.db", players=120)
+    with Ledger(loc) as led:
+        expected = led.load("t1").state
+    with sqlite3.connect(loc.text) as db:
+        assert db.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0] == 1
+        db.execute("UPDATE stored_snapshots SET topic='tourney-snapshot/old', state=x'00'")
+    with Ledger(loc) as led:
+        assert led.load("t1").state == expected
+    with sqlite3.connect(loc.text) as db:
+        assert db.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0] == 0
+    assert SNAPSHOT_TOPIC.startswith("tourney-snapshot/")

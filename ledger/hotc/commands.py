@@ -52,8 +52,9 @@ if TYPE_CHECKING:
 
 def seed_for(t: Tournament, what: str, signer: Signer, time: str, out: list[SignedEvent], *,
              material: str | None, source: str | None) -> int:
-    """The seed recorded for ``<log>/<what>``: the given material is recorded now (and
-    appended to ``out``), or the latest seed recorded with that ctx is used."""
+    """The seed for ``<log>/<what>``: the given material is recorded now (and appended to
+    ``out``); else the latest seed recorded with that ctx; else the latest seed recorded
+    without a ctx that no draw has used yet (so a seed never silently serves twice)."""
     want = ctx(t.state, what)
     if material is not None:
         ev = t.record_seed(material=material, source=source or "entered", ctx=want,
@@ -62,8 +63,12 @@ def seed_for(t: Tournament, what: str, signer: Signer, time: str, out: list[Sign
         return ev.seq
     seqs = [s.seq for s in t.state.seeds.values() if s.ctx == want]
     if not seqs:
+        seqs = [s.seq for s in t.state.seeds.values()
+                if s.ctx is None and s.seq not in t.state.used_seeds]
+    if not seqs:
         raise RuleError("LEDGER-RAND-1", f"no seed is recorded for {want}",
-                        hint=f"tourney seed record --ctx {want} … or pass --seed-material")
+                        hint=f"tourney seed record [--ctx {want}] … (a fresh seed), or "
+                             "pass --seed-material")
     return max(seqs)
 
 
