@@ -41,19 +41,25 @@ def init(
     tid: Annotated[str | None, typer.Option("--id", metavar="ID",
                                             help="Tournament id (default: slug of NAME).")]
         = None,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", metavar="NAME=VALUE",
+        help="Format parameter fixed at genesis, repeatable: match_minutes=40, "
+             "pair_down_counts=higher|both (AMB-H1), bye_priority=no_repeat|least_wins "
+             "(AMB-H4).")] = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Create a tournament (genesis event); the signing key becomes head judge.
 
     Creates the ledger file if it does not exist. Refuses, writing nothing, if the
-    tournament id is already in the ledger.
+    tournament id is already in the ledger. The format's parameters are fixed here and
+    shown by 'tourney info'.
 
     Example: tourney init --name "Spring Open 2026" --format hotc-swiss-de --cut 8 --key hj.pem
     """
     from ledger.aggregate import Tournament
     from ledger.events import open_leaf
-    from ledger.formats import FORMATS, make_format
+    from ledger.formats import FORMATS, make_format, parse_params
 
     s = Session(ctx, key=key, json=json)
     if not name.strip():
@@ -70,7 +76,7 @@ def init(
     if format not in FORMATS:
         raise UsageError(f"unknown format {format!r}",
                          hint=f"known formats: {', '.join(sorted(FORMATS))}")
-    fmt = make_format(format, cut)
+    fmt = make_format(format, cut, parse_params(format, list(param or [])))
     signer = s.signer()
     location = s.location
     existed = location.exists()

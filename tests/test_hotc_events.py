@@ -214,3 +214,16 @@ def test_round_uses_a_fresh_unbound_seed_once(tmp_path: Path) -> None:
     play_round(led)
     with pytest.raises(RuleError, match="no seed is recorded"):
         led.write(LOG, lambda t, now: t.pair_round(HJ, now))
+
+
+def test_format_flags_are_fixed_at_genesis_and_validated() -> None:
+    from ledger.formats import make_format, parse_params
+
+    spec = make_format("hotc-swiss-de", 4, parse_params(
+        "hotc-swiss-de", ["bye_priority=least_wins", "match_minutes=50"]))
+    assert spec.params["bye_priority"] == "least_wins" and spec.params["match_minutes"] == 50
+    with pytest.raises(RuleError, match="RULES-8"):
+        make_format("hotc-swiss-de", 4, {"pair_down_counts": "sideways"})
+    from ledger.errors import UsageError
+    with pytest.raises(UsageError):
+        parse_params("hotc-swiss-de", ["cut_size=4"])
