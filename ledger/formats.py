@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from ledger.errors import RuleError, UsageError
 from ledger.events import FormatSpec
 
-
 Param = str | int | bool
 
 
