@@ -17,7 +17,7 @@ import os
 import time as _time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
@@ -343,6 +343,3 @@ class Ledger:
             raise StorageError(f"cannot write to {self.location.display()}: {exc}",
                                hint="check disk space, permissions or the server") from None
 
-
-def now_utc() -> datetime:
-    return datetime.now(UTC)

@@ -23,7 +23,6 @@ from ledger.hotc.events import (
 )
 from ledger.hotc.model import (
     HotcState,
-    LossReason,
     Phase,
     PlayerRecord,
     ResultState,
@@ -224,5 +223,3 @@ def _champion(state: TournamentState, ev: SignedEvent, body: ChampionDeclared) -
     if r is not None:
         r.status = Status.CHAMPION
 
-
-__all__ = ["LossReason", "find_round", "find_table", "next_entries"]

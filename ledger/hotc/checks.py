@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from ledger.errors import RuleError
 from ledger.events import Role
-from ledger.hotc.apply import find_round, find_table
+from ledger.hotc.apply import find_round
 from ledger.hotc.cut import bracket_slots
 from ledger.hotc.events import (
     BracketSeeded,
     ChampionDeclared,
     CutMade,
-    DropTiming,
     HotcKind,
     PlayerDropped,
     ResultCorrected,
@@ -31,12 +30,14 @@ from ledger.hotc.model import Outcome, Phase, Status
 from ledger.hotc.plan import (
     bye_items,
     close_summary,
+    correctable_table,
     ctx,
     current_round_number,
     cut_plan,
     drop_timing,
     last_round,
-    open_round,
+    make_cut,
+    open_table,
     pairing_items,
     plan_swiss,
     plan_top_cut,
@@ -116,34 +117,16 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
 
 @checks(ResultRecorded)
 def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
-    rnd = open_round(state)
-    if rnd is None or rnd.number != body.round:
-        raise RuleError("LEDGER-RES-1", f"round {body.round} is not open for results",
-                        hint="results are recorded for the current round only; "
-                             "use 'tourney result correct' for a closed one")
-    table = find_table(state.hotc, body.round, body.table)
-    if table is None:
-        raise RuleError("LEDGER-RES-1", f"round {body.round} has no table {body.table}",
-                        hint="see 'tourney round show'")
-    if table.result is not None:
-        raise RuleError("LEDGER-RES-1", f"table {body.table} of round {body.round} already "
-                        f"has a result (seq {table.result.seq})",
-                        hint="a judge corrects it with 'tourney result correct'")
+    rnd, table = open_table(state, body.round, body.table)
     _decided(state, body, table.players, rnd.phase)
 
 
 @checks(ResultCorrected)
 def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
-    rnd, last = find_round(state.hotc, body.round), last_round(state)
-    if rnd is None or rnd is not last or state.hotc.cut is not None and rnd.phase is Phase.SWISS:
-        raise RuleError("BR-PEN-3.10.2-AMEND-3", f"round {body.round} is final: a later "
-                        "round or the cut was already made", hint="no correction is possible")
-    if state.hotc.champion is not None:
-        raise RuleError("LEDGER-RES-3", "the tournament is over")
-    table = find_table(state.hotc, body.round, body.table)
-    if table is None or table.result is None or table.result.seq != body.corrects_seq:
+    rnd, table, current = correctable_table(state, body.round, body.table)
+    if current != body.corrects_seq:
         raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
-                        f"of round {body.round} table {body.table}",
+                        f"of round {body.round} table {body.table} (seq {current})",
                         hint="cite the seq shown by 'tourney round show'")
     if not body.reason.strip():
         raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
@@ -188,11 +171,7 @@ def _cut(state: TournamentState, body: CutMade, actor: str) -> None:
         drawn = _draw(state, body.draw_seq, ctx(state, "cut"), pool)[:spots]
     elif body.draw_seq is not None:
         raise _mismatch("cut_mismatch", "cut draw", None, body.draw_seq)
-    cut = sorted(x0 + drawn)
-    out = sorted(r.number for r in state.hotc.records.values()
-                 if r.status is Status.ACTIVE and r.number not in cut)
-    expected = CutMade(spots=spots, undefeated=x0, pool=pool, drawn=drawn, cut=cut,
-                       eliminated=out, draw_seq=body.draw_seq)
+    expected = make_cut(state, x0, pool, spots, drawn, body.draw_seq)
     if expected != body:
         raise _mismatch("cut_mismatch", "top cut", expected.cut, body.cut)
 
@@ -220,5 +199,3 @@ def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> Non
     if (body.number, body.round) != (left[0], rnd.number):
         raise _mismatch("bracket_mismatch", "champion", left[0], body.number)
 
-
-__all__ = ["DropTiming"]

@@ -16,27 +16,28 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
-from ledger.hotc.apply import find_round, find_table
+from ledger.hotc.apply import find_round
 from ledger.hotc.cut import bracket_slots
 from ledger.hotc.events import (
     BracketSeeded,
     ChampionDeclared,
-    CutMade,
     DropTiming,
     PlayerDropped,
     ResultCorrected,
     ResultRecorded,
 )
-from ledger.hotc.model import Outcome, Phase, Status
+from ledger.hotc.model import Outcome, Phase
 from ledger.hotc.plan import (
     bye_items,
     close_summary,
+    correctable_table,
     ctx,
     current_round_number,
     cut_plan,
     drop_timing,
-    last_round,
+    make_cut,
     open_round,
+    open_table,
     pairing_items,
     plan_swiss,
     plan_top_cut,
@@ -114,15 +115,7 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
                   note: str = "") -> list[SignedEvent]:
-    rnd = open_round(t.state)
-    if rnd is None or rnd.number != round_no:
-        raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
-                        hint="results are recorded for the current round only; a judge "
-                             "corrects a closed one with 'tourney result correct'")
-    tab = find_table(t.state.hotc, round_no, table)
-    if tab is None:
-        raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
-                        hint="see 'tourney round show'")
+    rnd, tab = open_table(t.state, round_no, table)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
@@ -136,16 +129,12 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
                    outcome: Outcome, reason: str, winner: int | None = None,
                    loser: int | None = None, turn_player: int | None = None,
                    slow_play: list[int] | None = None) -> list[SignedEvent]:
-    rnd = find_round(t.state.hotc, round_no)
-    tab = find_table(t.state.hotc, round_no, table)
-    if rnd is None or tab is None or tab.result is None:
-        raise RuleError("LEDGER-RES-1", f"round {round_no} table {table} has no result to "
-                        "correct", hint="see 'tourney round show'")
+    rnd, tab, current = correctable_table(t.state, round_no, table)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     ev = t.record(ResultCorrected(round=round_no, table=table, winner=d.winner,
                                   losers=d.losers, outcome=outcome,
-                                  loss_reasons=d.loss_reasons, corrects_seq=tab.result.seq,
+                                  loss_reasons=d.loss_reasons, corrects_seq=current,
                                   reason=reason, turn_player=turn_player,
                                   slow_play=sorted(slow_play or [])), signer, time)
     out = [ev]
@@ -184,11 +173,7 @@ def select_cut(t: Tournament, signer: Signer, time: str, *, material: str | None
         out.append(ev)
         draw_seq = ev.seq
         drawn = st.draw_results[ev.seq][:spots]
-    cut = sorted(x0 + drawn)
-    eliminated = sorted(r.number for r in st.hotc.records.values()
-                        if r.status is Status.ACTIVE and r.number not in cut)
-    out.append(t.record(CutMade(spots=spots, undefeated=x0, pool=pool, drawn=drawn, cut=cut,
-                                eliminated=eliminated, draw_seq=draw_seq), signer, time))
+    out.append(t.record(make_cut(st, x0, pool, spots, drawn, draw_seq), signer, time))
     return out
 
 
@@ -209,5 +194,3 @@ def seed_bracket(t: Tournament, signer: Signer, time: str, *, material: str | No
     out += [ev, t.record(BracketSeeded(slots=slots, draw_seq=ev.seq), signer, time)]
     return out + pair_round(t, signer, time)
 
-
-__all__ = ["last_round"]

@@ -10,7 +10,7 @@ May import: ``ledger.state``, ``ledger.errors``, ``ledger.hotc.*``.
 from __future__ import annotations
 
 from ledger.errors import RuleError
-from ledger.hotc.apply import find_round
+from ledger.hotc.apply import find_round, find_table
 from ledger.hotc.cut import (
     bracket_tables,
     cut_spots,
@@ -18,8 +18,8 @@ from ledger.hotc.cut import (
     stop_rule,
     undefeated,
 )
-from ledger.hotc.events import DropTiming, RoundClosed, RoundPaired, Table
-from ledger.hotc.model import Phase, RoundState, Status
+from ledger.hotc.events import CutMade, DropTiming, RoundClosed, RoundPaired, Table
+from ledger.hotc.model import Phase, RoundState, Status, TableState
 from ledger.hotc.pairing import Entrant, bye_candidates, pair_swiss
 from ledger.state import TournamentState
 
@@ -188,9 +188,54 @@ def cut_plan(state: TournamentState) -> tuple[list[int], list[int], int]:
     return x0, eligible_pool(recs), cut_spots(size, len(x0))
 
 
+def open_table(state: TournamentState, round_no: int,
+               table: int) -> tuple[RoundState, TableState]:
+    """The table of the open round a result may be entered for (LEDGER-RES-1)."""
+    rnd = open_round(state)
+    if rnd is None or rnd.number != round_no:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
+                        hint="results are recorded for the current round only; a judge "
+                             "corrects a closed one with 'tourney result correct'")
+    tab = find_table(state.hotc, round_no, table)
+    if tab is None:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
+                        hint="see 'tourney round show'")
+    if tab.result is not None:
+        raise RuleError("LEDGER-RES-1", f"table {table} of round {round_no} already has a "
+                        f"result (seq {tab.result.seq})",
+                        hint="a judge corrects it with 'tourney result correct'")
+    return rnd, tab
+
+
+def correctable_table(state: TournamentState, round_no: int,
+                      table: int) -> tuple[RoundState, TableState, int]:
+    """A table whose result may still be corrected, and the seq of that result: only the
+    newest round, before the next round or the cut (BR-PEN-3.10.2 timing)."""
+    rnd = find_round(state.hotc, round_no)
+    if rnd is None or rnd is not last_round(state) or \
+            state.hotc.cut is not None and rnd.phase is Phase.SWISS:
+        raise RuleError("BR-PEN-3.10.2-AMEND-3", f"round {round_no} is final: a later "
+                        "round or the cut was already made", hint="no correction is possible")
+    if state.hotc.champion is not None:
+        raise RuleError("LEDGER-RES-3", "the tournament is over")
+    tab = find_table(state.hotc, round_no, table)
+    if tab is None or tab.result is None:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} table {table} has no result to "
+                        "correct", hint="see 'tourney round show'")
+    return rnd, tab, tab.result.seq
+
+
+def make_cut(state: TournamentState, x0: list[int], pool: list[int], spots: int,
+             drawn: list[int], draw_seq: int | None) -> CutMade:
+    """The cut_made of HOTC-CUT-1..3: X-0 plus the drawn, everyone else active out."""
+    cut = sorted(x0 + drawn)
+    out = sorted(r.number for r in state.hotc.records.values()
+                 if r.status is Status.ACTIVE and r.number not in cut)
+    return CutMade(spots=spots, undefeated=x0, pool=pool, drawn=drawn, cut=cut,
+                   eliminated=out, draw_seq=draw_seq)
+
+
 def current_round_number(state: TournamentState) -> int:
     rnd = last_round(state)
     return rnd.number if rnd is not None else 0
 
-
-__all__ = ["find_round"]
