@@ -11,7 +11,7 @@ May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -19,13 +19,19 @@ from cli.common import (
     JsonOpt,
     KeyOpt,
     Session,
-    auto_checkpoint,
     events_brief,
     note,
     seq_span,
     write_result,
 )
-from cli.round_cmd import SeedMaterialOpt, SeedSourceOpt, label, round_json, round_lines, seed_args
+from cli.round_cmd import (
+    SeedMaterialOpt,
+    SeedSourceOpt,
+    label,
+    round_json,
+    round_lines,
+    seeded_write,
+)
 
 if TYPE_CHECKING:
     from ledger.state import TournamentState
@@ -54,18 +60,15 @@ def cut(
     from ledger.hotc.events import CutMade
 
     s = Session(ctx, key=key, json=json)
-    material, source = seed_args(seed_material, seed_source)
-    signer = s.signer()
-    with s.ledger() as led:
-        log = s.tournament(led)
-        events, agg = led.write(log, lambda t, time: (t.select_cut(
-            signer, time, material=material, source=source), t))
-        cp = auto_checkpoint(s, led, log, signer, f"cut made at {seq_span(events)}")
+    log, events, agg, cp = seeded_write(
+        s, seed_material, seed_source,
+        lambda t, signer, time, **seed: t.select_cut(signer, time, **seed),
+        seed_unused=lambda t: False, unused_note="", done="cut made")
     st = agg.state
     ev = events[-1]
     b = ev.body
     assert isinstance(b, CutMade)
-    if material is not None and not any(e.kind == "seed_recorded" for e in events):
+    if seed_material is not None and not any(e.kind == "seed_recorded" for e in events):
         note("no random spot was drawn: --seed-material was not needed and not recorded")
     lines = [f"{seq_span(events)}: top cut of {len(b.cut)} selected",
              f"undefeated (admitted): {_names(st, b.undefeated)}",
@@ -98,26 +101,20 @@ def bracket(
 ) -> None:
     """Seed the bracket and pair its first round, or pair the next bracket round.
 
-    Head judge.  Afterwards writes a checkpoint and prints the bracket.  The seeding draw uses the seed for <tournament>/bracket: recorded earlier with 'tourney
-    seed record --ctx <tournament>/bracket', or given here with --seed-material and
+    Head judge.  Afterwards writes a checkpoint and prints the bracket.  The seeding
+    draw uses the seed for <tournament>/bracket: recorded earlier with 'tourney seed
+    record --ctx <tournament>/bracket', or given here with --seed-material and
     --seed-source.
 
     Example: tourney bracket --seed-material "88 14 02" --seed-source "atmospheric randomizer #1140" --key hj.pem
     """
     s = Session(ctx, key=key, json=json)
-    material, source = seed_args(seed_material, seed_source)
-    signer = s.signer()
-
-    def command(t: Any, time: str) -> tuple[list[Any], Any]:
-        if material is not None and t.state.hotc.slots is not None:
-            note("the bracket is seeded already: --seed-material was not recorded")
-            return t.seed_bracket(signer, time), t
-        return t.seed_bracket(signer, time, material=material, source=source), t
-
-    with s.ledger() as led:
-        log = s.tournament(led)
-        events, agg = led.write(log, command)
-        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
+    log, events, agg, cp = seeded_write(
+        s, seed_material, seed_source,
+        lambda t, signer, time, **seed: t.seed_bracket(signer, time, **seed),
+        seed_unused=lambda t: t.state.hotc.slots is not None,
+        unused_note="the bracket is seeded already: --seed-material was not recorded",
+        done="bracket")
     st = agg.state
     slots = list(st.hotc.slots or [])
     rnd = st.hotc.rounds[-1]

@@ -13,6 +13,7 @@ May import: ``typer``, ``cli.common``, ``ledger.*``, ``projections.*``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -61,6 +62,30 @@ def seed_args(material: str | None, source: str | None) -> tuple[str | None, str
         raise UsageError("--seed-material is empty",
                          hint="enter exactly what the randomizer gave")
     return material, source.strip()
+
+
+def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
+                 act: Callable[..., list[Any]], *, seed_unused: Callable[[Any], bool],
+                 unused_note: str, done: str) -> tuple[str, list[Any], Any, Any]:
+    """The head judge's drawing commands (round pair, cut, bracket): check the seed
+    options, write the command's events in one save, then the automatic checkpoint.
+    ``act(t, signer, time, material=, source=)`` records the events; when
+    ``seed_unused(t)`` holds the material is not recorded (``unused_note`` says so).
+    Returns (tournament id, events, aggregate, checkpoint path or None)."""
+    material, source = seed_args(seed_material, seed_source)
+    signer = s.signer()
+
+    def command(t: Any, time: str) -> tuple[list[Any], Any]:
+        if material is not None and seed_unused(t):
+            note(unused_note)
+            return act(t, signer, time, material=None, source=None), t
+        return act(t, signer, time, material=material, source=source), t
+
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events, agg = led.write(log, command)
+        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written ({done})")
+    return log, events, agg, cp
 
 
 def label(state: TournamentState, number: int | None) -> str:
@@ -162,19 +187,12 @@ def round_pair(
     Example: tourney round pair --seed-material "17 03 88 41" --seed-source "atmospheric randomizer #1123, 09:02" --key hj.pem
     """
     s = Session(ctx, key=key, json=json)
-    material, source = seed_args(seed_material, seed_source)
-    signer = s.signer()
-
-    def command(t: Any, time: str) -> tuple[list[Any], Any]:
-        if material is not None and t.state.hotc.slots is not None:
-            note("the next bracket round needs no seed: --seed-material was not recorded")
-            return t.pair_round(signer, time), t
-        return t.pair_round(signer, time, material=material, source=source), t
-
-    with s.ledger() as led:
-        log = s.tournament(led)
-        events, agg = led.write(log, command)
-        cp = auto_checkpoint(s, led, log, signer, f"round paired at {seq_span(events)}")
+    log, events, agg, cp = seeded_write(
+        s, seed_material, seed_source,
+        lambda t, signer, time, **seed: t.pair_round(signer, time, **seed),
+        seed_unused=lambda t: t.state.hotc.slots is not None,
+        unused_note="the next bracket round needs no seed: --seed-material was not recorded",
+        done="round paired")
     st = agg.state
     rnd = st.hotc.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
