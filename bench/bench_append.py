@@ -26,8 +26,8 @@ from pathlib import Path
 
 from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
-from ledger.formats import make_format
-from ledger.hotc.model import Outcome
+from ledger.params import make_format
+from ledger.formats.hotc.model import Outcome
 from ledger.keys import Signer
 from ledger.store import Ledger, Location
 

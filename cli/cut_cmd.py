@@ -57,7 +57,7 @@ def cut(
 
     Example: tourney cut --seed-material "52 07 19" --seed-source "atmospheric randomizer #1131" --key hj.pem
     """
-    from ledger.hotc.events import CutMade
+    from ledger.formats.hotc.events import CutMade
 
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(

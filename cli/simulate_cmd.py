@@ -133,7 +133,7 @@ def simulate(
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
     from audit.verify import verify_ledger
-    from ledger.formats import FORMATS
+    from ledger.params import FORMATS
     from ledger.simulation import demo_key
     from ledger.simulation import simulate as run_simulation
 

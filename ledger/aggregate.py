@@ -43,7 +43,7 @@ from ledger.events import (
     TournamentCreated,
     seal,
 )
-from ledger.hotc import commands as hotc
+from ledger.formats.hotc import commands as hotc
 from ledger.keys import PublicKey, Signer
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event

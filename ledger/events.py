@@ -273,4 +273,4 @@ def open_leaf(leaf: bytes) -> SignedEvent:
 
 
 # Format modules register their kinds on import (see ledger/hotc/__init__.py).
-from ledger.hotc import events as _hotc_events  # noqa: E402,F401
+from ledger.formats.hotc import events as _hotc_events  # noqa: E402,F401

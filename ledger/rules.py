@@ -30,7 +30,7 @@ from ledger.events import (
     SeedRecorded,
     TournamentCreated,
 )
-from ledger.formats import check_format
+from ledger.params import check_format
 from ledger.keys import key_id
 from ledger.state import TournamentState
 
@@ -217,4 +217,4 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
 
 
 # Format modules register their permissions and checks on import (ledger/hotc/__init__.py).
-from ledger.hotc import checks as _hotc_checks  # noqa: E402,F401
+from ledger.formats.hotc import checks as _hotc_checks  # noqa: E402,F401

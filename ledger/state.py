@@ -29,7 +29,7 @@ from ledger.events import (
     SignedEvent,
     TournamentCreated,
 )
-from ledger.hotc.model import HotcState
+from ledger.formats.hotc.model import HotcState
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -161,4 +161,4 @@ def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
 
 
 # Format modules register their state transitions on import (ledger/hotc/__init__.py).
-from ledger.hotc import apply as _hotc_apply  # noqa: E402,F401
+from ledger.formats.hotc import apply as _hotc_apply  # noqa: E402,F401

@@ -15,10 +15,10 @@ from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
 from ledger.errors import RuleError
 from ledger.events import Role, parse_leaf, seal
-from ledger.formats import make_format
-from ledger.hotc.events import CutMade, RoundPaired, Table
-from ledger.hotc.model import Outcome, Phase, Status
-from ledger.hotc.plan import open_round
+from ledger.params import make_format
+from ledger.formats.hotc.events import CutMade, RoundPaired, Table
+from ledger.formats.hotc.model import Outcome, Phase, Status
+from ledger.formats.hotc.plan import open_round
 from ledger.store import Ledger, Location
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
@@ -217,7 +217,7 @@ def test_round_uses_a_fresh_unbound_seed_once(tmp_path: Path) -> None:
 
 
 def test_format_flags_are_fixed_at_genesis_and_validated() -> None:
-    from ledger.formats import make_format, parse_params
+    from ledger.params import make_format, parse_params
 
     spec = make_format("hotc-swiss-de", 4, parse_params(
         "hotc-swiss-de", ["bye_priority=least_wins", "match_minutes=50"]))

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.errors import RuleError
-from ledger.hotc.cut import (
+from ledger.formats.hotc.cut import (
     bracket_slots,
     bracket_tables,
     cut_spots,
@@ -16,9 +16,9 @@ from ledger.hotc.cut import (
     stop_rule,
     undefeated,
 )
-from ledger.hotc.model import LossReason, Outcome, Phase, PlayerRecord, Status
-from ledger.hotc.pairing import Entrant, bye_candidates, pair_swiss
-from ledger.hotc.results import decide_result
+from ledger.formats.hotc.model import LossReason, Outcome, Phase, PlayerRecord, Status
+from ledger.formats.hotc.pairing import Entrant, bye_candidates, pair_swiss
+from ledger.formats.hotc.results import decide_result
 
 A, B, C, D, E, F, G, H, I, J, K, L = range(1, 13)
 

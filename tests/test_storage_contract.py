@@ -23,7 +23,7 @@ from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
 from ledger.errors import StorageError, UsageError
 from ledger.events import Role, SignedEvent
-from ledger.formats import make_format
+from ledger.params import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import SNAPSHOT_INTERVAL, Ledger, Location
 from tests.helpers.checks import (

@@ -1,21 +1,21 @@
 """Rules of every HotC event: who may sign it and what it must say.
 
 Owns: the permissions of the HotC kinds (RULES.md §1.3) and one check per kind, which
-recomputes the expected body with ``ledger.hotc.plan`` (the same code the commands use)
+recomputes the expected body with ``ledger.formats.hotc.plan`` (the same code the commands use)
 and refuses any difference — so the audit re-runs every pairing, bye, cut and bracket
 draw from the recorded seeds and the state at that seq.
 
 May import: ``ledger.rules``, ``ledger.state``, ``ledger.events``, ``ledger.errors``,
-``ledger.hotc.*``.
+``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
 
 from ledger.errors import RuleError
 from ledger.events import Role
-from ledger.hotc.apply import find_round
-from ledger.hotc.cut import bracket_slots
-from ledger.hotc.events import (
+from ledger.formats.hotc.apply import find_round
+from ledger.formats.hotc.cut import bracket_slots
+from ledger.formats.hotc.events import (
     BracketSeeded,
     ChampionDeclared,
     CutMade,
@@ -26,8 +26,8 @@ from ledger.hotc.events import (
     RoundClosed,
     RoundPaired,
 )
-from ledger.hotc.model import Outcome, Phase, Status
-from ledger.hotc.plan import (
+from ledger.formats.hotc.model import Outcome, Phase, Status
+from ledger.formats.hotc.plan import (
     bye_items,
     close_summary,
     correctable_table,
@@ -44,7 +44,7 @@ from ledger.hotc.plan import (
     round_complete,
     swiss_preconditions,
 )
-from ledger.hotc.results import decide_result
+from ledger.formats.hotc.results import decide_result
 from ledger.rules import checks, permit
 from ledger.state import TournamentState
 

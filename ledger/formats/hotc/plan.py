@@ -4,23 +4,23 @@ of every HotC decision, used by the commands (to decide) and by the checks (to v
 Owns: draw contexts, the pairing plan of a Swiss or top-cut round, the close summary
 (stop rule), drop timing and the cut plan.
 
-May import: ``ledger.state``, ``ledger.errors``, ``ledger.hotc.*``.
+May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
 
 from ledger.errors import RuleError
-from ledger.hotc.apply import find_round, find_table
-from ledger.hotc.cut import (
+from ledger.formats.hotc.apply import find_round, find_table
+from ledger.formats.hotc.cut import (
     bracket_tables,
     cut_spots,
     eligible_pool,
     stop_rule,
     undefeated,
 )
-from ledger.hotc.events import CutMade, DropTiming, RoundClosed, RoundPaired, Table
-from ledger.hotc.model import Phase, RoundState, Status, TableState
-from ledger.hotc.pairing import Entrant, bye_candidates, pair_swiss
+from ledger.formats.hotc.events import CutMade, DropTiming, RoundClosed, RoundPaired, Table
+from ledger.formats.hotc.model import Phase, RoundState, Status, TableState
+from ledger.formats.hotc.pairing import Entrant, bye_candidates, pair_swiss
 from ledger.state import TournamentState
 
 FORMAT_ID = "hotc-swiss-de"

@@ -4,7 +4,7 @@ Owns: ``RoundPaired``, ``ResultRecorded``, ``ResultCorrected``, ``PlayerDropped`
 ``RoundClosed``, ``CutMade``, ``BracketSeeded``, ``ChampionDeclared`` — each a msgspec
 Struct with an explicit wire tag — and their registration in ``ledger.events.BODY_TYPES``.
 
-May import: ``msgspec``, ``ledger.events`` (Body, register_body), ``ledger.hotc.model``.
+May import: ``msgspec``, ``ledger.events`` (Body, register_body), ``ledger.formats.hotc.model``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from enum import Enum
 import msgspec
 
 from ledger.events import Body, register_body
-from ledger.hotc.model import LossReason, Outcome, Phase
+from ledger.formats.hotc.model import LossReason, Outcome, Phase
 
 PAIRING_ALGORITHM = "hotc-pair/v1"
 

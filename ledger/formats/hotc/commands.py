@@ -3,11 +3,11 @@
 Owns: ``pair_round``, ``record_result``, ``correct_result``, ``drop_player``,
 ``select_cut`` and ``seed_bracket`` — each may record several events in one atomic save
 (e.g. seed, bye draw, pairing draw and round_paired; or the last result, round_closed
-and champion_declared).  Decisions come from ``ledger.hotc.plan``; every event still
+and champion_declared).  Decisions come from ``ledger.formats.hotc.plan``; every event still
 passes ``ledger.rules.check`` when recorded.
 
 May import: ``ledger.aggregate`` (Tournament), ``ledger.errors``, ``ledger.keys``,
-``ledger.events``, ``ledger.hotc.*``.
+``ledger.events``, ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
-from ledger.hotc.apply import find_round
-from ledger.hotc.cut import bracket_slots
-from ledger.hotc.events import (
+from ledger.formats.hotc.apply import find_round
+from ledger.formats.hotc.cut import bracket_slots
+from ledger.formats.hotc.events import (
     BracketSeeded,
     ChampionDeclared,
     DropTiming,
@@ -26,8 +26,8 @@ from ledger.hotc.events import (
     ResultCorrected,
     ResultRecorded,
 )
-from ledger.hotc.model import Outcome, Phase
-from ledger.hotc.plan import (
+from ledger.formats.hotc.model import Outcome, Phase
+from ledger.formats.hotc.plan import (
     bye_items,
     close_summary,
     correctable_table,
@@ -44,7 +44,7 @@ from ledger.hotc.plan import (
     round_complete,
     swiss_preconditions,
 )
-from ledger.hotc.results import decide_result
+from ledger.formats.hotc.results import decide_result
 from ledger.keys import Signer
 
 if TYPE_CHECKING:

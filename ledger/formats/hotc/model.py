@@ -2,7 +2,7 @@
 
 Owns: ``PlayerRecord``, ``TableState``, ``RoundState``, ``HotcState`` and the closed sets
 ``Status``, ``Phase``, ``Outcome`` and ``LossReason`` (RULES.md AMB-H8).  Folded by
-``ledger.hotc.apply``; read by pairing, cut, standings and the audit.
+``ledger.formats.hotc.apply``; read by pairing, cut, standings and the audit.
 
 May import: ``msgspec`` only (``ledger.state`` imports this module).
 """

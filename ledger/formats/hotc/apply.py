@@ -5,13 +5,13 @@ pair-downs, eliminations, drops, the cut, the bracket and the champion.  Applies
 never validates (the audit folds invalid events too, after reporting them), never reads a
 clock, never draws.
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.hotc.*``.
+May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
 
 from ledger.events import RegistrationClosed, SignedEvent
-from ledger.hotc.events import (
+from ledger.formats.hotc.events import (
     BracketSeeded,
     ChampionDeclared,
     CutMade,
@@ -21,7 +21,7 @@ from ledger.hotc.events import (
     RoundClosed,
     RoundPaired,
 )
-from ledger.hotc.model import (
+from ledger.formats.hotc.model import (
     HotcState,
     Phase,
     PlayerRecord,
