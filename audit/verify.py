@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import ledger.formats.registry  # noqa: F401  (the formats the audit re-runs)
 from audit.findings import Finding, Report, finding, make_report
 from audit.sigpool import SignaturePool
 from ledger.canonical import NonCanonicalError

@@ -112,6 +112,7 @@ class Session:
 
     @contextmanager
     def ledger(self, *, create: bool = False) -> Iterator[Ledger]:
+        import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
         from ledger.store import Ledger
         with Ledger(self.location, create=create) as led:
             yield led

@@ -112,12 +112,12 @@ def bracket(
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.seed_bracket(signer, time, **seed),
-        seed_unused=lambda t: t.state.hotc.slots is not None,
+        seed_unused=lambda t: t.state.fmt.slots is not None,
         unused_note="the bracket is seeded already: --seed-material was not recorded",
         done="bracket")
     st = agg.state
-    slots = list(st.hotc.slots or [])
-    rnd = st.hotc.rounds[-1]
+    slots = list(st.fmt.slots or [])
+    rnd = st.fmt.rounds[-1]
     seeded = any(e.kind == "bracket_seeded" for e in events)
     lines = [f"{seq_span(events)}: " + ("bracket seeded and round paired" if seeded
                                         else "next bracket round paired"),

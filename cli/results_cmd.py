@@ -94,7 +94,7 @@ class Choice:
         from ledger.formats.hotc.apply import find_round, find_table
         from ledger.formats.hotc.model import Phase
 
-        rnd = find_round(state.hotc, round_no)
+        rnd = find_round(state.fmt, round_no)
         if self.swiss_only and rnd is not None and rnd.phase is Phase.TOP_CUT:
             raise UsageError(f"{self.swiss_only} does not exist in the top cut",
                              hint="time in the top cut: --timeout --turn-player N "
@@ -105,7 +105,7 @@ class Choice:
         if self.slow_play is not None:
             calls = [self.slow_play]
         elif self.both_slow_play:
-            tab = find_table(state.hotc, round_no, table)
+            tab = find_table(state.fmt, round_no, table)
             calls = list(tab.players) if tab is not None else []
         return {"round_no": round_no, "table": table, "outcome": self.outcome,
                 "winner": self.winner, "loser": self.loser,
@@ -208,7 +208,7 @@ def _result_lines(state: TournamentState, events: list[SignedEvent], what: str) 
 
     body = events[0].body
     assert isinstance(body, (ResultRecorded, ResultCorrected))
-    tab = find_table(state.hotc, body.round, body.table)
+    tab = find_table(state.fmt, body.round, body.table)
     players = " v ".join(label(state, p) for p in tab.players) if tab else "?"
     return [f"{seq_span(events)}: {what} round {body.round} table {body.table} "
             f"({players}): {result_text(tab.result if tab else None)}"]

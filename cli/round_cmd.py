@@ -190,11 +190,11 @@ def round_pair(
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.pair_round(signer, time, **seed),
-        seed_unused=lambda t: t.state.hotc.slots is not None,
+        seed_unused=lambda t: t.state.fmt.slots is not None,
         unused_note="the next bracket round needs no seed: --seed-material was not recorded",
         done="round paired")
     st = agg.state
-    rnd = st.hotc.rounds[-1]
+    rnd = st.fmt.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
             "checkpoint": None if cp is None else str(cp)}
     lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
@@ -222,7 +222,7 @@ def round_show(
     with s.ledger() as led:
         log = s.tournament(led)
         st = led.load(log).state
-        rounds = st.hotc.rounds
+        rounds = st.fmt.rounds
         if not rounds:
             raise UsageError(f"no round of {log} has been paired yet",
                              hint="the head judge pairs one with 'tourney round pair'")

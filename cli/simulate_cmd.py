@@ -6,7 +6,7 @@ rates parsed with ``fractions.Fraction``, cut size), choosing the tournament id
 ledger), creating the ledger file like ``init`` (and removing it again if nothing could be
 written), the progress display on stderr (rich when stderr is a terminal, plain status
 lines otherwise, nothing in ``--json`` mode), and the summary with the audit's verdict
-(exit 4 when the audit fails).  The event itself is ``ledger.simulation.simulate``'s and
+(exit 4 when the audit fails).  The event itself is ``ledger.formats.simulation.simulate``'s and
 the audit is ``audit.verify.verify_ledger``, never redone here.
 
 May import: ``typer``, ``rich``, ``msgspec``, ``cli.common``, ``cli.tournament_cmd``,
@@ -133,9 +133,9 @@ def simulate(
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
     from audit.verify import verify_ledger
-    from ledger.params import FORMATS
-    from ledger.simulation import demo_key
-    from ledger.simulation import simulate as run_simulation
+    from ledger.formats.registry import FORMATS
+    from ledger.formats.simulation import demo_key
+    from ledger.formats.simulation import simulate as run_simulation
 
     s = Session(ctx, json=json)
     if not 2 <= players <= MAX_PLAYERS:
@@ -144,7 +144,7 @@ def simulate(
     if format not in FORMATS:
         raise UsageError(f"unknown format {format!r}",
                          hint=f"known formats: {', '.join(sorted(FORMATS))}")
-    size = FORMATS[format].default_cut if cut is None else cut
+    size = FORMATS[format].params.default_cut if cut is None else cut
     if not 2 <= size <= 256 or size & (size - 1):
         raise UsageError(f"--cut {size} is not a power of two in 2..256",
                          hint="use --cut 2, 4, 8, …")

@@ -55,7 +55,7 @@ def standings(
         s.emit({"tournament": log, **standings_json(st)})
         return
     rows = ranked(st)
-    h = st.hotc
+    h = st.fmt
     head = (f"{log}: standings after {h.swiss_rounds} Swiss rounds"
             + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
             + (f"; champion #{h.champion}" if h.champion is not None else ""))

@@ -59,7 +59,7 @@ def init(
     """
     from ledger.aggregate import Tournament
     from ledger.events import open_leaf
-    from ledger.params import FORMATS, make_format, parse_params
+    from ledger.formats.registry import FORMATS, make_format, parse_params
 
     s = Session(ctx, key=key, json=json)
     if not name.strip():

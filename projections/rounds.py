@@ -25,10 +25,10 @@ def load_round(led: Ledger, log: str, state: TournamentState,
     """Round ``number`` with its tables and results.  The state keeps the tables of the
     newest round only; an earlier round's are read back from its stretch of the log
     (its ``round_paired`` up to the next round's, the last chance to correct it)."""
-    rnd = find_round(state.hotc, number)
+    rnd = find_round(state.fmt, number)
     if rnd is None or rnd.tables:
         return rnd
-    nxt = find_round(state.hotc, number + 1)
+    nxt = find_round(state.fmt, number + 1)
     end = nxt.paired_seq if nxt is not None else state.size + 1
     tables: dict[int, TableState] = {}
     for _ver, leaf in led.raw_leaves(log, after=rnd.paired_seq - 1):

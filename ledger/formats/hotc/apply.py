@@ -1,6 +1,6 @@
-"""State transitions of the HotC events (folded by ``ledger.state.apply_event``).
+"""State transitions of the HotC events (run by the plug-in's ``evolve``).
 
-Owns: how each HotC fact changes ``TournamentState.hotc``: records, rounds, byes,
+Owns: how each HotC fact changes ``TournamentState.fmt``: records, rounds, byes,
 pair-downs, eliminations, drops, the cut, the bracket and the champion.  Applies only:
 never validates (the audit folds invalid events too, after reporting them), never reads a
 clock, never draws.
@@ -11,6 +11,7 @@ May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.hotc.*``.
 from __future__ import annotations
 
 from ledger.events import RegistrationClosed, SignedEvent
+from ledger.formats.hotc.book import BOOK
 from ledger.formats.hotc.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -30,7 +31,7 @@ from ledger.formats.hotc.model import (
     Status,
     TableState,
 )
-from ledger.state import TournamentState, applies
+from ledger.state import TournamentState
 
 
 def find_round(h: HotcState, number: int) -> RoundState | None:
@@ -51,15 +52,15 @@ def _pair_down_flag(state: TournamentState) -> str:
     return str(fmt.params.get("pair_down_counts", "higher")) if fmt else "higher"
 
 
-@applies(RegistrationClosed)
+@BOOK.applies(RegistrationClosed)
 def _open_records(state: TournamentState, ev: SignedEvent, body: RegistrationClosed) -> None:
     for number in state.players:
-        state.hotc.records.setdefault(number, PlayerRecord(number=number))
+        state.fmt.records.setdefault(number, PlayerRecord(number=number))
 
 
-@applies(RoundPaired)
+@BOOK.applies(RoundPaired)
 def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
-    h = state.hotc
+    h = state.fmt
     rec = h.records
     for old in h.rounds:   # only the newest round keeps its tables (see HotcState)
         old.tables = []
@@ -96,7 +97,7 @@ def _consume_draws(state: TournamentState) -> None:
 
 
 def _effect(state: TournamentState, rnd: RoundState, res: ResultState, sign: int) -> None:
-    rec = state.hotc.records
+    rec = state.fmt.records
     top = rnd.phase is Phase.TOP_CUT
     if res.winner in rec:
         rec[res.winner].wins += sign
@@ -125,8 +126,8 @@ def _effect(state: TournamentState, rnd: RoundState, res: ResultState, sign: int
 
 def _record(state: TournamentState, ev: SignedEvent,
             body: ResultRecorded | ResultCorrected) -> None:
-    rnd = find_round(state.hotc, body.round)
-    table = find_table(state.hotc, body.round, body.table)
+    rnd = find_round(state.fmt, body.round)
+    table = find_table(state.fmt, body.round, body.table)
     if rnd is None or table is None:
         return
     if table.result is not None:
@@ -138,26 +139,26 @@ def _record(state: TournamentState, ev: SignedEvent,
         rnd.corrected_seq = ev.seq
 
 
-applies(ResultRecorded)(_record)
-applies(ResultCorrected)(_record)
+BOOK.applies(ResultRecorded)(_record)
+BOOK.applies(ResultCorrected)(_record)
 
 
-@applies(PlayerDropped)
+@BOOK.applies(PlayerDropped)
 def _dropped(state: TournamentState, ev: SignedEvent, body: PlayerDropped) -> None:
-    r = state.hotc.records.get(body.number)
+    r = state.fmt.records.get(body.number)
     if r is None:
         return
     if r.status is Status.CUT and r.cut_finish is None:
-        rnd = state.hotc.rounds[-1] if state.hotc.rounds else None
+        rnd = state.fmt.rounds[-1] if state.fmt.rounds else None
         still_open = rnd is not None and rnd.closed_seq is None
         r.cut_finish = (rnd.number if still_open and rnd is not None
-                        else len(state.hotc.rounds) + 1)
+                        else len(state.fmt.rounds) + 1)
     r.status = Status.DROPPED
     r.dropped_round = body.round
     # Swiss rounds this player completed: closed ones, plus the open one if their own
     # result is already in or they hold its bye (BR-DE-TB-4 "dropped after d rounds").
     done = 0
-    for x in state.hotc.rounds:
+    for x in state.fmt.rounds:
         if x.phase is not Phase.SWISS:
             continue
         if x.closed_seq is not None or x.bye == body.number or any(
@@ -181,9 +182,9 @@ def next_entries(entries: list[int | None], rnd: RoundState) -> list[int | None]
     return out
 
 
-@applies(RoundClosed)
+@BOOK.applies(RoundClosed)
 def _closed(state: TournamentState, ev: SignedEvent, body: RoundClosed) -> None:
-    h = state.hotc
+    h = state.fmt
     rnd = find_round(h, body.round)
     if rnd is None:
         return
@@ -194,9 +195,9 @@ def _closed(state: TournamentState, ev: SignedEvent, body: RoundClosed) -> None:
         h.entries = next_entries(rnd.entries, rnd)
 
 
-@applies(CutMade)
+@BOOK.applies(CutMade)
 def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
-    h = state.hotc
+    h = state.fmt
     _consume_draws(state)
     h.cut = list(body.cut)
     h.cut_seq = ev.seq
@@ -209,17 +210,17 @@ def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
             h.records[n].status = Status.ELIMINATED
 
 
-@applies(BracketSeeded)
+@BOOK.applies(BracketSeeded)
 def _seeded(state: TournamentState, ev: SignedEvent, body: BracketSeeded) -> None:
     _consume_draws(state)
-    state.hotc.slots = list(body.slots)
-    state.hotc.entries = list(body.slots)
+    state.fmt.slots = list(body.slots)
+    state.fmt.entries = list(body.slots)
 
 
-@applies(ChampionDeclared)
+@BOOK.applies(ChampionDeclared)
 def _champion(state: TournamentState, ev: SignedEvent, body: ChampionDeclared) -> None:
-    state.hotc.champion = body.number
-    r = state.hotc.records.get(body.number)
+    state.fmt.champion = body.number
+    r = state.fmt.records.get(body.number)
     if r is not None:
         r.status = Status.CHAMPION
 

@@ -5,7 +5,7 @@ recomputes the expected body with ``ledger.formats.hotc.plan`` (the same code th
 and refuses any difference — so the audit re-runs every pairing, bye, cut and bracket
 draw from the recorded seeds and the state at that seq.
 
-May import: ``ledger.rules``, ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.formats.hotc.book``, ``ledger.state``, ``ledger.events``, ``ledger.errors``,
 ``ledger.formats.hotc.*``.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from ledger.errors import RuleError
 from ledger.events import Role
 from ledger.formats.hotc.apply import find_round
+from ledger.formats.hotc.book import BOOK
 from ledger.formats.hotc.cut import bracket_slots
 from ledger.formats.hotc.events import (
     BracketSeeded,
@@ -45,19 +46,19 @@ from ledger.formats.hotc.plan import (
     swiss_preconditions,
 )
 from ledger.formats.hotc.results import decide_result
-from ledger.rules import checks, permit
 from ledger.state import TournamentState
 
 HJ = frozenset({Role.HEAD_JUDGE})
 SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
-permit(HotcKind.ROUND_PAIRED.value, HJ)               # LEDGER-RAND-3
-permit(HotcKind.CUT_MADE.value, HJ)                   # LEDGER-RAND-3
-permit(HotcKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
-permit(HotcKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
-permit(HotcKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
-permit(HotcKind.PLAYER_DROPPED.value, frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))  # FR §4.5
-permit(HotcKind.ROUND_CLOSED.value, SCORING)
-permit(HotcKind.CHAMPION_DECLARED.value, SCORING)
+BOOK.permit(HotcKind.ROUND_PAIRED.value, HJ)               # LEDGER-RAND-3
+BOOK.permit(HotcKind.CUT_MADE.value, HJ)                   # LEDGER-RAND-3
+BOOK.permit(HotcKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
+BOOK.permit(HotcKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
+BOOK.permit(HotcKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
+BOOK.permit(HotcKind.PLAYER_DROPPED.value,  # FR §4.5
+            frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
+BOOK.permit(HotcKind.ROUND_CLOSED.value, SCORING)
+BOOK.permit(HotcKind.CHAMPION_DECLARED.value, SCORING)
 
 
 def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleError:
@@ -75,7 +76,7 @@ def _draw(state: TournamentState, seq: int, want_ctx: str, items: list[int]) -> 
     return state.draw_results[seq]
 
 
-@checks(RoundPaired)
+@BOOK.checks(RoundPaired)
 def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None:
     if body.phase is Phase.TOP_CUT:
         expected = plan_top_cut(state)
@@ -109,19 +110,19 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{body.losers} ({[r.value for r in body.loss_reasons]}) but "
                         f"{body.outcome.value} gives {got.winner}, {got.losers}",
                         finding="result_mismatch")
-    dropper = state.hotc.records.get(loser) if loser is not None else None
+    dropper = state.fmt.records.get(loser) if loser is not None else None
     if body.outcome is Outcome.DROP and (dropper is None or dropper.status is not Status.DROPPED):
         raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
                         hint="use 'tourney drop NUMBER'")
 
 
-@checks(ResultRecorded)
+@BOOK.checks(ResultRecorded)
 def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
     rnd, table = open_table(state, body.round, body.table)
     _decided(state, body, table.players, rnd.phase)
 
 
-@checks(ResultCorrected)
+@BOOK.checks(ResultCorrected)
 def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
     rnd, table, current = correctable_table(state, body.round, body.table)
     if current != body.corrects_seq:
@@ -133,9 +134,9 @@ def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> Non
     _decided(state, body, table.players, rnd.phase)
 
 
-@checks(PlayerDropped)
+@BOOK.checks(PlayerDropped)
 def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
-    rec = state.hotc.records.get(body.number)
+    rec = state.fmt.records.get(body.number)
     if rec is None:
         raise RuleError("BR-DROP-1", f"player {body.number} is not registered",
                         hint="see 'tourney player list'")
@@ -148,9 +149,9 @@ def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
                         f"{current_round_number(state)}", finding="drop_mismatch")
 
 
-@checks(RoundClosed)
+@BOOK.checks(RoundClosed)
 def _closed(state: TournamentState, body: RoundClosed, actor: str) -> None:
-    rnd = find_round(state.hotc, body.round)
+    rnd = find_round(state.fmt, body.round)
     if rnd is None or not round_complete(rnd):
         raise RuleError("LEDGER-RES-1", f"round {body.round} still has tables without results")
     reclose = rnd.closed_seq is not None and (rnd.corrected_seq or 0) > rnd.closed_seq
@@ -161,7 +162,7 @@ def _closed(state: TournamentState, body: RoundClosed, actor: str) -> None:
         raise _mismatch("standings_mismatch", f"round {body.round} close", expected, body)
 
 
-@checks(CutMade)
+@BOOK.checks(CutMade)
 def _cut(state: TournamentState, body: CutMade, actor: str) -> None:
     x0, pool, spots = cut_plan(state)
     drawn: list[int] = []
@@ -176,9 +177,9 @@ def _cut(state: TournamentState, body: CutMade, actor: str) -> None:
         raise _mismatch("cut_mismatch", "top cut", expected.cut, body.cut)
 
 
-@checks(BracketSeeded)
+@BOOK.checks(BracketSeeded)
 def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
-    h = state.hotc
+    h = state.fmt
     if h.cut is None:
         raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
     if h.slots is not None:
@@ -189,12 +190,12 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
         raise _mismatch("bracket_mismatch", "bracket seeding", expected, body.slots)
 
 
-@checks(ChampionDeclared)
+@BOOK.checks(ChampionDeclared)
 def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> None:
     rnd = last_round(state)
-    left = [n for n in (state.hotc.entries or []) if n is not None]
+    left = [n for n in (state.fmt.entries or []) if n is not None]
     if rnd is None or rnd.phase is not Phase.TOP_CUT or rnd.closed_seq is None \
-            or len(left) != 1 or state.hotc.champion is not None:
+            or len(left) != 1 or state.fmt.champion is not None:
         raise RuleError("HOTC-TOP-3", "the bracket has not produced a champion yet")
     if (body.number, body.round) != (left[0], rnd.number):
         raise _mismatch("bracket_mismatch", "champion", left[0], body.number)

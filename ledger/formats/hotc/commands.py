@@ -77,7 +77,7 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
                source: str | None = None) -> list[SignedEvent]:
     """Pair the next round: Swiss (with bye and pairing draws) or the next bracket round."""
     st = t.state
-    if st.hotc.slots is not None:
+    if st.fmt.slots is not None:
         return [t.record(plan_top_cut(st), signer, time)]
     n = swiss_preconditions(st)
     out: list[SignedEvent] = []
@@ -101,11 +101,11 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
 
 
 def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list[SignedEvent]:
-    rnd = find_round(t.state.hotc, number)
+    rnd = find_round(t.state.fmt, number)
     if rnd is None or not round_complete(rnd):
         return []
     out = [t.record(close_summary(t.state, rnd), signer, time)]
-    left = [n for n in (t.state.hotc.entries or []) if n is not None]
+    left = [n for n in (t.state.fmt.entries or []) if n is not None]
     if rnd.phase is Phase.TOP_CUT and len(left) == 1:
         out.append(t.record(ChampionDeclared(number=left[0], round=rnd.number), signer, time))
     return out
@@ -182,13 +182,13 @@ def seed_bracket(t: Tournament, signer: Signer, time: str, *, material: str | No
     """HOTC-TOP-1: random seeding of the cut onto slots, then pair its first round; on a
     seeded bracket, pair the next bracket round."""
     st = t.state
-    if st.hotc.slots is not None:
+    if st.fmt.slots is not None:
         return pair_round(t, signer, time)
-    if st.hotc.cut is None:
+    if st.fmt.cut is None:
         raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
     out: list[SignedEvent] = []
     seed_seq = seed_for(t, "bracket", signer, time, out, material=material, source=source)
-    ev = t.make_draw(ctx=ctx(st, "bracket"), items=sorted(st.hotc.cut), seed_seq=seed_seq,
+    ev = t.make_draw(ctx=ctx(st, "bracket"), items=sorted(st.fmt.cut), seed_seq=seed_seq,
                      reason="random bracket seeding (HOTC-TOP-1)", signer=signer, time=time)
     slots = bracket_slots(st.draw_results[ev.seq], st.format.cut if st.format else 8)
     out += [ev, t.record(BracketSeeded(slots=slots, draw_seq=ev.seq), signer, time)]

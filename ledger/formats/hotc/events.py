@@ -2,9 +2,9 @@
 
 Owns: ``RoundPaired``, ``ResultRecorded``, ``ResultCorrected``, ``PlayerDropped``,
 ``RoundClosed``, ``CutMade``, ``BracketSeeded``, ``ChampionDeclared`` — each a msgspec
-Struct with an explicit wire tag — and their registration in ``ledger.events.BODY_TYPES``.
+Struct with an explicit wire tag (registered through the plug-in).
 
-May import: ``msgspec``, ``ledger.events`` (Body, register_body), ``ledger.formats.hotc.model``.
+May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.hotc.model``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from enum import Enum
 
 import msgspec
 
-from ledger.events import Body, register_body
+from ledger.events import Body
 from ledger.formats.hotc.model import LossReason, Outcome, Phase
 
 PAIRING_ALGORITHM = "hotc-pair/v1"
@@ -133,6 +133,6 @@ class ChampionDeclared(Body, frozen=True, kw_only=True):
     round: int
 
 
-for _cls in (RoundPaired, ResultRecorded, ResultCorrected, PlayerDropped, RoundClosed,
-             CutMade, BracketSeeded, ChampionDeclared):
-    register_body(_cls)
+#: the wire kinds this format adds (registered by its plug-in)
+BODIES: tuple[type[Body], ...] = (RoundPaired, ResultRecorded, ResultCorrected, PlayerDropped,
+                                  RoundClosed, CutMade, BracketSeeded, ChampionDeclared)

@@ -47,7 +47,7 @@ def param(state: TournamentState, name: str, default: str) -> str:
 
 
 def last_round(state: TournamentState) -> RoundState | None:
-    return state.hotc.rounds[-1] if state.hotc.rounds else None
+    return state.fmt.rounds[-1] if state.fmt.rounds else None
 
 
 def open_round(state: TournamentState) -> RoundState | None:
@@ -58,14 +58,14 @@ def open_round(state: TournamentState) -> RoundState | None:
 def entrants(state: TournamentState) -> list[Entrant]:
     return [Entrant(number=r.number, wins=r.wins, byes=r.byes, pair_downs=r.pair_downs,
                     opponents=frozenset(r.opponents))
-            for r in sorted(state.hotc.records.values(), key=lambda r: r.number)
+            for r in sorted(state.fmt.records.values(), key=lambda r: r.number)
             if r.status is Status.ACTIVE]
 
 
 def swiss_preconditions(state: TournamentState) -> int:
     """Refuse unless a Swiss round may be paired now; returns its number."""
     require_hotc(state)
-    h = state.hotc
+    h = state.fmt
     if open_round(state) is not None:
         raise RuleError("HOTC-PAIR-1", f"round {h.rounds[-1].number} is still open",
                         hint="record its remaining results first ('tourney round show')")
@@ -114,7 +114,7 @@ def plan_swiss(state: TournamentState, number: int, bye: int | None,
 
 def plan_top_cut(state: TournamentState) -> RoundPaired:
     """The next bracket round from the current entries (HOTC-TOP-1, AMB-H10)."""
-    h = state.hotc
+    h = state.fmt
     if h.entries is None:
         raise RuleError("HOTC-TOP-1", "the bracket is not seeded",
                         hint="seed it with 'tourney bracket'")
@@ -134,7 +134,7 @@ def plan_top_cut(state: TournamentState) -> RoundPaired:
 
 def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
     """round_closed of a round whose results are all in: the stop rule's verdict."""
-    recs = state.hotc.records
+    recs = state.fmt.records
     losers = {n for t in rnd.tables if t.result for n in t.result.losers}
     if rnd.phase is Phase.SWISS:
         x0 = undefeated(recs.values())
@@ -144,7 +144,7 @@ def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
         return RoundClosed(round=rnd.number, phase=rnd.phase, undefeated=len(x0),
                            one_loss=len(one), eliminated=gone,
                            swiss_over=stop_rule(len(x0), cut_size(state)))
-    remaining = [n for n in (state.hotc.entries or []) if n is not None and n not in losers]
+    remaining = [n for n in (state.fmt.entries or []) if n is not None and n not in losers]
     return RoundClosed(round=rnd.number, phase=rnd.phase, undefeated=len(remaining),
                        one_loss=0, eliminated=sorted(losers), swiss_over=True)
 
@@ -154,7 +154,7 @@ def round_complete(rnd: RoundState) -> bool:
 
 
 def drop_timing(state: TournamentState, number: int) -> DropTiming:
-    h = state.hotc
+    h = state.fmt
     rnd = open_round(state)
     if rnd is not None:
         for t in rnd.tables:
@@ -168,7 +168,7 @@ def drop_timing(state: TournamentState, number: int) -> DropTiming:
 def cut_plan(state: TournamentState) -> tuple[list[int], list[int], int]:
     """(X-0 players admitted, eligible pool pre-ordered, random spots) — HOTC-CUT-1/2."""
     require_hotc(state)
-    h = state.hotc
+    h = state.fmt
     if h.cut is not None:
         raise RuleError("HOTC-CUT-1", "the top cut was already selected")
     if open_round(state) is not None:
@@ -196,7 +196,7 @@ def open_table(state: TournamentState, round_no: int,
         raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
                         hint="results are recorded for the current round only; a judge "
                              "corrects a closed one with 'tourney result correct'")
-    tab = find_table(state.hotc, round_no, table)
+    tab = find_table(state.fmt, round_no, table)
     if tab is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
@@ -211,14 +211,14 @@ def correctable_table(state: TournamentState, round_no: int,
                       table: int) -> tuple[RoundState, TableState, int]:
     """A table whose result may still be corrected, and the seq of that result: only the
     newest round, before the next round or the cut (BR-PEN-3.10.2 timing)."""
-    rnd = find_round(state.hotc, round_no)
+    rnd = find_round(state.fmt, round_no)
     if rnd is None or rnd is not last_round(state) or \
-            state.hotc.cut is not None and rnd.phase is Phase.SWISS:
+            state.fmt.cut is not None and rnd.phase is Phase.SWISS:
         raise RuleError("BR-PEN-3.10.2-AMEND-3", f"round {round_no} is final: a later "
                         "round or the cut was already made", hint="no correction is possible")
-    if state.hotc.champion is not None:
+    if state.fmt.champion is not None:
         raise RuleError("LEDGER-RES-3", "the tournament is over")
-    tab = find_table(state.hotc, round_no, table)
+    tab = find_table(state.fmt, round_no, table)
     if tab is None or tab.result is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} table {table} has no result to "
                         "correct", hint="see 'tourney round show'")
@@ -229,7 +229,7 @@ def make_cut(state: TournamentState, x0: list[int], pool: list[int], spots: int,
              drawn: list[int], draw_seq: int | None) -> CutMade:
     """The cut_made of HOTC-CUT-1..3: X-0 plus the drawn, everyone else active out."""
     cut = sorted(x0 + drawn)
-    out = sorted(r.number for r in state.hotc.records.values()
+    out = sorted(r.number for r in state.fmt.records.values()
                  if r.status is Status.ACTIVE and r.number not in cut)
     return CutMade(spots=spots, undefeated=x0, pool=pool, drawn=drawn, cut=cut,
                    eliminated=out, draw_seq=draw_seq)

@@ -24,9 +24,9 @@ from ledger.aggregate import Tournament
 from ledger.checkpoint_store import write_checkpoint
 from ledger.draw import seed_from_material, stream_below
 from ledger.events import Role
-from ledger.params import make_format
 from ledger.formats.hotc.model import Outcome, Phase, Status
 from ledger.formats.hotc.plan import open_round
+from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import Ledger
 
@@ -104,7 +104,7 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     rounds = 0
     while True:
         state = ledger.load(log).state
-        h = state.hotc
+        h = state.fmt
         if h.champion is not None:
             break
         small_field = not h.rounds and sum(
@@ -129,19 +129,19 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         write_checkpoint(ledger, log, hj, checkpoints)
         _play(ledger, log, sk, sim_seed, timeouts)
         write_checkpoint(ledger, log, hj, checkpoints)
-        rounds = len(ledger.load(log).state.hotc.rounds)
+        rounds = len(ledger.load(log).state.fmt.rounds)
         say(f"round {rounds} complete")
     final = ledger.load(log)
     return SimulationResult(log=log, events=final.version, rounds=rounds,
-                            cut=list(final.state.hotc.cut or []),
-                            champion=final.state.hotc.champion)
+                            cut=list(final.state.fmt.cut or []),
+                            champion=final.state.fmt.champion)
 
 
 def _drops(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, rate: Fraction,
            when: str, *, one_loss_only: bool = False) -> None:
     if rate <= 0:
         return
-    recs = ledger.load(log).state.hotc.records.values()
+    recs = ledger.load(log).state.fmt.records.values()
     leaving = [r.number for r in sorted(recs, key=lambda r: r.number)
                if r.status is Status.ACTIVE and (not one_loss_only or r.losses == 1)
                and stream_below(sim_seed, f"{log}/sim/{when}/drop/{r.number}", SCALE)

@@ -1,0 +1,79 @@
+"""The ``hotc-swiss-de`` plug-in: parameters, state, rulebook and verbs of the HotC format.
+
+Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (DESIGN.md §10).
+
+May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.formats.hotc.*``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ledger.errors import RuleError
+from ledger.events import FormatSpec, SignedEvent
+from ledger.formats.hotc import apply as _apply  # noqa: F401  (fills BOOK)
+from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills BOOK)
+from ledger.formats.hotc import commands
+from ledger.formats.hotc.book import BOOK
+from ledger.formats.hotc.events import BODIES
+from ledger.formats.hotc.model import HotcState
+from ledger.params import ParamSpec
+from ledger.plugin import FormatPlugin
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+    from ledger.keys import Signer
+
+FORMAT_ID = "hotc-swiss-de"
+
+PARAMS = ParamSpec(
+    defaults={"match_minutes": 40, "rules": "HOTC_2013",
+              "pair_down_counts": "higher", "bye_priority": "no_repeat"},
+    choices={"match_minutes": (1, 240), "rules": ("HOTC_2013",),
+             "pair_down_counts": ("higher", "both"),           # AMB-H1
+             "bye_priority": ("no_repeat", "least_wins")},      # AMB-H4
+    default_cut=8,
+)
+
+
+class HotcFormat(FormatPlugin):
+    id = FORMAT_ID
+    title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
+    params = PARAMS
+    state_type = HotcState
+    bodies = BODIES
+    book = BOOK
+
+    def check_spec(self, spec: FormatSpec) -> None:
+        super().check_spec(spec)
+        if not 2 <= spec.cut <= 256 or spec.cut & (spec.cut - 1):
+            raise RuleError("HOTC-SCOPE-2", f"cut size {spec.cut} is not a power of two in "
+                            "2..256", hint="use --cut 2, 4, 8, 16, …")
+
+    def pair_round(self, t: Tournament, signer: Signer, time: str, *,
+                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+        return commands.pair_round(t, signer, time, material=material, source=source)
+
+    def record_result(self, t: Tournament, signer: Signer, time: str,
+                      **kw: Any) -> list[SignedEvent]:
+        return commands.record_result(t, signer, time, **kw)
+
+    def correct_result(self, t: Tournament, signer: Signer, time: str,
+                       **kw: Any) -> list[SignedEvent]:
+        return commands.correct_result(t, signer, time, **kw)
+
+    def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
+                    reason: str = "") -> list[SignedEvent]:
+        return commands.drop_player(t, signer, time, number, reason)
+
+    def select_cut(self, t: Tournament, signer: Signer, time: str, *,
+                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+        return commands.select_cut(t, signer, time, material=material, source=source)
+
+    def seed_bracket(self, t: Tournament, signer: Signer, time: str, *,
+                     material: str | None = None,
+                     source: str | None = None) -> list[SignedEvent]:
+        return commands.seed_bracket(t, signer, time, material=material, source=source)
+
+
+HOTC = HotcFormat()
