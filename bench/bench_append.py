@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
-from ledger.formats.hotc.model import Outcome
+from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
 from ledger.keys import Signer
 from ledger.store import Ledger, Location

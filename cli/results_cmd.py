@@ -1,7 +1,7 @@
 """``tourney result record``, ``tourney result correct`` and ``tourney drop``.
 
 Owns: the outcome options of the command line and their mapping onto
-``ledger.formats.hotc.model.Outcome`` (exactly one of --winner, --concession, --timeout,
+``ledger.formats.match.model.Outcome`` (exactly one of --winner, --concession, --timeout,
 --slow-play, --double-loss, --tie; ``--both-slow-play`` with --winner; --turn-player with
 --timeout), the drop-timing messages, and what is printed when a command closes a round:
 the stop rule's verdict (or the bracket's progress, or the champion) and the automatic
@@ -30,8 +30,8 @@ from cli.common import (
 )
 from cli.round_cmd import label, result_text
 from ledger.errors import UsageError
-from ledger.formats.hotc.events import DropTiming, PlayerDropped, ResultCorrected, ResultRecorded
-from ledger.formats.hotc.model import Outcome
+from ledger.formats.match.events import DropTiming, PlayerDropped, ResultCorrected, ResultRecorded
+from ledger.formats.match.model import Outcome
 
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
@@ -91,8 +91,8 @@ class Choice:
 
     def kwargs(self, state: TournamentState, round_no: int, table: int) -> dict[str, Any]:
         """Keyword arguments of ``record_result`` / ``correct_result``."""
-        from ledger.formats.hotc.apply import find_round, find_table
-        from ledger.formats.hotc.model import Phase
+        from ledger.formats.match.apply import find_round, find_table
+        from ledger.formats.match.model import Phase
 
         rnd = find_round(state.fmt, round_no)
         if self.swiss_only and rnd is not None and rnd.phase is Phase.TOP_CUT:
@@ -151,8 +151,8 @@ def choose(winner: int | None, concession: int | None, timeout: bool,
 def closing(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
             events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
     """What a command that may have closed a round adds to its output (JSON, lines)."""
-    from ledger.formats.hotc.events import ChampionDeclared, RoundClosed
-    from ledger.formats.hotc.model import Phase
+    from ledger.formats.match.events import ChampionDeclared, RoundClosed
+    from ledger.formats.match.model import Phase
 
     closed = next((e.body for e in events if isinstance(e.body, RoundClosed)), None)
     champ = next((e.body for e in events if isinstance(e.body, ChampionDeclared)), None)
@@ -204,7 +204,7 @@ def _write(s: Session, command: Any) -> tuple[str, list[SignedEvent], Tournament
 
 
 def _result_lines(state: TournamentState, events: list[SignedEvent], what: str) -> list[str]:
-    from ledger.formats.hotc.apply import find_table
+    from ledger.formats.match.apply import find_table
 
     body = events[0].body
     assert isinstance(body, (ResultRecorded, ResultCorrected))

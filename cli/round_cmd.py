@@ -30,7 +30,7 @@ from cli.common import (
 from ledger.errors import UsageError
 
 if TYPE_CHECKING:
-    from ledger.formats.hotc.model import ResultState, RoundState
+    from ledger.formats.match.model import ResultState, RoundState
     from ledger.state import TournamentState
 
 app = typer.Typer(no_args_is_help=True, help=(
@@ -117,7 +117,7 @@ def round_json(rnd: RoundState) -> dict[str, Any]:
 
 def result_text(res: ResultState | None) -> str:
     """One short phrase for a table's result (numbers only: the names are on the line)."""
-    from ledger.formats.hotc.model import Outcome
+    from ledger.formats.match.model import Outcome
 
     if res is None:
         return "-"
@@ -140,7 +140,7 @@ def _name(state: TournamentState, number: int) -> str:
 
 def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
     """The printable pairings of one round, ready to post."""
-    from ledger.formats.hotc.model import Phase
+    from ledger.formats.match.model import Phase
 
     swiss = rnd.phase is Phase.SWISS
     done = sum(1 for t in rnd.tables if t.result is not None)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import msgspec
 
 from ledger.events import open_leaf
-from ledger.formats.hotc.apply import find_round
-from ledger.formats.hotc.events import ResultCorrected, ResultRecorded, RoundPaired
-from ledger.formats.hotc.model import ResultState, RoundState, TableState
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
+from ledger.formats.match.model import ResultState, RoundState, TableState
 from ledger.state import TournamentState
 from ledger.store import Ledger
 

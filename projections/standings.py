@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from ledger.formats.hotc.model import HotcState, PlayerRecord, Status
+from ledger.formats.match.model import HotcState, PlayerRecord, Status
 from ledger.state import TournamentState
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.

@@ -16,9 +16,9 @@ from ledger.formats.hotc.cut import (
     stop_rule,
     undefeated,
 )
-from ledger.formats.hotc.model import LossReason, Outcome, Phase, PlayerRecord, Status
-from ledger.formats.hotc.pairing import Entrant, bye_candidates, pair_swiss
 from ledger.formats.hotc.results import decide_result
+from ledger.formats.match.model import LossReason, Outcome, Phase, PlayerRecord, Status
+from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss
 
 A, B, C, D, E, F, G, H, I, J, K, L = range(1, 13)
 

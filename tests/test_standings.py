@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.formats.hotc.model import (
+from ledger.formats.match.model import (
     HotcState,
     LossReason,
     Outcome,

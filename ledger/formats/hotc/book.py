@@ -1,4 +1,5 @@
-"""The HotC rulebook: the dispatch tables its ``apply`` and ``checks`` modules fill.
+"""The HotC rulebook: the permissions and checks of ``checks`` and the transitions of its
+own kinds (``cut_apply``); the plug-in merges it with the match layer's.
 
 May import: ``ledger.plugin``.
 """
@@ -7,4 +8,4 @@ from __future__ import annotations
 
 from ledger.plugin import Rulebook
 
-BOOK = Rulebook()
+HOTC_BOOK = Rulebook()

@@ -13,21 +13,9 @@ from __future__ import annotations
 
 from ledger.errors import RuleError
 from ledger.events import Role
-from ledger.formats.hotc.apply import find_round
-from ledger.formats.hotc.book import BOOK
+from ledger.formats.hotc.book import HOTC_BOOK as BOOK
 from ledger.formats.hotc.cut import bracket_slots
-from ledger.formats.hotc.events import (
-    BracketSeeded,
-    ChampionDeclared,
-    CutMade,
-    HotcKind,
-    PlayerDropped,
-    ResultCorrected,
-    ResultRecorded,
-    RoundClosed,
-    RoundPaired,
-)
-from ledger.formats.hotc.model import Outcome, Phase, Status
+from ledger.formats.hotc.events import CutMade, HotcKind
 from ledger.formats.hotc.plan import (
     bye_items,
     close_summary,
@@ -46,19 +34,31 @@ from ledger.formats.hotc.plan import (
     swiss_preconditions,
 )
 from ledger.formats.hotc.results import decide_result
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.events import (
+    BracketSeeded,
+    ChampionDeclared,
+    MatchKind,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+)
+from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.state import TournamentState
 
 HJ = frozenset({Role.HEAD_JUDGE})
 SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
-BOOK.permit(HotcKind.ROUND_PAIRED.value, HJ)               # LEDGER-RAND-3
+BOOK.permit(MatchKind.ROUND_PAIRED.value, HJ)               # LEDGER-RAND-3
 BOOK.permit(HotcKind.CUT_MADE.value, HJ)                   # LEDGER-RAND-3
-BOOK.permit(HotcKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
-BOOK.permit(HotcKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
-BOOK.permit(HotcKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
-BOOK.permit(HotcKind.PLAYER_DROPPED.value,  # FR §4.5
+BOOK.permit(MatchKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
+BOOK.permit(MatchKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
+BOOK.permit(MatchKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
+BOOK.permit(MatchKind.PLAYER_DROPPED.value,  # FR §4.5
             frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
-BOOK.permit(HotcKind.ROUND_CLOSED.value, SCORING)
-BOOK.permit(HotcKind.CHAMPION_DECLARED.value, SCORING)
+BOOK.permit(MatchKind.ROUND_CLOSED.value, SCORING)
+BOOK.permit(MatchKind.CHAMPION_DECLARED.value, SCORING)
 
 
 def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleError:
@@ -184,6 +184,8 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
         raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
     if h.slots is not None:
         raise RuleError("HOTC-TOP-1", "the bracket is already seeded")
+    if body.draw_seq is None:
+        raise _mismatch("bracket_mismatch", "bracket draw", "a draw (HOTC-TOP-1)", None)
     order = _draw(state, body.draw_seq, ctx(state, "bracket"), sorted(h.cut))
     expected = bracket_slots(order, state.format.cut if state.format else 8)
     if expected != body.slots:

@@ -16,17 +16,7 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
-from ledger.formats.hotc.apply import find_round
 from ledger.formats.hotc.cut import bracket_slots
-from ledger.formats.hotc.events import (
-    BracketSeeded,
-    ChampionDeclared,
-    DropTiming,
-    PlayerDropped,
-    ResultCorrected,
-    ResultRecorded,
-)
-from ledger.formats.hotc.model import Outcome, Phase
 from ledger.formats.hotc.plan import (
     bye_items,
     close_summary,
@@ -45,6 +35,16 @@ from ledger.formats.hotc.plan import (
     swiss_preconditions,
 )
 from ledger.formats.hotc.results import decide_result
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.events import (
+    BracketSeeded,
+    ChampionDeclared,
+    DropTiming,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+)
+from ledger.formats.match.model import Outcome, Phase
 from ledger.keys import Signer
 
 if TYPE_CHECKING:

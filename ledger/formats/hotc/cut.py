@@ -5,14 +5,14 @@ AMB-H8), ``cut_spots`` (HOTC-CUT-1, AMB-H6/H7/H9), ``bracket_slots`` (HOTC-TOP-1
 AMB-H9/H10) and ``bracket_tables`` (pairs of adjacent slots; empty slot = advance).
 Pure functions shared by commands, projections and the audit.
 
-May import: ``ledger.formats.hotc.model``.
+May import: ``ledger.formats.match.model``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ledger.formats.hotc.model import TIME_LOSSES, PlayerRecord, Status
+from ledger.formats.match.model import TIME_LOSSES, PlayerRecord, Status
 
 
 def active(records: Iterable[PlayerRecord]) -> list[PlayerRecord]:

@@ -10,7 +10,6 @@ May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.hotc.*``.
 from __future__ import annotations
 
 from ledger.errors import RuleError
-from ledger.formats.hotc.apply import find_round, find_table
 from ledger.formats.hotc.cut import (
     bracket_tables,
     cut_spots,
@@ -18,9 +17,11 @@ from ledger.formats.hotc.cut import (
     stop_rule,
     undefeated,
 )
-from ledger.formats.hotc.events import CutMade, DropTiming, RoundClosed, RoundPaired, Table
-from ledger.formats.hotc.model import Phase, RoundState, Status, TableState
-from ledger.formats.hotc.pairing import Entrant, bye_candidates, pair_swiss
+from ledger.formats.hotc.events import CutMade
+from ledger.formats.match.apply import find_round, find_table
+from ledger.formats.match.events import DropTiming, RoundClosed, RoundPaired, Table
+from ledger.formats.match.model import Phase, RoundState, Status, TableState
+from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss
 from ledger.state import TournamentState
 
 FORMAT_ID = "hotc-swiss-de"

@@ -2,7 +2,8 @@
 
 Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (DESIGN.md §10).
 
-May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.formats.hotc.*``.
+May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.formats.match.*``,
+``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
@@ -11,14 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.errors import RuleError
 from ledger.events import FormatSpec, SignedEvent
-from ledger.formats.hotc import apply as _apply  # noqa: F401  (fills BOOK)
-from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills BOOK)
+from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc import commands
-from ledger.formats.hotc.book import BOOK
+from ledger.formats.hotc import cut_apply as _cut_apply  # noqa: F401  (fills HOTC_BOOK)
+from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
-from ledger.formats.hotc.model import HotcState
+from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
+from ledger.formats.match.book import MATCH_BOOK
+from ledger.formats.match.model import MatchState
 from ledger.params import ParamSpec
-from ledger.plugin import FormatPlugin
+from ledger.plugin import FormatPlugin, Rulebook
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -40,9 +43,12 @@ class HotcFormat(FormatPlugin):
     id = FORMAT_ID
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
     params = PARAMS
-    state_type = HotcState
+    state_type = MatchState
     bodies = BODIES
-    book = BOOK
+    book = Rulebook.merged(MATCH_BOOK, HOTC_BOOK)
+
+    def new_state(self) -> MatchState:
+        return MatchState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
 
     def check_spec(self, spec: FormatSpec) -> None:
         super().check_spec(spec)

@@ -3,7 +3,7 @@
 Owns: ``decide_result`` — the one mapping from what happened at a table to who won and
 why each loser lost, used by the command side and re-run by the audit.
 
-May import: ``ledger.errors``, ``ledger.formats.hotc.model``.
+May import: ``ledger.errors``, ``ledger.formats.match.model``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.errors import RuleError
-from ledger.formats.hotc.model import LossReason, Outcome, Phase
+from ledger.formats.match.model import LossReason, Outcome, Phase
 
 
 @dataclass(frozen=True)

@@ -1,29 +1,30 @@
-"""State transitions of the HotC events (run by the plug-in's ``evolve``).
+"""State transitions of the match layer's kinds (run by each plug-in's ``evolve``).
 
-Owns: how each HotC fact changes ``TournamentState.fmt``: records, rounds, byes,
-pair-downs, eliminations, drops, the cut, the bracket and the champion.  Applies only:
-never validates (the audit folds invalid events too, after reporting them), never reads a
-clock, never draws.
+Owns: how each match fact changes the ``MatchState`` in ``TournamentState.fmt``: records,
+rounds, byes, pair-downs, draws, head-to-head wins, eliminations, drops, the bracket and the
+champion.  Applies only: never validates (the audit folds invalid events too, after
+reporting them), never reads a clock, never draws.
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.hotc.*``.
+May import: ``msgspec``, ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
 
+import msgspec
+
 from ledger.events import RegistrationClosed, SignedEvent
-from ledger.formats.hotc.book import BOOK
-from ledger.formats.hotc.events import (
+from ledger.formats.match.book import MATCH_BOOK as BOOK
+from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
-    CutMade,
     PlayerDropped,
     ResultCorrected,
     ResultRecorded,
     RoundClosed,
     RoundPaired,
 )
-from ledger.formats.hotc.model import (
-    HotcState,
+from ledger.formats.match.model import (
+    MatchState,
     Phase,
     PlayerRecord,
     ResultState,
@@ -34,13 +35,13 @@ from ledger.formats.hotc.model import (
 from ledger.state import TournamentState
 
 
-def find_round(h: HotcState, number: int) -> RoundState | None:
+def find_round(h: MatchState, number: int) -> RoundState | None:
     if 1 <= number <= len(h.rounds) and h.rounds[number - 1].number == number:
         return h.rounds[number - 1]
     return next((r for r in h.rounds if r.number == number), None)
 
 
-def find_table(h: HotcState, number: int, table: int) -> TableState | None:
+def find_table(h: MatchState, number: int, table: int) -> TableState | None:
     rnd = find_round(h, number)
     if rnd is None or not 1 <= table <= len(rnd.tables):
         return None
@@ -62,9 +63,9 @@ def _open_records(state: TournamentState, ev: SignedEvent, body: RegistrationClo
 def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     h = state.fmt
     rec = h.records
-    for old in h.rounds:   # only the newest round keeps its tables (see HotcState)
+    for old in h.rounds:   # only the newest round keeps its tables (see MatchState)
         old.tables = []
-    _consume_draws(state)
+    consume_draws(state)
     tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
                          rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
               for t in body.tables]
@@ -91,18 +92,30 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
         h.swiss_rounds = max(h.swiss_rounds, body.round)
 
 
-def _consume_draws(state: TournamentState) -> None:
+def consume_draws(state: TournamentState) -> None:
     state.draw_results.clear()
     state.draw_items.clear()
 
 
-def _effect(state: TournamentState, rnd: RoundState, res: ResultState, sign: int) -> None:
-    rec = state.fmt.records
+def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: ResultState,
+            sign: int) -> None:
+    h: MatchState = state.fmt
+    rec = h.records
     top = rnd.phase is Phase.TOP_CUT
     if res.winner in rec:
         rec[res.winner].wins += sign
         if top:
             rec[res.winner].top_wins += sign
+        elif len(res.losers) == 1:        # head-to-head (BR-SWISS-TB-6)
+            beaten = rec[res.winner].beaten
+            if sign > 0:
+                beaten.append(res.losers[0])
+            elif res.losers[0] in beaten:
+                beaten.remove(res.losers[0])
+    if res.winner is None and not res.losers:     # a match draw (BR-SWISS-5)
+        for p in table.players:
+            if p in rec:
+                rec[p].draws += sign
     for loser, reason in zip(res.losers, res.loss_reasons, strict=False):
         r = rec.get(loser)
         if r is None:
@@ -118,8 +131,8 @@ def _effect(state: TournamentState, rnd: RoundState, res: ResultState, sign: int
                 r.loss_reasons.remove(reason)
         if rnd.phase is Phase.SWISS:
             r.second_loss_round = rnd.number if r.losses >= 2 else None
-            if r.status in (Status.ACTIVE, Status.ELIMINATED):
-                r.status = Status.ELIMINATED if r.losses >= 2 else Status.ACTIVE
+            if h.eliminate_at and r.status in (Status.ACTIVE, Status.ELIMINATED):
+                r.status = Status.ELIMINATED if r.losses >= h.eliminate_at else Status.ACTIVE
         elif r.status is Status.CUT:
             r.cut_finish = rnd.number if sign > 0 else None
 
@@ -131,10 +144,12 @@ def _record(state: TournamentState, ev: SignedEvent,
     if rnd is None or table is None:
         return
     if table.result is not None:
-        _effect(state, rnd, table.result, -1)
+        _effect(state, rnd, table, table.result, -1)
+    games = None if isinstance(body.games, msgspec.UnsetType) else list(body.games)
     table.result = ResultState(seq=ev.seq, winner=body.winner, losers=list(body.losers),
-                               loss_reasons=list(body.loss_reasons), outcome=body.outcome)
-    _effect(state, rnd, table.result, +1)
+                               loss_reasons=list(body.loss_reasons), outcome=body.outcome,
+                               games=games)
+    _effect(state, rnd, table, table.result, +1)
     if isinstance(body, ResultCorrected):
         rnd.corrected_seq = ev.seq
 
@@ -195,26 +210,19 @@ def _closed(state: TournamentState, ev: SignedEvent, body: RoundClosed) -> None:
         h.entries = next_entries(rnd.entries, rnd)
 
 
-@BOOK.applies(CutMade)
-def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
-    h = state.fmt
-    _consume_draws(state)
-    h.cut = list(body.cut)
-    h.cut_seq = ev.seq
-    h.swiss_over = True
-    for n in body.cut:
-        if n in h.records:
-            h.records[n].status = Status.CUT
-    for n in body.eliminated:
-        if n in h.records:
-            h.records[n].status = Status.ELIMINATED
-
-
 @BOOK.applies(BracketSeeded)
 def _seeded(state: TournamentState, ev: SignedEvent, body: BracketSeeded) -> None:
-    _consume_draws(state)
-    state.fmt.slots = list(body.slots)
-    state.fmt.entries = list(body.slots)
+    consume_draws(state)
+    h: MatchState = state.fmt
+    h.slots = list(body.slots)
+    h.entries = list(body.slots)
+    if h.cut is None:                 # a bracket from the start (single elimination)
+        h.cut = sorted(n for n in body.slots if n is not None)
+        h.cut_seq = ev.seq
+        h.swiss_over = True
+        for n in h.cut:
+            if n in h.records:
+                h.records[n].status = Status.CUT
 
 
 @BOOK.applies(ChampionDeclared)

@@ -12,7 +12,7 @@ order of large groups), the rest of each large group being paired without rematc
 Pure functions of (players, draw order, flags): the command side and the audit call the
 same code.
 
-May import: ``ledger.matching``, ``ledger.formats.hotc.model``.
+May import: ``ledger.matching``, ``ledger.formats.match.model``.
 """
 
 from __future__ import annotations

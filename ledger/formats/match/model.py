@@ -1,10 +1,12 @@
-"""The HotC part of the tournament state (pure data, no behaviour).
+"""The shared match layer's state (DESIGN.md §10): rounds of tables, results, records.
 
-Owns: ``PlayerRecord``, ``TableState``, ``RoundState``, ``HotcState`` and the closed sets
-``Status``, ``Phase``, ``Outcome`` and ``LossReason`` (RULES.md AMB-H8).  Folded by
-``ledger.formats.hotc.apply``; read by pairing, cut, standings and the audit.
+Owns: ``PlayerRecord``, ``ResultState``, ``TableState``, ``RoundState``, ``MatchState`` and
+the closed sets ``Status``, ``Phase``, ``Outcome``, ``LossReason`` (RULES.md AMB-H8) and
+``DecidedBy`` (DESIGN.md §11).  One model for every format that plays matches (HotC,
+Bushiroad Swiss / DE / SE / round robin); folded by ``ledger.formats.match.apply``; read by
+pairing, selections, standings and the audit.  Pure data, no behaviour.
 
-May import: ``msgspec`` only (``ledger.state`` imports this module).
+May import: ``msgspec`` only.
 """
 
 from __future__ import annotations
@@ -37,6 +39,26 @@ class Outcome(str, Enum):
     SLOW_PLAY = "slow_play"           # timeout after an upheld call against one player
     TIE = "tie"                       # simultaneous loss in the Swiss phase: both lose
     DROP = "drop"                     # a player dropped after pairings (BR-DROP-2)
+    DRAW = "draw"                     # a match draw: no winner, no loser (BR-SWISS-5)
+    DOUBLE_LOSS = "double_loss"       # both lose: DE tie, SE time-up (BR-DE-3, BR-SE-3)
+
+
+class DecidedBy(str, Enum):
+    """How a result was decided (DESIGN.md §11, normative)."""
+
+    PLAYED = "played"
+    CONCESSION = "concession"
+    TIMEOUT = "timeout"
+    SLOW_PLAY = "slow_play"
+    ANNEX_A = "annex_a"
+    EOM_STEP_1 = "eom_step_1"
+    EOM_STEP_2 = "eom_step_2"
+    EOM_STEP_3 = "eom_step_3"
+    EOM_STEP_4 = "eom_step_4"
+    DOUBLE_LOSS = "double_loss"
+    PENALTY = "penalty"
+    DROP = "drop"
+    BYE = "bye"
 
 
 class LossReason(str, Enum):
@@ -49,6 +71,8 @@ class LossReason(str, Enum):
     TIMEOUT_TURN_PLAYER = "timeout_turn_player"
     TIE = "tie"
     DROP_AFTER_PAIRING = "drop_after_pairing"
+    DOUBLE_LOSS = "double_loss"       # both lost a drawn match that counts as a tie (DE, SE)
+    ANNEX_A = "annex_a"
 
 
 #: Losses that make a player ineligible for the random cut spots (HOTC-CUT-2c, AMB-H8).
@@ -72,6 +96,8 @@ class PlayerRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     cut_finish: int | None = None      # top-cut round in which they were knocked out
     top_wins: int = 0                  # of ``wins``, those won in the top cut
     top_losses: int = 0                # of ``losses``, those lost in the top cut
+    draws: int = 0                     # match draws (no winner, no loser)
+    beaten: list[int] = []             # qualifying-stage opponents this player beat (h2h)
 
 
 class ResultState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -80,6 +106,7 @@ class ResultState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     losers: list[int]
     loss_reasons: list[LossReason]
     outcome: Outcome
+    games: list[int] | None = None     # [wins of players[0], wins of players[1], draws]
 
 
 class TableState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -104,10 +131,15 @@ class RoundState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     corrected_seq: int | None = None  # latest result_corrected of this round
 
 
-class HotcState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     """Kept small on purpose (it is loaded by every command): only the last round keeps
-    its tables; earlier rounds keep their metadata (projections read the log for them)."""
+    its tables; earlier rounds keep their metadata (projections read the log for them).
+    ``swiss_rounds`` / ``swiss_over`` count and close the qualifying stage (Swiss, DE or
+    round robin); ``cut`` / ``slots`` / ``entries`` / ``champion`` are the single-elimination
+    stage that may follow it."""
 
+    #: losses that eliminate in the qualifying stage (2 in double elimination, 0 = never)
+    eliminate_at: int = 0
     records: dict[int, PlayerRecord] = {}
     rounds: list[RoundState] = []
     swiss_rounds: int = 0
@@ -117,3 +149,7 @@ class HotcState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     slots: list[int | None] | None = None
     entries: list[int | None] | None = None   # the current top-cut round's bracket entries
     champion: int | None = None
+
+
+#: the HotC format's state is the shared match state (name kept for readability)
+HotcState = MatchState
