@@ -9,14 +9,13 @@ from hypothesis import strategies as st
 
 from ledger.errors import RuleError
 from ledger.formats.hotc.cut import (
-    bracket_slots,
-    bracket_tables,
     cut_spots,
     eligible_pool,
     stop_rule,
     undefeated,
 )
 from ledger.formats.hotc.results import decide_result
+from ledger.formats.match.bracket import bracket_slots, bracket_tables
 from ledger.formats.match.model import LossReason, Outcome, Phase, PlayerRecord, Status
 from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from ledger.errors import RuleError
 from ledger.events import Role
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
-from ledger.formats.hotc.cut import bracket_slots
 from ledger.formats.hotc.events import CutMade, HotcKind
 from ledger.formats.hotc.plan import (
     bye_items,
@@ -35,6 +34,7 @@ from ledger.formats.hotc.plan import (
 )
 from ledger.formats.hotc.results import decide_result
 from ledger.formats.match.apply import find_round
+from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
-from ledger.formats.hotc.cut import bracket_slots
 from ledger.formats.hotc.plan import (
     bye_items,
     close_summary,
@@ -36,6 +35,7 @@ from ledger.formats.hotc.plan import (
 )
 from ledger.formats.hotc.results import decide_result
 from ledger.formats.match.apply import find_round
+from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,

@@ -1,16 +1,16 @@
 """End of the Swiss phase, top-cut selection and the bracket (RULES.md §2.6–2.7).
 
 Owns: ``undefeated`` and ``stop_rule`` (HOTC-STOP-1), ``eligible_pool`` (HOTC-CUT-2,
-AMB-H8), ``cut_spots`` (HOTC-CUT-1, AMB-H6/H7/H9), ``bracket_slots`` (HOTC-TOP-1,
-AMB-H9/H10) and ``bracket_tables`` (pairs of adjacent slots; empty slot = advance).
-Pure functions shared by commands, projections and the audit.
+AMB-H8), ``cut_spots`` (HOTC-CUT-1, AMB-H6/H7/H9).  The bracket itself is the match
+layer's (``ledger.formats.match.bracket``).  Pure functions shared by commands, projections
+and the audit.
 
 May import: ``ledger.formats.match.model``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from ledger.formats.match.model import TIME_LOSSES, PlayerRecord, Status
 
@@ -39,40 +39,3 @@ def eligible_pool(records: Iterable[PlayerRecord]) -> list[int]:
 def cut_spots(cut_size: int, undefeated_count: int) -> int:
     """R = N_cut − X-0 (AMB-H6: R = N_cut when none is left undefeated)."""
     return max(cut_size - undefeated_count, 0)
-
-
-def bracket_size(players: int, cut_size: int) -> int:
-    """AMB-H9: the cut size, or the smallest power of two holding everyone if more than
-    half the slots would be empty."""
-    size = cut_size
-    while size > 1 and players <= size // 2:
-        size //= 2
-    return max(size, 2)
-
-
-def empty_slots(players: int, size: int) -> list[int]:
-    """1-based empty slots: even slots from the bottom (N, N−2, …), AMB-H9."""
-    empties = size - players
-    return [size - 2 * k for k in range(empties)]
-
-
-def bracket_slots(drawn_order: Sequence[int], cut_size: int) -> list[int | None]:
-    """Place the drawn permutation of the cut players onto slots 1..N (HOTC-TOP-1)."""
-    size = bracket_size(len(drawn_order), cut_size)
-    holes = set(empty_slots(len(drawn_order), size))
-    it = iter(drawn_order)
-    return [None if s in holes else next(it) for s in range(1, size + 1)]
-
-
-def bracket_tables(entries: Sequence[int | None]) -> tuple[list[list[int]], list[int]]:
-    """Matches of one bracket round from its entries: slots (1,2), (3,4), …; a player
-    facing an empty slot advances without playing.  Returns (matches, advances)."""
-    matches: list[list[int]] = []
-    advances: list[int] = []
-    for i in range(0, len(entries), 2):
-        a, b = entries[i], entries[i + 1]
-        if a is not None and b is not None:
-            matches.append([a, b])
-        elif a is not None or b is not None:
-            advances.append(a if a is not None else b)  # type: ignore[arg-type]
-    return matches, advances

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ledger.errors import RuleError
 from ledger.formats.hotc.cut import (
-    bracket_tables,
     cut_spots,
     eligible_pool,
     stop_rule,
@@ -19,6 +18,7 @@ from ledger.formats.hotc.cut import (
 )
 from ledger.formats.hotc.events import CutMade
 from ledger.formats.match.apply import find_round, find_table
+from ledger.formats.match.bracket import bracket_tables
 from ledger.formats.match.events import DropTiming, RoundClosed, RoundPaired, Table
 from ledger.formats.match.model import Phase, RoundState, Status, TableState
 from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss
