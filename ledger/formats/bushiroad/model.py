@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 from ledger.errors import RuleError
 
@@ -104,24 +105,40 @@ class History:
     drop: Withdrawal | None = None
     dq: Withdrawal | None = None
 
+    @cached_property
+    def tally(self) -> tuple[int, int, int, int]:
+        """(wins, losses, draws, byes won) over the whole history, counted once."""
+        outcomes = [e.outcome for e in self.rounds]
+        wins, draws = outcomes.count(Outcome.WIN), outcomes.count(Outcome.DRAW)
+        byes = 0
+        if len(self.opponent_list) != len(self.rounds):
+            byes = sum(1 for e in self.rounds if e.opponent is None and e.outcome is Outcome.WIN)
+        return wins, len(outcomes) - wins - draws, draws, byes
+
     def wins(self, upto: int | None = None) -> int:
-        return sum(1 for e in self._upto(upto) if e.outcome is Outcome.WIN)
+        if upto is None:
+            return self.tally[0]
+        return sum(1 for e in self.rounds if e.round <= upto and e.outcome is Outcome.WIN)
 
     def losses(self, upto: int | None = None) -> int:
-        return sum(1 for e in self._upto(upto) if e.outcome.is_loss)
+        if upto is None:
+            return self.tally[1]
+        return sum(1 for e in self.rounds if e.round <= upto and e.outcome.is_loss)
 
-    def draws(self, upto: int | None = None) -> int:
-        return sum(1 for e in self._upto(upto) if e.outcome is Outcome.DRAW)
+    def draws(self) -> int:
+        return self.tally[2]
 
     def byes(self) -> int:
-        return sum(1 for e in self.rounds if e.is_bye and e.outcome is Outcome.WIN)
+        """Byes won (a bye lost to a Loss of Match is an ordinary lost round, BR-SWISS-7)."""
+        return self.tally[3]
+
+    @cached_property
+    def opponent_list(self) -> tuple[FighterId, ...]:
+        return tuple(e.opponent for e in self.rounds if e.opponent is not None)
 
     def opponents(self) -> tuple[FighterId, ...]:
         """Opponents of every non-bye round, one per match, in round order (BR-SWISS-TB-4)."""
-        return tuple(e.opponent for e in self.rounds if e.opponent is not None)
-
-    def _upto(self, upto: int | None) -> Iterable[RoundEntry]:
-        return self.rounds if upto is None else (e for e in self.rounds if e.round <= upto)
+        return self.opponent_list
 
 
 def _refuse(message: str, hint: str) -> RuleError:
@@ -148,37 +165,41 @@ def check_histories(by_fighter: Mapping[FighterId, History], total_rounds: int) 
     """
     if total_rounds < 0:
         raise _refuse(f"total rounds must be ≥ 0, not {total_rounds}", "pass the rounds held")
-    at = {f: {e.round: e for e in h.rounds} for f, h in by_fighter.items()}
+    at = {(f, e.round): e for f, h in by_fighter.items() for e in h.rounds}
     for f, h in by_fighter.items():
-        if len(at[f]) != len(h.rounds):
+        rounds = [e.round for e in h.rounds]
+        if len(set(rounds)) != len(rounds):
             raise _refuse(f"fighter {f} has two entries for one round", "one entry per round")
-        last = min((w.after_round + 1 for w in (h.drop, h.dq) if w is not None),
-                   default=total_rounds)
+        if rounds and (min(rounds) < 1 or max(rounds) > total_rounds):
+            bad = next(r for r in rounds if not 1 <= r <= total_rounds)
+            raise _refuse(f"fighter {f} has round {bad} outside 1..{total_rounds}",
+                          "pass the total number of rounds of the stage")
+        for what, w in (("drop", h.drop), ("disqualification", h.dq)):
+            if w is None:
+                continue
+            if not 0 <= w.after_round <= total_rounds:
+                raise _refuse(f"fighter {f}'s {what} after round {w.after_round} is outside "
+                              f"0..{total_rounds}", "count completed rounds")
+            if rounds and max(rounds) > w.after_round + 1:
+                raise _refuse(f"fighter {f} has a result in round {max(rounds)} after "
+                              f"leaving the event ({what} after round {w.after_round})",
+                              "a drop or disqualification ends the history (a forced loss "
+                              "may follow it in the next round, BR-DROP-2)")
         for e in h.rounds:
-            if not 1 <= e.round <= total_rounds:
-                raise _refuse(f"fighter {f} has round {e.round} outside 1..{total_rounds}",
-                              "pass the total number of rounds of the stage")
-            if e.round > last:
-                raise _refuse(f"fighter {f} has a result in round {e.round} after leaving "
-                              "the event", "a drop or disqualification ends the history "
-                              "(a forced loss may follow it in the next round, BR-DROP-2)")
+            o = e.opponent
             if e.games_won < 0:
                 raise _refuse(f"fighter {f} has negative game wins in round {e.round}",
                               "game wins are counts")
-            if e.opponent is None:
-                if e.outcome not in (Outcome.WIN, Outcome.LOSS):
+            if o is None:
+                if e.outcome is not Outcome.WIN and e.outcome is not Outcome.LOSS:
                     raise _refuse(f"fighter {f}'s bye in round {e.round} is "
                                   f"{e.outcome.value}", "a bye is a win, or a loss (BR-SWISS-7)")
                 continue
-            if e.opponent == f:
+            if o == f:
                 raise _refuse(f"fighter {f} is their own opponent in round {e.round}",
                               "check the pairing")
-            mirror = at.get(e.opponent, {}).get(e.round)
+            mirror = at.get((o, e.round))
             if mirror is None or mirror.opponent != f or mirror.outcome is not MIRROR[e.outcome]:
-                raise _refuse(f"round {e.round}: fighter {f} ({e.outcome.value} v "
-                              f"{e.opponent}) has no mirrored entry for fighter {e.opponent}",
+                raise _refuse(f"round {e.round}: fighter {f} ({e.outcome.value} v {o}) has "
+                              f"no mirrored entry for fighter {o}",
                               "pass both sides of every match")
-        for what, w in (("drop", h.drop), ("disqualification", h.dq)):
-            if w is not None and not 0 <= w.after_round <= total_rounds:
-                raise _refuse(f"fighter {f}'s {what} after round {w.after_round} is outside "
-                              f"0..{total_rounds}", "count completed rounds")

@@ -33,7 +33,6 @@ from ledger.formats.bushiroad.model import (
 )
 from ledger.formats.bushiroad.mw import (
     MwDenominator,
-    as_fraction,
     de_mw_hundredths,
     fraction_str,
     mw_str,
@@ -203,7 +202,7 @@ def _refine(groups: list[Group], steps: Sequence[Step]) -> list[Group]:
 
 def rank(histories: Iterable[History], *, kind: StandingsKind, total_rounds: int,
          params: TiebreakParams = TiebreakParams(),
-         omit: Iterable[FighterId] = ()) -> Ranking:
+         omit: Iterable[FighterId] = (), validate: bool = True) -> Ranking:
     """Order a field by BR-SWISS-TB-8 (Swiss, round robin) or BR-DE-TB-1 (double elimination).
 
     Primary key: points (Swiss: wins × M, a bye is a win, a draw 0) or, for double
@@ -216,9 +215,13 @@ def rank(histories: Iterable[History], *, kind: StandingsKind, total_rounds: int
     fighters in ``omit`` (standing revoked) are left out of the rows only.  Members of an
     unresolved group share a place and are listed by fighter number: that tuple is the
     pre-ordered input of the DRAW-v1 tie-break draw (LEDGER-RAND-1).
+
+    ``validate`` runs ``check_histories`` first (command side, audit); a projection that
+    replays already-checked events may pass ``False`` (no validation on replay).
     """
     by_fighter = index_histories(histories)
-    check_histories(by_fighter, total_rounds)
+    if validate:
+        check_histories(by_fighter, total_rounds)
     m = params.points_per_win
     if kind is StandingsKind.SWISS:
         mw = {f: swiss_mw_hundredths(h, total_rounds=total_rounds, points_per_win=m,
@@ -251,16 +254,23 @@ def rank(histories: Iterable[History], *, kind: StandingsKind, total_rounds: int
     dropped = set(omit)
     field = tuple(sorted(f for f in by_fighter if f not in dropped))
     groups = _refine([field], steps)
+    memo: dict[tuple[int, int], Fraction] = {}
+
+    def frac(n: int, d: int) -> Fraction:      # many fighters share a value
+        x = memo.get((n, d))
+        if x is None:
+            x = memo[(n, d)] = Fraction(n, d)
+        return x
+
     rows: list[StandingRow] = []
     for g in groups:
         place = len(rows) + 1
         for f in g:
-            h = by_fighter[f]
             rows.append(StandingRow(
                 fighter=f, place=place, points=wins[f] * m, wins=wins[f], losses=losses[f],
-                draws=h.draws(), mw=as_fraction(mw[f]),
-                omw=Fraction(omw_key[f], 100 * scale),
-                oomw=Fraction(oomw_key[f], 100 * scale * scale)))
+                draws=by_fighter[f].draws(), mw=frac(mw[f], 100),
+                omw=frac(omw_key[f], 100 * scale),
+                oomw=frac(oomw_key[f], 100 * scale * scale)))
     return Ranking(tuple(rows), tuple(g for g in groups if len(g) > 1))
 
 
