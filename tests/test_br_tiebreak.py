@@ -356,3 +356,11 @@ def test_resolve_ties_refuses_bad_orders() -> None:
         resolve_ties(ranking, {(98, 99): (99, 98)})
     partial = resolve_ties(ranking, {})
     assert partial == ranking
+
+
+def test_de_standings_refuse_drawn_matches() -> None:
+    """BR-DE-3: a DE tie is a double loss, never a draw."""
+    hs = event([[(1, 2, 0)]])
+    with pytest.raises(RuleError, match="BR-DE-3"):
+        rank(hs.values(), kind=StandingsKind.DOUBLE_ELIM, total_rounds=1)
+    assert rank(hs.values(), kind=StandingsKind.SWISS, total_rounds=1).unresolved == ((1, 2),)

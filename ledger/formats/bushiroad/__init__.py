@@ -3,9 +3,10 @@
 Each module owns one rule family and is shared by the command side, the projections and
 the audit (one implementation each):
 
-- ``model``       fighter histories (rounds, byes, drops, disqualifications) and closed sets;
+- ``model``       fighter histories (rounds, byes, drops, disqualifications), ``DecidedBy``;
 - ``rounds``      recommended Swiss rounds (BR-SWISS-ROUNDS-1..4, AMB-B28);
-- ``tiebreak``    MW%, DE effective rounds, OMW%, OOMW%, head-to-head, ``rank``;
+- ``mw``          MW% (truncation, 0.33 floor, byes, denominators) and DE effective rounds;
+- ``tiebreak``    OMW%, OOMW%, head-to-head, ``rank`` and ``resolve_ties``;
 - ``results``     a match's result from game scores and how it ended (BR-MATCH, BR-SE, BR-DE-6);
 - ``annex_a``     deciding a game at time-up for VG, WS and BF (BR-ANNEXA-*);
 - ``finalists``   selection by ranking, by nation/clan and by title (BR-FIN-*);

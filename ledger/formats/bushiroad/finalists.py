@@ -246,7 +246,8 @@ def select_by_group(records: Iterable[QualifierRecord], ranking: Sequence[Fighte
         if pending is not None:
             return finish(pending)
     if len(chosen) < spots:
-        warnings.append(f"BR-FIN-6: {spots - len(chosen)} spot(s) left unfilled after the "
+        rule = "BR-FIN-7" if method is GroupMethod.TITLE else "BR-FIN-6"
+        warnings.append(f"{rule}: {spots - len(chosen)} spot(s) left unfilled after the "
                         "steps; no further fighters are selected")
     return finish()
 

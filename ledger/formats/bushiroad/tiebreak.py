@@ -163,11 +163,12 @@ def head_to_head(group: Group, by_fighter: Mapping[FighterId, History],
     if len(group) < 2:
         return (group,) if group else ()
     if mode is H2HGroup.PAIRS_ONLY:
-        a, b = group if len(group) == 2 else (group[0], group[0])
-        if len(group) == 2 and _beat(by_fighter, a, b):
-            return (a,), (b,)
-        if len(group) == 2 and _beat(by_fighter, b, a):
-            return (b,), (a,)
+        if len(group) == 2:
+            a, b = group
+            if _beat(by_fighter, a, b):
+                return (a,), (b,)
+            if _beat(by_fighter, b, a):
+                return (b,), (a,)
         return (group,)
     remaining = list(group)
     pieces: list[Group] = []
@@ -229,6 +230,11 @@ def rank(histories: Iterable[History], *, kind: StandingsKind, total_rounds: int
                                      denominator=params.swiss_mw_denominator)
               for f, h in by_fighter.items()}
     else:
+        drawn = sorted(f for f, h in by_fighter.items() if h.draws())
+        if drawn:
+            raise RuleError("BR-DE-3", f"double elimination has no drawn matches, but "
+                            f"fighter(s) {drawn} have one", hint="a tie is a loss for both "
+                            "(double_loss)", finding="inconsistent_history")
         mw = {f: de_mw_hundredths(h, total_rounds=total_rounds, points_per_win=m,
                                   dq_as_drop=params.de_dq_as_drop)
               for f, h in by_fighter.items()}
