@@ -16,9 +16,9 @@ from ledger.clock import FixedClock
 from ledger.errors import RuleError
 from ledger.events import Role, parse_leaf, seal
 from ledger.formats.hotc.events import CutMade
-from ledger.formats.hotc.plan import open_round
 from ledger.formats.match.events import RoundPaired, Table
 from ledger.formats.match.model import Outcome, Phase, Status
+from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.store import Ledger, Location
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public

@@ -24,8 +24,8 @@ from ledger.aggregate import Tournament
 from ledger.checkpoint_store import write_checkpoint
 from ledger.draw import seed_from_material, stream_below
 from ledger.events import Role
-from ledger.formats.hotc.plan import open_round
 from ledger.formats.match.model import Outcome, Phase, Status
+from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import Ledger

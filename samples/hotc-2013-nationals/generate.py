@@ -25,8 +25,8 @@ from ledger.aggregate import Tournament
 from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
 from ledger.clock import FixedClock
 from ledger.events import Role
-from ledger.formats.hotc.plan import open_round
 from ledger.formats.match.model import Outcome, Status
+from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import Ledger, Location

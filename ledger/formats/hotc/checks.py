@@ -18,18 +18,8 @@ from ledger.formats.hotc.events import CutMade, HotcKind
 from ledger.formats.hotc.plan import (
     bye_items,
     close_summary,
-    correctable_table,
-    ctx,
-    current_round_number,
     cut_plan,
-    drop_timing,
-    last_round,
     make_cut,
-    open_table,
-    pairing_items,
-    plan_swiss,
-    plan_top_cut,
-    round_complete,
     swiss_preconditions,
 )
 from ledger.formats.hotc.results import decide_result
@@ -46,6 +36,18 @@ from ledger.formats.match.events import (
     RoundPaired,
 )
 from ledger.formats.match.model import Outcome, Phase, Status
+from ledger.formats.match.plan import (
+    correctable_table,
+    ctx,
+    current_round_number,
+    drop_timing,
+    last_round,
+    open_table,
+    pairing_items,
+    plan_swiss,
+    plan_top_cut,
+    round_complete,
+)
 from ledger.state import TournamentState
 
 HJ = frozenset({Role.HEAD_JUDGE})

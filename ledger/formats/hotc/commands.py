@@ -19,23 +19,14 @@ from ledger.events import SignedEvent
 from ledger.formats.hotc.plan import (
     bye_items,
     close_summary,
-    correctable_table,
-    ctx,
-    current_round_number,
     cut_plan,
-    drop_timing,
     make_cut,
-    open_round,
-    open_table,
-    pairing_items,
-    plan_swiss,
-    plan_top_cut,
-    round_complete,
     swiss_preconditions,
 )
 from ledger.formats.hotc.results import decide_result
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
+from ledger.formats.match.commands import seed_for
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -45,32 +36,22 @@ from ledger.formats.match.events import (
     ResultRecorded,
 )
 from ledger.formats.match.model import Outcome, Phase
+from ledger.formats.match.plan import (
+    correctable_table,
+    ctx,
+    current_round_number,
+    drop_timing,
+    open_round,
+    open_table,
+    pairing_items,
+    plan_swiss,
+    plan_top_cut,
+    round_complete,
+)
 from ledger.keys import Signer
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
-
-
-def seed_for(t: Tournament, what: str, signer: Signer, time: str, out: list[SignedEvent], *,
-             material: str | None, source: str | None) -> int:
-    """The seed for ``<log>/<what>``: the given material is recorded now (and appended to
-    ``out``); else the latest seed recorded with that ctx; else the latest seed recorded
-    without a ctx that no draw has used yet (so a seed never silently serves twice)."""
-    want = ctx(t.state, what)
-    if material is not None:
-        ev = t.record_seed(material=material, source=source or "entered", ctx=want,
-                           reason=f"{what} draw", signer=signer, time=time)
-        out.append(ev)
-        return ev.seq
-    seqs = [s.seq for s in t.state.seeds.values() if s.ctx == want]
-    if not seqs:
-        seqs = [s.seq for s in t.state.seeds.values()
-                if s.ctx is None and s.seq not in t.state.used_seeds]
-    if not seqs:
-        raise RuleError("LEDGER-RAND-1", f"no seed is recorded for {want}",
-                        hint=f"tourney seed record [--ctx {want}] … (a fresh seed), or "
-                             "pass --seed-material")
-    return max(seqs)
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,

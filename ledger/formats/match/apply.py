@@ -88,8 +88,24 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     if body.bye is not None and body.bye in rec:
         rec[body.bye].wins += 1
         rec[body.bye].byes += 1
+        if body.phase is Phase.SWISS:
+            _mark(rec[body.bye], body.round, "B")
     if body.phase is Phase.SWISS:
         h.swiss_rounds = max(h.swiss_rounds, body.round)
+
+
+def _mark(r: PlayerRecord, number: int, what: str) -> None:
+    """Set the qualifying-round character of round ``number`` (see ``PlayerRecord.played``)."""
+    s = r.played.ljust(number, "-")
+    r.played = s[:number - 1] + what + s[number:]
+
+
+def _played_char(res: ResultState, player: int) -> str:
+    if res.winner == player:
+        return "W"
+    if res.winner is None and not res.losers:
+        return "D"
+    return "X" if len(res.losers) == 2 else "L"
 
 
 def consume_draws(state: TournamentState) -> None:
@@ -116,6 +132,10 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
         for p in table.players:
             if p in rec:
                 rec[p].draws += sign
+    if not top:
+        for p in table.players:
+            if p in rec:
+                _mark(rec[p], rnd.number, _played_char(res, p) if sign > 0 else "-")
     for loser, reason in zip(res.losers, res.loss_reasons, strict=False):
         r = rec.get(loser)
         if r is None:

@@ -55,11 +55,12 @@ class RoundPaired(Body, frozen=True, kw_only=True):
 
 
 class AnnexA(msgspec.Struct, frozen=True, kw_only=True):
-    """Which Annex A criterion decided a game at time-up and the values compared
-    (BR-ANNEXA-0): e.g. ``{"criterion": "ws_clock", "values": {"12": 3, "31": 5}}``."""
+    """The Annex A record of a game decided at time-up (BR-ANNEXA-0): the title, the values
+    compared at each checkpoint — ``[[values of players[0]], [values of players[1]]]`` in the
+    title's criterion order (VG damage; WS level, clock; BF life) — and who lost."""
 
-    criterion: str
-    values: dict[str, int]
+    game: str
+    checkpoints: list[list[list[int]]]
     loser: int
 
 

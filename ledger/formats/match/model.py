@@ -98,6 +98,9 @@ class PlayerRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     top_losses: int = 0                # of ``losses``, those lost in the top cut
     draws: int = 0                     # match draws (no winner, no loser)
     beaten: list[int] = []             # qualifying-stage opponents this player beat (h2h)
+    #: one character per qualifying round (index = round − 1): W win, L loss, D draw,
+    #: X double loss, B bye, - not paired (the history the Bushiroad standings read)
+    played: str = ""
 
 
 class ResultState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -140,6 +143,14 @@ class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
 
     #: losses that eliminate in the qualifying stage (2 in double elimination, 0 = never)
     eliminate_at: int = 0
+    #: the qualifying stage's R_total once known (fixed Swiss rounds, round-robin schedule)
+    rounds_total: int = 0
+    #: round robin: the drawn order the whole schedule follows (BR-SWISS-ROUNDS-1)
+    order: list[int] | None = None
+    #: the final standings' tie-break order (a DRAW-v1 result, BR-SWISS-TB-7), once drawn
+    tiebreak: list[int] | None = None
+    #: the standings were finalized (``standings_finalized``): the event is over
+    final: bool = False
     records: dict[int, PlayerRecord] = {}
     rounds: list[RoundState] = []
     swiss_rounds: int = 0
