@@ -9,7 +9,11 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ledger" / "formats" / "bushiroad"
-ALLOWED_PROJECT = ("ledger.errors", "ledger.matching", "ledger.formats.bushiroad")
+ALLOWED_PROJECT = ("ledger.errors", "ledger.matching", "ledger.formats.bushiroad",
+                   "ledger.formats.match.model")
+#: the pure rule modules (the plug-in modules beside them wire these into the ledger)
+PURE = ("annex_a", "de", "finalists", "model", "mw", "results", "round_robin", "rounds",
+        "tiebreak")
 
 
 def _imports(path: Path) -> set[str]:
@@ -23,8 +27,8 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_bushiroad_modules_import_only_what_they_may() -> None:
-    files = sorted(PACKAGE.glob("*.py"))
-    assert len(files) >= 9
+    files = [PACKAGE / f"{name}.py" for name in PURE]
+    assert all(f.is_file() for f in files)
     bad: dict[str, list[str]] = {}
     for path in files:
         for name in _imports(path):

@@ -16,7 +16,7 @@ from ledger.formats.bushiroad.annex_a import (
     compare,
     decide_game,
 )
-from ledger.formats.bushiroad.model import DecidedBy, Outcome
+from ledger.formats.bushiroad.model import Outcome
 from ledger.formats.bushiroad.results import (
     Ending,
     Games,
@@ -28,6 +28,7 @@ from ledger.formats.bushiroad.results import (
     decide_match,
     simultaneous_loss,
 )
+from ledger.formats.match.model import DecidedBy
 
 A, B = 1, 2
 BO1, BO3 = MatchFormat.BO1, MatchFormat.BO3

@@ -12,11 +12,16 @@ May import: ``ledger.plugin``, ``ledger.formats.*``.
 
 from __future__ import annotations
 
+from ledger.formats.bushiroad.plugins import DOUBLE_ELIM, ROUND_ROBIN, SINGLE_ELIM, SWISS
 from ledger.formats.hotc.plugin import HOTC
 from ledger.plugin import FormatPlugin, make_format, parse_params, register_format
 
 FORMATS: dict[str, FormatPlugin] = {p.id: p for p in (
     HOTC,
+    SWISS,
+    DOUBLE_ELIM,
+    SINGLE_ELIM,
+    ROUND_ROBIN,
 )}
 
 for _plugin in FORMATS.values():

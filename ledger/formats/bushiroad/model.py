@@ -9,7 +9,8 @@ round the fighter was paired in (an opponent, or a bye), and at most one drop an
 disqualification.  Losses at the moment of a drop are *derived* from the entries, never
 stated twice (so they cannot disagree).
 
-May import: the standard library and ``ledger.errors``.
+May import: the standard library, ``ledger.errors`` and ``ledger.formats.match.model``
+(the one ``DecidedBy`` of DESIGN.md §11).
 """
 
 from __future__ import annotations
@@ -44,24 +45,6 @@ MIRROR: Mapping[Outcome, Outcome] = {
     Outcome.DRAW: Outcome.DRAW,
     Outcome.DOUBLE_LOSS: Outcome.DOUBLE_LOSS,
 }
-
-
-class DecidedBy(str, Enum):
-    """How a result was decided: the closed set of DESIGN.md §11 (``decided_by``)."""
-
-    PLAYED = "played"
-    CONCESSION = "concession"
-    TIMEOUT = "timeout"
-    SLOW_PLAY = "slow_play"
-    ANNEX_A = "annex_a"
-    EOM_STEP_1 = "eom_step_1"
-    EOM_STEP_2 = "eom_step_2"
-    EOM_STEP_3 = "eom_step_3"
-    EOM_STEP_4 = "eom_step_4"
-    DOUBLE_LOSS = "double_loss"
-    PENALTY = "penalty"
-    DROP = "drop"
-    BYE = "bye"
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ledger.errors import RuleError
-from ledger.formats.bushiroad.model import DecidedBy, FighterId, Outcome
+from ledger.formats.bushiroad.model import FighterId, Outcome
+from ledger.formats.match.model import DecidedBy
 
 
 class Stage(str, Enum):

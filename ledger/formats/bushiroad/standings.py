@@ -55,14 +55,16 @@ def kind_of(state: TournamentState) -> StandingsKind:
     return StandingsKind.DOUBLE_ELIM if h.eliminate_at else StandingsKind.SWISS
 
 
-def ranking(state: TournamentState, *, validate: bool = False) -> Ranking:
-    """The standings of the qualifying stage, ties resolved by the recorded tie-break order
-    where one was drawn (BR-SWISS-TB-8, BR-DE-TB-1)."""
+def ranking(state: TournamentState, tiebreak: Sequence[int] | None = None, *,
+            validate: bool = False) -> Ranking:
+    """The standings of the qualifying stage, ties resolved by the tie-break order (the one
+    given, else the one recorded) where one was drawn (BR-SWISS-TB-8, BR-DE-TB-1)."""
     h: MatchState = state.fmt
     r = rank(histories(state), kind=kind_of(state), total_rounds=stage_rounds(state),
              params=tiebreak_params(state), validate=validate)
-    if h.tiebreak is not None and r.unresolved:
-        r = resolve_ties(r, orders_from(h.tiebreak, r.unresolved))
+    order = tiebreak if tiebreak is not None else h.tiebreak
+    if order is not None and r.unresolved:
+        r = resolve_ties(r, orders_from(order, r.unresolved))
     return r
 
 
@@ -77,5 +79,5 @@ def tied_players(state: TournamentState) -> list[int]:
     return sorted(n for g in ranking(state).unresolved for n in g)
 
 
-def final_order(state: TournamentState) -> list[int]:
-    return [row.fighter for row in ranking(state).rows]
+def final_order(state: TournamentState, tiebreak: Sequence[int] | None = None) -> list[int]:
+    return [row.fighter for row in ranking(state, tiebreak).rows]

@@ -46,6 +46,7 @@ from ledger.formats.match.plan import (
     pairing_items,
     plan_swiss,
     plan_top_cut,
+    recorded_draw,
     round_complete,
 )
 from ledger.state import TournamentState
@@ -68,16 +69,6 @@ def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleE
                      f"{what}: expected {expected!r}, recorded {recorded!r}", finding=code)
 
 
-def _draw(state: TournamentState, seq: int, want_ctx: str, items: list[int]) -> list[int]:
-    if state.draws.get(want_ctx) != seq:
-        raise RuleError("LEDGER-RAND-1", f"draw seq {seq} is not the draw of {want_ctx!r}",
-                        finding="draw_mismatch")
-    if state.draw_items.get(seq) != items:
-        raise RuleError("LEDGER-RAND-1", f"draw {want_ctx!r} was not over {items}",
-                        finding="draw_mismatch")
-    return state.draw_results[seq]
-
-
 @BOOK.checks(RoundPaired)
 def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None:
     if body.phase is Phase.TOP_CUT:
@@ -91,8 +82,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                             (body.round, len(body.draws)))
         bye = None
         if items is not None:
-            bye = _draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
-        order = _draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
+            bye = recorded_draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
+        order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
                       pairing_items(state, bye))
         expected = plan_swiss(state, n, bye, order, list(body.draws))
     if expected != body:
@@ -171,7 +162,7 @@ def _cut(state: TournamentState, body: CutMade, actor: str) -> None:
     if spots and pool:
         if body.draw_seq is None:
             raise _mismatch("cut_mismatch", "cut draw", "a draw", None)
-        drawn = _draw(state, body.draw_seq, ctx(state, "cut"), pool)[:spots]
+        drawn = recorded_draw(state, body.draw_seq, ctx(state, "cut"), pool)[:spots]
     elif body.draw_seq is not None:
         raise _mismatch("cut_mismatch", "cut draw", None, body.draw_seq)
     expected = make_cut(state, x0, pool, spots, drawn, body.draw_seq)
@@ -188,7 +179,7 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
         raise RuleError("HOTC-TOP-1", "the bracket is already seeded")
     if body.draw_seq is None:
         raise _mismatch("bracket_mismatch", "bracket draw", "a draw (HOTC-TOP-1)", None)
-    order = _draw(state, body.draw_seq, ctx(state, "bracket"), sorted(h.cut))
+    order = recorded_draw(state, body.draw_seq, ctx(state, "bracket"), sorted(h.cut))
     expected = bracket_slots(order, state.format.cut if state.format else 8)
     if expected != body.slots:
         raise _mismatch("bracket_mismatch", "bracket seeding", expected, body.slots)

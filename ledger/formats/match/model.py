@@ -73,6 +73,7 @@ class LossReason(str, Enum):
     DROP_AFTER_PAIRING = "drop_after_pairing"
     DOUBLE_LOSS = "double_loss"       # both lost a drawn match that counts as a tie (DE, SE)
     ANNEX_A = "annex_a"
+    TIMEOUT = "timeout"               # time-up, fewer game wins (BR-SWISS-5, BR-DE-6)
 
 
 #: Losses that make a player ineligible for the random cut spots (HOTC-CUT-2c, AMB-H8).

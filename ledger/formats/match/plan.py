@@ -158,3 +158,15 @@ def close_top_cut(state: TournamentState, rnd: RoundState) -> RoundClosed:
     remaining = [n for n in (h.entries or []) if n is not None and n not in losers]
     return RoundClosed(round=rnd.number, phase=rnd.phase, undefeated=len(remaining),
                        one_loss=0, eliminated=sorted(losers), swiss_over=True)
+
+
+def recorded_draw(state: TournamentState, seq: int, want_ctx: str, items: list[int]) -> list[int]:
+    """The result of draw ``seq``, which must be the draw of ``want_ctx`` over exactly
+    ``items`` (pre-ordered); an event that cites another draw is refused."""
+    if state.draws.get(want_ctx) != seq:
+        raise RuleError("LEDGER-RAND-1", f"draw seq {seq} is not the draw of {want_ctx!r}",
+                        finding="draw_mismatch")
+    if state.draw_items.get(seq) != items:
+        raise RuleError("LEDGER-RAND-1", f"draw {want_ctx!r} was not over {items}",
+                        finding="draw_mismatch")
+    return state.draw_results[seq]
