@@ -27,12 +27,14 @@ from ledger.events import Role
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
+from ledger.params import Param
 from ledger.keys import PublicKey, Signer
 from ledger.store import Ledger
 
 Progress = Callable[[str], None]
 Step = Callable[[Tournament, str], object]
 BATCH = 200
+HOTC = "hotc-swiss-de"
 SCALE = 10_000
 
 
@@ -77,14 +79,18 @@ def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
     return t.record_result(sk, now, **kw)
 
 
-def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int = 8,
+def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int | None = 8,
              timeouts: Fraction = Fraction(0), drops: Fraction = Fraction(0),
-             checkpoints: Path, progress: Progress | None = None) -> SimulationResult:
+             checkpoints: Path, progress: Progress | None = None,
+             format_id: str = HOTC, params: dict[str, Param] | None = None) -> SimulationResult:
     hj, sk = demo_key(seed_text, "head-judge"), demo_key(seed_text, "scorekeeper")
     say = progress or (lambda _msg: None)
+    fmt = make_format(format_id, cut, params)
+    title = "HotC" if format_id == HOTC else format_id
     ledger.create(log, lambda now: Tournament.create(
-        log=log, name=f"Simulated HotC event ({players} players)",
-        fmt=make_format("hotc-swiss-de", cut), signer=hj, time=now))
+        log=log, name=f"Simulated {title} event ({players} players)",
+        fmt=fmt, signer=hj, time=now))
+    cut = fmt.cut
     ledger.write(log, lambda t, now: t.add_official(
         PublicKey(sk.public_key_raw, sk.name), Role.SCOREKEEPER, sk.name, hj, now))
     _batched(ledger, log, [partial(_register, sk, i) for i in range(1, players + 1)])
@@ -102,17 +108,24 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         return f"{seed_text}/{what}"
 
     rounds = 0
+    hotc = format_id == HOTC
     while True:
         state = ledger.load(log).state
         h = state.fmt
-        if h.champion is not None:
+        if h.champion is not None or h.final:
             break
-        small_field = not h.rounds and sum(
+        small_field = hotc and not h.rounds and sum(
             r.status is Status.ACTIVE for r in h.records.values()) <= cut   # AMB-H6
-        if (h.swiss_over or small_field) and h.cut is None:
-            _drops(ledger, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
+        if format_id == "single-elim" and h.slots is None:
+            ledger.write(log, lambda t, now: t.seed_bracket(
+                hj, now, material=material("bracket"), source="tourney simulate"))
+        elif (h.swiss_over or small_field) and h.cut is None:
+            if hotc:
+                _drops(ledger, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
             ledger.write(log, lambda t, now: t.select_cut(
                 hj, now, material=material("cut"), source="tourney simulate"))
+            if not cut:
+                continue
             ledger.write(log, lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
         elif h.cut is not None and h.slots is None:
@@ -127,7 +140,7 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
             else:
                 ledger.write(log, lambda t, now: t.pair_round(hj, now))
         write_checkpoint(ledger, log, hj, checkpoints)
-        _play(ledger, log, sk, sim_seed, timeouts)
+        _play(ledger, log, sk, sim_seed, timeouts, hotc=hotc)
         write_checkpoint(ledger, log, hj, checkpoints)
         rounds = len(ledger.load(log).state.fmt.rounds)
         say(f"round {rounds} complete")
@@ -149,7 +162,8 @@ def _drops(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, rate: Fraction
     _batched(ledger, log, [partial(_drop, sk, n) for n in leaving])
 
 
-def _play(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, timeouts: Fraction) -> None:
+def _play(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, timeouts: Fraction, *,
+          hotc: bool = True) -> None:
     state = ledger.load(log).state
     rnd = open_round(state)
     if rnd is None:
@@ -161,9 +175,11 @@ def _play(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, timeouts: Fract
         u = stream_below(sim_seed, f"{log}/sim/R{rnd.number}/T{tab.table}", SCALE)
         side = tab.players[u % 2]
         kw: dict[str, Any] = {"round_no": rnd.number, "table": tab.table}
-        if u < _rate(timeouts):
+        if u < _rate(timeouts) and (hotc or rnd.phase is Phase.SWISS):
             kw["outcome"] = Outcome.TIMEOUT
-            if rnd.phase is Phase.TOP_CUT:
+            if not hotc:             # time-up in a BO1: the game in progress is drawn
+                kw["games"] = [0, 0, 1]
+            elif rnd.phase is Phase.TOP_CUT:
                 kw["turn_player"] = side
         else:
             kw.update(outcome=Outcome.WIN, winner=side)
