@@ -27,8 +27,8 @@ from ledger.events import Role
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.params import Param
 from ledger.keys import PublicKey, Signer
+from ledger.params import Param
 from ledger.store import Ledger
 
 Progress = Callable[[str], None]

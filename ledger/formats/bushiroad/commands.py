@@ -24,6 +24,7 @@ from ledger.formats.bushiroad.plan import (
     close_summary,
     decide,
     fmt_id,
+    make_annex,
     make_final_standings,
     make_finalists,
     ms,
@@ -192,11 +193,13 @@ def _no_hotc_options(turn_player: int | None, slow_play: list[int] | None) -> No
 
 def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
-                  games: list[int] | None = None, annex: AnnexA | None = None,
+                  games: list[int] | None = None,
+                  annex_values: list[list[list[int]]] | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
                   note: str = "") -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     rnd, tab = open_table(t.state, round_no, table)
+    annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
     ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
@@ -207,10 +210,12 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
 def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                    outcome: Outcome, reason: str, winner: int | None = None,
                    loser: int | None = None, games: list[int] | None = None,
-                   annex: AnnexA | None = None, turn_player: int | None = None,
+                   annex_values: list[list[list[int]]] | None = None,
+                   turn_player: int | None = None,
                    slow_play: list[int] | None = None) -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     rnd, tab, current = correctable_table(t.state, round_no, table)
+    annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
     ev = t.record(ResultCorrected(round=round_no, table=table, corrects_seq=current,

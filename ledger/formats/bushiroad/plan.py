@@ -209,23 +209,48 @@ def decide(state: TournamentState, phase: Phase, players: list[int], *, ending: 
                         annex_a_announced=flag(state, "annex_a"), losers=losers or ())
 
 
-def _check_annex(state: TournamentState, players: list[int], annex: AnnexA,
-                 games: Games) -> None:
+def _annex_decision(state: TournamentState, players: list[int],
+                    checkpoints: list[list[list[int]]]) -> annex_a.AnnexADecision:
+    """Annex A over the recorded values: per checkpoint, each fighter's values in the
+    title's criterion order (VG damage; WS level, clock; BF life)."""
     game = annex_a.Game(text(state, "game"))
-    if annex.game != game.value:
-        raise RuleError("BR-ANNEXA-0", f"the Annex A record is for {annex.game}, the event "
-                        f"plays {game.value}", finding="result_mismatch")
     names = [c.value for c in annex_a.CRITERIA[game]]
 
     def values(v: list[int]) -> annex_a.Values:
         if len(v) != len(names):
             raise RuleError("BR-ANNEXA-0", f"{game.value} compares {', '.join(names)}",
-                            hint=f"give {len(names)} value(s) per fighter")
+                            hint=f"give {len(names)} value(s) per fighter, e.g. "
+                                 f"--annex-a {','.join(['2'] * len(names))}/"
+                                 f"{','.join(['3'] * len(names))}")
         kw = {n.split("_", 1)[1]: x for n, x in zip(names, v, strict=True)}
         return annex_a.Values(**kw)
 
-    decision = annex_a.decide_game(game, players[0], players[1],
-                                   [(values(x), values(y)) for x, y in annex.checkpoints])
+    if any(len(cp) != 2 for cp in checkpoints):
+        raise RuleError("BR-ANNEXA-0", "each Annex A checkpoint has the values of both "
+                        "fighters", hint="A_VALUES/B_VALUES, checkpoints separated by ';'")
+    return annex_a.decide_game(game, players[0], players[1],
+                               [(values(x), values(y)) for x, y in checkpoints])
+
+
+def make_annex(state: TournamentState, players: list[int],
+               checkpoints: list[list[list[int]]]) -> AnnexA:
+    """The ``annex_a`` record of a game Annex A decided (BR-ANNEXA-0)."""
+    if not flag(state, "annex_a"):
+        raise RuleError("BR-ANNEXA-0", "Annex A was not announced for this event",
+                        hint="record the time-up result with --timeout --games A-B")
+    decision = _annex_decision(state, players, checkpoints)
+    if decision.loser is None:
+        raise RuleError("BR-ANNEXA-0", "the values are equal at every checkpoint: the game "
+                        "continues", hint="add the values at the next checkpoint")
+    return AnnexA(game=text(state, "game"), checkpoints=checkpoints, loser=decision.loser)
+
+
+def _check_annex(state: TournamentState, players: list[int], annex: AnnexA,
+                 games: Games) -> None:
+    if annex.game != text(state, "game"):
+        raise RuleError("BR-ANNEXA-0", f"the Annex A record is for {annex.game}, the event "
+                        f"plays {text(state, 'game')}", finding="result_mismatch")
+    decision = _annex_decision(state, players, annex.checkpoints)
     if decision.loser != annex.loser:
         raise RuleError("BR-ANNEXA-0", f"Annex A values say {decision.loser} loses, the record "
                         f"says {annex.loser}", finding="result_mismatch")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.errors import RuleError
+from ledger.errors import RuleError, UsageError
 from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc import commands
@@ -39,6 +39,16 @@ PARAMS = ParamSpec(
 )
 
 
+def _hotc_result_options(kw: dict[str, Any]) -> dict[str, Any]:
+    """HotC matches are single games with no draws: refuse the game-score options."""
+    for name, option in (("games", "--games"), ("annex_values", "--annex-a")):
+        if kw.pop(name, None) is not None:
+            raise UsageError(f"{option} does not apply to {FORMAT_ID}",
+                             hint="HotC results: --winner, --concession, --timeout, "
+                                  "--slow-play, --double-loss or --tie")
+    return kw
+
+
 class HotcFormat(FormatPlugin):
     id = FORMAT_ID
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
@@ -62,11 +72,11 @@ class HotcFormat(FormatPlugin):
 
     def record_result(self, t: Tournament, signer: Signer, time: str,
                       **kw: Any) -> list[SignedEvent]:
-        return commands.record_result(t, signer, time, **kw)
+        return commands.record_result(t, signer, time, **_hotc_result_options(kw))
 
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
-        return commands.correct_result(t, signer, time, **kw)
+        return commands.correct_result(t, signer, time, **_hotc_result_options(kw))
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
