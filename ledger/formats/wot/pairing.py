@@ -226,7 +226,7 @@ def _exact(ctx: _Ctx, start: Arr) -> tuple[list[tuple[int, int]], tuple[int, int
     if ctx.kind is PairingKind.LIST:
         players = list(start[0])
         pos = {p: i for i, p in enumerate(players)}
-        big, small = players, []
+        big, small = players, list[int]()
     else:
         hp, vp = start
         big, small = (list(hp), list(vp)) if len(hp) >= len(vp) else (list(vp), list(hp))
@@ -263,9 +263,9 @@ def _exact(ctx: _Ctx, start: Arr) -> tuple[list[tuple[int, int]], tuple[int, int
                 place = max(0, m - i) ** 2 + max(0, m - j) ** 2
                 base = 2 * (j - i - 1) ** 2 + 2 * place
                 # the higher switches deck (natural), or the lower switches (flipped)
-                nat = (b, a) if big_hero else (a, b)
-                consider(*nat, base)
-                consider(*reversed(nat), base + 1)
+                h, v = (b, a) if big_hero else (a, b)
+                consider(h, v, base)
+                consider(v, h, base + 1)
     edges = [(k[0], k[1], c[0]) for k, c in best.items()]
     matching = min_cost_perfect_matching(n, edges)
     if matching is None:  # pragma: no cover - the graphs above always have one
