@@ -9,8 +9,8 @@ import pytest
 
 from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision, Side
-from ledger.formats.wot.params import PARAMS, IntRange, check_params, resolve_params
 from ledger.formats.wot.pairing import pair_game
+from ledger.formats.wot.params import PARAMS, IntRange, check_params, resolve_params
 from ledger.formats.wot.ranking import final_ranking, next_entrants, totals
 from ledger.formats.wot.scoring import WotResult, score_game
 from ledger.formats.wot.seating import seat_first_game
