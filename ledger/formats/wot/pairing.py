@@ -205,7 +205,10 @@ class _Ctx:
 
 def _run(ctx: _Ctx, start: Arr, same_deck_only: bool, budget: int,
          reached: list[Arr]) -> tuple[Arr, int, bool]:
-    arr, moves = start, 0
+    """One AMB-W8 run.  The procedure is deterministic, so an arrangement seen twice means
+    it cycles and can never finish: it stops there, as it would after n² moves (the
+    arrangements it would still reach are repeats, which cannot change "best")."""
+    arr, moves, seen = start, 0, {start}
     while True:
         bad = next(((h, v) for h, v in ctx.tables(arr)
                     if ctx.offence(h, v)[0 if same_deck_only else 1]), None)
@@ -214,9 +217,10 @@ def _run(ctx: _Ctx, start: Arr, same_deck_only: bool, budget: int,
         if moves >= budget:
             return arr, moves, False
         nxt = ctx.move(arr, *bad)
-        if nxt is None:
+        if nxt is None or nxt in seen:
             return arr, moves, False
         arr, moves = nxt, moves + 1
+        seen.add(arr)
         reached.append(arr)
 
 
@@ -333,8 +337,8 @@ def pair_game(revision: Revision, game: int, entrants: Sequence[Entrant],
     bye: int | None = None
     bye_side: Side | None = None
     if len(ranked) % 2:
-        chosen, bye_side = _choose_bye(ranked, kind, rank)
-        bye = chosen.number
+        bye_entrant, bye_side = _choose_bye(ranked, kind, rank)
+        bye = bye_entrant.number
     if kind is PairingKind.LIST:
         order: Arr = (tuple(e.number for e in ranked), ())
         start: Arr = (tuple(p for p in order[0] if p != bye), ())
@@ -359,15 +363,15 @@ def pair_game(revision: Revision, game: int, entrants: Sequence[Entrant],
         i_best = min(range(len(every)), key=lambda i: (keys[i], i))
         candidates.append(("best", every[i_best], i_best if i_best < len(reached)
                            else i_best - len(reached) + 1))
-    exact_tables, optimum = _exact(ctx, start)
-    chosen_tables: list[tuple[int, int]] | None = None
-    method, moves = "exact", 0
-    for name, arr, mv in candidates:
-        if ctx.key(arr) == optimum:
-            chosen_tables, method, moves = ctx.tables(arr), name, mv
-            break
-    if chosen_tables is None:
-        chosen_tables = exact_tables
+    if ok1:                                # no rematch at all: optimal, no search needed
+        chosen_tables, method, moves = ctx.tables(arr1), candidates[0][0], moves1
+    else:
+        exact_tables, optimum = _exact(ctx, start)
+        pick = next((c for c in candidates if ctx.key(c[1]) == optimum), None)
+        if pick is None:
+            chosen_tables, method, moves = exact_tables, "exact", 0
+        else:
+            chosen_tables, method, moves = ctx.tables(pick[1]), pick[0], pick[2]
 
     tables = tuple(Table(table=i + 1, hero=h, villain=v) for i, (h, v) in enumerate(chosen_tables))
     repeats: tuple[int, ...] = ()
