@@ -10,7 +10,13 @@ import pytest
 from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision, Side
 from ledger.formats.wot.pairing import pair_game
-from ledger.formats.wot.params import PARAMS, IntRange, check_params, resolve_params
+from ledger.formats.wot.params import (
+    PARAMS,
+    IntRange,
+    check_params,
+    resolve_params,
+    total_games,
+)
 from ledger.formats.wot.ranking import final_ranking, next_entrants, totals
 from ledger.formats.wot.scoring import WotResult, score_game
 from ledger.formats.wot.seating import seat_first_game
@@ -86,7 +92,9 @@ def test_defaults_and_allowed_values_per_revision() -> None:
                    "wot_classic_tbp_sign": "formula", "wot_override_in_averages": False}
     assert new == {"rules": "WOT_2001", "wot_format": "constructed", "wot_game_minutes": 60,
                    "wot_cycles": 2, "wot_final_turn_call_minutes": 15,
-                   "wot_cycles_starting_characters_allowed": False}
+                   "wot_cycles_starting_characters_allowed": False,
+                   "wot_early_kill_loser_tbp": "pattern"}
+    assert total_games(new) == 4 and total_games({**old, "wot_cycles": 3}) == 6
     assert PARAMS[NEW]["wot_final_turn_call_minutes"][1] == IntRange(5, 15)      # AMB-W6
     assert PARAMS[OLD]["wot_final_turn_call_minutes"][1] == IntRange(15, 15)
     assert resolve_params(NEW, {"wot_format": "aiel_wars", "wot_final_turn_call_minutes": 5,
@@ -110,6 +118,7 @@ def test_defaults_and_allowed_values_per_revision() -> None:
     (OLD, {"wot_cycles_starting_characters_allowed": True}, "RULES-8"),
     (OLD, {"wot_override_in_averages": 1}, "RULES-8"),
     (NEW, {"rules": "WOT_OLD"}, "RULES-8"),
+    (OLD, {"wot_early_kill_loser_tbp": "zero"}, "RULES-8"),
     (NEW, {"wot_cycles_starting_characters_allowed": True}, "WOT01-DECK-1"),
 ])
 def test_parameter_refusals(revision: Revision, given: dict[str, object], rule: str) -> None:

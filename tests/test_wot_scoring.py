@@ -97,6 +97,15 @@ def test_tc15_2001_scoring_by_outcome(case: str, result: WotResult,
     assert pairs(got) == {p: (gp, F(t)) for p, (gp, t) in expected.items()}, case
 
 
+def test_amb_w4_flag_gives_the_early_kill_loser_zero() -> None:
+    early = res(1, "Q4", 1, 2, winner=1, lb=False, pattern={1: 3, 2: 4}, neutral=5)
+    got = score_game(NEW, [early], {"wot_early_kill_loser_tbp": "zero"})
+    assert pairs(got) == {1: (2, F(9)), 2: (0, F(0))}
+    both = res(1, "Q4", 1, 2, lb=False, pattern={1: 2, 2: 5}, neutral=4)
+    assert pairs(score_game(NEW, [both], {"wot_early_kill_loser_tbp": "zero"})) == \
+        {1: (0, F(9)), 2: (0, F(12))}                      # both-killed case unchanged
+
+
 def test_tc15h_2001_bye_is_two_gp_and_eight_tbp() -> None:
     got = score_game(NEW, [res(1, "Q1", 1, 2, winner=1, pattern={1: 7, 2: 5})], {},
                      bye=3, bye_side=H)

@@ -19,7 +19,7 @@ from typing import NamedTuple, cast
 from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision
 
-__all__ = ["PARAMS", "IntRange", "Param", "check_params", "resolve_params"]
+__all__ = ["PARAMS", "IntRange", "Param", "check_params", "resolve_params", "total_games"]
 
 Param = str | int | bool
 
@@ -62,8 +62,20 @@ PARAMS: dict[Revision, dict[str, tuple[Param, Allowed]]] = {
         "wot_final_turn_call_minutes": (15, IntRange(5, 15)),
         # WOT01-DECK-1: Cycles starting characters, sealed only, announced at the start.
         "wot_cycles_starting_characters_allowed": (False, (False, True)),
+        # AMB-W4 "Flag": the loser of a pre-Last Battle kill keeps their Pattern (default) or
+        # gets 0.  Not named in RULES.md §8; this module's name for the flag.
+        "wot_early_kill_loser_tbp": ("pattern", ("pattern", "zero")),
     },
 }
+
+
+def total_games(params: Mapping[str, object]) -> int:
+    """Games in the event: two per Cycle (WOTOLD-CYCLE-1/2); it ends after a complete
+    Cycle (AMB-W19).  ``params`` as resolved by ``resolve_params``."""
+    cycles = params.get("wot_cycles", 2)
+    if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles < 1:
+        raise RuleError("RULES-8", f"wot_cycles={cycles!r} is not an integer >= 1")
+    return 2 * cycles
 
 
 def _allowed_text(allowed: Allowed) -> str:

@@ -14,7 +14,8 @@ over this Game's *directly computed, strictly positive* TBP of other players (AM
 exact ``Fraction``s; ``wot_classic_tbp_sign`` (AMB-W3) and ``wot_override_in_averages``
 (AMB-W15).  2001 (WOT_2001): Pattern-based TBP with the max-formula (WOT01-SCORE-5, AMB-W4),
 every value clamped to [0, 16] (WOT01-SCORE-7, AMB-W17), conceder 0 (WOT01-SCORE-4), bye 2 GP
-and 8 TBP (WOT01-SCORE-6).
+and 8 TBP (WOT01-SCORE-6); the early-kill loser's TBP follows ``wot_early_kill_loser_tbp``
+(AMB-W4: own Pattern by default, or 0).
 
 Recorded amounts (support/opposition S, Pattern P, Neutral Pattern N) are counts: integers
 >= 0.  A classic O1 winner must have reached 5+ (WOTOLD-SCORE-3 row O1).  A field the outcome
@@ -293,7 +294,7 @@ def _classic_direct(res: WotResult, sign: str) -> list[_Line]:
     return [line[a], line[b]]
 
 
-def _score_2001(res: WotResult) -> list[_Line]:
+def _score_2001(res: WotResult, loser_zero: bool) -> list[_Line]:
     a, b = sorted(res.sides)
     code, w = res.outcome, res.winner
     pat, n = res.pattern, res.neutral or 0
@@ -310,6 +311,8 @@ def _score_2001(res: WotResult) -> list[_Line]:
             tbp = Fraction(0)                                   # WOT01-SCORE-4
         elif (code == _Q.Q5 and p == w) or (code == _Q.Q4 and w in (p, None)):
             tbp = max(own, Fraction(_PATTERN_TOTAL - (pat[q] + n)))   # WOT01-SCORE-5, AMB-W4
+        elif code == _Q.Q4 and loser_zero:
+            tbp = Fraction(0)                                   # AMB-W4 alternative (flag)
         else:
             tbp = own                                           # WOT01-SCORE-3; Q4 loser AMB-W4
         out.append(_Line(p, code, res.sides[p], res.table, gp, _clamp(tbp)))
@@ -410,7 +413,7 @@ def score_game(revision: Revision, game_results: Iterable[WotResult],
     lines: dict[int, _Line] = {}
     if revision is Revision.WOT_2001:
         for res in results:
-            for ln in _score_2001(res):
+            for ln in _score_2001(res, flags["wot_early_kill_loser_tbp"] == "zero"):
                 lines[ln.number] = ln
         if bye is not None and bye_side is not None:
             lines[bye] = _Line(bye, BYE_CODE[revision], bye_side, None, 2,
