@@ -22,7 +22,8 @@ from ledger.formats.wot.pairing import (
     pair_game,
 )
 from ledger.formats.wot.ranking import next_entrants, totals
-from ledger.formats.wot.scoring import PlayerScore, WotResult, score_game
+from ledger.formats.wot.results import WotResult
+from ledger.formats.wot.scoring import PlayerScore, score_game
 from ledger.formats.wot.seating import SEATING_CONTEXT, seat_first_game, shuffle_sheets
 
 H, V = Side.HERO, Side.VILLAIN

@@ -28,7 +28,8 @@ from ledger.formats.wot.pairing import (
     pair_game,
 )
 from ledger.formats.wot.ranking import final_ranking, next_entrants, totals
-from ledger.formats.wot.scoring import PlayerScore, WotResult, score_game
+from ledger.formats.wot.results import WotResult
+from ledger.formats.wot.scoring import PlayerScore, score_game
 from ledger.formats.wot.seating import seat_first_game
 
 H, V = Side.HERO, Side.VILLAIN

@@ -18,7 +18,8 @@ from ledger.formats.wot.params import (
     total_games,
 )
 from ledger.formats.wot.ranking import final_ranking, next_entrants, totals
-from ledger.formats.wot.scoring import WotResult, score_game
+from ledger.formats.wot.results import WotResult
+from ledger.formats.wot.scoring import score_game
 from ledger.formats.wot.seating import seat_first_game
 
 H, V = Side.HERO, Side.VILLAIN

@@ -10,7 +10,8 @@ import pytest
 
 from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision, Side, format_tbp, parse_tbp
-from ledger.formats.wot.scoring import PlayerScore, TbpOverride, WotResult, score_game
+from ledger.formats.wot.results import WotResult
+from ledger.formats.wot.scoring import PlayerScore, TbpOverride, score_game
 
 H, V = Side.HERO, Side.VILLAIN
 OLD, NEW = Revision.WOT_OLD, Revision.WOT_2001
