@@ -15,7 +15,7 @@ May import: the standard library, ``ledger.errors``, ``ledger.formats.wot.model`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -107,87 +107,77 @@ def result_error(revision: Revision, topic: str, message: str,
     return RuleError(rule_id(revision, topic), message, hint=hint, finding="wot_result_invalid")
 
 
-def _amount(revision: Revision, res: WotResult, what: str, number: int, value: object) -> int:
+def _count(bad: Callable[[str], RuleError], what: str, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise result_error(revision, "SCORE-5" if revision is Revision.WOT_OLD else "SCORE-10",
-                      f"table {res.table}: {what} of player {number} is {value!r}, "
-                      "not a count >= 0")
-    return value
+        raise bad(f"{what} is {value!r}, not a count >= 0")
 
 
 def validate_result(revision: Revision, res: WotResult) -> None:
     """Refuse a result whose fields do not fit its outcome code (WOTOLD-SCORE-3/5,
     WOT01-SCORE-9/10).  Pure; raises ``RuleError`` naming the rule and the table."""
     model = "SCORE-5" if revision is Revision.WOT_OLD else "SCORE-10"
-    table_no = res.table
-    if res.outcome not in RESULT_CODES[revision]:
+
+    def bad(message: str, hint: str | None = None, topic: str = model) -> RuleError:
+        return result_error(revision, topic, f"table {res.table}: {message}", hint)
+
+    code = res.outcome
+    if code not in RESULT_CODES[revision]:
         codes = ", ".join(sorted(RESULT_CODES[revision]))
-        raise result_error(revision, model, f"table {table_no}: outcome {res.outcome!r} is not a "
-                      f"{revision.format_id} result code", hint=f"use one of {codes}; a bye "
-                      "is recorded only on the pairing")
+        raise bad(f"outcome {code!r} is not a {revision.format_id} result code",
+                  hint=f"use one of {codes}; a bye is recorded only on the pairing")
     players = sorted(res.sides)
     if len(players) != 2 or {res.sides[p] for p in players} != {Side.HERO, Side.VILLAIN}:
-        raise result_error(revision, model, f"table {table_no}: sides must name one hero and one "
-                      f"villain, got {dict(res.sides)!r}")
+        raise bad(f"sides must name one hero and one villain, got {dict(res.sides)!r}")
     if revision is Revision.WOT_OLD:
-        winner_rule, lb, amounts, concession = _CLASSIC_SHAPE[res.outcome]
+        winner_rule, lb, amounts, concession = _CLASSIC_SHAPE[code]
         neutral_needed = False
     else:
-        winner_rule, lb, neutral_needed, concession = _2001_SHAPE[res.outcome]
+        winner_rule, lb, neutral_needed, concession = _2001_SHAPE[code]
         amounts = "both"
-    code = res.outcome
     if res.winner is not None and res.winner not in res.sides:
-        raise result_error(revision, model,
-                           f"table {table_no}: winner {res.winner} is not at the table")
+        raise bad(f"winner {res.winner} is not at the table")
     if winner_rule == "one" and res.winner is None:
-        raise result_error(revision, model, f"table {table_no}: outcome {code} needs a winner")
+        raise bad(f"outcome {code} needs a winner")
     if winner_rule == "none" and res.winner is not None:
-        raise result_error(revision, model, f"table {table_no}: outcome {code} has no winner, "
-                      f"got winner {res.winner}")
+        raise bad(f"outcome {code} has no winner, got winner {res.winner}")
     if lb is not None and res.last_battle is not lb:
-        when = "during" if lb else "before"
-        raise result_error(revision, model, f"table {table_no}: outcome {code} happens {when} the "
-                      f"Last Battle, but last_battle is {str(res.last_battle).lower()}")
+        raise bad(f"outcome {code} happens {'during' if lb else 'before'} the Last Battle, "
+                  f"but last_battle is {str(res.last_battle).lower()}")
     if concession:
         loser = next(p for p in players if p != res.winner)
         if res.conceded_by != loser:
-            raise result_error(revision, model, f"table {table_no}: outcome {code} needs "
-                               f"conceded_by = the loser {loser}, got {res.conceded_by!r}")
+            raise bad(f"outcome {code} needs conceded_by = the loser {loser}, "
+                      f"got {res.conceded_by!r}")
     elif res.conceded_by is not None:
-        raise result_error(revision, model, f"table {table_no}: outcome {code} is not a "
-                           "concession, but conceded_by is set",
-                           hint="use O3/O5 (classic) or Q5 (2001)")
+        raise bad(f"outcome {code} is not a concession, but conceded_by is set",
+                  hint="use O3/O5 (classic) or Q5 (2001)")
     if revision is Revision.WOT_OLD:
         if res.pattern or res.neutral is not None:
-            raise result_error(revision, model, f"table {table_no}: pattern/neutral belong to "
-                          "wot-2001 results; classic results record support")
+            raise bad("pattern/neutral belong to wot-2001 results; classic results record "
+                      "support")
         need = set(players) if amounts == "both" else \
-            {res.winner} if amounts == "winner" else set()
+            {res.winner} if amounts == "winner" and res.winner is not None else set()
         if set(res.support) != need:
-            raise result_error(revision, model, f"table {table_no}: outcome {code} records support "
-                          f"for exactly {sorted(p for p in need if p is not None)}, got "
-                          f"{sorted(res.support)}")
+            raise bad(f"outcome {code} records support for exactly {sorted(need)}, "
+                      f"got {sorted(res.support)}")
         for p, s in res.support.items():
-            _amount(revision, res, "support/opposition", p, s)
+            _count(bad, f"support/opposition of player {p}", s)
         if code == _O.O1 and res.winner is not None and res.support[res.winner] < 5:
-            raise result_error(revision, "SCORE-3", f"table {table_no}: an O1 winner reaches 5+ "
-                          f"support/opposition, got {res.support[res.winner]}",
-                          hint="a Last Battle win by a kill is O2; a tie is O8")
-    else:
-        if res.support:
-            raise result_error(revision, model, f"table {table_no}: support belongs to classic "
-                          "results; wot-2001 results record pattern")
-        if set(res.pattern) != set(players):
-            raise result_error(revision, model, f"table {table_no}: outcome {code} records the "
-                          f"pattern of both players {players}, got {sorted(res.pattern)}")
-        for p, s in res.pattern.items():
-            _amount(revision, res, "pattern", p, s)
-        if neutral_needed:
-            if res.neutral is None:
-                raise result_error(revision, model, f"table {table_no}: outcome {code} needs the "
-                              "neutral pattern N")
-            _amount(revision, res, "neutral pattern", 0, res.neutral)
-        elif res.neutral is not None:
-            raise result_error(revision, model, f"table {table_no}: outcome {code} does not "
-                               "use the neutral pattern N",
-                               hint="record neutral only for Q4 and Q5")
+            raise bad(f"an O1 winner reaches 5+ support/opposition, got "
+                      f"{res.support[res.winner]}", topic="SCORE-3",
+                      hint="a Last Battle win by a kill is O2; a tie is O8")
+        return
+    if res.support:
+        raise bad("support belongs to classic results; wot-2001 results record pattern")
+    if set(res.pattern) != set(players):
+        raise bad(f"outcome {code} records the pattern of both players {players}, "
+                  f"got {sorted(res.pattern)}")
+    for p, s in res.pattern.items():
+        _count(bad, f"pattern of player {p}", s)
+    if neutral_needed:
+        if res.neutral is None:
+            raise bad(f"outcome {code} needs the neutral pattern N")
+        _count(bad, "neutral pattern N", res.neutral)
+    elif res.neutral is not None:
+        raise bad(f"outcome {code} does not use the neutral pattern N",
+                  hint="record neutral only for Q4 and Q5")
