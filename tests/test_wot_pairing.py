@@ -131,22 +131,24 @@ def test_tc17_and_tc17b_byes_over_four_games_2001_scoring() -> None:
 
 # --------------------------------------------------------------- TC-18
 
-def test_tc18_same_deck_rematch_moves_the_lower_player_down() -> None:
+@pytest.mark.parametrize("revision", [OLD, NEW])  # WOT01-PAIR-7 is as WOTOLD-PAIR-7
+def test_tc18_same_deck_rematch_moves_the_lower_player_down(revision: Revision) -> None:
     a, b, c, d = 1, 2, 3, 4
     history = [Table(1, a, b), Table(2, c, d), Table(1, d, a), Table(2, b, c)]
     ents = [Entrant(a, 4, F(0), V), Entrant(b, 3, F(0), H), Entrant(c, 2, F(0), V),
             Entrant(d, 1, F(0), H)]
-    g3 = pair_game(Revision.WOT_OLD, 3, ents, history)
+    g3 = pair_game(revision, 3, ents, history)
     assert tables(g3) == [(a, c), (b, d)]
     assert g3.rematches == () and g3.method == "no_rematch" and g3.moves == 1
 
 
-def test_tc18_variant_swapped_deck_rematches_are_avoided_too() -> None:
+@pytest.mark.parametrize("revision", [OLD, NEW])  # WOT01-PAIR-7 is as WOTOLD-PAIR-7
+def test_tc18_variant_swapped_deck_rematches_are_avoided_too(revision: Revision) -> None:
     a, b, c, d = 1, 2, 3, 4
     history = [Table(1, b, a), Table(2, d, c), Table(1, a, d), Table(2, c, b)]
     ents = [Entrant(a, 4, F(0), H), Entrant(b, 3, F(0), V), Entrant(c, 2, F(0), H),
             Entrant(d, 1, F(0), V)]
-    g3 = pair_game(Revision.WOT_OLD, 3, ents, history)
+    g3 = pair_game(revision, 3, ents, history)
     assert tables(g3) == [(a, c), (b, d)] and g3.rematches == ()
 
 

@@ -225,22 +225,22 @@ def score_game(revision: Revision, game_results: Iterable[WotResult],
     for res in game_results:
         validate_result(revision, res)
         if res.table in by_table:
-            raise result_error(revision, model, f"table {res.table} has two results in one Game",
-                          hint="a fix is a correction event that replaces the result")
+            raise result_error(revision, model, f"table {res.table} has two results in one "
+                               "Game", hint="a fix is a correction event that replaces it")
         for p, side in res.sides.items():
             if p in table_of or p == bye:
-                raise result_error(revision, "GAME-1", f"player {p} plays twice in one Game "
-                              f"(table {res.table})")
+                raise result_error(revision, "GAME-1", f"player {p} plays twice in one "
+                                   f"Game (table {res.table})")
             if sides is not None and sides.get(p) != side:
-                raise result_error(revision, model, f"table {res.table}: player {p} is recorded "
-                              f"as {side.value}, but the pairing seated them as "
-                              f"{sides[p].value if p in sides else 'absent'}",
-                              hint="a result's sides equal its pairing's")
+                seated = sides[p].value if p in sides else "absent"
+                raise result_error(revision, model, f"table {res.table}: player {p} is "
+                                   f"recorded as {side.value}, but the pairing seated them "
+                                   f"as {seated}", hint="a result's sides equal its pairing's")
             table_of[p] = res.table
         by_table[res.table] = res
     if (bye is None) != (bye_side is None):
         raise result_error(revision, "BYE-7", "a bye and its bye_side are recorded together",
-                      hint="bye_side is null exactly when there is no bye")
+                           hint="bye_side is null exactly when there is no bye")
     if bye is not None and sides is not None and bye in sides:
         raise result_error(revision, "GAME-1", f"bye player {bye} is also seated at a table")
     results = [by_table[t] for t in sorted(by_table)]
