@@ -222,9 +222,21 @@ def test_exact_guard_when_the_move_down_procedure_cycles() -> None:
     assert g.rematches == ()
 
 
+def test_revision_ids_and_game_numbers() -> None:
+    assert OLD.format_id == "wot-classic" and NEW.format_id == "wot-2001"
+    assert Revision.from_format_id("wot-2001") is NEW
+    with pytest.raises(ValueError):
+        Revision.from_format_id("hotc-swiss-de")
+    with pytest.raises(ValueError):
+        game_kind(0)
+
+
 def test_pairing_refusals() -> None:
     with pytest.raises(RuleError, match="listed twice"):
         pair_game(OLD, 2, [Entrant(1, 0, F(0), H), Entrant(1, 1, F(0), V)], [])
     with pytest.raises(RuleError) as err:
         pair_game(NEW, 3, [Entrant(1, 0, F(0), H)], [])
     assert err.value.rule == "WOT01-GAME-1"
+    with pytest.raises(RuleError) as err:
+        pair_game(NEW, 2, [Entrant(1, 0, F(0), H, -1), Entrant(2, 1, F(0), V)], [])
+    assert err.value.rule == "WOT01-BYE-5"

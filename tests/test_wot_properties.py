@@ -26,10 +26,11 @@ from ledger.formats.wot.pairing import (
     Table,
     needs_tie_order,
     pair_game,
+    tie_context,
 )
 from ledger.formats.wot.ranking import final_ranking, next_entrants, totals
 from ledger.formats.wot.results import WotResult
-from ledger.formats.wot.scoring import PlayerScore, score_game
+from ledger.formats.wot.scoring import PlayerScore, TbpOverride, score_game
 from ledger.formats.wot.seating import seat_first_game
 
 H, V = Side.HERO, Side.VILLAIN
@@ -215,6 +216,31 @@ def test_scoring_ignores_table_order_and_player_numbers(data: st.DataObject,
     assert {relabel[p]: s.pair for p, s in base.items()} == {p: s.pair for p, s in again.items()}
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.sampled_from([OLD, NEW]), st.booleans())
+def test_an_override_moves_only_its_player_unless_the_flag_says_so(
+        data: st.DataObject, revision: Revision, flag: bool) -> None:
+    results, bye, bye_side = data.draw(games(revision))
+    conceded = [r for r in results if r.conceded_by is not None]
+    if not conceded:
+        return
+    r = data.draw(st.sampled_from(conceded))
+    assert r.winner is not None
+    params: dict[str, object] = {"wot_override_in_averages": flag} if revision is OLD else {}
+    base = score_game(revision, results, params, bye=bye, bye_side=bye_side)
+    new = F(data.draw(st.integers(0, 16)), data.draw(st.integers(1, 3)))
+    ov = TbpOverride(round=1, table=r.table, number=r.winner, old=base[r.winner].tbp, new=new,
+                     method="judge review", reason="concession to manipulate TBP")
+    after = score_game(revision, results, params, bye=bye, bye_side=bye_side, overrides=[ov])
+    assert after[r.winner].tbp == new and after[r.winner].derived_tbp == base[r.winner].tbp
+    moved = {p for p in base if p != r.winner and after[p] != base[p]}
+    if revision is NEW or not flag or r.outcome == "O5":
+        assert moved == set()                     # AMB-W15 default; O5 is not a direct input
+    else:                                         # flag: only averaged values may move
+        assert all(after[p].code in ("O4", "O5", "O7", "O9") for p in moved)
+    assert all(after[p].gp == base[p].gp for p in base)
+
+
 # --------------------------------------------------------------- pairing vs exhaustive search
 
 def matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
@@ -309,7 +335,7 @@ def test_random_tournaments_pair_optimally_without_avoidable_second_byes(
         if len(active) > 3 and data.draw(st.booleans(), label="remove someone"):
             removed.add(data.draw(st.sampled_from(active), label="removed"))
         ents = next_entrants(pairings, scores, removed)
-        order = draw_v1(seed, f"wot/game-{g + 1}/ties", [e.number for e in ents]) \
+        order = draw_v1(seed, tie_context(g + 1), [e.number for e in ents]) \
             if needs_tie_order(ents) else None
         nxt = pair_game(revision, g + 1, ents, history, tie_order=order)
         check_pairing(nxt, ents, history)

@@ -128,6 +128,11 @@ def test_parameter_refusals(revision: Revision, given: dict[str, object], rule: 
     assert err.value.rule == rule
 
 
+def test_total_games_refuses_a_bad_cycle_count() -> None:
+    with pytest.raises(RuleError):
+        total_games({"wot_cycles": 0})
+
+
 def test_a_recorded_parameter_set_lists_every_parameter() -> None:
     with pytest.raises(RuleError, match="lack"):
         check_params(NEW, {"wot_format": "sealed"})

@@ -229,6 +229,8 @@ def test_2001_override_stays_within_the_clamp() -> None:
      "WOTOLD-SCORE-5"),
     (OLD, res(1, "O8", 1, 2, pattern={1: 1, 2: 1}), "WOTOLD-SCORE-5"),
     (NEW, res(1, "Q1", 1, 2, winner=1, pattern={1: 1}), "WOT01-SCORE-10"),
+    (NEW, res(1, "Q1", 1, 2, winner=1, pattern={1: 1, 2: 1}, support={1: 5, 2: 0}),
+     "WOT01-SCORE-10"),
     (NEW, res(1, "Q1", 1, 2, winner=1, pattern={1: 1, 2: 2}, neutral=1), "WOT01-SCORE-10"),
     (NEW, res(1, "Q4", 1, 2, winner=1, lb=False, pattern={1: 1, 2: 2}), "WOT01-SCORE-10"),
     (NEW, res(1, "Q2", 1, 2, lb=False, pattern={1: 1, 2: 2}), "WOT01-SCORE-10"),
@@ -263,6 +265,8 @@ def test_a_player_twice_a_table_twice_or_a_bye_without_side_is_refused() -> None
     with pytest.raises(RuleError) as err:
         score_game(OLD, [res(1, "O8", 1, 2)], {}, bye=3)
     assert err.value.rule == "WOTOLD-BYE-7"
+    with pytest.raises(RuleError, match="also seated"):
+        score_game(OLD, [], {}, bye=2, bye_side=H, sides={1: H, 2: V})
 
 
 def test_unknown_or_wrong_revision_parameters_are_refused() -> None:

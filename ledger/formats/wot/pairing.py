@@ -49,7 +49,7 @@ from ledger.formats.wot.model import Revision, Side, rule_id
 from ledger.matching import min_cost_perfect_matching
 
 __all__ = ["Entrant", "Pairing", "PairingKind", "Rematch", "Table", "game_kind",
-           "needs_tie_order", "pair_game"]
+           "needs_tie_order", "pair_game", "tie_context"]
 
 
 class PairingKind(str, Enum):
@@ -123,6 +123,11 @@ def game_kind(game: int) -> PairingKind:
         raise ValueError(f"Games are numbered from 1, got {game}")
     return PairingKind.SEATING if game == 1 else \
         PairingKind.PILES if game % 2 == 0 else PairingKind.LIST
+
+
+def tie_context(game: int) -> str:
+    """DRAW-v1 context of the tie-break order drawn before Game ``game`` (AMB-W9)."""
+    return f"wot/game-{game}/ties"
 
 
 def needs_tie_order(entrants: Iterable[Entrant]) -> bool:
