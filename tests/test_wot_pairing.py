@@ -20,8 +20,9 @@ from ledger.formats.wot.pairing import (
     game_kind,
     needs_tie_order,
     pair_game,
+    tie_context,
 )
-from ledger.formats.wot.ranking import next_entrants, totals
+from ledger.formats.wot.ranking import final_ranking, next_entrants, totals
 from ledger.formats.wot.results import WotResult
 from ledger.formats.wot.scoring import PlayerScore, score_game
 from ledger.formats.wot.seating import SEATING_CONTEXT, seat_first_game, shuffle_sheets
@@ -240,3 +241,52 @@ def test_pairing_refusals() -> None:
     with pytest.raises(RuleError) as err:
         pair_game(NEW, 2, [Entrant(1, 0, F(0), H, -1), Entrant(2, 1, F(0), V)], [])
     assert err.value.rule == "WOT01-BYE-5"
+
+
+@pytest.mark.parametrize("revision", [OLD, NEW])
+def test_nine_players_two_cycles_each_deck_once_per_cycle_and_distinct_byes(
+        revision: Revision) -> None:
+    """The issue's 9-player, 2-Cycle event at the rule level: seated from a recorded
+    shuffle, results drawn from DRAW-v1 streams, every Game paired by the real functions."""
+    seed = seed_from_material(f"nine players {revision.value}")
+    pairings = [seat_first_game(revision, shuffle_sheets(seed, range(1, 10)))]
+    scores: list[dict[int, PlayerScore]] = []
+    history: list[Table] = []
+    for g in range(1, 5):
+        p = pairings[-1]
+        results = []
+        for t in p.tables:
+            w, lo = draw_v1(seed, f"sim/{g}/{t.table}", t.players)
+            sup = draw_v1(seed, f"sim/{g}/{t.table}/amount", range(13))[:2]
+            if revision is OLD:
+                results.append(WotResult(table=t.table, outcome="O1",
+                                         sides={t.hero: H, t.villain: V}, last_battle=True,
+                                         winner=w, support={w: 5 + sup[0] % 8, lo: sup[1]}))
+            else:
+                results.append(WotResult(table=t.table, outcome="Q1",
+                                         sides={t.hero: H, t.villain: V}, last_battle=True,
+                                         winner=w, pattern={w: sup[0], lo: sup[1]}))
+        scores.append(score_game(revision, results, {}, bye=p.bye, bye_side=p.bye_side,
+                                 sides=p.sides))
+        history += p.tables
+        if g == 4:
+            break
+        ents = next_entrants(pairings, scores)
+        order = draw_v1(seed, tie_context(g + 1), [e.number for e in ents]) \
+            if needs_tie_order(ents) else None
+        pairings.append(pair_game(revision, g + 1, ents, history, tie_order=order))
+    byes = [p.bye for p in pairings]
+    assert None not in byes and len(set(byes)) == 4
+    for c in (0, 2):                                         # each Cycle: Games c+1, c+2
+        first, second = pairings[c], pairings[c + 1]
+        side1, side2 = dict(first.sides), dict(second.sides)
+        if first.bye is not None and first.bye_side is not None:
+            side1[first.bye] = first.bye_side
+        if second.bye is not None and second.bye_side is not None:
+            side2[second.bye] = second.bye_side
+        repeats = {p for p in range(1, 10) if side1[p] is side2[p]}
+        assert repeats == set(second.deck_repeats) == set()  # WOTOLD-CYCLE-1
+    ranking = final_ranking(totals(scores))
+    assert sorted(x.number for x in ranking) == list(range(1, 10))
+    assert sum(s.gp for game in scores for s in game.values()) == sum(
+        x.gp for x in ranking)
