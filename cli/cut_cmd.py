@@ -11,7 +11,8 @@ May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -34,6 +35,7 @@ from cli.round_cmd import (
 )
 
 if TYPE_CHECKING:
+    from ledger.events import SignedEvent
     from ledger.state import TournamentState
 
 
@@ -49,6 +51,9 @@ def cut(
     json: JsonOpt = False,
 ) -> None:
     """Select the top cut (head judge) once the Swiss phase is over, then checkpoint.
+
+    Bushiroad formats: the finalists by ranking (BR-FIN-5), or without a top cut the final
+    standings; a recorded draw orders fighters still tied (BR-SWISS-TB-7).  HotC:
 
     Every undefeated player is admitted; the remaining spots are drawn from the eligible
     pool (one loss, not dropped, no time or slow-play loss) with the seed for
@@ -67,7 +72,9 @@ def cut(
     st = agg.state
     ev = events[-1]
     b = ev.body
-    assert isinstance(b, CutMade)
+    if not isinstance(b, CutMade):
+        _selection(s, st, events, cp)
+        return
     if seed_material is not None and not any(e.kind == "seed_recorded" for e in events):
         note("no random spot was drawn: --seed-material was not needed and not recorded")
     lines = [f"{seq_span(events)}: top cut of {len(b.cut)} selected",
@@ -82,6 +89,35 @@ def cut(
     s.emit(write_result(ev, spots=b.spots, undefeated=b.undefeated, pool=b.pool,
                         drawn=b.drawn, cut=b.cut, eliminated=b.eliminated,
                         draw_seq=b.draw_seq, events=events_brief(events),
+                        checkpoint=None if cp is None else str(cp)), lines)
+
+
+def _selection(s: Session, st: TournamentState, events: list[SignedEvent],
+               cp: Path | None) -> None:
+    """Bushiroad: the finalists by ranking (BR-FIN-5) or the final standings."""
+    from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
+
+    ev = events[-1]
+    b = ev.body
+    drawn = any(e.kind == "draw_made" for e in events)
+    lines = [f"{seq_span(events)}: " + ("tie-break drawn (BR-SWISS-TB-7); " if drawn else "")]
+    data: dict[str, Any] = {}
+    if isinstance(b, FinalistsDecided):
+        lines[0] += f"top cut of {len(b.finalists)} by ranking (BR-FIN-5)"
+        lines += [f"finalists (seeds, best first): {_names(st, b.finalists)}",
+                  f"eliminated: {_names(st, b.eliminated)}",
+                  "next: seed the bracket with tourney bracket"]
+        data = {"finalists": b.finalists, "eliminated": b.eliminated,
+                "tiebreak_draw_seq": b.tiebreak_draw_seq}
+    elif isinstance(b, StandingsFinalized):
+        lines[0] += "final standings recorded (no top cut)"
+        lines += [f"winner: {_names(st, [b.champion]) if b.champion else 'none'}",
+                  f"order: {_names(st, b.order)}"]
+        data = {"order": b.order, "champion": b.champion,
+                "tiebreak_draw_seq": b.tiebreak_draw_seq}
+    if cp is not None:
+        lines.append(f"checkpoint: {cp}")
+    s.emit(write_result(ev, **data, events=events_brief(events),
                         checkpoint=None if cp is None else str(cp)), lines)
 
 
