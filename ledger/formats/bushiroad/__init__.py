@@ -4,14 +4,15 @@ Each module owns one rule family and is shared by the command side, the projecti
 the audit (one implementation each):
 
 - ``model``       fighter histories (rounds, byes, drops, disqualifications), ``DecidedBy``;
-- ``rounds``      recommended Swiss rounds (BR-SWISS-ROUNDS-1..4, AMB-B28);
+- ``rounds``      recommended Swiss rounds and announced stop rules (BR-SWISS-ROUNDS-1..4);
 - ``mw``          MW% (truncation, 0.33 floor, byes, denominators) and DE effective rounds;
 - ``tiebreak``    OMW%, OOMW%, head-to-head, ``rank`` and ``resolve_ties``;
 - ``results``     a match's result from game scores and how it ended (BR-MATCH, BR-SE, BR-DE-6);
 - ``annex_a``     deciding a game at time-up for VG, WS and BF (BR-ANNEXA-*);
 - ``finalists``   selection by ranking, by nation/clan and by title (BR-FIN-*);
 - ``round_robin`` circle-method schedule (BR-SWISS-ROUNDS-1);
-- ``de``          double-elimination status and end condition (BR-DE-1/2/5, AMB-B9).
+- ``de``          double-elimination status and end condition (BR-DE-1/2/5, AMB-B9);
+- ``single_elim`` bracket seeded by ranking, advancing with double losses (BR-SE-1, AMB-B13).
 
 The modules import only the standard library, ``msgspec`` and ``ledger.errors``.  None of
 them reads a clock, draws at random or touches storage: every random choice is made by the
