@@ -11,8 +11,10 @@ the audit (one implementation each):
 - ``annex_a``     deciding a game at time-up for VG, WS and BF (BR-ANNEXA-*);
 - ``finalists``   selection by ranking, by nation/clan and by title (BR-FIN-*);
 - ``round_robin`` circle-method schedule (BR-SWISS-ROUNDS-1);
-- ``de``          double-elimination status and end condition (BR-DE-1/2/5, AMB-B9);
-- ``single_elim`` bracket seeded by ranking, advancing with double losses (BR-SE-1, AMB-B13).
+- ``de``          double-elimination status and end condition (BR-DE-1/2/5, AMB-B9).
+
+Brackets (seeding by ranking, advancing past double losses) live in the shared match layer
+(``ledger.formats.match.bracket``), not here.
 
 The modules import only the standard library, ``msgspec`` and ``ledger.errors``.  None of
 them reads a clock, draws at random or touches storage: every random choice is made by the
