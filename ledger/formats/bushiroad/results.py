@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ledger.errors import RuleError
-from ledger.formats.bushiroad.model import FighterId, Outcome
+from ledger.formats.bushiroad.model import FighterId, Outcome, RoundEntry
 from ledger.formats.match.model import DecidedBy
 
 
@@ -121,6 +121,15 @@ class MatchResult:
         if self.winner is not None or self.b is None:   # a bye lost to a Loss of Match
             return Outcome.LOSS
         return Outcome.DOUBLE_LOSS
+
+
+    def entries(self, round_number: int) -> tuple[RoundEntry, ...]:
+        """The history entries this result gives each fighter in ``round_number``: what the
+        projections append to ``History.rounds`` (one implementation for the standings)."""
+        if self.b is None:
+            return (RoundEntry(round_number, None, self.outcome_for(self.a)),)
+        return (RoundEntry(round_number, self.b, self.outcome_for(self.a), self.games.a),
+                RoundEntry(round_number, self.a, self.outcome_for(self.b), self.games.b))
 
 
 def _refuse(rule: str, message: str, hint: str) -> RuleError:
