@@ -66,10 +66,10 @@ def _play_round(ev: Event, doc: dict[str, Any], bo3: bool = False) -> None:
         if form == 0:
             args = ["--winner", str(a)] + (["--games", "2-1"] if bo3 else [])
         elif form == 1:                     # time-up: game wins decide (BR-SWISS-5)
-            args = ["--timeout", "--games", "1-0-1" if bo3 else "0-1"]
+            args = ["--timeout", "--games", "1-0-1"] if bo3 else ["--winner", str(b)]
         elif form == 2:
             args = ["--concession", str(a)]
-        else:                               # BO3 time-up at 1-1: a draw (or a DE tie)
+        else:   # time-up at equal game wins: a draw in Swiss / round robin, a DE tie
             args = ["--timeout", "--games", "1-1-1" if bo3 else "0-0-1"]
         ev.cli("result", "record", "--round", str(n), "--table", str(t["table"]), *args, *SK)
 

@@ -112,10 +112,12 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     while True:
         state = ledger.load(log).state
         h = state.fmt
-        if h.champion is not None or h.final:
-            break
-        small_field = hotc and not h.rounds and sum(
-            r.status is Status.ACTIVE for r in h.records.values()) <= cut   # AMB-H6
+        if h.champion is not None or h.final or (h.entries is not None
+                                                  and len(h.entries) < 2):
+            break                   # a champion, final standings, or an empty bracket
+        active = sum(r.status is Status.ACTIVE for r in h.records.values())
+        small_field = (not h.rounds and active <= cut if hotc       # AMB-H6
+                       else h.slots is None and active < 2)        # nobody left to pair
         if format_id == "single-elim" and h.slots is None:
             ledger.write(log, lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
@@ -134,6 +136,9 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         else:
             if h.slots is None:
                 _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
+                if not hotc and sum(r.status is Status.ACTIVE for r in ledger.load(
+                        log).state.fmt.records.values()) < 2:
+                    continue                # nobody left to pair: finalize instead
                 seed_material = material(f"R{len(h.rounds) + 1}")
                 ledger.write(log, lambda t, now: t.pair_round(
                     hj, now, material=seed_material, source="tourney simulate"))

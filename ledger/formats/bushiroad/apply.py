@@ -49,6 +49,7 @@ def _finalists(state: TournamentState, ev: SignedEvent, body: FinalistsDecided) 
     h.cut = list(body.finalists)
     h.cut_seq = ev.seq
     h.swiss_over = True
+    h.final = not body.finalists         # nobody left to select: the event ends here
     for n in body.finalists:
         if n in h.records:
             h.records[n].status = Status.CUT

@@ -280,7 +280,7 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
         if state.registration_closed_seq is None:
             raise RuleError("LEDGER-REG-2", "registration is still open")
         field = sorted(e.number for e in entrants(state))
-        if body.draw_seq is None or len(field) < 2:
+        if body.draw_seq is None or not field:
             raise _mismatch("bracket_mismatch", "BR-SE-1", "bracket draw", "a draw",
                             body.draw_seq)
         order = recorded_draw(state, body.draw_seq, ctx(state, "bracket"), field)

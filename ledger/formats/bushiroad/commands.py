@@ -47,6 +47,7 @@ from ledger.formats.match.events import (
     PlayerDropped,
     ResultCorrected,
     ResultRecorded,
+    RoundPaired,
 )
 from ledger.formats.match.model import Outcome, Phase
 from ledger.formats.match.plan import (
@@ -72,7 +73,12 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
                source: str | None = None) -> list[SignedEvent]:
     st = t.state
     if ms(st).slots is not None:
-        return [t.record(plan_top_cut(st), signer, time)]
+        paired = t.record(plan_top_cut(st), signer, time)
+        body = paired.body
+        assert isinstance(body, RoundPaired)
+        # a bracket round where everyone advances unplayed closes at once (one finalist
+        # left is the champion with no match)
+        return [paired, *_after_result(t, body.round, signer, time)]
     n = round_preconditions(st)
     out: list[SignedEvent] = []
     if fmt_id(st) is FormatId.ROUND_ROBIN:
@@ -87,7 +93,7 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
             draws = [ev.seq]
             order = st.draw_results[ev.seq]
         out.append(t.record(round_robin_round(st, n, list(order or []), draws), signer, time))
-        return out
+        return out + _after_result(t, n, signer, time)   # a round left with no table
     seed_seq = seed_for(t, f"R{n}", signer, time, out, material=material, source=source)
     draws = []
     bye = None
@@ -284,8 +290,8 @@ def seed_bracket(t: Tournament, signer: Signer, time: str, *, material: str | No
             raise RuleError("LEDGER-REG-2", "registration is still open",
                             hint="close it with 'tourney registration close'")
         field = sorted(e.number for e in entrants(st))
-        if len(field) < 2:
-            raise RuleError("BR-SE-1", "a bracket needs at least two fighters")
+        if not field:
+            raise RuleError("BR-SE-1", "no fighter is left to seed")
         seed_seq = seed_for(t, "bracket", signer, time, out, material=material, source=source)
         ev = t.make_draw(ctx=ctx(st, "bracket"), items=field, seed_seq=seed_seq,
                          reason="single-elimination seeding (BR-SE-1)", signer=signer,

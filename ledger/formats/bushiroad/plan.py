@@ -21,11 +21,16 @@ from ledger.errors import RuleError
 from ledger.formats.bushiroad import annex_a
 from ledger.formats.bushiroad.de import EndReason, end_check
 from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
-from ledger.formats.bushiroad.finalists import select_by_ranking
+from ledger.formats.bushiroad.finalists import Exclusion, select_by_ranking
 from ledger.formats.bushiroad.params import flag, match_format, number, se_equal_games, text
 from ledger.formats.bushiroad.results import Ending, Games, MatchResult, Stage, decide_match
 from ledger.formats.bushiroad.round_robin import schedule
-from ledger.formats.bushiroad.rounds import RoundRange, recommended_swiss_rounds
+from ledger.formats.bushiroad.rounds import (
+    RoundRange,
+    StopRule,
+    recommended_swiss_rounds,
+    swiss_stop,
+)
 from ledger.formats.bushiroad.standings import final_order, histories, ranking, tied_players
 from ledger.formats.match.events import AnnexA, RoundClosed, RoundPaired, Table
 from ledger.formats.match.model import (
@@ -160,21 +165,20 @@ def stage_over(state: TournamentState, rnd: RoundState) -> tuple[bool, int | Non
     round-robin schedule, or the DE end condition (BR-DE-2/5, AMB-B9)."""
     h = ms(state)
     f = fmt_id(state)
-    x0 = [r.number for r in h.records.values() if r.status is Status.ACTIVE and r.losses == 0]
-    active = [r.number for r in h.records.values() if r.status is Status.ACTIVE]
     if f is FormatId.DOUBLE_ELIM:
         chk = end_check(histories(state), rnd.number, cut_size(state) or None)
         champ = chk.champion if chk.reason in (EndReason.ONE_UNDEFEATED,
                                                EndReason.ONE_REMAINING) else None
         return chk.ended, champ
-    if len(active) < 2:
+    if sum(r.status is Status.ACTIVE for r in h.records.values()) < 2:
         return True, None
     if h.rounds_total:
-        return rnd.number >= h.rounds_total, None
-    rule = text(state, "stop_rule")
-    if rule == "one_undefeated":
-        return len(x0) <= 1, None
-    return len(x0) < max(cut_size(state), 1), None           # undefeated_below_cut
+        stop = swiss_stop(histories(state), rnd.number, StopRule.FIXED,
+                          swiss_rounds=h.rounds_total)
+    else:
+        stop = swiss_stop(histories(state), rnd.number, StopRule(text(state, "stop_rule")),
+                          cut_size=cut_size(state))
+    return stop.stop, None
 
 
 def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
@@ -293,7 +297,7 @@ def require_stage_over(state: TournamentState) -> None:
     if open_round(state) is not None:
         raise RuleError("BR-SWISS-ROUNDS-4", "a round is still open",
                         hint="record its remaining results first")
-    if not h.swiss_over and not (h.rounds and len(entrants(state)) < 2):
+    if not h.swiss_over and len(entrants(state)) >= 2:
         raise RuleError("BR-SWISS-ROUNDS-4", "the qualifying rounds are not over",
                         hint="pair the next round with 'tourney round pair'")
     if h.champion is not None:
@@ -311,12 +315,16 @@ def make_finalists(state: TournamentState, draw_seq: int | None,
     """BR-FIN-5 by ranking: the top ``cut`` of the final standings (ties resolved by the
     recorded draw); everyone else still active leaves the event."""
     order = final_order(state, tiebreak)
-    sel = select_by_ranking(order, cut_size(state))
+    gone = {Status.DROPPED: Exclusion.DROPPED, Status.DISQUALIFIED: Exclusion.DISQUALIFIED}
+    excluded = {r.number: gone[r.status] for r in ms(state).records.values()
+                if r.status in gone}
+    sel = select_by_ranking(order, cut_size(state), excluded)
     chosen = list(sel.finalists)
     out = sorted(r.number for r in ms(state).records.values()
                  if r.status is Status.ACTIVE and r.number not in chosen)
+    skipped = sorted(n for n, _ in sel.skipped)
     return FinalistsDecided(method="ranking", spots=cut_size(state), finalists=chosen,
-                            excluded=[], eliminated=out, tiebreak_draw_seq=draw_seq)
+                            excluded=skipped, eliminated=out, tiebreak_draw_seq=draw_seq)
 
 
 def make_final_standings(state: TournamentState, draw_seq: int | None,

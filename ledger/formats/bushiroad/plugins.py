@@ -49,6 +49,13 @@ class BushiroadFormat(FormatPlugin):
             raise RuleError("BR-FIN-1", f"a top cut of {spec.cut} is not possible in {spec.id}",
                             hint=f"use --cut 0..{self.max_cut}" if self.max_cut
                             else "this format has no top cut: leave --cut out")
+        if spec.params.get("stop_rule") == "undefeated_below_cut" and not spec.cut:
+            raise RuleError("BR-SWISS-ROUNDS-4", "stop_rule=undefeated_below_cut needs a top "
+                            "cut", hint="pass --cut N, or another stop_rule")
+        if spec.params.get("stop_rule", "fixed") != "fixed" and spec.params.get("swiss_rounds"):
+            raise RuleError("BR-SWISS-ROUNDS-4", "announce either a fixed number of rounds "
+                            "or a stop rule, not both",
+                            hint="drop --param swiss_rounds, or use stop_rule=fixed")
 
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:

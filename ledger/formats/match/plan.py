@@ -85,6 +85,9 @@ def plan_top_cut(state: TournamentState) -> RoundPaired:
                         hint="record its remaining results first")
     if h.champion is not None:
         raise RuleError("HOTC-TOP-3", f"the tournament is over: champion #{h.champion}")
+    if len(h.entries) < 2:
+        raise RuleError("BR-SE-3", "the bracket is finished with no fighter left (both "
+                        "finalists lost): no champion", hint="AMB-B13: the organizer decides")
     dropped = {n for n, r in h.records.items() if r.status is Status.DROPPED}
     entries = [None if e in dropped else e for e in h.entries]
     matches, advances = bracket_tables(entries)
