@@ -149,6 +149,7 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         write_checkpoint(ledger, log, hj, checkpoints)
         rounds = len(ledger.load(log).state.fmt.rounds)
         say(f"round {rounds} complete")
+    write_checkpoint(ledger, log, hj, checkpoints)     # the end-of-event checkpoint
     final = ledger.load(log)
     return SimulationResult(log=log, events=final.version, rounds=rounds,
                             cut=list(final.state.fmt.cut or []),
