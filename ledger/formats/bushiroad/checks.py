@@ -153,8 +153,8 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
         if (res.winner, sorted(res.losers), oc, reasons, res.decided_by) == recorded:
             break
     else:
-        if last is not None and last.finding:
-            raise last
+        if last is not None:
+            raise RuleError(last.rule, last.message, finding="result_mismatch")
         raise RuleError("BR-MATCH-1", f"result says winner {body.winner}, losers "
                         f"{list(body.losers)} ({body.decided_by.value}) but games "
                         f"{list(body.games)} do not give that", finding="result_mismatch")
