@@ -193,7 +193,8 @@ EXACT_LIMIT = 160   # above this, the exact solver runs on the constrained core 
 CORE_PER_GROUP = 40
 
 
-def _core_exact(order: list[Entrant], flag: str) -> list[Pair] | None:
+def _core_exact(order: list[Entrant], flag: str,
+                core_per_group: int = CORE_PER_GROUP) -> list[Pair] | None:
     """Exact matching on a core — every small win group whole, and the first
     ``CORE_PER_GROUP`` (parity-adjusted) players in draw order of each large group — with the
     rest of each large group paired in draw order without rematches (cost 0)."""
@@ -204,10 +205,10 @@ def _core_exact(order: list[Entrant], flag: str) -> list[Pair] | None:
     rest: list[list[Entrant]] = []
     for w in sorted(groups, reverse=True):
         members = groups[w]
-        if len(members) <= 2 * CORE_PER_GROUP:
+        if len(members) <= 2 * core_per_group:
             core.extend(members)
             continue
-        k = CORE_PER_GROUP + (1 if (len(members) - CORE_PER_GROUP) % 2 else 0)
+        k = core_per_group + (1 if (len(members) - core_per_group) % 2 else 0)
         core.extend(members[:k])
         rest.append(members[k:])
     pos = {e.number: i for i, e in enumerate(order)}
@@ -240,16 +241,19 @@ def _exact(order: list[Entrant], flag: str) -> list[Pair]:
 
 
 def pair_swiss(entrants: Sequence[Entrant], draw_order: Sequence[int],
-               flag: str = PAIR_DOWN_HIGHER) -> tuple[list[Pair], bool]:
+               flag: str = PAIR_DOWN_HIGHER, *, exact_limit: int = EXACT_LIMIT,
+               core_per_group: int = CORE_PER_GROUP) -> tuple[list[Pair], bool]:
     """Optimal pairing of ``entrants`` (even count); ``draw_order`` is the recorded
-    DRAW-v1 permutation of their numbers.  Returns (pairs, exact_solver_used)."""
+    DRAW-v1 permutation of their numbers.  Returns (pairs, exact_solver_used).
+    ``exact_limit`` / ``core_per_group`` are part of the recorded algorithm (see
+    ``ledger.formats.match.plan.PAIRING_LIMITS``)."""
     by_number = {e.number: e for e in entrants}
     order = [by_number[n] for n in draw_order]
     greedy = _greedy(order, flag)
     if greedy is not None and total_cost(greedy, by_number, flag) == lower_bound(entrants):
         return greedy, False
-    if len(order) > EXACT_LIMIT:
-        core = _core_exact(order, flag)
+    if len(order) > exact_limit:
+        core = _core_exact(order, flag, core_per_group)
         if core is not None:
             return core, True
     return _exact(order, flag), True

@@ -22,8 +22,17 @@ from ledger.formats.match.events import (
     Table,
 )
 from ledger.formats.match.model import MatchState, Phase, RoundState, Status, TableState
-from ledger.formats.match.pairing import Entrant, pair_swiss
+from ledger.formats.match.pairing import CORE_PER_GROUP, EXACT_LIMIT, Entrant, pair_swiss
 from ledger.state import TournamentState
+
+#: Field size above which the exact matcher runs on a core of each win/point group (the
+#: first players of each large group in draw order), per recorded pairing algorithm: HotC's
+#: two win groups afford a large core (ADR 0004); a Swiss with a dozen point groups keeps
+#: each group's core small so one round of 4,096 stays in budget (ADR 0006).
+PAIRING_LIMITS: dict[str, tuple[int, int]] = {
+    PAIRING_ALGORITHM: (EXACT_LIMIT, CORE_PER_GROUP),     # "hotc-pair/v1": 160, 40
+    "match-pair/v1": (32, 12),
+}
 
 
 def ctx(state: TournamentState, what: str) -> str:
@@ -59,7 +68,9 @@ def plan_swiss(state: TournamentState, number: int, bye: int | None,
                algorithm: str = PAIRING_ALGORITHM) -> RoundPaired:
     """The round_paired of Swiss round ``number`` given the bye and the pairing draw."""
     field = [e for e in entrants(state) if e.number != bye]
-    pairs, _exact = pair_swiss(field, order, param(state, "pair_down_counts", "higher"))
+    limit, core = PAIRING_LIMITS.get(algorithm, (EXACT_LIMIT, CORE_PER_GROUP))
+    pairs, _exact = pair_swiss(field, order, param(state, "pair_down_counts", "higher"),
+                               exact_limit=limit, core_per_group=core)
     pos = {n: i for i, n in enumerate(order)}
     pairs.sort(key=lambda p: (-p.high_wins, -p.low_wins, min(pos[p.high], pos[p.low])))
     tables = []
