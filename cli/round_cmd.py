@@ -159,11 +159,15 @@ def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
         lines.append("advance without playing: "
                      + ", ".join(label(state, n) for n in rnd.advances))
     w = NAME_WIDTH
-    lines.append(f"{'TABLE':>5}  {'PLAYER':<{w}} {'WINS':>4}     {'PLAYER':<{w}} "
-                 f"{'WINS':>4}  {'MARKS':<16}  RESULT")
+    fmt = state.format
+    hotc = fmt is None or fmt.id == "hotc-swiss-de"
+    m = 1 if hotc or fmt is None else int(fmt.params.get("points_per_win", 1))
+    col = "WINS" if hotc else "PTS"      # Bushiroad pairs by points (BR-SWISS-2)
+    lines.append(f"{'TABLE':>5}  {'PLAYER':<{w}} {col:>4}     {'PLAYER':<{w}} "
+                 f"{col:>4}  {'MARKS':<16}  RESULT")
     for t in rnd.tables:
         a, b = t.players
-        ga, gb = (str(t.groups[0]), str(t.groups[1])) if swiss else ("-", "-")
+        ga, gb = (str(t.groups[0] * m), str(t.groups[1] * m)) if swiss else ("-", "-")
         marks = []
         if t.rematch:
             marks.append("rematch")

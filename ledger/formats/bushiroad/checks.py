@@ -17,6 +17,7 @@ from ledger.errors import RuleError
 from ledger.events import Role
 from ledger.formats.bushiroad.book import BR_BOOK as BOOK
 from ledger.formats.bushiroad.events import BrKind, FinalistsDecided, StandingsFinalized
+from ledger.formats.bushiroad.finalists import PendingDraw
 from ledger.formats.bushiroad.plan import (
     PAIRING_ALGORITHM,
     FormatId,
@@ -33,6 +34,7 @@ from ledger.formats.bushiroad.plan import (
     round_robin_round,
     rounds_total_at_start,
     stage_over,
+    step_ctx,
     tiebreak_needed,
 )
 from ledger.formats.bushiroad.results import Ending, Games
@@ -251,8 +253,21 @@ def _finalists(state: TournamentState, body: FinalistsDecided, actor: str) -> No
     if not (state.format and state.format.cut):
         raise RuleError("BR-FIN-1", "this event has no top cut",
                         hint="its standings are finalized instead")
-    expected = make_finalists(state, body.tiebreak_draw_seq,
-                              _tiebreak_order(state, body.tiebreak_draw_seq))
+    tiebreak = _tiebreak_order(state, body.tiebreak_draw_seq)
+    recorded = {st.step: st.draw_seq for st in
+                ([] if isinstance(body.steps, msgspec.UnsetType) else body.steps)
+                if st.draw_seq is not None}
+    orders: dict[int, tuple[int, list[int]]] = {}
+    while True:
+        expected = make_finalists(state, body.tiebreak_draw_seq, tiebreak, orders)
+        if not isinstance(expected, PendingDraw):
+            break
+        seq = recorded.get(expected.step)
+        if seq is None:
+            raise _mismatch("cut_mismatch", "BR-FIN-6", f"step {expected.step} draw",
+                            "a draw", None)
+        orders[expected.step] = (seq, recorded_draw(state, seq, step_ctx(state, expected.step),
+                                                    list(expected.candidates)))
     if expected != body:
         raise _mismatch("cut_mismatch", "BR-FIN-5", "finalists", expected.finalists,
                         body.finalists)

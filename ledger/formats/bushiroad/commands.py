@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError, UsageError
 from ledger.events import SignedEvent
+from ledger.formats.bushiroad.finalists import PendingDraw
 from ledger.formats.bushiroad.plan import (
     PAIRING_ALGORITHM,
     FormatId,
@@ -33,6 +34,7 @@ from ledger.formats.bushiroad.plan import (
     round_preconditions,
     round_robin_round,
     stage_over,
+    step_ctx,
     tiebreak_needed,
 )
 from ledger.formats.bushiroad.results import Ending, Games
@@ -269,8 +271,24 @@ def select_cut(t: Tournament, signer: Signer, time: str, *, material: str | None
         draw_seq = ev.seq
         tiebreak = st.draw_results[ev.seq]
     cut = st.format.cut if st.format else 0
-    body = (make_finalists(st, draw_seq, tiebreak) if cut
-            else make_final_standings(st, draw_seq, tiebreak))
+    if not cut:
+        out.append(t.record(make_final_standings(st, draw_seq, tiebreak), signer, time))
+        return out
+    orders: dict[int, tuple[int, list[int]]] = {}
+    while True:
+        body = make_finalists(st, draw_seq, tiebreak, orders)
+        if not isinstance(body, PendingDraw):
+            break
+        # step_overflow_choice = random: one recorded draw per overflowing step (AMB-B15)
+        seed_seq = seed_for(t, f"finalists/step{body.step}", signer, time, out,
+                            material=material and f"{material} / step {body.step}",
+                            source=source)
+        ev = t.make_draw(ctx=step_ctx(st, body.step), items=list(body.candidates),
+                         seed_seq=seed_seq, signer=signer, time=time,
+                         reason=f"finalist step {body.step}: {body.spots} of "
+                                f"{len(body.candidates)} (BR-FIN-6/7, AMB-B15)")
+        out.append(ev)
+        orders[body.step] = (ev.seq, st.draw_results[ev.seq])
     out.append(t.record(body, signer, time))
     return out
 

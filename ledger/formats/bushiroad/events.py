@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+import msgspec
+
 from ledger.events import Body
 from ledger.formats.match.events import MATCH_BODIES
 
@@ -21,16 +23,30 @@ class BrKind(str, Enum):
     STANDINGS_FINALIZED = "standings_finalized"
 
 
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """One step of a nation/clan or title selection (BR-FIN-6/7): its candidates in ranking
+    order, whom it selected, and how (all, ranking, or a recorded draw)."""
+
+    step: int
+    full_win_users: int | None
+    candidates: list[int]
+    selected: list[int]
+    chosen_by: str
+    draw_seq: int | None = None
+
+
 class FinalistsDecided(Body, frozen=True, kw_only=True):
-    """BR-FIN-5: the finalists in ranking order (the bracket's seeds, best first)."""
+    """BR-FIN-5/6/7: the finalists, seeds best first (ranking order)."""
 
     KIND = BrKind.FINALISTS_DECIDED
-    method: str                    # finalist_method (ranking)
+    method: str                    # finalist_method
     spots: int
     finalists: list[int]
     excluded: list[int]            # BR-FIN-2 exclusions skipped over
     eliminated: list[int]          # everyone else still active leaves the event
     tiebreak_draw_seq: int | None  # the DRAW-v1 order of tied groups (BR-SWISS-TB-7)
+    steps: list[Step] | msgspec.UnsetType = msgspec.UNSET   # nation_clan / title only
+    warnings: list[str] | msgspec.UnsetType = msgspec.UNSET  # e.g. AMB-B34
 
 
 class StandingsFinalized(Body, frozen=True, kw_only=True):

@@ -47,7 +47,7 @@ MIRROR: Mapping[Outcome, Outcome] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundEntry:
     """One round of one fighter: the opponent (``None`` for a bye) and the outcome.
 
@@ -66,7 +66,7 @@ class RoundEntry:
         return self.opponent is None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Withdrawal:
     """A drop or a disqualification taking effect after ``after_round`` completed rounds.
 

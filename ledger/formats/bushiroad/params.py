@@ -36,7 +36,10 @@ _STANDINGS: dict[str, tuple[Param, Allowed]] = {
     "final_tiebreak": ("random", ("random",)),                        # BR-SWISS-TB-7, AMB-B5
 }
 _CUT: dict[str, tuple[Param, Allowed]] = {
-    "finalist_method": ("ranking", ("ranking",)),                     # BR-FIN-1/5
+    "finalist_method": ("ranking", ("ranking", "nation_clan", "title")),  # BR-FIN-1/5/6/7
+    "step_overflow_choice": ("ranking", ("ranking", "random")),       # AMB-B15
+    "fin_draw_handling": ("literal", ("literal", "unbeaten_as_full_win")),  # AMB-B34
+    "fin_count_excluded_full_wins": (False, (False, True)),           # AMB-B35
     "br_se_equal_games_at_time": ("both_lose", ("both_lose", "extra_game")),  # AMB-B13
 }
 

@@ -17,11 +17,22 @@ from __future__ import annotations
 
 from enum import Enum
 
+import msgspec
+
 from ledger.errors import RuleError
 from ledger.formats.bushiroad import annex_a
 from ledger.formats.bushiroad.de import EndReason, end_check
-from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
-from ledger.formats.bushiroad.finalists import Exclusion, select_by_ranking
+from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized, Step
+from ledger.formats.bushiroad.finalists import (
+    DrawHandling,
+    Exclusion,
+    GroupMethod,
+    OverflowChoice,
+    PendingDraw,
+    QualifierRecord,
+    select_by_group,
+    select_by_ranking,
+)
 from ledger.formats.bushiroad.params import flag, match_format, number, se_equal_games, text
 from ledger.formats.bushiroad.results import Ending, Games, MatchResult, Stage, decide_match
 from ledger.formats.bushiroad.round_robin import schedule
@@ -43,7 +54,7 @@ from ledger.formats.match.model import (
     Status,
 )
 from ledger.formats.match.pairing import bye_candidates
-from ledger.formats.match.plan import entrants, open_round
+from ledger.formats.match.plan import ctx, entrants, open_round
 from ledger.state import TournamentState
 
 PAIRING_ALGORITHM = "match-pair/v1"     # the HotC objective over point groups (AMB-B7)
@@ -310,21 +321,64 @@ def tiebreak_needed(state: TournamentState) -> list[int]:
     return tied_players(state) if ms(state).tiebreak is None else []
 
 
+def step_ctx(state: TournamentState, step: int) -> str:
+    return ctx(state, f"finalists/step{step}")
+
+
 def make_finalists(state: TournamentState, draw_seq: int | None,
-                   tiebreak: list[int] | None) -> FinalistsDecided:
-    """BR-FIN-5 by ranking: the top ``cut`` of the final standings (ties resolved by the
-    recorded draw); everyone else still active leaves the event."""
+                   tiebreak: list[int] | None,
+                   step_orders: dict[int, tuple[int, list[int]]] | None = None
+                   ) -> FinalistsDecided | PendingDraw:
+    """The finalists (BR-FIN-5 by ranking; BR-FIN-6/7 in steps by nation/clan — the
+    registered ``clan`` — or by title — the registered ``deck``), dropped fighters skipped
+    (BR-FIN-2).  ``step_orders`` maps an overflowing step to (draw seq, drawn order) under
+    ``step_overflow_choice = random``; a step still waiting for its draw is returned as a
+    ``PendingDraw`` for the command to record."""
     order = final_order(state, tiebreak)
+    h = ms(state)
     gone = {Status.DROPPED: Exclusion.DROPPED, Status.DISQUALIFIED: Exclusion.DISQUALIFIED}
-    excluded = {r.number: gone[r.status] for r in ms(state).records.values()
-                if r.status in gone}
-    sel = select_by_ranking(order, cut_size(state), excluded)
+    excluded = {r.number: gone[r.status] for r in h.records.values() if r.status in gone}
+    method = text(state, "finalist_method")
+    steps: list[Step] | msgspec.UnsetType = msgspec.UNSET
+    warnings: list[str] | msgspec.UnsetType = msgspec.UNSET
+    if method == "ranking":
+        sel = select_by_ranking(order, cut_size(state), excluded)
+    else:
+        orders = {k: v[1] for k, v in (step_orders or {}).items()}
+        records = [QualifierRecord(
+            fighter=n, wins=h.records[n].wins, losses=h.records[n].losses,
+            draws=h.records[n].draws,
+            group=_group(state, n, method)) for n in order]
+        sel = select_by_group(records, order, cut_size(state), excluded,
+                              method=GroupMethod(method),
+                              overflow=OverflowChoice(text(state, "step_overflow_choice")),
+                              draw_orders=orders,
+                              draw_handling=DrawHandling(text(state, "fin_draw_handling")),
+                              count_excluded_full_wins=flag(state,
+                                                            "fin_count_excluded_full_wins"))
+        if sel.pending_draw is not None:
+            return sel.pending_draw
+        seqs = {k: v[0] for k, v in (step_orders or {}).items()}
+        steps = [Step(step=t.step, full_win_users=t.full_win_users,
+                      candidates=list(t.candidates), selected=list(t.selected),
+                      chosen_by=t.chosen_by.value, draw_seq=seqs.get(t.step))
+                 for t in sel.steps]
+        warnings = list(sel.warnings)
     chosen = list(sel.finalists)
-    out = sorted(r.number for r in ms(state).records.values()
+    seeds = [n for n in order if n in set(chosen)]      # seeds by ranking (BR-FIN-5)
+    out = sorted(r.number for r in h.records.values()
                  if r.status is Status.ACTIVE and r.number not in chosen)
     skipped = sorted(n for n, _ in sel.skipped)
-    return FinalistsDecided(method="ranking", spots=cut_size(state), finalists=chosen,
-                            excluded=skipped, eliminated=out, tiebreak_draw_seq=draw_seq)
+    return FinalistsDecided(method=method, spots=cut_size(state), finalists=seeds,
+                            excluded=skipped, eliminated=out, tiebreak_draw_seq=draw_seq,
+                            steps=steps, warnings=warnings)
+
+
+def _group(state: TournamentState, number: int, method: str) -> str | None:
+    p = state.players.get(number)
+    if p is None:
+        return None
+    return p.clan if method == "nation_clan" else p.deck
 
 
 def make_final_standings(state: TournamentState, draw_seq: int | None,

@@ -25,16 +25,12 @@ _OUTCOME = {"W": Outcome.WIN, "B": Outcome.WIN, "L": Outcome.LOSS, "D": Outcome.
 
 def _history(r: PlayerRecord) -> History:
     opponents = iter(r.opponents)
-    entries: list[RoundEntry] = []
-    for i, c in enumerate(r.played, start=1):
-        if c in ("-", "?"):
-            continue
-        opp = None if c == "B" else next(opponents, None)
-        entries.append(RoundEntry(round=i, opponent=opp, outcome=_OUTCOME[c]))
+    entries = tuple(RoundEntry(i, None if c == "B" else next(opponents, None), _OUTCOME[c])
+                    for i, c in enumerate(r.played, start=1) if c in _OUTCOME)
     drop = None
     if r.status is Status.DROPPED and r.dropped_after_rounds is not None:
         drop = Withdrawal(after_round=r.dropped_after_rounds)
-    return History(fighter=r.number, rounds=tuple(entries), drop=drop)
+    return History(fighter=r.number, rounds=entries, drop=drop)
 
 
 def histories(state: TournamentState) -> list[History]:

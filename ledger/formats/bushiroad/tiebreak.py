@@ -301,7 +301,10 @@ def resolve_ties(ranking: Ranking, orders: Mapping[Group, Sequence[FighterId]]) 
     i = 0
     while i < len(ranking.rows):
         place = ranking.rows[i].place
-        group = tuple(r.fighter for r in ranking.rows[i:] if r.place == place)
+        j = i
+        while j < len(ranking.rows) and ranking.rows[j].place == place:
+            j += 1
+        group = tuple(r.fighter for r in ranking.rows[i:j])
         if len(group) > 1 and group in orders:
             rows.extend(replace(by_f[f], place=place + k) for k, f in enumerate(orders[group]))
         else:

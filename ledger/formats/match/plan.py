@@ -31,7 +31,7 @@ from ledger.state import TournamentState
 #: each group's core small so one round of 4,096 stays in budget (ADR 0006).
 PAIRING_LIMITS: dict[str, tuple[int, int]] = {
     PAIRING_ALGORITHM: (EXACT_LIMIT, CORE_PER_GROUP),     # "hotc-pair/v1": 160, 40
-    "match-pair/v1": (32, 12),
+    "match-pair/v1": (32, 8),
 }
 
 
