@@ -29,7 +29,12 @@ from ledger.formats.wot.model import Revision, Side, rule_id
 from ledger.formats.wot.pairing import Entrant, Pairing, PairingKind, Table, game_kind, pair_game
 from ledger.formats.wot.params import total_games
 from ledger.formats.wot.ranking import Place, final_ranking, next_entrants, totals
-from ledger.formats.wot.results import WotResult, concession_code, last_battle_of
+from ledger.formats.wot.results import (
+    RESULT_CODES,
+    WotResult,
+    concession_code,
+    last_battle_of,
+)
 from ledger.formats.wot.scoring import PlayerScore, TbpOverride, score_game
 from ledger.formats.wot.model import parse_tbp
 from ledger.formats.wot.seating import seat_first_game
@@ -226,6 +231,8 @@ def default_last_battle(state: TournamentState, code: str, given: bool | None) -
     fixed = last_battle_of(revision(state), code)
     if given is not None:
         return given
+    if code not in RESULT_CODES[revision(state)]:
+        return False                      # validate_result refuses the code itself
     if fixed is None:
         from ledger.errors import UsageError
         raise UsageError(f"outcome {code} can happen before or during the Last Battle",
