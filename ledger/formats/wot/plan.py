@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 
 import msgspec
 
@@ -116,9 +117,24 @@ def overrides_of(g: GameState) -> list[TbpOverride]:
 
 def game_scores(state: TournamentState, g: GameState,
                 extra: tuple[TbpOverride, ...] = ()) -> dict[int, PlayerScore]:
-    """GP and TBP of every player of a complete Game (WOTOLD-SCORE-*, WOT01-SCORE-*)."""
-    return score_game(revision(state), [result_of(t) for t in g.tables], params(state),
-                      bye=g.bye, bye_side=None if g.bye_side is None else Side(g.bye_side),
+    """GP and TBP of every player of a complete Game (WOTOLD-SCORE-*, WOT01-SCORE-*).
+    Memoised on the Game's exact content (its msgpack bytes) and the parameters, so one
+    command that asks several times (decide, then check) scores each Game once."""
+    fmt = state.format
+    key = (fmt.id if fmt else "", tuple(sorted(fmt.params.items())) if fmt else ())
+    return _scores(key, _GAME.encode(g), extra)
+
+
+_GAME = msgspec.msgpack.Encoder()
+
+
+@lru_cache(maxsize=64)
+def _scores(key: tuple[str, tuple[tuple[str, object], ...]], raw: bytes,
+            extra: tuple[TbpOverride, ...]) -> dict[int, PlayerScore]:
+    g = msgspec.msgpack.decode(raw, type=GameState)
+    return score_game(Revision.from_format_id(key[0]), [result_of(t) for t in g.tables],
+                      dict(key[1]), bye=g.bye,
+                      bye_side=None if g.bye_side is None else Side(g.bye_side),
                       overrides=[*overrides_of(g), *extra], round_no=g.number,
                       sides=game_sides(g))
 
