@@ -27,6 +27,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from fractions import Fraction
 from pathlib import Path
 
@@ -80,6 +81,10 @@ def line(scenario: str, n: int, ms: float, method: str) -> None:
           f"method={method} budget_ms={BUDGET_MS:.0f} ratio={ms / BUDGET_MS:.3f}", flush=True)
 
 
+def _pair(hj: object, material: str, t: object, now: str) -> object:
+    return t.pair_round(hj, now, material=material, source="bench")  # type: ignore[attr-defined]
+
+
 def decide(n: int, repeat: int) -> None:
     """The command/audit decision on a real folded ledger after two Games."""
     from ledger.aggregate import Tournament
@@ -110,8 +115,7 @@ def decide(n: int, repeat: int) -> None:
             led.write("b", lambda t, now: t.close_registration(hj, now))
             seed = seed_from_material("bench outcomes")
             for g in (1, 2):
-                led.write("b", lambda t, now, g=g: t.pair_round(hj, now, material=f"G{g}",
-                                                               source="bench"))
+                led.write("b", partial(_pair, hj, f"G{g}"))
                 st = led.load("b").state
                 tabs = plan.ws(st).games[-1].tables
 

@@ -11,7 +11,7 @@ May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.ev
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ledger.errors import RuleError
 from ledger.events import FormatSpec, SignedEvent
@@ -40,7 +40,7 @@ def param_spec(revision: Revision) -> ParamSpec:
         if isinstance(allowed, IntRange):
             choices[name] = (allowed.low, MAX_CYCLES if allowed.high is None else allowed.high)
         else:
-            choices[name] = allowed
+            choices[name] = cast(Allowed, allowed)    # str choices, or (False, True)
     return ParamSpec(defaults={k: d for k, (d, _) in PARAMS[revision].items()},
                      choices=choices, default_cut=0)
 

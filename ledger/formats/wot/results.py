@@ -187,7 +187,7 @@ def last_battle_of(revision: Revision, code: str) -> bool | None:
     """Whether outcome ``code`` happens in the Last Battle (None: either is possible, Q3/Q5;
     also None for an unknown code, which ``validate_result`` refuses)."""
     shape = _CLASSIC_SHAPE if revision is Revision.WOT_OLD else _2001_SHAPE
-    row = shape.get(code)  # type: ignore[call-overload]
+    row = shape.get(code)
     return None if row is None else row[1]
 
 

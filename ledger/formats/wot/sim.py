@@ -12,7 +12,7 @@ May import: ``ledger.*`` (the simulator drives the aggregate like the CLI does).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,7 +80,7 @@ def _record(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> None:
     t.record_result(sk, now, **kw)
 
 
-def _run(steps: list[Callable[[Tournament, str], None]], t: Tournament, now: str) -> None:
+def _run(steps: Sequence[Callable[[Tournament, str], None]], t: Tournament, now: str) -> None:
     for step in steps:
         step(t, now)
 
