@@ -14,9 +14,13 @@ Scenarios:
              players after two Games (totals re-scored from every result with a cold score
              cache, tie order, the pairing and the wire body), from a real SQLite ledger.
 
-    python bench/bench_wot_pairing.py [--players 512,1024,4096] [--exact 64,256,512] [--repeat 3]
+  process  — whole commands as processes side by side: ``round pair`` (Game 3), ``standings
+             --json`` and ``info`` (the baseline every command pays), with their ratios.
+
+    python bench/bench_wot_pairing.py [--players 512,1024,4096] [--exact 64,128,256]
+                                      [--decide 512] [--process 512] [--repeat 3]
 Prints one line per case: BENCH wot_pairing scenario=… players=… ms_median=… method=…
-budget_ms=250 ratio=…
+budget_ms=250 ratio=…, and BENCH wot_commands players=… pair_ms=… info_ms=… pair_over_info=…
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Callable
 from functools import partial
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from ledger.draw import draw_v1
 from ledger.formats.wot.model import Revision, Side
@@ -85,8 +90,9 @@ def _pair(hj: object, material: str, t: object, now: str) -> object:
     return t.pair_round(hj, now, material=material, source="bench")  # type: ignore[attr-defined]
 
 
-def decide(n: int, repeat: int) -> None:
-    """The command/audit decision on a real folded ledger after two Games."""
+def build(path: Path, n: int, hj: Any, sk: Any, games: int = 2) -> Any:
+    """A real SQLite ledger: wot-classic, N players, ``games`` Games played (simulated
+    outcomes); returns the folded state."""
     from ledger.aggregate import Tournament
     from ledger.clock import FixedClock
     from ledger.draw import seed_from_material
@@ -94,39 +100,48 @@ def decide(n: int, repeat: int) -> None:
     from ledger.formats.registry import make_format
     from ledger.formats.wot import plan
     from ledger.formats.wot.sim import simulated_result
-    from ledger.keys import PublicKey, Signer
+    from ledger.keys import PublicKey
     from ledger.store import Ledger, Location
+
+    with Ledger(Location(str(path)), create=True, clock=FixedClock()) as led:
+        led.create("b", lambda now: Tournament.create(
+            log="b", name="bench", fmt=make_format("wot-classic", None), signer=hj,
+            time=now))
+        led.write("b", lambda t, now: t.add_official(
+            PublicKey(sk.public_key_raw, "sk"), Role.SCOREKEEPER, "sk", hj, now))
+
+        def reg(t: Tournament, now: str) -> None:
+            for i in range(n):
+                t.register_player(f"P{i}", sk, now)
+        led.write("b", reg)
+        led.write("b", lambda t, now: t.close_registration(hj, now))
+        seed = seed_from_material("bench outcomes")
+        for g in range(1, games + 1):
+            led.write("b", partial(_pair, hj, f"G{g}"))
+            st = led.load("b").state
+            tabs = plan.ws(st).games[-1].tables
+
+            def play(t: Tournament, now: str, g: int = g, tabs: list = tabs) -> None:  # type: ignore[type-arg]
+                for tab in tabs:
+                    t.record_result(sk, now, round_no=g, table=tab.table,
+                                    **simulated_result(Revision.WOT_OLD, seed,
+                                                       f"G{g}T{tab.table}", tab.hero,
+                                                       tab.villain))
+            led.write("b", play)
+        return led.load("b").state
+
+
+def decide(n: int, repeat: int) -> None:
+    """The command/audit decision on a real folded ledger after two Games."""
+    from ledger.draw import seed_from_material
+    from ledger.formats.wot import plan
+    from ledger.keys import Signer
 
     hj = Signer.from_seed(bytes([1]) * 32, "hj")
     sk = Signer.from_seed(bytes([3]) * 32, "sk")
+    seed = seed_from_material("bench ties")
     with tempfile.TemporaryDirectory() as tmp:
-        loc = Location(str(Path(tmp) / "b.db"))
-        with Ledger(loc, create=True, clock=FixedClock()) as led:
-            led.create("b", lambda now: Tournament.create(
-                log="b", name="bench", fmt=make_format("wot-classic", None), signer=hj,
-                time=now))
-            led.write("b", lambda t, now: t.add_official(
-                PublicKey(sk.public_key_raw, "sk"), Role.SCOREKEEPER, "sk", hj, now))
-
-            def reg(t: Tournament, now: str) -> None:
-                for i in range(n):
-                    t.register_player(f"P{i}", sk, now)
-            led.write("b", reg)
-            led.write("b", lambda t, now: t.close_registration(hj, now))
-            seed = seed_from_material("bench outcomes")
-            for g in (1, 2):
-                led.write("b", partial(_pair, hj, f"G{g}"))
-                st = led.load("b").state
-                tabs = plan.ws(st).games[-1].tables
-
-                def play(t: Tournament, now: str, g: int = g, tabs: list = tabs) -> None:  # type: ignore[type-arg]
-                    for tab in tabs:
-                        t.record_result(sk, now, round_no=g, table=tab.table,
-                                        **simulated_result(Revision.WOT_OLD, seed,
-                                                           f"G{g}T{tab.table}", tab.hero,
-                                                           tab.villain))
-                led.write("b", play)
-            st = led.load("b").state
+        st = build(Path(tmp) / "b.db", n, hj, sk)
 
         def run() -> object:
             plan._scores.cache_clear()     # cold: every Game re-scored, as the audit does
@@ -138,11 +153,49 @@ def decide(n: int, repeat: int) -> None:
         line("decide", n, ms, str(getattr(body, "method", "?")))
 
 
+def process(n: int, repeat: int) -> None:
+    """Whole commands as processes, side by side in one run: ``tourney round pair`` (Game 3,
+    on a fresh copy of the ledger each time), ``tourney standings --json`` and, as the
+    baseline every command pays (interpreter, imports, opening and folding the ledger),
+    ``tourney info``."""
+    import shutil
+    import subprocess
+    import sys
+
+    from ledger.keys import load_signer
+
+    tourney = [sys.executable, "-m", "cli.main"]
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        for name in ("hj", "sk"):
+            subprocess.run([*tourney, "keys", "new", "--name", name, "--out",
+                            str(d / f"{name}.pem")], check=True, capture_output=True)
+        build(d / "base.db", n, load_signer(d / "hj.pem"), load_signer(d / "sk.pem"))
+        times: dict[str, list[float]] = {"pair": [], "standings": [], "info": []}
+        for r in range(repeat):
+            db = d / f"run{r}.db"
+            shutil.copy(d / "base.db", db)
+            for what, args in (("info", ["info"]), ("standings", ["standings", "--json"]),
+                               ("pair", ["round", "pair", "--seed-material", f"m{r}",
+                                         "--seed-source", "bench", "--key",
+                                         str(d / "hj.pem")])):
+                t0 = time.perf_counter()
+                subprocess.run([*tourney, "--ledger", str(db), *args], check=True,
+                               capture_output=True)
+                times[what].append((time.perf_counter() - t0) * 1000)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        print(f"BENCH wot_commands players={n} pair_ms={med['pair']:.0f} "
+              f"standings_ms={med['standings']:.0f} info_ms={med['info']:.0f} "
+              f"pair_over_info={med['pair'] / med['info']:.2f} "
+              f"standings_over_info={med['standings'] / med['info']:.2f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", default="512,1024,4096")
-    ap.add_argument("--exact", default="64,256,512")
+    ap.add_argument("--exact", default="64,128,256")
     ap.add_argument("--decide", default="512")
+    ap.add_argument("--process", default="512")
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
     for n in (int(x) for x in a.players.split(",") if x):
@@ -157,6 +210,8 @@ def main() -> None:
         line("exact", n, ms, p.method)  # type: ignore[attr-defined]
     for n in (int(x) for x in a.decide.split(",") if x):
         decide(n, a.repeat)
+    for n in (int(x) for x in a.process.split(",") if x):
+        process(n, a.repeat)
 
 
 if __name__ == "__main__":
