@@ -241,6 +241,8 @@ def test_forged_results_are_reported(tmp_path: Path, fmt: str) -> None:
     cases: list[tuple[dict[str, object], str]] = [
         # swapped sides: the GP/TBP would go to the wrong deck's averages
         ({**_fields(good), "sides": {str(h): "villain", str(v): "hero"}}, "wot_sides_mismatch"),
+        # a hostile key that names no player: reported, not a crash of the audit
+        ({**_fields(good), "sides": {"x": "hero", str(v): "villain"}}, "wot_sides_mismatch"),
         # the loser listed as winner-side: winner and losers disagree with the outcome
         ({**_fields(good), "losers": [h]}, "result_mismatch"),
         # an impossible amount for the code (classic O1 needs 5+; 2001 a count >= 0)

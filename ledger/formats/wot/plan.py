@@ -282,14 +282,20 @@ def wire_fields(res: WotResult) -> dict[str, object]:
             "last_battle": res.last_battle}
 
 
+def _num(key: str) -> int:
+    """A player-number key of a wire map; anything else becomes -1 (no player), which the
+    check then refuses as a mismatch instead of failing to decode."""
+    return int(key) if key.isdigit() and len(key) < 16 else -1
+
+
 def _ints(m: dict[str, int] | msgspec.UnsetType) -> dict[int, int]:
-    return {} if isinstance(m, msgspec.UnsetType) else {int(k): v for k, v in m.items()}
+    return {} if isinstance(m, msgspec.UnsetType) else {_num(k): v for k, v in m.items()}
 
 
 def body_result(table: int, body: ResultRecorded | ResultCorrected) -> WotResult:
     """The rule-level result a recorded body states (its own sides; checked elsewhere)."""
     sides = {} if isinstance(body.sides, msgspec.UnsetType) else \
-        {int(k): Side(v) for k, v in body.sides.items()}
+        {_num(k): Side(v) for k, v in body.sides.items()}
     lb = body.last_battle
     return WotResult(table=table, outcome=body.outcome.value, sides=sides,
                      last_battle=lb if isinstance(lb, bool) else False, winner=body.winner,
