@@ -35,6 +35,7 @@ from ledger.events import (
     TournamentCreated,
     parse_leaf,
 )
+from ledger.formats.wot.events import TbpOverridden
 from ledger.merkle import MerkleAccumulator, leaf_hash
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event
@@ -146,6 +147,11 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
             sigs.add(i, (pub, ev.sig, SIG_DOMAIN + parsed.signed_bytes))
         try:
             check(state, ev.body, ev.actor)
+            if isinstance(ev.body, TbpOverridden):        # WOTOLD-FORF-2: listed for review
+                b = ev.body
+                findings.append(finding("tbp_override", i, f"Judge override: Game {b.round} "
+                                        f"table {b.table}: #{b.number} TBP {b.old} -> {b.new} "
+                                        f"(method: {b.method}; reason: {b.reason})"))
         except RuleError as exc:
             findings.append(rule_finding(exc.finding, i, exc.message))
         except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit

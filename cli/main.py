@@ -37,6 +37,7 @@ from cli import (
     simulate_cmd,
     standings_cmd,
     tournament_cmd,
+    wot_cmd,
 )
 from cli.common import (
     CHECKPOINTS_ENV,
@@ -109,6 +110,8 @@ app.command("draw", rich_help_panel=_RANDOM)(random_cmd.draw)
 app.add_typer(round_cmd.app, name="round", rich_help_panel=_PLAY)
 app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
 app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
+app.command("forfeit", rich_help_panel=_PLAY)(wot_cmd.forfeit)
+app.command("tbp-override", rich_help_panel=_PLAY)(wot_cmd.tbp_override)
 app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
 app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
 app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)

@@ -9,7 +9,8 @@ checkpoint when a head judge signed (else a hint to run ``tourney checkpoint``).
 and why each loser lost is the ledger's (``ledger.formats.hotc.results.decide_result``), never
 decided here.
 
-May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
+May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.round_cmd``, ``cli.wot_cmd``,
+``ledger.*``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
+import msgspec
 import typer
 
 from cli.common import (
@@ -29,6 +31,16 @@ from cli.common import (
     write_result,
 )
 from cli.round_cmd import label, result_text
+from cli.wot_cmd import (
+    ConcededOpt,
+    LastBattleOpt,
+    NeutralOpt,
+    OutcomeOpt,
+    PatternOpt,
+    SupportOpt,
+    is_wot,
+    wot_kwargs,
+)
 from ledger.errors import UsageError
 from ledger.formats.match.events import DropTiming, PlayerDropped, ResultCorrected, ResultRecorded
 from ledger.formats.match.model import Outcome
@@ -110,6 +122,10 @@ class Choice:
         from ledger.formats.match.apply import find_round, find_table
         from ledger.formats.match.model import Phase
 
+        if is_wot(state):
+            raise UsageError("a Wheel of Time result names its outcome code",
+                             hint="e.g. --outcome O1 --winner 3 --support 3=6,8=2 (classic) "
+                                  "or --outcome Q1 --winner 3 --pattern 3=9,8=4 (2001)")
         rnd = find_round(state.fmt, round_no)
         if self.swiss_only and rnd is not None and rnd.phase is Phase.TOP_CUT:
             raise UsageError(f"{self.swiss_only} does not exist in the top cut",
@@ -299,6 +315,12 @@ def result_record(
     games: GamesOpt = None,
     turn_player: TurnPlayerOpt = None,
     both_slow_play: BothSlowOpt = False,
+    outcome: OutcomeOpt = None,
+    support: SupportOpt = None,
+    pattern: PatternOpt = None,
+    neutral: NeutralOpt = None,
+    conceded_by: ConcededOpt = None,
+    last_battle: LastBattleOpt = None,
     note_text: Annotated[str, _Opt("--note", metavar="TEXT",
                                    help="Free text kept with the result.")] = "",
     key: KeyOpt = None,
@@ -318,6 +340,14 @@ def result_record(
     Example: tourney result record --round 2 --table 5 --slow-play 22 --key sk.pem
     """
     s = Session(ctx, key=key, json=json)
+    if outcome is not None:
+        kw = wot_kwargs(outcome, winner, support, pattern, neutral, conceded_by, last_battle,
+                        _other_options(concession, timeout, slow_play, double_loss, tie, draw,
+                                       annex_a, games, turn_player, both_slow_play))
+        _wot_record(s, round_no, table, "result of", lambda t, time, signer: t.record_result(
+            signer, time, round_no=round_no, table=table, note=note_text, **kw))
+        return
+    _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
                     both_slow_play, tie, draw, games, annex_a)
     log, events, st, extra, more = _write(s, lambda t, time, signer: t.record_result(
@@ -348,6 +378,12 @@ def result_correct(
     games: GamesOpt = None,
     turn_player: TurnPlayerOpt = None,
     both_slow_play: BothSlowOpt = False,
+    outcome: OutcomeOpt = None,
+    support: SupportOpt = None,
+    pattern: PatternOpt = None,
+    neutral: NeutralOpt = None,
+    conceded_by: ConcededOpt = None,
+    last_battle: LastBattleOpt = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -361,6 +397,14 @@ def result_correct(
     s = Session(ctx, key=key, json=json)
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the result is corrected")
+    if outcome is not None:
+        kw = wot_kwargs(outcome, winner, support, pattern, neutral, conceded_by, last_battle,
+                        _other_options(concession, timeout, slow_play, double_loss, tie, draw,
+                                       annex_a, games, turn_player, both_slow_play))
+        _wot_record(s, round_no, table, "corrected", lambda t, time, signer: t.correct_result(
+            signer, time, round_no=round_no, table=table, reason=reason.strip(), **kw))
+        return
+    _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
                     both_slow_play, tie, draw, games, annex_a)
     log, events, st, extra, more = _write(s, lambda t, time, signer: t.correct_result(
@@ -371,6 +415,51 @@ def result_correct(
                         losers=list(b.losers), outcome=b.outcome.value,
                         corrects_seq=b.corrects_seq, events=events_brief(events), **extra),
            _result_lines(st, events, f"corrected (seq {b.corrects_seq})") + more)
+
+
+def _other_options(concession: int | None, timeout: bool, slow_play: int | None,
+                   double_loss: bool, tie: bool, draw: bool, annex_a: str | None,
+                   games: str | None, turn_player: int | None,
+                   both_slow_play: bool) -> dict[str, bool]:
+    return {"--concession": concession is not None, "--timeout": timeout,
+            "--slow-play": slow_play is not None, "--double-loss": double_loss, "--tie": tie,
+            "--draw": draw, "--annex-a": annex_a is not None, "--games": games is not None,
+            "--turn-player": turn_player is not None, "--both-slow-play": both_slow_play}
+
+
+def _no_wot_options(support: str | None, pattern: str | None, neutral: int | None,
+                    conceded_by: int | None, last_battle: bool | None) -> None:
+    if (support, pattern, neutral, conceded_by, last_battle) != (None,) * 5:
+        raise UsageError("--support, --pattern, --neutral, --conceded-by and --last-battle "
+                         "go with --outcome", hint="Wheel of Time: --outcome CODE …")
+
+
+def _wot_record(s: Session, round_no: int, table: int, what: str, command: Any) -> None:
+    """A WoT result or correction: one event; on the Game's last table, what comes next."""
+    from cli.wot_cmd import after_result, result_lines
+
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+
+        def run(t: Any, time: str) -> tuple[list[SignedEvent], Any]:
+            if not is_wot(t.state):
+                raise UsageError("--outcome is for Wheel of Time events",
+                                 hint="this format's results: see 'tourney result record "
+                                      "--help'")
+            return command(t, time, signer), t
+
+        events, agg = led.write(log, run)
+        extra, more = after_result(s, led, log, signer, agg.state, round_no)
+    b = events[0].body
+    assert isinstance(b, (ResultRecorded, ResultCorrected))
+    fields = msgspec.to_builtins(b)
+    s.emit(write_result(events[0], **{k: v for k, v in fields.items()
+                                      if k in ("round", "table", "winner", "losers", "outcome",
+                                               "sides", "support", "pattern", "neutral",
+                                               "conceded_by", "last_battle", "corrects_seq")},
+                        events=events_brief(events), **extra),
+           result_lines(agg.state, events, what) + more)
 
 
 def _timing_text(state: TournamentState, events: list[SignedEvent]) -> str:

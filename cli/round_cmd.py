@@ -195,14 +195,26 @@ def round_pair(
 
     Example: tourney round pair --seed-material "17 03 88 41" --seed-source "atmospheric randomizer #1123, 09:02" --key hj.pem
     """
+    from cli.wot_cmd import game_json, game_lines, is_wot, seed_unused
+
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.pair_round(signer, time, **seed),
-        seed_unused=lambda t: t.state.fmt.slots is not None,
-        unused_note="the next bracket round needs no seed: --seed-material was not recorded",
+        seed_unused=lambda t: seed_unused(t.state) if is_wot(t.state)
+        else t.state.fmt.slots is not None,
+        unused_note="this pairing draws nothing: --seed-material was not recorded",
         done="round paired")
     st = agg.state
+    if is_wot(st):
+        game = st.fmt.games[-1]
+        lines = [f"{seq_span(events)} written", *game_lines(st, game)]
+        if cp is not None:
+            lines.append(f"checkpoint: {cp}")
+        s.emit({"ok": True, "tournament": log, **game_json(st, game),
+                "events": events_brief(events), "checkpoint": None if cp is None else str(cp)},
+               lines)
+        return
     rnd = st.fmt.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
             "checkpoint": None if cp is None else str(cp)}
@@ -231,6 +243,19 @@ def round_show(
     with s.ledger() as led:
         log = s.tournament(led)
         st = led.load(log).state
+        from cli.wot_cmd import game_json, game_lines, is_wot
+
+        if is_wot(st):
+            games = st.fmt.games
+            if not games:
+                raise UsageError(f"no Game of {log} has been paired yet",
+                                 hint="the head judge pairs one with 'tourney round pair'")
+            n = games[-1].number if number is None else number
+            if not 1 <= n <= len(games):
+                raise UsageError(f"{log} has no Game {n} (Games 1..{len(games)})",
+                                 hint="run 'tourney round show' for the latest Game")
+            s.emit(game_json(st, games[n - 1]), game_lines(st, games[n - 1]))
+            return
         rounds = st.fmt.rounds
         if not rounds:
             raise UsageError(f"no round of {log} has been paired yet",

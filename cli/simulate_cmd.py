@@ -134,7 +134,8 @@ def simulate(
     Demo keys derived from --seed sign every event; seeds, draws and checkpoints are
     recorded as in a real event.  Creates the ledger file if it does not exist.
 
-    Formats: hotc-swiss-de, bushiroad-swiss, bushiroad-de, single-elim, round-robin.
+    Formats: hotc-swiss-de, bushiroad-swiss, bushiroad-de, single-elim, round-robin,
+    wot-2001, wot-classic (all Cycles; --timeouts and --drops do not apply).
 
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
@@ -160,6 +161,10 @@ def simulate(
         raise UsageError(exc.message, hint=exc.hint) from None
     timeout_rate = parse_rate(timeouts, "--timeouts")
     drop_rate = parse_rate(drops, "--drops")
+    if format.startswith("wot-") and (timeout_rate or drop_rate):
+        raise UsageError("--timeouts and --drops do not apply to Wheel of Time events",
+                         hint="a WoT Game always ends (Last Battle, WOTOLD-TIME-2/3) and a "
+                              "player leaves only by a Declaration of Forfeiture")
     if not seed:
         raise UsageError("--seed is empty", hint="pass any text, e.g. --seed demo")
     if tid is not None and not TOURNAMENT_ID.match(tid):

@@ -50,6 +50,11 @@ def standings(
     with s.ledger() as led:
         log = s.tournament(led)
         st = led.load(log).state
+    from cli.wot_cmd import is_wot
+
+    if is_wot(st):
+        _wot(s, log, st, csv_out)
+        return
     if st.format is not None and st.format.id != "hotc-swiss-de":
         _br(s, log, st, csv_out)
         return
@@ -103,3 +108,19 @@ def _br(s: Session, log: str, st: TournamentState, csv_out: bool) -> None:
                      f"{f'{r.wins}-{r.losses}-{r.draws}':>7}  {r.status:<12}  "
                      f"{percent(r.mw):>6}  {percent(r.omw):>6}  {percent(r.oomw):>6}")
     s.emit(None, lines)
+
+
+def _wot(s: Session, log: str, st: TournamentState, csv_out: bool) -> None:
+    """Wheel of Time: GP and TBP (exact strings), shared places 1, 2, 2, 4 (DESIGN.md §11);
+    the rows are ``projections.wot_standings``'."""
+    from cli.wot_cmd import standings_lines
+    from projections.wot_standings import wot_standings_csv, wot_standings_json
+
+    if csv_out:
+        sys.stdout.write(wot_standings_csv(st))
+        sys.stdout.flush()
+        return
+    if s.json:
+        s.emit({"tournament": log, **wot_standings_json(st)})
+        return
+    s.emit(None, standings_lines(log, st))

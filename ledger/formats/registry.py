@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ledger.formats.bushiroad.plugins import DOUBLE_ELIM, ROUND_ROBIN, SINGLE_ELIM, SWISS
 from ledger.formats.hotc.plugin import HOTC
+from ledger.formats.wot.plugins import WOT_2001, WOT_CLASSIC
 from ledger.plugin import FormatPlugin, make_format, parse_params, register_format
 
 FORMATS: dict[str, FormatPlugin] = {p.id: p for p in (
@@ -22,6 +23,8 @@ FORMATS: dict[str, FormatPlugin] = {p.id: p for p in (
     DOUBLE_ELIM,
     SINGLE_ELIM,
     ROUND_ROBIN,
+    WOT_2001,
+    WOT_CLASSIC,
 )}
 
 for _plugin in FORMATS.values():

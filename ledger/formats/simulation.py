@@ -107,6 +107,12 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     def material(what: str) -> str:
         return f"{seed_text}/{what}"
 
+    if format_id.startswith("wot-"):                       # Games in Cycles (RULES.md §6-7)
+        from ledger.formats.wot.sim import play_event
+        games, first = play_event(ledger, log, hj, sk, sim_seed, material, "tourney simulate",
+                                  checkpoints, say)
+        return SimulationResult(log=log, events=ledger.load(log).version, rounds=games,
+                                cut=[], champion=first[0] if len(first) == 1 else None)
     rounds = 0
     hotc = format_id == HOTC
     while True:

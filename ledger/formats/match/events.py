@@ -13,6 +13,7 @@ May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.model`
 from __future__ import annotations
 
 from enum import Enum
+from typing import Literal
 
 import msgspec
 
@@ -20,6 +21,8 @@ from ledger.events import Body
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Phase
 
 PAIRING_ALGORITHM = "hotc-pair/v1"
+#: a Wheel of Time deck (DESIGN.md §11 ``sides`` values)
+WotSide = Literal["hero", "villain"]
 
 
 class MatchKind(str, Enum):
@@ -52,6 +55,13 @@ class RoundPaired(Body, frozen=True, kw_only=True):
     advances: list[int] = []
     draws: list[int] = []          # seqs of the draw_made events this pairing used
     algorithm: str = PAIRING_ALGORITHM
+    # Wheel of Time (DESIGN.md §11): every seated player's deck, the side the bye is
+    # deemed to have played (null: no bye), the deck repeats AMB-W7(c)/W10 allow, and how
+    # the pairing was reached (AMB-W8: ranked, no_rematch, no_same_deck, best or exact)
+    sides: dict[str, WotSide] | msgspec.UnsetType = msgspec.UNSET
+    bye_side: WotSide | None | msgspec.UnsetType = msgspec.UNSET
+    deck_repeats: list[int] | msgspec.UnsetType = msgspec.UNSET
+    method: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class AnnexA(msgspec.Struct, frozen=True, kw_only=True):
@@ -78,6 +88,15 @@ class ResultRecorded(Body, frozen=True, kw_only=True):
     games: list[int] | msgspec.UnsetType = msgspec.UNSET   # [wins a, wins b, drawn games]
     decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
     annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
+    # Wheel of Time (DESIGN.md §11): the sides (equal to the pairing's), support/opposition
+    # (classic) or Pattern + Neutral Pattern (2001) as the outcome needs, who conceded or
+    # was declared forfeit, and whether the game ended in the Last Battle
+    sides: dict[str, WotSide] | msgspec.UnsetType = msgspec.UNSET
+    support: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
+    pattern: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
+    neutral: int | msgspec.UnsetType = msgspec.UNSET
+    conceded_by: int | msgspec.UnsetType = msgspec.UNSET
+    last_battle: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class ResultCorrected(Body, frozen=True, kw_only=True):
@@ -95,6 +114,15 @@ class ResultCorrected(Body, frozen=True, kw_only=True):
     games: list[int] | msgspec.UnsetType = msgspec.UNSET
     decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
     annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
+    # Wheel of Time (DESIGN.md §11): the sides (equal to the pairing's), support/opposition
+    # (classic) or Pattern + Neutral Pattern (2001) as the outcome needs, who conceded or
+    # was declared forfeit, and whether the game ended in the Last Battle
+    sides: dict[str, WotSide] | msgspec.UnsetType = msgspec.UNSET
+    support: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
+    pattern: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
+    neutral: int | msgspec.UnsetType = msgspec.UNSET
+    conceded_by: int | msgspec.UnsetType = msgspec.UNSET
+    last_battle: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class DropTiming(str, Enum):

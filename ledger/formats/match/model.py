@@ -41,6 +41,21 @@ class Outcome(str, Enum):
     DROP = "drop"                     # a player dropped after pairings (BR-DROP-2)
     DRAW = "draw"                     # a match draw: no winner, no loser (BR-SWISS-5)
     DOUBLE_LOSS = "double_loss"       # both lose: DE tie, SE time-up (BR-DE-3, BR-SE-3)
+    # Wheel of Time outcome codes (DESIGN.md §11): WOTOLD-SCORE-3 (wot-classic) and
+    # WOT01-SCORE-9 (wot-2001); the bye codes O9/Q6 never appear on the wire
+    WOT_O1 = "O1"
+    WOT_O2 = "O2"
+    WOT_O3 = "O3"
+    WOT_O4 = "O4"
+    WOT_O5 = "O5"
+    WOT_O6 = "O6"
+    WOT_O7 = "O7"
+    WOT_O8 = "O8"
+    WOT_Q1 = "Q1"
+    WOT_Q2 = "Q2"
+    WOT_Q3 = "Q3"
+    WOT_Q4 = "Q4"
+    WOT_Q5 = "Q5"
 
 
 class DecidedBy(str, Enum):

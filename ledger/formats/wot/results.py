@@ -23,7 +23,7 @@ from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision, Side, rule_id
 
 __all__ = ["BYE_CODE", "RESULT_CODES", "ClassicOutcome", "Outcome2001", "WotResult",
-           "result_error", "validate_result"]
+           "concession_code", "last_battle_of", "result_error", "validate_result"]
 
 
 class ClassicOutcome(str, Enum):
@@ -181,3 +181,18 @@ def validate_result(revision: Revision, res: WotResult) -> None:
     elif res.neutral is not None:
         raise bad(f"outcome {code} does not use the neutral pattern N",
                   hint="record neutral only for Q4 and Q5")
+
+
+def last_battle_of(revision: Revision, code: str) -> bool | None:
+    """Whether outcome ``code`` happens in the Last Battle (None: either is possible, Q3/Q5;
+    also None for an unknown code, which ``validate_result`` refuses)."""
+    shape = _CLASSIC_SHAPE if revision is Revision.WOT_OLD else _2001_SHAPE
+    row = shape.get(code)
+    return None if row is None else row[1]
+
+
+def concession_code(revision: Revision, last_battle: bool) -> str:
+    """The code of a concession or forfeit (O3 / O5 classic, Q5 in 2001; AMB-W10)."""
+    if revision is Revision.WOT_2001:
+        return _Q.Q5.value
+    return _O.O3.value if last_battle else _O.O5.value

@@ -80,9 +80,18 @@ class PlayerScore:
         return self.gp, self.tbp
 
 
-def _top3(values: Iterable[Fraction]) -> tuple[Fraction, ...]:
-    """Three highest strictly positive values, zero-padded (WOTOLD-SCORE-AVG, AMB-W1)."""
-    best = sorted((v for v in values if v > 0), reverse=True)[:3]
+def _leaders(values: Iterable[tuple[int, Fraction]]) -> list[tuple[Fraction, int]]:
+    """The five highest strictly positive (value, player) pairs: enough for a top three
+    that leaves out at most two players (O7 leaves out both of its table)."""
+    return sorted(((v, q) for q, v in values if v > 0), reverse=True)[:5]
+
+
+def _top3_without(leaders: list[tuple[Fraction, int]],
+                  left_out: Iterable[int]) -> tuple[Fraction, ...]:
+    """Three highest strictly positive values, zero-padded (WOTOLD-SCORE-AVG, AMB-W1),
+    players in ``left_out`` excluded; O(1) per averaged player."""
+    skip = set(left_out)
+    best = [v for v, q in leaders if q not in skip][:3]
     return tuple(best) + (Fraction(0),) * (3 - len(best))
 
 
@@ -265,25 +274,26 @@ def score_game(revision: Revision, game_results: Iterable[WotResult],
         final = _apply_overrides(revision, lines, ovs, direct)
         source = final if flags["wot_override_in_averages"] else \
             {p: lines[p].tbp for p in direct}
+        every = _leaders(source.items())
+        side_best = {s: _leaders((q, v) for q, v in source.items() if lines[q].side is s)
+                     for s in Side}
         for p, ln in lines.items():
             if ln.direct:
                 continue
             if ln.code == _O.O7:                   # A_all(p, q): everyone but the two
                 opp = next(q for q in by_table[table_of[p]].sides if q != p)
-                ln.inputs = _top3(v for q, v in source.items() if q not in (p, opp))
+                ln.inputs = _top3_without(every, (p, opp))
                 ln.tbp = -sum(ln.inputs, Fraction(0)) / 3
             elif ln.code in (_O.O4, _O.O5):
                 res = by_table[table_of[p]]
                 w = res.winner
                 if w is None:  # pragma: no cover - validate_result guarantees a winner
                     raise result_error(revision, model, f"table {res.table}: no winner")
-                ln.inputs = _top3(v for q, v in source.items()
-                                  if q != w and lines[q].side is res.sides[w])
+                ln.inputs = _top3_without(side_best[res.sides[w]], (w,))
                 avg = sum(ln.inputs, Fraction(0)) / 3
                 ln.tbp = avg if p == w else -avg
             else:                                  # O9: A_side over bye_side
-                ln.inputs = _top3(v for q, v in source.items()
-                                  if q != p and lines[q].side is ln.side)
+                ln.inputs = _top3_without(side_best[ln.side], (p,))
                 ln.tbp = sum(ln.inputs, Fraction(0)) / 3
         final.update(_apply_overrides(revision, lines, ovs,
                                       [p for p, ln in lines.items() if not ln.direct]))

@@ -1,0 +1,10 @@
+"""The Wheel of Time formats' rulebook (filled by ``checks`` and ``apply`` at import).
+
+May import: ``ledger.plugin``.
+"""
+
+from __future__ import annotations
+
+from ledger.plugin import Rulebook
+
+WOT_BOOK = Rulebook()
