@@ -31,6 +31,7 @@ from ledger.events import (
     SIG_DOMAIN,
     ZERO_HASH,
     OfficialAdded,
+    SeedRecorded,
     TournamentCreated,
     parse_leaf,
 )
@@ -73,6 +74,22 @@ def _key_map(leaves: Sequence[tuple[int, bytes]]) -> dict[str, bytes]:
     return keys
 
 
+def _reveal_notes(leaves: Sequence[tuple[int, bytes]]) -> list[NoteFile]:
+    """Checkpoint notes carried inside commit-reveal seeds: audited like exported ones,
+    so a note whose root is not the log's is caught (THREATS T16)."""
+    out: list[NoteFile] = []
+    for _ver, leaf in leaves:
+        if b'"commit_reveal"' not in leaf:
+            continue
+        try:
+            ev = parse_leaf(leaf).event
+        except NonCanonicalError:
+            continue
+        if isinstance(ev.body, SeedRecorded) and ev.body.checkpoint:
+            out.append((f"checkpoint in seq {ev.seq}", ev.body.checkpoint.encode("utf-8")))
+    return out
+
+
 def _expected_log(leaves: Sequence[tuple[int, bytes]]) -> str | None:
     if not leaves:
         return None
@@ -94,7 +111,7 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
                            source=source)
 
     parsed_notes: list[tuple[str, bytes, Checkpoint]] = []
-    for name, note in notes:
+    for name, note in [*notes, *_reveal_notes(leaves)]:
         try:
             cp, _ = parse_checkpoint_note(note)
         except CheckpointError as exc:
@@ -150,6 +167,10 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
             findings.append(finding("rule_violation", i, f"event cannot be checked "
                                     f"against the state: {type(exc).__name__}: {exc}"))
+        if isinstance(ev.body, SeedRecorded) and ev.body.gap_reason:
+            findings.append(finding("random_org_serial_gap_explained", i, "RANDOM.ORG "
+                                    f"serials skipped; the head judge says: "
+                                    f"{ev.body.gap_reason}"))
         if ev.time < last_time:
             findings.append(finding("time_regressed", i, f"time {ev.time} is before "
                                     f"{last_time}"))
@@ -163,6 +184,10 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         if progress is not None and (i % 1000 == 0 or i == total):
             progress(i, total)
 
+    for com in state.commitments.values():
+        if com.revealed_seq is None:
+            findings.append(finding("commitment_unrevealed", com.seq, "seed commitment "
+                                    "was never revealed"))
     for seq in sigs.failures():
         findings.append(finding("bad_signature", seq, "Ed25519 signature does not verify "
                                 "over the canonical event"))

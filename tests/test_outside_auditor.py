@@ -222,6 +222,9 @@ def build_ledger(path: Path) -> dict[str, Any]:
                 time=now))
             led.write(log, lambda t, now: t.make_draw(
                 ctx=f"{log}/R1/pairing", items=list(range(8, 0, -1)), signer=hj, time=now))
+            led.write(log, lambda t, now: t.record_seed(
+                material="second seed", source="atmospheric", reason="cut", signer=hj,
+                time=now))
             led.write(log, lambda t, now: t.make_draw(
                 ctx=f"{log}/cut", items=[5, 3, 7, 1], signer=hj, time=now))
             led.write(log, lambda t, now: t.close_registration(hj, now))
@@ -271,7 +274,7 @@ def test_plain_sqlite3_verifies_the_ledger(ledger_file: tuple[Path, dict[str, An
         con.close()
     assert report["findings"] == []
     assert report["logs"] == list(counts)
-    assert report["events"] == sum(counts.values()) == 2 * 16
+    assert report["events"] == sum(counts.values()) == 2 * 17
 
 
 def test_verifier_runs_where_the_project_cannot_be_imported(
