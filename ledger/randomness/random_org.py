@@ -23,7 +23,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from ledger.randomness.pins import RANDOM_ORG_KEYS, RsaPin
+from ledger.randomness import pins
+from ledger.randomness.pins import RsaPin
 
 MAX_RESPONSE_BYTES = 1 << 20
 
@@ -93,11 +94,11 @@ def _public_key(pin: RsaPin) -> rsa.RSAPublicKey:
     return rsa.RSAPublicNumbers(pin.exponent, int(pin.modulus_hex, 16)).public_key()
 
 
-def verify_signed(data: bytes, keys: tuple[RsaPin, ...] = RANDOM_ORG_KEYS) -> SignedRandom:
+def verify_signed(data: bytes, keys: tuple[RsaPin, ...] | None = None) -> SignedRandom:
     """Parse and verify: the signature must be a pinned key's RSA-SHA512 PKCS#1 v1.5
     signature over the exact ``random`` bytes.  Returns the parsed response."""
     signed = parse_signed(data)
-    for pin in keys:
+    for pin in pins.RANDOM_ORG_KEYS if keys is None else keys:
         try:
             _public_key(pin).verify(signed.signature, signed.random_raw, padding.PKCS1v15(),
                                     hashes.SHA512())

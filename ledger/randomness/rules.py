@@ -198,6 +198,21 @@ def check_commitment(state: TournamentState, body: SeedCommitted) -> None:
         raise RuleError("LEDGER-RAND-1", "a commitment needs a reason", hint="pass --reason")
 
 
+def _parent(ctx: str) -> str:
+    return ctx.rpartition("/")[0]
+
+
+def _same_decision(state: TournamentState, body: DrawMade) -> bool:
+    """An unbound seed may serve several draws of ONE decision only: back to back (the
+    draws of one command, e.g. ``<log>/R3/bye`` then ``<log>/R3/pairing``), under one
+    parent context at least two levels deep."""
+    if state.last_draw != [state.size, body.seed_seq]:
+        return False
+    prev = next((c for c, seq in state.draws.items() if seq == state.size), None)
+    parent = _parent(body.ctx)
+    return prev is not None and "/" in parent and _parent(prev) == parent
+
+
 def check_draw_hygiene(state: TournamentState, body: DrawMade) -> None:
     """A seed serves exactly one draw context; player draws are over players still in."""
     seed = state.seeds[body.seed_seq]
@@ -207,8 +222,7 @@ def check_draw_hygiene(state: TournamentState, body: DrawMade) -> None:
                             f"{seed.ctx!r}, not for {body.ctx!r}",
                             hint="record a fresh seed for this draw",
                             finding="draw_seed_other_ctx")
-    elif body.seed_seq in state.used_seeds and \
-            state.last_draw != [state.size, body.seed_seq]:
+    elif body.seed_seq in state.used_seeds and not _same_decision(state, body):
         raise RuleError("LEDGER-RAND-1", f"seed seq {seed.seq} already served another "
                         "decision (a seed serves exactly one draw context)",
                         hint="record a fresh seed for this draw", finding="draw_seed_reused")
