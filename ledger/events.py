@@ -143,6 +143,18 @@ class SeedCommitted(Body, frozen=True, kw_only=True, omit_defaults=True):
     ctx: str | None = None
 
 
+class ReportPublished(Body, frozen=True, kw_only=True):
+    """A signed report for publishers (DESIGN.md §11): the figures of the log at
+    ``size`` (the checkpoint it covers, always the log right before this event), with
+    their digest.  The audit recomputes the figures from the log."""
+
+    KIND = Kind.REPORT_PUBLISHED
+    size: int
+    root: str    # hex RFC 6962 root of the first ``size`` leaves
+    digest: str  # hex SHA-256 of canonical(figures)
+    figures: dict[str, Any]
+
+
 class DrawMade(Body, frozen=True, kw_only=True, omit_defaults=True):
     """One DRAW-v1 draw: everything an outside auditor needs to recompute it."""
 
@@ -162,7 +174,7 @@ class DrawMade(Body, frozen=True, kw_only=True, omit_defaults=True):
 BODY_TYPES: dict[str, type[Body]] = {
     cls.KIND.value: cls
     for cls in (TournamentCreated, OfficialAdded, OfficialRevoked, PlayerRegistered,
-                RegistrationClosed, SeedRecorded, DrawMade, SeedCommitted)
+                RegistrationClosed, SeedRecorded, DrawMade, SeedCommitted, ReportPublished)
 }
 
 

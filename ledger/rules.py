@@ -26,6 +26,7 @@ from ledger.events import (
     OfficialRevoked,
     PlayerRegistered,
     RegistrationClosed,
+    ReportPublished,
     Role,
     SeedCommitted,
     SeedRecorded,
@@ -187,6 +188,26 @@ def _seed_recorded(state: TournamentState, body: SeedRecorded, actor: str) -> No
 @checks(SeedCommitted)
 def _seed_committed(state: TournamentState, body: SeedCommitted, actor: str) -> None:
     check_commitment(state, body)
+
+
+@checks(ReportPublished)
+def _report_published(state: TournamentState, body: ReportPublished, actor: str) -> None:
+    """Structure only: the figures themselves are recomputed by the audit (projections)."""
+    import hashlib
+
+    from ledger.canonical import canonical
+
+    if body.size != state.size:
+        raise RuleError("DESIGN-11", f"a report covers the log right before it (size "
+                        f"{state.size}), not size {body.size}", hint="publish again",
+                        finding="report_mismatch")
+    if hashlib.sha256(canonical(body.figures)).hexdigest() != body.digest:
+        raise RuleError("DESIGN-11", "report digest is not SHA-256 of its figures",
+                        finding="report_mismatch")
+    cp = body.figures.get("checkpoint")
+    if not isinstance(cp, dict) or cp.get("size") != body.size or cp.get("root") != body.root:
+        raise RuleError("DESIGN-11", "the figures name another checkpoint than the report",
+                        finding="report_mismatch")
 
 
 @checks(DrawMade)
