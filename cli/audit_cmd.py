@@ -188,3 +188,27 @@ def audit_report(
     report = verify_report(report_file, target or s.g.ledger, tournament=s.g.tournament,
                            checkpoints=s.g.checkpoints)
     _print_report(s, report, f"report {report_file} against {report.source}")
+
+
+@app.command("proof")
+def audit_proof(
+    ctx: typer.Context,
+    proof_file: Annotated[Path, typer.Argument(metavar="FILE",
+                                               help="Written by 'tourney proof SEQ --out'.")],
+    json: JsonOpt = False,
+) -> None:
+    """Check an appeal proof file without the ledger (exit 4 if any check fails).
+
+    Example: tourney audit proof appeal-12.json
+    """
+    from cli.common import read_file_bytes
+    from ledger.proof_file import verify_proof_file
+
+    s = Session(ctx, json=json)
+    res = verify_proof_file(read_file_bytes(proof_file, "proof file"))
+    s.emit({"ok": True, "tournament": res.tournament, "seq": res.seq, "kind": res.kind,
+            "actor": res.actor, "body": res.body, "checkpoint_size": res.checkpoint_size,
+            "root": res.root, "genesis_leaf_hash": res.genesis_leaf_hash},
+           [f"OK: seq {res.seq} ({res.kind}, signed by {res.actor}) is in the checkpoint of "
+            f"tourney/{res.tournament} at size {res.checkpoint_size}, root {res.root}",
+            f"trust anchor: genesis leaf hash {res.genesis_leaf_hash}"])
