@@ -1,7 +1,12 @@
 """Check a tourney appeal proof file (tourney-proof/v1) without tourney: python verify_proof.py FILE
 Needs only the standard library and `cryptography`. Exit 0 = valid, 1 = not. Spec: DESIGN.md §4."""
-import base64, hashlib, json, sys
+import base64
+import hashlib
+import json
+import sys
+
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 
 def need(ok, why):  # not assert: python -O would strip it
     if not ok: raise ValueError(why)
