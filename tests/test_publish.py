@@ -189,6 +189,23 @@ def test_site_in_a_real_headless_browser(published: tuple[Cli, dict[str, Any]],
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         assert int.from_bytes(data[16:20], "big") == width  # rendered at phone width
         assert len(data) > 5000, "blank page"
+    # phone-readable: laid out 390 px wide (headless chromium's window is at least 500 px,
+    # so a test copy pins the page width; phone media rules apply below 640 px), nothing
+    # but the table scrollers may be wider.  Measured by a script injected into the copy:
+    # the published pages have no script.
+    probe = ("<style>html{width:390px}</style><script>addEventListener('load',()=>"
+             "document.body.setAttribute('data-sw',document.body.scrollWidth+'/'+"
+             "matchMedia('(max-width: 40rem)').matches))</script></body>")
+    for page in ("standings.html", "round-1.html", "round-1-names.html", "verify.html",
+                 "round-1-slips.html", "index.html", "bracket.html"):
+        copy = site / f"probe-{page}"
+        copy.write_text((site / page).read_text().replace("</body>", probe))
+        dom = subprocess.run([*base, "--window-size=390,900", "--virtual-time-budget=2000",
+                              "--dump-dom", copy.as_uri()], capture_output=True, text=True,
+                             timeout=120, check=True).stdout
+        copy.unlink()
+        width, phone = dom.split('data-sw="')[1].split('"')[0].split("/")
+        assert phone == "true" and int(width) <= 390, f"{page} is {width}px wide on a phone"
     # the browser's DOM has the rendered standings (no scripts needed)
     dom = subprocess.run([*base, "--dump-dom", (site / "standings.html").as_uri()],
                          capture_output=True, text=True, timeout=120, check=True).stdout
