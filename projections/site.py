@@ -107,8 +107,10 @@ def _standings_view(rows: list[dict[str, Any]]) -> tuple[list[dict[str, str]],
         cls = ("num " if numeric else "") + ("" if k in PRIMARY else "optional")
         columns.append({"key": k, "label": LABELS.get(k, k.replace("_", " ")),
                         "cls": cls.strip()})
+    classes = [c["cls"] for c in columns]
     view = [{"status": r.get("status"),
-             "cells": {k: "—" if r.get(k) is None else r.get(k) for k in order}}
+             "cells": [(cls, "—" if r.get(k) is None else r.get(k))
+                       for cls, k in zip(classes, order, strict=True)]}
             for r in rows]
     return columns, view
 
