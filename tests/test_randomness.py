@@ -340,3 +340,31 @@ def test_forged_reused_seed_and_foreign_items_are_flagged(tmp_path: Path) -> Non
                              seed_seq=draw["seed_seq"], items=[1, 2],
                              result=draw_v1(seed, "t1/other", [1, 2])), HJ)
     assert ("draw_seed_reused", len(rows(loc))) in codes_at(audit(loc))
+
+
+@pytest.mark.parametrize("defect,code", [
+    ("attested_round_differs", "drand_round_mismatch"),
+    ("wrong_chain", "drand_bad_signature"),
+    ("unknown_chain", "drand_unknown_chain"),
+    ("no_attestation", "seed_attestation_missing"),
+])
+def test_forged_drand_seeds_are_flagged(tmp_path: Path, defect: str, code: str) -> None:
+    loc = build_small(tmp_path / "t.db")
+    beacon: dict[str, Any] = {"round": 1000, "signature": QUICK["sig"]}
+    chain, rnd = "quicknet", 1000
+    if defect == "attested_round_differs":
+        rnd = 1001
+    elif defect == "wrong_chain":
+        chain = "default"
+        beacon["previous_signature"] = CHAINED["prev"]
+    elif defect == "unknown_chain":
+        chain = "testnet"
+    att = None if defect == "no_attestation" else \
+        base64.b64encode(json.dumps(beacon).encode()).decode()
+    material = QUICK["randomness"]
+    forge_next(loc, SeedRecorded(
+        provenance="drand", material=material, source="drand", reason="r",
+        seed=seed_from_material(material).hex(), chain=chain, round=rnd, attestation=att),
+        HJ)
+    report = audit(loc)
+    assert (code, len(rows(loc))) in codes_at(report) and not report.ok
