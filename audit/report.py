@@ -31,7 +31,8 @@ REPORT_DOC = "tourney-report-file/v1"
 def report_document(ev: SignedEvent, notes: dict[str, str]) -> dict[str, Any]:
     """What ``report.json`` holds: self-contained, checkable against any copy of the log."""
     body = ev.body
-    assert isinstance(body, ReportPublished)
+    if not isinstance(body, ReportPublished):
+        raise TypeError(f"seq {ev.seq} is not a report_published")
     return {"version": REPORT_DOC, "tournament": ev.log, "seq": ev.seq, "actor": ev.actor,
             "digest": body.digest, "figures": body.figures,
             "leaf": base64.b64encode(ev.leaf).decode("ascii"),

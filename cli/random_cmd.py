@@ -1,7 +1,10 @@
-"""``tourney seed record`` and ``tourney draw``: recorded randomness (DESIGN.md §6).
+"""``tourney seed …`` and ``tourney draw``: recorded randomness (DESIGN.md §6, §11).
 
 Owns: parsing of the command-line inputs of seeds and draws (``--items 3,1,2``, the
-``--evidence`` SHA-256).  Seed derivation and DRAW-v1 are the ledger's, never redone here.
+``--evidence`` SHA-256, RANDOM.ORG response files, drand beacons, the commit-reveal secret
+file written with mode 0600 and read back at the reveal).  Seed derivation, verification
+of foreign randomness and DRAW-v1 are the ledger's (``ledger.randomness``), never redone
+here.
 
 May import: ``typer``, ``cli.common``, ``ledger.*``.
 """
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,11 +23,15 @@ from cli.common import (
     Session,
     auto_checkpoint,
     is_hex,
+    note,
     read_file_bytes,
     write_result,
 )
 from ledger.errors import UsageError
-from ledger.events import DrawMade, SeedRecorded
+from ledger.events import DrawMade, SeedRecorded, SignedEvent
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
 
 seed_app = typer.Typer(no_args_is_help=True, help=(
     "Seeds: record randomizer output verbatim with its provenance (head judge).\n\n"
@@ -276,30 +283,34 @@ def commit(
     signer = s.signer()
     chosen: list[int] = []
 
-    def act(t: object, time: str) -> object:
+    def act(t: Tournament, time: str) -> SignedEvent:
         rnd = round_no
-        if rnd is None:
-            now = int(parse_time(time).timestamp())
-            rnd = drand.round_at(chain, now + lead) + 1
+        if rnd is None:  # the first round published at least --lead seconds from now
+            rnd = drand.round_at(chain, int(parse_time(time).timestamp()) + lead) + 1
         chosen[:] = [rnd]
-        return commit_seed(t, salt=salt, secret=secret, chain=chain,  # type: ignore[arg-type]
-                           round_no=rnd, reason=reason, signer=signer, time=time,
-                           ctx=seed_ctx, min_lead_s=lead)
+        return commit_seed(t, salt=salt, secret=secret, chain=chain, round_no=rnd,
+                           reason=reason, signer=signer, time=time, ctx=seed_ctx,
+                           min_lead_s=lead)
 
     with s.ledger() as led:
         log = s.tournament(led)
         ev = led.write(log, act)
         rnd = chosen[0]
-        doc = SecretFile(tournament=log, commit_seq=ev.seq, chain=chain, round=rnd,  # type: ignore[attr-defined]
+        doc = SecretFile(tournament=log, commit_seq=ev.seq, chain=chain, round=rnd,
                          salt=salt.hex(), secret=secret.hex())
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(msgspec.json.encode(doc) + b"\n")
-        cp = auto_checkpoint(s, led, log, signer, f"seq {ev.seq} written")  # type: ignore[attr-defined]
+        try:
+            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(msgspec.json.encode(doc) + b"\n")
+        except OSError as exc:
+            note(f"seq {ev.seq} written, but the secret file could not be: the commitment "
+                 "can never be revealed; commit again")
+            raise UsageError(f"cannot write {out}: {exc.strerror}") from None
+        cp = auto_checkpoint(s, led, log, signer, f"seq {ev.seq} written")
     due = drand.round_time(chain, rnd)
-    s.emit(write_result(ev, chain=chain, round=rnd, round_unix_time=due,  # type: ignore[arg-type]
+    s.emit(write_result(ev, chain=chain, round=rnd, round_unix_time=due,
                         secret_file=str(out), checkpoint=None if cp is None else str(cp)),
-           [f"seq {ev.seq}: commitment for drand {chain} round {rnd} (unix {due})",  # type: ignore[attr-defined]
+           [f"seq {ev.seq}: commitment for drand {chain} round {rnd} (unix {due})",
             f"secret kept in {out} (private; needed for the reveal)",
             f"checkpoint: {cp} (publish it before the round)"])
 

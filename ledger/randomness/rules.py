@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
 
 from ledger.checkpoint import (
@@ -242,9 +241,3 @@ def check_draw_hygiene(state: TournamentState, body: DrawMade) -> None:
     elif not _UNIVERSE.match(body.universe):
         raise RuleError("LEDGER-RAND-1", f"universe {body.universe!r} is not a short "
                         "lowercase name", hint="e.g. --universe tables")
-
-
-def commitment_hash_ok(salt_hex: str, secret_hex: str, want: str) -> bool:
-    """For the standalone tools: does (salt, secret) open ``want``?"""
-    return hashlib.sha256(b"tourney-commit/v1\x00" + bytes.fromhex(salt_hex)
-                          + bytes.fromhex(secret_hex)).hexdigest() == want
