@@ -27,7 +27,7 @@ from ledger.errors import RuleError
 from ledger.events import DrawMade, Role, SeedCommitted, SeedRecorded
 from ledger.randomness import drand, random_org
 from ledger.randomness.commit import commitment, reveal_material
-from ledger.roster import registered, roster
+from ledger.roster import registered, roster, still_in
 from ledger.state import TournamentState
 
 _UNIVERSE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
@@ -226,7 +226,7 @@ def check_draw_hygiene(state: TournamentState, body: DrawMade) -> None:
                         "decision (a seed serves exactly one draw context)",
                         hint="record a fresh seed for this draw", finding="draw_seed_reused")
     if body.universe is None:
-        gone = sorted(set(body.items).difference(roster(state)))
+        gone = [n for n in body.items if not still_in(state, n)]
         if gone:
             raise RuleError("LEDGER-RAND-1", f"draw items {gone} are not registered players "
                             "still in the event", hint="draw over the active roster, or "
