@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import ledger.formats.registry  # noqa: F401  (the formats the audit re-runs)
-from audit.findings import Finding, Report, finding, make_report, rule_finding
+from audit.findings import Finding, Report, Severity, finding, make_report, rule_finding
 from audit.sigpool import SignaturePool
 from ledger.canonical import NonCanonicalError
 from ledger.checkpoint import Checkpoint, CheckpointError, parse_checkpoint_note
@@ -32,6 +32,8 @@ from ledger.events import (
     SIG_DOMAIN,
     ZERO_HASH,
     OfficialAdded,
+    ReportPublished,
+    SeedRecorded,
     TournamentCreated,
     parse_leaf,
 )
@@ -75,6 +77,41 @@ def _key_map(leaves: Sequence[tuple[int, bytes]]) -> dict[str, bytes]:
     return keys
 
 
+def _check_report_event(state: TournamentState, body: ReportPublished, seq: int,
+                        root: bytes | None) -> list[Finding]:
+    """A ``report_published`` states exactly what the log says at its size (recomputed
+    with the projections, never trusted)."""
+    from projections.report import compare_figures, report_figures
+
+    if body.size != state.size or root is None:
+        return []  # the rules already flag a report that does not cover the log before it
+    if body.root != root.hex():
+        return [finding("report_mismatch", seq, f"report root {body.root[:16]}… is not the "
+                        f"log's root at size {body.size}")]
+    try:
+        derived = report_figures(state, body.size, root.hex())
+    except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
+        return [finding("report_mismatch", seq, f"figures cannot be recomputed: {exc}")]
+    return [finding("report_mismatch", seq, d)
+            for d in compare_figures(body.figures, derived)]
+
+
+def _reveal_notes(leaves: Sequence[tuple[int, bytes]]) -> list[NoteFile]:
+    """Checkpoint notes carried inside commit-reveal seeds: audited like exported ones,
+    so a note whose root is not the log's is caught (THREATS T16)."""
+    out: list[NoteFile] = []
+    for _ver, leaf in leaves:
+        if b'"commit_reveal"' not in leaf:
+            continue
+        try:
+            ev = parse_leaf(leaf).event
+        except NonCanonicalError:
+            continue
+        if isinstance(ev.body, SeedRecorded) and ev.body.checkpoint:
+            out.append((f"checkpoint in seq {ev.seq}", ev.body.checkpoint.encode("utf-8")))
+    return out
+
+
 def _expected_log(leaves: Sequence[tuple[int, bytes]]) -> str | None:
     if not leaves:
         return None
@@ -96,7 +133,7 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
                            source=source)
 
     parsed_notes: list[tuple[str, bytes, Checkpoint]] = []
-    for name, note in notes:
+    for name, note in [*notes, *_reveal_notes(leaves)]:
         try:
             cp, _ = parse_checkpoint_note(note)
         except CheckpointError as exc:
@@ -111,9 +148,11 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
     acc = MerkleAccumulator()
     roots: dict[int, bytes] = {}
     prev = ZERO_HASH
+    champion_seq = 0
     last_time = ""
     total = len(leaves)
     for i, (version, leaf) in enumerate(leaves, start=1):
+        root_before = acc.root() if b'"report_published"' in leaf else None
         acc.append(leaf_hash(leaf))
         if i in wanted_sizes:
             roots[i] = acc.root()
@@ -157,6 +196,14 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
             findings.append(finding("rule_violation", i, f"event cannot be checked "
                                     f"against the state: {type(exc).__name__}: {exc}"))
+        if ev.kind == "champion_declared":
+            champion_seq = i
+        if isinstance(ev.body, ReportPublished):
+            findings.extend(_check_report_event(state, ev.body, i, root_before))
+        if isinstance(ev.body, SeedRecorded) and ev.body.gap_reason:
+            findings.append(finding("random_org_serial_gap_explained", i, "RANDOM.ORG "
+                                    f"serials skipped; the head judge says: "
+                                    f"{ev.body.gap_reason}"))
         if ev.time < last_time:
             findings.append(finding("time_regressed", i, f"time {ev.time} is before "
                                     f"{last_time}"))
@@ -170,10 +217,22 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         if progress is not None and (i % 1000 == 0 or i == total):
             progress(i, total)
 
+    for com in state.commitments.values():
+        if com.revealed_seq is None:
+            findings.append(finding("commitment_unrevealed", com.seq, "seed commitment "
+                                    "was never revealed"))
     for seq in sigs.failures():
         findings.append(finding("bad_signature", seq, "Ed25519 signature does not verify "
                                 "over the canonical event"))
-    findings.extend(_check_notes(parsed_notes, roots, state, total, log))
+    note_findings = _check_notes(parsed_notes, roots, state, total, log)
+    findings.extend(note_findings)
+    if champion_seq:
+        bad = {f.seq for f in note_findings if f.severity is Severity.ERROR}
+        sealed = max((cp.size for _n, _b, cp in parsed_notes if cp.size not in bad),
+                     default=0)
+        if sealed < champion_seq:
+            findings.append(finding("event_not_sealed", champion_seq, "the champion is "
+                                    "declared but no end-of-event checkpoint covers it"))
     return make_report(log=log, events=total, root=acc.root().hex(),
                        checkpoints=len(parsed_notes), findings=findings, source=source)
 
@@ -243,3 +302,32 @@ def verify_bundle(directory: Path, progress: Progress | None = None) -> Report:
     leaves = [(i, line) for i, line in enumerate(lines, start=1)]
     notes = _read_notes(directory / "checkpoints")
     return audit_leaves(leaves, notes, source=str(directory), progress=progress)
+
+
+def load_target(target: str | None, tournament: str | None, checkpoints: Path | None
+                ) -> tuple[list[tuple[int, bytes]], list[NoteFile], str | None, str]:
+    """(leaves, checkpoint notes, tournament id or None, source) of a ledger path/URL or an
+    exported bundle directory."""
+    from ledger.errors import StorageError
+    from ledger.store import location_from
+
+    path = Path(target) if target else None
+    if path is not None and path.is_dir():
+        log_file = path / "log.jsonl"
+        if not log_file.is_file():
+            raise UsageError(f"{path} is a directory without log.jsonl",
+                             hint="pass a bundle written by 'tourney export' or a ledger")
+        lines = log_file.read_bytes().split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        return ([(i, line) for i, line in enumerate(lines, start=1)],
+                _read_notes(path / "checkpoints"), None, str(path))
+    location = location_from(target)
+    if not location.exists():
+        raise StorageError(f"ledger {location.display()} does not exist",
+                           hint="pass a ledger path, URL or bundle directory")
+    with Ledger(location) as ledger:
+        tid = ledger.resolve(tournament)
+        leaves = list(ledger.raw_leaves(tid))
+    notes = _read_notes(checkpoint_dir(location, checkpoints, tid))
+    return leaves, notes, tid, location.display()

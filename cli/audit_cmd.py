@@ -140,3 +140,76 @@ def audit_verify(
         note(f"error: verification failed: {errors} error findings in "
              f"{report.source or report.log} (see the report)")
         raise typer.Exit(int(ExitCode.VERIFICATION))
+
+
+def _print_report(s: Session, report: Any, what: str) -> None:
+    from audit.findings import report_json
+
+    failed = not report.ok
+    if s.json:
+        sys.stdout.write(report_json(report).decode("utf-8") + "\n")
+        sys.stdout.flush()
+    else:
+        errors = sum(1 for f in report.findings if f.severity == "error")
+        lines = [f"{'FAILED' if failed else 'OK'}: {what}: {errors} errors"]
+        for f in report.findings:
+            seq = "-" if f.seq is None else str(f.seq)
+            lines.append(f"{str(getattr(f.severity, 'value', f.severity)).upper()} "
+                         f"{f.code} seq={seq} {f.message}")
+        s.emit(None, lines)
+    if failed:
+        note(f"error: verification failed: {what} (see the findings)")
+        raise typer.Exit(int(ExitCode.VERIFICATION))
+
+
+@app.command("report")
+def audit_report(
+    ctx: typer.Context,
+    report_file: Annotated[Path, typer.Argument(metavar="REPORT",
+                                                help="report.json written by 'tourney publish'.")],
+    target: Annotated[str | None, typer.Argument(
+        metavar="LEDGER|BUNDLE", show_default=False,
+        help="Ledger path or URL, or an exported bundle directory (default: --ledger).")]
+        = None,
+    json: JsonOpt = False,
+) -> None:
+    """Check a published report against the log (exit 0 only if every figure equals it).
+
+    Runs the whole audit of the log, then checks that the report's signed event is in the
+    log and that every figure (standings rows, cut, champion, checkpoint) equals the one
+    recomputed from the log at the checkpoint the report covers; exit 4 with findings
+    otherwise.
+
+    Example: tourney audit report site/report.json spring-open-bundle/
+    """
+    from audit.report import verify_report
+
+    s = Session(ctx, json=json)
+    report = verify_report(report_file, target or s.g.ledger, tournament=s.g.tournament,
+                           checkpoints=s.g.checkpoints)
+    _print_report(s, report, f"report {report_file} against {report.source}")
+
+
+@app.command("proof")
+def audit_proof(
+    ctx: typer.Context,
+    proof_file: Annotated[Path, typer.Argument(metavar="FILE",
+                                               help="Written by 'tourney proof SEQ --out'.")],
+    json: JsonOpt = False,
+) -> None:
+    """Check an appeal proof file without the ledger (exit 4 if any check fails).
+
+    Example: tourney audit proof appeal-12.json
+    """
+    from cli.common import read_file_bytes
+    import ledger.formats.registry  # noqa: F401  (the proved event may be of any format)
+    from ledger.proof_file import verify_proof_file
+
+    s = Session(ctx, json=json)
+    res = verify_proof_file(read_file_bytes(proof_file, "proof file"))
+    s.emit({"ok": True, "tournament": res.tournament, "seq": res.seq, "kind": res.kind,
+            "actor": res.actor, "body": res.body, "checkpoint_size": res.checkpoint_size,
+            "root": res.root, "genesis_leaf_hash": res.genesis_leaf_hash},
+           [f"OK: seq {res.seq} ({res.kind}, signed by {res.actor}) is in the checkpoint of "
+            f"tourney/{res.tournament} at size {res.checkpoint_size}, root {res.root}",
+            f"trust anchor: genesis leaf hash {res.genesis_leaf_hash}"])

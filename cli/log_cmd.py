@@ -122,12 +122,22 @@ def proof(
     note_file: Annotated[Path | None, typer.Option(
         "--checkpoint", metavar="NOTE",
         help="Checkpoint note file (default: the latest checkpoint).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", metavar="FILE",
+        help="Write a self-contained appeal proof file (checked without the ledger by "
+             "'tourney audit proof FILE' or docs/verify_proof.py).")] = None,
     json: JsonOpt = False,
 ) -> None:
     """Inclusion proof of event SEQ against a signed checkpoint (exit 4 if it fails).
 
-    Example: tourney proof 12 --checkpoint tournament.db.checkpoints/spring-open/40.note
+    With --out FILE: a self-contained proof file (the event, its inclusion proof, the
+    signed checkpoint and the key events that make the signatures checkable).
+
+    Example: tourney proof 12 --out appeal-12.json
     """
+    if out is not None:
+        _proof_file(ctx, seq, note_file, out, json)
+        return
     from ledger.checkpoint_store import inclusion
 
     s = Session(ctx, json=json)
@@ -171,3 +181,24 @@ def consistency(
            [f"old: size {res.size1} root {res.root1.hex()}",
             f"new: size {res.size2} root {res.root2.hex()}",
             f"proof: {len(hashes)} hashes", *(f"  {h}" for h in hashes), "verified"])
+
+
+def _proof_file(ctx: typer.Context, seq: int, note_file: Path | None, out: Path,
+                json: bool) -> None:
+    from ledger.proof_file import build_proof_file
+
+    s = Session(ctx, json=json)
+    if out.exists():
+        raise UsageError(f"{out} exists", hint="choose a new --out file")
+    with s.ledger() as led:
+        log_id = s.tournament(led)
+        path = note_file or _latest_note(s, log_id)
+        doc = build_proof_file(led, log_id, seq, read_file_bytes(path, "checkpoint note"))
+    try:
+        out.write_bytes(msgspec.json.format(msgspec.json.encode(doc), indent=1) + b"\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror}") from None
+    s.emit({"ok": True, "tournament": log_id, "seq": seq, "file": str(out),
+            "checkpoint": str(path)},
+           [f"proof of seq {seq} against {path} written to {out}",
+            f"check it with: tourney audit proof {out}  (or python docs/verify_proof.py {out})"])

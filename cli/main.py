@@ -31,6 +31,7 @@ from cli import (
     log_cmd,
     officials_cmd,
     players_cmd,
+    publish_cmd,
     random_cmd,
     results_cmd,
     round_cmd,
@@ -122,6 +123,7 @@ app.command("checkpoint", rich_help_panel=_LOG)(log_cmd.checkpoint)
 app.command("proof", rich_help_panel=_LOG)(log_cmd.proof)
 app.command("consistency", rich_help_panel=_LOG)(log_cmd.consistency)
 app.command("export", rich_help_panel=_AUDIT)(audit_cmd.export)
+app.command("publish", rich_help_panel=_AUDIT)(publish_cmd.publish)
 app.add_typer(audit_cmd.app, name="audit", rich_help_panel=_AUDIT)
 
 

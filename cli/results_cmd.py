@@ -257,9 +257,16 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
                                "swiss_over": closed.swiss_over},
                  verdict=verdict, champion=None if champ is None else champ.number)
     cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
+    if champ is not None:
+        extra["sealed"] = cp is not None  # the end-of-event checkpoint (DESIGN.md §4)
     if cp is not None:
         extra["checkpoint"] = str(cp)
-        lines.append(f"checkpoint: {cp}")
+        lines.append(f"{'end-of-event checkpoint (sealed)' if champ else 'checkpoint'}: {cp}")
+    elif champ is not None:
+        hint = ("the event is not sealed until the head judge signs the end-of-event "
+                "checkpoint: tourney checkpoint --key FILE (or tourney publish)")
+        extra["hint"] = hint
+        lines.append(f"hint: {hint}")
     else:
         hint = "the head judge should now sign a checkpoint: tourney checkpoint --key FILE"
         extra["hint"] = hint

@@ -230,6 +230,8 @@ def round_show(
     number: Annotated[int | None, typer.Argument(
         metavar="[N]", min=1, show_default=False,
         help="Round number (default: the latest round).")] = None,
+    html: Annotated[bool, typer.Option(
+        "--html", help="Print one self-contained HTML page (phone and print CSS).")] = False,
     json: JsonOpt = False,
 ) -> None:
     """Show a round's pairings by table, ready to post (default: the latest round).
@@ -237,9 +239,11 @@ def round_show(
     Player numbers and names, win groups, rematch and pair-down marks, and the results
     in so far.
 
-    Example: tourney round show 3 --json
+    Example: tourney round show 3 --html > round3.html
     """
     s = Session(ctx, json=json)
+    if html and s.json:
+        raise UsageError("--html and --json are different outputs", hint="pick one")
     with s.ledger() as led:
         log = s.tournament(led)
         st = led.load(log).state
@@ -266,4 +270,13 @@ def round_show(
     if rnd is None:
         raise UsageError(f"{log} has no round {number} (rounds 1..{rounds[-1].number})",
                          hint="run 'tourney round show' for the latest round")
+    if html:
+        import sys
+
+        from projections.report import round_doc
+        from projections.site import round_page
+
+        sys.stdout.write(round_page(st, round_doc(rnd), st.size))
+        sys.stdout.flush()
+        return
     s.emit(round_json(rnd), round_lines(st, rnd))

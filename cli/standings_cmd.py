@@ -32,24 +32,33 @@ def standings(
     ctx: typer.Context,
     csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV (header first).")]
         = False,
+    html: Annotated[bool, typer.Option(
+        "--html", help="Print one self-contained HTML page (phone and print CSS).")] = False,
     json: JsonOpt = False,
 ) -> None:
-    """Show the standings (table, --json or --csv).
+    """Show the standings (table, --json, --csv or --html for the desk printer).
 
     Order (HotC AMB-H15): champion, top cut by finishing round, then Swiss wins, OMW%,
     OOMW%.  Record, byes and pair-downs count the Swiss phase.
 
-    Example: tourney standings --csv > standings.csv
+    Example: tourney standings --html > standings.html
     """
     from projections.standings import standings as ranked
     from projections.standings import standings_csv, standings_json
 
     s = Session(ctx, json=json)
-    if csv_out and s.json:
-        raise UsageError("--csv and --json are two different outputs", hint="pick one")
+    if sum((csv_out, s.json, html)) > 1:
+        raise UsageError("--csv, --json and --html are different outputs", hint="pick one")
     with s.ledger() as led:
         log = s.tournament(led)
         st = led.load(log).state
+    if html:
+        from projections.site import standings_page
+        from projections.standings_doc import standings_document
+
+        sys.stdout.write(standings_page(st, standings_document(st)["players"], st.size))
+        sys.stdout.flush()
+        return
     from cli.wot_cmd import is_wot
 
     if is_wot(st):

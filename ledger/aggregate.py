@@ -162,21 +162,39 @@ class Tournament(BaseAggregate[str]):
                             hint="the head judge records one with 'tourney seed record'")
         return max(self.state.seeds)
 
-    def make_draw(self, *, ctx: str, items: list[int], signer: Signer, time: str,
-                  seed_seq: int | None = None, reason: str = "") -> SignedEvent:
-        sseq = self.latest_seed_seq() if seed_seq is None else seed_seq
+    def seed_for_ctx(self, ctx: str) -> int:
+        """The seed an ad-hoc draw of ``ctx`` uses when none is named: the latest seed
+        recorded for ``ctx`` (or a parent of it), else the latest fresh unbound seed."""
+        st = self.state
+        bound = [s.seq for s in st.seeds.values() if s.ctx is not None
+                 and (ctx == s.ctx or ctx.startswith(s.ctx + "/"))]
+        fresh = [s.seq for s in st.seeds.values()
+                 if s.ctx is None and s.seq not in st.used_seeds]
+        if bound or fresh:
+            return max(bound or fresh)
+        raise RuleError("LEDGER-RAND-1", f"no fresh seed for {ctx} (a seed serves exactly "
+                        "one draw context)",
+                        hint=f"record one: tourney seed record --ctx {ctx} …")
+
+    def make_draw(self, *, ctx: str, items: list[int] | None, signer: Signer, time: str,
+                  seed_seq: int | None = None, reason: str = "",
+                  universe: str | None = None) -> SignedEvent:
+        """One recorded DRAW-v1 draw.  ``items=None`` draws over the active roster."""
+        from ledger.roster import roster
+
+        sseq = self.seed_for_ctx(ctx) if seed_seq is None else seed_seq
         seed = self.state.seeds.get(sseq)
         if seed is None:
             raise RuleError("LEDGER-RAND-1", f"seq {sseq} is not a recorded seed",
                             hint="see 'tourney log' for seed_recorded events")
-        pre = sorted(items)
+        pre = sorted(roster(self.state) if items is None else items)
         if len(set(pre)) != len(pre):
             raise RuleError("LEDGER-RAND-1", "draw items must be distinct",
                             hint="list each item once")
         result = draw_v1(bytes.fromhex(seed.seed), ctx, pre)
         return self.record(DrawMade(ctx=ctx, algorithm=ALGORITHM, seed=seed.seed,
-                                    seed_seq=sseq, items=pre, result=result, reason=reason),
-                           signer, time)
+                                    seed_seq=sseq, items=pre, result=result, reason=reason,
+                                    universe=universe), signer, time)
 
     # -- format verbs: decided by the tournament's format plug-in (DESIGN.md §10) -------
     @property

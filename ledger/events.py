@@ -35,6 +35,8 @@ class Kind(str, Enum):
     REGISTRATION_CLOSED = "registration_closed"
     SEED_RECORDED = "seed_recorded"
     DRAW_MADE = "draw_made"
+    SEED_COMMITTED = "seed_committed"
+    REPORT_PUBLISHED = "report_published"
 
 
 class Role(str, Enum):
@@ -101,7 +103,7 @@ class RegistrationClosed(Body, frozen=True, kw_only=True):
     players: int
 
 
-Provenance = Literal["entered"]
+Provenance = Literal["entered", "random_org", "drand", "commit_reveal"]
 
 
 class SeedRecorded(Body, frozen=True, kw_only=True, omit_defaults=True):
@@ -117,9 +119,43 @@ class SeedRecorded(Body, frozen=True, kw_only=True, omit_defaults=True):
     source_time: str | None = None
     ctx: str | None = None
     evidence: str | None = None  # e.g. sha256 of a video file (LEDGER-RAND-4)
+    # verifiable provenances (DESIGN.md §11; checked by ledger.randomness.rules)
+    attestation: str | None = None     # base64 of the foreign bytes, verbatim
+    hashed_api_key: str | None = None  # random_org: the response's hashedApiKey
+    gap_reason: str | None = None      # random_org: why serials were skipped
+    chain: str | None = None           # drand / commit_reveal: pinned chain name
+    round: int | None = None           # drand / commit_reveal: beacon round
+    commit_seq: int | None = None      # commit_reveal: seq of the seed_committed
+    salt: str | None = None            # commit_reveal: hex
+    secret: str | None = None          # commit_reveal: hex
+    checkpoint: str | None = None      # commit_reveal: signed note covering the commitment
 
 
-class DrawMade(Body, frozen=True, kw_only=True):
+class SeedCommitted(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """Commit-reveal, first half: SHA-256(b"tourney-commit/v1\\0" + salt + secret) for a
+    future drand round (DESIGN.md §6)."""
+
+    KIND = Kind.SEED_COMMITTED
+    commitment: str  # hex
+    chain: str
+    round: int
+    reason: str
+    ctx: str | None = None
+
+
+class ReportPublished(Body, frozen=True, kw_only=True):
+    """A signed report for publishers (DESIGN.md §11): the figures of the log at
+    ``size`` (the checkpoint it covers, always the log right before this event), with
+    their digest.  The audit recomputes the figures from the log."""
+
+    KIND = Kind.REPORT_PUBLISHED
+    size: int
+    root: str    # hex RFC 6962 root of the first ``size`` leaves
+    digest: str  # hex SHA-256 of canonical(figures)
+    figures: dict[str, Any]
+
+
+class DrawMade(Body, frozen=True, kw_only=True, omit_defaults=True):
     """One DRAW-v1 draw: everything an outside auditor needs to recompute it."""
 
     KIND = Kind.DRAW_MADE
@@ -130,12 +166,15 @@ class DrawMade(Body, frozen=True, kw_only=True):
     items: list[int]
     result: list[int]
     reason: str = ""
+    # None: the items are player numbers (registered, still in the event); otherwise the
+    # name of what is drawn (tables, judges, …) with its own items (re-roll hygiene)
+    universe: str | None = None
 
 
 BODY_TYPES: dict[str, type[Body]] = {
     cls.KIND.value: cls
     for cls in (TournamentCreated, OfficialAdded, OfficialRevoked, PlayerRegistered,
-                RegistrationClosed, SeedRecorded, DrawMade)
+                RegistrationClosed, SeedRecorded, DrawMade, SeedCommitted, ReportPublished)
 }
 
 

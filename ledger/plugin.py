@@ -111,6 +111,12 @@ class FormatPlugin:
     def roles_for(self, kind: str) -> frozenset[Role] | None:
         return self.book.permissions.get(kind)
 
+    def has_left(self, state: TournamentState, number: int) -> bool:
+        """Whether a registered player has withdrawn from the event (dropped, disqualified,
+        declared forfeit): such a player is outside the active roster that player draws
+        are made over (THREATS T25).  Formats with match records override this."""
+        return False
+
     # -- command verbs (DESIGN.md §8); a format overrides those it runs ----------------
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.canonical import MAX_SAFE_INT
-from ledger.draw import ALGORITHM, draw_v1, seed_from_material
+from ledger.draw import ALGORITHM, draw_v1
 from ledger.errors import RuleError
 from ledger.events import (
     Body,
@@ -26,12 +26,15 @@ from ledger.events import (
     OfficialRevoked,
     PlayerRegistered,
     RegistrationClosed,
+    ReportPublished,
     Role,
+    SeedCommitted,
     SeedRecorded,
     TournamentCreated,
 )
 from ledger.keys import key_id
 from ledger.plugin import plugin_for, require_plugin
+from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
 from ledger.state import TournamentState
 
 MAX_PLAYER_NUMBER = 2**31 - 1
@@ -45,6 +48,8 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.REGISTRATION_CLOSED.value: frozenset({Role.HEAD_JUDGE}),
     Kind.SEED_RECORDED.value: frozenset({Role.HEAD_JUDGE}),   # LEDGER-RAND-3
     Kind.DRAW_MADE.value: frozenset({Role.HEAD_JUDGE}),       # LEDGER-RAND-3
+    Kind.SEED_COMMITTED.value: frozenset({Role.HEAD_JUDGE}),  # LEDGER-RAND-3
+    Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # DESIGN.md §11
     CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
 }
 
@@ -185,15 +190,32 @@ def _registration_closed(state: TournamentState, body: RegistrationClosed, actor
 
 @checks(SeedRecorded)
 def _seed_recorded(state: TournamentState, body: SeedRecorded, actor: str) -> None:
-    if not body.material:
-        raise RuleError("LEDGER-RAND-1", "seed material is empty",
-                        hint="enter exactly what the randomizer gave")
-    if not body.reason.strip() or not body.source.strip():
-        raise RuleError("LEDGER-RAND-1", "a seed needs a reason and a source",
-                        hint="pass --reason and --source")
-    if body.seed != seed_from_material(body.material).hex():
-        raise RuleError("DESIGN-6", "seed is not SHA-256('tourney-seed/v1\\0' + material)",
-                        finding="seed_mismatch")
+    check_seed(state, body)  # every provenance (ledger.randomness.rules)
+
+
+@checks(SeedCommitted)
+def _seed_committed(state: TournamentState, body: SeedCommitted, actor: str) -> None:
+    check_commitment(state, body)
+
+
+@checks(ReportPublished)
+def _report_published(state: TournamentState, body: ReportPublished, actor: str) -> None:
+    """Structure only: the figures themselves are recomputed by the audit (projections)."""
+    import hashlib
+
+    from ledger.canonical import canonical
+
+    if body.size != state.size:
+        raise RuleError("DESIGN-11", f"a report covers the log right before it (size "
+                        f"{state.size}), not size {body.size}", hint="publish again",
+                        finding="report_mismatch")
+    if hashlib.sha256(canonical(body.figures)).hexdigest() != body.digest:
+        raise RuleError("DESIGN-11", "report digest is not SHA-256 of its figures",
+                        finding="report_mismatch")
+    cp = body.figures.get("checkpoint")
+    if not isinstance(cp, dict) or cp.get("size") != body.size or cp.get("root") != body.root:
+        raise RuleError("DESIGN-11", "the figures name another checkpoint than the report",
+                        finding="report_mismatch")
 
 
 @checks(DrawMade)
@@ -218,6 +240,7 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
             body.items != sorted(set(body.items)):
         raise RuleError("LEDGER-RAND-1", "draw items must be distinct non-negative integers "
                         "pre-ordered ascending (by player number)", finding="draw_mismatch")
+    check_draw_hygiene(state, body)
     expected = draw_v1(bytes.fromhex(seed.seed), body.ctx, body.items)
     if body.result != expected:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "

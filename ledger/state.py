@@ -25,6 +25,7 @@ from ledger.events import (
     PlayerRegistered,
     RegistrationClosed,
     Role,
+    SeedCommitted,
     SeedRecorded,
     SignedEvent,
     TournamentCreated,
@@ -57,6 +58,18 @@ class Seed(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     ctx: str | None = None
 
 
+class Commitment(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    """A ``seed_committed`` awaiting (or opened by) its reveal."""
+
+    seq: int
+    commitment: str
+    chain: str
+    round: int
+    time: str
+    ctx: str | None = None
+    revealed_seq: int | None = None
+
+
 class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     """Everything a command needs to decide; rebuilt by folding the log."""
 
@@ -80,6 +93,12 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     draw_items: dict[int, list[int]] = {}
     #: the format's own state (its plug-in's ``state_type``), folded by its ``evolve``
     fmt: Any = None
+    # verifiable randomness (ledger.randomness.rules): last RANDOM.ORG serial per
+    # hashedApiKey, open and opened commitments, and the last draw (seq, seed seq) so the
+    # draws of one decision may share an unbound seed only back to back
+    random_org_serials: dict[str, int] = {}
+    commitments: dict[int, Commitment] = {}
+    last_draw: list[int] = []
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -158,6 +177,20 @@ def _registration_closed(state: TournamentState, ev: SignedEvent,
 @applies(SeedRecorded)
 def _seed_recorded(state: TournamentState, ev: SignedEvent, body: SeedRecorded) -> None:
     state.seeds[ev.seq] = Seed(seq=ev.seq, seed=body.seed, reason=body.reason, ctx=body.ctx)
+    if body.hashed_api_key is not None and body.serial is not None \
+            and body.serial.isdigit():
+        state.random_org_serials[body.hashed_api_key] = int(body.serial)
+    if body.commit_seq is not None:
+        com = state.commitments.get(body.commit_seq)
+        if com is not None and com.revealed_seq is None:
+            com.revealed_seq = ev.seq
+
+
+@applies(SeedCommitted)
+def _seed_committed(state: TournamentState, ev: SignedEvent, body: SeedCommitted) -> None:
+    state.commitments[ev.seq] = Commitment(seq=ev.seq, commitment=body.commitment,
+                                           chain=body.chain, round=body.round, time=ev.time,
+                                           ctx=body.ctx)
 
 
 @applies(DrawMade)
@@ -166,3 +199,4 @@ def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
     state.used_seeds.add(body.seed_seq)
     state.draw_results[ev.seq] = body.result
     state.draw_items[ev.seq] = body.items
+    state.last_draw = [ev.seq, body.seed_seq]

@@ -132,6 +132,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
                       "--reason", "top cut", "--ctx", "T2026-001/cut", "--key", "hj.pem",
                       "--json").doc
     out["draw"] = cli("draw", "--ctx", "T2026-001/cut", "--items", "5,3,9,1,7",
+                      "--universe", "numbers",
                       "--seed-seq", str(out["seed"]["seq"]), "--key", "hj.pem",
                       "--json").doc
     return World(cli, d, db, out["init"]["tournament"], keys, out)

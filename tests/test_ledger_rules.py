@@ -67,6 +67,8 @@ def test_draw_records_pre_ordered_items_and_rerunnable_result(tmp_path: Path) ->
     from ledger.draw import draw_v1
     loc = build_small(tmp_path / "t.db")
     with Ledger(loc) as led:
+        led.write("t1", lambda t, now: t.record_seed(material="fresh 77", source="dice",
+                                                     reason="extra", signer=HJ, time=now))
         ev = led.write("t1", lambda t, now: t.make_draw(ctx="t1/extra", items=[3, 1, 2],
                                                         signer=HJ, time=now))
         body = ev.body

@@ -20,12 +20,18 @@ import json
 import sqlite3
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from py_arkworks_bls12381 import GT, G1Point, G2Point
+
+VECTORS = Path(__file__).parent / "vectors" / "randomness"
 
 # ----------------------------------------------------------------------------------------
 # The outside auditor: nothing below this line up to the next rule imports or calls the
@@ -64,7 +70,83 @@ def outside_draw_v1(seed: bytes, ctx: str, items: list[int]) -> list[int]:
     return a
 
 
-def outside_verify(con: sqlite3.Connection) -> dict[str, Any]:
+def outside_bls(chain: dict[str, Any], rnd: int, sig: bytes, prev: str | None) -> bool:
+    """drand BLS12-381 (DESIGN.md §6; third-party curve library, not the project's code)."""
+    pub = bytes.fromhex(chain["public_key"])
+    try:
+        if chain["scheme"] == "bls-unchained-g1-rfc9380":
+            msg = hashlib.sha256(rnd.to_bytes(8, "big")).digest()
+            h = G1Point.hash_to_curve(msg, b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_")
+            return bool(GT.pairing_check([G1Point.from_compressed_bytes(sig), -h],
+                                         [G2Point(), G2Point.from_compressed_bytes(pub)]))
+        msg = hashlib.sha256(bytes.fromhex(prev or "") + rnd.to_bytes(8, "big")).digest()
+        h2 = G2Point.hash_to_curve(msg, b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_")
+        return bool(GT.pairing_check([G1Point(), -G1Point.from_compressed_bytes(pub)],
+                                     [G2Point.from_compressed_bytes(sig), h2]))
+    except (ValueError, TypeError):
+        return False
+
+
+def outside_verify_seed(body: dict[str, Any], commitments: dict[int, dict[str, Any]],
+                        pins: dict[str, Any]) -> str | None:
+    """One seed_recorded of any provenance (DESIGN.md §6/§11); a finding code or None."""
+    material = body["material"]
+    if body["seed"] != hashlib.sha256(b"tourney-seed/v1\x00"
+                                      + material.encode("utf-8")).hexdigest():
+        return "seed_mismatch"
+    prov = body["provenance"]
+    if prov == "entered":
+        return None
+    att = base64.b64decode(body["attestation"], validate=True)
+    if prov == "random_org":
+        doc = json.loads(att)
+        doc = doc.get("result", doc)
+        if material.encode("utf-8") not in att or json.loads(material) != doc["random"]:
+            return "random_org_mismatch"
+        key = rsa.RSAPublicNumbers(pins["random_org"]["exponent"],
+                                   int(pins["random_org"]["modulus_hex"], 16)).public_key()
+        try:
+            key.verify(base64.b64decode(doc["signature"]), material.encode("utf-8"),
+                       padding.PKCS1v15(), hashes.SHA512())
+        except InvalidSignature:
+            return "random_org_bad_signature"
+        return None
+    beacon = json.loads(att)
+    sig, rnd, chain = bytes.fromhex(beacon["signature"]), body["round"], body["chain"]
+    if beacon["round"] != rnd:
+        return "drand_round_mismatch"
+    if not outside_bls(pins["drand"]["chains"][chain], rnd, sig,
+                       beacon.get("previous_signature")):
+        return "drand_bad_signature"
+    rand = hashlib.sha256(sig).hexdigest()
+    if prov == "drand":
+        return None if material == rand else "drand_randomness_mismatch"
+    com = commitments.get(body["commit_seq"])
+    opened = hashlib.sha256(b"tourney-commit/v1\x00" + bytes.fromhex(body["salt"])
+                            + bytes.fromhex(body["secret"])).hexdigest()
+    if com is None or opened != com["commitment"] or \
+            (com["chain"], com["round"]) != (chain, rnd):
+        return "reveal_mismatch"
+    published = pins["drand"]["genesis"][chain] + (rnd - 1) * pins["drand"]["period"][chain]
+    note_size = int(body["checkpoint"].split("\n")[1])
+    if com["unix"] >= published or note_size < body["commit_seq"]:
+        return "commitment_not_sealed"
+    if material != f"commit-reveal/v1:{body['salt']}:{body['secret']}:{rand}":
+        return "seed_mismatch"
+    return None
+
+
+def outside_pins() -> dict[str, Any]:
+    """The keys the auditor trusts: the vendored vectors' RANDOM.ORG key and drand chains,
+    plus the chains' published genesis times and periods."""
+    return {"random_org": json.loads((VECTORS / "random_org.json").read_text()),
+            "drand": {"chains": json.loads((VECTORS / "drand.json").read_text())["chains"],
+                      "genesis": {"quicknet": 1692803367, "default": 1595431050},
+                      "period": {"quicknet": 3, "default": 30}}}
+
+
+def outside_verify(con: sqlite3.Connection,
+                   pins: dict[str, Any] | None = None) -> dict[str, Any]:
     """Verify every tournament in a ledger file's ``stored_events`` table.
 
     Returns ``{"events": n, "logs": [...], "findings": [(log, seq, code, message), ...]}``;
@@ -97,6 +179,7 @@ def outside_verify(con: sqlite3.Connection) -> dict[str, Any]:
         keys: dict[str, bytes] = {}
         revoked: set[str] = set()
         seeds: dict[int, str] = {}
+        commitments: dict[int, dict[str, Any]] = {}
         prev = "0" * 64
 
         def find(seq: int, code: str, msg: str, log: str = log) -> None:
@@ -157,12 +240,14 @@ def outside_verify(con: sqlite3.Connection) -> dict[str, Any]:
                     keys[body["key_id"]] = raw
                 elif kind == "official_revoked":
                     revoked.add(body["key_id"])
+                elif kind == "seed_committed":
+                    unix = int(datetime.fromisoformat(event["time"].replace(
+                        "Z", "+00:00")).timestamp())
+                    commitments[version] = dict(body, unix=unix)
                 elif kind == "seed_recorded":
-                    if body["provenance"] == "entered":
-                        want = hashlib.sha256(b"tourney-seed/v1\x00"
-                                              + body["material"].encode("utf-8")).hexdigest()
-                        if body["seed"] != want:
-                            find(version, "seed_mismatch", "seed != SHA-256(dom + material)")
+                    code = outside_verify_seed(body, commitments, pins or {})
+                    if code is not None:
+                        find(version, code, f"{body['provenance']} seed does not verify")
                     seeds[version] = body["seed"]
                 elif kind == "draw_made":
                     seed_hex = seeds.get(body["seed_seq"])
@@ -184,9 +269,12 @@ def outside_verify(con: sqlite3.Connection) -> dict[str, Any]:
 # ----------------------------------------------------------------------------------------
 # The tests (these may use the project to BUILD the ledger).
 # ----------------------------------------------------------------------------------------
-AUDITOR_FUNCTIONS = (outside_canonical, outside_draw_v1, outside_verify)
+AUDITOR_FUNCTIONS = (outside_canonical, outside_draw_v1, outside_bls, outside_verify_seed,
+                     outside_verify)
 ALLOWED_GLOBALS = {"json", "hashlib", "base64", "sqlite3", "Ed25519PublicKey",
                    "InvalidSignature", "Any", "outside_canonical", "outside_draw_v1",
+                   "outside_bls", "outside_verify_seed", "rsa", "padding", "hashes",
+                   "GT", "G1Point", "G2Point", "datetime", "bool", "bytearray",
                    # builtins
                    "sorted", "set", "len", "enumerate", "range", "str", "bytes", "int",
                    "ValueError", "KeyError", "TypeError", "AttributeError", "dict", "list",
@@ -222,11 +310,51 @@ def build_ledger(path: Path) -> dict[str, Any]:
                 time=now))
             led.write(log, lambda t, now: t.make_draw(
                 ctx=f"{log}/R1/pairing", items=list(range(8, 0, -1)), signer=hj, time=now))
+            led.write(log, lambda t, now: t.record_seed(
+                material="second seed", source="atmospheric", reason="cut", signer=hj,
+                time=now))
             led.write(log, lambda t, now: t.make_draw(
                 ctx=f"{log}/cut", items=[5, 3, 7, 1], signer=hj, time=now))
             led.write(log, lambda t, now: t.close_registration(hj, now))
+            add_verifiable_seeds(led, log, hj, path)
         counts = {log: led.load(log).version for log in led.tournament_ids()}
     return counts
+
+
+def add_verifiable_seeds(led: Any, log: str, hj: Any, path: Path) -> None:
+    """A RANDOM.ORG seed, a drand seed and a commit-reveal seed, each used by one draw."""
+    from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
+    from ledger.randomness import commands as rc
+    from ledger.randomness import drand
+    from ledger.randomness.commit import SecretFile
+    from ledger.store import Location
+
+    vec = json.loads((VECTORS / "random_org.json").read_text())
+    beacon = next(b for b in json.loads((VECTORS / "drand.json").read_text())["beacons"]
+                  if b["net"] == "quicknet")
+    resp = ('{"random":' + vec["random_raw"] + ',"signature":"' + vec["signature_b64"]
+            + '"}').encode()
+    led.write(log, lambda t, now: rc.import_random_org(t, resp, reason="seating",
+                                                       ctx=f"{log}/seating", signer=hj,
+                                                       time=now))
+    led.write(log, lambda t, now: t.make_draw(ctx=f"{log}/seating", items=None, signer=hj,
+                                              time=now))
+    b = drand.Beacon(chain="quicknet", round=1000, signature=bytes.fromhex(beacon["sig"]))
+    att = drand.beacon_json(b)
+    led.write(log, lambda t, now: rc.import_drand(t, b, att, reason="judges", ctx=f"{log}/j",
+                                                  signer=hj, time=now))
+    led.write(log, lambda t, now: t.make_draw(ctx=f"{log}/j", items=[1, 2, 3],
+                                              universe="judges", signer=hj, time=now))
+    com = led.write(log, lambda t, now: rc.commit_seed(
+        t, salt=b"s" * 16, secret=b"k" * 32, chain="quicknet", round_no=1000, reason="tables",
+        ctx=f"{log}/tables", signer=hj, time=now))
+    note, _cp = write_checkpoint(led, log, hj, checkpoint_dir(Location(str(path)), None, log))
+    sec = SecretFile(tournament=log, commit_seq=com.seq, chain="quicknet", round=1000,
+                     salt=(b"s" * 16).hex(), secret=(b"k" * 32).hex())
+    led.write(log, lambda t, now: rc.reveal_seed(t, sec, b, att, note.read_bytes(),
+                                                 signer=hj, time=now))
+    led.write(log, lambda t, now: t.make_draw(ctx=f"{log}/tables", items=[1, 2, 3, 4],
+                                              universe="tables", signer=hj, time=now))
 
 
 @pytest.fixture(scope="module")
@@ -266,12 +394,12 @@ def test_plain_sqlite3_verifies_the_ledger(ledger_file: tuple[Path, dict[str, An
     path, counts = ledger_file
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        report = outside_verify(con)
+        report = outside_verify(con, outside_pins())
     finally:
         con.close()
     assert report["findings"] == []
     assert report["logs"] == list(counts)
-    assert report["events"] == sum(counts.values()) == 2 * 16
+    assert report["events"] == sum(counts.values()) == 2 * (17 + 7)
 
 
 def test_verifier_runs_where_the_project_cannot_be_imported(
@@ -285,9 +413,14 @@ def test_verifier_runs_where_the_project_cannot_be_imported(
         "from typing import Any",
         "from cryptography.exceptions import InvalidSignature",
         "from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey",
+        "from cryptography.hazmat.primitives import hashes",
+        "from cryptography.hazmat.primitives.asymmetric import padding, rsa",
+        "from datetime import datetime",
+        "from py_arkworks_bls12381 import GT, G1Point, G2Point",
         *(inspect.getsource(fn) for fn in AUDITOR_FUNCTIONS),
         "con = sqlite3.connect(f'file:{sys.argv[1]}?mode=ro', uri=True)",
-        "report = outside_verify(con)",
+        f"pins = json.loads({json.dumps(json.dumps(outside_pins()))})",
+        "report = outside_verify(con, pins)",
         "print(json.dumps(report))",
     ])
     (tmp_path / "auditor.py").write_text(script)
@@ -325,7 +458,7 @@ def test_detects_a_flipped_byte_committed_to_the_file(
         con.close()
     con = sqlite3.connect(path)
     try:
-        report = outside_verify(con)
+        report = outside_verify(con, outside_pins())
     finally:
         con.close()
     codes = {(log, seq, code) for log, seq, code, _ in report["findings"]}
@@ -349,7 +482,7 @@ def test_detects_a_flipped_draw_result(ledger_file: tuple[Path, dict[str, Any]])
         tampered[result_at], tampered[result_at + 2] = b, a
         con.execute("UPDATE stored_events SET state = ? WHERE originator_id = 'T2026-002' "
                     "AND originator_version = ?", (bytes(tampered), seq))
-        report = outside_verify(con)
+        report = outside_verify(con, outside_pins())
         con.execute("ROLLBACK")
     finally:
         con.close()
@@ -371,12 +504,12 @@ def test_every_single_bit_flip_of_a_leaf_is_detected(
         for pos in range(len(leaf)):
             con.execute("BEGIN")
             _flip(con, "T2026-001", 12, pos, 0x01 << (pos % 7))
-            report = outside_verify(con)
+            report = outside_verify(con, outside_pins())
             con.execute("ROLLBACK")
             if not any(seq == 12 and log == "T2026-001"
                        for log, seq, _, _ in report["findings"]):
                 missed.append(pos)
-        assert outside_verify(con)["findings"] == []  # rolled back cleanly
+        assert outside_verify(con, outside_pins())["findings"] == []  # rolled back cleanly
     finally:
         con.close()
     assert missed == [], f"undetected flips at byte positions {missed}"
@@ -404,9 +537,41 @@ def test_detects_a_malleated_signature_encoding_on_the_last_event(
                               "'T2026-002' AND originator_version = ?", (last,)).fetchall()
         assert base64.b64decode(json.loads(new)["sig"]) == \
             base64.b64decode(json.loads(old)["sig"]) and bytes(new) != old
-        report = outside_verify(con)
+        report = outside_verify(con, outside_pins())
         con.execute("ROLLBACK")
     finally:
         con.close()
     assert [(log, seq, code) for log, seq, code, _ in report["findings"]] == \
         [("T2026-002", last, "non_canonical")]
+
+
+@pytest.mark.parametrize("defect,code", [
+    ("reveal_does_not_open", "reveal_mismatch"),
+    ("committed_after_round", "commitment_not_sealed"),
+    ("drand_material", "drand_randomness_mismatch"),
+    ("random_org_material", "random_org_mismatch"),
+])
+def test_outside_auditor_catches_forged_verifiable_seeds(tmp_path: Path, defect: str,
+                                                         code: str) -> None:
+    """The new provenances, forged with valid head-judge signatures (T15, T16, T21, T22)."""
+    from tests.conftest import build_small
+    from tests.test_randomness import (
+        _forge_commit_reveal,
+        test_drand_material_not_hash_of_signature_is_flagged,
+        test_random_org_material_swapped_in_log_is_flagged,
+    )
+
+    db = tmp_path / "t.db"
+    if defect == "drand_material":
+        test_drand_material_not_hash_of_signature_is_flagged(tmp_path)
+    elif defect == "random_org_material":
+        test_random_org_material_swapped_in_log_is_flagged(tmp_path)
+    else:
+        _forge_commit_reveal(build_small(db), commit_time_ok=defect != "committed_after_round",
+                             opens=defect != "reveal_does_not_open", with_note=True)
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        report = outside_verify(con, outside_pins())
+    finally:
+        con.close()
+    assert code in {c for _log, _seq, c, _m in report["findings"]}, report["findings"]

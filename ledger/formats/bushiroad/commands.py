@@ -264,9 +264,10 @@ def select_cut(t: Tournament, signer: Signer, time: str, *, material: str | None
     if items:
         seed_seq = seed_for(t, "tiebreak", signer, time, out, material=material,
                             source=source)
+        # over places in the standings: fighters who dropped are ranked too (universe)
         ev = t.make_draw(ctx=ctx(st, "tiebreak"), items=items, seed_seq=seed_seq,
                          reason="final tie-break of tied standings (BR-SWISS-TB-7)",
-                         signer=signer, time=time)
+                         signer=signer, time=time, universe="standings")
         out.append(ev)
         draw_seq = ev.seq
         tiebreak = st.draw_results[ev.seq]

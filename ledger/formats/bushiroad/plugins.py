@@ -24,11 +24,13 @@ from ledger.formats.bushiroad.events import BR_BODIES
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
+from ledger.formats.match.model import has_left as match_has_left
 from ledger.plugin import FormatPlugin, Rulebook
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.state import TournamentState
 
 
 class BushiroadFormat(FormatPlugin):
@@ -39,6 +41,9 @@ class BushiroadFormat(FormatPlugin):
     eliminate_at: ClassVar[int] = 0
     #: the largest top cut (0 = none allowed)
     max_cut: ClassVar[int] = 256
+
+    def has_left(self, state: TournamentState, number: int) -> bool:
+        return match_has_left(state.fmt, number)
 
     def new_state(self) -> MatchState:
         return MatchState(eliminate_at=self.eliminate_at)

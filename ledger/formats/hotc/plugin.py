@@ -20,12 +20,14 @@ from ledger.formats.hotc.events import BODIES
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
+from ledger.formats.match.model import has_left as match_has_left
 from ledger.params import ParamSpec
 from ledger.plugin import FormatPlugin, Rulebook
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.state import TournamentState
 
 FORMAT_ID = "hotc-swiss-de"
 
@@ -56,6 +58,9 @@ class HotcFormat(FormatPlugin):
     state_type = MatchState
     bodies = BODIES
     book = Rulebook.merged(MATCH_BOOK, HOTC_BOOK)
+
+    def has_left(self, state: TournamentState, number: int) -> bool:
+        return match_has_left(state.fmt, number)
 
     def new_state(self) -> MatchState:
         return MatchState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates

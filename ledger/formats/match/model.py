@@ -180,3 +180,13 @@ class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
 
 #: the HotC format's state is the shared match state (name kept for readability)
 HotcState = MatchState
+
+
+#: statuses of players who have withdrawn from the event (not eliminated: those are out
+#: of the competition but still registered and in the roster of player draws)
+GONE = frozenset({Status.DROPPED, Status.DISQUALIFIED})
+
+
+def has_left(h: MatchState | None, number: int) -> bool:
+    rec = h.records.get(number) if h is not None else None
+    return rec is not None and rec.status in GONE

@@ -1,0 +1,98 @@
+"""``tourney audit report``: does a published report equal what the log says?
+
+Owns: ``report_document`` (the ``report.json`` that ``tourney publish`` writes: the figures,
+their digest and the exact signed ``report_published`` leaf) and ``verify_report`` (the whole
+audit of the log, plus: the report's leaf is in the log at its seq, and every figure in the
+file equals the one recomputed from the first ``size`` events with the projections).
+
+May import: ``msgspec``, ``ledger.*``, ``projections.*``, ``audit.findings``, ``audit.verify``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from audit.findings import Finding, Report, finding, make_report
+from audit.verify import audit_leaves, load_target
+from ledger.canonical import NonCanonicalError, canonical
+from ledger.events import ReportPublished, SignedEvent, parse_leaf
+from ledger.merkle import leaf_hash, root_from_hashes
+from ledger.state import TournamentState, apply_event
+from projections.report import compare_figures, report_figures
+
+REPORT_DOC = "tourney-report-file/v1"
+
+
+def report_document(ev: SignedEvent, notes: dict[str, str]) -> dict[str, Any]:
+    """What ``report.json`` holds: self-contained, checkable against any copy of the log."""
+    body = ev.body
+    if not isinstance(body, ReportPublished):
+        raise TypeError(f"seq {ev.seq} is not a report_published")
+    return {"version": REPORT_DOC, "tournament": ev.log, "seq": ev.seq, "actor": ev.actor,
+            "digest": body.digest, "figures": body.figures,
+            "leaf": base64.b64encode(ev.leaf).decode("ascii"),
+            "leaf_hash": ev.leaf_hash_hex, "checkpoints": notes}
+
+
+def _file_findings(doc: Any, leaves: list[tuple[int, bytes]]) -> list[Finding]:
+    if not isinstance(doc, dict) or doc.get("version") != REPORT_DOC:
+        return [finding("report_malformed", None, f"not a {REPORT_DOC} document")]
+    seq, figures = doc.get("seq"), doc.get("figures")
+    try:
+        leaf = base64.b64decode(str(doc.get("leaf")), validate=True)
+    except ValueError:
+        return [finding("report_malformed", None, "leaf is not base64")]
+    if not isinstance(seq, int) or not 1 <= seq <= len(leaves) or leaves[seq - 1][1] != leaf:
+        return [finding("report_not_in_log", seq if isinstance(seq, int) else None,
+                        "the report's signed event is not in this log at its seq")]
+    try:
+        body = parse_leaf(leaf).event.body
+    except NonCanonicalError as exc:
+        return [finding("report_malformed", seq, exc.message)]
+    if not isinstance(body, ReportPublished):
+        return [finding("report_malformed", seq, f"seq {seq} is not a report_published")]
+    out: list[Finding] = []
+    if not isinstance(figures, dict):
+        return [finding("report_malformed", seq, "figures are not an object")]
+    try:
+        digest = hashlib.sha256(canonical(figures)).hexdigest()
+    except Exception as exc:  # noqa: BLE001 - floats, huge ints: not a valid report
+        return [finding("report_malformed", seq, f"figures are not canonical JSON: {exc}")]
+    if digest != body.digest or doc.get("digest") != body.digest:
+        out.append(finding("report_mismatch", seq, "the file's figures are not the ones the "
+                           "head judge signed (digest differs)"))
+    state = TournamentState()
+    for _v, raw in leaves[:body.size]:
+        apply_event(state, parse_leaf(raw).event)
+    root = root_from_hashes([leaf_hash(raw) for _v, raw in leaves[:body.size]])
+    derived = report_figures(state, body.size, root.hex())
+    out += [finding("report_mismatch", seq, d) for d in compare_figures(figures, derived)]
+    return out
+
+
+def verify_report(report_file: Path, target: str | None, *, tournament: str | None,
+                  checkpoints: Path | None) -> Report:
+    """The audit of ``target`` (ledger or bundle) plus the report file's own checks."""
+    from ledger.errors import UsageError
+
+    try:
+        doc = msgspec.json.decode(report_file.read_bytes())
+    except FileNotFoundError:
+        raise UsageError(f"report {report_file} not found",
+                         hint="pass DIR/report.json written by 'tourney publish'") from None
+    except msgspec.DecodeError as exc:
+        raise UsageError(f"{report_file} is not JSON: {exc}") from None
+    leaves, notes, log, source = load_target(target, tournament, checkpoints)
+    base = audit_leaves(leaves, notes, log=log, source=source)
+    try:
+        extra = _file_findings(doc, leaves)
+    except NonCanonicalError as exc:
+        extra = [finding("report_malformed", None, f"the log cannot be folded: {exc.message}")]
+    return make_report(log=base.log, events=base.events, root=base.root,
+                       checkpoints=base.checkpoints, findings=[*base.findings, *extra],
+                       source=source)

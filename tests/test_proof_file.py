@@ -1,0 +1,77 @@
+"""Appeal proof files (issue 8 item 8): ``tourney proof SEQ --out FILE``, checked without the
+ledger by ``tourney audit proof FILE`` and by the standalone ``docs/verify_proof.py``.
+A flipped bit anywhere in the file is rejected by both."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_publish import make_event
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "docs" / "verify_proof.py"
+
+
+@pytest.fixture(scope="module")
+def proof(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
+    cli = make_event(tmp_path_factory.mktemp("proof"))
+    cli("proof", "20", "--out", "appeal-20.json")
+    return cli, cli.cwd / "appeal-20.json"
+
+
+def script(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-O", str(SCRIPT), str(path)], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_script_is_about_fifty_lines() -> None:
+    code = [x for x in SCRIPT.read_text().splitlines() if x.strip()]
+    assert len(code) <= 60, len(code)
+
+
+def test_proof_file_verifies_without_the_ledger(proof: tuple[object, Path],
+                                                tmp_path: Path) -> None:
+    cli, path = proof
+    moved = tmp_path / "appeal.json"
+    moved.write_bytes(path.read_bytes())  # no ledger beside it
+    doc = cli("audit", "proof", str(moved), "--json", env={"TOURNEY_LEDGER": "/nonexistent"}  # type: ignore[operator]
+              ).doc
+    assert doc["ok"] and doc["seq"] == 20 and doc["kind"] == "result_recorded"
+    run = script(moved)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "seq 20 result_recorded" in run.stdout
+
+
+def test_existing_out_file_is_refused(proof: tuple[object, Path]) -> None:
+    cli, path = proof
+    before = path.read_bytes()
+    cli("proof", "3", "--out", path.name, code=2)  # type: ignore[operator]
+    assert path.read_bytes() == before
+
+
+def test_every_flipped_bit_is_rejected(proof: tuple[object, Path], tmp_path: Path) -> None:
+    from ledger.errors import VerificationError
+    from ledger.proof_file import verify_proof_file
+
+    cli, path = proof
+    data = path.read_bytes()
+    positions = range(0, len(data), max(1, len(data) // 400))
+    for pos in positions:
+        for bit in (0, 5):
+            bad = bytearray(data)
+            bad[pos] ^= 1 << bit
+            with pytest.raises(VerificationError):
+                verify_proof_file(bytes(bad))
+    # the CLI and the standalone script on a few flips (subprocesses are slow)
+    for pos in (len(data) // 5, len(data) // 2, len(data) - 40):
+        bad = bytearray(data)
+        bad[pos] ^= 1
+        flipped = tmp_path / f"flipped-bit-{pos}.json"
+        flipped.write_bytes(bytes(bad))
+        run = cli("audit", "proof", str(flipped), "--json", code=4)  # type: ignore[operator]
+        assert run.doc["error"]["code"] == "proof_invalid"
+        assert script(flipped).returncode == 1
