@@ -7,15 +7,18 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 ``ledger.state.apply_event`` — it never validates, reads a clock or draws randomness.
 
 May import: ``eventsourcing``, ``ledger.events``, ``ledger.state``, ``ledger.rules``,
-``ledger.draw``, ``ledger.keys``, ``ledger.formats``, ``ledger.clock``, ``ledger.errors``.
+``ledger.draw``, ``ledger.keys``, ``ledger.formats``, ``ledger.clock``, ``ledger.text``,
+``ledger.errors``.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import msgspec
 from eventsourcing.domain import (
     BaseAggregate,
     CanInitAggregate,
@@ -33,6 +36,7 @@ from ledger.events import (
     DrawMade,
     FormatSpec,
     KeyRef,
+    LedgerPolicy,
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
@@ -45,7 +49,8 @@ from ledger.events import (
 )
 from ledger.hotc import commands as hotc
 from ledger.keys import PublicKey, Signer
-from ledger.rules import check
+from ledger.rules import check, check_claimed_time
+from ledger.text import check_leaf_size, check_text, normalize_body
 from ledger.state import TournamentState, apply_event
 
 
@@ -120,9 +125,13 @@ class Tournament(BaseAggregate[str]):
 
     def record(self, body: Body, signer: Signer, time: str) -> SignedEvent:
         """Decide (all rules), seal (sign) and trigger one event; returns it."""
+        body = normalize_body(body)
+        check_text(msgspec.to_builtins(body))
+        check_claimed_time(self.state, time)
         check(self.state, body, signer.key_id)
         signed = seal(log=self.id, seq=self.version + 1, prev=self.state.head, time=time,
                       body=body, signer=signer)
+        check_leaf_size(len(signed.leaf))
         self.trigger_event(EventSealed, signed=signed, timestamp=parse_time(time))
         return signed
 
@@ -151,6 +160,7 @@ class Tournament(BaseAggregate[str]):
     def record_seed(self, *, material: str, source: str, reason: str, signer: Signer,
                     time: str, serial: str | None = None, source_time: str | None = None,
                     ctx: str | None = None, evidence: str | None = None) -> SignedEvent:
+        material = unicodedata.normalize("NFC", material)
         return self.record(SeedRecorded(
             provenance="entered", material=material, source=source, reason=reason,
             seed=seed_from_material(material).hex(), serial=serial, source_time=source_time,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,12 +51,55 @@ def checkpoint_dir(location: Location, override: Path | None, log: str) -> Path:
     return base / log
 
 
+def _claimed_size(path: Path) -> int:
+    """The size a note file claims on its second line (-1 if unreadable); for ordering
+    only, never trusted."""
+    try:
+        with open(path, "rb") as fh:
+            lines = fh.read(4096).split(b"\n")
+        return int(lines[1]) if len(lines) > 1 and lines[1].isdigit() else -1
+    except (OSError, ValueError):
+        return -1
+
+
 def list_checkpoint_files(directory: Path) -> list[Path]:
-    """The ``<size>.note`` files of a directory, by size."""
+    """Every ``*.note`` file of a directory (whatever its name), by claimed size then name.
+
+    Issue 12, defect 2: a second note of one size (an equivocation, or an auditor's own
+    ``published-46.note``) must be read too, so ``checkpoint_fork`` can fire."""
     if not directory.is_dir():
         return []
-    found = [p for p in directory.iterdir() if p.suffix == ".note" and p.stem.isdigit()]
-    return sorted(found, key=lambda p: int(p.stem))
+    found = [p for p in directory.iterdir() if p.suffix == ".note" and p.is_file()]
+    return sorted(found, key=lambda p: (_claimed_size(p), p.name))
+
+
+def note_files(directories: Sequence[Path], log: str) -> list[Path]:
+    """The note files of every directory given: ``DIR/*.note`` and ``DIR/<log>/*.note``
+    (a published directory may hold one tournament or several), each file once."""
+    seen: set[Path] = set()
+    out: list[Path] = []
+    for directory in directories:
+        for d in (directory, directory / log):
+            for p in list_checkpoint_files(d):
+                key = p.resolve()
+                if key not in seen:
+                    seen.add(key)
+                    out.append(p)
+    return out
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (POSIX: fsync the directory itself)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # platforms without directory fds (Windows) order renames themselves
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def head_judge_keys_at(state: TournamentState, size: int) -> list[tuple[str, bytes]]:
@@ -119,6 +163,7 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer,
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+        fsync_directory(directory)
     except OSError as exc:
         raise UsageError(f"cannot write checkpoint to {directory}: {exc.strerror}",
                          hint="pass --checkpoints DIR") from None

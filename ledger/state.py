@@ -17,9 +17,11 @@ import msgspec
 
 from ledger.events import (
     ZERO_HASH,
+    DEFAULT_POLICY,
     Body,
     DrawMade,
     FormatSpec,
+    LedgerPolicy,
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
@@ -79,6 +81,11 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     draw_results: dict[int, list[int]] = {}
     draw_items: dict[int, list[int]] = {}
     hotc: HotcState = msgspec.field(default_factory=HotcState)
+    policy: LedgerPolicy | None = None  # genesis policy (None = DEFAULT_POLICY)
+
+    @property
+    def ledger_policy(self) -> LedgerPolicy:
+        return self.policy if self.policy is not None else DEFAULT_POLICY
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -115,6 +122,7 @@ def _created(state: TournamentState, ev: SignedEvent, body: TournamentCreated) -
     state.format = body.format
     state.organizer = body.head_judge.key_id
     state.created_time = ev.time
+    state.policy = body.policy
     state.officials[body.head_judge.key_id] = Official(
         key_id=body.head_judge.key_id, public_key=body.head_judge.public_key,
         name=body.head_judge.name, roles=[Role.ORGANIZER, Role.HEAD_JUDGE], added_seq=ev.seq)

@@ -2,25 +2,36 @@
 
 Owns: ``LedgerApp`` (SQLite file by default, PostgreSQL for ``postgresql://`` URLs, both
 through the library's own modules), ``LeafMapper`` (the stored ``state`` bytes ARE the
-signed leaf of DESIGN.md §4; snapshots are msgpack caches in their own table), ``open_ledger``,
-``raw_leaves`` (what the audit reads) and ``Ledger.write`` (load → decide → save, retried on
-a lost race; never a fork, never a lost acknowledged event).
+signed leaf of DESIGN.md §4; snapshots are msgpack caches in their own table, each bound
+to the leaf hash of the event it was taken at), ``raw_leaves`` (what the audit reads) and
+``Ledger.write`` (load → decide → verify the head → save, retried on a lost race; never a
+fork, never a lost acknowledged event).
+
+Opening (issue 12): a SQLite file is probed with a read-only connection before the library
+touches it, so a directory, a foreign or damaged file is a clear storage/usage error and
+nothing is written to it; only ``create=True`` (``tourney init``) may create tables;
+``readonly=True`` (every read command and the audit) opens ``mode=ro`` and falls back to
+``immutable=1`` on read-only media.  Before a write the head event's signature and chain
+link and the signer's own authority leaves are verified (a constant number of signature
+checks, never a replay); a snapshot that does not match the chain is dropped and rebuilt.
 
 May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit or cli).
 """
 
 from __future__ import annotations
 
+import base64
 import gc
 import hashlib
 import os
+import sqlite3
 import time as _time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import unquote, urlparse
+from urllib.parse import quote, unquote, urlparse
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -36,8 +47,9 @@ from eventsourcing.utils import get_topic
 from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock, parse_time
-from ledger.errors import ConcurrencyError, StorageError, UsageError
-from ledger.events import open_leaf
+from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
+from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, open_leaf, parse_leaf
+from ledger.keys import verify_signature
 from ledger.state import TournamentState
 
 LEDGER_ENV = "TOURNEY_LEDGER"
@@ -49,6 +61,7 @@ _TOURNAMENT_TOPIC = get_topic(Tournament)
 class _SnapshotRecord(msgspec.Struct):
     timestamp: str
     state: TournamentState
+    leaf_hash: str = ""  # hex SHA-256 of the leaf at the snapshot's version (its binding)
 
 
 #: Snapshots are positional (array-like) caches: their topic names the exact layout of the
@@ -76,7 +89,7 @@ class LeafMapper(Mapper[str]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, TournamentSnapshot):
             rec = _SnapshotRecord(timestamp=domain_event.timestamp.isoformat(),
-                                  state=domain_event.state)
+                                  state=domain_event.state, leaf_hash=domain_event.state.head)
             return StoredEvent(originator_id=domain_event.originator_id,
                                originator_version=domain_event.originator_version,
                                topic=SNAPSHOT_TOPIC, state=_snap_encoder.encode(rec))
@@ -100,6 +113,8 @@ class LeafMapper(Mapper[str]):
             finally:
                 if was_enabled:
                     gc.enable()
+            if rec.leaf_hash != rec.state.head or rec.state.size != ver:
+                raise StaleSnapshot(oid)  # not bound to the event it claims: rebuild
             return TournamentSnapshot(originator_id=oid, originator_version=ver,
                                       timestamp=datetime.fromisoformat(rec.timestamp),
                                       topic=_TOURNAMENT_TOPIC, state=rec.state)
@@ -215,25 +230,123 @@ def location_from(text: str | None) -> Location:
 T = TypeVar("T")
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class SnapshotMismatch(Exception):
+    """A snapshot or the cached head does not match the chain: rebuild from events."""
+
+
+def _sqlite_uri(path: Path, mode: str) -> str:
+    return f"file:{quote(str(path.resolve()))}?{mode}"
+
+
+def _probe_sqlite(path: Path, *, create: bool) -> str:
+    """Check, without writing anything, that ``path`` is a tourney ledger (or, for
+    ``create``, a place where one may be made).  Returns the ``mode=ro`` or
+    ``immutable=1`` URI parameter a read-only connection needs."""
+    if path.is_dir():
+        raise UsageError(f"ledger {path} is a directory, not a ledger file",
+                         hint=f"pass a file, e.g. --ledger {path / 'tournament.db'}")
+    if not path.exists():
+        if create:
+            return "mode=ro"
+        raise StorageError(f"ledger {path} does not exist",
+                           hint="create it with 'tourney init' or pass --ledger / set "
+                                "TOURNEY_LEDGER")
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+        size = path.stat().st_size
+    except OSError as exc:
+        raise StorageError(f"cannot read ledger {path}: {exc.strerror}",
+                           hint="check the path and its permissions") from None
+    if size == 0:
+        if create:
+            return "mode=ro"
+        raise StorageError(f"{path} is an empty file, not a tourney ledger",
+                           hint="create a ledger with 'tourney init' or pass the right "
+                                "--ledger")
+    if not header.startswith(SQLITE_MAGIC):
+        raise StorageError(f"{path} is not a tourney ledger (not an SQLite database)",
+                           hint="pass the .db file written by 'tourney init'")
+    if len(header) == 100:
+        page = int.from_bytes(header[16:18], "big")
+        page = 65536 if page == 1 else page
+        pages = int.from_bytes(header[28:32], "big")
+        valid = header[24:28] == header[92:96]
+        if page and (size % page or (valid and pages * page > size)):
+            raise StorageError(f"ledger {path} is damaged: {size} bytes where the header "
+                               f"promises {pages} pages of {page}",
+                               hint="it was truncated or corrupted; restore it from a copy "
+                                    "or audit an exported bundle")
+    mode = "mode=ro"
+    tables: set[str] = set()
+    for attempt in ("mode=ro", "immutable=1"):
+        try:
+            con = sqlite3.connect(_sqlite_uri(path, attempt), uri=True)
+            try:
+                tables = {str(r[0]) for r in con.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table'")}
+            finally:
+                con.close()
+            mode = attempt
+            break
+        except sqlite3.OperationalError as exc:
+            if attempt == "mode=ro" and "unable to open" in str(exc):
+                wal = path.with_name(path.name + "-wal")
+                if wal.exists() and wal.stat().st_size > 0:
+                    raise StorageError(f"ledger {path} has unmerged writes in {wal.name} "
+                                       "and cannot be opened read-only here",
+                                       hint="open it once on writable storage, or copy "
+                                            "both files there") from None
+                continue
+            raise StorageError(f"cannot open ledger {path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"ledger {path} is damaged or not a tourney ledger ({exc})",
+                               hint="restore it from a copy or audit an exported "
+                                    "bundle") from None
+    if "stored_events" not in tables and not (create and not tables):
+        what = "an SQLite database of another program" if tables else "an empty database"
+        raise StorageError(f"{path} is not a tourney ledger ({what})",
+                           hint="pass the .db file written by 'tourney init'")
+    return mode
+
+
 class Ledger:
     """An opened ledger: read tournaments, write commands, read raw leaves."""
 
     def __init__(self, location: Location, *, create: bool = False,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, readonly: bool = False) -> None:
         self.location = location
+        self.readonly = readonly and not create
+        env = location.env()
+        if not location.is_postgres:
+            path = location.path
+            if create and not path.parent.is_dir():
+                raise StorageError(f"directory {path.parent} does not exist",
+                                   hint="create it or choose another --ledger")
+            mode = _probe_sqlite(path, create=create)
+            if self.readonly:
+                env["SQLITE_DBNAME"] = _sqlite_uri(path, mode)
+                env["CREATE_TABLE"] = "no"
+            else:
+                writable = (os.access(path, os.W_OK) if path.exists() else True) and \
+                    os.access(path.parent, os.W_OK)
+                if not writable:
+                    raise StorageError(f"ledger {path} is on read-only storage",
+                                       hint="copy it to writable storage to record events; "
+                                            "read commands work where it is")
+                if not create:
+                    env["CREATE_TABLE"] = "no"
+        elif not create:
+            env["CREATE_TABLE"] = "no"
         self.clock = clock or default_clock()
-        if not create and not location.exists():
-            raise StorageError(f"ledger {location.display()} does not exist",
-                               hint="create it with 'tourney init' or pass --ledger / "
-                                    "set TOURNEY_LEDGER")
-        if create and not location.is_postgres and not location.path.parent.is_dir():
-            raise StorageError(f"directory {location.path.parent} does not exist",
-                               hint="create it or choose another --ledger")
         for attempt in range(4):
             try:
-                self.app = LedgerApp(env=location.env())
+                self.app = LedgerApp(env=env)
                 break
-            except (PersistenceError, OSError) as exc:
+            except (PersistenceError, OSError, sqlite3.Error) as exc:
                 # several processes creating the schema at once may collide; retry briefly
                 if attempt == 3:
                     raise StorageError(f"cannot open ledger {location.display()}: {exc}",
@@ -277,19 +390,53 @@ class Ledger:
         return ids[0]
 
     def load(self, log: str) -> Tournament:
+        """The tournament folded from its newest bound snapshot and the events after it
+        (docs/ADR 0001); a snapshot that does not match the chain is dropped and the
+        tournament is folded from its events."""
         try:
             try:
-                agg = self.app.repository.get(log, projector_func=_project)
-            except StaleSnapshot:
-                delete_snapshots(self.app, log)
-                agg = self.app.repository.get(log, projector_func=_project)
-        except AggregateNotFoundError:
-            raise UsageError(f"no tournament {log!r} in {self.location.display()}") from None
+                return self._load(log, use_snapshot=True)
+            except (StaleSnapshot, SnapshotMismatch):
+                if not self.readonly:
+                    delete_snapshots(self.app, log)
+                return self._load(log, use_snapshot=False)
         except PersistenceError as exc:
             raise StorageError(f"cannot read tournament {log}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"cannot read tournament {log}: {exc}",
+                               hint="the ledger file is damaged; run 'tourney audit "
+                                    "verify'") from None
+
+    def _load(self, log: str, *, use_snapshot: bool) -> Tournament:
+        agg: Any = None
+        gt: int | None = None
+        if use_snapshot and self.app.snapshots is not None:
+            for snap in self.app.snapshots.get(log, desc=True, limit=1):
+                agg = snap.mutate(None)
+                gt = snap.originator_version
+        bound = agg.state.head if agg is not None else None
+        first = True
+        for event in self.app.events.get(log, gt=gt):
+            if first and bound is not None and event.signed.prev != bound:
+                raise SnapshotMismatch(log)  # the snapshot is not of this chain
+            first = False
+            agg = event.mutate(agg)
+        if agg is None:
+            raise UsageError(f"no tournament {log!r} in {self.location.display()}")
         if not isinstance(agg, Tournament):
             raise LedgerCorrupt(f"{log} is not a tournament")
+        if first and bound is not None:  # snapshot at the head: bind it to the head leaf
+            head = self.raw_leaf(log, agg.version)
+            if head is None or hashlib.sha256(head).hexdigest() != bound:
+                raise SnapshotMismatch(log)
         return agg
+
+    def raw_leaf(self, log: str, version: int) -> bytes | None:
+        """The stored leaf bytes at one version (None if there is no such row)."""
+        rows = self.app.recorder.select_events(log, gt=version - 1 if version > 1 else None,
+                                               lte=version, limit=1)
+        return bytes(rows[0].state) if rows and rows[0].originator_version == version \
+            else None
 
     def raw_leaves(self, log: str, *, after: int = 0) -> Iterator[tuple[int, bytes]]:
         """(stored version, stored leaf bytes) in version order, straight from the table."""
@@ -318,10 +465,14 @@ class Ledger:
 
     def write(self, log: str, command: Callable[[Tournament, str], T],
               *, retries: int = 8) -> T:
-        """Load, decide and save one command; on a lost race reload and decide again."""
+        """Load, decide, verify the head, save one command; on a lost race reload and
+        decide again."""
         for attempt in range(retries + 1):
-            agg = self.load(log)
-            result = command(agg, self.clock.now())
+            try:
+                agg, result = self._decide_verified(log, command, rebuilt=False)
+            except SnapshotMismatch:
+                delete_snapshots(self.app, log)  # a cache lied: rebuild and decide again
+                agg, result = self._decide_verified(log, command, rebuilt=True)
             try:
                 self._save(agg)
             except IntegrityError:
@@ -333,6 +484,86 @@ class Ledger:
                 continue
             return result
         raise ConcurrencyError("unreachable")  # pragma: no cover
+
+    def _decide_verified(self, log: str, command: Callable[[Tournament, str], T], *,
+                         rebuilt: bool) -> tuple[Tournament, T]:
+        """Load (from events only when ``rebuilt``), verify the head, decide, verify the
+        signers' authority (issue 12, defect 8): the head leaf is the one the state was
+        folded to, it links to its predecessor and its signature verifies; each new
+        event's signer is an official by leaves that verify (its own ``official_added``
+        or genesis, signed by the organizer genesis names).  A few signature checks, never
+        a replay.  A mismatch is ``SnapshotMismatch`` (rebuild and decide again) unless
+        the state was just rebuilt from events: then the ledger was tampered (exit 4)."""
+        agg = self._load(log, use_snapshot=False) if rebuilt else self.load(log)
+        problem = self._head_problem(log, agg.state) if agg.state.size else None
+        if problem is None:
+            result = command(agg, self.clock.now())
+            pending = getattr(agg, "_pending_events", [])
+            actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed")})
+            problem = next((p for p in (self._authority_problem(log, agg.state, a)
+                                        for a in actors) if p), None)
+        if problem is None:
+            return agg, result
+        if not rebuilt:
+            raise SnapshotMismatch(problem)
+        raise VerificationError(f"refusing to sign on top of {log}: {problem}",
+                                hint="the stored events were changed; run 'tourney audit "
+                                     "verify' and restore the ledger from a copy")
+
+    def _head_problem(self, log: str, st: TournamentState) -> str | None:
+        rows = self.app.recorder.select_events(log, lte=st.size, desc=True, limit=2)
+        if not rows or rows[0].originator_version != st.size:
+            return f"the stored head is not seq {st.size}"
+        head = bytes(rows[0].state)
+        if hashlib.sha256(head).hexdigest() != st.head:
+            return f"the head event seq {st.size} is not the one the state was folded to"
+        try:
+            parsed = parse_leaf(head)
+        except Exception:  # noqa: BLE001 - any unreadable head is a tampered head
+            return f"the head event seq {st.size} is unreadable"
+        ev = parsed.event
+        prev = hashlib.sha256(bytes(rows[1].state)).hexdigest() if len(rows) > 1 \
+            else "0" * 64
+        if ev.seq != st.size or ev.prev != prev or parsed.noncanonical is not None:
+            return f"the head event seq {st.size} does not link to seq {st.size - 1}"
+        off = st.officials.get(ev.actor)
+        if off is None or not verify_signature(base64.b64decode(off.public_key), ev.sig,
+                                               SIG_DOMAIN + parsed.signed_bytes):
+            return f"the signature of the head event seq {st.size} does not verify"
+        return None
+
+    def _authority_problem(self, log: str, st: TournamentState, actor: str) -> str | None:
+        off = st.officials.get(actor)
+        org = st.officials.get(st.organizer)
+        if off is None or org is None:
+            return None  # the rules refuse an unknown signer on their own
+        genesis = self.raw_leaf(log, 1)
+        try:
+            g = parse_leaf(genesis or b"").event
+        except Exception:  # noqa: BLE001
+            return "the genesis event is unreadable"
+        org_pub = base64.b64decode(org.public_key)
+        if not isinstance(g.body, TournamentCreated) or \
+                g.body.head_judge.key_id != st.organizer or \
+                g.body.head_judge.public_key != org.public_key or \
+                not verify_signature(org_pub, g.sig, SIG_DOMAIN + parse_leaf(
+                    genesis or b"").signed_bytes):
+            return "the cached organizer is not the one genesis names"
+        if off.added_seq == 1:
+            return None if actor == st.organizer else f"key {actor} is not in genesis"
+        leaf = self.raw_leaf(log, off.added_seq)
+        try:
+            parsed = parse_leaf(leaf or b"")
+        except Exception:  # noqa: BLE001
+            return f"the event that added key {actor} is unreadable"
+        body = parsed.event.body
+        if not isinstance(body, OfficialAdded) or body.key_id != actor or \
+                body.public_key != off.public_key or body.role not in off.roles or \
+                parsed.event.actor != st.organizer or \
+                not verify_signature(org_pub, parsed.event.sig,
+                                     SIG_DOMAIN + parsed.signed_bytes):
+            return f"key {actor} is not an official by seq {off.added_seq}"
+        return None
 
     def _save(self, agg: Tournament) -> None:
         try:

@@ -1,0 +1,62 @@
+"""Claimed times in the audit (docs/AUDIT.md §2 step 10, issue 12 defect 6).
+
+Owns: ``time_findings`` — which event's claimed time is malformed, which one *jumped*
+(ahead of both neighbours by more than the genesis tolerance: a far-future clock; its
+honest successor is not blamed) and which one *regressed* (behind the latest earlier
+non-jumping event by more than the tolerance).  Ordering is by ``seq``; times are claims.
+
+May import: ``ledger.clock``, ``audit.findings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from audit.findings import Finding, finding
+from ledger.clock import parse_time
+
+
+def _parse(text: str) -> datetime | None:
+    if len(text) < 20 or text[4] != "-" or text[10] != "T":
+        return None
+    try:
+        return parse_time(text)
+    except ValueError:
+        return None
+
+
+def time_findings(times: Sequence[str], tolerance_s: int) -> list[Finding]:
+    """Findings for the claimed times of events 1..n (``times[i-1]`` is seq i's)."""
+    out: list[Finding] = []
+    parsed = [_parse(t) for t in times]
+    for i, (text, t) in enumerate(zip(times, parsed, strict=True), start=1):
+        if t is None:
+            out.append(finding("time_malformed", i, f"time {text[:40]!r} is not RFC 3339 "
+                               "UTC ending in Z"))
+    n = len(parsed)
+
+    def ahead(i: int, j: int) -> bool:  # 0-based: event i ahead of event j by > tolerance
+        a, b = parsed[i], parsed[j]
+        return a is not None and b is not None and (a - b).total_seconds() > tolerance_s
+
+    jumped = [False] * n
+    for i in range(n):
+        has_prev, has_next = i > 0, i + 1 < n
+        if not has_next:
+            continue  # a last event after a long pause is not a jump: nothing to compare
+        jumped[i] = ahead(i, i + 1) and (not has_prev or ahead(i, i - 1))
+    ref: datetime | None = None
+    for i, t in enumerate(parsed):
+        if t is None:
+            continue
+        if jumped[i]:
+            out.append(finding("time_jump", i + 1, f"time {times[i]} is ahead of both "
+                               f"neighbours by more than {tolerance_s} s"))
+            continue
+        if ref is not None and (ref - t).total_seconds() > tolerance_s:
+            out.append(finding("time_regressed", i + 1, f"time {times[i]} is more than "
+                               f"{tolerance_s} s before an earlier event "
+                               f"({ref.isoformat()})"))
+        ref = t if ref is None else max(ref, t)
+    return out
