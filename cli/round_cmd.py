@@ -219,7 +219,7 @@ def round_show(
     Example: tourney round show 3 --json
     """
     s = Session(ctx, json=json)
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
         rounds = st.hotc.rounds

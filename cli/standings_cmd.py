@@ -44,7 +44,7 @@ def standings(
     s = Session(ctx, json=json)
     if csv_out and s.json:
         raise UsageError("--csv and --json are two different outputs", hint="pick one")
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
     if csv_out:

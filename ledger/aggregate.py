@@ -115,11 +115,18 @@ class Tournament(BaseAggregate[str]):
     # -- the one primitive every command ends in ---------------------------------------
     @classmethod
     def create(cls, *, log: str, name: str, fmt: FormatSpec, signer: Signer,
-               time: str) -> Tournament:
-        body = TournamentCreated(name=name, format=fmt, head_judge=KeyRef(
-            key_id=signer.key_id, public_key=signer.public_key_b64, name=signer.name or name))
+               time: str, policy: LedgerPolicy | None = None) -> Tournament:
+        body: Body = TournamentCreated(
+            name=name, format=fmt, head_judge=KeyRef(
+                key_id=signer.key_id, public_key=signer.public_key_b64,
+                name=signer.name or name),
+            policy=None if policy == LedgerPolicy() else policy)
+        body = normalize_body(body)
+        check_text(msgspec.to_builtins(body))
+        check_claimed_time(TournamentState(), time)
         check(TournamentState(), body, signer.key_id)
         signed = seal(log=log, seq=1, prev=ZERO_HASH, time=time, body=body, signer=signer)
+        check_leaf_size(len(signed.leaf))
         return cls._create(TournamentStarted, id=log, signed=signed,
                            timestamp=parse_time(time))
 

@@ -129,7 +129,8 @@ def trusted_checkpoint(state: TournamentState, note: bytes) -> Checkpoint:
                           "of this tournament active at that size")
 
 
-def _leaf_hashes(ledger: Ledger, log: str, size: int) -> list[bytes]:
+def leaf_hashes(ledger: Ledger, log: str, size: int) -> list[bytes]:
+    """Leaf hashes of the first ``size`` stored leaves."""
     hashes: list[bytes] = []
     for _ver, leaf in ledger.raw_leaves(log):
         if len(hashes) == size:
@@ -144,7 +145,7 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer,
     agg = ledger.load(log)
     authorize(agg.state, signer.key_id, CHECKPOINT)
     size = agg.version
-    hashes = _leaf_hashes(ledger, log, size)
+    hashes = leaf_hashes(ledger, log, size)
     cp = Checkpoint(origin=origin_of(log), size=size, root=root_from_hashes(hashes))
     path = directory / f"{size}.note"
     if path.exists():
@@ -196,7 +197,7 @@ def inclusion(ledger: Ledger, log: str, seq: int, note: bytes) -> InclusionResul
     if not 1 <= seq <= cp.size:
         raise UsageError(f"seq {seq} is not covered by the checkpoint of size {cp.size}",
                          hint="pick a later checkpoint or an earlier seq")
-    hashes = _leaf_hashes(ledger, log, cp.size)
+    hashes = leaf_hashes(ledger, log, cp.size)
     proof = inclusion_proof(hashes, seq - 1)
     verify_inclusion_at(cp, hashes[seq - 1], seq - 1, proof)
     return InclusionResult(seq, hashes[seq - 1], seq - 1, cp.size, proof, cp.root)
@@ -210,7 +211,7 @@ def consistency(ledger: Ledger, log: str, old_note: bytes, new_note: bytes) -> C
         old, new = new, old
     if old.size == 0:
         raise UsageError("a checkpoint of size 0 has no consistency proof")
-    hashes = _leaf_hashes(ledger, log, new.size)
+    hashes = leaf_hashes(ledger, log, new.size)
     if len(hashes) < new.size:
         raise VerificationError(f"the ledger has {len(hashes)} events but a checkpoint "
                                 f"says {new.size}", hint="the log was truncated")
