@@ -23,7 +23,7 @@ from typing import Any
 from ledger.aggregate import Tournament
 from ledger.checkpoint_store import write_checkpoint
 from ledger.draw import seed_from_material, stream_below
-from ledger.events import Role
+from ledger.events import LedgerPolicy, Role
 from ledger.formats import make_format
 from ledger.hotc.model import Outcome, Phase, Status
 from ledger.hotc.plan import open_round
@@ -79,12 +79,13 @@ def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
 
 def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int = 8,
              timeouts: Fraction = Fraction(0), drops: Fraction = Fraction(0),
-             checkpoints: Path, progress: Progress | None = None) -> SimulationResult:
+             checkpoints: Path, progress: Progress | None = None,
+             policy: LedgerPolicy | None = None) -> SimulationResult:
     hj, sk = demo_key(seed_text, "head-judge"), demo_key(seed_text, "scorekeeper")
     say = progress or (lambda _msg: None)
     ledger.create(log, lambda now: Tournament.create(
         log=log, name=f"Simulated HotC event ({players} players)",
-        fmt=make_format("hotc-swiss-de", cut), signer=hj, time=now))
+        fmt=make_format("hotc-swiss-de", cut), signer=hj, time=now, policy=policy))
     ledger.write(log, lambda t, now: t.add_official(
         PublicKey(sk.public_key_raw, sk.name), Role.SCOREKEEPER, sk.name, hj, now))
     _batched(ledger, log, [partial(_register, sk, i) for i in range(1, players + 1)])
