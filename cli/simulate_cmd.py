@@ -157,7 +157,7 @@ def simulate(
                          "starting with a letter or digit", hint="pass another --id")
 
     location = s.location
-    existed = location.exists()
+    existed = location.is_postgres or location.path.exists()
     created = False
     hj, sk = demo_key(seed, "head-judge"), demo_key(seed, "scorekeeper")
     with _Progress(enabled=not s.json) as bar:

@@ -94,7 +94,7 @@ def init(
                           witness_max_age_s=witness_max_age)
     signer = s.signer()
     location = s.location
-    existed = location.exists()
+    existed = location.is_postgres or location.path.exists()
     saved = False
     try:
         with s.ledger(create=True) as led:
