@@ -283,7 +283,7 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
     else:
         try:
             signed_bytes = _sorted.encode(msgspec.json.decode(leaf)["event"])
-        except (msgspec.DecodeError, KeyError, TypeError) as exc:
+        except (msgspec.DecodeError, KeyError, TypeError, ValueError) as exc:
             raise NonCanonicalError(f"malformed event: {exc}") from None
     signed = SignedEvent(log=ev.log, seq=ev.seq, prev=ev.prev, time=ev.time, kind=ev.kind,
                          actor=ev.actor, body=body, sig=sig, leaf=leaf)
