@@ -50,8 +50,8 @@ from ledger.events import (
 from ledger.hotc import commands as hotc
 from ledger.keys import PublicKey, Signer
 from ledger.rules import check, check_claimed_time
-from ledger.text import check_leaf_size, check_text, normalize_body
 from ledger.state import TournamentState, apply_event
+from ledger.text import check_leaf_size, check_text, normalize_body
 
 
 @dataclass(frozen=True)

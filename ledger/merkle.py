@@ -9,8 +9,9 @@ Verification treats all of its inputs as untrusted data: anything wrong with the
 ``ProofError`` (``_verify_*``) or returns False (``_*_ok``).  Verification is private to
 ``ledger``: the public API (``ledger.checkpoint.verify_inclusion_at`` and
 ``verify_consistency_between``) takes a ``Checkpoint`` object, so a proof can never be
-checked against a (size, root) pair that no checkpoint signed (DESIGN.md §4, THREATS T19).  Generation is done by the log
-owner over its own leaves, so bad arguments there are a ``UsageError``.
+checked against a (size, root) pair that no checkpoint signed (DESIGN.md §4, THREATS T19).
+Generation is done by the log owner over its own leaves, so bad arguments there are a
+``UsageError``.
 
 May import: ``hashlib``, ``ledger.errors``.
 """

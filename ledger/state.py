@@ -16,8 +16,8 @@ from typing import Any
 import msgspec
 
 from ledger.events import (
-    ZERO_HASH,
     DEFAULT_POLICY,
+    ZERO_HASH,
     Body,
     DrawMade,
     FormatSpec,

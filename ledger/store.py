@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote, unquote, urlparse
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
     JSONTranscoder,
@@ -411,12 +411,14 @@ class Ledger:
         agg: Any = None
         gt: int | None = None
         if use_snapshot and self.app.snapshots is not None:
-            for snap in self.app.snapshots.get(log, desc=True, limit=1):
+            snaps: Any = self.app.snapshots.get(log, desc=True, limit=1)
+            for snap in snaps:
                 agg = snap.mutate(None)
                 gt = snap.originator_version
         bound = agg.state.head if agg is not None else None
         first = True
-        for event in self.app.events.get(log, gt=gt):
+        events: Any = self.app.events.get(log, gt=gt)
+        for event in events:
             if first and bound is not None and event.signed.prev != bound:
                 raise SnapshotMismatch(log)  # the snapshot is not of this chain
             first = False

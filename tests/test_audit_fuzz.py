@@ -10,7 +10,6 @@ what the checkpoint covers.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

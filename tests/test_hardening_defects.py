@@ -22,7 +22,7 @@ from ledger.checkpoint import Checkpoint, sign_checkpoint
 from ledger.checkpoint_store import checkpoint_dir, origin_of
 from ledger.events import PlayerRegistered, Role, parse_leaf, seal
 from ledger.store import SNAPSHOT_INTERVAL, Ledger, Location
-from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small, public
+from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small
 from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
 
 
@@ -103,7 +103,7 @@ def test_defect1_published_checkpoints_bind_a_postgres_audit(tmp_path: Path) -> 
     from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
     if pg_skip_reason():
         pytest.skip(pg_skip_reason() or "")
-    from tests.test_threats import _replace_rows, note_for, Image
+    from tests.test_threats import Image, _replace_rows, note_for
     log = unique_log("pub")
     lite = build_small(tmp_path / "t.db", log=log)
     with Ledger(lite, readonly=True) as led:
@@ -285,8 +285,9 @@ def test_defect7_integer_above_2_53_minus_1_is_non_canonical_at_its_seq(
           "actor": HJ.key_id, "body": {"ctx": "t1/big", "algorithm": "DRAW-v1",
                                        "seed": "00" * 32, "seed_seq": 2**53 + 5,
                                        "items": [1], "result": [1], "reason": ""}}
-    from ledger.events import SIG_DOMAIN
     import base64
+
+    from ledger.events import SIG_DOMAIN
     evb = msgspec.json.encode(ev, order="sorted")
     leaf = msgspec.json.encode({"event": ev, "sig": base64.b64encode(
         HJ.sign(SIG_DOMAIN + evb)).decode()}, order="sorted")
@@ -299,8 +300,8 @@ def test_defect7_integer_above_2_53_minus_1_is_non_canonical_at_its_seq(
 # -- 8. the command side never trusts an unverified cache -----------------------------------
 
 def _edited_snapshot_makes_stranger_head_judge(loc: Location) -> None:
-    from ledger.store import _SnapshotRecord, _snap_decoder, _snap_encoder
     from ledger.state import Official
+    from ledger.store import _snap_decoder, _snap_encoder, _SnapshotRecord
     with sqlite3.connect(loc.text) as db:
         v, state = db.execute("SELECT originator_version, state FROM stored_snapshots "
                               "ORDER BY originator_version DESC LIMIT 1").fetchone()
