@@ -110,8 +110,19 @@ def head_judge_keys_at(state: TournamentState, size: int) -> list[tuple[str, byt
             continue
         if off.revoked_seq is not None and off.revoked_seq <= size:
             continue
-        keys.append((off.key_id, base64.b64decode(off.public_key)))
+        raw = decode_public_key(off.public_key)
+        if raw is not None:  # a hostile log may declare garbage; it never verifies
+            keys.append((off.key_id, raw))
     return keys
+
+
+def decode_public_key(text: str) -> bytes | None:
+    """The raw 32-byte Ed25519 key of a base64 ``public_key`` field, or None."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        return None
+    return raw if len(raw) == 32 else None
 
 
 def trusted_checkpoint(state: TournamentState, note: bytes) -> Checkpoint:

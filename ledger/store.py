@@ -313,6 +313,13 @@ def _probe_sqlite(path: Path, *, create: bool) -> str:
     return mode
 
 
+def _raw_key(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        return b""  # never verifies
+
+
 class Ledger:
     """An opened ledger: read tournaments, write commands, read raw leaves."""
 
@@ -529,7 +536,7 @@ class Ledger:
         if ev.seq != st.size or ev.prev != prev or parsed.noncanonical is not None:
             return f"the head event seq {st.size} does not link to seq {st.size - 1}"
         off = st.officials.get(ev.actor)
-        if off is None or not verify_signature(base64.b64decode(off.public_key), ev.sig,
+        if off is None or not verify_signature(_raw_key(off.public_key), ev.sig,
                                                SIG_DOMAIN + parsed.signed_bytes):
             return f"the signature of the head event seq {st.size} does not verify"
         return None
@@ -544,7 +551,7 @@ class Ledger:
             g = parse_leaf(genesis or b"").event
         except Exception:  # noqa: BLE001
             return "the genesis event is unreadable"
-        org_pub = base64.b64decode(org.public_key)
+        org_pub = _raw_key(org.public_key)
         if not isinstance(g.body, TournamentCreated) or \
                 g.body.head_judge.key_id != st.organizer or \
                 g.body.head_judge.public_key != org.public_key or \

@@ -35,7 +35,7 @@ from ledger.checkpoint import (
     split_note,
     verify_consistency_between,
 )
-from ledger.checkpoint_store import fsync_directory, trusted_checkpoint
+from ledger.checkpoint_store import decode_public_key, fsync_directory, trusted_checkpoint
 from ledger.errors import RuleError, StorageError, UsageError, VerificationError
 from ledger.events import Role
 from ledger.keys import Signer, verify_signature
@@ -94,7 +94,9 @@ def witnesses_of(state: TournamentState) -> dict[bytes, Witness]:
     for off in state.officials.values():
         if Role.WITNESS not in off.roles:
             continue
-        pub = base64.b64decode(off.public_key)
+        pub = decode_public_key(off.public_key)
+        if pub is None:
+            continue
         name = witness_key_name(off.key_id)
         out[cosign_key_hash(name, pub)] = Witness(off.key_id, name, pub, off.added_seq,
                                                   off.revoked_seq)
