@@ -37,7 +37,13 @@ from ledger.merkle import MerkleAccumulator, leaf_hash
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event
 from ledger.store import Ledger, Location
-from ledger.text import check_leaf_size, check_text, check_text_typed, leaf_is_plain
+from ledger.text import (
+    MAX_LEAF_BYTES,
+    check_leaf_size,
+    check_text,
+    check_text_typed,
+    leaf_is_plain,
+)
 
 Progress = Callable[[int, int], None]
 _GENESIS = b'"kind":"tournament_created"'
@@ -145,7 +151,9 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
             findings.append(finding("rule_violation", i, f"event cannot be checked "
                                     f"against the state: {type(exc).__name__}: {exc}"))
-        findings.extend(_text_findings(i, leaf, ev.body))
+        text_problems = _text_findings(i, leaf, ev.body)
+        if text_problems:
+            findings.extend(text_problems)
         try:
             apply_event(state, ev)
         except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
@@ -171,10 +179,11 @@ def _text_findings(i: int, leaf: bytes, body: object) -> list[Finding]:
     side applies before signing; the exact check runs only on leaves the byte prefilter
     cannot clear."""
     out: list[Finding] = []
-    try:
-        check_leaf_size(len(leaf))
-    except RuleError as exc:
-        out.append(finding(exc.finding, i, exc.message))
+    if len(leaf) > MAX_LEAF_BYTES:
+        try:
+            check_leaf_size(len(leaf))
+        except RuleError as exc:
+            out.append(finding(exc.finding, i, exc.message))
     try:
         if leaf_is_plain(leaf):
             check_text_typed(body)  # type: ignore[arg-type]

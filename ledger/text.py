@@ -119,20 +119,39 @@ def check_leaf_size(size: int) -> None:
 def leaf_is_plain(leaf: bytes) -> bool:
     """True when ``leaf`` (canonical bytes) certainly holds no unsafe or non-NFC text, so
     only the length limits remain to check."""
-    return leaf.isascii() and _SUSPECT.search(leaf) is None
+    if not leaf.isascii():
+        return False
+    if b"\\" not in leaf and b"\x7f" not in leaf:  # no escape at all: the common case
+        return True
+    return _SUSPECT.search(leaf) is None
+
+
+_PLANS: dict[type, tuple[tuple[tuple[str, int], ...], tuple[str, ...]]] = {}
+_SCALARS = (str, int, bool, type(None))
+
+
+def _plan(cls: type) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        fields: tuple[str, ...] = cls.__struct_fields__  # type: ignore[attr-defined]
+        limited = tuple((f, MAX_NAME if f in NAME_FIELDS else MAX_REASON) for f in fields
+                        if f in NAME_FIELDS or f in REASON_FIELDS)
+        plan = _PLANS[cls] = (limited, fields)
+    return plan
 
 
 def check_text_typed(body: Body) -> None:
     """``check_text`` for a body whose leaf ``leaf_is_plain``: only the length limits can
     fail, so flat string fields are checked in place and nested values via builtins."""
-    for field in body.__struct_fields__:
+    limited, fields = _plan(type(body))
+    for field, limit in limited:
         value = getattr(body, field)
-        if isinstance(value, str):
-            limit = (MAX_NAME if field in NAME_FIELDS
-                     else MAX_REASON if field in REASON_FIELDS else None)
-            if limit is not None and len(value) > limit:
-                _check_string(value, f"body.{field}", field)
-        elif value is not None and not isinstance(value, (int, bool)):
-            if isinstance(value, list) and all(isinstance(v, int) for v in value):
-                continue
-            check_text(msgspec.to_builtins(value), f"body.{field}")
+        if type(value) is str and len(value) > limit:
+            _check_string(value, f"body.{field}", field)
+    for field in fields:
+        value = getattr(body, field)
+        if type(value) in _SCALARS:
+            continue
+        if type(value) is list and all(type(v) is int for v in value):
+            continue
+        check_text(msgspec.to_builtins(value), f"body.{field}")
