@@ -146,7 +146,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
             cp, _ = parse_checkpoint_note(files[-1].read_bytes())
             latest = {"path": str(files[-1]), "size": cp.size, "root": cp.root.hex()}
         except (TourneyError, OSError):
-            latest = {"path": str(files[-1]), "size": int(files[-1].stem), "root": None}
+            latest = {"path": str(files[-1]), "size": None, "root": None}
     fmt = st.format
     reg = ("open" if st.registration_closed_seq is None
            else f"closed at seq {st.registration_closed_seq}")
