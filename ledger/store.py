@@ -20,7 +20,6 @@ May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit
 
 from __future__ import annotations
 
-import base64
 import gc
 import hashlib
 import os
@@ -31,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import quote, unquote, urlparse
+from urllib.parse import unquote, urlparse
 
 import msgspec
 from eventsourcing.application import Application
@@ -48,9 +47,10 @@ from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, Tourna
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock, parse_time
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
-from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, open_leaf, parse_leaf
-from ledger.keys import verify_signature
+from ledger.events import open_leaf
+from ledger.sqlite_probe import probe_sqlite, sqlite_uri
 from ledger.state import TournamentState
+from ledger.write_guard import LeafReader, authority_problem, head_problem
 
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
@@ -230,94 +230,8 @@ def location_from(text: str | None) -> Location:
 T = TypeVar("T")
 
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
 class SnapshotMismatch(Exception):
     """A snapshot or the cached head does not match the chain: rebuild from events."""
-
-
-def _sqlite_uri(path: Path, mode: str) -> str:
-    return f"file:{quote(str(path.resolve()))}?{mode}"
-
-
-def _probe_sqlite(path: Path, *, create: bool) -> str:
-    """Check, without writing anything, that ``path`` is a tourney ledger (or, for
-    ``create``, a place where one may be made).  Returns the ``mode=ro`` or
-    ``immutable=1`` URI parameter a read-only connection needs."""
-    if path.is_dir():
-        raise UsageError(f"ledger {path} is a directory, not a ledger file",
-                         hint=f"pass a file, e.g. --ledger {path / 'tournament.db'}")
-    if not path.exists():
-        if create:
-            return "mode=ro"
-        raise StorageError(f"ledger {path} does not exist",
-                           hint="create it with 'tourney init' or pass --ledger / set "
-                                "TOURNEY_LEDGER")
-    try:
-        with open(path, "rb") as fh:
-            header = fh.read(100)
-        size = path.stat().st_size
-    except OSError as exc:
-        raise StorageError(f"cannot read ledger {path}: {exc.strerror}",
-                           hint="check the path and its permissions") from None
-    if size == 0:
-        if create:
-            return "mode=ro"
-        raise StorageError(f"{path} is an empty file, not a tourney ledger",
-                           hint="create a ledger with 'tourney init' or pass the right "
-                                "--ledger")
-    if not header.startswith(SQLITE_MAGIC):
-        raise StorageError(f"{path} is not a tourney ledger (not an SQLite database)",
-                           hint="pass the .db file written by 'tourney init'")
-    if len(header) == 100:
-        page = int.from_bytes(header[16:18], "big")
-        page = 65536 if page == 1 else page
-        pages = int.from_bytes(header[28:32], "big")
-        valid = header[24:28] == header[92:96]
-        if page and (size % page or (valid and pages * page > size)):
-            raise StorageError(f"ledger {path} is damaged: {size} bytes where the header "
-                               f"promises {pages} pages of {page}",
-                               hint="it was truncated or corrupted; restore it from a copy "
-                                    "or audit an exported bundle")
-    mode = "mode=ro"
-    tables: set[str] = set()
-    for attempt in ("mode=ro", "immutable=1"):
-        try:
-            con = sqlite3.connect(_sqlite_uri(path, attempt), uri=True)
-            try:
-                tables = {str(r[0]) for r in con.execute(
-                    "SELECT name FROM sqlite_master WHERE type='table'")}
-            finally:
-                con.close()
-            mode = attempt
-            break
-        except sqlite3.OperationalError as exc:
-            if attempt == "mode=ro" and "unable to open" in str(exc):
-                wal = path.with_name(path.name + "-wal")
-                if wal.exists() and wal.stat().st_size > 0:
-                    raise StorageError(f"ledger {path} has unmerged writes in {wal.name} "
-                                       "and cannot be opened read-only here",
-                                       hint="open it once on writable storage, or copy "
-                                            "both files there") from None
-                continue
-            raise StorageError(f"cannot open ledger {path}: {exc}") from None
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"ledger {path} is damaged or not a tourney ledger ({exc})",
-                               hint="restore it from a copy or audit an exported "
-                                    "bundle") from None
-    if "stored_events" not in tables and not (create and not tables):
-        what = "an SQLite database of another program" if tables else "an empty database"
-        raise StorageError(f"{path} is not a tourney ledger ({what})",
-                           hint="pass the .db file written by 'tourney init'")
-    return mode
-
-
-def _raw_key(text: str) -> bytes:
-    try:
-        return base64.b64decode(text, validate=True)
-    except ValueError:
-        return b""  # never verifies
 
 
 class Ledger:
@@ -333,9 +247,9 @@ class Ledger:
             if create and not path.parent.is_dir():
                 raise StorageError(f"directory {path.parent} does not exist",
                                    hint="create it or choose another --ledger")
-            mode = _probe_sqlite(path, create=create)
+            mode = probe_sqlite(path, create=create)
             if self.readonly:
-                env["SQLITE_DBNAME"] = _sqlite_uri(path, mode)
+                env["SQLITE_DBNAME"] = sqlite_uri(path, mode)
                 env["CREATE_TABLE"] = "no"
             else:
                 writable = (os.access(path, os.W_OK) if path.exists() else True) and \
@@ -440,6 +354,13 @@ class Ledger:
                 raise SnapshotMismatch(log)
         return agg
 
+    def _reader(self, log: str) -> LeafReader:
+        return LeafReader(
+            at=lambda v: self.raw_leaf(log, v),
+            head=lambda size: [(r.originator_version, bytes(r.state)) for r in
+                               self.app.recorder.select_events(log, lte=size, desc=True,
+                                                               limit=2)])
+
     def raw_leaf(self, log: str, version: int) -> bytes | None:
         """The stored leaf bytes at one version (None if there is no such row)."""
         rows = self.app.recorder.select_events(log, gt=version - 1 if version > 1 else None,
@@ -504,12 +425,12 @@ class Ledger:
         a replay.  A mismatch is ``SnapshotMismatch`` (rebuild and decide again) unless
         the state was just rebuilt from events: then the ledger was tampered (exit 4)."""
         agg = self._load(log, use_snapshot=False) if rebuilt else self.load(log)
-        problem = self._head_problem(log, agg.state) if agg.state.size else None
+        problem = head_problem(self._reader(log), agg.state) if agg.state.size else None
         if problem is None:
             result = command(agg, self.clock.now())
             pending = getattr(agg, "_pending_events", [])
             actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed")})
-            problem = next((p for p in (self._authority_problem(log, agg.state, a)
+            problem = next((p for p in (authority_problem(self._reader(log), agg.state, a)
                                         for a in actors) if p), None)
         if problem is None:
             return agg, result
@@ -518,61 +439,6 @@ class Ledger:
         raise VerificationError(f"refusing to sign on top of {log}: {problem}",
                                 hint="the stored events were changed; run 'tourney audit "
                                      "verify' and restore the ledger from a copy")
-
-    def _head_problem(self, log: str, st: TournamentState) -> str | None:
-        rows = self.app.recorder.select_events(log, lte=st.size, desc=True, limit=2)
-        if not rows or rows[0].originator_version != st.size:
-            return f"the stored head is not seq {st.size}"
-        head = bytes(rows[0].state)
-        if hashlib.sha256(head).hexdigest() != st.head:
-            return f"the head event seq {st.size} is not the one the state was folded to"
-        try:
-            parsed = parse_leaf(head)
-        except Exception:  # noqa: BLE001 - any unreadable head is a tampered head
-            return f"the head event seq {st.size} is unreadable"
-        ev = parsed.event
-        prev = hashlib.sha256(bytes(rows[1].state)).hexdigest() if len(rows) > 1 \
-            else "0" * 64
-        if ev.seq != st.size or ev.prev != prev or parsed.noncanonical is not None:
-            return f"the head event seq {st.size} does not link to seq {st.size - 1}"
-        off = st.officials.get(ev.actor)
-        if off is None or not verify_signature(_raw_key(off.public_key), ev.sig,
-                                               SIG_DOMAIN + parsed.signed_bytes):
-            return f"the signature of the head event seq {st.size} does not verify"
-        return None
-
-    def _authority_problem(self, log: str, st: TournamentState, actor: str) -> str | None:
-        off = st.officials.get(actor)
-        org = st.officials.get(st.organizer)
-        if off is None or org is None:
-            return None  # the rules refuse an unknown signer on their own
-        genesis = self.raw_leaf(log, 1)
-        try:
-            g = parse_leaf(genesis or b"").event
-        except Exception:  # noqa: BLE001
-            return "the genesis event is unreadable"
-        org_pub = _raw_key(org.public_key)
-        if not isinstance(g.body, TournamentCreated) or \
-                g.body.head_judge.key_id != st.organizer or \
-                g.body.head_judge.public_key != org.public_key or \
-                not verify_signature(org_pub, g.sig, SIG_DOMAIN + parse_leaf(
-                    genesis or b"").signed_bytes):
-            return "the cached organizer is not the one genesis names"
-        if off.added_seq == 1:
-            return None if actor == st.organizer else f"key {actor} is not in genesis"
-        leaf = self.raw_leaf(log, off.added_seq)
-        try:
-            parsed = parse_leaf(leaf or b"")
-        except Exception:  # noqa: BLE001
-            return f"the event that added key {actor} is unreadable"
-        body = parsed.event.body
-        if not isinstance(body, OfficialAdded) or body.key_id != actor or \
-                body.public_key != off.public_key or body.role not in off.roles or \
-                parsed.event.actor != st.organizer or \
-                not verify_signature(org_pub, parsed.event.sig,
-                                     SIG_DOMAIN + parsed.signed_bytes):
-            return f"key {actor} is not an official by seq {off.added_seq}"
-        return None
 
     def _save(self, agg: Tournament) -> None:
         try:
