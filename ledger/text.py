@@ -1,11 +1,12 @@
 """Free text in events: what may be signed, and how big an event may be (docs/AUDIT.md §2).
 
 Owns: the one definition of safe display text (no C0/C1 controls, DEL, NUL, line or
-paragraph separators, bidi overrides/isolates/marks; NFC), the size limits of a name, a
-reason and a whole leaf, ``normalize_body`` (NFC of every string of a body, applied by the
-command side before it signs) and ``check_text`` (the rule itself, run by the command side
-before signing and by the audit on every event, finding ``unsafe_text``), plus the byte
-prefilter the audit uses to skip the exact check on plainly safe leaves.
+paragraph separators, bidi overrides/isolates/marks, lone surrogates; NFC), the size
+limits of a name, a reason and a whole leaf, ``normalize_body`` (NFC of every string of a
+body, applied by the command side before it signs) and ``check_text`` (the rule itself, run
+by the command side before signing and by the audit on every event, finding
+``unsafe_text``), plus the byte prefilter the audit uses to skip the exact check on
+plainly safe leaves.
 
 Display code escapes what it prints anyway (``escape_display``): a foreign log may hold
 anything, and the audit reports it.
@@ -35,7 +36,8 @@ REASON_FIELDS = frozenset({"reason", "source", "justification", "evidence", "ser
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _LINE = "\u2028\u2029"
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + _BIDI + _LINE + "]")
+_SURROGATE = "\ud800-\udfff"  # never valid text; argv of undecodable bytes carries them
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + _BIDI + _LINE + _SURROGATE + "]")
 
 #: On canonical leaf bytes every unsafe character shows up as one of these: a JSON escape
 #: (msgspec escapes C0 controls as \\n, \\t, \\uXXXX …), the UTF-8 of a C1 control, of a

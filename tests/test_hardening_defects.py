@@ -431,3 +431,15 @@ def test_defect10_checkpoint_directory_is_fsynced_after_the_rename(
 @pytest.fixture(autouse=True)
 def _no_stray_env() -> Iterator[None]:
     yield
+
+
+def test_defect9_undecodable_bytes_in_argv_are_refused_not_an_internal_error(
+        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+    cli, d, log = fresh_copy(event, tmp_path)
+    before = snapshot(d / "t.db")
+    run = subprocess.run([*[os.fsencode(a) for a in TOURNEY], b"player", b"add",
+                          b"Bad \xff name", b"--key", b"hj.pem"], cwd=d, env=cli.env,
+                         capture_output=True)
+    assert run.returncode == 3, run.stderr
+    assert b"U+DCFF" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert snapshot(d / "t.db") == before
