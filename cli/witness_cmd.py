@@ -11,7 +11,7 @@ May import: ``typer``, ``cli.common``, ``ledger.*``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -37,6 +37,9 @@ def witness_cosign(
     out: Annotated[Path | None, typer.Option(
         "--out", metavar="FILE", show_default=False,
         help="Write the cosigned note here (default: rewrite NOTE in place).")] = None,
+    bundle: Annotated[Path | None, typer.Option(
+        "--bundle", metavar="DIR", show_default=False,
+        help="Read the log from an exported bundle instead of the ledger.")] = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -46,7 +49,7 @@ def witness_cosign(
     The witness must be an official with role witness. Its state (last cosigned size and
     root per tournament) is saved before the note is written.
 
-    Example: tourney witness cosign tournament.db.checkpoints/spring/40.note --key w.pem
+    Example: tourney witness cosign bundle/checkpoints/40.note --bundle bundle/ --key w.pem
     """
     from ledger.checkpoint_store import leaf_hashes
     from ledger.clock import default_clock, parse_time
@@ -57,10 +60,13 @@ def witness_cosign(
     spath = _state_path(s.key_path(), state)
     wstate = load_state(spath, signer.key_id)
     data = read_file_bytes(note, "checkpoint note")
-    with s.ledger(readonly=True) as led:
-        log = s.tournament(led)
-        tstate = led.load(log).state
-        hashes = leaf_hashes(led, log, tstate.size)
+    if bundle is not None:
+        log, tstate, hashes = _from_bundle(bundle)
+    else:
+        with s.ledger(readonly=True) as led:
+            log = s.tournament(led)
+            tstate = led.load(log).state
+            hashes = leaf_hashes(led, log, tstate.size)
     timestamp = int(parse_time(default_clock().now()).timestamp())
     cosigned, cp = cosign(data, state=tstate, leaf_hashes=hashes, signer=signer,
                           wstate=wstate, timestamp=timestamp)
@@ -72,6 +78,36 @@ def witness_cosign(
             "state": str(spath)},
            [f"cosigned {target} (size {cp.size}, root {cp.root.hex()})",
             f"witness {signer.key_id}, state {spath}"])
+
+
+def _from_bundle(directory: Path) -> tuple[str, Any, list[bytes]]:
+    """Fold an exported bundle's leaves (each canonical, chained and in seq order; the
+    witness's consistency check does the rest) into the state the decision needs."""
+    from ledger.canonical import NonCanonicalError
+    from ledger.errors import UsageError, VerificationError
+    from ledger.events import ZERO_HASH, open_leaf
+    from ledger.merkle import leaf_hash
+    from ledger.state import TournamentState, apply_event
+
+    data = read_file_bytes(directory / "log.jsonl", "bundle log")
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    state, prev = TournamentState(), ZERO_HASH
+    for i, line in enumerate(lines, start=1):
+        try:
+            ev = open_leaf(line)
+        except NonCanonicalError as exc:
+            raise VerificationError(f"{directory}/log.jsonl line {i}: {exc.message}",
+                                    hint="run 'tourney audit verify' on the bundle") from None
+        if ev.seq != i or ev.prev != prev or (i > 1 and ev.log != state.log):
+            raise UsageError(f"{directory}/log.jsonl line {i} is out of order or chain",
+                             hint="run 'tourney audit verify' on the bundle first")
+        apply_event(state, ev)
+        prev = ev.leaf_hash_hex
+    if not lines:
+        raise UsageError(f"{directory}/log.jsonl is empty")
+    return state.log, state, [leaf_hash(line) for line in lines]
 
 
 @app.command("show")

@@ -308,3 +308,13 @@ def test_cli_witness_cosigns_and_refuses_an_equivocating_note_exit_4(tmp_path: P
     assert (forged.read_bytes(), (tmp_path / "w.pem.witness.json").read_bytes()) == before
     # a key that is not a witness of the log: refused by the rules, exit 3
     cli("witness", "cosign", str(note), "--key", "hj.pem", "--state", "hj.json", code=3)
+    # a witness that only has the published bundle: same decision from the bundle's log
+    cli("seed", "record", "--material", "m", "--source", "s", "--reason", "r", "--key",
+        "hj.pem")
+    newer = cli("checkpoint", "--key", "hj.pem", "--json").doc
+    cli("export", "pub")
+    published = tmp_path / "pub" / "checkpoints" / f"{newer['size']}.note"
+    doc = cli("witness", "cosign", str(published), "--bundle", "pub", "--key", "w.pem",
+              "--json").doc
+    assert doc["size"] == newer["size"]
+    cli("witness", "cosign", str(forged), "--bundle", "pub", "--key", "w.pem", code=4)
