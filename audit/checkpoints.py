@@ -42,8 +42,9 @@ def parse_notes(notes: list[NoteFile]) -> tuple[list[ParsedNote], list[Finding]]
 
 
 def _finished(state: TournamentState) -> bool:
-    hotc = getattr(state, "hotc", None)
-    return getattr(hotc, "champion", None) is not None
+    """The event is over: its format's state names a champion (or says it is finished)."""
+    fmt = getattr(state, "fmt", None)
+    return getattr(fmt, "champion", None) is not None or bool(getattr(fmt, "finished", False))
 
 
 def note_findings(notes: list[ParsedNote], roots: dict[int, bytes], state: TournamentState,

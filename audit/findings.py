@@ -45,6 +45,7 @@ CODES: dict[str, Severity] = {
     "standings_mismatch": Severity.ERROR,
     "cut_mismatch": Severity.ERROR,
     "bracket_mismatch": Severity.ERROR,
+    "unknown_format": Severity.ERROR,
     "time_regressed": Severity.WARNING,
     "time_jump": Severity.WARNING,
     "time_malformed": Severity.ERROR,
@@ -76,6 +77,14 @@ class Finding(msgspec.Struct, frozen=True):
 
 def finding(code: str, seq: int | None, message: str) -> Finding:
     return Finding(code=code, seq=seq, severity=CODES[code], message=message)
+
+
+def rule_finding(code: str, seq: int | None, message: str) -> Finding:
+    """A refused rule as a finding: its own code when it is one of ``CODES``, else
+    ``rule_violation`` naming the rule module's code (the set stays closed and stable)."""
+    if code in CODES:
+        return finding(code, seq, message)
+    return finding("rule_violation", seq, f"{message} ({code})")
 
 
 class Report(msgspec.Struct):

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import msgspec
 
+import ledger.formats.registry  # noqa: F401  (the formats the audit re-runs)
 from audit.checkpoints import NoteFile, note_findings, parse_notes
-from audit.findings import Finding, Report, finding, make_report
+from audit.findings import Finding, Report, finding, make_report, rule_finding
 from audit.sigpool import SignaturePool
 from audit.timing import time_findings
 from ledger.canonical import NonCanonicalError
@@ -147,7 +148,7 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         try:
             check(state, ev.body, ev.actor)
         except RuleError as exc:
-            findings.append(finding(exc.finding, i, exc.message))
+            findings.append(rule_finding(exc.finding, i, exc.message))
         except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
             findings.append(finding("rule_violation", i, f"event cannot be checked "
                                     f"against the state: {type(exc).__name__}: {exc}"))

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
-from ledger.formats import make_format
-from ledger.hotc.model import Outcome
+from ledger.formats.match.model import Outcome
+from ledger.formats.registry import make_format
 from ledger.keys import Signer
 from ledger.store import Ledger, Location
 
@@ -64,7 +64,7 @@ def open_round(led: Ledger, log: str, players: int) -> None:
 
 def flip(t: Tournament, now: str) -> None:
     """Correct table 1's result to the other player (a real, repeatable result entry)."""
-    tab = t.state.hotc.rounds[-1].tables[0]
+    tab = t.state.fmt.rounds[-1].tables[0]
     assert tab.result is not None
     other = next(p for p in tab.players if p != tab.result.winner)
     t.correct_result(HJ, now, round_no=1, table=1, outcome=Outcome.WIN, winner=other,
@@ -100,7 +100,7 @@ def main() -> None:
         open_round(led, "flat", 64)
         led.write("flat", lambda t, now: t.record_result(
             HJ, now, round_no=1, table=1, outcome=Outcome.WIN,
-            winner=t.state.hotc.rounds[-1].tables[0].players[0]))
+            winner=t.state.fmt.rounds[-1].tables[0].players[0]))
         with sqlite3.connect(loc.text) as db:
             sync = db.execute("PRAGMA synchronous").fetchone()[0]
         small = timed_writes(led, "flat", args.samples)
@@ -126,11 +126,11 @@ def main() -> None:
     loc = fresh("append-field.db")
     with Ledger(loc, create=True, clock=FixedClock()) as led:
         open_round(led, "field", args.field)
-        tables = len(led.load("field").state.hotc.rounds[-1].tables)
+        tables = len(led.load("field").state.fmt.rounds[-1].tables)
         times = []
         for k in range(min(args.samples, tables)):
             def rec(t: Tournament, now: str, k: int = k) -> None:
-                tab = t.state.hotc.rounds[-1].tables[k]
+                tab = t.state.fmt.rounds[-1].tables[k]
                 t.record_result(HJ, now, round_no=1, table=tab.table, outcome=Outcome.WIN,
                                 winner=tab.players[0])
             t0 = time.perf_counter()

@@ -21,7 +21,7 @@ import statistics
 import time
 
 from ledger.draw import draw_v1
-from ledger.hotc.pairing import Entrant, pair_swiss
+from ledger.formats.match.pairing import Entrant, pair_swiss
 
 
 def _u(i: int, j: int) -> int:

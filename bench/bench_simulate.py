@@ -18,7 +18,7 @@ from pathlib import Path
 from audit.verify import verify_ledger
 from bench.bench_audit import raw_rate_jobs
 from ledger.checkpoint_store import checkpoint_dir
-from ledger.simulation import simulate
+from ledger.formats.simulation import simulate
 from ledger.store import Ledger, Location
 
 

@@ -114,6 +114,7 @@ class Session:
     def ledger(self, *, create: bool = False, readonly: bool = False) -> Iterator[Ledger]:
         """The ledger; ``readonly`` for commands that only read (they work on write-
         protected media and never change the file)."""
+        import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
         from ledger.store import Ledger
         with Ledger(self.location, create=create, readonly=readonly) as led:
             yield led

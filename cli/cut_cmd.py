@@ -11,7 +11,8 @@ May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -34,6 +35,7 @@ from cli.round_cmd import (
 )
 
 if TYPE_CHECKING:
+    from ledger.events import SignedEvent
     from ledger.state import TournamentState
 
 
@@ -50,6 +52,9 @@ def cut(
 ) -> None:
     """Select the top cut (head judge) once the Swiss phase is over, then checkpoint.
 
+    Bushiroad formats: the finalists by ranking (BR-FIN-5), or without a top cut the final
+    standings; a recorded draw orders fighters still tied (BR-SWISS-TB-7).  HotC:
+
     Every undefeated player is admitted; the remaining spots are drawn from the eligible
     pool (one loss, not dropped, no time or slow-play loss) with the seed for
     <tournament>/cut: recorded earlier with 'tourney seed record --ctx <tournament>/cut',
@@ -57,7 +62,7 @@ def cut(
 
     Example: tourney cut --seed-material "52 07 19" --seed-source "atmospheric randomizer #1131" --key hj.pem
     """
-    from ledger.hotc.events import CutMade
+    from ledger.formats.hotc.events import CutMade
 
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
@@ -67,7 +72,9 @@ def cut(
     st = agg.state
     ev = events[-1]
     b = ev.body
-    assert isinstance(b, CutMade)
+    if not isinstance(b, CutMade):
+        _selection(s, st, events, cp)
+        return
     if seed_material is not None and not any(e.kind == "seed_recorded" for e in events):
         note("no random spot was drawn: --seed-material was not needed and not recorded")
     lines = [f"{seq_span(events)}: top cut of {len(b.cut)} selected",
@@ -82,6 +89,35 @@ def cut(
     s.emit(write_result(ev, spots=b.spots, undefeated=b.undefeated, pool=b.pool,
                         drawn=b.drawn, cut=b.cut, eliminated=b.eliminated,
                         draw_seq=b.draw_seq, events=events_brief(events),
+                        checkpoint=None if cp is None else str(cp)), lines)
+
+
+def _selection(s: Session, st: TournamentState, events: list[SignedEvent],
+               cp: Path | None) -> None:
+    """Bushiroad: the finalists by ranking (BR-FIN-5) or the final standings."""
+    from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
+
+    ev = events[-1]
+    b = ev.body
+    drawn = any(e.kind == "draw_made" for e in events)
+    lines = [f"{seq_span(events)}: " + ("tie-break drawn (BR-SWISS-TB-7); " if drawn else "")]
+    data: dict[str, Any] = {}
+    if isinstance(b, FinalistsDecided):
+        lines[0] += f"top cut of {len(b.finalists)} by ranking (BR-FIN-5)"
+        lines += [f"finalists (seeds, best first): {_names(st, b.finalists)}",
+                  f"eliminated: {_names(st, b.eliminated)}",
+                  "next: seed the bracket with tourney bracket"]
+        data = {"finalists": b.finalists, "eliminated": b.eliminated,
+                "tiebreak_draw_seq": b.tiebreak_draw_seq}
+    elif isinstance(b, StandingsFinalized):
+        lines[0] += "final standings recorded (no top cut)"
+        lines += [f"winner: {_names(st, [b.champion]) if b.champion else 'none'}",
+                  f"order: {_names(st, b.order)}"]
+        data = {"order": b.order, "champion": b.champion,
+                "tiebreak_draw_seq": b.tiebreak_draw_seq}
+    if cp is not None:
+        lines.append(f"checkpoint: {cp}")
+    s.emit(write_result(ev, **data, events=events_brief(events),
                         checkpoint=None if cp is None else str(cp)), lines)
 
 
@@ -112,12 +148,12 @@ def bracket(
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.seed_bracket(signer, time, **seed),
-        seed_unused=lambda t: t.state.hotc.slots is not None,
+        seed_unused=lambda t: t.state.fmt.slots is not None,
         unused_note="the bracket is seeded already: --seed-material was not recorded",
         done="bracket")
     st = agg.state
-    slots = list(st.hotc.slots or [])
-    rnd = st.hotc.rounds[-1]
+    slots = list(st.fmt.slots or [])
+    rnd = st.fmt.rounds[-1]
     seeded = any(e.kind == "bracket_seeded" for e in events)
     lines = [f"{seq_span(events)}: " + ("bracket seeded and round paired" if seeded
                                         else "next bracket round paired"),

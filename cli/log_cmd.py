@@ -58,6 +58,7 @@ def log(
 
     Example: tourney log --from 5 --kind player_registered
     """
+    import ledger.formats.registry  # noqa: F401  (the formats' kinds)
     from ledger.events import BODY_TYPES
     from ledger.store import LedgerCorrupt
 

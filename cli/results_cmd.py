@@ -1,12 +1,12 @@
 """``tourney result record``, ``tourney result correct`` and ``tourney drop``.
 
 Owns: the outcome options of the command line and their mapping onto
-``ledger.hotc.model.Outcome`` (exactly one of --winner, --concession, --timeout,
+``ledger.formats.match.model.Outcome`` (exactly one of --winner, --concession, --timeout,
 --slow-play, --double-loss, --tie; ``--both-slow-play`` with --winner; --turn-player with
 --timeout), the drop-timing messages, and what is printed when a command closes a round:
 the stop rule's verdict (or the bracket's progress, or the champion) and the automatic
 checkpoint when a head judge signed (else a hint to run ``tourney checkpoint``).  Who won
-and why each loser lost is the ledger's (``ledger.hotc.results.decide_result``), never
+and why each loser lost is the ledger's (``ledger.formats.hotc.results.decide_result``), never
 decided here.
 
 May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
@@ -30,8 +30,8 @@ from cli.common import (
 )
 from cli.round_cmd import label, result_text
 from ledger.errors import UsageError
-from ledger.hotc.events import DropTiming, PlayerDropped, ResultCorrected, ResultRecorded
-from ledger.hotc.model import Outcome
+from ledger.formats.match.events import DropTiming, PlayerDropped, ResultCorrected, ResultRecorded
+from ledger.formats.match.model import Outcome
 
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
@@ -71,6 +71,20 @@ TieOpt = Annotated[bool, _Opt(
 TurnPlayerOpt = Annotated[int | None, _Opt(
     "--turn-player", metavar="NUMBER", show_default=False,
     help="With --timeout in the top cut: whose turn it was (that player loses).")]
+DrawOpt = Annotated[bool, _Opt(
+    "--draw", rich_help_panel="Outcome (exactly one)",
+    help="Bushiroad: the match ended with equal game wins (Swiss / round robin: a draw "
+         "worth 0, BR-SWISS-4; DE: a tie, both lose, BR-DE-3).")]
+GamesOpt = Annotated[str | None, _Opt(
+    "--games", metavar="A-B[-D]", show_default=False,
+    help="Bushiroad: game wins of the first and second player at the table [and drawn "
+         "games], e.g. 2-1; with --timeout the unfinished game counts as drawn (BR-SWISS-5).")]
+AnnexOpt = Annotated[str | None, _Opt(
+    "--annex-a", metavar="A/B[;A/B…]", show_default=False,
+    rich_help_panel="Outcome (exactly one)",
+    help="Bushiroad, Annex A announced: the values compared at time-up (and at later "
+         "checkpoints) for the first/second player: VG damage, WS level,clock, BF life "
+         "(BR-ANNEXA-*), e.g. --annex-a 2,3/2,5; --games counts the games before it.")]
 BothSlowOpt = Annotated[bool, _Opt(
     "--both-slow-play",
     help="With --winner: both players were called for slow play and the match was "
@@ -88,13 +102,15 @@ class Choice:
     slow_play: int | None = None
     both_slow_play: bool = False
     swiss_only: str | None = None   # the option that exists only in the Swiss phase
+    games: list[int] | None = None
+    annex_values: list[list[list[int]]] | None = None
 
     def kwargs(self, state: TournamentState, round_no: int, table: int) -> dict[str, Any]:
         """Keyword arguments of ``record_result`` / ``correct_result``."""
-        from ledger.hotc.apply import find_round, find_table
-        from ledger.hotc.model import Phase
+        from ledger.formats.match.apply import find_round, find_table
+        from ledger.formats.match.model import Phase
 
-        rnd = find_round(state.hotc, round_no)
+        rnd = find_round(state.fmt, round_no)
         if self.swiss_only and rnd is not None and rnd.phase is Phase.TOP_CUT:
             raise UsageError(f"{self.swiss_only} does not exist in the top cut",
                              hint="time in the top cut: --timeout --turn-player N "
@@ -105,25 +121,62 @@ class Choice:
         if self.slow_play is not None:
             calls = [self.slow_play]
         elif self.both_slow_play:
-            tab = find_table(state.hotc, round_no, table)
+            tab = find_table(state.fmt, round_no, table)
             calls = list(tab.players) if tab is not None else []
-        return {"round_no": round_no, "table": table, "outcome": self.outcome,
-                "winner": self.winner, "loser": self.loser,
-                "turn_player": self.turn_player, "slow_play": calls}
+        kw: dict[str, Any] = {"round_no": round_no, "table": table, "outcome": self.outcome,
+                              "winner": self.winner, "loser": self.loser,
+                              "turn_player": self.turn_player, "slow_play": calls}
+        if self.games is not None:
+            kw["games"] = self.games
+        if self.annex_values is not None:
+            kw["annex_values"] = self.annex_values
+        return kw
+
+
+def parse_games(text: str | None) -> list[int] | None:
+    """``--games 2-1`` or ``2-1-1`` → [2, 1] / [2, 1, 1]."""
+    if text is None:
+        return None
+    parts = text.split("-")
+    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
+        raise UsageError(f"--games {text!r} is not A-B or A-B-D",
+                         hint="game wins of the first and second player [and drawn games], "
+                              "e.g. --games 2-1")
+    return [int(p) for p in parts]
+
+
+def parse_annex(text: str | None) -> list[list[list[int]]] | None:
+    """``--annex-a 2,3/2,5;2,3/3,5`` → [[[2, 3], [2, 5]], [[2, 3], [3, 5]]]."""
+    if text is None:
+        return None
+    out: list[list[list[int]]] = []
+    for checkpoint in text.split(";"):
+        sides = checkpoint.strip().split("/")
+        try:
+            if len(sides) != 2:
+                raise ValueError
+            out.append([[int(v) for v in side.split(",")] for side in sides])
+        except ValueError:
+            raise UsageError(f"--annex-a {text!r} is not A_VALUES/B_VALUES[;…]",
+                             hint="e.g. WS level,clock: --annex-a 2,3/2,5") from None
+    return out
 
 
 def choose(winner: int | None, concession: int | None, timeout: bool,
            slow_play: int | None, double_loss: bool, turn_player: int | None,
-           both_slow_play: bool, tie: bool = False) -> Choice:
+           both_slow_play: bool, tie: bool = False, draw: bool = False,
+           games: str | None = None, annex: str | None = None) -> Choice:
     """Exactly one outcome option, and the modifiers only where they mean something."""
     given = [name for name, on in (("--winner", winner is not None),
                                    ("--concession", concession is not None),
                                    ("--timeout", timeout),
                                    ("--slow-play", slow_play is not None),
                                    ("--double-loss", double_loss),
-                                   ("--tie", tie)) if on]
+                                   ("--tie", tie), ("--draw", draw),
+                                   ("--annex-a", annex is not None)) if on]
     hint = ("pass exactly one of --winner, --concession, --timeout, --slow-play, "
-            "--double-loss, --tie")
+            "--double-loss, --tie (HotC) or --winner, --draw, --timeout, --concession, "
+            "--annex-a (Bushiroad)")
     if not given:
         raise UsageError("no outcome given", hint=hint)
     if len(given) > 1:
@@ -135,12 +188,17 @@ def choose(winner: int | None, concession: int | None, timeout: bool,
         raise UsageError("--both-slow-play only goes with --winner",
                          hint="after both calls the match is played to its natural result "
                               "(HOTC-TIME-3): record that with --winner")
+    g = parse_games(games)
     if winner is not None:
-        return Choice(Outcome.WIN, winner=winner, both_slow_play=both_slow_play)
+        return Choice(Outcome.WIN, winner=winner, both_slow_play=both_slow_play, games=g)
     if concession is not None:
-        return Choice(Outcome.CONCESSION, loser=concession)
+        return Choice(Outcome.CONCESSION, loser=concession, games=g)
+    if draw:
+        return Choice(Outcome.DRAW, games=g)
+    if annex is not None:
+        return Choice(Outcome.WIN, games=g or [0, 0], annex_values=parse_annex(annex))
     if timeout:
-        return Choice(Outcome.TIMEOUT, turn_player=turn_player)
+        return Choice(Outcome.TIMEOUT, turn_player=turn_player, games=g)
     if slow_play is not None:
         return Choice(Outcome.SLOW_PLAY, slow_play=slow_play)
     if double_loss:
@@ -151,8 +209,8 @@ def choose(winner: int | None, concession: int | None, timeout: bool,
 def closing(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
             events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
     """What a command that may have closed a round adds to its output (JSON, lines)."""
-    from ledger.hotc.events import ChampionDeclared, RoundClosed
-    from ledger.hotc.model import Phase
+    from ledger.formats.match.events import ChampionDeclared, RoundClosed
+    from ledger.formats.match.model import Phase
 
     closed = next((e.body for e in events if isinstance(e.body, RoundClosed)), None)
     champ = next((e.body for e in events if isinstance(e.body, ChampionDeclared)), None)
@@ -203,12 +261,23 @@ def _write(s: Session, command: Any) -> tuple[str, list[SignedEvent], Tournament
     return log, events, agg.state, extra, lines
 
 
+def _games_fields(b: ResultRecorded | ResultCorrected) -> dict[str, Any]:
+    import msgspec
+
+    out: dict[str, Any] = {}
+    if not isinstance(b.games, msgspec.UnsetType):
+        out["games"] = list(b.games)
+    if not isinstance(b.decided_by, msgspec.UnsetType):
+        out["decided_by"] = b.decided_by.value
+    return out
+
+
 def _result_lines(state: TournamentState, events: list[SignedEvent], what: str) -> list[str]:
-    from ledger.hotc.apply import find_table
+    from ledger.formats.match.apply import find_table
 
     body = events[0].body
     assert isinstance(body, (ResultRecorded, ResultCorrected))
-    tab = find_table(state.hotc, body.round, body.table)
+    tab = find_table(state.fmt, body.round, body.table)
     players = " v ".join(label(state, p) for p in tab.players) if tab else "?"
     return [f"{seq_span(events)}: {what} round {body.round} table {body.table} "
             f"({players}): {result_text(tab.result if tab else None)}"]
@@ -225,6 +294,9 @@ def result_record(
     slow_play: SlowPlayOpt = None,
     double_loss: DoubleLossOpt = False,
     tie: TieOpt = False,
+    draw: DrawOpt = False,
+    annex_a: AnnexOpt = None,
+    games: GamesOpt = None,
     turn_player: TurnPlayerOpt = None,
     both_slow_play: BothSlowOpt = False,
     note_text: Annotated[str, _Opt("--note", metavar="TEXT",
@@ -237,21 +309,24 @@ def result_record(
     Exactly one outcome: --winner N, --concession N (N conceded), --timeout (Swiss: double
     loss; top cut: add --turn-player N, who loses), --slow-play N (time with an upheld
     call against N: N loses), --double-loss (Swiss: the timeout double loss) or --tie
-    (Swiss: a simultaneous loss, both lose without a time loss).  The last result
+    (Swiss: a simultaneous loss, both lose without a time loss).  Bushiroad formats:
+    --winner N [--games 2-1], --draw [--games 1-1-1], --timeout --games A-B[-D] (the
+    unfinished game is drawn; game wins decide, BR-SWISS-5 / BR-DE-6 / BR-SE-3),
+    --concession N, or --annex-a A/B (Annex A values, when announced).  The last result
     closes the round and prints the stop rule's verdict.
 
     Example: tourney result record --round 2 --table 5 --slow-play 22 --key sk.pem
     """
     s = Session(ctx, key=key, json=json)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
-                    both_slow_play, tie)
+                    both_slow_play, tie, draw, games, annex_a)
     log, events, st, extra, more = _write(s, lambda t, time, signer: t.record_result(
         signer, time, note=note_text, **choice.kwargs(t.state, round_no, table)))
     b = events[0].body
     assert isinstance(b, ResultRecorded)
     s.emit(write_result(events[0], round=round_no, table=table, winner=b.winner,
                         losers=list(b.losers), outcome=b.outcome.value,
-                        events=events_brief(events), **extra),
+                        **_games_fields(b), events=events_brief(events), **extra),
            _result_lines(st, events, "result of") + more)
 
 
@@ -268,6 +343,9 @@ def result_correct(
     slow_play: SlowPlayOpt = None,
     double_loss: DoubleLossOpt = False,
     tie: TieOpt = False,
+    draw: DrawOpt = False,
+    annex_a: AnnexOpt = None,
+    games: GamesOpt = None,
     turn_player: TurnPlayerOpt = None,
     both_slow_play: BothSlowOpt = False,
     key: KeyOpt = None,
@@ -284,7 +362,7 @@ def result_correct(
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the result is corrected")
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
-                    both_slow_play, tie)
+                    both_slow_play, tie, draw, games, annex_a)
     log, events, st, extra, more = _write(s, lambda t, time, signer: t.correct_result(
         signer, time, reason=reason.strip(), **choice.kwargs(t.state, round_no, table)))
     b = events[0].body

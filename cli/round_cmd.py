@@ -30,7 +30,7 @@ from cli.common import (
 from ledger.errors import UsageError
 
 if TYPE_CHECKING:
-    from ledger.hotc.model import ResultState, RoundState
+    from ledger.formats.match.model import ResultState, RoundState
     from ledger.state import TournamentState
 
 app = typer.Typer(no_args_is_help=True, help=(
@@ -117,19 +117,24 @@ def round_json(rnd: RoundState) -> dict[str, Any]:
 
 def result_text(res: ResultState | None) -> str:
     """One short phrase for a table's result (numbers only: the names are on the line)."""
-    from ledger.hotc.model import Outcome
+    from ledger.formats.match.model import Outcome
 
     if res is None:
         return "-"
+    score = "" if res.games is None else " " + "-".join(
+        str(g) for g in (res.games if res.games[2:] != [0] else res.games[:2]))
     lost = res.losers[0] if res.losers else None
+    if res.winner is None and not res.losers:
+        return f"draw{score}"
     if res.winner is None:
-        why = {Outcome.TIMEOUT: "time", Outcome.TIE: "tie"}.get(res.outcome,
-                                                               res.outcome.value)
-        return f"double loss ({why})"
-    won = f"#{res.winner} wins"
+        why = {Outcome.TIMEOUT: "time", Outcome.TIE: "tie",
+               Outcome.DOUBLE_LOSS: "tie"}.get(res.outcome, res.outcome.value)
+        return f"double loss ({why}){score}"
+    won = f"#{res.winner} wins{score}"
     extra = {Outcome.CONCESSION: f"#{lost} conceded", Outcome.DROP: f"#{lost} dropped",
              Outcome.SLOW_PLAY: f"time, #{lost} slow play",
-             Outcome.TIMEOUT: f"time, #{lost} turn player"}.get(res.outcome)
+             Outcome.TIMEOUT: "time" if res.games is not None else f"time, #{lost} turn player"
+             }.get(res.outcome)
     return f"{won} ({extra})" if extra else won
 
 
@@ -140,7 +145,7 @@ def _name(state: TournamentState, number: int) -> str:
 
 def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
     """The printable pairings of one round, ready to post."""
-    from ledger.hotc.model import Phase
+    from ledger.formats.match.model import Phase
 
     swiss = rnd.phase is Phase.SWISS
     done = sum(1 for t in rnd.tables if t.result is not None)
@@ -190,11 +195,11 @@ def round_pair(
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.pair_round(signer, time, **seed),
-        seed_unused=lambda t: t.state.hotc.slots is not None,
+        seed_unused=lambda t: t.state.fmt.slots is not None,
         unused_note="the next bracket round needs no seed: --seed-material was not recorded",
         done="round paired")
     st = agg.state
-    rnd = st.hotc.rounds[-1]
+    rnd = st.fmt.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
             "checkpoint": None if cp is None else str(cp)}
     lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
@@ -222,7 +227,7 @@ def round_show(
     with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
-        rounds = st.hotc.rounds
+        rounds = st.fmt.rounds
         if not rounds:
             raise UsageError(f"no round of {log} has been paired yet",
                              hint="the head judge pairs one with 'tourney round pair'")

@@ -6,7 +6,7 @@ rates parsed with ``fractions.Fraction``, cut size), choosing the tournament id
 ledger), creating the ledger file like ``init`` (and removing it again if nothing could be
 written), the progress display on stderr (rich when stderr is a terminal, plain status
 lines otherwise, nothing in ``--json`` mode), and the summary with the audit's verdict
-(exit 4 when the audit fails).  The event itself is ``ledger.simulation.simulate``'s and
+(exit 4 when the audit fails).  The event itself is ``ledger.formats.simulation.simulate``'s and
 the audit is ``audit.verify.verify_ledger``, never redone here.
 
 May import: ``typer``, ``rich``, ``msgspec``, ``cli.common``, ``cli.tournament_cmd``,
@@ -119,7 +119,11 @@ def simulate(
                                         "0.02.")] = "0",
     cut: Annotated[int | None, typer.Option(
         "--cut", metavar="N", show_default=False,
-        help="Top cut size, a power of two (default: the format's, 8).")] = None,
+        help="Top cut size (default: the format's: 8 for hotc-swiss-de, none for the "
+             "Bushiroad formats).")] = None,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", metavar="NAME=VALUE", show_default=False,
+        help="A format parameter, as for 'tourney init' (repeatable).")] = None,
     tid: Annotated[str | None, typer.Option(
         "--id", metavar="ID", show_default=False,
         help="Tournament id (default: sim-<N>, or sim-<N>-2, -3, … if taken).")] = None,
@@ -130,12 +134,14 @@ def simulate(
     Demo keys derived from --seed sign every event; seeds, draws and checkpoints are
     recorded as in a real event.  Creates the ledger file if it does not exist.
 
+    Formats: hotc-swiss-de, bushiroad-swiss, bushiroad-de, single-elim, round-robin.
+
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
     from audit.verify import verify_ledger
-    from ledger.formats import FORMATS
-    from ledger.simulation import demo_key
-    from ledger.simulation import simulate as run_simulation
+    from ledger.formats.registry import FORMATS
+    from ledger.formats.simulation import demo_key
+    from ledger.formats.simulation import simulate as run_simulation
 
     s = Session(ctx, json=json)
     if not 2 <= players <= MAX_PLAYERS:
@@ -144,10 +150,14 @@ def simulate(
     if format not in FORMATS:
         raise UsageError(f"unknown format {format!r}",
                          hint=f"known formats: {', '.join(sorted(FORMATS))}")
-    size = FORMATS[format].default_cut if cut is None else cut
-    if not 2 <= size <= 256 or size & (size - 1):
-        raise UsageError(f"--cut {size} is not a power of two in 2..256",
-                         hint="use --cut 2, 4, 8, …")
+    from ledger.errors import RuleError
+    from ledger.formats.registry import make_format, parse_params
+
+    params = parse_params(format, list(param or []))
+    try:
+        size = make_format(format, cut, params).cut
+    except RuleError as exc:
+        raise UsageError(exc.message, hint=exc.hint) from None
     timeout_rate = parse_rate(timeouts, "--timeouts")
     drop_rate = parse_rate(drops, "--drops")
     if not seed:
@@ -173,7 +183,8 @@ def simulate(
                 result = run_simulation(led, log=log, players=players, seed_text=seed,
                                         cut=size, timeouts=timeout_rate, drops=drop_rate,
                                         checkpoints=s.checkpoint_dir(log),
-                                        progress=bar.say)
+                                        progress=bar.say, format_id=format,
+                                        params=params)
         except TourneyError:
             if not created and not existed and not location.is_postgres:
                 _remove_sqlite(location.path)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.common import JsonOpt, Session
 from ledger.errors import UsageError
+
+if TYPE_CHECKING:
+    from ledger.state import TournamentState
 
 
 def percent(value: Fraction) -> str:
@@ -47,6 +50,9 @@ def standings(
     with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
+    if st.format is not None and st.format.id != "hotc-swiss-de":
+        _br(s, log, st, csv_out)
+        return
     if csv_out:
         sys.stdout.write(standings_csv(st))
         sys.stdout.flush()
@@ -55,7 +61,7 @@ def standings(
         s.emit({"tournament": log, **standings_json(st)})
         return
     rows = ranked(st)
-    h = st.hotc
+    h = st.fmt
     head = (f"{log}: standings after {h.swiss_rounds} Swiss rounds"
             + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
             + (f"; champion #{h.champion}" if h.champion is not None else ""))
@@ -66,4 +72,34 @@ def standings(
         lines.append(f"{r.rank:>4}  {r.number:>5}  {name:<26}  {f'{r.wins}-{r.losses}':>5}  "
                      f"{r.byes:>4}  {r.pair_downs:>2}  {r.status:<12}  {percent(r.mw):>6}  "
                      f"{percent(r.omw):>6}  {percent(r.oomw):>6}")
+    s.emit(None, lines)
+
+
+def _br(s: Session, log: str, st: TournamentState, csv_out: bool) -> None:
+    """Bushiroad formats: points, W-L-D, MW% (truncated, floored), OMW%, OOMW% (BR-SWISS-TB,
+    BR-DE-TB); the JSON and CSV are ``projections.br_standings``'."""
+    from projections.br_standings import br_standings, br_standings_csv, br_standings_json
+
+    if csv_out:
+        sys.stdout.write(br_standings_csv(st))
+        sys.stdout.flush()
+        return
+    if s.json:
+        s.emit({"tournament": log, "format": st.format.id if st.format else None,
+                **br_standings_json(st)})
+        return
+    h = st.fmt
+    total = f" of {h.rounds_total}" if h.rounds_total else ""
+    head = (f"{log}: standings after {h.swiss_rounds}{total} rounds"
+            + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
+            + (f"; champion #{h.champion}" if h.champion is not None else "")
+            + ("; final" if h.final else " (provisional: MW% over the rounds played, "
+               "AMB-B31)" if not h.swiss_over else ""))
+    lines = [head, f"{'RANK':>4}  {'NUM':>5}  {'NAME':<26}  {'PTS':>4}  {'W-L-D':>7}  "
+                   f"{'STATUS':<12}  {'MW%':>5}  {'OMW%':>6}  {'OOMW%':>6}"]
+    for r in br_standings(st):
+        name = r.name if len(r.name) <= 26 else r.name[:25] + "…"
+        lines.append(f"{r.rank:>4}  {r.number:>5}  {name:<26}  {r.points:>4}  "
+                     f"{f'{r.wins}-{r.losses}-{r.draws}':>7}  {r.status:<12}  "
+                     f"{percent(r.mw):>6}  {percent(r.omw):>6}  {percent(r.oomw):>6}")
     s.emit(None, lines)

@@ -72,7 +72,7 @@ def init(
     """
     from ledger.aggregate import Tournament
     from ledger.events import LedgerPolicy, open_leaf
-    from ledger.formats import FORMATS, make_format, parse_params
+    from ledger.formats.registry import FORMATS, make_format, parse_params
 
     s = Session(ctx, key=key, json=json)
     if not name.strip():

@@ -7,7 +7,7 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 ``ledger.state.apply_event`` — it never validates, reads a clock or draws randomness.
 
 May import: ``eventsourcing``, ``ledger.events``, ``ledger.state``, ``ledger.rules``,
-``ledger.draw``, ``ledger.keys``, ``ledger.formats``, ``ledger.clock``, ``ledger.text``,
+``ledger.draw``, ``ledger.keys``, ``ledger.plugin``, ``ledger.clock``, ``ledger.text``,
 ``ledger.errors``.
 """
 
@@ -47,8 +47,8 @@ from ledger.events import (
     TournamentCreated,
     seal,
 )
-from ledger.hotc import commands as hotc
 from ledger.keys import PublicKey, Signer
+from ledger.plugin import FormatPlugin, require_plugin
 from ledger.rules import check, check_claimed_time
 from ledger.state import TournamentState, apply_event
 from ledger.text import check_leaf_size, check_text, normalize_body
@@ -195,25 +195,30 @@ class Tournament(BaseAggregate[str]):
                                     seed_seq=sseq, items=pre, result=result, reason=reason),
                            signer, time)
 
-    # -- HotC format commands (decided in ledger/hotc/commands.py) ---------------------
+    # -- format verbs: decided by the tournament's format plug-in (DESIGN.md §10) -------
+    @property
+    def plugin(self) -> FormatPlugin:
+        """The plug-in of this tournament's format (refused if it is not registered)."""
+        return require_plugin(self.state.format.id if self.state.format else "")
+
     def pair_round(self, signer: Signer, time: str, *, material: str | None = None,
                    source: str | None = None) -> list[SignedEvent]:
-        return hotc.pair_round(self, signer, time, material=material, source=source)
+        return self.plugin.pair_round(self, signer, time, material=material, source=source)
 
     def record_result(self, signer: Signer, time: str, **kw: Any) -> list[SignedEvent]:
-        return hotc.record_result(self, signer, time, **kw)
+        return self.plugin.record_result(self, signer, time, **kw)
 
     def correct_result(self, signer: Signer, time: str, **kw: Any) -> list[SignedEvent]:
-        return hotc.correct_result(self, signer, time, **kw)
+        return self.plugin.correct_result(self, signer, time, **kw)
 
     def drop_player(self, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
-        return hotc.drop_player(self, signer, time, number, reason)
+        return self.plugin.drop_player(self, signer, time, number, reason)
 
     def select_cut(self, signer: Signer, time: str, *, material: str | None = None,
                    source: str | None = None) -> list[SignedEvent]:
-        return hotc.select_cut(self, signer, time, material=material, source=source)
+        return self.plugin.select_cut(self, signer, time, material=material, source=source)
 
     def seed_bracket(self, signer: Signer, time: str, *, material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:
-        return hotc.seed_bracket(self, signer, time, material=material, source=source)
+        return self.plugin.seed_bracket(self, signer, time, material=material, source=source)

@@ -162,8 +162,13 @@ BODY_TYPES: dict[str, type[Body]] = {
 
 
 def register_body(cls: type[Body]) -> type[Body]:
-    """Register a body type of a later module (formats add their own kinds)."""
-    BODY_TYPES[str(cls.KIND.value)] = cls
+    """Register the body type of a kind added by a format (``ledger.plugin``); a kind has
+    one body type, whichever formats use it."""
+    kind = str(cls.KIND.value)
+    old = BODY_TYPES.get(kind)
+    if old is not None and old is not cls:
+        raise ValueError(f"event kind {kind!r} already has body type {old.__qualname__}")
+    BODY_TYPES[kind] = cls
     return cls
 
 
@@ -296,7 +301,3 @@ def open_leaf(leaf: bytes) -> SignedEvent:
     if parsed.noncanonical is not None:
         raise NonCanonicalError(parsed.noncanonical)
     return parsed.event
-
-
-# Format modules register their kinds on import (see ledger/hotc/__init__.py).
-from ledger.hotc import events as _hotc_events  # noqa: E402,F401

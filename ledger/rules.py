@@ -5,7 +5,7 @@ of every ledger-level rule, called by the command side before sealing and by the
 replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 
 May import: ``ledger.events``, ``ledger.state``, ``ledger.keys``, ``ledger.draw``,
-``ledger.formats``, ``ledger.clock``, ``ledger.errors``.
+``ledger.plugin``, ``ledger.clock``, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from ledger.events import (
     SeedRecorded,
     TournamentCreated,
 )
-from ledger.formats import check_format
 from ledger.keys import key_id
+from ledger.plugin import plugin_for, require_plugin
 from ledger.state import TournamentState
 
 MAX_PLAYER_NUMBER = 2**31 - 1
@@ -51,11 +51,6 @@ PERMITTED: dict[str, frozenset[Role]] = {
 }
 
 
-def permit(kind: str, roles: frozenset[Role]) -> None:
-    """Register the roles allowed to sign a kind added by a format module."""
-    PERMITTED[kind] = roles
-
-
 def authorize(state: TournamentState, actor: str, kind: str) -> None:
     """Refuse unless ``actor`` holds, right now, a role allowed to sign ``kind``."""
     off = state.officials.get(actor)
@@ -67,7 +62,10 @@ def authorize(state: TournamentState, actor: str, kind: str) -> None:
         raise RuleError("RULES-1.3", f"key {actor} ({off.name}) was revoked at seq "
                         f"{off.revoked_seq}", hint="sign with a current official's key",
                         finding="key_revoked")
-    allowed = PERMITTED.get(kind, frozenset())
+    allowed = PERMITTED.get(kind)
+    if allowed is None:
+        plugin = plugin_for(state.format.id if state.format else None)
+        allowed = (plugin.roles_for(kind) if plugin else None) or frozenset()
     if not allowed.intersection(off.roles):
         need = " or ".join(sorted(r.value for r in allowed)) or "nobody"
         have = ", ".join(r.value for r in off.roles)
@@ -88,12 +86,22 @@ def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
 
 
 def check(state: TournamentState, body: Body, actor: str) -> None:
-    """Every rule for appending ``body`` signed by ``actor`` to ``state``."""
+    """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
+    own, then the format plug-in's (``ledger.plugin``), which may also add rules to core
+    kinds (e.g. an invitation at registration)."""
     if not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
-    fn = _CHECKS.get(type(body))
-    if fn is not None:
-        fn(state, body, actor)
+    core = _CHECKS.get(type(body))
+    if core is not None:
+        core(state, body, actor)
+    if isinstance(body, TournamentCreated):
+        return
+    plugin = plugin_for(state.format.id if state.format else None)
+    if plugin is not None:
+        plugin.check(state, body, actor)
+    elif core is None:
+        raise RuleError("RULES-8", f"{body.KIND.value} belongs to a format that is not "
+                        "known here", finding="unknown_format")
 
 
 def _check_key(kid: str, public_key: str) -> None:
@@ -119,7 +127,7 @@ def _created(state: TournamentState, body: TournamentCreated, actor: str) -> Non
     if body.head_judge.key_id != actor:
         raise RuleError("DESIGN-5", "genesis must be signed by the head judge key it names",
                         finding="genesis")
-    check_format(body.format)
+    require_plugin(body.format.id).check_spec(body.format)
     if body.policy is not None:
         check_policy(body.policy)
 
@@ -253,7 +261,3 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
     if body.result != expected:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "
                         f"but DRAW-v1 gives {expected}", finding="draw_mismatch")
-
-
-# Format modules register their permissions and checks on import (ledger/hotc/__init__.py).
-from ledger.hotc import checks as _hotc_checks  # noqa: E402,F401

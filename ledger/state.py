@@ -5,7 +5,7 @@ Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) an
 clock or draws randomness: the command side validates before sealing (``ledger.rules``),
 the audit validates on replay with the same rule functions, and both fold with this.
 
-May import: ``msgspec``, ``ledger.events``.
+May import: ``msgspec``, ``ledger.events``, ``ledger.plugin`` (the format socket).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ledger.events import (
     SignedEvent,
     TournamentCreated,
 )
-from ledger.hotc.model import HotcState
+from ledger.plugin import plugin_for
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -80,7 +80,8 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     # bracket_seeded): seq -> result / pre-ordered items; cleared when consumed
     draw_results: dict[int, list[int]] = {}
     draw_items: dict[int, list[int]] = {}
-    hotc: HotcState = msgspec.field(default_factory=HotcState)
+    #: the format's own state (its plug-in's ``state_type``), folded by its ``evolve``
+    fmt: Any = None
     policy: LedgerPolicy | None = None  # genesis policy (None = DEFAULT_POLICY)
 
     @property
@@ -107,9 +108,14 @@ def applies(body_type: type[Body]) -> Callable[[Applier], Applier]:
 
 
 def apply_event(state: TournamentState, ev: SignedEvent) -> None:
-    """Fold one event into ``state`` (in place)."""
+    """Fold one event into ``state`` (in place): the core's transition, then the format
+    plug-in's (which sees core facts too, e.g. registration closing)."""
     for fn in _APPLIERS.get(type(ev.body), ()):
         fn(state, ev, ev.body)
+    if state.fmt is not None:
+        plugin = plugin_for(state.format.id if state.format else None)
+        if plugin is not None:
+            plugin.evolve(state, ev)
     state.size = ev.seq
     state.head = ev.leaf_hash_hex
     state.last_time = ev.time
@@ -123,6 +129,8 @@ def _created(state: TournamentState, ev: SignedEvent, body: TournamentCreated) -
     state.organizer = body.head_judge.key_id
     state.created_time = ev.time
     state.policy = body.policy
+    plugin = plugin_for(body.format.id)
+    state.fmt = plugin.new_state() if plugin is not None else None
     state.officials[body.head_judge.key_id] = Official(
         key_id=body.head_judge.key_id, public_key=body.head_judge.public_key,
         name=body.head_judge.name, roles=[Role.ORGANIZER, Role.HEAD_JUDGE], added_seq=ev.seq)
@@ -166,7 +174,3 @@ def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
     state.used_seeds.add(body.seed_seq)
     state.draw_results[ev.seq] = body.result
     state.draw_items[ev.seq] = body.items
-
-
-# Format modules register their state transitions on import (ledger/hotc/__init__.py).
-from ledger.hotc import apply as _hotc_apply  # noqa: E402,F401

@@ -48,6 +48,7 @@ from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock, parse_time
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
+from ledger.plugin import plugin_for
 from ledger.sqlite_probe import probe_sqlite, sqlite_uri
 from ledger.state import TournamentState
 from ledger.write_guard import LeafReader, authority_problem, head_problem
@@ -60,16 +61,35 @@ _TOURNAMENT_TOPIC = get_topic(Tournament)
 
 class _SnapshotRecord(msgspec.Struct):
     timestamp: str
-    state: TournamentState
+    state: TournamentState   # the core state, its ``fmt`` left out (None)
+    fmt: msgspec.Raw         # the format's state, decoded by its plug-in
     leaf_hash: str = ""  # hex SHA-256 of the leaf at the snapshot's version (its binding)
 
 
-#: Snapshots are positional (array-like) caches: their topic names the exact layout of the
-#: state structs, so a snapshot written by another version is dropped and rebuilt.
-SNAPSHOT_TOPIC = "tourney-snapshot/" + hashlib.sha256(
-    msgspec.json.encode(msgspec.json.schema(_SnapshotRecord))).hexdigest()[:16]
 _snap_encoder = msgspec.msgpack.Encoder()
 _snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
+_topics: dict[str, str] = {}
+
+
+def snapshot_topic(format_id: str | None = None) -> str:
+    """Snapshots are positional (array-like) caches: their topic names the tournament's
+    format and the exact layout of the core state and of that format's state, so a
+    snapshot written by another version (or for a format not plugged in here) is dropped
+    and rebuilt."""
+    key = format_id or ""
+    topic = _topics.get(key)
+    if topic is None:
+        plugin = plugin_for(format_id)
+        schemas = [msgspec.json.schema(_SnapshotRecord),
+                   msgspec.json.schema(plugin.state_type) if plugin else None]
+        digest = hashlib.sha256(msgspec.json.encode(schemas, order="sorted")).hexdigest()
+        topic = _topics[key] = f"tourney-snapshot/{key or '-'}/{digest[:16]}"
+    return topic
+
+
+def _topic_format(topic: str) -> str | None:
+    parts = topic.split("/")
+    return parts[1] if len(parts) == 3 and parts[1] != "-" else None
 
 
 class LedgerCorrupt(StorageError):
@@ -88,11 +108,15 @@ class LeafMapper(Mapper[str]):
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, TournamentSnapshot):
+            state = domain_event.state
             rec = _SnapshotRecord(timestamp=domain_event.timestamp.isoformat(),
-                                  state=domain_event.state, leaf_hash=domain_event.state.head)
+                                  state=msgspec.structs.replace(state, fmt=None),
+                                  fmt=msgspec.Raw(_snap_encoder.encode(state.fmt)),
+                                  leaf_hash=state.head)
             return StoredEvent(originator_id=domain_event.originator_id,
                                originator_version=domain_event.originator_version,
-                               topic=SNAPSHOT_TOPIC, state=_snap_encoder.encode(rec))
+                               topic=snapshot_topic(state.format.id if state.format else None),
+                               state=_snap_encoder.encode(rec))
         signed = domain_event.signed
         return StoredEvent(originator_id=domain_event.originator_id,
                            originator_version=domain_event.originator_version,
@@ -102,12 +126,16 @@ class LeafMapper(Mapper[str]):
         oid = str(stored_event.originator_id)
         ver = stored_event.originator_version
         if stored_event.topic.startswith("tourney-snapshot/"):
-            if stored_event.topic != SNAPSHOT_TOPIC:
+            if stored_event.topic != snapshot_topic(_topic_format(stored_event.topic)):
                 raise StaleSnapshot(oid)
             was_enabled = gc.isenabled()
             gc.disable()  # thousands of small objects: collection passes would dominate
             try:
                 rec = _snap_decoder.decode(stored_event.state)
+                fmt = rec.state.format
+                plugin = plugin_for(fmt.id if fmt else None)
+                if plugin is not None:
+                    rec.state.fmt = plugin.decode_state(rec.fmt)
             except (msgspec.DecodeError, msgspec.ValidationError):
                 raise StaleSnapshot(oid) from None
             finally:

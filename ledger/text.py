@@ -129,7 +129,7 @@ def leaf_is_plain(leaf: bytes) -> bool:
 
 
 _PLANS: dict[type, tuple[tuple[tuple[str, int], ...], tuple[str, ...]]] = {}
-_SCALARS = (str, int, bool, type(None))
+_SCALARS = (str, int, bool, type(None), type(msgspec.UNSET))
 
 
 def _plan(cls: type) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:

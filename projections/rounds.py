@@ -13,9 +13,9 @@ from __future__ import annotations
 import msgspec
 
 from ledger.events import open_leaf
-from ledger.hotc.apply import find_round
-from ledger.hotc.events import ResultCorrected, ResultRecorded, RoundPaired
-from ledger.hotc.model import ResultState, RoundState, TableState
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
+from ledger.formats.match.model import ResultState, RoundState, TableState
 from ledger.state import TournamentState
 from ledger.store import Ledger
 
@@ -25,10 +25,10 @@ def load_round(led: Ledger, log: str, state: TournamentState,
     """Round ``number`` with its tables and results.  The state keeps the tables of the
     newest round only; an earlier round's are read back from its stretch of the log
     (its ``round_paired`` up to the next round's, the last chance to correct it)."""
-    rnd = find_round(state.hotc, number)
+    rnd = find_round(state.fmt, number)
     if rnd is None or rnd.tables:
         return rnd
-    nxt = find_round(state.hotc, number + 1)
+    nxt = find_round(state.fmt, number + 1)
     end = nxt.paired_seq if nxt is not None else state.size + 1
     tables: dict[int, TableState] = {}
     for _ver, leaf in led.raw_leaves(log, after=rnd.paired_seq - 1):

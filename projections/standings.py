@@ -8,7 +8,7 @@ Rules implemented (ADR 0005, AMB-H15):
 * Everything below the cut is double-elimination standings over the **Swiss phase only**:
   ``wins``/``losses``/``byes`` count Swiss rounds (a bye is a win, AMB-B1, also in the own
   MW%); opponents are the Swiss tables' opponents (byes add none, top-cut rounds add none);
-  R_total = ``state.hotc.swiss_rounds``.
+  R_total = ``state.fmt.swiss_rounds``.
 * MW% = floor(100·p / (E·M)) / 100, floored at 0.33 (BR-DE-TB-3), with E the effective rounds
   of BR-DE-TB-4.  OMW% and OOMW% are exact means (AMB-B3), 0 without opponents (AMB-B6).
 * Order: champion; the other cut players by top-cut finishing round (knocked out later =
@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from ledger.hotc.model import PlayerRecord, Status
+from ledger.formats.match.model import HotcState, PlayerRecord, Status
 from ledger.state import TournamentState
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
@@ -117,7 +117,7 @@ class _Line(NamedTuple):
 
 def _lines(state: TournamentState) -> list[_Line]:
     """The ranking, computed once in integers: linear in players + Swiss matches."""
-    h = state.hotc
+    h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
     r_total = h.swiss_rounds
     records = h.records
     numbers = sorted(set(state.players) | set(records))
@@ -252,8 +252,8 @@ def standings_json(state: TournamentState) -> dict[str, Any]:
     ``mw_percent`` has 2 decimals (MW% is already truncated to 2), ``omw_percent`` and
     ``oomw_percent`` are truncated to 4; all are fractions of 1 ("0.66", not "66").
     """
-    return {"players": _rows(state), "rounds": state.hotc.swiss_rounds,
-            "champion": state.hotc.champion}
+    h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
+    return {"players": _rows(state), "rounds": h.swiss_rounds, "champion": h.champion}
 
 
 def standings_csv(state: TournamentState) -> str:

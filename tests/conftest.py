@@ -11,7 +11,7 @@ from ledger.aggregate import Tournament
 from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
 from ledger.clock import FixedClock
 from ledger.events import Role
-from ledger.formats import make_format
+from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import Ledger, Location
 

@@ -20,7 +20,7 @@ from audit.findings import CODES, Report
 from audit.verify import audit_leaves
 from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
 from ledger.clock import FixedClock
-from ledger.simulation import demo_key, simulate
+from ledger.formats.simulation import demo_key, simulate
 from ledger.store import Ledger, Location
 
 

@@ -10,7 +10,7 @@ import pytest
 from audit.verify import verify_ledger
 from ledger.checkpoint_store import checkpoint_dir
 from ledger.clock import FixedClock
-from ledger.simulation import simulate
+from ledger.formats.simulation import simulate
 from ledger.store import Ledger, Location
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
 

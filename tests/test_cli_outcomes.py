@@ -7,7 +7,7 @@ import pytest
 
 from cli.results_cmd import choose
 from ledger.errors import ExitCode, UsageError
-from ledger.hotc.model import Outcome
+from ledger.formats.match.model import Outcome
 
 
 def pick(**kw: object) -> object:

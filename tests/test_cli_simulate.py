@@ -60,7 +60,8 @@ def test_second_run_gets_a_fresh_id(sims: Sims) -> None:
 @pytest.mark.parametrize("extra, needle", [
     (("--timeouts", "1.5"), "--timeouts 1.5 is outside 0..1"),
     (("--drops", "abc"), "--drops 'abc' is not a number"),
-    (("--format", "swiss"), "known formats: hotc-swiss-de"),
+    (("--format", "swiss"), "known formats: bushiroad-de, bushiroad-swiss, hotc-swiss-de, "
+                            "round-robin, single-elim"),
     (("--players", "1"), "--players 1 is outside"),
 ])
 def test_bad_options_exit_2_and_create_nothing(sims: Sims, tmp_path: Path,

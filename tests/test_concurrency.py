@@ -23,7 +23,7 @@ import pytest
 from ledger.aggregate import Tournament
 from ledger.errors import ConcurrencyError
 from ledger.events import Role, SignedEvent
-from ledger.formats import make_format
+from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import SNAPSHOT_INTERVAL, Ledger, Location
 from tests.helpers.checks import (

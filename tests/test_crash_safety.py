@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from ledger.aggregate import Tournament
-from ledger.formats import make_format
+from ledger.formats.registry import make_format
 from ledger.keys import Signer
 from ledger.store import Ledger, Location
 from tests.helpers.checks import full_fold, walk_chain

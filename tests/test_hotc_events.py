@@ -15,10 +15,11 @@ from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
 from ledger.errors import RuleError
 from ledger.events import Role, parse_leaf, seal
-from ledger.formats import make_format
-from ledger.hotc.events import CutMade, RoundPaired, Table
-from ledger.hotc.model import Outcome, Phase, Status
-from ledger.hotc.plan import open_round
+from ledger.formats.hotc.events import CutMade
+from ledger.formats.match.events import RoundPaired, Table
+from ledger.formats.match.model import Outcome, Phase, Status
+from ledger.formats.match.plan import open_round
+from ledger.formats.registry import make_format
 from ledger.store import Ledger, Location
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
@@ -55,23 +56,23 @@ def play_round(led: Ledger, *, low_wins: bool = True) -> None:
 def test_whole_event_audits_clean_and_crowns_a_champion(tmp_path: Path) -> None:
     loc, led = setup(tmp_path)
     n = 0
-    while not led.load(LOG).state.hotc.swiss_over:
+    while not led.load(LOG).state.fmt.swiss_over:
         n += 1
         led.write(LOG, lambda t, now, n=n: t.pair_round(HJ, now, material=f"seed {n}",
                                                         source="test"))
         st = led.load(LOG).state
-        rnd = st.hotc.rounds[-1]
+        rnd = st.fmt.rounds[-1]
         assert (rnd.bye is not None) == (sum(
-            r.status is Status.ACTIVE for r in st.hotc.records.values()) % 2 == 1)
+            r.status is Status.ACTIVE for r in st.fmt.records.values()) % 2 == 1)
         play_round(led)
     led.write(LOG, lambda t, now: t.select_cut(HJ, now, material="cut", source="test"))
     led.write(LOG, lambda t, now: t.seed_bracket(HJ, now, material="bracket", source="test"))
-    while led.load(LOG).state.hotc.champion is None:
+    while led.load(LOG).state.fmt.champion is None:
         if open_round(led.load(LOG).state) is None:
             led.write(LOG, lambda t, now: t.pair_round(HJ, now))
         play_round(led)
     st = led.load(LOG).state
-    assert st.hotc.records[st.hotc.champion].status is Status.CHAMPION  # type: ignore[index]
+    assert st.fmt.records[st.fmt.champion].status is Status.CHAMPION  # type: ignore[index]
     led.close()
     report = verify_ledger(loc, LOG, None)
     assert report.ok, [f for f in report.findings if f.severity == "error"]
@@ -80,7 +81,7 @@ def test_whole_event_audits_clean_and_crowns_a_champion(tmp_path: Path) -> None:
 def test_results_are_entered_once_and_corrected_by_a_judge(tmp_path: Path) -> None:
     _loc, led = setup(tmp_path, players=8)
     led.write(LOG, lambda t, now: t.pair_round(HJ, now, material="s", source="t"))
-    tab = led.load(LOG).state.hotc.rounds[-1].tables[0]
+    tab = led.load(LOG).state.fmt.rounds[-1].tables[0]
     a, b = tab.players
     led.write(LOG, lambda t, now: t.record_result(SCOREKEEPER, now, round_no=1, table=1,
                                                   outcome=Outcome.WIN, winner=a))
@@ -98,7 +99,7 @@ def test_results_are_entered_once_and_corrected_by_a_judge(tmp_path: Path) -> No
     evs = led.write(LOG, lambda t, now: t.correct_result(JUDGE, now, round_no=1, table=1,
                                                          outcome=Outcome.WIN, winner=b,
                                                          reason="slip was misread"))
-    recs = led.load(LOG).state.hotc.records
+    recs = led.load(LOG).state.fmt.records
     assert (recs[a].wins, recs[a].losses, recs[b].wins, recs[b].losses) == (0, 1, 1, 0)
     assert evs[0].body.corrects_seq < evs[0].seq  # type: ignore[attr-defined]
 
@@ -108,7 +109,7 @@ def test_round_closes_with_stop_rule_and_late_result_is_refused(tmp_path: Path) 
     led.write(LOG, lambda t, now: t.pair_round(HJ, now, material="s", source="t"))
     play_round(led)
     st = led.load(LOG).state
-    assert st.hotc.rounds[-1].closed_seq is not None and not st.hotc.swiss_over  # 4 X-0
+    assert st.fmt.rounds[-1].closed_seq is not None and not st.fmt.swiss_over  # 4 X-0
     with pytest.raises(RuleError, match="not open for results"):
         led.write(LOG, lambda t, now: t.record_result(SCOREKEEPER, now, round_no=1, table=1,
                                                       outcome=Outcome.TIMEOUT))
@@ -119,18 +120,18 @@ def test_drop_timings(tmp_path: Path) -> None:
     led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, 8, "before"))
     led.write(LOG, lambda t, now: t.pair_round(HJ, now, material="s", source="t"))
     st = led.load(LOG).state
-    assert all(8 not in tab.players for tab in st.hotc.rounds[-1].tables)   # not paired
-    tab = st.hotc.rounds[-1].tables[0]
+    assert all(8 not in tab.players for tab in st.fmt.rounds[-1].tables)   # not paired
+    tab = st.fmt.rounds[-1].tables[0]
     dropper, other = tab.players
     evs = led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, dropper, "after"))
     res = evs[1].body
     assert (res.winner, res.losers) == (other, [dropper])  # type: ignore[attr-defined]
     # a player whose own result is in, dropping before the round closes, completed it
-    tab2 = st.hotc.rounds[-1].tables[1]
+    tab2 = st.fmt.rounds[-1].tables[1]
     led.write(LOG, lambda t, now: t.record_result(SCOREKEEPER, now, round_no=1, table=2,
                                                   outcome=Outcome.WIN, winner=tab2.players[0]))
     led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, tab2.players[1], "after"))
-    rec = led.load(LOG).state.hotc.records[tab2.players[1]]
+    rec = led.load(LOG).state.fmt.records[tab2.players[1]]
     assert (rec.dropped_after_rounds, rec.dropped_losses) == (1, 1)
 
 
@@ -217,7 +218,7 @@ def test_round_uses_a_fresh_unbound_seed_once(tmp_path: Path) -> None:
 
 
 def test_format_flags_are_fixed_at_genesis_and_validated() -> None:
-    from ledger.formats import make_format, parse_params
+    from ledger.formats.registry import make_format, parse_params
 
     spec = make_format("hotc-swiss-de", 4, parse_params(
         "hotc-swiss-de", ["bye_priority=least_wins", "match_minutes=50"]))

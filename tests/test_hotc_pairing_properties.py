@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.hotc.pairing import (
+from ledger.formats.match.pairing import (
     Entrant,
     Pair,
     bye_candidates,

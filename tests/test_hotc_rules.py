@@ -8,17 +8,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.errors import RuleError
-from ledger.hotc.cut import (
-    bracket_slots,
-    bracket_tables,
+from ledger.formats.hotc.cut import (
     cut_spots,
     eligible_pool,
     stop_rule,
     undefeated,
 )
-from ledger.hotc.model import LossReason, Outcome, Phase, PlayerRecord, Status
-from ledger.hotc.pairing import Entrant, bye_candidates, pair_swiss
-from ledger.hotc.results import decide_result
+from ledger.formats.hotc.results import decide_result
+from ledger.formats.match.bracket import bracket_slots, bracket_tables
+from ledger.formats.match.model import LossReason, Outcome, Phase, PlayerRecord, Status
+from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss
 
 A, B, C, D, E, F, G, H, I, J, K, L = range(1, 13)
 

@@ -32,3 +32,55 @@ def test_package_imports_only_downward(package: str) -> None:
     bad = {str(p.relative_to(ROOT)): sorted(_imports(p) - ALLOWED[package])
            for p in (ROOT / package).rglob("*.py")}
     assert {k: v for k, v in bad.items() if v} == {}
+
+
+def _module_imports(path: Path) -> set[str]:
+    """Every absolute module an import statement names (``from a.b import c`` → a.b, a.b.c)."""
+    tree = ast.parse(path.read_text())
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+CORE = sorted(p for p in (ROOT / "ledger").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
+def test_core_module_imports_no_format(path: Path) -> None:
+    """DESIGN.md §10: the core (ledger/ minus ledger/formats/) never imports a format; the
+    formats plug in through ledger.plugin, and only the application layers import the
+    registry."""
+    bad = sorted(m for m in _module_imports(path)
+                 if m == "ledger.formats" or m.startswith("ledger.formats."))
+    assert bad == [], f"{path.name} imports {bad}"
+
+
+def test_core_list_is_complete() -> None:
+    names = {p.name for p in CORE}
+    assert {"events.py", "state.py", "rules.py", "aggregate.py", "store.py", "plugin.py",
+            "draw.py", "merkle.py", "checkpoint.py", "keys.py", "canonical.py"} <= names
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "ledger" / "formats").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_format_imports_no_other_format(path: Path) -> None:
+    """A format folder imports the core, the shared layers under ledger/formats/ (files
+    directly in it, and ``match/``) and itself — never another format's folder."""
+    rel = path.relative_to(ROOT / "ledger" / "formats").parts
+    own = rel[0] if len(rel) > 1 else None
+    shared = {"match"}
+    bad = []
+    for m in _module_imports(path):
+        parts = m.split(".")
+        if parts[:2] != ["ledger", "formats"] or len(parts) < 4:
+            continue
+        folder = parts[2]
+        if folder != own and folder not in shared and path.name != "registry.py" \
+                and (own is not None or path.name not in ("simulation.py",)):
+            bad.append(m)
+    assert bad == [], f"{path} imports another format: {sorted(bad)}"

@@ -253,7 +253,7 @@ def build_ledger(path: Path) -> dict[str, Any]:
     from ledger.aggregate import Tournament
     from ledger.clock import FixedClock
     from ledger.events import Role
-    from ledger.formats import make_format
+    from ledger.formats.registry import make_format
     from ledger.keys import PublicKey, Signer
     from ledger.store import Ledger, Location
 

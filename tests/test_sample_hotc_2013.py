@@ -10,7 +10,8 @@ import pytest
 
 from audit.verify import verify_bundle
 from ledger.events import parse_leaf
-from ledger.hotc.events import CutMade, RoundPaired
+from ledger.formats.hotc.events import CutMade
+from ledger.formats.match.events import RoundPaired
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "hotc-2013-nationals"
 

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.hotc.model import (
+from ledger.formats.match.model import (
     HotcState,
     LossReason,
     Outcome,
@@ -61,7 +61,7 @@ def _state(names: dict[int, str], rounds: list[RoundState], records: dict[int, P
     players = {n: Player(number=n, name=name, registered_seq=n) for n, name in names.items()}
     recs = {n: records.get(n) or PlayerRecord(number=n) for n in names}
     _fold_rounds(recs, rounds)
-    return TournamentState(players=players, hotc=HotcState(
+    return TournamentState(players=players, fmt=HotcState(
         records=recs, rounds=rounds, swiss_rounds=swiss_rounds, cut=cut, champion=champion,
         swiss_over=cut is not None))
 

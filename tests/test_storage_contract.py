@@ -23,7 +23,7 @@ from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
 from ledger.errors import StorageError, UsageError
 from ledger.events import Role, SignedEvent
-from ledger.formats import make_format
+from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import SNAPSHOT_INTERVAL, Ledger, Location
 from tests.helpers.checks import (
@@ -333,7 +333,7 @@ def test_snapshot_of_another_layout_is_dropped_and_rebuilt(tmp_path: Path) -> No
     and the state is rebuilt from the signed events (never trusted)."""
     import sqlite3
 
-    from ledger.store import SNAPSHOT_TOPIC
+    from ledger.store import snapshot_topic
     from tests.conftest import build_small
 
     loc = build_small(tmp_path / "s.db", players=120)
@@ -346,4 +346,4 @@ def test_snapshot_of_another_layout_is_dropped_and_rebuilt(tmp_path: Path) -> No
         assert led.load("t1").state == expected
     with sqlite3.connect(loc.text) as db:
         assert db.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0] == 0
-    assert SNAPSHOT_TOPIC.startswith("tourney-snapshot/")
+    assert snapshot_topic("hotc-swiss-de").startswith("tourney-snapshot/hotc-swiss-de/")

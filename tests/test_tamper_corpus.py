@@ -260,8 +260,8 @@ def test_signature_of_other_key_with_same_id_field(small_ledger: Location) -> No
 
 def test_hostile_body_does_not_stop_the_audit(small_ledger: Location) -> None:
     """A correctly signed event whose body makes no sense for the state is a finding."""
-    from ledger.hotc.events import ResultRecorded
-    from ledger.hotc.model import LossReason, Outcome
+    from ledger.formats.match.events import ResultRecorded
+    from ledger.formats.match.model import LossReason, Outcome
 
     leaf = forge_next(small_ledger, ResultRecorded(
         round=7, table=3, winner=None, losers=[9999], outcome=Outcome.DROP,

@@ -39,9 +39,9 @@ from ledger.clock import FixedClock
 from ledger.draw import draw_v1
 from ledger.errors import UsageError, VerificationError
 from ledger.events import SIG_DOMAIN, DrawMade, PlayerRegistered, Role, seal
+from ledger.formats.simulation import demo_key, simulate
 from ledger.keys import Signer
 from ledger.merkle import ProofError
-from ledger.simulation import demo_key, simulate
 from ledger.store import Ledger, Location
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small, public
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log

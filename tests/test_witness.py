@@ -21,8 +21,8 @@ from ledger.checkpoint_store import checkpoint_dir, leaf_hashes, origin_of, writ
 from ledger.clock import FixedClock
 from ledger.errors import RuleError
 from ledger.events import LedgerPolicy, Role, TournamentCreated, parse_leaf
+from ledger.formats.simulation import demo_key, simulate
 from ledger.keys import Signer
-from ledger.simulation import demo_key, simulate
 from ledger.store import Ledger, Location
 from ledger.witness import (
     WitnessRefusal,
@@ -217,7 +217,7 @@ def test_quorum_mid_event_is_only_pending(tmp_path: Path) -> None:
     loc = Location(str(tmp_path / "t.db"))
     with Ledger(loc, create=True, clock=FixedClock()) as led:
         from ledger.aggregate import Tournament
-        from ledger.formats import make_format
+        from ledger.formats.registry import make_format
         led.create(LOG, lambda now: Tournament.create(
             log=LOG, name="Q", fmt=make_format("hotc-swiss-de", 4), signer=HJ, time=now,
             policy=LedgerPolicy(witness_quorum=1)))

@@ -25,9 +25,9 @@ from ledger.aggregate import Tournament
 from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
 from ledger.clock import FixedClock
 from ledger.events import Role
-from ledger.formats import make_format
-from ledger.hotc.model import Outcome, Status
-from ledger.hotc.plan import open_round
+from ledger.formats.match.model import Outcome, Status
+from ledger.formats.match.plan import open_round
+from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.store import Ledger, Location
 
@@ -45,7 +45,7 @@ HJ, SK = fixed_key("head-judge"), fixed_key("scorekeeper")
 
 
 def counts(led: Ledger) -> tuple[int, int, int]:
-    recs = led.load(LOG).state.hotc.records.values()
+    recs = led.load(LOG).state.fmt.records.values()
     act = [r for r in recs if r.status is Status.ACTIVE]
     return (sum(r.losses == 0 for r in act), sum(r.losses == 1 for r in act),
             sum(r.status is Status.ELIMINATED for r in recs))
@@ -97,13 +97,13 @@ def generate(out: Path) -> None:
                     raise SystemExit(f"after round {n}: {(x0, one, out_total - gone)} != "
                                      f"{EXPECTED_AFTER[n]}")
                 gone = out_total
-            if not led.load(LOG).state.hotc.swiss_over:
+            if not led.load(LOG).state.fmt.swiss_over:
                 raise SystemExit("the Swiss phase should stop after round 4 (4 < 8)")
             led.write(LOG, lambda t, now: t.select_cut(
                 HJ, now, material=f"{LOG} fixture seed cut", source="sample script"))
             led.write(LOG, lambda t, now: t.seed_bracket(
                 HJ, now, material=f"{LOG} fixture seed bracket", source="sample script"))
-            while led.load(LOG).state.hotc.champion is None:
+            while led.load(LOG).state.fmt.champion is None:
                 if open_round(led.load(LOG).state) is None:
                     led.write(LOG, lambda t, now: t.pair_round(HJ, now))
                 write_checkpoint(led, LOG, HJ, cps)

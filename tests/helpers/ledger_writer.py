@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import ledger.formats.registry  # noqa: E402,F401  (an application process plugs the formats in)
 from ledger.errors import ConcurrencyError  # noqa: E402
 from ledger.keys import Signer  # noqa: E402
 from ledger.store import Ledger, Location  # noqa: E402

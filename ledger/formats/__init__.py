@@ -1,0 +1,5 @@
+"""Tournament formats: one folder each, plugged into the core through ``ledger.plugin``.
+
+The core (``ledger/`` minus this package) never imports anything here; the application
+layers (CLI, audit, simulate) import ``ledger.formats.registry``, which lists the formats.
+"""

@@ -1,0 +1,298 @@
+"""Rules of every event of a Bushiroad format: who may sign it and what it must say.
+
+Owns: the permissions (RULES.md §1.3) and one check per kind that recomputes the expected
+body with ``plan`` and the match layer's plan (the code the commands use) and refuses any
+difference, so the audit re-runs every pairing, bye, round-robin round, result, selection,
+final order and bracket from the recorded seeds and the state at that seq.
+
+May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ledger.errors import RuleError
+from ledger.events import Role
+from ledger.formats.bushiroad.book import BR_BOOK as BOOK
+from ledger.formats.bushiroad.events import BrKind, FinalistsDecided, StandingsFinalized
+from ledger.formats.bushiroad.plan import (
+    PAIRING_ALGORITHM,
+    FormatId,
+    bye_items,
+    close_summary,
+    decide,
+    fmt_id,
+    make_final_standings,
+    make_finalists,
+    ms,
+    outcome_of,
+    require_stage_over,
+    round_preconditions,
+    round_robin_round,
+    rounds_total_at_start,
+    stage_over,
+    tiebreak_needed,
+)
+from ledger.formats.bushiroad.results import Ending, Games
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
+from ledger.formats.match.events import (
+    BracketSeeded,
+    ChampionDeclared,
+    MatchKind,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+)
+from ledger.formats.match.model import DecidedBy, Phase, Status
+from ledger.formats.match.plan import (
+    close_top_cut,
+    correctable_table,
+    ctx,
+    current_round_number,
+    drop_timing,
+    entrants,
+    last_round,
+    open_table,
+    pairing_items,
+    plan_swiss,
+    plan_top_cut,
+    recorded_draw,
+    round_complete,
+)
+from ledger.state import TournamentState
+
+HJ = frozenset({Role.HEAD_JUDGE})
+SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
+for _kind in (MatchKind.ROUND_PAIRED, MatchKind.BRACKET_SEEDED, BrKind.FINALISTS_DECIDED,
+              BrKind.STANDINGS_FINALIZED):
+    BOOK.permit(_kind.value, HJ)                                 # LEDGER-RAND-3, BR-FIN
+for _kind in (MatchKind.RESULT_RECORDED, MatchKind.ROUND_CLOSED, MatchKind.CHAMPION_DECLARED):
+    BOOK.permit(_kind.value, SCORING)                            # LEDGER-RES-1
+BOOK.permit(MatchKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
+BOOK.permit(MatchKind.PLAYER_DROPPED.value, frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
+
+
+def _mismatch(code: str, rule: str, what: str, expected: object,
+              recorded: object) -> RuleError:
+    return RuleError(rule, f"{what}: expected {expected!r}, recorded {recorded!r}",
+                     finding=code)
+
+
+@BOOK.checks(RoundPaired)
+def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None:
+    if body.phase is Phase.TOP_CUT:
+        expected = plan_top_cut(state)
+    else:
+        n = round_preconditions(state)
+        if n == 1:
+            rounds_total_at_start(state)       # refuses a field with no recommended R_total
+        if fmt_id(state) is FormatId.ROUND_ROBIN:
+            if n == 1:
+                if len(body.draws) != 1:
+                    raise _mismatch("pairing_mismatch", "BR-SWISS-ROUNDS-1", "draws", 1,
+                                    len(body.draws))
+                order = recorded_draw(state, body.draws[0], ctx(state, "order"),
+                                      [e.number for e in entrants(state)])
+            else:
+                order = list(ms(state).order or [])
+            expected = round_robin_round(state, n, order, list(body.draws))
+        else:
+            items = bye_items(state)
+            want = 1 if items is None else 2
+            if body.round != n or len(body.draws) != want:
+                raise _mismatch("pairing_mismatch", "BR-SWISS-2", "round/draws", (n, want),
+                                (body.round, len(body.draws)))
+            bye = None
+            if items is not None:
+                bye = recorded_draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
+            order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
+                                  pairing_items(state, bye))
+            expected = plan_swiss(state, n, bye, order, list(body.draws),
+                                  algorithm=PAIRING_ALGORITHM)
+    if expected != body:
+        raise _mismatch("pairing_mismatch", "BR-SWISS-2", f"round {body.round} pairing",
+                        [t.players for t in expected.tables] + [expected.bye],
+                        [t.players for t in body.tables] + [body.bye])
+
+
+_ENDINGS = {DecidedBy.PLAYED: (Ending.PLAYED,), DecidedBy.TIMEOUT: (Ending.TIMEOUT,),
+            DecidedBy.ANNEX_A: (Ending.ANNEX_A,), DecidedBy.CONCESSION: (Ending.CONCESSION,),
+            DecidedBy.DROP: (Ending.DROP,),
+            DecidedBy.DOUBLE_LOSS: (Ending.PLAYED, Ending.TIMEOUT)}
+
+
+def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
+             players: list[int], phase: Phase) -> None:
+    if isinstance(body.games, msgspec.UnsetType) or isinstance(body.decided_by,
+                                                                msgspec.UnsetType):
+        raise RuleError("DESIGN-11", "a Bushiroad result carries games and decided_by",
+                        finding="result_mismatch")
+    if len(body.games) not in (2, 3):
+        raise RuleError("DESIGN-11", "games is [wins_a, wins_b, draws]",
+                        finding="result_mismatch")
+    games = Games(*body.games)
+    annex = None if isinstance(body.annex_a, msgspec.UnsetType) else body.annex_a
+    named = list(body.losers) if body.decided_by in (DecidedBy.CONCESSION,
+                                                     DecidedBy.DROP) else None
+    recorded = (body.winner, list(body.losers), body.outcome, list(body.loss_reasons),
+                body.decided_by)
+    last: RuleError | None = None
+    for ending in _ENDINGS.get(body.decided_by, ()):
+        try:
+            res = decide(state, phase, players, ending=ending, games=games, losers=named,
+                         annex=annex)
+        except RuleError as exc:
+            last = exc
+            continue
+        oc, reasons = outcome_of(res)
+        if (res.winner, sorted(res.losers), oc, reasons, res.decided_by) == recorded:
+            break
+    else:
+        if last is not None:
+            raise RuleError(last.rule, last.message, finding="result_mismatch")
+        raise RuleError("BR-MATCH-1", f"result says winner {body.winner}, losers "
+                        f"{list(body.losers)} ({body.decided_by.value}) but games "
+                        f"{list(body.games)} do not give that", finding="result_mismatch")
+    if body.decided_by is DecidedBy.DROP:
+        for loser in body.losers:
+            rec = ms(state).records.get(loser)
+            if rec is None or rec.status is not Status.DROPPED:
+                raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
+                                hint="use 'tourney drop NUMBER'")
+
+
+@BOOK.checks(ResultRecorded)
+def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
+    rnd, table = open_table(state, body.round, body.table)
+    _decided(state, body, table.players, rnd.phase)
+
+
+@BOOK.checks(ResultCorrected)
+def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
+    rnd, table, current = correctable_table(state, body.round, body.table)
+    if current != body.corrects_seq:
+        raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
+                        f"of round {body.round} table {body.table} (seq {current})",
+                        hint="cite the seq shown by 'tourney round show'")
+    if not body.reason.strip():
+        raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
+    _decided(state, body, table.players, rnd.phase)
+
+
+@BOOK.checks(PlayerDropped)
+def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
+    rec = ms(state).records.get(body.number)
+    if rec is None:
+        raise RuleError("BR-DROP-1", f"player {body.number} is not registered",
+                        hint="see 'tourney player list'")
+    if rec.status not in (Status.ACTIVE, Status.CUT) or rec.cut_finish is not None \
+            or ms(state).final:
+        raise RuleError("BR-DROP-1", f"player {body.number} is {rec.status.value}, "
+                        "not in the event", hint="only players still in the event drop")
+    timing = drop_timing(state, body.number)
+    if (body.timing, body.round) != (timing, current_round_number(state)):
+        raise RuleError("BR-DROP-2", f"drop timing is {timing.value} in round "
+                        f"{current_round_number(state)}", finding="drop_mismatch")
+
+
+@BOOK.checks(RoundClosed)
+def _closed(state: TournamentState, body: RoundClosed, actor: str) -> None:
+    rnd = find_round(ms(state), body.round)
+    if rnd is None or not round_complete(rnd):
+        raise RuleError("LEDGER-RES-1", f"round {body.round} still has tables without results")
+    reclose = rnd.closed_seq is not None and (rnd.corrected_seq or 0) > rnd.closed_seq
+    if rnd.closed_seq is not None and not reclose:
+        raise RuleError("LEDGER-RES-1", f"round {body.round} is already closed")
+    expected = (close_top_cut(state, rnd) if rnd.phase is Phase.TOP_CUT
+                else close_summary(state, rnd))
+    if expected != body:
+        raise _mismatch("standings_mismatch", "BR-SWISS-ROUNDS-4", f"round {body.round} close",
+                        expected, body)
+
+
+@BOOK.checks(ChampionDeclared)
+def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> None:
+    rnd = last_round(state)
+    h = ms(state)
+    if rnd is None or rnd.closed_seq is None or h.champion is not None:
+        raise RuleError("BR-DE-5", "no round has produced a champion")
+    if rnd.phase is Phase.TOP_CUT:
+        left = [n for n in (h.entries or []) if n is not None]
+        want = left[0] if len(left) == 1 else None
+    else:
+        over, want = stage_over(state, rnd)
+        if not over or (state.format is not None and state.format.cut):
+            want = None
+    if want is None or (body.number, body.round) != (want, rnd.number):
+        raise _mismatch("bracket_mismatch", "BR-DE-5", "champion", want, body.number)
+
+
+def _tiebreak_order(state: TournamentState, draw_seq: int | None) -> list[int] | None:
+    items = tiebreak_needed(state)
+    if not items:
+        if draw_seq is not None:
+            raise _mismatch("standings_mismatch", "BR-SWISS-TB-7", "tie-break draw", None,
+                            draw_seq)
+        return None
+    if draw_seq is None:
+        raise _mismatch("standings_mismatch", "BR-SWISS-TB-7", "tie-break draw over",
+                        items, None)
+    return recorded_draw(state, draw_seq, ctx(state, "tiebreak"), items)
+
+
+@BOOK.checks(FinalistsDecided)
+def _finalists(state: TournamentState, body: FinalistsDecided, actor: str) -> None:
+    require_stage_over(state)
+    if not (state.format and state.format.cut):
+        raise RuleError("BR-FIN-1", "this event has no top cut",
+                        hint="its standings are finalized instead")
+    expected = make_finalists(state, body.tiebreak_draw_seq,
+                              _tiebreak_order(state, body.tiebreak_draw_seq))
+    if expected != body:
+        raise _mismatch("cut_mismatch", "BR-FIN-5", "finalists", expected.finalists,
+                        body.finalists)
+
+
+@BOOK.checks(StandingsFinalized)
+def _final(state: TournamentState, body: StandingsFinalized, actor: str) -> None:
+    require_stage_over(state)
+    if state.format and state.format.cut:
+        raise RuleError("BR-FIN-1", "this event has a top cut",
+                        hint="decide the finalists with 'tourney cut'")
+    expected = make_final_standings(state, body.tiebreak_draw_seq,
+                                    _tiebreak_order(state, body.tiebreak_draw_seq))
+    if expected != body:
+        raise _mismatch("standings_mismatch", "BR-SWISS-TB-8", "final standings",
+                        expected.order, body.order)
+
+
+@BOOK.checks(BracketSeeded)
+def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
+    h = ms(state)
+    if h.slots is not None:
+        raise RuleError("BR-SE-1", "the bracket is already seeded")
+    if fmt_id(state) is FormatId.SINGLE_ELIM:
+        if state.registration_closed_seq is None:
+            raise RuleError("LEDGER-REG-2", "registration is still open")
+        field = sorted(e.number for e in entrants(state))
+        if body.draw_seq is None or not field:
+            raise _mismatch("bracket_mismatch", "BR-SE-1", "bracket draw", "a draw",
+                            body.draw_seq)
+        order = recorded_draw(state, body.draw_seq, ctx(state, "bracket"), field)
+        expected = bracket_slots(order, bracket_size(len(field),
+                                                     1 << (len(field) - 1).bit_length()))
+    else:
+        if h.cut is None:
+            raise RuleError("BR-FIN-5", "the finalists are not decided",
+                            hint="run 'tourney cut'")
+        if body.draw_seq is not None:
+            raise _mismatch("bracket_mismatch", "BR-FIN-5", "bracket draw", None,
+                            body.draw_seq)
+        expected = ranked_order(h.cut, 1 << max(len(h.cut) - 1, 1).bit_length())
+    if expected != body.slots:
+        raise _mismatch("bracket_mismatch", "BR-SE-1", "bracket seeding", expected, body.slots)

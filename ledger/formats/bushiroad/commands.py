@@ -1,0 +1,309 @@
+"""Bushiroad commands: decide the events of one command and record them on the aggregate.
+
+Owns: ``pair_round`` (Swiss / DE rounds with bye and pairing draws, round-robin rounds from
+one drawn order, or the next bracket round), ``record_result`` / ``correct_result`` (from
+game scores, BR-MATCH-1), ``drop_player``, ``select_cut`` (finalists, or the final
+standings of an event without a cut, with the tie-break draw when one is needed) and
+``seed_bracket`` (by ranking after a cut, by a recorded draw in a single-elimination
+event).  Decisions come from ``plan``; every event still passes the checks when recorded.
+
+May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
+``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ledger.errors import RuleError, UsageError
+from ledger.events import SignedEvent
+from ledger.formats.bushiroad.plan import (
+    PAIRING_ALGORITHM,
+    FormatId,
+    bye_items,
+    close_summary,
+    decide,
+    fmt_id,
+    make_annex,
+    make_final_standings,
+    make_finalists,
+    ms,
+    outcome_of,
+    require_stage_over,
+    round_preconditions,
+    round_robin_round,
+    stage_over,
+    tiebreak_needed,
+)
+from ledger.formats.bushiroad.results import Ending, Games
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
+from ledger.formats.match.commands import seed_for
+from ledger.formats.match.events import (
+    AnnexA,
+    BracketSeeded,
+    ChampionDeclared,
+    DropTiming,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+    RoundPaired,
+)
+from ledger.formats.match.model import Outcome, Phase
+from ledger.formats.match.plan import (
+    correctable_table,
+    ctx,
+    current_round_number,
+    drop_timing,
+    entrants,
+    open_round,
+    open_table,
+    pairing_items,
+    plan_swiss,
+    plan_top_cut,
+    round_complete,
+)
+from ledger.keys import Signer
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+
+
+def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
+               source: str | None = None) -> list[SignedEvent]:
+    st = t.state
+    if ms(st).slots is not None:
+        paired = t.record(plan_top_cut(st), signer, time)
+        body = paired.body
+        assert isinstance(body, RoundPaired)
+        # a bracket round where everyone advances unplayed closes at once (one finalist
+        # left is the champion with no match)
+        return [paired, *_after_result(t, body.round, signer, time)]
+    n = round_preconditions(st)
+    out: list[SignedEvent] = []
+    if fmt_id(st) is FormatId.ROUND_ROBIN:
+        draws: list[int] = []
+        order = ms(st).order
+        if n == 1:
+            seed_seq = seed_for(t, "order", signer, time, out, material=material, source=source)
+            ev = t.make_draw(ctx=ctx(st, "order"), items=[e.number for e in entrants(st)],
+                             seed_seq=seed_seq, signer=signer, time=time,
+                             reason="round-robin schedule order (BR-SWISS-ROUNDS-1)")
+            out.append(ev)
+            draws = [ev.seq]
+            order = st.draw_results[ev.seq]
+        out.append(t.record(round_robin_round(st, n, list(order or []), draws), signer, time))
+        return out + _after_result(t, n, signer, time)   # a round left with no table
+    seed_seq = seed_for(t, f"R{n}", signer, time, out, material=material, source=source)
+    draws = []
+    bye = None
+    items = bye_items(st)
+    if items is not None:
+        ev = t.make_draw(ctx=ctx(st, f"R{n}/bye"), items=items, seed_seq=seed_seq,
+                         reason=f"round {n} bye (AMB-B1)", signer=signer, time=time)
+        out.append(ev)
+        draws.append(ev.seq)
+        bye = st.draw_results[ev.seq][0]
+    ev = t.make_draw(ctx=ctx(st, f"R{n}/pairing"), items=pairing_items(st, bye),
+                     seed_seq=seed_seq, reason=f"round {n} pairing order (BR-SWISS-1/2)",
+                     signer=signer, time=time)
+    out.append(ev)
+    draws.append(ev.seq)
+    out.append(t.record(plan_swiss(st, n, bye, st.draw_results[ev.seq], draws,
+                                   algorithm=PAIRING_ALGORITHM), signer, time))
+    return out
+
+
+def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list[SignedEvent]:
+    rnd = find_round(ms(t.state), number)
+    if rnd is None or not round_complete(rnd):
+        return []
+    st = t.state
+    if rnd.phase is Phase.TOP_CUT:
+        from ledger.formats.match.plan import close_top_cut
+        out = [t.record(close_top_cut(st, rnd), signer, time)]
+        left = [n for n in (ms(t.state).entries or []) if n is not None]
+        if len(left) == 1:
+            out.append(t.record(ChampionDeclared(number=left[0], round=rnd.number),
+                                signer, time))
+        return out
+    out = [t.record(close_summary(st, rnd), signer, time)]
+    over, champion = stage_over(t.state, rnd)
+    if over and champion is not None and not t.state.format.cut:  # type: ignore[union-attr]
+        out.append(t.record(ChampionDeclared(number=champion, round=rnd.number), signer, time))
+    return out
+
+
+_ENDING = {Outcome.WIN: Ending.PLAYED, Outcome.DRAW: Ending.PLAYED,
+           Outcome.TIMEOUT: Ending.TIMEOUT, Outcome.CONCESSION: Ending.CONCESSION,
+           Outcome.DROP: Ending.DROP}
+
+
+def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | None,
+           games: list[int] | None, annex: AnnexA | None) -> Games:
+    """The game score: as given (``--games``), or the only one the outcome allows in BO1
+    (a win 1-0, a draw one drawn game); the Annex A game is added to its winner."""
+    if games is not None:
+        g = Games(*games) if len(games) in (2, 3) else None
+        if g is None:
+            raise UsageError("--games takes WINS-WINS or WINS-WINS-DRAWS",
+                             hint="e.g. --games 2-1 (the first number is the first player "
+                                  "at the table)")
+    elif outcome is Outcome.WIN and winner in players:
+        bo3 = t.state.format is not None and t.state.format.params.get("match_format") == "BO3"
+        w = 2 if bo3 else 1
+        g = Games(w, 0) if winner == players[0] else Games(0, w)
+    elif outcome is Outcome.DRAW:
+        g = Games(0, 0, 1)
+    elif outcome in (Outcome.CONCESSION, Outcome.DROP):
+        g = Games(0, 0)
+    else:
+        raise UsageError("this result needs the game score", hint="pass --games A-B")
+    if annex is not None:
+        won_a = annex.loser == players[1]
+        g = Games(g.a + (1 if won_a else 0), g.b + (0 if won_a else 1), g.draws)
+    return g
+
+
+def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, *,
+                outcome: Outcome, winner: int | None, loser: int | None,
+                games: list[int] | None, annex: AnnexA | None) -> dict[str, object]:
+    """The decided fields of a result body (shared by record and correct)."""
+    ending = Ending.ANNEX_A if annex is not None else _ENDING.get(outcome)
+    if ending is None:
+        raise UsageError(f"a Bushiroad result has no outcome {outcome.value!r}",
+                         hint="use --winner, --draw, --timeout --games, --concession or "
+                              "--annex-a")
+    g = _games(t, players, outcome, winner, games, annex)
+    res = decide(t.state, phase, players, ending=ending, games=g,
+                 losers=[loser] if loser is not None else None, annex=annex)
+    if outcome is Outcome.WIN and res.winner != winner:
+        raise RuleError("BR-MATCH-1", f"the game score {g.a}-{g.b} does not make #{winner} "
+                        "the winner", hint="check --games (first number = first player)")
+    oc, reasons = outcome_of(res)
+    return {"winner": res.winner, "losers": sorted(res.losers), "outcome": oc,
+            "loss_reasons": reasons, "games": g.as_wire(), "decided_by": res.decided_by,
+            "annex_a": annex if annex is not None else None}
+
+
+def _strip(body: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in body.items() if not (k == "annex_a" and v is None)}
+
+
+def _no_hotc_options(turn_player: int | None, slow_play: list[int] | None) -> None:
+    if turn_player is not None or slow_play:
+        raise UsageError("--turn-player and --slow-play are HotC timeout options",
+                         hint="Bushiroad results: --winner, --draw, --timeout --games A-B, "
+                              "--concession N or --annex-a VALUES")
+
+
+def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
+                  outcome: Outcome, winner: int | None = None, loser: int | None = None,
+                  games: list[int] | None = None,
+                  annex_values: list[list[list[int]]] | None = None,
+                  turn_player: int | None = None, slow_play: list[int] | None = None,
+                  note: str = "") -> list[SignedEvent]:
+    _no_hotc_options(turn_player, slow_play)
+    rnd, tab = open_table(t.state, round_no, table)
+    annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
+    body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
+                       loser=loser, games=games, annex=annex)
+    ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
+                                 **_strip(body)), signer, time)  # type: ignore[arg-type]
+    return [ev, *_after_result(t, round_no, signer, time)]
+
+
+def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
+                   outcome: Outcome, reason: str, winner: int | None = None,
+                   loser: int | None = None, games: list[int] | None = None,
+                   annex_values: list[list[list[int]]] | None = None,
+                   turn_player: int | None = None,
+                   slow_play: list[int] | None = None) -> list[SignedEvent]:
+    _no_hotc_options(turn_player, slow_play)
+    rnd, tab, current = correctable_table(t.state, round_no, table)
+    annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
+    body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
+                       loser=loser, games=games, annex=annex)
+    ev = t.record(ResultCorrected(round=round_no, table=table, corrects_seq=current,
+                                  reason=reason, **_strip(body)),  # type: ignore[arg-type]
+                  signer, time)
+    out = [ev]
+    if rnd.closed_seq is not None:
+        out += _after_result(t, round_no, signer, time)
+    return out
+
+
+def drop_player(t: Tournament, signer: Signer, time: str, number: int,
+                reason: str = "") -> list[SignedEvent]:
+    """BR-DROP-1/2: before pairings not paired again; after pairings a loss (the opponent
+    wins, AMB-B17)."""
+    timing = drop_timing(t.state, number)
+    out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
+                                  timing=timing, reason=reason), signer, time)]
+    if timing is DropTiming.AFTER_PAIRING:
+        rnd = open_round(t.state)
+        assert rnd is not None
+        tab = next(x for x in rnd.tables if number in x.players)
+        out += record_result(t, signer, time, round_no=rnd.number, table=tab.table,
+                             outcome=Outcome.DROP, loser=number)
+    return out
+
+
+def select_cut(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
+               source: str | None = None) -> list[SignedEvent]:
+    """After the qualifying stage: the finalists (BR-FIN-5), or without a cut the final
+    standings; a recorded DRAW-v1 draw orders groups still tied (BR-SWISS-TB-7)."""
+    st = t.state
+    require_stage_over(st)
+    out: list[SignedEvent] = []
+    draw_seq = None
+    tiebreak = None
+    items = tiebreak_needed(st)
+    if items:
+        seed_seq = seed_for(t, "tiebreak", signer, time, out, material=material,
+                            source=source)
+        ev = t.make_draw(ctx=ctx(st, "tiebreak"), items=items, seed_seq=seed_seq,
+                         reason="final tie-break of tied standings (BR-SWISS-TB-7)",
+                         signer=signer, time=time)
+        out.append(ev)
+        draw_seq = ev.seq
+        tiebreak = st.draw_results[ev.seq]
+    cut = st.format.cut if st.format else 0
+    body = (make_finalists(st, draw_seq, tiebreak) if cut
+            else make_final_standings(st, draw_seq, tiebreak))
+    out.append(t.record(body, signer, time))
+    return out
+
+
+def seed_bracket(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
+                 source: str | None = None) -> list[SignedEvent]:
+    """The bracket: the finalists by ranking (seed 1 v lowest, BR-FIN-5) or, in a
+    single-elimination event, every active fighter by a recorded draw (BR-SE-1); then its
+    first round.  On a seeded bracket, the next bracket round."""
+    st = t.state
+    h = ms(st)
+    if h.slots is not None:
+        return pair_round(t, signer, time)
+    out: list[SignedEvent] = []
+    if fmt_id(st) is FormatId.SINGLE_ELIM:
+        if st.registration_closed_seq is None:
+            raise RuleError("LEDGER-REG-2", "registration is still open",
+                            hint="close it with 'tourney registration close'")
+        field = sorted(e.number for e in entrants(st))
+        if not field:
+            raise RuleError("BR-SE-1", "no fighter is left to seed")
+        seed_seq = seed_for(t, "bracket", signer, time, out, material=material, source=source)
+        ev = t.make_draw(ctx=ctx(st, "bracket"), items=field, seed_seq=seed_seq,
+                         reason="single-elimination seeding (BR-SE-1)", signer=signer,
+                         time=time)
+        size = bracket_size(len(field), 1 << (len(field) - 1).bit_length())
+        slots = bracket_slots(st.draw_results[ev.seq], size)
+        out += [ev, t.record(BracketSeeded(slots=slots, draw_seq=ev.seq), signer, time)]
+    else:
+        if h.cut is None:
+            raise RuleError("BR-FIN-5", "the finalists are not decided",
+                            hint="run 'tourney cut'")
+        size = 1 << max(len(h.cut) - 1, 1).bit_length()
+        out.append(t.record(BracketSeeded(slots=ranked_order(h.cut, size), draw_seq=None),
+                            signer, time))
+    return out + pair_round(t, signer, time)

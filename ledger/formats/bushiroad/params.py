@@ -1,0 +1,109 @@
+"""Genesis parameters of the Bushiroad formats (RULES.md §8, DESIGN.md §10).
+
+Owns: one ``ParamSpec`` per format id, built from the parameters they share, and typed
+readers of a tournament's recorded values.  Every value is recorded at genesis, defaults
+included, so a ledger keeps its meaning under a later release (DESIGN.md §10 revisions).
+
+May import: ``ledger.params``, ``ledger.state``, ``ledger.formats.bushiroad.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.formats.bushiroad.mw import MwDenominator
+from ledger.formats.bushiroad.results import MatchFormat, SeEqualGames
+from ledger.formats.bushiroad.tiebreak import H2HGroup, H2HPosition, Territory, TiebreakParams
+from ledger.params import Allowed, Param, ParamSpec
+from ledger.state import TournamentState
+
+RULES = "BR_FR_1_2_0"
+
+_COMMON: dict[str, tuple[Param, Allowed]] = {
+    "rules": (RULES, (RULES,)),
+    "game": ("WS", ("VG", "WS", "BF")),                               # 002 FR Range
+    "tournament_level": (1, (1, 3)),                                  # BR-LEVEL-1
+    "match_format": ("BO1", ("BO1", "BO3")),                          # BR-MATCH-1
+    "match_minutes": (30, (1, 240)),                                  # BR-TIME-1/2
+    "annex_a": (False, (False, True)),                                # BR-ANNEXA-0
+    "nicknames_allowed": (False, (False, True)),                      # BR-NICK-1
+}
+_STANDINGS: dict[str, tuple[Param, Allowed]] = {
+    "points_per_win": (1, (1, 3)),                                    # BR-SWISS-4
+    "territory": ("outside_japan", ("outside_japan", "japan")),       # BR-SWISS-TB-2
+    "bye_in_own_mw": (True, (False, True)),                           # AMB-B1
+    "swiss_mw_denominator": ("total_rounds", ("total_rounds", "rounds_played")),  # AMB-B2
+    "h2h_group": ("dominance", ("dominance", "pairs_only")),          # AMB-B4
+    "h2h_position": ("after_oomw", ("after_oomw", "after_omw")),      # AMB-B4
+    "final_tiebreak": ("random", ("random",)),                        # BR-SWISS-TB-7, AMB-B5
+}
+_CUT: dict[str, tuple[Param, Allowed]] = {
+    "finalist_method": ("ranking", ("ranking",)),                     # BR-FIN-1/5
+    "br_se_equal_games_at_time": ("both_lose", ("both_lose", "extra_game")),  # AMB-B13
+}
+
+
+def _spec(*parts: dict[str, tuple[Param, Allowed]], default_cut: int = 0) -> ParamSpec:
+    merged = {k: v for part in parts for k, v in part.items()}
+    return ParamSpec(defaults={k: d for k, (d, _) in merged.items()},
+                     choices={k: a for k, (_, a) in merged.items()}, default_cut=default_cut)
+
+
+SWISS = _spec(_COMMON, _STANDINGS, _CUT, {
+    "swiss_rounds": (0, (0, 64)),       # 0 = recommended for the field (BR-SWISS-ROUNDS-2/3)
+    "stop_rule": ("fixed", ("fixed", "one_undefeated", "undefeated_below_cut")),  # ROUNDS-4
+})
+DOUBLE_ELIM = _spec(_COMMON, _STANDINGS, _CUT, {
+    "de_rank_losses_secondary": (False, (False, True)),               # AMB-B10
+    "de_dq_as_drop": (True, (False, True)),                           # AMB-B24
+})
+SINGLE_ELIM = _spec(_COMMON, {
+    "br_se_equal_games_at_time": ("both_lose", ("both_lose", "extra_game")),  # AMB-B13
+    "seeding": ("draw", ("draw",)),                                   # BR-SE: a recorded draw
+})
+ROUND_ROBIN = _spec(_COMMON, _STANDINGS)
+
+
+def param(state: TournamentState, name: str) -> Param:
+    fmt = state.format
+    if fmt is None or name not in fmt.params:
+        raise KeyError(name)
+    return fmt.params[name]
+
+
+def text(state: TournamentState, name: str) -> str:
+    return str(param(state, name))
+
+
+def number(state: TournamentState, name: str) -> int:
+    v = param(state, name)
+    return v if isinstance(v, int) else int(str(v))
+
+
+def flag(state: TournamentState, name: str) -> bool:
+    return param(state, name) is True
+
+
+def match_format(state: TournamentState) -> MatchFormat:
+    return MatchFormat(text(state, "match_format"))
+
+
+def se_equal_games(state: TournamentState) -> SeEqualGames:
+    fmt = state.format
+    v = fmt.params.get("br_se_equal_games_at_time", "both_lose") if fmt else "both_lose"
+    return SeEqualGames(str(v))
+
+
+def tiebreak_params(state: TournamentState) -> TiebreakParams:
+    p = state.format.params if state.format else {}
+
+    def get(name: str, default: Param) -> Param:
+        return p.get(name, default)
+
+    return TiebreakParams(
+        points_per_win=int(get("points_per_win", 1)),
+        territory=Territory(str(get("territory", "outside_japan"))),
+        bye_in_own_mw=get("bye_in_own_mw", True) is True,
+        swiss_mw_denominator=MwDenominator(str(get("swiss_mw_denominator", "total_rounds"))),
+        h2h_group=H2HGroup(str(get("h2h_group", "dominance"))),
+        h2h_position=H2HPosition(str(get("h2h_position", "after_oomw"))),
+        de_rank_losses_secondary=get("de_rank_losses_secondary", False) is True,
+        de_dq_as_drop=get("de_dq_as_drop", True) is True)

@@ -1,0 +1,197 @@
+"""Rules of every HotC event: who may sign it and what it must say.
+
+Owns: the permissions of the HotC kinds (RULES.md §1.3) and one check per kind, which
+recomputes the expected body with ``ledger.formats.hotc.plan`` (the same code the commands use)
+and refuses any difference — so the audit re-runs every pairing, bye, cut and bracket
+draw from the recorded seeds and the state at that seq.
+
+May import: ``ledger.formats.hotc.book``, ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+``ledger.formats.hotc.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.errors import RuleError
+from ledger.events import Role
+from ledger.formats.hotc.book import HOTC_BOOK as BOOK
+from ledger.formats.hotc.events import CutMade, HotcKind
+from ledger.formats.hotc.plan import (
+    bye_items,
+    close_summary,
+    cut_plan,
+    make_cut,
+    swiss_preconditions,
+)
+from ledger.formats.hotc.results import decide_result
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.bracket import bracket_slots
+from ledger.formats.match.events import (
+    BracketSeeded,
+    ChampionDeclared,
+    MatchKind,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+)
+from ledger.formats.match.model import Outcome, Phase, Status
+from ledger.formats.match.plan import (
+    correctable_table,
+    ctx,
+    current_round_number,
+    drop_timing,
+    last_round,
+    open_table,
+    pairing_items,
+    plan_swiss,
+    plan_top_cut,
+    recorded_draw,
+    round_complete,
+)
+from ledger.state import TournamentState
+
+HJ = frozenset({Role.HEAD_JUDGE})
+SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
+BOOK.permit(MatchKind.ROUND_PAIRED.value, HJ)               # LEDGER-RAND-3
+BOOK.permit(HotcKind.CUT_MADE.value, HJ)                   # LEDGER-RAND-3
+BOOK.permit(MatchKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
+BOOK.permit(MatchKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
+BOOK.permit(MatchKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
+BOOK.permit(MatchKind.PLAYER_DROPPED.value,  # FR §4.5
+            frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
+BOOK.permit(MatchKind.ROUND_CLOSED.value, SCORING)
+BOOK.permit(MatchKind.CHAMPION_DECLARED.value, SCORING)
+
+
+def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleError:
+    return RuleError("HOTC-PAIR-7" if code == "pairing_mismatch" else "HOTC-CUT-2",
+                     f"{what}: expected {expected!r}, recorded {recorded!r}", finding=code)
+
+
+@BOOK.checks(RoundPaired)
+def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None:
+    if body.phase is Phase.TOP_CUT:
+        expected = plan_top_cut(state)
+    else:
+        n = swiss_preconditions(state)
+        items = bye_items(state)
+        want = 1 if items is None else 2
+        if body.round != n or len(body.draws) != want:
+            raise _mismatch("pairing_mismatch", "round/draws", (n, want),
+                            (body.round, len(body.draws)))
+        bye = None
+        if items is not None:
+            bye = recorded_draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
+        order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
+                      pairing_items(state, bye))
+        expected = plan_swiss(state, n, bye, order, list(body.draws))
+    if expected != body:
+        raise _mismatch("pairing_mismatch", f"round {body.round} pairing",
+                        [t.players for t in expected.tables] + [expected.bye],
+                        [t.players for t in body.tables] + [body.bye])
+
+
+def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
+             players: list[int], phase: Phase) -> None:
+    loser = body.losers[0] if body.losers else None
+    got = decide_result(phase, players, body.outcome, winner=body.winner, loser=loser,
+                        turn_player=body.turn_player, slow_play=list(body.slow_play))
+    if (got.winner, got.losers, got.loss_reasons) != (body.winner, body.losers,
+                                                      body.loss_reasons):
+        raise RuleError("HOTC-TIME-2", f"result says winner {body.winner}, losers "
+                        f"{body.losers} ({[r.value for r in body.loss_reasons]}) but "
+                        f"{body.outcome.value} gives {got.winner}, {got.losers}",
+                        finding="result_mismatch")
+    dropper = state.fmt.records.get(loser) if loser is not None else None
+    if body.outcome is Outcome.DROP and (dropper is None or dropper.status is not Status.DROPPED):
+        raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
+                        hint="use 'tourney drop NUMBER'")
+
+
+@BOOK.checks(ResultRecorded)
+def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
+    rnd, table = open_table(state, body.round, body.table)
+    _decided(state, body, table.players, rnd.phase)
+
+
+@BOOK.checks(ResultCorrected)
+def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
+    rnd, table, current = correctable_table(state, body.round, body.table)
+    if current != body.corrects_seq:
+        raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
+                        f"of round {body.round} table {body.table} (seq {current})",
+                        hint="cite the seq shown by 'tourney round show'")
+    if not body.reason.strip():
+        raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
+    _decided(state, body, table.players, rnd.phase)
+
+
+@BOOK.checks(PlayerDropped)
+def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
+    rec = state.fmt.records.get(body.number)
+    if rec is None:
+        raise RuleError("BR-DROP-1", f"player {body.number} is not registered",
+                        hint="see 'tourney player list'")
+    if rec.status not in (Status.ACTIVE, Status.CUT) or rec.cut_finish is not None:
+        raise RuleError("BR-DROP-1", f"player {body.number} is {rec.status.value}, "
+                        "not in the event", hint="only players still in the event drop")
+    timing = drop_timing(state, body.number)
+    if (body.timing, body.round) != (timing, current_round_number(state)):
+        raise RuleError("BR-DROP-2", f"drop timing is {timing.value} in round "
+                        f"{current_round_number(state)}", finding="drop_mismatch")
+
+
+@BOOK.checks(RoundClosed)
+def _closed(state: TournamentState, body: RoundClosed, actor: str) -> None:
+    rnd = find_round(state.fmt, body.round)
+    if rnd is None or not round_complete(rnd):
+        raise RuleError("LEDGER-RES-1", f"round {body.round} still has tables without results")
+    reclose = rnd.closed_seq is not None and (rnd.corrected_seq or 0) > rnd.closed_seq
+    if rnd.closed_seq is not None and not reclose:
+        raise RuleError("LEDGER-RES-1", f"round {body.round} is already closed")
+    expected = close_summary(state, rnd)
+    if expected != body:
+        raise _mismatch("standings_mismatch", f"round {body.round} close", expected, body)
+
+
+@BOOK.checks(CutMade)
+def _cut(state: TournamentState, body: CutMade, actor: str) -> None:
+    x0, pool, spots = cut_plan(state)
+    drawn: list[int] = []
+    if spots and pool:
+        if body.draw_seq is None:
+            raise _mismatch("cut_mismatch", "cut draw", "a draw", None)
+        drawn = recorded_draw(state, body.draw_seq, ctx(state, "cut"), pool)[:spots]
+    elif body.draw_seq is not None:
+        raise _mismatch("cut_mismatch", "cut draw", None, body.draw_seq)
+    expected = make_cut(state, x0, pool, spots, drawn, body.draw_seq)
+    if expected != body:
+        raise _mismatch("cut_mismatch", "top cut", expected.cut, body.cut)
+
+
+@BOOK.checks(BracketSeeded)
+def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
+    h = state.fmt
+    if h.cut is None:
+        raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
+    if h.slots is not None:
+        raise RuleError("HOTC-TOP-1", "the bracket is already seeded")
+    if body.draw_seq is None:
+        raise _mismatch("bracket_mismatch", "bracket draw", "a draw (HOTC-TOP-1)", None)
+    order = recorded_draw(state, body.draw_seq, ctx(state, "bracket"), sorted(h.cut))
+    expected = bracket_slots(order, state.format.cut if state.format else 8)
+    if expected != body.slots:
+        raise _mismatch("bracket_mismatch", "bracket seeding", expected, body.slots)
+
+
+@BOOK.checks(ChampionDeclared)
+def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> None:
+    rnd = last_round(state)
+    left = [n for n in (state.fmt.entries or []) if n is not None]
+    if rnd is None or rnd.phase is not Phase.TOP_CUT or rnd.closed_seq is None \
+            or len(left) != 1 or state.fmt.champion is not None:
+        raise RuleError("HOTC-TOP-3", "the bracket has not produced a champion yet")
+    if (body.number, body.round) != (left[0], rnd.number):
+        raise _mismatch("bracket_mismatch", "champion", left[0], body.number)
+

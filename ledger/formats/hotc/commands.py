@@ -1,0 +1,177 @@
+"""HotC commands: decide the events of one command and record them on the aggregate.
+
+Owns: ``pair_round``, ``record_result``, ``correct_result``, ``drop_player``,
+``select_cut`` and ``seed_bracket`` — each may record several events in one atomic save
+(e.g. seed, bye draw, pairing draw and round_paired; or the last result, round_closed
+and champion_declared).  Decisions come from ``ledger.formats.hotc.plan``; every event still
+passes ``ledger.rules.check`` when recorded.
+
+May import: ``ledger.aggregate`` (Tournament), ``ledger.errors``, ``ledger.keys``,
+``ledger.events``, ``ledger.formats.hotc.*``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ledger.errors import RuleError
+from ledger.events import SignedEvent
+from ledger.formats.hotc.plan import (
+    bye_items,
+    close_summary,
+    cut_plan,
+    make_cut,
+    swiss_preconditions,
+)
+from ledger.formats.hotc.results import decide_result
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.bracket import bracket_slots
+from ledger.formats.match.commands import seed_for
+from ledger.formats.match.events import (
+    BracketSeeded,
+    ChampionDeclared,
+    DropTiming,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+)
+from ledger.formats.match.model import Outcome, Phase
+from ledger.formats.match.plan import (
+    correctable_table,
+    ctx,
+    current_round_number,
+    drop_timing,
+    open_round,
+    open_table,
+    pairing_items,
+    plan_swiss,
+    plan_top_cut,
+    round_complete,
+)
+from ledger.keys import Signer
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+
+
+def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
+               source: str | None = None) -> list[SignedEvent]:
+    """Pair the next round: Swiss (with bye and pairing draws) or the next bracket round."""
+    st = t.state
+    if st.fmt.slots is not None:
+        return [t.record(plan_top_cut(st), signer, time)]
+    n = swiss_preconditions(st)
+    out: list[SignedEvent] = []
+    seed_seq = seed_for(t, f"R{n}", signer, time, out, material=material, source=source)
+    draws: list[int] = []
+    bye = None
+    items = bye_items(st)
+    if items is not None:
+        ev = t.make_draw(ctx=ctx(st, f"R{n}/bye"), items=items, seed_seq=seed_seq,
+                         reason=f"round {n} bye (HOTC-BYE-5)", signer=signer, time=time)
+        out.append(ev)
+        draws.append(ev.seq)
+        bye = st.draw_results[ev.seq][0]
+    ev = t.make_draw(ctx=ctx(st, f"R{n}/pairing"), items=pairing_items(st, bye),
+                     seed_seq=seed_seq, reason=f"round {n} pairing order (HOTC-PAIR-1)",
+                     signer=signer, time=time)
+    out.append(ev)
+    draws.append(ev.seq)
+    out.append(t.record(plan_swiss(st, n, bye, st.draw_results[ev.seq], draws), signer, time))
+    return out
+
+
+def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list[SignedEvent]:
+    rnd = find_round(t.state.fmt, number)
+    if rnd is None or not round_complete(rnd):
+        return []
+    out = [t.record(close_summary(t.state, rnd), signer, time)]
+    left = [n for n in (t.state.fmt.entries or []) if n is not None]
+    if rnd.phase is Phase.TOP_CUT and len(left) == 1:
+        out.append(t.record(ChampionDeclared(number=left[0], round=rnd.number), signer, time))
+    return out
+
+
+def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
+                  outcome: Outcome, winner: int | None = None, loser: int | None = None,
+                  turn_player: int | None = None, slow_play: list[int] | None = None,
+                  note: str = "") -> list[SignedEvent]:
+    rnd, tab = open_table(t.state, round_no, table)
+    d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
+                      turn_player=turn_player, slow_play=slow_play)
+    ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
+                                 outcome=outcome, loss_reasons=d.loss_reasons,
+                                 turn_player=turn_player, slow_play=sorted(slow_play or []),
+                                 note=note), signer, time)
+    return [ev, *_after_result(t, round_no, signer, time)]
+
+
+def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
+                   outcome: Outcome, reason: str, winner: int | None = None,
+                   loser: int | None = None, turn_player: int | None = None,
+                   slow_play: list[int] | None = None) -> list[SignedEvent]:
+    rnd, tab, current = correctable_table(t.state, round_no, table)
+    d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
+                      turn_player=turn_player, slow_play=slow_play)
+    ev = t.record(ResultCorrected(round=round_no, table=table, winner=d.winner,
+                                  losers=d.losers, outcome=outcome,
+                                  loss_reasons=d.loss_reasons, corrects_seq=current,
+                                  reason=reason, turn_player=turn_player,
+                                  slow_play=sorted(slow_play or [])), signer, time)
+    out = [ev]
+    if rnd.closed_seq is not None:
+        out += _after_result(t, round_no, signer, time)
+    return out
+
+
+def drop_player(t: Tournament, signer: Signer, time: str, number: int,
+                reason: str = "") -> list[SignedEvent]:
+    """BR-DROP-1/2, HOTC-DROP-1: before pairings not paired; after pairings a loss."""
+    timing = drop_timing(t.state, number)
+    out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
+                                  timing=timing, reason=reason), signer, time)]
+    if timing is DropTiming.AFTER_PAIRING:
+        rnd = open_round(t.state)
+        tab = next(x for x in rnd.tables if number in x.players)  # type: ignore[union-attr]
+        out += record_result(t, signer, time, round_no=rnd.number, table=tab.table,  # type: ignore[union-attr]
+                             outcome=Outcome.DROP, loser=number)
+    return out
+
+
+def select_cut(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
+               source: str | None = None) -> list[SignedEvent]:
+    """HOTC-CUT-1..3: all X-0 players, the rest drawn from the eligible pool."""
+    st = t.state
+    x0, pool, spots = cut_plan(st)
+    out: list[SignedEvent] = []
+    drawn: list[int] = []
+    draw_seq = None
+    if spots and pool:
+        seed_seq = seed_for(t, "cut", signer, time, out, material=material, source=source)
+        ev = t.make_draw(ctx=ctx(st, "cut"), items=pool, seed_seq=seed_seq,
+                         reason=f"{spots} random top-cut spots (HOTC-CUT-2)", signer=signer,
+                         time=time)
+        out.append(ev)
+        draw_seq = ev.seq
+        drawn = st.draw_results[ev.seq][:spots]
+    out.append(t.record(make_cut(st, x0, pool, spots, drawn, draw_seq), signer, time))
+    return out
+
+
+def seed_bracket(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
+                 source: str | None = None) -> list[SignedEvent]:
+    """HOTC-TOP-1: random seeding of the cut onto slots, then pair its first round; on a
+    seeded bracket, pair the next bracket round."""
+    st = t.state
+    if st.fmt.slots is not None:
+        return pair_round(t, signer, time)
+    if st.fmt.cut is None:
+        raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
+    out: list[SignedEvent] = []
+    seed_seq = seed_for(t, "bracket", signer, time, out, material=material, source=source)
+    ev = t.make_draw(ctx=ctx(st, "bracket"), items=sorted(st.fmt.cut), seed_seq=seed_seq,
+                     reason="random bracket seeding (HOTC-TOP-1)", signer=signer, time=time)
+    slots = bracket_slots(st.draw_results[ev.seq], st.format.cut if st.format else 8)
+    out += [ev, t.record(BracketSeeded(slots=slots, draw_seq=ev.seq), signer, time)]
+    return out + pair_round(t, signer, time)
+

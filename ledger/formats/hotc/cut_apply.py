@@ -1,0 +1,29 @@
+"""State transition of the HotC top-cut selection (``cut_made``).
+
+May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
+``ledger.formats.hotc.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.events import SignedEvent
+from ledger.formats.hotc.book import HOTC_BOOK
+from ledger.formats.hotc.events import CutMade
+from ledger.formats.match.apply import consume_draws
+from ledger.formats.match.model import MatchState, Status
+from ledger.state import TournamentState
+
+
+@HOTC_BOOK.applies(CutMade)
+def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
+    h: MatchState = state.fmt
+    consume_draws(state)
+    h.cut = list(body.cut)
+    h.cut_seq = ev.seq
+    h.swiss_over = True
+    for n in body.cut:
+        if n in h.records:
+            h.records[n].status = Status.CUT
+    for n in body.eliminated:
+        if n in h.records:
+            h.records[n].status = Status.ELIMINATED

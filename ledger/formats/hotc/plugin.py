@@ -1,0 +1,95 @@
+"""The ``hotc-swiss-de`` plug-in: parameters, state, rulebook and verbs of the HotC format.
+
+Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (DESIGN.md §10).
+
+May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.formats.match.*``,
+``ledger.formats.hotc.*``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ledger.errors import RuleError, UsageError
+from ledger.events import FormatSpec, SignedEvent
+from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
+from ledger.formats.hotc import commands
+from ledger.formats.hotc import cut_apply as _cut_apply  # noqa: F401  (fills HOTC_BOOK)
+from ledger.formats.hotc.book import HOTC_BOOK
+from ledger.formats.hotc.events import BODIES
+from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
+from ledger.formats.match.book import MATCH_BOOK
+from ledger.formats.match.model import MatchState
+from ledger.params import ParamSpec
+from ledger.plugin import FormatPlugin, Rulebook
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+    from ledger.keys import Signer
+
+FORMAT_ID = "hotc-swiss-de"
+
+PARAMS = ParamSpec(
+    defaults={"match_minutes": 40, "rules": "HOTC_2013",
+              "pair_down_counts": "higher", "bye_priority": "no_repeat"},
+    choices={"match_minutes": (1, 240), "rules": ("HOTC_2013",),
+             "pair_down_counts": ("higher", "both"),           # AMB-H1
+             "bye_priority": ("no_repeat", "least_wins")},      # AMB-H4
+    default_cut=8,
+)
+
+
+def _hotc_result_options(kw: dict[str, Any]) -> dict[str, Any]:
+    """HotC matches are single games with no draws: refuse the game-score options."""
+    for name, option in (("games", "--games"), ("annex_values", "--annex-a")):
+        if kw.pop(name, None) is not None:
+            raise UsageError(f"{option} does not apply to {FORMAT_ID}",
+                             hint="HotC results: --winner, --concession, --timeout, "
+                                  "--slow-play, --double-loss or --tie")
+    return kw
+
+
+class HotcFormat(FormatPlugin):
+    id = FORMAT_ID
+    title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
+    params = PARAMS
+    state_type = MatchState
+    bodies = BODIES
+    book = Rulebook.merged(MATCH_BOOK, HOTC_BOOK)
+
+    def new_state(self) -> MatchState:
+        return MatchState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
+
+    def check_spec(self, spec: FormatSpec) -> None:
+        super().check_spec(spec)
+        if not 2 <= spec.cut <= 256 or spec.cut & (spec.cut - 1):
+            raise RuleError("HOTC-SCOPE-2", f"cut size {spec.cut} is not a power of two in "
+                            "2..256", hint="use --cut 2, 4, 8, 16, …")
+
+    def pair_round(self, t: Tournament, signer: Signer, time: str, *,
+                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+        return commands.pair_round(t, signer, time, material=material, source=source)
+
+    def record_result(self, t: Tournament, signer: Signer, time: str,
+                      **kw: Any) -> list[SignedEvent]:
+        return commands.record_result(t, signer, time, **_hotc_result_options(kw))
+
+    def correct_result(self, t: Tournament, signer: Signer, time: str,
+                       **kw: Any) -> list[SignedEvent]:
+        return commands.correct_result(t, signer, time, **_hotc_result_options(kw))
+
+    def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
+                    reason: str = "") -> list[SignedEvent]:
+        return commands.drop_player(t, signer, time, number, reason)
+
+    def select_cut(self, t: Tournament, signer: Signer, time: str, *,
+                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+        return commands.select_cut(t, signer, time, material=material, source=source)
+
+    def seed_bracket(self, t: Tournament, signer: Signer, time: str, *,
+                     material: str | None = None,
+                     source: str | None = None) -> list[SignedEvent]:
+        return commands.seed_bracket(t, signer, time, material=material, source=source)
+
+
+HOTC = HotcFormat()

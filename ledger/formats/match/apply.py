@@ -1,0 +1,254 @@
+"""State transitions of the match layer's kinds (run by each plug-in's ``evolve``).
+
+Owns: how each match fact changes the ``MatchState`` in ``TournamentState.fmt``: records,
+rounds, byes, pair-downs, draws, head-to-head wins, eliminations, drops, the bracket and the
+champion.  Applies only: never validates (the audit folds invalid events too, after
+reporting them), never reads a clock, never draws.
+
+May import: ``msgspec``, ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ledger.events import RegistrationClosed, SignedEvent
+from ledger.formats.match.book import MATCH_BOOK as BOOK
+from ledger.formats.match.events import (
+    BracketSeeded,
+    ChampionDeclared,
+    PlayerDropped,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+)
+from ledger.formats.match.model import (
+    MatchState,
+    Phase,
+    PlayerRecord,
+    ResultState,
+    RoundState,
+    Status,
+    TableState,
+)
+from ledger.state import TournamentState
+
+
+def find_round(h: MatchState, number: int) -> RoundState | None:
+    if 1 <= number <= len(h.rounds) and h.rounds[number - 1].number == number:
+        return h.rounds[number - 1]
+    return next((r for r in h.rounds if r.number == number), None)
+
+
+def find_table(h: MatchState, number: int, table: int) -> TableState | None:
+    rnd = find_round(h, number)
+    if rnd is None or not 1 <= table <= len(rnd.tables):
+        return None
+    return rnd.tables[table - 1]
+
+
+def _pair_down_flag(state: TournamentState) -> str:
+    fmt = state.format
+    return str(fmt.params.get("pair_down_counts", "higher")) if fmt else "higher"
+
+
+@BOOK.applies(RegistrationClosed)
+def _open_records(state: TournamentState, ev: SignedEvent, body: RegistrationClosed) -> None:
+    for number in state.players:
+        state.fmt.records.setdefault(number, PlayerRecord(number=number))
+
+
+@BOOK.applies(RoundPaired)
+def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
+    h = state.fmt
+    rec = h.records
+    for old in h.rounds:   # only the newest round keeps its tables (see MatchState)
+        old.tables = []
+    consume_draws(state)
+    tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
+                         rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
+              for t in body.tables]
+    entries = list(h.entries or []) if body.phase is Phase.TOP_CUT else []
+    h.rounds.append(RoundState(number=body.round, phase=body.phase, paired_seq=ev.seq,
+                               tables=tables, bye=body.bye, advances=list(body.advances),
+                               entries=entries))
+    both = _pair_down_flag(state) == "both"
+    for t in body.tables:
+        a, b = t.players
+        if a in rec and b in rec and body.phase is Phase.SWISS:  # Rule A is Swiss-only
+            rec[a].opponents.append(b)
+            rec[b].opponents.append(a)
+        if t.pair_down in rec:
+            rec[t.pair_down].pair_downs += 1
+        if t.pair_up in rec:
+            rec[t.pair_up].pair_ups += 1
+            if both:
+                rec[t.pair_up].pair_downs += 1
+    if body.bye is not None and body.bye in rec:
+        rec[body.bye].wins += 1
+        rec[body.bye].byes += 1
+        if body.phase is Phase.SWISS:
+            _mark(rec[body.bye], body.round, "B")
+    if body.phase is Phase.SWISS:
+        h.swiss_rounds = max(h.swiss_rounds, body.round)
+
+
+def _mark(r: PlayerRecord, number: int, what: str) -> None:
+    """Set the qualifying-round character of round ``number`` (see ``PlayerRecord.played``)."""
+    s = r.played.ljust(number, "-")
+    r.played = s[:number - 1] + what + s[number:]
+
+
+def _played_char(res: ResultState, player: int) -> str:
+    if res.winner == player:
+        return "W"
+    if res.winner is None and not res.losers:
+        return "D"
+    return "X" if len(res.losers) == 2 else "L"
+
+
+def consume_draws(state: TournamentState) -> None:
+    state.draw_results.clear()
+    state.draw_items.clear()
+
+
+def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: ResultState,
+            sign: int) -> None:
+    h: MatchState = state.fmt
+    rec = h.records
+    top = rnd.phase is Phase.TOP_CUT
+    if res.winner in rec:
+        rec[res.winner].wins += sign
+        if top:
+            rec[res.winner].top_wins += sign
+        elif len(res.losers) == 1:        # head-to-head (BR-SWISS-TB-6)
+            beaten = rec[res.winner].beaten
+            if sign > 0:
+                beaten.append(res.losers[0])
+            elif res.losers[0] in beaten:
+                beaten.remove(res.losers[0])
+    if res.winner is None and not res.losers:     # a match draw (BR-SWISS-5)
+        for p in table.players:
+            if p in rec:
+                rec[p].draws += sign
+    if not top:
+        for p in table.players:
+            if p in rec:
+                _mark(rec[p], rnd.number, _played_char(res, p) if sign > 0 else "-")
+    for loser, reason in zip(res.losers, res.loss_reasons, strict=False):
+        r = rec.get(loser)
+        if r is None:
+            continue
+        if top:
+            r.top_losses += sign
+        if sign > 0:
+            r.losses += 1
+            r.loss_reasons.append(reason)
+        else:
+            r.losses -= 1
+            if reason in r.loss_reasons:
+                r.loss_reasons.remove(reason)
+        if rnd.phase is Phase.SWISS:
+            r.second_loss_round = rnd.number if r.losses >= 2 else None
+            if h.eliminate_at and r.status in (Status.ACTIVE, Status.ELIMINATED):
+                r.status = Status.ELIMINATED if r.losses >= h.eliminate_at else Status.ACTIVE
+        elif r.status is Status.CUT:
+            r.cut_finish = rnd.number if sign > 0 else None
+
+
+def _record(state: TournamentState, ev: SignedEvent,
+            body: ResultRecorded | ResultCorrected) -> None:
+    rnd = find_round(state.fmt, body.round)
+    table = find_table(state.fmt, body.round, body.table)
+    if rnd is None or table is None:
+        return
+    if table.result is not None:
+        _effect(state, rnd, table, table.result, -1)
+    games = None if isinstance(body.games, msgspec.UnsetType) else list(body.games)
+    table.result = ResultState(seq=ev.seq, winner=body.winner, losers=list(body.losers),
+                               loss_reasons=list(body.loss_reasons), outcome=body.outcome,
+                               games=games)
+    _effect(state, rnd, table, table.result, +1)
+    if isinstance(body, ResultCorrected):
+        rnd.corrected_seq = ev.seq
+
+
+BOOK.applies(ResultRecorded)(_record)
+BOOK.applies(ResultCorrected)(_record)
+
+
+@BOOK.applies(PlayerDropped)
+def _dropped(state: TournamentState, ev: SignedEvent, body: PlayerDropped) -> None:
+    r = state.fmt.records.get(body.number)
+    if r is None:
+        return
+    if r.status is Status.CUT and r.cut_finish is None:
+        rnd = state.fmt.rounds[-1] if state.fmt.rounds else None
+        still_open = rnd is not None and rnd.closed_seq is None
+        r.cut_finish = (rnd.number if still_open and rnd is not None
+                        else len(state.fmt.rounds) + 1)
+    r.status = Status.DROPPED
+    r.dropped_round = body.round
+    # Swiss rounds this player completed: closed ones, plus the open one if their own
+    # result is already in or they hold its bye (BR-DE-TB-4 "dropped after d rounds").
+    done = 0
+    for x in state.fmt.rounds:
+        if x.phase is not Phase.SWISS:
+            continue
+        if x.closed_seq is not None or x.bye == body.number or any(
+                body.number in t.players and t.result is not None for t in x.tables):
+            done += 1
+    r.dropped_after_rounds = done
+    r.dropped_losses = r.losses
+
+
+def next_entries(entries: list[int | None], rnd: RoundState) -> list[int | None]:
+    """Winners of a closed bracket round, in bracket order (empty stays empty)."""
+    winners: dict[frozenset[int], int | None] = {
+        frozenset(t.players): (t.result.winner if t.result else None) for t in rnd.tables}
+    out: list[int | None] = []
+    for i in range(0, len(entries), 2):
+        a, b = entries[i], entries[i + 1]
+        if a is not None and b is not None:
+            out.append(winners.get(frozenset((a, b))))
+        else:
+            out.append(a if a is not None else b)
+    return out
+
+
+@BOOK.applies(RoundClosed)
+def _closed(state: TournamentState, ev: SignedEvent, body: RoundClosed) -> None:
+    h = state.fmt
+    rnd = find_round(h, body.round)
+    if rnd is None:
+        return
+    rnd.closed_seq = ev.seq
+    if rnd.phase is Phase.SWISS:
+        h.swiss_over = body.swiss_over
+    else:
+        h.entries = next_entries(rnd.entries, rnd)
+
+
+@BOOK.applies(BracketSeeded)
+def _seeded(state: TournamentState, ev: SignedEvent, body: BracketSeeded) -> None:
+    consume_draws(state)
+    h: MatchState = state.fmt
+    h.slots = list(body.slots)
+    h.entries = list(body.slots)
+    if h.cut is None:                 # a bracket from the start (single elimination)
+        h.cut = sorted(n for n in body.slots if n is not None)
+        h.cut_seq = ev.seq
+        h.swiss_over = True
+        for n in h.cut:
+            if n in h.records:
+                h.records[n].status = Status.CUT
+
+
+@BOOK.applies(ChampionDeclared)
+def _champion(state: TournamentState, ev: SignedEvent, body: ChampionDeclared) -> None:
+    state.fmt.champion = body.number
+    r = state.fmt.records.get(body.number)
+    if r is not None:
+        r.status = Status.CHAMPION
+

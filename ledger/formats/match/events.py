@@ -1,0 +1,144 @@
+"""Event bodies of the shared match layer (wire kinds, DESIGN.md §8 and §11 contracts).
+
+Owns: ``RoundPaired``, ``ResultRecorded``, ``ResultCorrected``, ``PlayerDropped``,
+``RoundClosed``, ``BracketSeeded``, ``ChampionDeclared`` — each a msgspec Struct with an
+explicit wire tag, one body type per kind for every format (registered by the plug-ins
+that use them).  Fields added after the HotC format shipped default to ``UNSET`` and are
+then absent from the bytes, so every ``hotc-swiss-de`` leaf keeps its exact bytes while
+newer formats record ``games`` and ``decided_by`` (DESIGN.md §11).
+
+May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.model``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import msgspec
+
+from ledger.events import Body
+from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Phase
+
+PAIRING_ALGORITHM = "hotc-pair/v1"
+
+
+class MatchKind(str, Enum):
+    ROUND_PAIRED = "round_paired"
+    RESULT_RECORDED = "result_recorded"
+    RESULT_CORRECTED = "result_corrected"
+    PLAYER_DROPPED = "player_dropped"
+    ROUND_CLOSED = "round_closed"
+    BRACKET_SEEDED = "bracket_seeded"
+    CHAMPION_DECLARED = "champion_declared"
+
+
+class Table(msgspec.Struct, frozen=True, kw_only=True):
+    """One match of a round (HOTC-PAIR-7): players, win groups, rematch and pair-down."""
+
+    table: int
+    players: list[int]
+    groups: list[int]
+    rematch: bool = False
+    pair_down: int | None = None
+    pair_up: int | None = None
+
+
+class RoundPaired(Body, frozen=True, kw_only=True):
+    KIND = MatchKind.ROUND_PAIRED
+    round: int
+    phase: Phase
+    tables: list[Table]
+    bye: int | None
+    advances: list[int] = []
+    draws: list[int] = []          # seqs of the draw_made events this pairing used
+    algorithm: str = PAIRING_ALGORITHM
+
+
+class AnnexA(msgspec.Struct, frozen=True, kw_only=True):
+    """The Annex A record of a game decided at time-up (BR-ANNEXA-0): the title, the values
+    compared at each checkpoint — ``[[values of players[0]], [values of players[1]]]`` in the
+    title's criterion order (VG damage; WS level, clock; BF life) — and who lost."""
+
+    game: str
+    checkpoints: list[list[list[int]]]
+    loser: int
+
+
+class ResultRecorded(Body, frozen=True, kw_only=True):
+    KIND = MatchKind.RESULT_RECORDED
+    round: int
+    table: int
+    winner: int | None
+    losers: list[int]
+    outcome: Outcome
+    loss_reasons: list[LossReason]
+    turn_player: int | None = None
+    slow_play: list[int] = []      # players with an upheld slow-play call in this match
+    note: str = ""
+    games: list[int] | msgspec.UnsetType = msgspec.UNSET   # [wins a, wins b, drawn games]
+    decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
+    annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
+
+
+class ResultCorrected(Body, frozen=True, kw_only=True):
+    KIND = MatchKind.RESULT_CORRECTED
+    round: int
+    table: int
+    winner: int | None
+    losers: list[int]
+    outcome: Outcome
+    loss_reasons: list[LossReason]
+    corrects_seq: int
+    reason: str
+    turn_player: int | None = None
+    slow_play: list[int] = []
+    games: list[int] | msgspec.UnsetType = msgspec.UNSET
+    decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
+    annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
+
+
+class DropTiming(str, Enum):
+    BEFORE_PAIRING = "before_pairing"
+    AFTER_PAIRING = "after_pairing"
+    AFTER_RESULT = "after_result"
+    CUT_WINDOW = "cut_window"
+
+
+class PlayerDropped(Body, frozen=True, kw_only=True):
+    KIND = MatchKind.PLAYER_DROPPED
+    number: int
+    round: int
+    timing: DropTiming
+    reason: str = ""
+
+
+class RoundClosed(Body, frozen=True, kw_only=True):
+    """All results of a round are in; the stop rule's verdict (HOTC-STOP-1)."""
+
+    KIND = MatchKind.ROUND_CLOSED
+    round: int
+    phase: Phase
+    undefeated: int
+    one_loss: int
+    eliminated: list[int]
+    swiss_over: bool
+
+
+class BracketSeeded(Body, frozen=True, kw_only=True):
+    """Random seeding onto slots 1..N (HOTC-TOP-1, AMB-H9/H10); null = empty slot."""
+
+    KIND = MatchKind.BRACKET_SEEDED
+    slots: list[int | None]
+    draw_seq: int | None           # None when seeded by ranking (no draw)
+
+
+class ChampionDeclared(Body, frozen=True, kw_only=True):
+    KIND = MatchKind.CHAMPION_DECLARED
+    number: int
+    round: int
+
+
+#: the wire kinds of the match layer (registered by each plug-in that plays matches)
+MATCH_BODIES: tuple[type[Body], ...] = (RoundPaired, ResultRecorded, ResultCorrected,
+                                        PlayerDropped, RoundClosed, BracketSeeded,
+                                        ChampionDeclared)

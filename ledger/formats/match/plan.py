@@ -1,0 +1,186 @@
+"""Decisions every format that plays rounds of matches shares: the one implementation used
+by the commands (to decide) and by the checks (to verify).
+
+Owns: draw contexts, the current/open round, the active entrants, the Swiss-like pairing
+plan of a round (one engine for every format, grouped by wins or points, HOTC-PAIR-5 /
+AMB-B7), the next bracket round, drop timing (BR-DROP-1/2, AMB-B17), which table takes a
+result or a correction, and the close summary of a bracket round.
+
+May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.match.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.errors import RuleError
+from ledger.formats.match.apply import find_round, find_table
+from ledger.formats.match.bracket import bracket_tables
+from ledger.formats.match.events import (
+    PAIRING_ALGORITHM,
+    DropTiming,
+    RoundClosed,
+    RoundPaired,
+    Table,
+)
+from ledger.formats.match.model import MatchState, Phase, RoundState, Status, TableState
+from ledger.formats.match.pairing import CORE_PER_GROUP, EXACT_LIMIT, Entrant, pair_swiss
+from ledger.state import TournamentState
+
+#: Field size above which the exact matcher runs on a core of each win/point group (the
+#: first players of each large group in draw order), per recorded pairing algorithm: HotC's
+#: two win groups afford a large core (ADR 0004); a Swiss with a dozen point groups keeps
+#: each group's core small so one round of 4,096 stays in budget (ADR 0006).
+PAIRING_LIMITS: dict[str, tuple[int, int]] = {
+    PAIRING_ALGORITHM: (EXACT_LIMIT, CORE_PER_GROUP),     # "hotc-pair/v1": 160, 40
+    "match-pair/v1": (32, 12),
+}
+
+
+def ctx(state: TournamentState, what: str) -> str:
+    return f"{state.log}/{what}"
+
+
+def param(state: TournamentState, name: str, default: str) -> str:
+    return str(state.format.params.get(name, default)) if state.format else default
+
+
+def last_round(state: TournamentState) -> RoundState | None:
+    return state.fmt.rounds[-1] if state.fmt.rounds else None
+
+
+def open_round(state: TournamentState) -> RoundState | None:
+    rnd = last_round(state)
+    return rnd if rnd is not None and rnd.closed_seq is None else None
+
+
+def entrants(state: TournamentState) -> list[Entrant]:
+    return [Entrant(number=r.number, wins=r.wins, byes=r.byes, pair_downs=r.pair_downs,
+                    opponents=frozenset(r.opponents))
+            for r in sorted(state.fmt.records.values(), key=lambda r: r.number)
+            if r.status is Status.ACTIVE]
+
+
+def pairing_items(state: TournamentState, bye: int | None) -> list[int]:
+    return [e.number for e in entrants(state) if e.number != bye]
+
+
+def plan_swiss(state: TournamentState, number: int, bye: int | None,
+               order: list[int], draws: list[int], *,
+               algorithm: str = PAIRING_ALGORITHM) -> RoundPaired:
+    """The round_paired of Swiss round ``number`` given the bye and the pairing draw."""
+    field = [e for e in entrants(state) if e.number != bye]
+    limit, core = PAIRING_LIMITS.get(algorithm, (EXACT_LIMIT, CORE_PER_GROUP))
+    pairs, _exact = pair_swiss(field, order, param(state, "pair_down_counts", "higher"),
+                               exact_limit=limit, core_per_group=core)
+    pos = {n: i for i, n in enumerate(order)}
+    pairs.sort(key=lambda p: (-p.high_wins, -p.low_wins, min(pos[p.high], pos[p.low])))
+    tables = []
+    for i, p in enumerate(pairs, start=1):
+        first, second = (p.high, p.low) if pos[p.high] <= pos[p.low] else (p.low, p.high)
+        wins = {p.high: p.high_wins, p.low: p.low_wins}
+        tables.append(Table(table=i, players=[first, second],
+                            groups=[wins[first], wins[second]], rematch=p.rematch,
+                            pair_down=p.high if p.cross else None,
+                            pair_up=p.low if p.cross else None))
+    return RoundPaired(round=number, phase=Phase.SWISS, tables=tables, bye=bye, draws=draws,
+                       algorithm=algorithm)
+
+
+def plan_top_cut(state: TournamentState) -> RoundPaired:
+    """The next bracket round from the current entries (HOTC-TOP-1, AMB-H10)."""
+    h = state.fmt
+    if h.entries is None:
+        raise RuleError("HOTC-TOP-1", "the bracket is not seeded",
+                        hint="seed it with 'tourney bracket'")
+    if open_round(state) is not None:
+        raise RuleError("HOTC-TOP-3", "the current bracket round is still open",
+                        hint="record its remaining results first")
+    if h.champion is not None:
+        raise RuleError("HOTC-TOP-3", f"the tournament is over: champion #{h.champion}")
+    if len(h.entries) < 2:
+        raise RuleError("BR-SE-3", "the bracket is finished with no fighter left (both "
+                        "finalists lost): no champion", hint="AMB-B13: the organizer decides")
+    dropped = {n for n, r in h.records.items() if r.status is Status.DROPPED}
+    entries = [None if e in dropped else e for e in h.entries]
+    matches, advances = bracket_tables(entries)
+    groups = [0, 0]
+    tables = [Table(table=i, players=m, groups=groups) for i, m in enumerate(matches, start=1)]
+    return RoundPaired(round=len(h.rounds) + 1, phase=Phase.TOP_CUT, tables=tables, bye=None,
+                       advances=advances)
+
+
+def round_complete(rnd: RoundState) -> bool:
+    return all(t.result is not None for t in rnd.tables)
+
+
+def drop_timing(state: TournamentState, number: int) -> DropTiming:
+    h = state.fmt
+    rnd = open_round(state)
+    if rnd is not None:
+        for t in rnd.tables:
+            if number in t.players:
+                return DropTiming.AFTER_RESULT if t.result else DropTiming.AFTER_PAIRING
+    if h.swiss_over and h.cut is None:
+        return DropTiming.CUT_WINDOW
+    return DropTiming.BEFORE_PAIRING
+
+
+def open_table(state: TournamentState, round_no: int,
+               table: int) -> tuple[RoundState, TableState]:
+    """The table of the open round a result may be entered for (LEDGER-RES-1)."""
+    rnd = open_round(state)
+    if rnd is None or rnd.number != round_no:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
+                        hint="results are recorded for the current round only; a judge "
+                             "corrects a closed one with 'tourney result correct'")
+    tab = find_table(state.fmt, round_no, table)
+    if tab is None:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
+                        hint="see 'tourney round show'")
+    if tab.result is not None:
+        raise RuleError("LEDGER-RES-1", f"table {table} of round {round_no} already has a "
+                        f"result (seq {tab.result.seq})",
+                        hint="a judge corrects it with 'tourney result correct'")
+    return rnd, tab
+
+
+def correctable_table(state: TournamentState, round_no: int,
+                      table: int) -> tuple[RoundState, TableState, int]:
+    """A table whose result may still be corrected, and the seq of that result: only the
+    newest round, before the next round or the cut (BR-PEN-3.10.2 timing)."""
+    rnd = find_round(state.fmt, round_no)
+    if rnd is None or rnd is not last_round(state) or \
+            state.fmt.cut is not None and rnd.phase is Phase.SWISS:
+        raise RuleError("BR-PEN-3.10.2-AMEND-3", f"round {round_no} is final: a later "
+                        "round or the cut was already made", hint="no correction is possible")
+    if state.fmt.champion is not None:
+        raise RuleError("LEDGER-RES-3", "the tournament is over")
+    tab = find_table(state.fmt, round_no, table)
+    if tab is None or tab.result is None:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} table {table} has no result to "
+                        "correct", hint="see 'tourney round show'")
+    return rnd, tab, tab.result.seq
+
+
+def current_round_number(state: TournamentState) -> int:
+    rnd = last_round(state)
+    return rnd.number if rnd is not None else 0
+
+def close_top_cut(state: TournamentState, rnd: RoundState) -> RoundClosed:
+    """round_closed of a bracket round whose results are all in (who remains)."""
+    losers = {n for t in rnd.tables if t.result for n in t.result.losers}
+    h: MatchState = state.fmt
+    remaining = [n for n in (h.entries or []) if n is not None and n not in losers]
+    return RoundClosed(round=rnd.number, phase=rnd.phase, undefeated=len(remaining),
+                       one_loss=0, eliminated=sorted(losers), swiss_over=True)
+
+
+def recorded_draw(state: TournamentState, seq: int, want_ctx: str, items: list[int]) -> list[int]:
+    """The result of draw ``seq``, which must be the draw of ``want_ctx`` over exactly
+    ``items`` (pre-ordered); an event that cites another draw is refused."""
+    if state.draws.get(want_ctx) != seq:
+        raise RuleError("LEDGER-RAND-1", f"draw seq {seq} is not the draw of {want_ctx!r}",
+                        finding="draw_mismatch")
+    if state.draw_items.get(seq) != items:
+        raise RuleError("LEDGER-RAND-1", f"draw {want_ctx!r} was not over {items}",
+                        finding="draw_mismatch")
+    return state.draw_results[seq]

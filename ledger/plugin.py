@@ -1,0 +1,183 @@
+"""The format plug-in contract (DESIGN.md §10): what the core asks of a tournament format.
+
+Owns: ``Rulebook`` (a format's dispatch tables: state transitions, checks, permissions),
+``FormatPlugin`` (the base every format subclasses: id, parameters, state type, the pure
+``evolve`` / ``check`` pair, and the command verbs it supports) and the socket
+``register_format`` / ``plugin_for`` / ``registered_formats``.
+
+The core never imports a format: ``ledger.formats.registry`` (imported by the CLI, the
+audit and simulate) registers each format here.  A ledger whose genesis names a format
+that is not registered folds only its core facts, and its genesis fails ``rules.check``.
+
+May import: ``msgspec``, ``ledger.events``, ``ledger.errors``, ``ledger.params``
+(``ledger.state`` / ``ledger.aggregate`` for type hints only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import msgspec
+
+from ledger.errors import RuleError
+from ledger.events import Body, FormatSpec, Role, SignedEvent, register_body
+from ledger.params import Param, ParamSpec
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+    from ledger.keys import Signer
+    from ledger.state import TournamentState
+
+Applier = Callable[["TournamentState", SignedEvent, Any], None]
+Checker = Callable[["TournamentState", Any, str], None]
+
+
+class Rulebook:
+    """One format's (or one shared layer's) dispatch tables, filled by decorators at import.
+
+    A format may be built from several books (``merged``): e.g. the shared match layer's
+    book plus the format's own.  Transitions of one body type run in registration order.
+    """
+
+    def __init__(self) -> None:
+        self.appliers: dict[type[Body], list[Applier]] = {}
+        self.checkers: dict[type[Body], Checker] = {}
+        self.permissions: dict[str, frozenset[Role]] = {}
+
+    def applies(self, body_type: type[Body]) -> Callable[[Applier], Applier]:
+        def register(fn: Applier) -> Applier:
+            self.appliers.setdefault(body_type, []).append(fn)
+            return fn
+        return register
+
+    def checks(self, body_type: type[Body]) -> Callable[[Checker], Checker]:
+        def register(fn: Checker) -> Checker:
+            self.checkers[body_type] = fn
+            return fn
+        return register
+
+    def permit(self, kind: str, roles: frozenset[Role]) -> None:
+        self.permissions[kind] = roles
+
+    @staticmethod
+    def merged(*books: Rulebook) -> Rulebook:
+        out = Rulebook()
+        for book in books:
+            for t, fns in book.appliers.items():
+                out.appliers.setdefault(t, []).extend(fns)
+            out.checkers.update(book.checkers)
+            out.permissions.update(book.permissions)
+        return out
+
+
+def _no_verb(plugin: FormatPlugin, verb: str) -> RuleError:
+    return RuleError("RULES-8", f"format {plugin.id} has no '{verb}'",
+                     hint=f"{plugin.title}: see 'tourney info' for what it runs")
+
+
+class FormatPlugin:
+    """Base class of a format.  Subclasses set the class attributes and override the verbs
+    they support; every verb decides events and records them on the aggregate, whose
+    ``record`` runs ``rules.check`` (this plug-in's ``check`` included) before signing."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    params: ClassVar[ParamSpec]
+    state_type: ClassVar[type[msgspec.Struct]]
+    bodies: ClassVar[tuple[type[Body], ...]] = ()
+    book: ClassVar[Rulebook]
+
+    # -- what the core calls -----------------------------------------------------------
+    def new_state(self) -> Any:
+        return self.state_type()
+
+    def decode_state(self, raw: bytes) -> Any:
+        return msgspec.msgpack.decode(raw, type=self.state_type)
+
+    def check_spec(self, spec: FormatSpec) -> None:
+        """Genesis: every parameter known and allowed (RULES.md §8); formats add more."""
+        self.params.check(spec)
+
+    def evolve(self, state: TournamentState, ev: SignedEvent) -> None:
+        for fn in self.book.appliers.get(type(ev.body), ()):
+            fn(state, ev, ev.body)
+
+    def check(self, state: TournamentState, body: Body, actor: str) -> None:
+        fn = self.book.checkers.get(type(body))
+        if fn is not None:
+            fn(state, body, actor)
+
+    def roles_for(self, kind: str) -> frozenset[Role] | None:
+        return self.book.permissions.get(kind)
+
+    # -- command verbs (DESIGN.md §8); a format overrides those it runs ----------------
+    def pair_round(self, t: Tournament, signer: Signer, time: str, *,
+                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+        raise _no_verb(self, "round pair")
+
+    def record_result(self, t: Tournament, signer: Signer, time: str,
+                      **kw: Any) -> list[SignedEvent]:
+        raise _no_verb(self, "result record")
+
+    def correct_result(self, t: Tournament, signer: Signer, time: str,
+                       **kw: Any) -> list[SignedEvent]:
+        raise _no_verb(self, "result correct")
+
+    def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
+                    reason: str = "") -> list[SignedEvent]:
+        raise _no_verb(self, "drop")
+
+    def select_cut(self, t: Tournament, signer: Signer, time: str, *,
+                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+        raise _no_verb(self, "cut")
+
+    def seed_bracket(self, t: Tournament, signer: Signer, time: str, *,
+                     material: str | None = None,
+                     source: str | None = None) -> list[SignedEvent]:
+        raise _no_verb(self, "bracket")
+
+
+_PLUGINS: dict[str, FormatPlugin] = {}
+
+
+def register_format(plugin: FormatPlugin) -> None:
+    """Plug a format in: its body kinds into the wire table, itself into the socket."""
+    old = _PLUGINS.get(plugin.id)
+    if old is not None and old is not plugin:
+        raise ValueError(f"format {plugin.id} is registered twice")
+    for body in plugin.bodies:
+        register_body(body)
+    _PLUGINS[plugin.id] = plugin
+
+
+def plugin_for(format_id: str | None) -> FormatPlugin | None:
+    return _PLUGINS.get(format_id or "")
+
+
+def require_plugin(format_id: str) -> FormatPlugin:
+    plugin = _PLUGINS.get(format_id)
+    if plugin is None:
+        raise RuleError("RULES-8", f"unknown format {format_id!r}",
+                        hint=f"known formats: {', '.join(sorted(_PLUGINS)) or 'none'}")
+    return plugin
+
+
+def registered_formats() -> Iterable[FormatPlugin]:
+    return [_PLUGINS[k] for k in sorted(_PLUGINS)]
+
+
+def parse_params(format_id: str, pairs: list[str]) -> dict[str, Param]:
+    """``init --param NAME=VALUE`` overrides of a registered format's parameters."""
+    return require_plugin(format_id).params.parse(format_id, pairs)
+
+
+def make_format(format_id: str, cut: int | None,
+                params: dict[str, Param] | None = None) -> FormatSpec:
+    """The genesis ``format`` of a registered format: every parameter recorded, defaults
+    included (DESIGN.md §10 rule revisions), then validated as the audit will."""
+    plugin = require_plugin(format_id)
+    spec = FormatSpec(id=format_id, cut=plugin.params.default_cut if cut is None else cut,
+                      params={**plugin.params.defaults, **(params or {})})
+    plugin.check_spec(spec)
+    return spec

@@ -1,0 +1,40 @@
+"""The Bushiroad rule modules stay pure: standard library, msgspec, ledger.errors and
+ledger.matching only (plus each other), so commands, projections and the audit can all
+call them without import cycles."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "ledger" / "formats" / "bushiroad"
+ALLOWED_PROJECT = ("ledger.errors", "ledger.matching", "ledger.formats.bushiroad",
+                   "ledger.formats.match.model")
+#: the pure rule modules (the plug-in modules beside them wire these into the ledger)
+PURE = ("annex_a", "de", "finalists", "model", "mw", "results", "round_robin", "rounds",
+        "tiebreak")
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def test_bushiroad_modules_import_only_what_they_may() -> None:
+    files = [PACKAGE / f"{name}.py" for name in PURE]
+    assert all(f.is_file() for f in files)
+    bad: dict[str, list[str]] = {}
+    for path in files:
+        for name in _imports(path):
+            top = name.split(".")[0]
+            ok = (top in sys.stdlib_module_names or top == "msgspec"
+                  or any(name == p or name.startswith(p + ".") for p in ALLOWED_PROJECT))
+            if not ok:
+                bad.setdefault(path.name, []).append(name)
+    assert bad == {}
