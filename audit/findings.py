@@ -79,6 +79,10 @@ CODES: dict[str, Severity] = {
     "proof_invalid": Severity.ERROR,
     "event_not_sealed": Severity.WARNING,
     "time_regressed": Severity.WARNING,
+    "time_jump": Severity.WARNING,
+    "time_malformed": Severity.ERROR,
+    "unsafe_text": Severity.ERROR,
+    "oversized": Severity.ERROR,
     "checkpoint_malformed": Severity.ERROR,
     "checkpoint_origin_mismatch": Severity.ERROR,
     "checkpoint_bad_signature": Severity.ERROR,
@@ -88,6 +92,11 @@ CODES: dict[str, Severity] = {
     "checkpoint_misnamed": Severity.WARNING,
     "no_checkpoint": Severity.WARNING,
     "unsealed_tail": Severity.INFO,
+    "cosignature_bad": Severity.ERROR,
+    "cosignature_inconsistent": Severity.ERROR,
+    "cosignature_stale": Severity.ERROR,
+    "witness_quorum_missing": Severity.ERROR,
+    "witness_quorum_pending": Severity.INFO,
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ def _file_findings(doc: Any, leaves: list[tuple[int, bytes]]) -> list[Finding]:
 
 
 def verify_report(report_file: Path, target: str | None, *, tournament: str | None,
-                  checkpoints: Path | None) -> Report:
+                  checkpoints: Sequence[Path] = ()) -> Report:
     """The audit of ``target`` (ledger or bundle) plus the report file's own checks."""
     from ledger.errors import UsageError
 

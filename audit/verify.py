@@ -7,7 +7,8 @@ exported directory).  Collects findings with stable codes and never stops at the
 never trusts snapshots or projections: it refolds every event with the same
 ``ledger.rules.check`` / ``ledger.state.apply_event`` the command side uses.
 
-May import: ``ledger.*``, ``audit.findings``, ``audit.sigpool``.
+May import: ``ledger.*``, ``audit.findings``, ``audit.sigpool``, ``audit.checkpoints``,
+``audit.timing``.
 """
 
 from __future__ import annotations
@@ -16,18 +17,16 @@ import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import msgspec
+
 import ledger.formats.registry  # noqa: F401  (the formats the audit re-runs)
+from audit.checkpoints import NoteFile, note_findings, parse_notes
 from audit.findings import Finding, Report, Severity, finding, make_report, rule_finding
 from audit.sigpool import SignaturePool
+from audit.timing import time_findings
 from ledger.canonical import NonCanonicalError
-from ledger.checkpoint import Checkpoint, CheckpointError, parse_checkpoint_note
-from ledger.checkpoint_store import (
-    checkpoint_dir,
-    list_checkpoint_files,
-    origin_of,
-    trusted_checkpoint,
-)
-from ledger.errors import RuleError, UsageError
+from ledger.checkpoint_store import checkpoint_dir, note_files
+from ledger.errors import RuleError, StorageError, UsageError
 from ledger.events import (
     SIG_DOMAIN,
     ZERO_HASH,
@@ -42,9 +41,15 @@ from ledger.merkle import MerkleAccumulator, leaf_hash
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event
 from ledger.store import Ledger, Location
+from ledger.text import (
+    MAX_LEAF_BYTES,
+    check_leaf_size,
+    check_text,
+    check_text_typed,
+    leaf_is_plain,
+)
 
 Progress = Callable[[int, int], None]
-NoteFile = tuple[str, bytes]  # (display name, note bytes)
 _GENESIS = b'"kind":"tournament_created"'
 
 
@@ -132,15 +137,10 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         return make_report(log=log, events=0, root=None, checkpoints=0, findings=findings,
                            source=source)
 
-    parsed_notes: list[tuple[str, bytes, Checkpoint]] = []
-    for name, note in [*notes, *_reveal_notes(leaves)]:
-        try:
-            cp, _ = parse_checkpoint_note(note)
-        except CheckpointError as exc:
-            findings.append(finding("checkpoint_malformed", None, f"{name}: {exc.message}"))
-            continue
-        parsed_notes.append((name, note, cp))
-    wanted_sizes = {cp.size for _n, _b, cp in parsed_notes}
+    parsed_notes, note_problems = parse_notes([*notes, *_reveal_notes(leaves)])
+    findings.extend(note_problems)
+    wanted_sizes = {cp.size for _n, _b, cp, _s in parsed_notes}
+    times: list[str] = []
 
     keys = _key_map(leaves)
     sigs = SignaturePool(len(leaves))
@@ -149,7 +149,6 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
     roots: dict[int, bytes] = {}
     prev = ZERO_HASH
     champion_seq = 0
-    last_time = ""
     total = len(leaves)
     for i, (version, leaf) in enumerate(leaves, start=1):
         root_before = acc.root() if b'"report_published"' in leaf else None
@@ -165,8 +164,10 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         except NonCanonicalError as exc:
             findings.append(finding("malformed", i, exc.message))
             prev = this_hash
+            times.append("")
             continue
         ev = parsed.event
+        times.append(ev.time)
         if parsed.noncanonical is not None:
             findings.append(finding("non_canonical", i, parsed.noncanonical))
         if log is not None and ev.log != log:
@@ -204,10 +205,9 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
             findings.append(finding("random_org_serial_gap_explained", i, "RANDOM.ORG "
                                     f"serials skipped; the head judge says: "
                                     f"{ev.body.gap_reason}"))
-        if ev.time < last_time:
-            findings.append(finding("time_regressed", i, f"time {ev.time} is before "
-                                    f"{last_time}"))
-        last_time = max(last_time, ev.time)
+        text_problems = _text_findings(i, leaf, ev.body)
+        if text_problems:
+            findings.extend(text_problems)
         try:
             apply_event(state, ev)
         except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
@@ -224,11 +224,14 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
     for seq in sigs.failures():
         findings.append(finding("bad_signature", seq, "Ed25519 signature does not verify "
                                 "over the canonical event"))
-    note_findings = _check_notes(parsed_notes, roots, state, total, log)
-    findings.extend(note_findings)
+    tolerance = state.ledger_policy.time_tolerance_s
+    findings.extend(f for f in time_findings(times, tolerance)
+                    if f.code != "time_malformed" or times[(f.seq or 1) - 1])
+    notes_found = note_findings(parsed_notes, roots, state, total, log)
+    findings.extend(notes_found)
     if champion_seq:
-        bad = {f.seq for f in note_findings if f.severity is Severity.ERROR}
-        sealed = max((cp.size for _n, _b, cp in parsed_notes if cp.size not in bad),
+        bad = {f.seq for f in notes_found if f.severity is Severity.ERROR}
+        sealed = max((cp.size for _n, _b, cp, _s in parsed_notes if cp.size not in bad),
                      default=0)
         if sealed < champion_seq:
             findings.append(finding("event_not_sealed", champion_seq, "the champion is "
@@ -237,77 +240,84 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
                        checkpoints=len(parsed_notes), findings=findings, source=source)
 
 
-def _check_notes(notes: list[tuple[str, bytes, Checkpoint]], roots: dict[int, bytes],
-                 state: TournamentState, total: int, log: str | None) -> list[Finding]:
+def _text_findings(i: int, leaf: bytes, body: object) -> list[Finding]:
+    """Free text and size limits (docs/AUDIT.md §2 step 9a), the same rule the command
+    side applies before signing; the exact check runs only on leaves the byte prefilter
+    cannot clear."""
     out: list[Finding] = []
-    if not notes:
-        out.append(finding("no_checkpoint", None, "no checkpoint covers this log"))
-        return out
-    by_size: dict[int, tuple[str, bytes]] = {}
-    for name, note, cp in notes:
-        if log is not None and cp.origin != origin_of(log):
-            out.append(finding("checkpoint_origin_mismatch", cp.size,
-                               f"{name}: origin {cp.origin!r} is not {origin_of(log)!r}"))
-            continue
-        if Path(name).stem.isdigit() and int(Path(name).stem) != cp.size:
-            out.append(finding("checkpoint_misnamed", cp.size, f"{name} holds size {cp.size}"))
+    if len(leaf) > MAX_LEAF_BYTES:
         try:
-            trusted_checkpoint(state, note)
-        except CheckpointError as exc:
-            out.append(finding("checkpoint_bad_signature", cp.size, f"{name}: {exc.message}"))
-            continue
-        seen = by_size.get(cp.size)
-        if seen is not None and seen[1] != cp.root:
-            out.append(finding("checkpoint_fork", cp.size, f"{name} and {seen[0]} are both "
-                               f"signed for size {cp.size} with different roots"))
-        by_size.setdefault(cp.size, (name, cp.root))
-        if cp.size > total:
-            out.append(finding("checkpoint_beyond_log", cp.size, f"{name} covers {cp.size} "
-                               f"events but the log has {total}: the tail was truncated"))
-        elif roots.get(cp.size) != cp.root:
-            out.append(finding("checkpoint_root_mismatch", cp.size, f"{name}: the log's root "
-                               f"at size {cp.size} differs from the signed root"))
-    latest = max((cp.size for _n, _b, cp in notes), default=0)
-    if 0 < latest < total:
-        out.append(finding("unsealed_tail", latest + 1, f"events {latest + 1}..{total} are "
-                           "not yet covered by a checkpoint"))
+            check_leaf_size(len(leaf))
+        except RuleError as exc:
+            out.append(finding(exc.finding, i, exc.message))
+    try:
+        if leaf_is_plain(leaf):
+            check_text_typed(body)  # type: ignore[arg-type]
+        else:
+            check_text(msgspec.json.decode(leaf).get("event", {}).get("body"))
+    except RuleError as exc:
+        out.append(finding(exc.finding, i, exc.message))
+    except Exception as exc:  # noqa: BLE001 - a hostile body must not stop the audit
+        out.append(finding("unsafe_text", i, f"text cannot be checked: {exc}"))
     return out
 
 
-def _read_notes(directory: Path) -> list[NoteFile]:
-    return [(p.name, p.read_bytes()) for p in list_checkpoint_files(directory)]
+def read_notes(files: Sequence[Path]) -> list[NoteFile]:
+    """(display path, bytes) of each note file; an unreadable file is a storage error."""
+    out: list[NoteFile] = []
+    for p in files:
+        try:
+            out.append((str(p), p.read_bytes()))
+        except OSError as exc:
+            raise StorageError(f"cannot read checkpoint note {p}: {exc.strerror}") from None
+    return out
 
 
 def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
-                  progress: Progress | None = None) -> Report:
-    """Audit one tournament of a ledger (SQLite file or PostgreSQL URL), reading raw rows."""
-    with Ledger(location) as ledger:
+                  progress: Progress | None = None, *,
+                  published: Sequence[Path] = ()) -> Report:
+    """Audit one tournament of a ledger (SQLite file or PostgreSQL URL), reading raw rows
+    through a read-only connection.  Notes: the ledger's own checkpoint directory plus
+    every ``published`` directory of the auditor (issue 12, defect 1)."""
+    with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(log)
         leaves = list(ledger.raw_leaves(tid))
-    notes = _read_notes(checkpoint_dir(location, checkpoints, tid))
+    notes = read_notes(note_files([checkpoint_dir(location, checkpoints, tid)], tid)
+                       + note_files(published, tid))
     return audit_leaves(leaves, notes, log=tid, source=location.display(), progress=progress)
 
 
-def verify_bundle(directory: Path, progress: Progress | None = None) -> Report:
-    """Audit an exported bundle: ``log.jsonl`` plus ``checkpoints/*.note``."""
+def verify_bundle(directory: Path, progress: Progress | None = None, *,
+                  published: Sequence[Path] = ()) -> Report:
+    """Audit an exported bundle: ``log.jsonl``, ``checkpoints/*.note`` and every note of
+    the auditor's ``published`` directories."""
     log_file = directory / "log.jsonl"
     try:
         data = log_file.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"{log_file} not found",
                          hint="pass a directory written by 'tourney export'") from None
+    except OSError as exc:
+        raise StorageError(f"cannot read {log_file}: {exc.strerror}") from None
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     leaves = [(i, line) for i, line in enumerate(lines, start=1)]
-    notes = _read_notes(directory / "checkpoints")
-    return audit_leaves(leaves, notes, source=str(directory), progress=progress)
+    log = _expected_log(leaves)
+    files = note_files([directory / "checkpoints"], log or "")
+    if log:
+        files += note_files(published, log)
+    else:
+        files += [p for d in published for p in note_files([d], "")]
+    return audit_leaves(leaves, read_notes(files), source=str(directory), progress=progress)
 
 
-def load_target(target: str | None, tournament: str | None, checkpoints: Path | None
+def load_target(target: str | None, tournament: str | None,
+                published: Sequence[Path] = ()
                 ) -> tuple[list[tuple[int, bytes]], list[NoteFile], str | None, str]:
     """(leaves, checkpoint notes, tournament id or None, source) of a ledger path/URL or an
-    exported bundle directory."""
+    exported bundle directory; the auditor's ``published`` note directories bind every
+    input (issue 12, defect 1)."""
     from ledger.errors import StorageError
     from ledger.store import location_from
 
@@ -320,14 +330,16 @@ def load_target(target: str | None, tournament: str | None, checkpoints: Path | 
         lines = log_file.read_bytes().split(b"\n")
         if lines and lines[-1] == b"":
             lines.pop()
-        return ([(i, line) for i, line in enumerate(lines, start=1)],
-                _read_notes(path / "checkpoints"), None, str(path))
+        leaves = [(i, line) for i, line in enumerate(lines, start=1)]
+        log = _expected_log(leaves) or ""
+        return (leaves, read_notes(note_files([path / "checkpoints", *published], log)),
+                None, str(path))
     location = location_from(target)
     if not location.exists():
         raise StorageError(f"ledger {location.display()} does not exist",
                            hint="pass a ledger path, URL or bundle directory")
-    with Ledger(location) as ledger:
+    with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(tournament)
         leaves = list(ledger.raw_leaves(tid))
-    notes = _read_notes(checkpoint_dir(location, checkpoints, tid))
+    notes = read_notes(note_files([checkpoint_dir(location, None, tid), *published], tid))
     return leaves, notes, tid, location.display()

@@ -40,7 +40,7 @@ def export(
     from audit.bundle import export_bundle
 
     s = Session(ctx, json=json)
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
         info = export_bundle(led, log_id, directory, s.checkpoint_dir(log_id))
     s.emit({"ok": True, "tournament": log_id, "directory": str(info.directory),
@@ -93,32 +93,48 @@ def audit_verify(
         metavar="LEDGER|DIR", show_default=False,
         help="Ledger path or postgresql:// URL, or an exported bundle directory "
              "(default: --ledger).")] = None,
+    checkpoints: Annotated[list[Path] | None, typer.Option(
+        "--checkpoints", metavar="DIR", show_default=False,
+        help="A directory of published checkpoint notes (every *.note, also DIR/<id>/); "
+             "repeatable. Every note binds the audit of a ledger or bundle.")] = None,
     json: JsonOpt = False,
 ) -> None:
     """Verify every byte, signature, chain link, role, rule and checkpoint (exit 4 on errors).
 
     Prints a summary line and one line per finding: SEVERITY CODE seq=N message.
+    Checkpoint notes: the ledger's own (or the bundle's checkpoints/) plus every
+    --checkpoints DIR you kept or were published; a note the log does not match fails.
 
-    Example: tourney audit verify tournament.db
+    Example: tourney audit verify bundle/ --checkpoints published-notes/
     """
     from audit.findings import report_json
     from audit.verify import verify_bundle, verify_ledger
     from ledger.store import location_from
 
     s = Session(ctx, json=json)
+    published = [*s.g.checkpoints, *(checkpoints or [])]
+    for d in published:
+        if not d.is_dir():
+            raise UsageError(f"--checkpoints {d} is not a directory",
+                             hint="pass the directory that holds the published *.note files")
     with _Bar(enabled=not s.json) as bar:
         path = Path(target) if target else None
+        if path is not None and path.is_dir() and not (path / "log.jsonl").is_file():
+            raise UsageError(f"{path} is a directory without log.jsonl",
+                             hint="pass a bundle written by 'tourney export' or a ledger")
         if path is not None and path.is_dir():
-            if not (path / "log.jsonl").is_file():
-                raise UsageError(f"{path} is a directory without log.jsonl",
-                                 hint="pass a bundle written by 'tourney export' or a ledger")
-            report = verify_bundle(path, progress=bar)
+            report = verify_bundle(path, progress=bar, published=published)
+            if s.g.tournament is not None and report.log != s.g.tournament:
+                raise UsageError(f"--tournament {s.g.tournament} does not apply: the bundle "
+                                 f"{path} holds {report.log}",
+                                 hint="drop --tournament for a bundle")
         else:
             location = location_from(target or s.g.ledger)
-            if not location.exists():
+            if not location.is_postgres and not location.path.exists():
                 raise StorageError(f"ledger {location.display()} does not exist",
                                    hint="pass a ledger path, URL or bundle directory")
-            report = verify_ledger(location, s.g.tournament, s.g.checkpoints, progress=bar)
+            report = verify_ledger(location, s.g.tournament, None, progress=bar,
+                                   published=published)
     failed = not report.ok
     if s.json:
         sys.stdout.write(report_json(report).decode("utf-8") + "\n")
@@ -201,8 +217,8 @@ def audit_proof(
 
     Example: tourney audit proof appeal-12.json
     """
-    from cli.common import read_file_bytes
     import ledger.formats.registry  # noqa: F401  (the proved event may be of any format)
+    from cli.common import read_file_bytes
     from ledger.proof_file import verify_proof_file
 
     s = Session(ctx, json=json)

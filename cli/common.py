@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -58,7 +58,7 @@ class Globals:
     ledger: str | None = None
     key: Path | None = None
     tournament: str | None = None
-    checkpoints: Path | None = None
+    checkpoints: list[Path] = field(default_factory=list)
     json: bool = False
 
 
@@ -111,18 +111,30 @@ class Session:
         return load_signer(self.key_path())
 
     @contextmanager
-    def ledger(self, *, create: bool = False) -> Iterator[Ledger]:
+    def ledger(self, *, create: bool = False, readonly: bool = False) -> Iterator[Ledger]:
+        """The ledger; ``readonly`` for commands that only read (they work on write-
+        protected media and never change the file)."""
         import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
         from ledger.store import Ledger
-        with Ledger(self.location, create=create) as led:
+        with Ledger(self.location, create=create, readonly=readonly) as led:
             yield led
 
     def tournament(self, ledger: Ledger) -> str:
         return ledger.resolve(self.g.tournament)
 
+    def checkpoint_override(self) -> Path | None:
+        """The one ``--checkpoints DIR`` of a command that reads or writes one directory
+        (given twice it cannot apply: exit 2)."""
+        dirs = self.g.checkpoints
+        if len(dirs) > 1:
+            raise UsageError(f"--checkpoints was given {len(dirs)} times; this command uses "
+                             "one checkpoint directory",
+                             hint="pass it once (several are for 'tourney audit verify')")
+        return dirs[0] if dirs else None
+
     def checkpoint_dir(self, log: str) -> Path:
         from ledger.checkpoint_store import checkpoint_dir
-        return checkpoint_dir(self.location, self.g.checkpoints, log)
+        return checkpoint_dir(self.location, self.checkpoint_override(), log)
 
     # -- output --------------------------------------------------------------------------
     def emit(self, data: Any, lines: str | Iterable[str] = ()) -> None:
@@ -131,17 +143,25 @@ class Session:
 
 
 def emit(json_mode: bool, data: Any, lines: str | Iterable[str] = ()) -> None:
+    """Print ``data`` as JSON, or ``lines`` for a terminal with every control, bidi or
+    line-separator character shown as a visible ``\\uXXXX`` escape (issue 12, defect 9:
+    a foreign log's text can never move the cursor, recolour or reorder a posted table)."""
+    from ledger.text import escape_display
+
     if json_mode:
         sys.stdout.write(msgspec.json.encode(data).decode("utf-8") + "\n")
     else:
         for line in [lines] if isinstance(lines, str) else lines:
-            sys.stdout.write(line + "\n")
+            sys.stdout.write(escape_display(line) + "\n")
     sys.stdout.flush()
 
 
 def note(message: str) -> None:
-    """A diagnostic line on stderr (never stdout, so --json stays one document)."""
-    sys.stderr.write(message + "\n")
+    """A diagnostic line on stderr (never stdout, so --json stays one document), escaped
+    like ``emit``."""
+    from ledger.text import escape_display
+
+    sys.stderr.write(escape_display(message) + "\n")
     sys.stderr.flush()
 
 

@@ -67,7 +67,7 @@ def log(
         raise UsageError(f"unknown event kind {kind!r}",
                          hint=f"kinds: {', '.join(sorted(BODY_TYPES))}")
     leaves: list[Any] = []
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
         for ver, raw in led.raw_leaves(log_id, after=from_seq - 1):
             try:
@@ -141,7 +141,7 @@ def proof(
     from ledger.checkpoint_store import inclusion
 
     s = Session(ctx, json=json)
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
         path = note_file or _latest_note(s, log_id)
         res = inclusion(led, log_id, seq, read_file_bytes(path, "checkpoint note"))
@@ -171,7 +171,7 @@ def consistency(
     s = Session(ctx, json=json)
     old_bytes = read_file_bytes(old, "checkpoint note")
     new_bytes = read_file_bytes(new, "checkpoint note")
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
         res = prove(led, log_id, old_bytes, new_bytes)
     hashes = [h.hex() for h in res.proof]

@@ -38,6 +38,7 @@ from cli import (
     simulate_cmd,
     standings_cmd,
     tournament_cmd,
+    witness_cmd,
     wot_cmd,
 )
 from cli.common import (
@@ -59,7 +60,10 @@ try:  # recent typer vendors click
 except ImportError:  # pragma: no cover - older typer with click as a dependency
     from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore
 
-DEBUG_ENV = "TOURNEY_DEBUG"  # set to print the traceback of an internal error
+DEBUG_ENV = "TOURNEY_DEBUG"
+#: Commands that neither read nor write checkpoints: ``--checkpoints`` is a usage error.
+NO_CHECKPOINTS = frozenset({"keys", "init", "official", "player", "seed", "draw", "log",
+                            "standings"})  # set to print the traceback of an internal error
 
 app = typer.Typer(
     name="tourney",
@@ -81,9 +85,10 @@ def root(
     tournament: Annotated[str | None, typer.Option(
         "--tournament", metavar="ID", envvar=TOURNAMENT_ENV, show_default=False,
         help="Tournament id (default: the only tournament in the ledger).")] = None,
-    checkpoints: Annotated[Path | None, typer.Option(
+    checkpoints: Annotated[list[Path] | None, typer.Option(
         "--checkpoints", metavar="DIR", envvar=CHECKPOINTS_ENV, show_default=False,
-        help="Checkpoint directory (default: <ledger>.checkpoints/<id>/).")] = None,
+        help="Checkpoint directory (default: <ledger>.checkpoints/<id>/); repeatable for "
+             "'audit verify', where every note of every DIR binds the audit.")] = None,
     json: Annotated[bool, typer.Option(
         "--json", help="Exactly one JSON document on stdout; diagnostics on stderr.")]
         = False,
@@ -93,8 +98,12 @@ def root(
     Example: tourney --ledger spring.db init --name "Spring Open" --format hotc-swiss-de --key hj.pem
     """
     set_json(json)
+    if checkpoints and ctx.invoked_subcommand in NO_CHECKPOINTS:
+        raise UsageError(f"--checkpoints does not apply to 'tourney {ctx.invoked_subcommand}'",
+                         hint="drop the option; it applies to commands that read or write "
+                              "checkpoints (audit verify, checkpoint, proof, export, …)")
     ctx.obj = Globals(ledger=ledger or None, key=key, tournament=tournament or None,
-                      checkpoints=checkpoints, json=json)
+                      checkpoints=list(checkpoints or []), json=json)
 
 
 _SETUP = _PLAYERS = "Set up and registration"
@@ -125,6 +134,7 @@ app.command("consistency", rich_help_panel=_LOG)(log_cmd.consistency)
 app.command("export", rich_help_panel=_AUDIT)(audit_cmd.export)
 app.command("publish", rich_help_panel=_AUDIT)(publish_cmd.publish)
 app.add_typer(audit_cmd.app, name="audit", rich_help_panel=_AUDIT)
+app.add_typer(witness_cmd.app, name="witness", rich_help_panel=_AUDIT)
 
 
 def _usage_line(exc: ClickException) -> str:

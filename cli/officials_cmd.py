@@ -28,10 +28,11 @@ class RoleName(str, Enum):
     judge = "judge"
     scorekeeper = "scorekeeper"
     head_judge = "head-judge"
+    witness = "witness"
 
 
 ROLES = {RoleName.judge: Role.JUDGE, RoleName.scorekeeper: Role.SCOREKEEPER,
-         RoleName.head_judge: Role.HEAD_JUDGE}
+         RoleName.head_judge: Role.HEAD_JUDGE, RoleName.witness: Role.WITNESS}
 
 
 @app.command("add")
@@ -45,6 +46,9 @@ def official_add(
     json: JsonOpt = False,
 ) -> None:
     """Add an official with a role; signed by the organizer (genesis) key.
+
+    A witness (an independent party: a second judge, the organizer, a player
+    representative) signs no event; it cosigns checkpoints with 'tourney witness cosign'.
 
     Example: tourney official add --role judge --name "Carol" --public-key carol.pem.pub --key hj.pem
     """
@@ -94,7 +98,7 @@ def official_list(ctx: typer.Context, json: JsonOpt = False) -> None:
     Example: tourney official list --json
     """
     s = Session(ctx, json=json)
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
     rows = sorted(st.officials.values(), key=lambda o: o.added_seq)

@@ -199,7 +199,7 @@ def player_list(ctx: typer.Context, json: JsonOpt = False) -> None:
     Example: tourney player list --json
     """
     s = Session(ctx, json=json)
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
     players = [st.players[n] for n in sorted(st.players)]

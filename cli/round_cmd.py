@@ -244,7 +244,7 @@ def round_show(
     s = Session(ctx, json=json)
     if html and s.json:
         raise UsageError("--html and --json are different outputs", hint="pick one")
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
         from cli.wot_cmd import game_json, game_lines, is_wot

@@ -172,7 +172,7 @@ def simulate(
                          "starting with a letter or digit", hint="pass another --id")
 
     location = s.location
-    existed = location.exists()
+    existed = location.is_postgres or location.path.exists()
     created = False
     hj, sk = demo_key(seed, "head-judge"), demo_key(seed, "scorekeeper")
     with _Progress(enabled=not s.json) as bar:
@@ -195,8 +195,8 @@ def simulate(
                 _remove_sqlite(location.path)
             raise
         bar.say(f"auditing {result.events} events")
-        report = verify_ledger(location, log, s.g.checkpoints, progress=bar.audit)
-        with s.ledger() as led:
+        report = verify_ledger(location, log, s.checkpoint_override(), progress=bar.audit)
+        with s.ledger(readonly=True) as led:
             names = {n: p.name for n, p in led.load(log).state.players.items()}
     errors = sum(1 for f in report.findings if getattr(f.severity, "value", f.severity)
                  == "error")

@@ -49,7 +49,7 @@ def standings(
     s = Session(ctx, json=json)
     if sum((csv_out, s.json, html)) > 1:
         raise UsageError("--csv, --json and --html are different outputs", hint="pick one")
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
     if html:

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any
 
+import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, write_result
@@ -46,6 +47,18 @@ def init(
         help="Format parameter fixed at genesis, repeatable: match_minutes=40, "
              "pair_down_counts=higher|both (AMB-H1), bye_priority=no_repeat|least_wins "
              "(AMB-H4).")] = None,
+    time_tolerance: Annotated[int, typer.Option(
+        "--time-tolerance", metavar="SECONDS", min=0, max=86400,
+        help="How far a claimed time may lie before the last event's (and how far an "
+             "event may jump ahead of its neighbours) before it is refused / flagged.")]
+        = 300,
+    witness_quorum: Annotated[int, typer.Option(
+        "--witness-quorum", metavar="N", min=0, max=16,
+        help="Witnesses that must cosign the end-of-event checkpoint (0: none).")] = 0,
+    witness_max_age: Annotated[int, typer.Option(
+        "--witness-max-age", metavar="SECONDS", min=0,
+        help="The newest witness cosignature may be at most this much older than the "
+             "last event (0: no limit).")] = 0,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -58,7 +71,7 @@ def init(
     Example: tourney init --name "Spring Open 2026" --format hotc-swiss-de --cut 8 --key hj.pem
     """
     from ledger.aggregate import Tournament
-    from ledger.events import open_leaf
+    from ledger.events import LedgerPolicy, open_leaf
     from ledger.formats.registry import FORMATS, make_format, parse_params
 
     s = Session(ctx, key=key, json=json)
@@ -77,14 +90,17 @@ def init(
         raise UsageError(f"unknown format {format!r}",
                          hint=f"known formats: {', '.join(sorted(FORMATS))}")
     fmt = make_format(format, cut, parse_params(format, list(param or [])))
+    policy = LedgerPolicy(time_tolerance_s=time_tolerance, witness_quorum=witness_quorum,
+                          witness_max_age_s=witness_max_age)
     signer = s.signer()
     location = s.location
-    existed = location.exists()
+    existed = location.is_postgres or location.path.exists()
     saved = False
     try:
         with s.ledger(create=True) as led:
             led.create(log, lambda time: Tournament.create(
-                log=log, name=name.strip(), fmt=fmt, signer=signer, time=time))
+                log=log, name=name.strip(), fmt=fmt, signer=signer, time=time,
+                policy=policy))
             saved = True
             genesis = open_leaf(next(led.raw_leaves(log))[1])
     except TourneyError:
@@ -93,7 +109,7 @@ def init(
         raise
     s.emit(write_result(genesis, ledger=location.display(),
                         format={"id": fmt.id, "cut": fmt.cut, "params": fmt.params},
-                        head_judge=signer.key_id),
+                        policy=msgspec.to_builtins(policy), head_judge=signer.key_id),
            [f"tournament: {log}", f"name:       {name.strip()}",
             f"format:     {fmt.id} (cut {fmt.cut})",
             f"head judge: {signer.key_id} ({signer.name or '-'})",
@@ -117,7 +133,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     from ledger.checkpoint_store import list_checkpoint_files
 
     s = Session(ctx, json=json)
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
     hj = st.officials.get(st.organizer)
@@ -130,7 +146,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
             cp, _ = parse_checkpoint_note(files[-1].read_bytes())
             latest = {"path": str(files[-1]), "size": cp.size, "root": cp.root.hex()}
         except (TourneyError, OSError):
-            latest = {"path": str(files[-1]), "size": int(files[-1].stem), "root": None}
+            latest = {"path": str(files[-1]), "size": None, "root": None}
     fmt = st.format
     reg = ("open" if st.registration_closed_seq is None
            else f"closed at seq {st.registration_closed_seq}")
@@ -142,6 +158,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
             "players": len(st.players),
             "registration": {"closed": st.registration_closed_seq is not None,
                              "closed_seq": st.registration_closed_seq},
+            "policy": msgspec.to_builtins(st.ledger_policy),
             "size": st.size, "head": st.head, "created": st.created_time,
             "last_event_time": st.last_time, "ledger": s.location.display(),
             "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}

@@ -7,15 +7,18 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 ``ledger.state.apply_event`` — it never validates, reads a clock or draws randomness.
 
 May import: ``eventsourcing``, ``ledger.events``, ``ledger.state``, ``ledger.rules``,
-``ledger.draw``, ``ledger.keys``, ``ledger.plugin``, ``ledger.clock``, ``ledger.errors``.
+``ledger.draw``, ``ledger.keys``, ``ledger.plugin``, ``ledger.clock``, ``ledger.text``,
+``ledger.errors``.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import msgspec
 from eventsourcing.domain import (
     BaseAggregate,
     CanInitAggregate,
@@ -33,6 +36,7 @@ from ledger.events import (
     DrawMade,
     FormatSpec,
     KeyRef,
+    LedgerPolicy,
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
@@ -45,8 +49,9 @@ from ledger.events import (
 )
 from ledger.keys import PublicKey, Signer
 from ledger.plugin import FormatPlugin, require_plugin
-from ledger.rules import check
+from ledger.rules import check, check_claimed_time
 from ledger.state import TournamentState, apply_event
+from ledger.text import check_leaf_size, check_text, normalize_body
 
 
 @dataclass(frozen=True)
@@ -110,19 +115,30 @@ class Tournament(BaseAggregate[str]):
     # -- the one primitive every command ends in ---------------------------------------
     @classmethod
     def create(cls, *, log: str, name: str, fmt: FormatSpec, signer: Signer,
-               time: str) -> Tournament:
-        body = TournamentCreated(name=name, format=fmt, head_judge=KeyRef(
-            key_id=signer.key_id, public_key=signer.public_key_b64, name=signer.name or name))
+               time: str, policy: LedgerPolicy | None = None) -> Tournament:
+        body: Body = TournamentCreated(
+            name=name, format=fmt, head_judge=KeyRef(
+                key_id=signer.key_id, public_key=signer.public_key_b64,
+                name=signer.name or name),
+            policy=None if policy == LedgerPolicy() else policy)
+        body = normalize_body(body)
+        check_text(msgspec.to_builtins(body))
+        check_claimed_time(TournamentState(), time)
         check(TournamentState(), body, signer.key_id)
         signed = seal(log=log, seq=1, prev=ZERO_HASH, time=time, body=body, signer=signer)
+        check_leaf_size(len(signed.leaf))
         return cls._create(TournamentStarted, id=log, signed=signed,
                            timestamp=parse_time(time))
 
     def record(self, body: Body, signer: Signer, time: str) -> SignedEvent:
         """Decide (all rules), seal (sign) and trigger one event; returns it."""
+        body = normalize_body(body)
+        check_text(msgspec.to_builtins(body))
+        check_claimed_time(self.state, time)
         check(self.state, body, signer.key_id)
         signed = seal(log=self.id, seq=self.version + 1, prev=self.state.head, time=time,
                       body=body, signer=signer)
+        check_leaf_size(len(signed.leaf))
         self.trigger_event(EventSealed, signed=signed, timestamp=parse_time(time))
         return signed
 
@@ -151,6 +167,7 @@ class Tournament(BaseAggregate[str]):
     def record_seed(self, *, material: str, source: str, reason: str, signer: Signer,
                     time: str, serial: str | None = None, source_time: str | None = None,
                     ctx: str | None = None, evidence: str | None = None) -> SignedEvent:
+        material = unicodedata.normalize("NFC", material)
         return self.record(SeedRecorded(
             provenance="entered", material=material, source=source, reason=reason,
             seed=seed_from_material(material).hex(), serial=serial, source_time=source_time,

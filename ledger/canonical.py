@@ -64,7 +64,7 @@ def decode_canonical(data: bytes) -> Any:
     """Decode ``data`` and prove it is canonical; raise ``NonCanonicalError`` if not."""
     try:
         value = _decoder.decode(data)
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise NonCanonicalError(f"not JSON: {exc}") from None
     check_schema(value)
     if _encoder.encode(value) != data:

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ledger.errors import UsageError, VerificationError
 from ledger.keys import public_raw, verify_signature
-from ledger.merkle import HASH_SIZE, verify_consistency, verify_inclusion
+from ledger.merkle import HASH_SIZE, ProofError, _verify_consistency, _verify_inclusion
 
 SIG_TYPE_ED25519 = 0x01
 SIG_PREFIX = "\u2014 "  # EM DASH, space
@@ -237,16 +237,46 @@ def checkpoint_note_ok(note: bytes, key_name: str, public_key_raw: bytes, *,
     return True
 
 
+def _require_checkpoint(cp: object, what: str) -> Checkpoint:
+    if not isinstance(cp, Checkpoint):
+        raise UsageError(f"{what} must be a Checkpoint (a verified signed note), not "
+                         f"{type(cp).__name__}: proofs never verify against a bare size "
+                         "and root")
+    return cp
+
+
 def verify_inclusion_at(cp: Checkpoint, leaf_hash: bytes, index: int,
                         proof: Sequence[bytes]) -> None:
     """Raise ``ProofError`` unless leaf ``index`` of the tree of ``cp`` has ``leaf_hash``."""
-    verify_inclusion(leaf_hash, index, cp.size, proof, cp.root)
+    cp = _require_checkpoint(cp, "the checkpoint")
+    _verify_inclusion(leaf_hash, index, cp.size, proof, cp.root)
 
 
 def verify_consistency_between(old: Checkpoint, new: Checkpoint,
                                proof: Sequence[bytes]) -> None:
     """Raise ``ProofError`` unless ``old`` is a prefix of ``new`` (same origin)."""
+    old = _require_checkpoint(old, "the old checkpoint")
+    new = _require_checkpoint(new, "the new checkpoint")
     if old.origin != new.origin:
         raise CheckpointError(f"checkpoints of different logs: {old.origin!r} and "
                               f"{new.origin!r}")
-    verify_consistency(old.size, new.size, old.root, new.root, proof)
+    _verify_consistency(old.size, new.size, old.root, new.root, proof)
+
+
+def inclusion_ok_at(cp: Checkpoint, leaf_hash: bytes, index: int,
+                    proof: Sequence[bytes]) -> bool:
+    """``verify_inclusion_at`` that reports instead of raising."""
+    try:
+        verify_inclusion_at(cp, leaf_hash, index, proof)
+    except ProofError:
+        return False
+    return True
+
+
+def consistency_ok_between(old: Checkpoint, new: Checkpoint, proof: Sequence[bytes]) -> bool:
+    """``verify_consistency_between`` that reports instead of raising."""
+    try:
+        verify_consistency_between(old, new, proof)
+    except (ProofError, CheckpointError):
+        return False
+    return True

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,12 +51,55 @@ def checkpoint_dir(location: Location, override: Path | None, log: str) -> Path:
     return base / log
 
 
+def _claimed_size(path: Path) -> int:
+    """The size a note file claims on its second line (-1 if unreadable); for ordering
+    only, never trusted."""
+    try:
+        with open(path, "rb") as fh:
+            lines = fh.read(4096).split(b"\n")
+        return int(lines[1]) if len(lines) > 1 and lines[1].isdigit() else -1
+    except (OSError, ValueError):
+        return -1
+
+
 def list_checkpoint_files(directory: Path) -> list[Path]:
-    """The ``<size>.note`` files of a directory, by size."""
+    """Every ``*.note`` file of a directory (whatever its name), by claimed size then name.
+
+    Issue 12, defect 2: a second note of one size (an equivocation, or an auditor's own
+    ``published-46.note``) must be read too, so ``checkpoint_fork`` can fire."""
     if not directory.is_dir():
         return []
-    found = [p for p in directory.iterdir() if p.suffix == ".note" and p.stem.isdigit()]
-    return sorted(found, key=lambda p: int(p.stem))
+    found = [p for p in directory.iterdir() if p.suffix == ".note" and p.is_file()]
+    return sorted(found, key=lambda p: (_claimed_size(p), p.name))
+
+
+def note_files(directories: Sequence[Path], log: str) -> list[Path]:
+    """The note files of every directory given: ``DIR/*.note`` and ``DIR/<log>/*.note``
+    (a published directory may hold one tournament or several), each file once."""
+    seen: set[Path] = set()
+    out: list[Path] = []
+    for directory in directories:
+        for d in (directory, directory / log):
+            for p in list_checkpoint_files(d):
+                key = p.resolve()
+                if key not in seen:
+                    seen.add(key)
+                    out.append(p)
+    return out
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (POSIX: fsync the directory itself)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # platforms without directory fds (Windows) order renames themselves
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def head_judge_keys_at(state: TournamentState, size: int) -> list[tuple[str, bytes]]:
@@ -66,8 +110,19 @@ def head_judge_keys_at(state: TournamentState, size: int) -> list[tuple[str, byt
             continue
         if off.revoked_seq is not None and off.revoked_seq <= size:
             continue
-        keys.append((off.key_id, base64.b64decode(off.public_key)))
+        raw = decode_public_key(off.public_key)
+        if raw is not None:  # a hostile log may declare garbage; it never verifies
+            keys.append((off.key_id, raw))
     return keys
+
+
+def decode_public_key(text: str) -> bytes | None:
+    """The raw 32-byte Ed25519 key of a base64 ``public_key`` field, or None."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        return None
+    return raw if len(raw) == 32 else None
 
 
 def trusted_checkpoint(state: TournamentState, note: bytes) -> Checkpoint:
@@ -85,7 +140,8 @@ def trusted_checkpoint(state: TournamentState, note: bytes) -> Checkpoint:
                           "of this tournament active at that size")
 
 
-def _leaf_hashes(ledger: Ledger, log: str, size: int) -> list[bytes]:
+def leaf_hashes(ledger: Ledger, log: str, size: int) -> list[bytes]:
+    """Leaf hashes of the first ``size`` stored leaves."""
     hashes: list[bytes] = []
     for _ver, leaf in ledger.raw_leaves(log):
         if len(hashes) == size:
@@ -100,7 +156,7 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer,
     agg = ledger.load(log)
     authorize(agg.state, signer.key_id, CHECKPOINT)
     size = agg.version
-    hashes = _leaf_hashes(ledger, log, size)
+    hashes = leaf_hashes(ledger, log, size)
     cp = Checkpoint(origin=origin_of(log), size=size, root=root_from_hashes(hashes))
     path = directory / f"{size}.note"
     if path.exists():
@@ -119,6 +175,7 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer,
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+        fsync_directory(directory)
     except OSError as exc:
         raise UsageError(f"cannot write checkpoint to {directory}: {exc.strerror}",
                          hint="pass --checkpoints DIR") from None
@@ -151,7 +208,7 @@ def inclusion(ledger: Ledger, log: str, seq: int, note: bytes) -> InclusionResul
     if not 1 <= seq <= cp.size:
         raise UsageError(f"seq {seq} is not covered by the checkpoint of size {cp.size}",
                          hint="pick a later checkpoint or an earlier seq")
-    hashes = _leaf_hashes(ledger, log, cp.size)
+    hashes = leaf_hashes(ledger, log, cp.size)
     proof = inclusion_proof(hashes, seq - 1)
     verify_inclusion_at(cp, hashes[seq - 1], seq - 1, proof)
     return InclusionResult(seq, hashes[seq - 1], seq - 1, cp.size, proof, cp.root)
@@ -165,7 +222,7 @@ def consistency(ledger: Ledger, log: str, old_note: bytes, new_note: bytes) -> C
         old, new = new, old
     if old.size == 0:
         raise UsageError("a checkpoint of size 0 has no consistency proof")
-    hashes = _leaf_hashes(ledger, log, new.size)
+    hashes = leaf_hashes(ledger, log, new.size)
     if len(hashes) < new.size:
         raise VerificationError(f"the ledger has {len(hashes)} events but a checkpoint "
                                 f"says {new.size}", hint="the log was truncated")

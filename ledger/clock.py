@@ -4,7 +4,7 @@ Owns: ``Clock`` protocol, ``SystemClock`` (UTC, RFC 3339 with ``Z``) and ``Fixed
 (a start and a step, for golden files and reproducible scripts).  Replay never reads a
 clock: times are decided once by a command and written into the event.
 
-May import: the standard library only.
+May import: the standard library, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -57,4 +57,13 @@ def default_clock() -> Clock:
     still written into each signed event, so an auditor sees it.
     """
     start = os.environ.get(CLOCK_ENV)
-    return FixedClock(start) if start else SystemClock()
+    if not start:
+        return SystemClock()
+    try:
+        return FixedClock(start)
+    except ValueError:
+        from ledger.errors import UsageError
+
+        raise UsageError(f"{CLOCK_ENV}={start!r} is not an RFC 3339 UTC time",
+                         hint=f"use e.g. {CLOCK_ENV}=2026-06-01T09:00:00.000000Z, or unset "
+                              "it") from None

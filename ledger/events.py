@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from enum import Enum
 from typing import Any, ClassVar, Literal
 
@@ -46,6 +47,7 @@ class Role(str, Enum):
     HEAD_JUDGE = "head_judge"
     JUDGE = "judge"
     SCOREKEEPER = "scorekeeper"
+    WITNESS = "witness"  # cosigns checkpoints only; signs no event (C2SP tlog-witness)
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,11 +70,31 @@ class FormatSpec(msgspec.Struct, frozen=True, kw_only=True):
     params: dict[str, str | int | bool] = {}
 
 
-class TournamentCreated(Body, frozen=True, kw_only=True):
+class LedgerPolicy(msgspec.Struct, frozen=True, kw_only=True):
+    """Ledger-level genesis parameters (not format rules), docs/AUDIT.md §2 and §4.
+
+    ``time_tolerance_s``: how far a claimed time may lie before the head's (command) and
+    how far an event may jump ahead of both neighbours (audit).  ``witness_quorum``: how
+    many witnesses must cosign the end-of-event checkpoint; ``witness_max_age_s``: the
+    newest cosignature may be at most this much older than the last event (0 = no limit).
+    Genesis omits the whole policy when every value is the default (so older genesis
+    bytes are unchanged); when present it records every value.
+    """
+
+    time_tolerance_s: int = 300
+    witness_quorum: int = 0
+    witness_max_age_s: int = 0
+
+
+DEFAULT_POLICY = LedgerPolicy()
+
+
+class TournamentCreated(Body, frozen=True, kw_only=True, omit_defaults=True):
     KIND = Kind.TOURNAMENT_CREATED
     name: str
     format: FormatSpec
     head_judge: KeyRef
+    policy: LedgerPolicy | None = None  # None = DEFAULT_POLICY (omitted on the wire)
 
 
 class OfficialAdded(Body, frozen=True, kw_only=True):
@@ -248,6 +270,9 @@ def seal(*, log: str, seq: int, prev: str, time: str, body: Body,
 
 
 _leaf_decoder = msgspec.json.Decoder(_Leaf)
+#: A JSON number of 16 or more digits (canonical JSON: after ':', ',' or '['); 2^53-1 has
+#: 16 digits, so a leaf without one holds no integer outside the schema's range.
+_LONG_NUMBER = re.compile(rb"[:,\[]-?[0-9]{16,}")
 _sorted = msgspec.json.Encoder(order="sorted")
 _body_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
 
@@ -288,7 +313,8 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
     problem: str | None = None
     if base64.b64encode(sig).decode() != raw.sig:
         problem = "signature is not canonical base64 (unused bits or padding differ)"
-    elif _sorted.encode(raw) != leaf or _sorted.encode(body) != bytes(ev.body):
+    elif _sorted.encode(raw) != leaf or _sorted.encode(body) != bytes(ev.body) or \
+            _LONG_NUMBER.search(leaf) is not None:
         try:
             decode_canonical(leaf)
         except NonCanonicalError as exc:
@@ -301,7 +327,7 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
     else:
         try:
             signed_bytes = _sorted.encode(msgspec.json.decode(leaf)["event"])
-        except (msgspec.DecodeError, KeyError, TypeError) as exc:
+        except (msgspec.DecodeError, KeyError, TypeError, ValueError) as exc:
             raise NonCanonicalError(f"malformed event: {exc}") from None
     signed = SignedEvent(log=ev.log, seq=ev.seq, prev=ev.prev, time=ev.time, kind=ev.kind,
                          actor=ev.actor, body=body, sig=sig, leaf=leaf)

@@ -6,8 +6,12 @@ accumulator for one-pass audits, inclusion and consistency proof generation
 
 A "leaf" is the raw leaf bytes; every other argument is a 32-byte SHA-256 hash.
 Verification treats all of its inputs as untrusted data: anything wrong with them raises
-``ProofError`` (``verify_*``) or returns False (``*_ok``).  Generation is done by the log
-owner over its own leaves, so bad arguments there are a ``UsageError``.
+``ProofError`` (``_verify_*``) or returns False (``_*_ok``).  Verification is private to
+``ledger``: the public API (``ledger.checkpoint.verify_inclusion_at`` and
+``verify_consistency_between``) takes a ``Checkpoint`` object, so a proof can never be
+checked against a (size, root) pair that no checkpoint signed (DESIGN.md §4, THREATS T19).
+Generation is done by the log owner over its own leaves, so bad arguments there are a
+``UsageError``.
 
 May import: ``hashlib``, ``ledger.errors``.
 """
@@ -150,7 +154,7 @@ def _check_hashes(proof: Sequence[bytes]) -> None:
             raise ProofError(f"proof element {i} is {len(element)} bytes, want {HASH_SIZE}")
 
 
-def verify_inclusion(leaf_hash: bytes, index: int, size: int, proof: Sequence[bytes],
+def _verify_inclusion(leaf_hash: bytes, index: int, size: int, proof: Sequence[bytes],
                      root: bytes) -> None:
     """Raise ``ProofError`` unless ``proof`` shows leaf ``index`` of a tree of ``size`` with
     tree head ``root`` has hash ``leaf_hash`` (RFC 9162 §2.1.3.2)."""
@@ -182,7 +186,7 @@ def verify_inclusion(leaf_hash: bytes, index: int, size: int, proof: Sequence[by
                          "does not lead to the given root")
 
 
-def verify_consistency(size1: int, size2: int, root1: bytes, root2: bytes,
+def _verify_consistency(size1: int, size2: int, root1: bytes, root2: bytes,
                        proof: Sequence[bytes]) -> None:
     """Raise ``ProofError`` unless ``proof`` shows the tree of ``size1`` with head ``root1``
     is a prefix of the tree of ``size2`` with head ``root2`` (RFC 9162 §2.1.4.2).
@@ -234,21 +238,21 @@ def verify_consistency(size1: int, size2: int, root1: bytes, root2: bytes,
         raise ProofError(f"consistency proof from {size1} to {size2} does not lead to root2")
 
 
-def inclusion_ok(leaf_hash: bytes, index: int, size: int, proof: Sequence[bytes],
+def _inclusion_ok(leaf_hash: bytes, index: int, size: int, proof: Sequence[bytes],
                  root: bytes) -> bool:
-    """``verify_inclusion`` that reports instead of raising."""
+    """``_verify_inclusion`` that reports instead of raising."""
     try:
-        verify_inclusion(leaf_hash, index, size, proof, root)
+        _verify_inclusion(leaf_hash, index, size, proof, root)
     except ProofError:
         return False
     return True
 
 
-def consistency_ok(size1: int, size2: int, root1: bytes, root2: bytes,
+def _consistency_ok(size1: int, size2: int, root1: bytes, root2: bytes,
                    proof: Sequence[bytes]) -> bool:
-    """``verify_consistency`` that reports instead of raising."""
+    """``_verify_consistency`` that reports instead of raising."""
     try:
-        verify_consistency(size1, size2, root1, root2, proof)
+        _verify_consistency(size1, size2, root1, root2, proof)
     except ProofError:
         return False
     return True

@@ -5,7 +5,7 @@ of every ledger-level rule, called by the command side before sealing and by the
 replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 
 May import: ``ledger.events``, ``ledger.state``, ``ledger.keys``, ``ledger.draw``,
-``ledger.plugin``, ``ledger.errors``.
+``ledger.plugin``, ``ledger.clock``, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.canonical import MAX_SAFE_INT
+from ledger.clock import parse_time
 from ledger.draw import ALGORITHM, draw_v1
 from ledger.errors import RuleError
 from ledger.events import (
     Body,
     DrawMade,
     Kind,
+    LedgerPolicy,
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
@@ -131,6 +133,43 @@ def _created(state: TournamentState, body: TournamentCreated, actor: str) -> Non
         raise RuleError("DESIGN-5", "genesis must be signed by the head judge key it names",
                         finding="genesis")
     require_plugin(body.format.id).check_spec(body.format)
+    if body.policy is not None:
+        check_policy(body.policy)
+
+
+#: Ranges of the genesis ledger policy (``LedgerPolicy``).
+POLICY_RANGES = {"time_tolerance_s": (0, 86400), "witness_quorum": (0, 16),
+                 "witness_max_age_s": (0, 366 * 86400)}
+
+
+def check_policy(policy: LedgerPolicy) -> None:
+    for name, (lo, hi) in POLICY_RANGES.items():
+        value = getattr(policy, name)
+        if isinstance(value, bool) or not lo <= value <= hi:
+            raise RuleError("LEDGER-POLICY-1", f"policy {name}={value} is outside {lo}..{hi}",
+                            hint=f"choose {name} in {lo}..{hi}")
+
+
+def check_claimed_time(state: TournamentState, time: str) -> None:
+    """The command side's clock rule (docs/AUDIT.md §2 step 10, THREATS F4): a claimed time
+    is RFC 3339 UTC and not earlier than the head's by more than the genesis tolerance."""
+    try:
+        claimed = parse_time(time)
+    except ValueError:
+        raise RuleError("LEDGER-TIME-1", f"claimed time {time!r} is not RFC 3339 UTC",
+                        hint="check the system clock or TOURNEY_FIXED_CLOCK",
+                        finding="time_malformed") from None
+    if not state.last_time:
+        return
+    head = parse_time(state.last_time)
+    tolerance = state.ledger_policy.time_tolerance_s
+    behind = (head - claimed).total_seconds()
+    if behind > tolerance:
+        raise RuleError("LEDGER-TIME-1", f"this station's clock says {time}, "
+                        f"{behind:.0f} s before the last event ({state.last_time}); the "
+                        f"tolerance is {tolerance} s",
+                        hint="set this computer's clock right (order is by seq, but times "
+                             "may not go backwards)", finding="time_regressed")
 
 
 @checks(OfficialAdded)

@@ -16,10 +16,12 @@ from typing import Any
 import msgspec
 
 from ledger.events import (
+    DEFAULT_POLICY,
     ZERO_HASH,
     Body,
     DrawMade,
     FormatSpec,
+    LedgerPolicy,
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
@@ -99,6 +101,11 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     random_org_serials: dict[str, int] = {}
     commitments: dict[int, Commitment] = {}
     last_draw: list[int] = []
+    policy: LedgerPolicy | None = None  # genesis policy (None = DEFAULT_POLICY)
+
+    @property
+    def ledger_policy(self) -> LedgerPolicy:
+        return self.policy if self.policy is not None else DEFAULT_POLICY
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -140,6 +147,7 @@ def _created(state: TournamentState, ev: SignedEvent, body: TournamentCreated) -
     state.format = body.format
     state.organizer = body.head_judge.key_id
     state.created_time = ev.time
+    state.policy = body.policy
     plugin = plugin_for(body.format.id)
     state.fmt = plugin.new_state() if plugin is not None else None
     state.officials[body.head_judge.key_id] = Official(

@@ -2,9 +2,18 @@
 
 Owns: ``LedgerApp`` (SQLite file by default, PostgreSQL for ``postgresql://`` URLs, both
 through the library's own modules), ``LeafMapper`` (the stored ``state`` bytes ARE the
-signed leaf of DESIGN.md §4; snapshots are msgpack caches in their own table), ``open_ledger``,
-``raw_leaves`` (what the audit reads) and ``Ledger.write`` (load → decide → save, retried on
-a lost race; never a fork, never a lost acknowledged event).
+signed leaf of DESIGN.md §4; snapshots are msgpack caches in their own table, each bound
+to the leaf hash of the event it was taken at), ``raw_leaves`` (what the audit reads) and
+``Ledger.write`` (load → decide → verify the head → save, retried on a lost race; never a
+fork, never a lost acknowledged event).
+
+Opening (issue 12): a SQLite file is probed with a read-only connection before the library
+touches it, so a directory, a foreign or damaged file is a clear storage/usage error and
+nothing is written to it; only ``create=True`` (``tourney init``) may create tables;
+``readonly=True`` (every read command and the audit) opens ``mode=ro`` and falls back to
+``immutable=1`` on read-only media.  Before a write the head event's signature and chain
+link and the signer's own authority leaves are verified (a constant number of signature
+checks, never a replay); a snapshot that does not match the chain is dropped and rebuilt.
 
 May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit or cli).
 """
@@ -14,6 +23,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import sqlite3
 import time as _time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,7 +33,7 @@ from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
     JSONTranscoder,
@@ -36,10 +46,12 @@ from eventsourcing.utils import get_topic
 from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock, parse_time
-from ledger.errors import ConcurrencyError, StorageError, UsageError
+from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
 from ledger.plugin import plugin_for
+from ledger.sqlite_probe import probe_sqlite, sqlite_uri
 from ledger.state import TournamentState
+from ledger.write_guard import LeafReader, authority_problem, head_problem
 
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
@@ -51,6 +63,7 @@ class _SnapshotRecord(msgspec.Struct):
     timestamp: str
     state: TournamentState   # the core state, its ``fmt`` left out (None)
     fmt: msgspec.Raw         # the format's state, decoded by its plug-in
+    leaf_hash: str = ""  # hex SHA-256 of the leaf at the snapshot's version (its binding)
 
 
 _snap_encoder = msgspec.msgpack.Encoder()
@@ -98,7 +111,8 @@ class LeafMapper(Mapper[str]):
             state = domain_event.state
             rec = _SnapshotRecord(timestamp=domain_event.timestamp.isoformat(),
                                   state=msgspec.structs.replace(state, fmt=None),
-                                  fmt=msgspec.Raw(_snap_encoder.encode(state.fmt)))
+                                  fmt=msgspec.Raw(_snap_encoder.encode(state.fmt)),
+                                  leaf_hash=state.head)
             return StoredEvent(originator_id=domain_event.originator_id,
                                originator_version=domain_event.originator_version,
                                topic=snapshot_topic(state.format.id if state.format else None),
@@ -127,6 +141,8 @@ class LeafMapper(Mapper[str]):
             finally:
                 if was_enabled:
                     gc.enable()
+            if rec.leaf_hash != rec.state.head or rec.state.size != ver:
+                raise StaleSnapshot(oid)  # not bound to the event it claims: rebuild
             return TournamentSnapshot(originator_id=oid, originator_version=ver,
                                       timestamp=datetime.fromisoformat(rec.timestamp),
                                       topic=_TOURNAMENT_TOPIC, state=rec.state)
@@ -242,25 +258,44 @@ def location_from(text: str | None) -> Location:
 T = TypeVar("T")
 
 
+class SnapshotMismatch(Exception):
+    """A snapshot or the cached head does not match the chain: rebuild from events."""
+
+
 class Ledger:
     """An opened ledger: read tournaments, write commands, read raw leaves."""
 
     def __init__(self, location: Location, *, create: bool = False,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, readonly: bool = False) -> None:
         self.location = location
+        self.readonly = readonly and not create
+        env = location.env()
+        if not location.is_postgres:
+            path = location.path
+            if create and not path.parent.is_dir():
+                raise StorageError(f"directory {path.parent} does not exist",
+                                   hint="create it or choose another --ledger")
+            mode = probe_sqlite(path, create=create)
+            if self.readonly:
+                env["SQLITE_DBNAME"] = sqlite_uri(path, mode)
+                env["CREATE_TABLE"] = "no"
+            else:
+                writable = (os.access(path, os.W_OK) if path.exists() else True) and \
+                    os.access(path.parent, os.W_OK)
+                if not writable:
+                    raise StorageError(f"ledger {path} is on read-only storage",
+                                       hint="copy it to writable storage to record events; "
+                                            "read commands work where it is")
+                if not create:
+                    env["CREATE_TABLE"] = "no"
+        elif not create:
+            env["CREATE_TABLE"] = "no"
         self.clock = clock or default_clock()
-        if not create and not location.exists():
-            raise StorageError(f"ledger {location.display()} does not exist",
-                               hint="create it with 'tourney init' or pass --ledger / "
-                                    "set TOURNEY_LEDGER")
-        if create and not location.is_postgres and not location.path.parent.is_dir():
-            raise StorageError(f"directory {location.path.parent} does not exist",
-                               hint="create it or choose another --ledger")
         for attempt in range(4):
             try:
-                self.app = LedgerApp(env=location.env())
+                self.app = LedgerApp(env=env)
                 break
-            except (PersistenceError, OSError) as exc:
+            except (PersistenceError, OSError, sqlite3.Error) as exc:
                 # several processes creating the schema at once may collide; retry briefly
                 if attempt == 3:
                     raise StorageError(f"cannot open ledger {location.display()}: {exc}",
@@ -304,19 +339,62 @@ class Ledger:
         return ids[0]
 
     def load(self, log: str) -> Tournament:
+        """The tournament folded from its newest bound snapshot and the events after it
+        (docs/ADR 0001); a snapshot that does not match the chain is dropped and the
+        tournament is folded from its events."""
         try:
             try:
-                agg = self.app.repository.get(log, projector_func=_project)
-            except StaleSnapshot:
-                delete_snapshots(self.app, log)
-                agg = self.app.repository.get(log, projector_func=_project)
-        except AggregateNotFoundError:
-            raise UsageError(f"no tournament {log!r} in {self.location.display()}") from None
+                return self._load(log, use_snapshot=True)
+            except (StaleSnapshot, SnapshotMismatch):
+                if not self.readonly:
+                    delete_snapshots(self.app, log)
+                return self._load(log, use_snapshot=False)
         except PersistenceError as exc:
             raise StorageError(f"cannot read tournament {log}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"cannot read tournament {log}: {exc}",
+                               hint="the ledger file is damaged; run 'tourney audit "
+                                    "verify'") from None
+
+    def _load(self, log: str, *, use_snapshot: bool) -> Tournament:
+        agg: Any = None
+        gt: int | None = None
+        if use_snapshot and self.app.snapshots is not None:
+            snaps: Any = self.app.snapshots.get(log, desc=True, limit=1)
+            for snap in snaps:
+                agg = snap.mutate(None)
+                gt = snap.originator_version
+        bound = agg.state.head if agg is not None else None
+        first = True
+        events: Any = self.app.events.get(log, gt=gt)
+        for event in events:
+            if first and bound is not None and event.signed.prev != bound:
+                raise SnapshotMismatch(log)  # the snapshot is not of this chain
+            first = False
+            agg = event.mutate(agg)
+        if agg is None:
+            raise UsageError(f"no tournament {log!r} in {self.location.display()}")
         if not isinstance(agg, Tournament):
             raise LedgerCorrupt(f"{log} is not a tournament")
+        if first and bound is not None:  # snapshot at the head: bind it to the head leaf
+            head = self.raw_leaf(log, agg.version)
+            if head is None or hashlib.sha256(head).hexdigest() != bound:
+                raise SnapshotMismatch(log)
         return agg
+
+    def _reader(self, log: str) -> LeafReader:
+        return LeafReader(
+            at=lambda v: self.raw_leaf(log, v),
+            head=lambda size: [(r.originator_version, bytes(r.state)) for r in
+                               self.app.recorder.select_events(log, lte=size, desc=True,
+                                                               limit=2)])
+
+    def raw_leaf(self, log: str, version: int) -> bytes | None:
+        """The stored leaf bytes at one version (None if there is no such row)."""
+        rows = self.app.recorder.select_events(log, gt=version - 1 if version > 1 else None,
+                                               lte=version, limit=1)
+        return bytes(rows[0].state) if rows and rows[0].originator_version == version \
+            else None
 
     def raw_leaves(self, log: str, *, after: int = 0) -> Iterator[tuple[int, bytes]]:
         """(stored version, stored leaf bytes) in version order, straight from the table."""
@@ -345,10 +423,14 @@ class Ledger:
 
     def write(self, log: str, command: Callable[[Tournament, str], T],
               *, retries: int = 8) -> T:
-        """Load, decide and save one command; on a lost race reload and decide again."""
+        """Load, decide, verify the head, save one command; on a lost race reload and
+        decide again."""
         for attempt in range(retries + 1):
-            agg = self.load(log)
-            result = command(agg, self.clock.now())
+            try:
+                agg, result = self._decide_verified(log, command, rebuilt=False)
+            except SnapshotMismatch:
+                delete_snapshots(self.app, log)  # a cache lied: rebuild and decide again
+                agg, result = self._decide_verified(log, command, rebuilt=True)
             try:
                 self._save(agg)
             except IntegrityError:
@@ -360,6 +442,31 @@ class Ledger:
                 continue
             return result
         raise ConcurrencyError("unreachable")  # pragma: no cover
+
+    def _decide_verified(self, log: str, command: Callable[[Tournament, str], T], *,
+                         rebuilt: bool) -> tuple[Tournament, T]:
+        """Load (from events only when ``rebuilt``), verify the head, decide, verify the
+        signers' authority (issue 12, defect 8): the head leaf is the one the state was
+        folded to, it links to its predecessor and its signature verifies; each new
+        event's signer is an official by leaves that verify (its own ``official_added``
+        or genesis, signed by the organizer genesis names).  A few signature checks, never
+        a replay.  A mismatch is ``SnapshotMismatch`` (rebuild and decide again) unless
+        the state was just rebuilt from events: then the ledger was tampered (exit 4)."""
+        agg = self._load(log, use_snapshot=False) if rebuilt else self.load(log)
+        problem = head_problem(self._reader(log), agg.state) if agg.state.size else None
+        if problem is None:
+            result = command(agg, self.clock.now())
+            pending = getattr(agg, "_pending_events", [])
+            actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed")})
+            problem = next((p for p in (authority_problem(self._reader(log), agg.state, a)
+                                        for a in actors) if p), None)
+        if problem is None:
+            return agg, result
+        if not rebuilt:
+            raise SnapshotMismatch(problem)
+        raise VerificationError(f"refusing to sign on top of {log}: {problem}",
+                                hint="the stored events were changed; run 'tourney audit "
+                                     "verify' and restore the ledger from a copy")
 
     def _save(self, agg: Tournament) -> None:
         try:

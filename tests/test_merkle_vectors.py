@@ -16,16 +16,16 @@ from ledger.merkle import (
     EMPTY_ROOT,
     MerkleAccumulator,
     ProofError,
-    consistency_ok,
     consistency_proof,
-    inclusion_ok,
     inclusion_proof,
     leaf_hash,
     node_hash,
     root_from_hashes,
-    verify_consistency,
-    verify_inclusion,
 )
+from ledger.merkle import _consistency_ok as consistency_ok  # the private primitives
+from ledger.merkle import _inclusion_ok as inclusion_ok
+from ledger.merkle import _verify_consistency as verify_consistency
+from ledger.merkle import _verify_inclusion as verify_inclusion
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "testvectors"
 TESTDATA = VECTORS / "transparency-dev-merkle" / "testdata"

@@ -53,7 +53,19 @@ def test_pinned_keys_equal_the_vendored_vectors() -> None:
 
 @pytest.fixture()
 def cli(tmp_path: Path) -> Cli:
+    return _event(tmp_path)
+
+
+@pytest.fixture()
+def cli_2023(tmp_path: Path) -> Cli:
+    """An event run before quicknet round 1000 (claimed times may not go backwards)."""
+    return _event(tmp_path, "2023-08-23T14:00:00.000000Z")
+
+
+def _event(tmp_path: Path, clock: str | None = None) -> Cli:
     c = Cli(tmp_path, tmp_path / "t.db")
+    if clock is not None:
+        c.env["TOURNEY_FIXED_CLOCK"] = clock
     c("keys", "new", "--name", "HJ", "--out", "hj.pem")
     c("keys", "new", "--name", "SK", "--out", "sk.pem")
     c("init", "--name", "Rand Open", "--format", "hotc-swiss-de", "--key", "hj.pem")
@@ -218,7 +230,8 @@ def test_drand_material_not_hash_of_signature_is_flagged(tmp_path: Path) -> None
 
 # -- commit-reveal (T15, T16) ---------------------------------------------------------------
 
-def test_commit_reveal_end_to_end(cli: Cli) -> None:
+def test_commit_reveal_end_to_end(cli_2023: Cli) -> None:
+    cli = cli_2023
     early = {"TOURNEY_FIXED_CLOCK": BEFORE_ROUND_1000}
     doc = cli("seed", "commit", "--round", "1000", "--reason", "R1 pairing", "--ctx", "R1x",
               "--out", "r1.secret", "--key", "hj.pem", "--json", env=early).doc
@@ -227,6 +240,7 @@ def test_commit_reveal_end_to_end(cli: Cli) -> None:
     assert doc["event"]["event"]["body"]["commitment"] == commitment(
         bytes.fromhex(secret["salt"]), bytes.fromhex(secret["secret"])).hex()
     assert secret["secret"] not in json.dumps(doc)
+    cli.env["TOURNEY_FIXED_CLOCK"] = AFTER_ROUND_1000   # the station's clock moves on
     # a secret that does not open the commitment is refused
     bad = dict(secret, secret="00" * 32)
     (cli.cwd / "bad.secret").write_text(json.dumps(bad))

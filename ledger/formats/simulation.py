@@ -23,7 +23,7 @@ from typing import Any
 from ledger.aggregate import Tournament
 from ledger.checkpoint_store import write_checkpoint
 from ledger.draw import seed_from_material, stream_below
-from ledger.events import Role
+from ledger.events import LedgerPolicy, Role
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
@@ -82,14 +82,15 @@ def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
 def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int | None = 8,
              timeouts: Fraction = Fraction(0), drops: Fraction = Fraction(0),
              checkpoints: Path, progress: Progress | None = None,
-             format_id: str = HOTC, params: dict[str, Param] | None = None) -> SimulationResult:
+             format_id: str = HOTC, params: dict[str, Param] | None = None,
+             policy: LedgerPolicy | None = None) -> SimulationResult:
     hj, sk = demo_key(seed_text, "head-judge"), demo_key(seed_text, "scorekeeper")
     say = progress or (lambda _msg: None)
     fmt = make_format(format_id, cut, params)
     title = "HotC" if format_id == HOTC else format_id
     ledger.create(log, lambda now: Tournament.create(
         log=log, name=f"Simulated {title} event ({players} players)",
-        fmt=fmt, signer=hj, time=now))
+        fmt=fmt, signer=hj, time=now, policy=policy))
     cut = fmt.cut
     ledger.write(log, lambda t, now: t.add_official(
         PublicKey(sk.public_key_raw, sk.name), Role.SCOREKEEPER, sk.name, hj, now))

@@ -1,0 +1,97 @@
+"""Opening a SQLite ledger without touching it (issue 12, defects 3-5).
+
+Owns: ``probe_sqlite`` — before the ``eventsourcing`` library opens a file (and would create
+tables and switch it to WAL), a read-only look at its bytes and schema: a directory is a
+usage error; a missing, empty, foreign, truncated or damaged file a storage error with a
+message that says which; and the URI parameter a read-only connection needs (``mode=ro``,
+or ``immutable=1`` on read-only media when no unmerged write-ahead log would be ignored).
+``sqlite_uri`` builds such URIs.
+
+May import: ``sqlite3``, ``ledger.errors``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from ledger.errors import StorageError, UsageError
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def sqlite_uri(path: Path, mode: str) -> str:
+    return f"file:{quote(str(path.resolve()))}?{mode}"
+
+
+def probe_sqlite(path: Path, *, create: bool) -> str:
+    """Check, without writing anything, that ``path`` is a tourney ledger (or, for
+    ``create``, a place where one may be made).  Returns the ``mode=ro`` or
+    ``immutable=1`` URI parameter a read-only connection needs."""
+    if path.is_dir():
+        raise UsageError(f"ledger {path} is a directory, not a ledger file",
+                         hint=f"pass a file, e.g. --ledger {path / 'tournament.db'}")
+    if not path.exists():
+        if create:
+            return "mode=ro"
+        raise StorageError(f"ledger {path} does not exist",
+                           hint="create it with 'tourney init' or pass --ledger / set "
+                                "TOURNEY_LEDGER")
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+        size = path.stat().st_size
+    except OSError as exc:
+        raise StorageError(f"cannot read ledger {path}: {exc.strerror}",
+                           hint="check the path and its permissions") from None
+    if size == 0:
+        if create:
+            return "mode=ro"
+        raise StorageError(f"{path} is an empty file, not a tourney ledger",
+                           hint="create a ledger with 'tourney init' or pass the right "
+                                "--ledger")
+    if not header.startswith(SQLITE_MAGIC):
+        raise StorageError(f"{path} is not a tourney ledger (not an SQLite database)",
+                           hint="pass the .db file written by 'tourney init'")
+    if len(header) == 100:
+        page = int.from_bytes(header[16:18], "big")
+        page = 65536 if page == 1 else page
+        pages = int.from_bytes(header[28:32], "big")
+        valid = header[24:28] == header[92:96]
+        if page and (size % page or (valid and pages * page > size)):
+            raise StorageError(f"ledger {path} is damaged: {size} bytes where the header "
+                               f"promises {pages} pages of {page}",
+                               hint="it was truncated or corrupted; restore it from a copy "
+                                    "or audit an exported bundle")
+    mode = "mode=ro"
+    tables: set[str] = set()
+    for attempt in ("mode=ro", "immutable=1"):
+        try:
+            con = sqlite3.connect(sqlite_uri(path, attempt), uri=True)
+            try:
+                tables = {str(r[0]) for r in con.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table'")}
+            finally:
+                con.close()
+            mode = attempt
+            break
+        except sqlite3.OperationalError as exc:
+            if attempt == "mode=ro" and "unable to open" in str(exc):
+                wal = path.with_name(path.name + "-wal")
+                if wal.exists() and wal.stat().st_size > 0:
+                    raise StorageError(f"ledger {path} has unmerged writes in {wal.name} "
+                                       "and cannot be opened read-only here",
+                                       hint="open it once on writable storage, or copy "
+                                            "both files there") from None
+                continue
+            raise StorageError(f"cannot open ledger {path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"ledger {path} is damaged or not a tourney ledger ({exc})",
+                               hint="restore it from a copy or audit an exported "
+                                    "bundle") from None
+    if "stored_events" not in tables and not (create and not tables):
+        what = "an SQLite database of another program" if tables else "an empty database"
+        raise StorageError(f"{path} is not a tourney ledger ({what})",
+                           hint="pass the .db file written by 'tourney init'")
+    return mode

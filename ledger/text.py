@@ -1,0 +1,164 @@
+"""Free text in events: what may be signed, and how big an event may be (docs/AUDIT.md §2).
+
+Owns: the one definition of safe display text (no C0/C1 controls, DEL, NUL, line or
+paragraph separators, bidi overrides/isolates/marks, lone surrogates; NFC), the size
+limits of a name, a reason and a whole leaf, ``normalize_body`` (NFC of every string of a
+body, applied by the command side before it signs) and ``check_text`` (the rule itself, run
+by the command side before signing and by the audit on every event, finding
+``unsafe_text``), plus the byte prefilter the audit uses to skip the exact check on
+plainly safe leaves.
+
+Display code escapes what it prints anyway (``escape_display``): a foreign log may hold
+anything, and the audit reports it.
+
+May import: ``msgspec``, ``unicodedata``, ``ledger.errors``, ``ledger.events``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+import msgspec
+
+from ledger.errors import RuleError
+from ledger.events import Body
+
+RULE = "LEDGER-TEXT-1"
+MAX_NAME = 100          # characters: tournament, official, player names, nickname, deck, clan
+MAX_REASON = 500        # characters: reasons, sources, justifications, evidence, serials
+MAX_LEAF_BYTES = 65536  # bytes of one whole signed leaf (envelope, body and signature)
+
+NAME_FIELDS = frozenset({"name", "nickname", "deck", "clan"})
+REASON_FIELDS = frozenset({"reason", "source", "justification", "evidence", "serial",
+                           "source_time", "method"})
+#: foreign or signed bytes kept verbatim (a checkpoint note, a randomizer's output, a deck
+#: list): never re-typed, only ever shown escaped, so they keep their line breaks
+VERBATIM_FIELDS = frozenset({"checkpoint", "attestation", "material", "list"})
+
+_BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_LINE = "\u2028\u2029"
+_SURROGATE = "\ud800-\udfff"  # never valid text; argv of undecodable bytes carries them
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + _BIDI + _LINE + _SURROGATE + "]")
+
+#: On canonical leaf bytes every unsafe character shows up as one of these: a JSON escape
+#: (msgspec escapes C0 controls as \\n, \\t, \\uXXXX …), the UTF-8 of a C1 control, of a
+#: bidi control or of a line/paragraph separator, or DEL.  A leaf without any of them and
+#: without non-ASCII bytes (NFC) needs no exact check beyond the size limits.
+_SUSPECT = re.compile(rb"\\[ubfnrt]|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8\xa9"
+                      rb"\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def unsafe_chars(text: str) -> list[str]:
+    """The unsafe characters of ``text`` as ``U+XXXX`` (empty when safe)."""
+    return [f"U+{ord(c):04X}" for c in _UNSAFE.findall(text)]
+
+
+def escape_display(text: str) -> str:
+    """``text`` with every unsafe character shown as a visible ``\\uXXXX`` escape."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _normalize(value: Any) -> Any:
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        return {k: _normalize(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalize(v) for v in value]
+    return value
+
+
+def normalize_body(body: Body) -> Body:
+    """``body`` with every string in NFC (the same object when nothing changes)."""
+    raw = msgspec.to_builtins(body)
+    norm = _normalize(raw)
+    if norm == raw:
+        return body
+    return msgspec.convert(norm, type(body))
+
+
+def check_text(value: Any, path: str = "body") -> None:
+    """Refuse unsafe or oversized text anywhere in a decoded body (``RuleError``,
+    finding ``unsafe_text``)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str):
+                _check_string(item, f"{path}.{key}", key)
+            else:
+                check_text(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                _check_string(item, f"{path}[{i}]", "")
+            else:
+                check_text(item, f"{path}[{i}]")
+    elif isinstance(value, str):
+        _check_string(value, path, "")
+
+
+def _check_string(text: str, path: str, key: str) -> None:
+    if key in VERBATIM_FIELDS:
+        return
+    bad = unsafe_chars(text)
+    if bad:
+        shown = ", ".join(sorted(set(bad))[:5])
+        raise RuleError(RULE, f"{path} holds control or bidi characters ({shown})",
+                        hint="type the text without terminal escapes, control characters, "
+                             "newlines or direction overrides", finding="unsafe_text")
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        raise RuleError(RULE, f"{path} is not in Unicode NFC",
+                        hint="normalise the text to NFC", finding="unsafe_text")
+    limit = MAX_NAME if key in NAME_FIELDS else MAX_REASON if key in REASON_FIELDS else None
+    if limit is not None and len(text) > limit:
+        raise RuleError(RULE, f"{path} is {len(text)} characters, more than {limit}",
+                        hint=f"shorten it to at most {limit} characters",
+                        finding="unsafe_text")
+
+
+def check_leaf_size(size: int) -> None:
+    if size > MAX_LEAF_BYTES:
+        raise RuleError(RULE, f"the signed event is {size} bytes, more than {MAX_LEAF_BYTES}",
+                        hint="shorten its free text", finding="oversized")
+
+
+def leaf_is_plain(leaf: bytes) -> bool:
+    """True when ``leaf`` (canonical bytes) certainly holds no unsafe or non-NFC text, so
+    only the length limits remain to check."""
+    if not leaf.isascii():
+        return False
+    if b"\\" not in leaf and b"\x7f" not in leaf:  # no escape at all: the common case
+        return True
+    return _SUSPECT.search(leaf) is None
+
+
+_PLANS: dict[type, tuple[tuple[tuple[str, int], ...], tuple[str, ...]]] = {}
+_SCALARS = (str, int, bool, type(None), type(msgspec.UNSET))
+
+
+def _plan(cls: type) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        fields: tuple[str, ...] = cls.__struct_fields__  # type: ignore[attr-defined]
+        limited = tuple((f, MAX_NAME if f in NAME_FIELDS else MAX_REASON) for f in fields
+                        if f in NAME_FIELDS or f in REASON_FIELDS)
+        plan = _PLANS[cls] = (limited, fields)
+    return plan
+
+
+def check_text_typed(body: Body) -> None:
+    """``check_text`` for a body whose leaf ``leaf_is_plain``: only the length limits can
+    fail, so flat string fields are checked in place and nested values via builtins."""
+    limited, fields = _plan(type(body))
+    for field, limit in limited:
+        value = getattr(body, field)
+        if type(value) is str and len(value) > limit:
+            _check_string(value, f"body.{field}", field)
+    for field in fields:
+        value = getattr(body, field)
+        if type(value) in _SCALARS:
+            continue
+        if type(value) is list and all(type(v) is int for v in value):
+            continue
+        check_text(msgspec.to_builtins(value), f"body.{field}")

@@ -1,0 +1,96 @@
+"""What the command side verifies before it signs on top of a ledger (issue 12, defect 8).
+
+Owns: ``head_problem`` (the head leaf is the one the state was folded to, links to its
+predecessor and its signature verifies with the key the state names) and
+``authority_problem`` (a signer is an official by leaves that verify: genesis naming the
+organizer, the signer's own ``official_added`` signed by that organizer).  A constant
+number of row reads and signature checks, never a replay; ``None`` when all is well, else a
+one-line description.  The rows come through a ``LeafReader`` so any store can feed it.
+
+May import: ``ledger.events``, ``ledger.keys``, ``ledger.state``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
+from ledger.keys import verify_signature
+from ledger.state import TournamentState
+
+
+@dataclass(frozen=True)
+class LeafReader:
+    """Row access of one tournament: the leaf at a version, and the (up to) two newest
+    (version, leaf) rows at or below a size, newest first."""
+
+    at: Callable[[int], bytes | None]
+    head: Callable[[int], list[tuple[int, bytes]]]
+
+
+def _raw_key(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        return b""  # never verifies
+
+
+def head_problem(read: LeafReader, st: TournamentState) -> str | None:
+    """Why the head leaf cannot be signed on top of (None when it can)."""
+    rows = read.head(st.size)
+    if not rows or rows[0][0] != st.size:
+        return f"the stored head is not seq {st.size}"
+    head = rows[0][1]
+    if hashlib.sha256(head).hexdigest() != st.head:
+        return f"the head event seq {st.size} is not the one the state was folded to"
+    try:
+        parsed = parse_leaf(head)
+    except Exception:  # noqa: BLE001 - any unreadable head is a tampered head
+        return f"the head event seq {st.size} is unreadable"
+    ev = parsed.event
+    prev = hashlib.sha256(rows[1][1]).hexdigest() if len(rows) > 1 else "0" * 64
+    if ev.seq != st.size or ev.prev != prev or parsed.noncanonical is not None:
+        return f"the head event seq {st.size} does not link to seq {st.size - 1}"
+    off = st.officials.get(ev.actor)
+    if off is None or not verify_signature(_raw_key(off.public_key), ev.sig,
+                                           SIG_DOMAIN + parsed.signed_bytes):
+        return f"the signature of the head event seq {st.size} does not verify"
+    return None
+
+
+def authority_problem(read: LeafReader, st: TournamentState, actor: str) -> str | None:
+    """Why ``actor`` is not an official by verified leaves (None when it is)."""
+    off = st.officials.get(actor)
+    org = st.officials.get(st.organizer)
+    if off is None or org is None:
+        return None  # the rules refuse an unknown signer on their own
+    genesis = read.at(1)
+    try:
+        g = parse_leaf(genesis or b"").event
+    except Exception:  # noqa: BLE001
+        return "the genesis event is unreadable"
+    org_pub = _raw_key(org.public_key)
+    if not isinstance(g.body, TournamentCreated) or \
+            g.body.head_judge.key_id != st.organizer or \
+            g.body.head_judge.public_key != org.public_key or \
+            not verify_signature(org_pub, g.sig, SIG_DOMAIN + parse_leaf(
+                genesis or b"").signed_bytes):
+        return "the cached organizer is not the one genesis names"
+    if off.added_seq == 1:
+        return None if actor == st.organizer else f"key {actor} is not in genesis"
+    leaf = read.at(off.added_seq)
+    try:
+        parsed = parse_leaf(leaf or b"")
+    except Exception:  # noqa: BLE001
+        return f"the event that added key {actor} is unreadable"
+    body = parsed.event.body
+    if not isinstance(body, OfficialAdded) or body.key_id != actor or \
+            body.public_key != off.public_key or body.role not in off.roles or \
+            parsed.event.actor != st.organizer or \
+            not verify_signature(org_pub, parsed.event.sig,
+                                 SIG_DOMAIN + parsed.signed_bytes):
+        return f"key {actor} is not an official by seq {off.added_seq}"
+    return None
