@@ -199,8 +199,11 @@ class Tournament(BaseAggregate[str]):
         return self.plugin.drop_player(self, signer, time, number, reason)
 
     def select_cut(self, signer: Signer, time: str, *, material: str | None = None,
-                   source: str | None = None) -> list[SignedEvent]:
-        return self.plugin.select_cut(self, signer, time, material=material, source=source)
+                   source: str | None = None,
+                   no_champion: str | None = None) -> list[SignedEvent]:
+        extra: dict[str, Any] = {} if no_champion is None else {"no_champion": no_champion}
+        return self.plugin.select_cut(self, signer, time, material=material, source=source,
+                                      **extra)
 
     def seed_bracket(self, signer: Signer, time: str, *, material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:

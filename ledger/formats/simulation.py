@@ -24,11 +24,14 @@ from ledger.aggregate import Tournament
 from ledger.checkpoint_store import write_checkpoint
 from ledger.draw import seed_from_material, stream_below
 from ledger.events import Role
+from ledger.formats.hotc import plan as hotc_plan
+from ledger.formats.hotc import revision as hotc_revision
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.params import Param
+from ledger.state import TournamentState
 from ledger.store import Ledger
 
 Progress = Callable[[str], None]
@@ -114,17 +117,30 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         h = state.fmt
         if h.champion is not None or h.final:
             break
-        small_field = hotc and not h.rounds and sum(
-            r.status is Status.ACTIVE for r in h.records.values()) <= cut   # AMB-H6
+        if hotc and h.slots is None and h.cut is None and open_round(state) is None \
+                and not hotc_plan.swiss_over(state):
+            # drops before the round, then the stop rule is asked again (HOTC-STOP-1, R2)
+            _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
+            state = ledger.load(log).state
+            h = state.fmt
+        over = hotc_plan.swiss_over(state) if hotc else h.swiss_over   # HOTC-STOP-1, AMB-H6
+        if hotc and h.cut is not None and h.slots is None and (
+                hotc_plan.tiny_cut(state) or len(h.cut) <= 1):
+            break          # R2: ended at the cut; HOTC_2013: no rule finishes a cut of 0/1
         if format_id == "single-elim" and h.slots is None:
             ledger.write(log, lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
-        elif (h.swiss_over or small_field) and h.cut is None:
+        elif over and h.cut is None:
+            reason = None
             if hotc:
                 _drops(ledger, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
+                reason = _no_champion_reason(ledger.load(log).state)
             ledger.write(log, lambda t, now: t.select_cut(
-                hj, now, material=material("cut"), source="tourney simulate"))
-            if not cut:
+                hj, now, material=material("cut"), source="tourney simulate",
+                no_champion=reason))
+            after = ledger.load(log).state
+            if not cut or hotc and len(after.fmt.cut or []) <= 1:
+                write_checkpoint(ledger, log, hj, checkpoints)
                 continue
             ledger.write(log, lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
@@ -133,7 +149,8 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
                 hj, now, material=material("bracket"), source="tourney simulate"))
         else:
             if h.slots is None:
-                _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
+                if not hotc:
+                    _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
                 seed_material = material(f"R{len(h.rounds) + 1}")
                 ledger.write(log, lambda t, now: t.pair_round(
                     hj, now, material=seed_material, source="tourney simulate"))
@@ -148,6 +165,14 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     return SimulationResult(log=log, events=final.version, rounds=rounds,
                             cut=list(final.state.fmt.cut or []),
                             champion=final.state.fmt.champion)
+
+
+def _no_champion_reason(state: TournamentState) -> str | None:
+    """The simulated head judge's reason when the R2 cut would have no player (AMB-H9)."""
+    x0, pool, spots = hotc_plan.cut_plan(state)
+    if not hotc_revision.revised(state) or x0 or (spots and pool):
+        return None
+    return "simulated: no undefeated player and no eligible one-loss player (AMB-H9)"
 
 
 def _drops(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, rate: Fraction,

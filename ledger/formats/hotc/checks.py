@@ -14,13 +14,17 @@ from __future__ import annotations
 from ledger.errors import RuleError
 from ledger.events import Role
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
-from ledger.formats.hotc.events import CutMade, HotcKind
+from ledger.formats.hotc.events import CutMade, HotcKind, NoChampionRuled
+from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.plan import (
+    bye_from_draw,
     bye_items,
     close_summary,
     cut_plan,
+    hotc_drop_timing,
     make_cut,
     swiss_preconditions,
+    tiny_cut,
 )
 from ledger.formats.hotc.results import decide_result
 from ledger.formats.match.apply import find_round
@@ -40,7 +44,6 @@ from ledger.formats.match.plan import (
     correctable_table,
     ctx,
     current_round_number,
-    drop_timing,
     last_round,
     open_table,
     pairing_items,
@@ -55,6 +58,7 @@ HJ = frozenset({Role.HEAD_JUDGE})
 SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
 BOOK.permit(MatchKind.ROUND_PAIRED.value, HJ)               # LEDGER-RAND-3
 BOOK.permit(HotcKind.CUT_MADE.value, HJ)                   # LEDGER-RAND-3
+BOOK.permit(HotcKind.NO_CHAMPION_RULED.value, HJ)          # §1.3 (R2): HotC head judge
 BOOK.permit(MatchKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
 BOOK.permit(MatchKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
 BOOK.permit(MatchKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
@@ -82,7 +86,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                             (body.round, len(body.draws)))
         bye = None
         if items is not None:
-            bye = recorded_draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
+            bye = bye_from_draw(state, recorded_draw(state, body.draws[0],
+                                                     ctx(state, f"R{n}/bye"), items))
         order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
                       pairing_items(state, bye))
         expected = plan_swiss(state, n, bye, order, list(body.draws))
@@ -136,7 +141,7 @@ def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
     if rec.status not in (Status.ACTIVE, Status.CUT) or rec.cut_finish is not None:
         raise RuleError("BR-DROP-1", f"player {body.number} is {rec.status.value}, "
                         "not in the event", hint="only players still in the event drop")
-    timing = drop_timing(state, body.number)
+    timing = hotc_drop_timing(state, body.number)
     if (body.timing, body.round) != (timing, current_round_number(state)):
         raise RuleError("BR-DROP-2", f"drop timing is {timing.value} in round "
                         f"{current_round_number(state)}", finding="drop_mismatch")
@@ -170,6 +175,19 @@ def _cut(state: TournamentState, body: CutMade, actor: str) -> None:
         raise _mismatch("cut_mismatch", "top cut", expected.cut, body.cut)
 
 
+@BOOK.checks(NoChampionRuled)
+def _no_champion(state: TournamentState, body: NoChampionRuled, actor: str) -> None:
+    """AMB-H9 (R2): only after a cut with no player, once, citing that cut, with a reason."""
+    h = state.fmt
+    if not revised(state) or h.cut is None or h.cut or h.no_champion_seq is not None:
+        raise RuleError("AMB-H9", "a no-champion ruling ends only an event whose top cut "
+                        "has no player (HOTC_2013_R2), once", finding="cut_mismatch")
+    if body.cut_seq != h.cut_seq:
+        raise _mismatch("cut_mismatch", "ruling cites the cut", h.cut_seq, body.cut_seq)
+    if not body.reason.strip():
+        raise RuleError("AMB-H9", "the ruling needs a reason", hint="pass --no-champion REASON")
+
+
 @BOOK.checks(BracketSeeded)
 def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
     h = state.fmt
@@ -177,6 +195,9 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
         raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
     if h.slots is not None:
         raise RuleError("HOTC-TOP-1", "the bracket is already seeded")
+    if tiny_cut(state):
+        raise RuleError("HOTC-TOP-3", f"a top cut of {len(h.cut)} has no bracket (AMB-H9)",
+                        finding="bracket_mismatch")
     if body.draw_seq is None:
         raise _mismatch("bracket_mismatch", "bracket draw", "a draw (HOTC-TOP-1)", None)
     order = recorded_draw(state, body.draw_seq, ctx(state, "bracket"), sorted(h.cut))
@@ -187,6 +208,16 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
 
 @BOOK.checks(ChampionDeclared)
 def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> None:
+    if tiny_cut(state):             # R2: a cut of one is the champion, with no match
+        h = state.fmt
+        if h.champion is not None or not h.cut or h.no_champion_seq is not None:
+            raise RuleError("HOTC-TOP-3", "the event is already over or has no champion",
+                            finding="bracket_mismatch")
+        expected = ChampionDeclared(number=h.cut[0], round=len(h.rounds))
+        if expected != body:
+            raise _mismatch("bracket_mismatch", "champion of a cut of one",
+                            (expected.number, expected.round), (body.number, body.round))
+        return
     rnd = last_round(state)
     left = [n for n in (state.fmt.entries or []) if n is not None]
     if rnd is None or rnd.phase is not Phase.TOP_CUT or rnd.closed_seq is None \

@@ -27,7 +27,7 @@ from ledger.formats.hotc.revision import (
 )
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
-from ledger.formats.match.model import MatchState
+from ledger.formats.hotc.model import HotcState
 from ledger.params import Param, ParamSpec
 from ledger.plugin import FormatPlugin, Rulebook
 
@@ -62,12 +62,12 @@ class HotcFormat(FormatPlugin):
     id = FORMAT_ID
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
     params = PARAMS
-    state_type = MatchState
+    state_type = HotcState
     bodies = BODIES
     book = Rulebook.merged(MATCH_BOOK, HOTC_BOOK)
 
-    def new_state(self) -> MatchState:
-        return MatchState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
+    def new_state(self) -> HotcState:
+        return HotcState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
 
     def genesis_params(self, given: dict[str, Param]) -> dict[str, Param]:
         """The defaults of the revision ``given`` names (the newest when it names none):
@@ -109,8 +109,10 @@ class HotcFormat(FormatPlugin):
         return commands.drop_player(t, signer, time, number, reason)
 
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,
-                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
-        return commands.select_cut(t, signer, time, material=material, source=source)
+                   material: str | None = None, source: str | None = None,
+                   no_champion: str | None = None) -> list[SignedEvent]:
+        return commands.select_cut(t, signer, time, material=material, source=source,
+                                   no_champion=no_champion)
 
     def seed_bracket(self, t: Tournament, signer: Signer, time: str, *,
                      material: str | None = None,
