@@ -140,10 +140,12 @@ class Tournament(BaseAggregate[str]):
 
     def register_player(self, name: str, signer: Signer, time: str, *,
                         number: int | None = None, nickname: str | None = None,
-                        deck: str | None = None, clan: str | None = None) -> SignedEvent:
+                        deck: str | None = None, clan: str | None = None,
+                        invitation: str | None = None) -> SignedEvent:
         num = self.next_player_number() if number is None else number
         return self.record(PlayerRegistered(number=num, name=name.strip(), nickname=nickname,
-                                            deck=deck, clan=clan), signer, time)
+                                            deck=deck, clan=clan, invitation=invitation),
+                           signer, time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         return self.record(RegistrationClosed(players=len(self.state.players)), signer, time)

@@ -12,7 +12,7 @@ May import: ``ledger.formats.hotc.book``, ``ledger.state``, ``ledger.events``, `
 from __future__ import annotations
 
 from ledger.errors import RuleError
-from ledger.events import Role
+from ledger.events import PlayerRegistered, Role
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
 from ledger.formats.hotc.events import CutMade, HotcKind, NoChampionRuled
 from ledger.formats.hotc.revision import revised
@@ -71,6 +71,18 @@ BOOK.permit(MatchKind.CHAMPION_DECLARED.value, SCORING)
 def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleError:
     return RuleError("HOTC-PAIR-7" if code == "pairing_mismatch" else "HOTC-CUT-2",
                      f"{what}: expected {expected!r}, recorded {recorded!r}", finding=code)
+
+
+@BOOK.checks(PlayerRegistered)
+def _registered(state: TournamentState, body: PlayerRegistered, actor: str) -> None:
+    """HOTC-ENTRY-1 (R2): with ``invitation_required`` set at genesis, a player is registered
+    only with an invitation reference, which the event records."""
+    required = state.format is not None and state.format.params.get("invitation_required")
+    if required is True and not (body.invitation or "").strip():
+        raise RuleError("HOTC-ENTRY-1", f"player {body.number} ({body.name}) has no "
+                        "invitation: only invited players may play in this event",
+                        hint="pass the invitation reference with --invitation REF",
+                        finding="invitation_missing")
 
 
 @BOOK.checks(RoundPaired)
