@@ -35,6 +35,7 @@ from cli import (
     results_cmd,
     round_cmd,
     simulate_cmd,
+    slowplay_cmd,
     standings_cmd,
     tournament_cmd,
 )
@@ -109,6 +110,7 @@ app.command("draw", rich_help_panel=_RANDOM)(random_cmd.draw)
 app.add_typer(round_cmd.app, name="round", rich_help_panel=_PLAY)
 app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
 app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
+app.add_typer(slowplay_cmd.app, name="slowplay", rich_help_panel=_PLAY)
 app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
 app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
 app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)

@@ -27,6 +27,7 @@ from ledger.formats.hotc.plan import (
     tiny_cut,
 )
 from ledger.formats.hotc.results import decide_result
+from ledger.formats.hotc.slow_play import cited, result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.events import (
@@ -120,10 +121,27 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{body.losers} ({[r.value for r in body.loss_reasons]}) but "
                         f"{body.outcome.value} gives {got.winner}, {got.losers}",
                         finding="result_mismatch")
+    _calls_cited(state, body)
     dropper = state.fmt.records.get(loser) if loser is not None else None
     if body.outcome is Outcome.DROP and (dropper is None or dropper.status is not Status.DROPPED):
         raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
                         hint="use 'tourney drop NUMBER'")
+
+
+def _calls_cited(state: TournamentState, body: ResultRecorded | ResultCorrected) -> None:
+    """R2 (HOTC-SLOW-2): the result names every upheld call at its table, and a slow-play
+    timeout cites its call; HOTC_2013 results cite none."""
+    if not revised(state):
+        if cited(body) is not None:
+            raise RuleError("HOTC-SLOW-2", "HOTC_2013 results cite no slow-play call",
+                            finding="result_mismatch")
+        return
+    named, call = result_calls(state, body.round, body.table, body.outcome,
+                               list(body.slow_play))
+    if (list(body.slow_play), cited(body)) != (named, call):
+        raise RuleError("HOTC-SLOW-2", f"result names slow-play calls against "
+                        f"{list(body.slow_play)} citing {cited(body)}; the recorded upheld "
+                        f"calls give {named} citing {call}", finding="result_mismatch")
 
 
 @BOOK.checks(ResultRecorded)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from ledger.errors import RuleError, UsageError
 from ledger.events import SignedEvent
 from ledger.formats.hotc.plan import (
@@ -29,6 +31,7 @@ from ledger.formats.hotc.plan import (
     tiny_cut_ending,
 )
 from ledger.formats.hotc.revision import revised
+from ledger.formats.hotc.slow_play import result_calls
 from ledger.formats.hotc.results import decide_result
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
@@ -98,17 +101,27 @@ def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list
     return out
 
 
+def _calls(t: Tournament, round_no: int, table: int, outcome: Outcome,
+           slow_play: list[int] | None) -> tuple[list[int] | None, int | msgspec.UnsetType]:
+    """R2: name the recorded upheld calls and cite the one a slow-play timeout rests on."""
+    if not revised(t.state):
+        return slow_play, msgspec.UNSET
+    named, call = result_calls(t.state, round_no, table, outcome, slow_play)
+    return named, msgspec.UNSET if call is None else call
+
+
 def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
                   note: str = "") -> list[SignedEvent]:
     rnd, tab = open_table(t.state, round_no, table)
+    slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
                                  outcome=outcome, loss_reasons=d.loss_reasons,
                                  turn_player=turn_player, slow_play=sorted(slow_play or []),
-                                 note=note), signer, time)
+                                 note=note, slow_play_call=call), signer, time)
     return [ev, *_after_result(t, round_no, signer, time)]
 
 
@@ -117,13 +130,15 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
                    loser: int | None = None, turn_player: int | None = None,
                    slow_play: list[int] | None = None) -> list[SignedEvent]:
     rnd, tab, current = correctable_table(t.state, round_no, table)
+    slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     ev = t.record(ResultCorrected(round=round_no, table=table, winner=d.winner,
                                   losers=d.losers, outcome=outcome,
                                   loss_reasons=d.loss_reasons, corrects_seq=current,
                                   reason=reason, turn_player=turn_player,
-                                  slow_play=sorted(slow_play or [])), signer, time)
+                                  slow_play=sorted(slow_play or []),
+                                  slow_play_call=call), signer, time)
     out = [ev]
     if rnd.closed_seq is not None:
         out += _after_result(t, round_no, signer, time)

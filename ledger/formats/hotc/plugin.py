@@ -15,6 +15,7 @@ from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc import commands
 from ledger.formats.hotc import cut_apply as _cut_apply  # noqa: F401  (fills HOTC_BOOK)
+from ledger.formats.hotc import slow_play as _slow_play  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
 from ledger.formats.hotc.revision import (

@@ -78,6 +78,8 @@ class ResultRecorded(Body, frozen=True, kw_only=True):
     games: list[int] | msgspec.UnsetType = msgspec.UNSET   # [wins a, wins b, drawn games]
     decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
     annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
+    #: HotC R2: the seq of the upheld slow_play_called a slow-play timeout cites
+    slow_play_call: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class ResultCorrected(Body, frozen=True, kw_only=True):
@@ -95,6 +97,8 @@ class ResultCorrected(Body, frozen=True, kw_only=True):
     games: list[int] | msgspec.UnsetType = msgspec.UNSET
     decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
     annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
+    #: HotC R2: the seq of the upheld slow_play_called a slow-play timeout cites
+    slow_play_call: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class DropTiming(str, Enum):
