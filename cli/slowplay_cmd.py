@@ -16,7 +16,10 @@ import typer
 from cli.common import JsonOpt, KeyOpt, Session, write_result
 from ledger.formats.hotc.slow_play import call_slow_play, rule_slow_play
 
-app = typer.Typer(no_args_is_help=True, help="Slow-play calls and rulings (HotC, HOTC-SLOW-1/2).")
+app = typer.Typer(no_args_is_help=True, help=(
+    "Slow-play calls and the judge's rulings, recorded when they happen (HotC "
+    "HOTC_2013_R2, HOTC-SLOW-1/2).\n\n"
+    "Example: tourney slowplay call --round 2 --table 1 --caller 1 --called 2 --key judge.pem"))
 
 
 @app.command("call")
