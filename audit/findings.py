@@ -45,6 +45,9 @@ CODES: dict[str, Severity] = {
     "standings_mismatch": Severity.ERROR,
     "cut_mismatch": Severity.ERROR,
     "bracket_mismatch": Severity.ERROR,
+    "swiss_after_stop": Severity.ERROR,       # HotC R2: a Swiss round paired once HOTC-STOP-1 held
+    "invitation_missing": Severity.ERROR,     # HOTC-ENTRY-1: registered without an invitation
+    "slow_play_mismatch": Severity.ERROR,     # HOTC-SLOW-1/2: a call or ruling the rules refuse
     "time_regressed": Severity.WARNING,
     "checkpoint_malformed": Severity.ERROR,
     "checkpoint_origin_mismatch": Severity.ERROR,

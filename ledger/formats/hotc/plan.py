@@ -16,11 +16,12 @@ from ledger.formats.hotc.cut import (
     stop_rule,
     undefeated,
 )
+from ledger.formats.hotc.bye import bye_by_pairing
 from ledger.formats.hotc.events import CutMade, NoChampionRuled
 from ledger.formats.hotc.revision import revised
 from ledger.formats.match.events import ChampionDeclared, DropTiming, RoundClosed
 from ledger.formats.match.model import Phase, RoundState, Status
-from ledger.formats.match.pairing import bye_candidates, pair_swiss, total_cost
+from ledger.formats.match.pairing import bye_candidates
 from ledger.formats.match.plan import (
     close_top_cut,
     drop_timing,
@@ -109,24 +110,8 @@ def hotc_drop_timing(state: TournamentState, number: int) -> DropTiming:
 
 
 def choose_bye(state: TournamentState, order: list[int]) -> int:
-    """HOTC-BYE-5 as revised (R2): the first candidate, in the recorded random ``order``,
-    whose removal lets the others be paired with the fewest rematches, then the fewest
-    players with two or more pair-downs, achievable over all candidates.  The counts come
-    from the same exact pairing (``pair_swiss``) the round will use."""
-    field = entrants(state)
-    flag = param(state, "pair_down_counts", "higher")
-    by_number = {e.number: e for e in field}
-    best: tuple[int, int] | None = None
-    choice = order[0]
-    for cand in order:
-        others = [e for e in field if e.number != cand]
-        pairs, _ = pair_swiss(others, [e.number for e in others], flag)
-        rematches, doubles, _c, _d = total_cost(pairs, by_number, flag)
-        if best is None or (rematches, doubles) < best:
-            best, choice = (rematches, doubles), cand
-        if best == (0, 0):
-            break           # nothing does better than no rematch and no second pair-down
-    return choice
+    """HOTC-BYE-5 as revised (R2) on the recorded order of the candidates."""
+    return bye_by_pairing(entrants(state), order, param(state, "pair_down_counts", "higher"))
 
 
 def bye_from_draw(state: TournamentState, drawn: list[int]) -> int:
