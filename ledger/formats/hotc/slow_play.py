@@ -78,12 +78,9 @@ def result_calls(state: TournamentState, round_no: int, table: int, outcome: Out
                             f"{round_no} table {table}",
                             hint="record the call with 'tourney slowplay call' and the "
                                  "judge's ruling with 'tourney slowplay rule'")
-    if outcome is Outcome.SLOW_PLAY:
-        called = list(given or named)
-        if len(called) != 1 or len(named) != 1:
-            return called, None      # decide_result names the problem (HOTC-TIME-2/3)
+    if outcome is Outcome.SLOW_PLAY and len(named) == 1:
         return named, upheld[named[0]]
-    return named, None
+    return named, None               # decide_result refuses what these calls do not allow
 
 
 @BOOK.checks(SlowPlayCalled)
