@@ -55,11 +55,11 @@ def test_random_small_events_follow_the_rules_at_the_edges(ev: dict[str, object]
             res = simulate(led, log="p", players=ev["players"],  # type: ignore[arg-type]
                            seed_text=f"prop/{ev['seed']}", cut=cut,
                            timeouts=ev["timeouts"], drops=ev["drops"],  # type: ignore[arg-type]
-                           checkpoints=Path(tmp) / "cps", params=params)
+                           checkpoints=Path(tmp) / "cps" / "p", params=params)
             state = led.load("p").state
             leaves = list(led.raw_leaves("p"))
         report = verify_ledger(loc, "p", Path(tmp) / "cps")
-    assert report.ok, [(f.code, f.seq, f.message) for f in report.findings]
+    assert not report.findings, [(f.code, f.seq, f.message) for f in report.findings]
     rounds = swiss_rounds(replay(leaves))
     for r in rounds:
         assert r.bye is None or r.bye in r.candidates, r        # both revisions
