@@ -57,7 +57,9 @@ class HotcEvent:
         return self.led.load(LOG).state
 
     def bytes(self) -> bytes:
-        return self.loc.path.read_bytes()
+        """The ledger file and its write-ahead log, as stored."""
+        wal = self.loc.path.with_name(self.loc.path.name + "-wal")
+        return self.loc.path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
 
     def events(self) -> list[SignedEvent]:
         return [parse_leaf(b).event for _v, b in self.led.raw_leaves(LOG)]
