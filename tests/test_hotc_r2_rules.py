@@ -384,3 +384,37 @@ def test_tc10c_hotc_2013_took_the_first_drawn_candidate() -> None:
     assert not any(p.rematch for p in pairs)
     assert sorted((p.high, p.low) for p in pairs) == [(4, 7), (10, 11)]
     assert pairing_counts(field, 1, "higher") == (0, 1)     # #4 paired down twice
+
+
+def final_of_two(tmp_path: Path) -> tuple[HotcEvent, int, int, int]:
+    """Two entrants for a top 2 (R2: round 1 is played), then the final."""
+    ev = HotcEvent(tmp_path / "t.db", 2, cut=2, params=R2)
+    ev.pair()
+    ev.play()
+    assert len(ev.cut()[-1].body.cut) == 2  # type: ignore[union-attr]
+    ev.bracket()
+    rnd = ev.state.fmt.rounds[-1]
+    p, q = rnd.tables[0].players
+    return ev, rnd.number, p, q
+
+
+def test_tc11e_top_cut_timeout_turn_player_loses_r2(tmp_path: Path) -> None:
+    ev, n, p, q = final_of_two(tmp_path)
+    out = ev.result(n, 1, outcome=Outcome.TIMEOUT, turn_player=q)
+    assert ev.state.fmt.champion == p
+    assert out[0].body.loss_reasons == [LossReason.TIMEOUT_TURN_PLAYER]  # type: ignore[union-attr]
+    clean(ev)
+
+
+def test_tc11f_top_cut_upheld_call_beats_the_turn_player_rule_r2(tmp_path: Path) -> None:
+    ev, n, p, q = final_of_two(tmp_path)
+    seq = int(ev.write(lambda t, now: call_slow_play(t, JUDGE, now, round_no=n, table=1,
+                                                     caller=q, called=p)).seq)
+    ev.write(lambda t, now: rule_slow_play(t, HJ, now, call_seq=seq, upheld=True))
+    refused(ev, lambda: ev.result(n, 1, outcome=Outcome.TIMEOUT, turn_player=q),
+            "HOTC-TIME-2")
+    res = ev.result(n, 1, outcome=Outcome.SLOW_PLAY, turn_player=q)[0].body
+    assert isinstance(res, ResultRecorded)
+    assert (res.winner, res.losers, res.slow_play_call) == (q, [p], seq)
+    assert ev.state.fmt.champion == q
+    clean(ev)
