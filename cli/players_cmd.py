@@ -158,7 +158,8 @@ def _assign_numbers(rows: list[Row], taken: set[int]) -> list[int]:
 def player_import(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE.csv",
-                                         help="CSV with header number,name[,nickname,deck,clan,invitation].")],
+                                         help="CSV with header "
+                                               "number,name[,nickname,deck,clan,invitation].")],
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:

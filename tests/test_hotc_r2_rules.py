@@ -311,7 +311,8 @@ def test_calls_must_name_the_players_of_a_match_in_progress(tmp_path: Path) -> N
     other = ev.state.fmt.rounds[-1].tables[1].players[0]
     refused(ev, lambda: call(ev, p, other), "HOTC-SLOW-1")
     refused(ev, lambda: call(ev, p, q, table=9), "HOTC-SLOW-1")
-    with pytest.raises(TourneyError, match="signed by head_judge or judge"):   # a scorekeeper does not rule
+    # a scorekeeper does not record calls
+    with pytest.raises(TourneyError, match="signed by head_judge or judge"):
         ev.write(lambda t, now: t.record(SlowPlayCalled(round=1, table=1, caller=p,
                                                         called=q), SK, now))
 

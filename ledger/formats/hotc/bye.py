@@ -29,8 +29,9 @@ def counts_bound(field: Sequence[Entrant], candidates: Sequence[int],
                  flag: str) -> tuple[int, int]:
     """A lower bound on the counts over every candidate: the best pairing of the field plus
     a stand-in for the bye (number 0, in the candidates' win group — they all share one —
-    and a rematch for every non-candidate).  Giving candidate c the bye is one such pairing (stand-in–c costs
-    nothing), so no candidate does better; usually one of them reaches it."""
+    and a rematch for every non-candidate).  Giving candidate c the bye is one such
+    pairing (stand-in–c costs nothing), so no candidate does better; usually one of them
+    reaches it."""
     cands = set(candidates)
     low = min(e.wins for e in field if e.number in cands)
     ext = [e if e.number in cands else replace(e, opponents=e.opponents | {0}) for e in field]
