@@ -93,6 +93,27 @@ def test_fz2_23_1_r2_stops_when_the_drop_takes_the_count_below_the_cut(tmp_path:
     clean(sim)
 
 
+# -- 2. the bye outside the fewest-wins group: --players 9 --cut 2 --seed s3-268 ----------
+#    --timeouts 0.3 --drops 0.2 (found by searching seeds; the issue names none)
+
+def test_s3_268_hotc_2013_gives_the_bye_to_the_undefeated_player(tmp_path: Path) -> None:
+    sim = run(tmp_path, 9, 2, "s3-268", "0.3", "0.2", OLD)
+    r3 = next(r for r in swiss_rounds(replay(sim.leaves)) if r.round == 3)
+    # the fewest-wins group (#7, #8) had byes, so no_repeat (the old default) gives the
+    # bye to #1, the one undefeated player, who keeps a guaranteed cut seat
+    assert (r3.fewest_wins, r3.candidates, r3.bye, r3.undefeated) == ([7, 8], [1], 1, 1)
+    clean(sim)
+
+
+def test_s3_268_r2_keeps_the_bye_in_the_fewest_wins_group(tmp_path: Path) -> None:
+    sim = run(tmp_path, 9, 2, "s3-268", "0.3", "0.2", R2)
+    rounds = swiss_rounds(replay(sim.leaves))
+    assert all(r.bye in r.fewest_wins for r in rounds if r.bye is not None)
+    assert [r.round for r in rounds] == [1, 2]     # and the stop rule ends the Swiss first
+    assert sim.result.cut == [1] and sim.result.champion == 1
+    clean(sim)
+
+
 # -- 3. the bye chosen with the pairing: --players 11 --cut 2 --seed fz-11-2-2 -------------
 
 def test_fz_11_2_2_hotc_2013_bye_forces_a_second_pair_down(tmp_path: Path) -> None:

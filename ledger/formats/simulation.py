@@ -124,6 +124,9 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
             state = ledger.load(log).state
             h = state.fmt
         over = hotc_plan.swiss_over(state) if hotc else h.swiss_over   # HOTC-STOP-1, AMB-H6
+        if hotc and not over and h.cut is None and open_round(state) is None and sum(
+                r.status is Status.ACTIVE for r in h.records.values()) < 2:
+            break    # HOTC_2013 only (R2 stops first): the old rules cannot go on
         if hotc and h.cut is not None and h.slots is None and (
                 hotc_plan.tiny_cut(state) or len(h.cut) <= 1):
             break          # R2: ended at the cut; HOTC_2013: no rule finishes a cut of 0/1
