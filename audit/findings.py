@@ -78,6 +78,9 @@ CODES: dict[str, Severity] = {
     "report_malformed": Severity.ERROR,
     "proof_invalid": Severity.ERROR,
     "event_not_sealed": Severity.WARNING,
+    "swiss_after_stop": Severity.ERROR,       # HotC R2: a Swiss round paired once HOTC-STOP-1 held
+    "invitation_missing": Severity.ERROR,     # HOTC-ENTRY-1: registered without an invitation
+    "slow_play_mismatch": Severity.ERROR,     # HOTC-SLOW-1/2: a call or ruling the rules refuse
     "time_regressed": Severity.WARNING,
     "time_jump": Severity.WARNING,
     "time_malformed": Severity.ERROR,

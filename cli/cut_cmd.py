@@ -12,7 +12,7 @@ May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -47,6 +47,10 @@ def cut(
     ctx: typer.Context,
     seed_material: SeedMaterialOpt = None,
     seed_source: SeedSourceOpt = None,
+    no_champion: Annotated[str | None, typer.Option(
+        "--no-champion", metavar="REASON",
+        help="HOTC_2013_R2, a top cut with no player: the head judge's reason for ending "
+             "the event with no champion (AMB-H9).")] = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -67,14 +71,16 @@ def cut(
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
-        lambda t, signer, time, **seed: t.select_cut(signer, time, **seed),
+        lambda t, signer, time, **seed: t.select_cut(signer, time, no_champion=no_champion,
+                                                     **seed),
         seed_unused=lambda t: False, unused_note="", done="cut made")
     st = agg.state
-    ev = events[-1]
+    ev = next((e for e in events if isinstance(e.body, CutMade)), events[-1])
     b = ev.body
     if not isinstance(b, CutMade):
         _selection(s, st, events, cp)
         return
+    ending = events[-1] if events[-1] is not ev else None
     if seed_material is not None and not any(e.kind == "seed_recorded" for e in events):
         note("no random spot was drawn: --seed-material was not needed and not recorded")
     lines = [f"{seq_span(events)}: top cut of {len(b.cut)} selected",
@@ -82,13 +88,22 @@ def cut(
              f"random spots: {b.spots}; eligible pool: {_names(st, b.pool)}",
              f"drawn: {_names(st, b.drawn)}",
              f"top cut: {_names(st, b.cut)}",
-             f"eliminated: {_names(st, b.eliminated)}",
-             "next: seed the bracket with tourney bracket"]
+             f"eliminated: {_names(st, b.eliminated)}"]
+    if ending is None:
+        lines.append("next: seed the bracket with tourney bracket")
+    elif ending.kind == "champion_declared":
+        lines.append(f"seq {ending.seq}: champion {_names(st, b.cut)} (a cut of one: no "
+                     "match, AMB-H9)")
+    else:
+        lines.append(f"seq {ending.seq}: the event ends with no champion (head judge's "
+                     "ruling, AMB-H9)")
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     s.emit(write_result(ev, spots=b.spots, undefeated=b.undefeated, pool=b.pool,
                         drawn=b.drawn, cut=b.cut, eliminated=b.eliminated,
                         draw_seq=b.draw_seq, events=events_brief(events),
+                        champion=st.fmt.champion,
+                        no_champion_seq=getattr(st.fmt, "no_champion_seq", None),
                         checkpoint=None if cp is None else str(cp)), lines)
 
 

@@ -36,6 +36,7 @@ from cli import (
     results_cmd,
     round_cmd,
     simulate_cmd,
+    slowplay_cmd,
     standings_cmd,
     tournament_cmd,
     witness_cmd,
@@ -122,6 +123,7 @@ app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
 app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
 app.command("forfeit", rich_help_panel=_PLAY)(wot_cmd.forfeit)
 app.command("tbp-override", rich_help_panel=_PLAY)(wot_cmd.tbp_override)
+app.add_typer(slowplay_cmd.app, name="slowplay", rich_help_panel=_PLAY)
 app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
 app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
 app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)

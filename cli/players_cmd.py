@@ -1,7 +1,7 @@
 """``tourney player``: register players one by one or from a CSV file, and list them.
 
-Owns: the CSV import format (header row ``number,name[,nickname,deck,clan]``; an empty
-number takes the next free one) and its all-or-nothing validation: the whole file is
+Owns: the CSV import format (header row ``number,name[,nickname,deck,clan,invitation]``;
+an empty number takes the next free one) and its all-or-nothing validation: the whole file is
 checked first (file-level problems exit 2, conflicts with the ledger exit 3, each naming
 the line), then every row is written in one save.
 
@@ -26,7 +26,7 @@ app = typer.Typer(no_args_is_help=True, help=(
     "Players: register (scorekeeper or head judge) and list.\n\n"
     "Example: tourney player add \"Ada Lovelace\" --number 7 --key sk.pem"))
 
-COLUMNS = ("number", "name", "nickname", "deck", "clan")
+COLUMNS = ("number", "name", "nickname", "deck", "clan", "invitation")
 MAX_NUMBER = 2**31 - 1
 
 
@@ -40,6 +40,10 @@ def player_add(
     nickname: Annotated[str | None, typer.Option("--nickname", metavar="X")] = None,
     deck: Annotated[str | None, typer.Option("--deck", metavar="X")] = None,
     clan: Annotated[str | None, typer.Option("--clan", metavar="X")] = None,
+    invitation: Annotated[str | None, typer.Option(
+        "--invitation", metavar="REF",
+        help="Invitation reference (required when the event has "
+             "invitation_required=true, HOTC-ENTRY-1).")] = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -54,7 +58,8 @@ def player_add(
     with s.ledger() as led:
         log = s.tournament(led)
         ev = led.write(log, lambda t, time: t.register_player(
-            name, signer, time, number=number, nickname=nickname, deck=deck, clan=clan))
+            name, signer, time, number=number, nickname=nickname, deck=deck, clan=clan,
+            invitation=invitation))
     assert isinstance(ev.body, PlayerRegistered)
     num = ev.body.number
     s.emit(write_result(ev, number=num), f"seq {ev.seq}: player {num} {name.strip()}")
@@ -68,6 +73,7 @@ class Row:
     nickname: str | None
     deck: str | None
     clan: str | None
+    invitation: str | None = None
 
 
 def parse_csv(path: Path) -> list[Row]:
@@ -90,7 +96,7 @@ def parse_csv(path: Path) -> list[Row]:
         raise bad(1, f"malformed CSV ({exc})") from None
     if header is None or not any(h.strip() for h in header):
         raise bad(1, "the header row is missing",
-                  "the first line must be number,name[,nickname,deck,clan]")
+                  "the first line must be number,name[,nickname,deck,clan,invitation]")
     cols = [h.strip().lower() for h in header]
     for c in cols:
         if c not in COLUMNS:
@@ -99,7 +105,7 @@ def parse_csv(path: Path) -> list[Row]:
         raise bad(1, "a column is repeated in the header")
     if "number" not in cols or "name" not in cols:
         raise bad(1, "the header must have the columns number and name",
-                  "the first line must be number,name[,nickname,deck,clan]")
+                  "the first line must be number,name[,nickname,deck,clan,invitation]")
     rows: list[Row] = []
     seen: dict[int, int] = {}
     try:
@@ -123,7 +129,8 @@ def parse_csv(path: Path) -> list[Row]:
                 raise bad(line, "the name is empty")
             rows.append(Row(line=line, number=num, name=rec["name"],
                             nickname=rec.get("nickname") or None,
-                            deck=rec.get("deck") or None, clan=rec.get("clan") or None))
+                            deck=rec.get("deck") or None, clan=rec.get("clan") or None,
+                            invitation=rec.get("invitation") or None))
     except csv.Error as exc:
         raise bad(reader.line_num, f"malformed CSV ({exc})") from None
     if not rows:
@@ -151,13 +158,14 @@ def _assign_numbers(rows: list[Row], taken: set[int]) -> list[int]:
 def player_import(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE.csv",
-                                         help="CSV with header number,name[,nickname,deck,clan].")],
+                                         help="CSV with header "
+                                               "number,name[,nickname,deck,clan,invitation].")],
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Register every player of a CSV file, all or nothing.
 
-    The header row is required: number,name[,nickname,deck,clan]. An empty number takes
+    The header row is required: number,name[,nickname,deck,clan,invitation]. An empty number takes
     the next free one. The whole file is checked first; any bad line is reported with its
     line number and nothing is written.
 
@@ -174,7 +182,8 @@ def player_import(
             try:
                 events.append(t.register_player(row.name, signer, time, number=num,
                                                 nickname=row.nickname, deck=row.deck,
-                                                clan=row.clan))
+                                                clan=row.clan,
+                                                invitation=row.invitation))
             except TourneyError as err:
                 err.message = f"{file} line {row.line}: {err.message}"
                 err.hint = (err.hint + "; nothing was written") if err.hint \

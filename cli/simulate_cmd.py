@@ -197,12 +197,15 @@ def simulate(
         bar.say(f"auditing {result.events} events")
         report = verify_ledger(location, log, s.checkpoint_override(), progress=bar.audit)
         with s.ledger(readonly=True) as led:
-            names = {n: p.name for n, p in led.load(log).state.players.items()}
+            final_state = led.load(log).state
+            names = {n: p.name for n, p in final_state.players.items()}
+            ruling = getattr(final_state.fmt, "no_champion_seq", None)
     errors = sum(1 for f in report.findings if getattr(f.severity, "value", f.severity)
                  == "error")
     data = {"ok": report.ok, "log": log, "ledger": location.display(),
             "events": result.events, "rounds": result.rounds, "cut": result.cut,
-            "champion": result.champion, "checkpoints": str(s.checkpoint_dir(log)),
+            "champion": result.champion, "no_champion_seq": ruling,
+            "checkpoints": str(s.checkpoint_dir(log)),
             "demo_keys": {"head_judge": hj.key_id, "scorekeeper": sk.key_id},
             "audit": msgspec.to_builtins(report)}
 
@@ -214,7 +217,8 @@ def simulate(
              f"demo keys (derived from the seed text, NOT for real events): head judge "
              f"{hj.key_id}, scorekeeper {sk.key_id}",
              f"top cut: {', '.join(who(n) for n in result.cut) or 'none'}",
-             f"champion: {who(result.champion)}",
+             f"champion: {who(result.champion)}" + (
+                 f" (head judge's no-champion ruling, seq {ruling})" if ruling else ""),
              f"audit: {'OK' if report.ok else 'FAILED'} ({len(report.findings)} findings, "
              f"{errors} errors; {report.checkpoints} checkpoints in "
              f"{s.checkpoint_dir(log)})"]

@@ -78,7 +78,9 @@ def standings(
     h = st.fmt
     head = (f"{log}: standings after {h.swiss_rounds} Swiss rounds"
             + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
-            + (f"; champion #{h.champion}" if h.champion is not None else ""))
+            + (f"; champion #{h.champion}" if h.champion is not None else "")
+            + (f"; no champion (head judge's ruling, seq {h.no_champion_seq})"
+               if getattr(h, "no_champion_seq", None) is not None else ""))
     lines = [head, f"{'RANK':>4}  {'NUM':>5}  {'NAME':<26}  {'W-L':>5}  {'BYES':>4}  "
                    f"{'PD':>2}  {'STATUS':<12}  {'MW%':>6}  {'OMW%':>6}  {'OOMW%':>6}"]
     for r in rows:

@@ -156,10 +156,12 @@ class Tournament(BaseAggregate[str]):
 
     def register_player(self, name: str, signer: Signer, time: str, *,
                         number: int | None = None, nickname: str | None = None,
-                        deck: str | None = None, clan: str | None = None) -> SignedEvent:
+                        deck: str | None = None, clan: str | None = None,
+                        invitation: str | None = None) -> SignedEvent:
         num = self.next_player_number() if number is None else number
         return self.record(PlayerRegistered(number=num, name=name.strip(), nickname=nickname,
-                                            deck=deck, clan=clan), signer, time)
+                                            deck=deck, clan=clan, invitation=invitation),
+                           signer, time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         return self.record(RegistrationClosed(players=len(self.state.players)), signer, time)
@@ -234,8 +236,11 @@ class Tournament(BaseAggregate[str]):
         return self.plugin.drop_player(self, signer, time, number, reason)
 
     def select_cut(self, signer: Signer, time: str, *, material: str | None = None,
-                   source: str | None = None) -> list[SignedEvent]:
-        return self.plugin.select_cut(self, signer, time, material=material, source=source)
+                   source: str | None = None,
+                   no_champion: str | None = None) -> list[SignedEvent]:
+        extra: dict[str, Any] = {} if no_champion is None else {"no_champion": no_champion}
+        return self.plugin.select_cut(self, signer, time, material=material, source=source,
+                                      **extra)
 
     def seed_bracket(self, signer: Signer, time: str, *, material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:

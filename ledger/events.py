@@ -118,6 +118,8 @@ class PlayerRegistered(Body, frozen=True, kw_only=True, omit_defaults=True):
     nickname: str | None = None
     deck: str | None = None
     clan: str | None = None
+    #: the invitation reference (HOTC-ENTRY-1; omitted when none, so older bytes stay)
+    invitation: str | None = None
 
 
 class RegistrationClosed(Body, frozen=True, kw_only=True):

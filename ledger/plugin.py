@@ -95,6 +95,11 @@ class FormatPlugin:
     def decode_state(self, raw: bytes) -> Any:
         return msgspec.msgpack.decode(raw, type=self.state_type)
 
+    def genesis_params(self, given: dict[str, Param]) -> dict[str, Param]:
+        """Every parameter value the genesis records: the defaults under the rule revision
+        ``given`` names (or the newest), overridden by ``given``."""
+        return {**self.params.defaults, **given}
+
     def check_spec(self, spec: FormatSpec) -> None:
         """Genesis: every parameter known and allowed (RULES.md §8); formats add more."""
         self.params.check(spec)
@@ -184,6 +189,6 @@ def make_format(format_id: str, cut: int | None,
     included (DESIGN.md §10 rule revisions), then validated as the audit will."""
     plugin = require_plugin(format_id)
     spec = FormatSpec(id=format_id, cut=plugin.params.default_cut if cut is None else cut,
-                      params={**plugin.params.defaults, **(params or {})})
+                      params=plugin.genesis_params(dict(params or {})))
     plugin.check_spec(spec)
     return spec

@@ -61,8 +61,10 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
         _remember_secret(d / f"{name}.pem")
+    # the HOTC_2013 command flow keeps working (DESIGN.md §10); HOTC_2013_R2's own CLI
+    # event is tests/test_hotc_r2_cli.py
     log = cli("init", "--name", "Club Night", "--format", "hotc-swiss-de", "--cut", "4",
-              "--key", "hj.pem", "--json").doc["tournament"]
+              "--param", "rules=HOTC_2013", "--key", "hj.pem", "--json").doc["tournament"]
     cli("official", "add", "--role", "scorekeeper", "--name", "Sam", "--public-key",
         "sk.pem.pub", "--key", "hj.pem")
     (d / "players.csv").write_text("number,name\n" + "".join(

@@ -14,7 +14,8 @@ def _to_the_final(tmp_path: Path) -> tuple[Cli, int, list[int]]:
     c = Cli(tmp_path, tmp_path / "t.db")
     c("keys", "new", "--name", "HJ", "--out", "hj.pem")
     c("keys", "new", "--name", "SK", "--out", "sk.pem")
-    c("init", "--name", "Seal Cup", "--format", "hotc-swiss-de", "--cut", "4", "--key",
+    c("init", "--name", "Seal Cup", "--format", "hotc-swiss-de", "--cut", "4",
+      "--param", "rules=HOTC_2013", "--key",
       "hj.pem")
     c("official", "add", "--role", "scorekeeper", "--name", "S", "--public-key",
       "sk.pem.pub", "--key", "hj.pem")

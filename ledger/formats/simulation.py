@@ -24,11 +24,14 @@ from ledger.aggregate import Tournament
 from ledger.checkpoint_store import write_checkpoint
 from ledger.draw import seed_from_material, stream_below
 from ledger.events import LedgerPolicy, Role
+from ledger.formats.hotc import plan as hotc_plan
+from ledger.formats.hotc import revision as hotc_revision
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
 from ledger.params import Param
+from ledger.state import TournamentState
 from ledger.store import Ledger
 
 Progress = Callable[[str], None]
@@ -119,21 +122,38 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     while True:
         state = ledger.load(log).state
         h = state.fmt
-        if h.champion is not None or h.final or (h.entries is not None
+        if h.champion is not None or h.final or (not hotc and h.entries is not None
                                                   and len(h.entries) < 2):
             break                   # a champion, final standings, or an empty bracket
+        if hotc and h.slots is None and h.cut is None and open_round(state) is None \
+                and not hotc_plan.swiss_over(state):
+            # drops before the round, then the stop rule is asked again (HOTC-STOP-1, R2)
+            _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
+            state = ledger.load(log).state
+            h = state.fmt
         active = sum(r.status is Status.ACTIVE for r in h.records.values())
-        small_field = (not h.rounds and active <= cut if hotc       # AMB-H6
-                       else h.slots is None and active < 2)        # nobody left to pair
+        over = (hotc_plan.swiss_over(state) if hotc                   # HOTC-STOP-1, AMB-H6
+                else h.swiss_over or (h.slots is None and active < 2))  # nobody to pair
+        if hotc and not over and h.cut is None and open_round(state) is None and sum(
+                r.status is Status.ACTIVE for r in h.records.values()) < 2:
+            break    # HOTC_2013 only (R2 stops first): the old rules cannot go on
+        if hotc and h.cut is not None and h.slots is None and (
+                hotc_plan.tiny_cut(state) or len(h.cut) <= 1):
+            break          # R2: ended at the cut; HOTC_2013: no rule finishes a cut of 0/1
         if format_id == "single-elim" and h.slots is None:
             ledger.write(log, lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
-        elif (h.swiss_over or small_field) and h.cut is None:
+        elif over and h.cut is None:
+            reason = None
             if hotc:
                 _drops(ledger, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
+                reason = _no_champion_reason(ledger.load(log).state)
             ledger.write(log, lambda t, now: t.select_cut(
-                hj, now, material=material("cut"), source="tourney simulate"))
-            if not cut:
+                hj, now, material=material("cut"), source="tourney simulate",
+                no_champion=reason))
+            after = ledger.load(log).state
+            if not cut or hotc and len(after.fmt.cut or []) <= 1:
+                write_checkpoint(ledger, log, hj, checkpoints)
                 continue
             ledger.write(log, lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
@@ -142,10 +162,11 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
                 hj, now, material=material("bracket"), source="tourney simulate"))
         else:
             if h.slots is None:
-                _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
-                if not hotc and sum(r.status is Status.ACTIVE for r in ledger.load(
-                        log).state.fmt.records.values()) < 2:
-                    continue                # nobody left to pair: finalize instead
+                if not hotc:                # HotC drops were made above, before its stop rule
+                    _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
+                    if sum(r.status is Status.ACTIVE for r in ledger.load(
+                            log).state.fmt.records.values()) < 2:
+                        continue            # nobody left to pair: finalize instead
                 seed_material = material(f"R{len(h.rounds) + 1}")
                 ledger.write(log, lambda t, now: t.pair_round(
                     hj, now, material=seed_material, source="tourney simulate"))
@@ -161,6 +182,14 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     return SimulationResult(log=log, events=final.version, rounds=rounds,
                             cut=list(final.state.fmt.cut or []),
                             champion=final.state.fmt.champion)
+
+
+def _no_champion_reason(state: TournamentState) -> str | None:
+    """The simulated head judge's reason when the R2 cut would have no player (AMB-H9)."""
+    x0, pool, spots = hotc_plan.cut_plan(state)
+    if not hotc_revision.revised(state) or x0 or (spots and pool):
+        return None
+    return "simulated: no undefeated player and no eligible one-loss player (AMB-H9)"
 
 
 def _drops(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, rate: Fraction,

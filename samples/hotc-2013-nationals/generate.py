@@ -74,7 +74,7 @@ def generate(out: Path) -> None:
         with Ledger(loc, create=True, clock=FixedClock("2013-06-01T09:00:00.000000Z")) as led:
             led.create(LOG, lambda now: Tournament.create(
                 log=LOG, name="WS US 2013 WGP National Qualifier (format example, 70 players)",
-                fmt=make_format("hotc-swiss-de", 8), signer=HJ, time=now))
+                fmt=make_format("hotc-swiss-de", 8, {"rules": "HOTC_2013"}), signer=HJ, time=now))
             led.write(LOG, lambda t, now: t.add_official(
                 PublicKey(SK.public_key_raw, SK.name), Role.SCOREKEEPER, SK.name, HJ, now))
 

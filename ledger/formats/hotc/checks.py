@@ -12,17 +12,22 @@ May import: ``ledger.formats.hotc.book``, ``ledger.state``, ``ledger.events``, `
 from __future__ import annotations
 
 from ledger.errors import RuleError
-from ledger.events import Role
+from ledger.events import PlayerRegistered, Role
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
-from ledger.formats.hotc.events import CutMade, HotcKind
+from ledger.formats.hotc.events import CutMade, HotcKind, NoChampionRuled
 from ledger.formats.hotc.plan import (
+    bye_from_draw,
     bye_items,
     close_summary,
     cut_plan,
+    hotc_drop_timing,
     make_cut,
     swiss_preconditions,
+    tiny_cut,
 )
 from ledger.formats.hotc.results import decide_result
+from ledger.formats.hotc.revision import revised
+from ledger.formats.hotc.slow_play import cited, result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.events import (
@@ -40,7 +45,6 @@ from ledger.formats.match.plan import (
     correctable_table,
     ctx,
     current_round_number,
-    drop_timing,
     last_round,
     open_table,
     pairing_items,
@@ -55,6 +59,7 @@ HJ = frozenset({Role.HEAD_JUDGE})
 SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
 BOOK.permit(MatchKind.ROUND_PAIRED.value, HJ)               # LEDGER-RAND-3
 BOOK.permit(HotcKind.CUT_MADE.value, HJ)                   # LEDGER-RAND-3
+BOOK.permit(HotcKind.NO_CHAMPION_RULED.value, HJ)          # §1.3 (R2): HotC head judge
 BOOK.permit(MatchKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
 BOOK.permit(MatchKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
 BOOK.permit(MatchKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
@@ -67,6 +72,18 @@ BOOK.permit(MatchKind.CHAMPION_DECLARED.value, SCORING)
 def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleError:
     return RuleError("HOTC-PAIR-7" if code == "pairing_mismatch" else "HOTC-CUT-2",
                      f"{what}: expected {expected!r}, recorded {recorded!r}", finding=code)
+
+
+@BOOK.checks(PlayerRegistered)
+def _registered(state: TournamentState, body: PlayerRegistered, actor: str) -> None:
+    """HOTC-ENTRY-1 (R2): with ``invitation_required`` set at genesis, a player is registered
+    only with an invitation reference, which the event records."""
+    required = state.format is not None and state.format.params.get("invitation_required")
+    if required is True and not (body.invitation or "").strip():
+        raise RuleError("HOTC-ENTRY-1", f"player {body.number} ({body.name}) has no "
+                        "invitation: only invited players may play in this event",
+                        hint="pass the invitation reference with --invitation REF",
+                        finding="invitation_missing")
 
 
 @BOOK.checks(RoundPaired)
@@ -82,7 +99,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                             (body.round, len(body.draws)))
         bye = None
         if items is not None:
-            bye = recorded_draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
+            bye = bye_from_draw(state, recorded_draw(state, body.draws[0],
+                                                     ctx(state, f"R{n}/bye"), items))
         order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
                       pairing_items(state, bye))
         expected = plan_swiss(state, n, bye, order, list(body.draws))
@@ -103,10 +121,27 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{body.losers} ({[r.value for r in body.loss_reasons]}) but "
                         f"{body.outcome.value} gives {got.winner}, {got.losers}",
                         finding="result_mismatch")
+    _calls_cited(state, body)
     dropper = state.fmt.records.get(loser) if loser is not None else None
     if body.outcome is Outcome.DROP and (dropper is None or dropper.status is not Status.DROPPED):
         raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
                         hint="use 'tourney drop NUMBER'")
+
+
+def _calls_cited(state: TournamentState, body: ResultRecorded | ResultCorrected) -> None:
+    """R2 (HOTC-SLOW-2): the result names every upheld call at its table, and a slow-play
+    timeout cites its call; HOTC_2013 results cite none."""
+    if not revised(state):
+        if cited(body) is not None:
+            raise RuleError("HOTC-SLOW-2", "HOTC_2013 results cite no slow-play call",
+                            finding="result_mismatch")
+        return
+    named, call = result_calls(state, body.round, body.table, body.outcome,
+                               list(body.slow_play))
+    if (list(body.slow_play), cited(body)) != (named, call):
+        raise RuleError("HOTC-SLOW-2", f"result names slow-play calls against "
+                        f"{list(body.slow_play)} citing {cited(body)}; the recorded upheld "
+                        f"calls give {named} citing {call}", finding="result_mismatch")
 
 
 @BOOK.checks(ResultRecorded)
@@ -136,7 +171,7 @@ def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
     if rec.status not in (Status.ACTIVE, Status.CUT) or rec.cut_finish is not None:
         raise RuleError("BR-DROP-1", f"player {body.number} is {rec.status.value}, "
                         "not in the event", hint="only players still in the event drop")
-    timing = drop_timing(state, body.number)
+    timing = hotc_drop_timing(state, body.number)
     if (body.timing, body.round) != (timing, current_round_number(state)):
         raise RuleError("BR-DROP-2", f"drop timing is {timing.value} in round "
                         f"{current_round_number(state)}", finding="drop_mismatch")
@@ -170,6 +205,19 @@ def _cut(state: TournamentState, body: CutMade, actor: str) -> None:
         raise _mismatch("cut_mismatch", "top cut", expected.cut, body.cut)
 
 
+@BOOK.checks(NoChampionRuled)
+def _no_champion(state: TournamentState, body: NoChampionRuled, actor: str) -> None:
+    """AMB-H9 (R2): only after a cut with no player, once, citing that cut, with a reason."""
+    h = state.fmt
+    if not revised(state) or h.cut is None or h.cut or h.no_champion_seq is not None:
+        raise RuleError("AMB-H9", "a no-champion ruling ends only an event whose top cut "
+                        "has no player (HOTC_2013_R2), once", finding="cut_mismatch")
+    if body.cut_seq != h.cut_seq:
+        raise _mismatch("cut_mismatch", "ruling cites the cut", h.cut_seq, body.cut_seq)
+    if not body.reason.strip():
+        raise RuleError("AMB-H9", "the ruling needs a reason", hint="pass --no-champion REASON")
+
+
 @BOOK.checks(BracketSeeded)
 def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
     h = state.fmt
@@ -177,6 +225,9 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
         raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
     if h.slots is not None:
         raise RuleError("HOTC-TOP-1", "the bracket is already seeded")
+    if tiny_cut(state):
+        raise RuleError("HOTC-TOP-3", f"a top cut of {len(h.cut)} has no bracket (AMB-H9)",
+                        finding="bracket_mismatch")
     if body.draw_seq is None:
         raise _mismatch("bracket_mismatch", "bracket draw", "a draw (HOTC-TOP-1)", None)
     order = recorded_draw(state, body.draw_seq, ctx(state, "bracket"), sorted(h.cut))
@@ -187,6 +238,16 @@ def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
 
 @BOOK.checks(ChampionDeclared)
 def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> None:
+    if tiny_cut(state):             # R2: a cut of one is the champion, with no match
+        h = state.fmt
+        if h.champion is not None or not h.cut or h.no_champion_seq is not None:
+            raise RuleError("HOTC-TOP-3", "the event is already over or has no champion",
+                            finding="bracket_mismatch")
+        expected = ChampionDeclared(number=h.cut[0], round=len(h.rounds))
+        if expected != body:
+            raise _mismatch("bracket_mismatch", "champion of a cut of one",
+                            (expected.number, expected.round), (body.number, body.round))
+        return
     rnd = last_round(state)
     left = [n for n in (state.fmt.entries or []) if n is not None]
     if rnd is None or rnd.phase is not Phase.TOP_CUT or rnd.closed_seq is None \

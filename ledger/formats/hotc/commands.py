@@ -14,16 +14,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.errors import RuleError
+import msgspec
+
+from ledger.errors import RuleError, UsageError
 from ledger.events import SignedEvent
 from ledger.formats.hotc.plan import (
+    bracket_preconditions,
+    bye_from_draw,
     bye_items,
     close_summary,
     cut_plan,
+    hotc_drop_timing,
     make_cut,
     swiss_preconditions,
+    tiny_cut,
+    tiny_cut_ending,
 )
 from ledger.formats.hotc.results import decide_result
+from ledger.formats.hotc.revision import revised
+from ledger.formats.hotc.slow_play import result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.commands import seed_for
@@ -40,7 +49,6 @@ from ledger.formats.match.plan import (
     correctable_table,
     ctx,
     current_round_number,
-    drop_timing,
     open_round,
     open_table,
     pairing_items,
@@ -67,11 +75,12 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
     bye = None
     items = bye_items(st)
     if items is not None:
+        what = "bye candidates in order" if revised(st) else "bye"
         ev = t.make_draw(ctx=ctx(st, f"R{n}/bye"), items=items, seed_seq=seed_seq,
-                         reason=f"round {n} bye (HOTC-BYE-5)", signer=signer, time=time)
+                         reason=f"round {n} {what} (HOTC-BYE-5)", signer=signer, time=time)
         out.append(ev)
         draws.append(ev.seq)
-        bye = st.draw_results[ev.seq][0]
+        bye = bye_from_draw(st, st.draw_results[ev.seq])
     ev = t.make_draw(ctx=ctx(st, f"R{n}/pairing"), items=pairing_items(st, bye),
                      seed_seq=seed_seq, reason=f"round {n} pairing order (HOTC-PAIR-1)",
                      signer=signer, time=time)
@@ -92,17 +101,27 @@ def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list
     return out
 
 
+def _calls(t: Tournament, round_no: int, table: int, outcome: Outcome,
+           slow_play: list[int] | None) -> tuple[list[int] | None, int | msgspec.UnsetType]:
+    """R2: name the recorded upheld calls and cite the one a slow-play timeout rests on."""
+    if not revised(t.state):
+        return slow_play, msgspec.UNSET
+    named, call = result_calls(t.state, round_no, table, outcome, slow_play)
+    return named, msgspec.UNSET if call is None else call
+
+
 def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
                   note: str = "") -> list[SignedEvent]:
     rnd, tab = open_table(t.state, round_no, table)
+    slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
                                  outcome=outcome, loss_reasons=d.loss_reasons,
                                  turn_player=turn_player, slow_play=sorted(slow_play or []),
-                                 note=note), signer, time)
+                                 note=note, slow_play_call=call), signer, time)
     return [ev, *_after_result(t, round_no, signer, time)]
 
 
@@ -111,13 +130,15 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
                    loser: int | None = None, turn_player: int | None = None,
                    slow_play: list[int] | None = None) -> list[SignedEvent]:
     rnd, tab, current = correctable_table(t.state, round_no, table)
+    slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     ev = t.record(ResultCorrected(round=round_no, table=table, winner=d.winner,
                                   losers=d.losers, outcome=outcome,
                                   loss_reasons=d.loss_reasons, corrects_seq=current,
                                   reason=reason, turn_player=turn_player,
-                                  slow_play=sorted(slow_play or [])), signer, time)
+                                  slow_play=sorted(slow_play or []),
+                                  slow_play_call=call), signer, time)
     out = [ev]
     if rnd.closed_seq is not None:
         out += _after_result(t, round_no, signer, time)
@@ -127,7 +148,7 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
 def drop_player(t: Tournament, signer: Signer, time: str, number: int,
                 reason: str = "") -> list[SignedEvent]:
     """BR-DROP-1/2, HOTC-DROP-1: before pairings not paired; after pairings a loss."""
-    timing = drop_timing(t.state, number)
+    timing = hotc_drop_timing(t.state, number)
     out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
                                   timing=timing, reason=reason), signer, time)]
     if timing is DropTiming.AFTER_PAIRING:
@@ -139,10 +160,20 @@ def drop_player(t: Tournament, signer: Signer, time: str, number: int,
 
 
 def select_cut(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
-               source: str | None = None) -> list[SignedEvent]:
-    """HOTC-CUT-1..3: all X-0 players, the rest drawn from the eligible pool."""
+               source: str | None = None, no_champion: str | None = None) -> list[SignedEvent]:
+    """HOTC-CUT-1..3: all X-0 players, the rest drawn from the eligible pool.  Under
+    HOTC_2013_R2 a cut of one player also declares that player the champion, and a cut of
+    none needs the head judge's reason (``no_champion``) and records the ruling."""
     st = t.state
     x0, pool, spots = cut_plan(st)
+    size = len(x0) + min(spots, len(pool))
+    if no_champion is not None and not (revised(st) and size == 0):
+        raise UsageError("--no-champion is only for a top cut with no player "
+                         f"(HOTC_2013_R2); this cut has {size}", hint="omit --no-champion")
+    if revised(st) and size == 0 and not (no_champion or "").strip():
+        raise RuleError("AMB-H9", "the top cut would have no player: the event ends with no "
+                        "champion, by the head judge's ruling with a reason",
+                        hint="repeat with --no-champion REASON")
     out: list[SignedEvent] = []
     drawn: list[int] = []
     draw_seq = None
@@ -154,7 +185,11 @@ def select_cut(t: Tournament, signer: Signer, time: str, *, material: str | None
         out.append(ev)
         draw_seq = ev.seq
         drawn = st.draw_results[ev.seq][:spots]
-    out.append(t.record(make_cut(st, x0, pool, spots, drawn, draw_seq), signer, time))
+    cut_ev = t.record(make_cut(st, x0, pool, spots, drawn, draw_seq), signer, time)
+    out.append(cut_ev)
+    if tiny_cut(t.state):
+        out.append(t.record(tiny_cut_ending(t.state, cut_ev.seq, no_champion or ""),
+                            signer, time))
     return out
 
 
@@ -165,8 +200,7 @@ def seed_bracket(t: Tournament, signer: Signer, time: str, *, material: str | No
     st = t.state
     if st.fmt.slots is not None:
         return pair_round(t, signer, time)
-    if st.fmt.cut is None:
-        raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
+    bracket_preconditions(st)
     out: list[SignedEvent] = []
     seed_seq = seed_for(t, "bracket", signer, time, out, material=material, source=source)
     ev = t.make_draw(ctx=ctx(st, "bracket"), items=sorted(st.fmt.cut), seed_seq=seed_seq,

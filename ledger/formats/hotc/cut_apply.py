@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ledger.events import SignedEvent
 from ledger.formats.hotc.book import HOTC_BOOK
-from ledger.formats.hotc.events import CutMade
+from ledger.formats.hotc.events import CutMade, NoChampionRuled
+from ledger.formats.hotc.model import HotcState
 from ledger.formats.match.apply import consume_draws
 from ledger.formats.match.model import MatchState, Status
 from ledger.state import TournamentState
@@ -27,3 +28,10 @@ def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
     for n in body.eliminated:
         if n in h.records:
             h.records[n].status = Status.ELIMINATED
+
+
+@HOTC_BOOK.applies(NoChampionRuled)
+def _no_champion(state: TournamentState, ev: SignedEvent, body: NoChampionRuled) -> None:
+    h: HotcState = state.fmt
+    h.no_champion_seq = ev.seq
+    h.final = True                    # the event is over, with no champion (AMB-H9)

@@ -10,18 +10,21 @@ May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.hotc.*``.
 from __future__ import annotations
 
 from ledger.errors import RuleError
+from ledger.formats.hotc.bye import bye_by_pairing
 from ledger.formats.hotc.cut import (
     cut_spots,
     eligible_pool,
     stop_rule,
     undefeated,
 )
-from ledger.formats.hotc.events import CutMade
-from ledger.formats.match.events import RoundClosed
+from ledger.formats.hotc.events import CutMade, NoChampionRuled
+from ledger.formats.hotc.revision import revised
+from ledger.formats.match.events import ChampionDeclared, DropTiming, RoundClosed
 from ledger.formats.match.model import Phase, RoundState, Status
 from ledger.formats.match.pairing import bye_candidates
 from ledger.formats.match.plan import (
     close_top_cut,
+    drop_timing,
     entrants,
     open_round,
     param,
@@ -43,6 +46,33 @@ def cut_size(state: TournamentState) -> int:
     return state.format.cut if state.format else 8
 
 
+def no_swiss_phase(state: TournamentState) -> bool:
+    """AMB-H6: before round 1, are there too few entrants for a Swiss phase?  HOTC_2013:
+    entrants <= N_cut; HOTC_2013_R2: entrants < N_cut (N_cut entrants play round 1)."""
+    active = sum(r.status is Status.ACTIVE for r in state.fmt.records.values())
+    return active < cut_size(state) if revised(state) else active <= cut_size(state)
+
+
+def stop_count_holds(state: TournamentState) -> bool:
+    """HOTC-STOP-1 as revised (R2): after round 1, the X-0 count taken now — when the next
+    Swiss round would be paired — is below N_cut (a drop or a correction since the round
+    closed counts)."""
+    return stop_rule(len(undefeated(state.fmt.records.values())), cut_size(state))
+
+
+def swiss_over(state: TournamentState) -> bool:
+    """Is the Swiss phase over (no further Swiss round may be paired)?  The one answer for
+    the commands, the checks, simulate and the audit, under the recorded revision."""
+    h = state.fmt
+    if h.cut is not None:
+        return True
+    if not any(r.phase is Phase.SWISS for r in h.rounds):
+        return no_swiss_phase(state)
+    if revised(state):
+        return open_round(state) is None and stop_count_holds(state)
+    return bool(h.swiss_over)
+
+
 def swiss_preconditions(state: TournamentState) -> int:
     """Refuse unless a Swiss round may be paired now; returns its number."""
     require_hotc(state)
@@ -50,17 +80,44 @@ def swiss_preconditions(state: TournamentState) -> int:
     if open_round(state) is not None:
         raise RuleError("HOTC-PAIR-1", f"round {h.rounds[-1].number} is still open",
                         hint="record its remaining results first ('tourney round show')")
-    if h.swiss_over or h.cut is not None:
+    if h.cut is not None or h.swiss_over and not revised(state):
         raise RuleError("HOTC-STOP-1", "the Swiss phase is over",
                         hint="select the top cut with 'tourney cut', then 'tourney bracket'")
     active = entrants(state)
-    if not h.rounds and len(active) <= cut_size(state):
-        raise RuleError("AMB-H6", f"{len(active)} entrants fit in the top {cut_size(state)}: "
+    if not h.rounds and no_swiss_phase(state):
+        rel = "fewer than" if revised(state) else "no more than"
+        raise RuleError("AMB-H6", f"{len(active)} entrants, {rel} the top {cut_size(state)}: "
                         "there is no Swiss phase", hint="go straight to 'tourney cut'")
+    if h.rounds and revised(state) and stop_count_holds(state):
+        x0 = len(undefeated(h.records.values()))
+        raise RuleError("HOTC-STOP-1", f"{x0} active players are undefeated, fewer than "
+                        f"{cut_size(state)}: the Swiss phase is over",
+                        hint="select the top cut with 'tourney cut'", finding="swiss_after_stop")
     if len(active) < 2:
         raise RuleError("HOTC-PAIR-1", "fewer than two active players",
                         hint="select the top cut with 'tourney cut'")
     return len(h.rounds) + 1
+
+
+def hotc_drop_timing(state: TournamentState, number: int) -> DropTiming:
+    """BR-DROP-1/2 timing; under R2 a drop once the stop count holds is in the cut window
+    (HOTC-DROP-1), even when the round_closed before it said another round was due."""
+    timing = drop_timing(state, number)
+    if timing is DropTiming.BEFORE_PAIRING and revised(state) and state.fmt.rounds \
+            and state.fmt.cut is None and swiss_over(state):
+        return DropTiming.CUT_WINDOW
+    return timing
+
+
+def choose_bye(state: TournamentState, order: list[int]) -> int:
+    """HOTC-BYE-5 as revised (R2) on the recorded order of the candidates."""
+    return bye_by_pairing(entrants(state), order, param(state, "pair_down_counts", "higher"))
+
+
+def bye_from_draw(state: TournamentState, drawn: list[int]) -> int:
+    """The bye given the bye draw's result: HOTC_2013 takes the first drawn candidate;
+    R2 applies HOTC-BYE-5 as revised to the drawn order."""
+    return choose_bye(state, drawn) if revised(state) else drawn[0]
 
 
 def bye_items(state: TournamentState) -> list[int] | None:
@@ -69,6 +126,12 @@ def bye_items(state: TournamentState) -> list[int] | None:
     if len(active) % 2 == 0:
         return None
     return bye_candidates(active, param(state, "bye_priority", "no_repeat"))
+
+
+def tiny_cut(state: TournamentState) -> bool:
+    """R2 (AMB-H9, HOTC-TOP-3): a cut of one player (champion with no match) or of none
+    (no champion, by the head judge's ruling) has no bracket."""
+    return revised(state) and state.fmt.cut is not None and len(state.fmt.cut) <= 1
 
 
 def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
@@ -86,6 +149,34 @@ def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
     return close_top_cut(state, rnd)
 
 
+def tiny_cut_ending(state: TournamentState, cut_seq: int,
+                    reason: str) -> ChampionDeclared | NoChampionRuled:
+    """What ends an R2 event whose cut has one player (the champion, no match) or none
+    (the head judge's ruling, with the reason) — AMB-H9, HOTC-TOP-3."""
+    cut = state.fmt.cut or []
+    if cut:
+        return ChampionDeclared(number=cut[0], round=len(state.fmt.rounds))
+    return NoChampionRuled(cut_seq=cut_seq, reason=reason.strip())
+
+
+def bracket_preconditions(state: TournamentState) -> None:
+    """Refuse to seed a bracket the cut cannot fill (HOTC-TOP-1, AMB-H9)."""
+    h = state.fmt
+    if h.cut is None:
+        raise RuleError("HOTC-TOP-1", "the top cut is not selected", hint="run 'tourney cut'")
+    if h.slots is not None:
+        raise RuleError("HOTC-TOP-1", "the bracket is already seeded")
+    if tiny_cut(state):
+        what = (f"#{h.cut[0]} is the champion with no match" if h.cut
+                else "the event ended with no champion")
+        raise RuleError("HOTC-TOP-3", f"the top cut has {len(h.cut)} player(s): {what}",
+                        hint="there is no bracket to seed")
+    if not h.cut:
+        raise RuleError("AMB-H9", "the top cut is empty: HOTC_2013 has no bracket and no "
+                        "rule to end the event", hint="the event needs a head judge's "
+                        "decision outside the ledger (HOTC_2013_R2 records one)")
+
+
 def cut_plan(state: TournamentState) -> tuple[list[int], list[int], int]:
     """(X-0 players admitted, eligible pool pre-ordered, random spots) — HOTC-CUT-1/2."""
     require_hotc(state)
@@ -98,11 +189,12 @@ def cut_plan(state: TournamentState) -> tuple[list[int], list[int], int]:
     recs = h.records.values()
     active = [r for r in recs if r.status is Status.ACTIVE]
     if not h.rounds:
-        if len(active) > size:
-            raise RuleError("HOTC-STOP-1", "the Swiss phase has not started",
+        if not no_swiss_phase(state):
+            raise RuleError("HOTC-STOP-1", f"{len(active)} entrants for a top {size}: the "
+                            "Swiss phase has not started",
                             hint="pair round 1 with 'tourney round pair'")
         return sorted(r.number for r in active), [], 0   # AMB-H6(c)
-    if not h.swiss_over:
+    if not swiss_over(state):
         raise RuleError("HOTC-STOP-1", f"{len(undefeated(recs))} players are undefeated, not "
                         f"fewer than {size}: play another Swiss round")
     x0 = undefeated(recs)

@@ -15,13 +15,22 @@ from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc import commands
 from ledger.formats.hotc import cut_apply as _cut_apply  # noqa: F401  (fills HOTC_BOOK)
+from ledger.formats.hotc import slow_play as _slow_play  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
+from ledger.formats.hotc.model import HotcState
+from ledger.formats.hotc.revision import (
+    DEFAULTS_R2,
+    HOTC_2013,
+    LATEST,
+    NEW_IN_R2,
+    REVISIONS,
+    defaults_for,
+)
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
-from ledger.formats.match.model import MatchState
 from ledger.formats.match.model import has_left as match_has_left
-from ledger.params import ParamSpec
+from ledger.params import Param, ParamSpec
 from ledger.plugin import FormatPlugin, Rulebook
 
 if TYPE_CHECKING:
@@ -32,12 +41,13 @@ if TYPE_CHECKING:
 FORMAT_ID = "hotc-swiss-de"
 
 PARAMS = ParamSpec(
-    defaults={"match_minutes": 40, "rules": "HOTC_2013",
-              "pair_down_counts": "higher", "bye_priority": "no_repeat"},
-    choices={"match_minutes": (1, 240), "rules": ("HOTC_2013",),
+    defaults=DEFAULTS_R2,
+    choices={"match_minutes": (1, 240), "rules": REVISIONS,
              "pair_down_counts": ("higher", "both"),           # AMB-H1
-             "bye_priority": ("no_repeat", "least_wins")},      # AMB-H4
+             "bye_priority": ("least_wins", "no_repeat"),      # AMB-H4 (R2 default first)
+             "invitation_required": (False, True)},            # HOTC-ENTRY-1 (R2)
     default_cut=8,
+    optional=NEW_IN_R2,     # a HOTC_2013 genesis has no invitation_required
 )
 
 
@@ -55,18 +65,35 @@ class HotcFormat(FormatPlugin):
     id = FORMAT_ID
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
     params = PARAMS
-    state_type = MatchState
+    state_type = HotcState
     bodies = BODIES
     book = Rulebook.merged(MATCH_BOOK, HOTC_BOOK)
 
     def has_left(self, state: TournamentState, number: int) -> bool:
         return match_has_left(state.fmt, number)
 
-    def new_state(self) -> MatchState:
-        return MatchState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
+    def new_state(self) -> HotcState:
+        return HotcState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
+
+    def genesis_params(self, given: dict[str, Param]) -> dict[str, Param]:
+        """The defaults of the revision ``given`` names (the newest when it names none):
+        a HOTC_2013 genesis records exactly the four parameters it always did."""
+        return {**defaults_for(str(given.get("rules", LATEST))), **given}
 
     def check_spec(self, spec: FormatSpec) -> None:
         super().check_spec(spec)
+        rules = spec.params.get("rules")
+        if rules == HOTC_2013:
+            extra = sorted(NEW_IN_R2 & set(spec.params))
+            if extra:
+                raise RuleError("DESIGN-10", f"{', '.join(extra)} is a parameter of "
+                                f"{LATEST}, not of {HOTC_2013}",
+                                hint=f"use --param rules={LATEST}")
+        else:
+            missing = sorted(NEW_IN_R2 - set(spec.params))
+            if missing:
+                raise RuleError("DESIGN-10", f"genesis must record every parameter; missing "
+                                f"{', '.join(missing)}", finding="genesis")
         if not 2 <= spec.cut <= 256 or spec.cut & (spec.cut - 1):
             raise RuleError("HOTC-SCOPE-2", f"cut size {spec.cut} is not a power of two in "
                             "2..256", hint="use --cut 2, 4, 8, 16, …")
@@ -88,8 +115,10 @@ class HotcFormat(FormatPlugin):
         return commands.drop_player(t, signer, time, number, reason)
 
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,
-                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
-        return commands.select_cut(t, signer, time, material=material, source=source)
+                   material: str | None = None, source: str | None = None,
+                   no_champion: str | None = None) -> list[SignedEvent]:
+        return commands.select_cut(t, signer, time, material=material, source=source,
+                                   no_champion=no_champion)
 
     def seed_bracket(self, t: Tournament, signer: Signer, time: str, *,
                      material: str | None = None,

@@ -97,6 +97,8 @@ class ResultRecorded(Body, frozen=True, kw_only=True):
     neutral: int | msgspec.UnsetType = msgspec.UNSET
     conceded_by: int | msgspec.UnsetType = msgspec.UNSET
     last_battle: bool | msgspec.UnsetType = msgspec.UNSET
+    #: HotC R2: the seq of the upheld slow_play_called a slow-play timeout cites
+    slow_play_call: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class ResultCorrected(Body, frozen=True, kw_only=True):
@@ -123,6 +125,8 @@ class ResultCorrected(Body, frozen=True, kw_only=True):
     neutral: int | msgspec.UnsetType = msgspec.UNSET
     conceded_by: int | msgspec.UnsetType = msgspec.UNSET
     last_battle: bool | msgspec.UnsetType = msgspec.UNSET
+    #: HotC R2: the seq of the upheld slow_play_called a slow-play timeout cites
+    slow_play_call: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class DropTiming(str, Enum):
