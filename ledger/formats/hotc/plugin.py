@@ -3,6 +3,7 @@
 Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (DESIGN.md §10).
 
 May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.formats.match.*``,
+``ledger.formats.officiating.*``,
 ``ledger.formats.hotc.*``.
 """
 
@@ -20,8 +21,10 @@ from ledger.formats.hotc.events import BODIES
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
+from ledger.formats.officiating.book import with_officiating
+from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.params import ParamSpec
-from ledger.plugin import FormatPlugin, Rulebook
+from ledger.plugin import FormatPlugin
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -34,8 +37,10 @@ PARAMS = ParamSpec(
               "pair_down_counts": "higher", "bye_priority": "no_repeat"},
     choices={"match_minutes": (1, 240), "rules": ("HOTC_2013",),
              "pair_down_counts": ("higher", "both"),           # AMB-H1
-             "bye_priority": ("no_repeat", "least_wins")},      # AMB-H4
+             "bye_priority": ("no_repeat", "least_wins"),      # AMB-H4
+             "tournament_level": (1, 3)},                      # BR-LEVEL-1 (issue 9)
     default_cut=8,
+    optional=frozenset({"tournament_level"}),  # recorded only when set: genesis bytes stay
 )
 
 
@@ -54,8 +59,8 @@ class HotcFormat(FormatPlugin):
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
     params = PARAMS
     state_type = MatchState
-    bodies = BODIES
-    book = Rulebook.merged(MATCH_BOOK, HOTC_BOOK)
+    bodies = BODIES + OFFICIATING_BODIES
+    book = with_officiating(MATCH_BOOK, HOTC_BOOK)
 
     def new_state(self) -> MatchState:
         return MatchState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates

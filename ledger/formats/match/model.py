@@ -6,7 +6,7 @@ the closed sets ``Status``, ``Phase``, ``Outcome``, ``LossReason`` (RULES.md AMB
 Bushiroad Swiss / DE / SE / round robin); folded by ``ledger.formats.match.apply``; read by
 pairing, selections, standings and the audit.  Pure data, no behaviour.
 
-May import: ``msgspec`` only.
+May import: ``msgspec``, ``ledger.formats.officiating.model`` (pure data).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 from enum import Enum
 
 import msgspec
+
+from ledger.formats.officiating.model import OfficiatingState
 
 
 class Status(str, Enum):
@@ -161,6 +163,8 @@ class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     slots: list[int | None] | None = None
     entries: list[int | None] | None = None   # the current top-cut round's bracket entries
     champion: int | None = None
+    #: penalties, pending result effects and disqualifications (``ledger.formats.officiating``)
+    officiating: OfficiatingState = msgspec.field(default_factory=OfficiatingState)
 
 
 #: the HotC format's state is the shared match state (name kept for readability)

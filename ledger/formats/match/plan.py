@@ -85,7 +85,8 @@ def plan_top_cut(state: TournamentState) -> RoundPaired:
                         hint="record its remaining results first")
     if h.champion is not None:
         raise RuleError("HOTC-TOP-3", f"the tournament is over: champion #{h.champion}")
-    dropped = {n for n, r in h.records.items() if r.status is Status.DROPPED}
+    dropped = {n for n, r in h.records.items()
+               if r.status in (Status.DROPPED, Status.DISQUALIFIED)}
     entries = [None if e in dropped else e for e in h.entries]
     matches, advances = bracket_tables(entries)
     groups = [0, 0]

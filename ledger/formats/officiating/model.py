@@ -1,0 +1,67 @@
+"""Officiating state kept inside the match layer's ``MatchState.officiating``.
+
+Owns: ``AppliesTo`` (AMB-B20), ``PrizePolicy`` (BR-PEN-RANK-9(d)), ``PenaltyRecord`` (one
+issued penalty), ``Pending`` (a Loss of Game / Loss of Match bound to the match it decides),
+``DqRecord`` and ``OfficiatingState``.  Pure data, folded by ``officiating.apply``.
+
+May import: ``msgspec`` only.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import msgspec
+
+
+class AppliesTo(str, Enum):
+    """Where a penalty's result effect lands (BR-PEN-RANK-7/8, AMB-B20)."""
+
+    NONE = "none"
+    CURRENT_GAME = "current_game"
+    NEXT_GAME = "next_game"
+    FIRST_GAME_OF_NEXT_MATCH = "first_game_of_next_match"
+    CURRENT_MATCH = "current_match"
+    NEXT_MATCH = "next_match"
+
+
+class PrizePolicy(str, Enum):
+    VOID = "void"
+    PASS_DOWN = "pass_down"
+
+
+class PenaltyRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    seq: int
+    number: int
+    section: str
+    group: str
+    penalty: str          # a ``catalogue.Penalty`` value
+    round: int
+    applies_to: AppliesTo = AppliesTo.NONE
+    upgrade: bool = False
+
+
+class Pending(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    """A result effect: ``games`` lost (LoG) or the whole ``match`` (LoM) of ``number``;
+    ``round`` is the round whose match it decides, or None until ``number`` is next paired
+    in a round after ``after_round``."""
+
+    seq: int
+    number: int
+    match: bool
+    after_round: int
+    round: int | None = None
+
+
+class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    seq: int
+    round: int
+    standing_revoked: bool
+    prize_policy: PrizePolicy
+    after_event: bool = False
+
+
+class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    penalties: list[PenaltyRecord] = []
+    pending: list[Pending] = []
+    dq: dict[int, DqRecord] = {}
