@@ -30,6 +30,7 @@ from cli import (
     keys_cmd,
     log_cmd,
     officials_cmd,
+    penalty_cmd,
     players_cmd,
     random_cmd,
     results_cmd,
@@ -109,6 +110,8 @@ app.command("draw", rich_help_panel=_RANDOM)(random_cmd.draw)
 app.add_typer(round_cmd.app, name="round", rich_help_panel=_PLAY)
 app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
 app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
+app.add_typer(penalty_cmd.app, name="penalty", rich_help_panel="Officiating")
+app.command("disqualify", rich_help_panel="Officiating")(penalty_cmd.disqualify)
 app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
 app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
 app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)

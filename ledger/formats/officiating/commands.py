@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
-from ledger.formats.match.model import Outcome
+from ledger.formats.match.model import MatchState, Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import Penalty, infraction
 from ledger.formats.officiating.events import PenaltyIssued, PlayerDisqualified
@@ -57,6 +57,8 @@ def _loss(t: Tournament, signer: Signer, time: str, number: int,
 def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]:
     """The losses the open round owes: pending LoM (and single-game LoG) effects bound to
     it and disqualified players still seated (BR-PEN-RANK-8/9, TC-21(b))."""
+    if not isinstance(t.state.fmt, MatchState):
+        return []
     rnd = open_round(t.state)
     if rnd is None:
         return []
