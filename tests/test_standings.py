@@ -399,7 +399,7 @@ def test_standings_json_contract() -> None:
     assert doc["rounds"] == 2 and doc["champion"] == G
     assert _no_floats(doc)
     rows = {r["number"]: r for r in doc["players"]}
-    assert [r["number"] for r in doc["players"]] == [G, A, C, F_, E, D, B]
+    assert [r["number"] for r in doc["players"]] == [G, A, C, F_, E, B, D]
     assert set(rows[A]) == set(COLUMNS)
     assert rows[G]["name"] == "G" and rows[G]["status"] == "champion"
     assert (rows[G]["mw"], rows[G]["mw_percent"]) == ("1/1", "1.00")
