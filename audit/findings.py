@@ -58,6 +58,7 @@ CODES: dict[str, Severity] = {
     "checkpoint_misnamed": Severity.WARNING,
     "no_checkpoint": Severity.WARNING,
     "unsealed_tail": Severity.INFO,
+    "pairing_overridden": Severity.INFO,
 }
 
 

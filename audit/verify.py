@@ -28,6 +28,7 @@ from ledger.checkpoint_store import (
     trusted_checkpoint,
 )
 from ledger.errors import RuleError, UsageError
+from ledger.formats.officiating.notices import notice
 from ledger.events import (
     SIG_DOMAIN,
     ZERO_HASH,
@@ -155,6 +156,12 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
             findings.append(finding("time_regressed", i, f"time {ev.time} is before "
                                     f"{last_time}"))
         last_time = max(last_time, ev.time)
+        try:
+            text = notice(state, ev.body)
+        except Exception:  # noqa: BLE001 - a notice never stops the audit
+            text = None
+        if text is not None:
+            findings.append(finding("pairing_overridden", i, text))
         try:
             apply_event(state, ev)
         except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far

@@ -26,6 +26,7 @@ import typer
 
 from cli import (
     audit_cmd,
+    corrections_cmd,
     cut_cmd,
     keys_cmd,
     log_cmd,
@@ -112,6 +113,11 @@ app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
 app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
 app.add_typer(penalty_cmd.app, name="penalty", rich_help_panel="Officiating")
 app.command("disqualify", rich_help_panel="Officiating")(penalty_cmd.disqualify)
+app.command("undrop", rich_help_panel="Officiating")(corrections_cmd.undrop)
+results_cmd.app.command("amend")(corrections_cmd.result_amend)
+results_cmd.app.command("wrong-table")(corrections_cmd.result_wrong_table)
+round_cmd.app.command("override")(corrections_cmd.round_override)
+players_cmd.app.command("late")(corrections_cmd.player_late)
 app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
 app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
 app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)

@@ -20,7 +20,7 @@ from ledger.formats.match.model import MatchState, PlayerRecord, Status
 from ledger.state import TournamentState
 
 _OUTCOME = {"W": Outcome.WIN, "B": Outcome.WIN, "L": Outcome.LOSS, "D": Outcome.DRAW,
-            "X": Outcome.DOUBLE_LOSS}
+            "X": Outcome.DOUBLE_LOSS, "N": Outcome.LOSS}
 
 
 def _history(r: PlayerRecord) -> History:
@@ -29,7 +29,7 @@ def _history(r: PlayerRecord) -> History:
     for i, c in enumerate(r.played, start=1):
         if c in ("-", "?"):
             continue
-        opp = None if c == "B" else next(opponents, None)
+        opp = None if c in ("B", "N") else next(opponents, None)
         entries.append(RoundEntry(round=i, opponent=opp, outcome=_OUTCOME[c]))
     drop = None
     if r.status is Status.DROPPED and r.dropped_after_rounds is not None:

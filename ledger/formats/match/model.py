@@ -76,6 +76,7 @@ class LossReason(str, Enum):
     DOUBLE_LOSS = "double_loss"       # both lost a drawn match that counts as a tie (DE, SE)
     ANNEX_A = "annex_a"
     TIMEOUT = "timeout"               # time-up, fewer game wins (BR-SWISS-5, BR-DE-6)
+    LATE_ENTRY = "late_entry"         # a round missed by a late registration (issue 9)
 
 
 #: Losses that make a player ineligible for the random cut spots (HOTC-CUT-2c, AMB-H8).
@@ -102,7 +103,8 @@ class PlayerRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     draws: int = 0                     # match draws (no winner, no loser)
     beaten: list[int] = []             # qualifying-stage opponents this player beat (h2h)
     #: one character per qualifying round (index = round − 1): W win, L loss, D draw,
-    #: X double loss, B bye, - not paired (the history the Bushiroad standings read)
+    #: X double loss, B bye, N a loss with no opponent (late entry), - not paired (the
+    #: history the Bushiroad standings read)
     played: str = ""
 
 

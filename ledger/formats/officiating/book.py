@@ -40,6 +40,7 @@ def with_officiating(*books: Rulebook) -> Rulebook:
     """A format's rulebook with officiating merged in (every format that plays matches)."""
     from ledger.formats.officiating import apply as _apply  # noqa: F401  (fills the book)
     from ledger.formats.officiating import checks as _checks  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import corrections as _fix  # noqa: F401  (fills the book)
 
     out = Rulebook.merged(*books, OFFICIATING_BOOK)
     for body_type, fns in GUARDS.items():

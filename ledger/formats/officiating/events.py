@@ -1,17 +1,24 @@
 """Wire kinds of the officiating layer: ``penalty_issued`` and ``player_disqualified``.
 
-Owns: ``OfficiatingKind``, ``PenaltyIssued`` (BR-PEN-RANK-1..8, AMB-B20..B22) and
+Owns: ``OfficiatingKind``, ``CorrectionKind``, ``PenaltyIssued`` (BR-PEN-RANK-1..8, AMB-B20..B22) and
 ``PlayerDisqualified`` (BR-PEN-RANK-9, AMB-B24, LEDGER-RES-3), and ``OFFICIATING_BODIES``
-(registered by every plug-in that merges the officiating book).
+and the corrections ``ResultAmended``, ``PairingOverridden``, ``PlayerUndropped``,
+``PlayerAddedLate``; ``OFFICIATING_BODIES`` (registered by every plug-in that merges the
+officiating book).
 
-May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.officiating.*``.
+May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.events`` /
+``.model``, ``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
+import msgspec
+
 from ledger.events import Body
+from ledger.formats.match.events import Table
+from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 
@@ -57,3 +64,66 @@ class PlayerDisqualified(Body, frozen=True, kw_only=True):
 
 
 OFFICIATING_BODIES: tuple[type[Body], ...] = (PenaltyIssued, PlayerDisqualified)
+
+
+# -- corrections real events need (issue 9 §7): each cites what it changes ----------------
+class CorrectionKind(str, Enum):
+    RESULT_AMENDED = "result_amended"
+    PAIRING_OVERRIDDEN = "pairing_overridden"
+    PLAYER_UNDROPPED = "player_undropped"
+    PLAYER_ADDED_LATE = "player_added_late"
+
+
+class ResultAmended(Body, frozen=True, kw_only=True):
+    """The head judge changes the result of an earlier qualifying round (after the next
+    round was paired: BR-PEN-3.10.2-AMEND-3, TC-12(d)); pairings made since stand."""
+
+    KIND = CorrectionKind.RESULT_AMENDED
+    round: int
+    table: int
+    corrects_seq: int
+    winner: int | None
+    losers: list[int]
+    outcome: Outcome
+    loss_reasons: list[LossReason]
+    reason: str
+    games: list[int] | msgspec.UnsetType = msgspec.UNSET
+
+
+class PairingOverridden(Body, frozen=True, kw_only=True):
+    """The head judge's own pairing of the open round, replacing the engine's
+    ``round_paired`` (``paired_seq``, which stays on the log beside it) before any result."""
+
+    KIND = CorrectionKind.PAIRING_OVERRIDDEN
+    round: int
+    paired_seq: int
+    tables: list[Table]
+    bye: int | None
+    reason: str
+
+
+class PlayerUndropped(Body, frozen=True, kw_only=True):
+    """A drop recorded by mistake is undone before the next pairing (head judge)."""
+
+    KIND = CorrectionKind.PLAYER_UNDROPPED
+    number: int
+    round: int
+    reason: str
+
+
+class PlayerAddedLate(Body, frozen=True, kw_only=True):
+    """A player registered after round 1 (head judge), entering with the byes and losses
+    the organizer announced for the rounds already played."""
+
+    KIND = CorrectionKind.PLAYER_ADDED_LATE
+    number: int
+    name: str
+    rounds: int          # qualifying rounds already paired
+    byes: int
+    losses: int
+    reason: str
+
+
+CORRECTION_BODIES: tuple[type[Body], ...] = (ResultAmended, PairingOverridden,
+                                             PlayerUndropped, PlayerAddedLate)
+OFFICIATING_BODIES = OFFICIATING_BODIES + CORRECTION_BODIES
