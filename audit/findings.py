@@ -48,6 +48,7 @@ CODES: dict[str, Severity] = {
     "penalty_mismatch": Severity.ERROR,
     "penalty_not_applied": Severity.ERROR,
     "disqualified_paired": Severity.ERROR,
+    "challenge_limit_exceeded": Severity.ERROR,
     "time_regressed": Severity.WARNING,
     "checkpoint_malformed": Severity.ERROR,
     "checkpoint_origin_mismatch": Severity.ERROR,

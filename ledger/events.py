@@ -44,6 +44,7 @@ class Role(str, Enum):
     HEAD_JUDGE = "head_judge"
     JUDGE = "judge"
     SCOREKEEPER = "scorekeeper"
+    TIME_KEEPER = "time_keeper"  # declares round start and time (BR-TIME-5, issue 9)
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True):

@@ -23,6 +23,7 @@ from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
+from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.params import ParamSpec
 from ledger.plugin import FormatPlugin
 
@@ -38,9 +39,9 @@ PARAMS = ParamSpec(
     choices={"match_minutes": (1, 240), "rules": ("HOTC_2013",),
              "pair_down_counts": ("higher", "both"),           # AMB-H1
              "bye_priority": ("no_repeat", "least_wins"),      # AMB-H4
-             "tournament_level": (1, 3)},                      # BR-LEVEL-1 (issue 9)
+             **OFFICIATING_CHOICES},                           # BR-LEVEL-1 …, issue 9
     default_cut=8,
-    optional=frozenset({"tournament_level"}),  # recorded only when set: genesis bytes stay
+    optional=frozenset(OFFICIATING_CHOICES),  # recorded only when set: genesis bytes stay
 )
 
 

@@ -20,6 +20,7 @@ from ledger.events import Body
 from ledger.formats.match.events import Table
 from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.officiating.catalogue import Penalty
+from ledger.formats.officiating.floor import FLOOR_BODIES
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 
 
@@ -126,4 +127,4 @@ class PlayerAddedLate(Body, frozen=True, kw_only=True):
 
 CORRECTION_BODIES: tuple[type[Body], ...] = (ResultAmended, PairingOverridden,
                                              PlayerUndropped, PlayerAddedLate)
-OFFICIATING_BODIES = OFFICIATING_BODIES + CORRECTION_BODIES
+OFFICIATING_BODIES = OFFICIATING_BODIES + CORRECTION_BODIES + FLOOR_BODIES

@@ -75,6 +75,25 @@ class TableRow(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     games: list[int] | None = None
 
 
+class Challenge(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    ruling_seq: int
+    players: list[int]           # those whose challenge was accepted (had one left)
+    decided_seq: int | None = None
+
+
+class RoundClock(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    started_seq: int
+    started_time: str
+    called_seq: int | None = None
+    called_time: str | None = None
+
+
+class EomRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    seq: int
+    winner: int | None
+    games: list[int]
+
+
 class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     penalties: list[PenaltyRecord] = []
     pending: list[Pending] = []
@@ -83,3 +102,15 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     tables: dict[str, TableRow] = {}
     #: seq of the engine's round_paired → seq of the pairing_overridden that replaced it
     overrides: dict[int, int] = {}
+    #: ruling seq → the players of the match it was made in (appeals cite rulings)
+    rulings: dict[int, list[int]] = {}
+    #: challenge seq → the challenge; player → challenges used (BR-APPEAL-3, AMB-B26)
+    challenges: dict[int, Challenge] = {}
+    challenges_used: dict[int, int] = {}
+    #: round → its authoritative clock (BR-TIME-5); "round/table" → extension minutes
+    clock: dict[int, RoundClock] = {}
+    extensions: dict[str, int] = {}
+    #: player → sha256 of the registered deck list (BR-DECK-1, immutable)
+    decks: dict[int, str] = {}
+    #: "round/table" → an end-of-match decision (001) the result must follow
+    eom: dict[str, EomRecord] = {}
