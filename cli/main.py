@@ -28,6 +28,7 @@ from cli import (
     audit_cmd,
     corrections_cmd,
     cut_cmd,
+    floor_cmd,
     keys_cmd,
     log_cmd,
     officials_cmd,
@@ -114,6 +115,13 @@ app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
 app.add_typer(penalty_cmd.app, name="penalty", rich_help_panel="Officiating")
 app.command("disqualify", rich_help_panel="Officiating")(penalty_cmd.disqualify)
 app.command("undrop", rich_help_panel="Officiating")(corrections_cmd.undrop)
+app.command("ruling", rich_help_panel="Officiating")(floor_cmd.ruling)
+app.add_typer(floor_cmd.appeal_app, name="appeal", rich_help_panel="Officiating")
+app.add_typer(floor_cmd.deck_app, name="deck", rich_help_panel="Officiating")
+round_cmd.app.command("start")(floor_cmd.round_start)
+round_cmd.app.command("time")(floor_cmd.round_time)
+round_cmd.app.command("extend")(floor_cmd.round_extend)
+results_cmd.app.command("eom")(floor_cmd.result_eom)
 results_cmd.app.command("amend")(corrections_cmd.result_amend)
 results_cmd.app.command("wrong-table")(corrections_cmd.result_wrong_table)
 round_cmd.app.command("override")(corrections_cmd.round_override)
