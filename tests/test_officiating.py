@@ -8,6 +8,7 @@ audit must report with their seq."""
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -429,3 +430,41 @@ def test_audit_flags_a_penalty_with_wrong_prior_offences(tmp_path: Path) -> None
                          round=0, prior=[])           # hides the earlier 3.5 warning
     seq = _append_forged(loc, body, JUDGE)
     assert seq in _codes(loc)["penalty_mismatch"]
+
+
+# -- TC-06b: DE effective rounds of a disqualified fighter ------------------------------------
+@pytest.mark.parametrize(("as_drop", "expected"), [(True, "0.50"), (False, "0.33")])
+def test_tc06b_de_dq_during_round_3(tmp_path: Path, as_drop: bool, expected: str) -> None:
+    """K wins R1 and R2, is disqualified during R3 (k = 3, L = 1): E = 4 → 2/4 under
+    de_dq_as_drop, else E = R_total → 2/6 → 0.33 (R_total is the DE rounds played here)."""
+    from ledger.formats.bushiroad.mw import mw_str
+    loc, led = setup(tmp_path, "bushiroad-de", players=16, de_dq_as_drop=as_drop)
+    k: int | None = None
+    for _ in range(2):
+        pair(led)
+        rnd = open_round(led.load(LOG).state)
+        assert rnd is not None
+        for tab in rnd.tables:
+            w = tab.players[0] if k is None or k not in tab.players else k
+            led.write(LOG, lambda t, now, tab=tab, w=w: t.record_result(
+                SCOREKEEPER, now, round_no=rnd.number, table=tab.table,
+                outcome=Outcome.WIN, winner=w))
+        if k is None:
+            k = rnd.tables[0].players[0]
+    pair(led)
+    led.write(LOG, lambda t, now: disqualify(t, HJ, now, number=k, section="4.1",
+                                             reason="x", standing_revoked=False))
+    while open_round(led.load(LOG).state) is not None or \
+            not led.load(LOG).state.fmt.swiss_over:
+        if open_round(led.load(LOG).state) is None:
+            pair(led)
+        finish_round(led)
+    st = led.load(LOG).state
+    total = st.fmt.swiss_rounds
+    row = next(r for r in br_standings(st) if r.number == k)
+    if as_drop:
+        assert mw_str(row.mw) == expected
+    else:
+        assert row.mw == (Fraction(2, total) if Fraction(2, total) > Fraction(33, 100)
+                          else Fraction(33, 100))
+    assert verify_ledger(loc, LOG, None).ok

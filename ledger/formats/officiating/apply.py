@@ -49,8 +49,10 @@ def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualif
             else len(h.rounds) + 1
     if r.dropped_after_rounds is None:   # DE counts a DQ as a drop (AMB-B24, de_dq_as_drop)
         r.dropped_round = body.round
-        r.dropped_after_rounds = sum(1 for x in h.rounds if x.closed_seq is not None
-                                     and x.phase.value == "swiss")
+        r.dropped_after_rounds = sum(
+            1 for x in h.rounds if x.phase.value == "swiss" and (
+                x.closed_seq is not None or x.bye == body.number or any(
+                    body.number in t.players and t.result is not None for t in x.tables)))
         r.dropped_losses = r.losses
     r.status = Status.DISQUALIFIED
 
