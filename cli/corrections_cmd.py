@@ -202,3 +202,26 @@ def player_late(
     s.emit(_doc(log, events, cp, number=b.number),
            [f"seq {events[0].seq}: #{b.number} {b.name} joins after round {b.rounds} "
             f"({b.byes} bye(s), {b.losses} loss(es))"])
+
+
+def level_amend(
+    ctx: typer.Context,
+    new_level: Annotated[int, typer.Argument(metavar="LEVEL", min=1, max=3,
+                                             help="The new tournament level (1-3).")],
+    reason: ReasonOpt,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Change the tournament level by a signed amendment (organizer, BR-LEVEL-2); penalties
+    already given keep their level.
+
+    Example: tourney level 2 --reason "announced as a qualifier" --key hj.pem
+    """
+    from ledger.formats.officiating.correction_commands import amend_level
+
+    s = Session(ctx, key=key, json=json)
+    why = _reason(reason)
+    log, events, _x, cp = _write(s, lambda t, time, signer: (amend_level(
+        t, signer, time, new_level=new_level, reason=why), None))
+    s.emit(_doc(log, events, cp, level=new_level),
+           [f"seq {events[0].seq}: tournament level is now {new_level}"])

@@ -468,3 +468,21 @@ def test_tc06b_de_dq_during_round_3(tmp_path: Path, as_drop: bool, expected: str
         assert row.mw == (Fraction(2, total) if Fraction(2, total) > Fraction(33, 100)
                           else Fraction(33, 100))
     assert verify_ledger(loc, LOG, None).ok
+
+
+def test_level_amendment_by_the_organizer_keeps_earlier_penalties(tmp_path: Path) -> None:
+    """BR-LEVEL-2: a signed amendment changes the level; penalties already given keep the
+    level they were given at."""
+    from ledger.formats.officiating.correction_commands import amend_level
+    loc, led = setup(tmp_path, tournament_level=1)
+    [first] = penalize(led, 1, "3.12", Penalty.CAUTION)          # L1 default: C
+    with pytest.raises(RuleError) as err:
+        led.write(LOG, lambda t, now: amend_level(t, JUDGE, now, new_level=2, reason="x"))
+    assert err.value.finding == "role_not_permitted"
+    led.write(LOG, lambda t, now: amend_level(t, HJ, now, new_level=2,
+                                              reason="announced as a qualifier"))
+    with pytest.raises(RuleError, match="justification"):       # L2 default: W
+        penalize(led, 2, "3.12", Penalty.CAUTION)
+    [second] = penalize(led, 2, "3.12", Penalty.WARNING)
+    assert (first.body.level, second.body.level) == (1, 2)
+    assert verify_ledger(loc, LOG, None).ok

@@ -2,7 +2,7 @@
 
 Owns: ``amend_result`` (an earlier round's result, with the report of its effect on the
 rounds paired since), ``override_pairing``, ``undrop``, ``add_late`` and
-``wrong_table`` (BR-PEN-3.10.2: the amended results — corrections of the newest round
+``amend_level`` (BR-LEVEL-2), ``wrong_table`` (BR-PEN-3.10.2: the amended results — corrections of the newest round
 before the next pairing, head-judge amendments after it — and the 3.10.2 penalty of every
 fighter involved).
 
@@ -24,6 +24,7 @@ from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import issue_penalty
 from ledger.formats.officiating.corrections import amendable, manual_tables
 from ledger.formats.officiating.events import (
+    LevelAmended,
     PairingOverridden,
     PlayerAddedLate,
     PlayerUndropped,
@@ -150,3 +151,8 @@ def wrong_table(t: Tournament, signer: Signer, time: str, *, round_no: int,
                              description=reason)
     return out
 
+
+
+def amend_level(t: Tournament, signer: Signer, time: str, *, new_level: int,
+                reason: str) -> list[SignedEvent]:
+    return [t.record(LevelAmended(level=new_level, reason=reason), signer, time)]

@@ -31,18 +31,20 @@ from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.events import (
     CorrectionKind,
+    LevelAmended,
     PairingOverridden,
     PlayerAddedLate,
     PlayerUndropped,
     ResultAmended,
 )
 from ledger.formats.officiating.model import TableRow
-from ledger.formats.officiating.rules import ms
+from ledger.formats.officiating.rules import level, ms
 from ledger.state import Player, TournamentState
 
 HJ = frozenset({Role.HEAD_JUDGE})
 for _kind in CorrectionKind:
     BOOK.permit(_kind.value, HJ)       # RULES.md §1.3: corrections are the head judge's
+BOOK.permit(CorrectionKind.LEVEL_AMENDED.value, frozenset({Role.ORGANIZER}))  # BR-LEVEL-2
 
 
 def key(round_no: int, table: int) -> str:
@@ -319,3 +321,19 @@ def _apply_late(state: TournamentState, ev: SignedEvent, body: PlayerAddedLate) 
                        loss_reasons=[LossReason.LATE_ENTRY] * body.losses)
     rec.second_loss_round = second_loss(rec)
     state.fmt.records[body.number] = rec
+
+
+# -- level_amended -----------------------------------------------------------------------------
+@BOOK.checks(LevelAmended)
+def _level(state: TournamentState, body: LevelAmended, actor: str) -> None:
+    if not 1 <= body.level <= 3:
+        raise RuleError("BR-LEVEL-1", f"level {body.level} is not 1, 2 or 3")
+    if body.level == level(state):
+        raise RuleError("BR-LEVEL-2", f"the level is already {body.level}")
+    if not body.reason.strip():
+        raise RuleError("BR-LEVEL-2", "a level change needs a reason", hint="pass --reason")
+
+
+@BOOK.applies(LevelAmended)
+def _apply_level(state: TournamentState, ev: SignedEvent, body: LevelAmended) -> None:
+    state.fmt.officiating.level = body.level

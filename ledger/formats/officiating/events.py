@@ -73,6 +73,7 @@ class CorrectionKind(str, Enum):
     PAIRING_OVERRIDDEN = "pairing_overridden"
     PLAYER_UNDROPPED = "player_undropped"
     PLAYER_ADDED_LATE = "player_added_late"
+    LEVEL_AMENDED = "level_amended"
 
 
 class ResultAmended(Body, frozen=True, kw_only=True):
@@ -125,6 +126,15 @@ class PlayerAddedLate(Body, frozen=True, kw_only=True):
     reason: str
 
 
+class LevelAmended(Body, frozen=True, kw_only=True):
+    """BR-LEVEL-2: the organizer changes the tournament level; penalties already given keep
+    the level they were given at (each records it)."""
+
+    KIND = CorrectionKind.LEVEL_AMENDED
+    level: int
+    reason: str
+
+
 CORRECTION_BODIES: tuple[type[Body], ...] = (ResultAmended, PairingOverridden,
-                                             PlayerUndropped, PlayerAddedLate)
+                                             PlayerUndropped, PlayerAddedLate, LevelAmended)
 OFFICIATING_BODIES = OFFICIATING_BODIES + CORRECTION_BODIES + FLOOR_BODIES

@@ -114,3 +114,5 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     decks: dict[int, str] = {}
     #: "round/table" → an end-of-match decision (001) the result must follow
     eom: dict[str, EomRecord] = {}
+    #: the tournament level after a signed amendment (BR-LEVEL-2); None = the genesis level
+    level: int | None = None

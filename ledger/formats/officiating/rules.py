@@ -43,7 +43,11 @@ def off(state: TournamentState) -> OfficiatingState:
 
 
 def level(state: TournamentState) -> int:
-    """The tournament level fixed at genesis (BR-LEVEL-1/2; 1 when not recorded)."""
+    """The tournament level fixed at genesis, or as amended since (BR-LEVEL-1/2; 1 when
+    not recorded)."""
+    h = state.fmt
+    if isinstance(h, MatchState) and h.officiating.level is not None:
+        return h.officiating.level
     v = state.format.params.get(LEVEL_PARAM, 1) if state.format else 1
     return v if isinstance(v, int) and not isinstance(v, bool) else 1
 
