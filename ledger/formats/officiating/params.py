@@ -18,7 +18,6 @@ OFFICIATING_CHOICES: dict[str, Allowed] = {
     "judge_extension_cap_minutes": (0, 60),     # BR-EXT-1/2, EOM-EXT-1, AMB-B27 (absent: none)
     "extra_turns": (0, 5),                      # BR-XTURN-1 (default 0)
     "end_of_match": ("none", "eom_001"),        # 001 procedures (§5; default none)
-    "deck_registration": (False, True),         # BR-DECK-1 (default false)
 }
 
 
