@@ -13,6 +13,7 @@ from audit.verify import verify_ledger
 from ledger.errors import RuleError
 from ledger.formats.match.model import Outcome, Status
 from ledger.formats.match.plan import open_round
+from ledger.formats.officiating import history
 from ledger.formats.officiating.amend import Played, amend
 from ledger.formats.officiating.correction_commands import (
     add_late,
@@ -88,8 +89,8 @@ def test_tc12d_after_the_next_pairing_is_a_head_judge_amendment(tmp_path: Path) 
         reason="found after round 2 was paired"))
     assert [e.kind for e in events][:2] == ["result_amended"] * 2
     st = led.load(LOG).state
-    assert (st.fmt.officiating.tables["1/1"].winner,
-            st.fmt.officiating.tables["1/2"].winner) == (b, y)
+    assert (history.get(st.fmt.officiating, 1, 1).winner,  # type: ignore[union-attr]
+            history.get(st.fmt.officiating, 1, 2).winner) == (b, y)  # type: ignore[union-attr]
     assert verify_ledger(loc, LOG, None).ok
 
 
@@ -102,7 +103,8 @@ def test_earlier_round_amendment_reports_its_effect(tmp_path: Path) -> None:
     finish_round(led)
     pair(led)
     st = led.load(LOG).state
-    row = st.fmt.officiating.tables["1/1"]
+    row = history.get(st.fmt.officiating, 1, 1)
+    assert row is not None
     w, l = row.winner, row.losers[0]
     before = {n: (r.wins, r.losses) for n, r in st.fmt.records.items()}
     with pytest.raises(RuleError, match="head_judge"):     # a judge may not amend
@@ -183,3 +185,22 @@ def test_late_registration_after_round_one(tmp_path: Path) -> None:
     rows = {r.number: r for r in br_standings(led.load(LOG).state)}
     assert rows[n].losses >= 1
     assert verify_ledger(loc, LOG, None).ok
+
+
+def test_history_packs_every_outcome_and_reason() -> None:
+    """The packed table history round-trips every outcome and loss reason (codes are
+    explicit and append-only; an unlisted enum value still gets a distinct code)."""
+    from ledger.formats.match.model import LossReason
+    from ledger.formats.officiating.model import OfficiatingState
+
+    o = OfficiatingState()
+    history.put_round(o, 3, True, [[5, 9], [2, 7]])
+    for oc in Outcome:
+        for reason in LossReason:
+            history.put_result(o, 3, 2, seq=41, winner=7, losers=[2],
+                               loss_reasons=[reason.value], outcome=oc.value, games=[2, 1])
+            row = history.get(o, 3, 2)
+            assert row is not None and (row.outcome, row.loss_reasons) == (oc.value,
+                                                                           [reason.value])
+    assert (row.players, row.winner, row.losers, row.games) == ([2, 7], 7, [2], [2, 1])
+    assert history.get(o, 3, 1).seq is None and history.get(o, 3, 3) is None  # type: ignore[union-attr]

@@ -19,6 +19,7 @@ from ledger.errors import RuleError
 from ledger.events import SignedEvent
 from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.match.plan import current_round_number, open_round
+from ledger.formats.officiating import history
 from ledger.formats.officiating.amend import Played, amend
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import issue_penalty
@@ -54,8 +55,8 @@ def effect_report(before: Any, after: Any, round_no: int, players: list[int]) ->
         rb, ra = hb.records[p], ha.records[p]
         lines.append(f"#{p}: {rb.wins}-{rb.losses} {rb.status.value} → {ra.wins}-{ra.losses} "
                      f"{ra.status.value}")
-        later = sorted(int(k.split("/")[0]) for k, row in ha.officiating.tables.items()
-                       if p in row.players and int(k.split("/")[0]) > round_no)
+        later = sorted(r for r, _t, row in history.rows(ha.officiating)
+                       if p in row.players and r > round_no)
         if later:
             lines.append(f"#{p} was paired in round(s) {', '.join(map(str, later))}: those "
                          "pairings stand (standings recompute)")
@@ -113,8 +114,7 @@ def wrong_table(t: Tournament, signer: Signer, time: str, *, round_no: int,
     every fighter who played a wrong match (the judge's 3.10.2 penalty, default)."""
     st = t.state
     h = ms(st)
-    rows = {int(k.split("/")[1]): row for k, row in h.officiating.tables.items()
-            if int(k.split("/")[0]) == round_no}
+    rows = history.round_rows(h.officiating, round_no)
     involved = {p for pl in played for p in pl.players}
     assigned = {tab: (row.players[0], row.players[1]) for tab, row in rows.items()
                 if involved & set(row.players)}

@@ -37,7 +37,8 @@ from ledger.formats.officiating.events import (
     PlayerUndropped,
     ResultAmended,
 )
-from ledger.formats.officiating.model import TableRow
+from ledger.formats.officiating import history
+from ledger.formats.officiating.history import Row
 from ledger.formats.officiating.rules import level, ms
 from ledger.state import Player, TournamentState
 
@@ -54,21 +55,17 @@ def key(round_no: int, table: int) -> str:
 # -- the table history ---------------------------------------------------------------------
 @BOOK.applies(RoundPaired)
 def _history_paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
-    rows = state.fmt.officiating.tables
-    for t in body.tables:
-        rows[key(body.round, t.table)] = TableRow(players=list(t.players),
-                                                  swiss=body.phase is Phase.SWISS)
+    history.put_round(state.fmt.officiating, body.round, body.phase is Phase.SWISS,
+                      [list(t.players) for t in sorted(body.tables, key=lambda t: t.table)])
 
 
 def _set_row(state: TournamentState, seq: int, round_no: int, table: int,
              body: ResultRecorded | ResultCorrected | ResultAmended) -> None:
-    row = state.fmt.officiating.tables.get(key(round_no, table))
-    if row is None:
-        return
-    row.seq, row.winner, row.losers = seq, body.winner, list(body.losers)
-    row.loss_reasons = [r.value for r in body.loss_reasons]
-    row.outcome = body.outcome.value
-    row.games = None if isinstance(body.games, msgspec.UnsetType) else list(body.games)
+    history.put_result(
+        state.fmt.officiating, round_no, table, seq=seq, winner=body.winner,
+        losers=list(body.losers), loss_reasons=[r.value for r in body.loss_reasons],
+        outcome=body.outcome.value,
+        games=None if isinstance(body.games, msgspec.UnsetType) else list(body.games))
 
 
 @BOOK.applies(ResultRecorded)
@@ -105,13 +102,13 @@ def structural(players: list[int], winner: int | None, losers: list[int],
                         finding="result_mismatch")
 
 
-def amendable(state: TournamentState, round_no: int, table: int) -> TableRow:
+def amendable(state: TournamentState, round_no: int, table: int) -> Row:
     h = ms(state)
     last = current_round_number(state)
     if round_no >= last:
         raise RuleError("LEDGER-RES-1", f"round {round_no} is the newest round",
                         hint="a judge corrects it with 'tourney result correct'")
-    row = h.officiating.tables.get(key(round_no, table))
+    row = history.get(h.officiating, round_no, table)
     if row is None or row.seq is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} table {table} has no result",
                         hint="see 'tourney round show N'")
@@ -138,7 +135,7 @@ def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
                         hint="give the result the round should have had")
 
 
-def _state_of(row: TableRow, seq: int) -> ResultState:
+def _state_of(row: Row, seq: int) -> ResultState:
     return ResultState(seq=seq, winner=row.winner, losers=list(row.losers),
                        loss_reasons=[LossReason(r) for r in row.loss_reasons],
                        outcome=Outcome(row.outcome), games=row.games)
@@ -156,14 +153,16 @@ def second_loss(rec: PlayerRecord) -> int | None:
 @BOOK.applies(ResultAmended)
 def _apply_amended(state: TournamentState, ev: SignedEvent, body: ResultAmended) -> None:
     h: MatchState = state.fmt
-    row = h.officiating.tables.get(key(body.round, body.table))
+    row = history.get(h.officiating, body.round, body.table)
     if row is None or row.seq is None:
         return
     rnd = RoundState(number=body.round, phase=Phase.SWISS, paired_seq=0, tables=[])
     tab = TableState(table=body.table, players=list(row.players), groups=[0, 0])
     effect(state, rnd, tab, _state_of(row, row.seq), -1)
     _set_row(state, ev.seq, body.round, body.table, body)
-    effect(state, rnd, tab, _state_of(row, ev.seq), +1)
+    new = history.get(h.officiating, body.round, body.table)
+    if new is not None:
+        effect(state, rnd, tab, _state_of(new, ev.seq), +1)
     for p in row.players:
         rec = h.records.get(p)
         if rec is not None:
@@ -249,15 +248,12 @@ def _apply_override(state: TournamentState, ev: SignedEvent, body: PairingOverri
     if rnd is None:
         return
     _pair_counts(state, rnd.tables, -1)
-    rows = h.officiating.tables
-    for t in rnd.tables:
-        rows.pop(key(body.round, t.table), None)
     rnd.tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
                              rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
                   for t in body.tables]
     _pair_counts(state, body.tables, +1)
-    for t in body.tables:
-        rows[key(body.round, t.table)] = TableRow(players=list(t.players), swiss=True)
+    history.put_round(h.officiating, body.round, True,
+                      [list(t.players) for t in sorted(body.tables, key=lambda t: t.table)])
     h.officiating.overrides[body.paired_seq] = ev.seq
 
 

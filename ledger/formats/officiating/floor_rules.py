@@ -19,6 +19,7 @@ from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.match.model import MatchState, Phase
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating import history
 from ledger.formats.officiating.book import guards
 from ledger.formats.officiating.corrections import key
 from ledger.formats.officiating.eom import Board, nse_match, se_decide
@@ -57,7 +58,7 @@ for _kind, _roles in ((FloorKind.RULING_MADE, _J), (FloorKind.CHALLENGE_RAISED, 
 
 
 def _table_players(state: TournamentState, round_no: int, table: int) -> list[int]:
-    row = ms(state).officiating.tables.get(key(round_no, table))
+    row = history.get(ms(state).officiating, round_no, table)
     if row is None:
         raise RuleError("BR-APPEAL-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
@@ -86,7 +87,7 @@ def _ruling(state: TournamentState, body: RulingMade, actor: str) -> None:
 
 @BOOK.applies(RulingMade)
 def _ruling_apply(state: TournamentState, ev: SignedEvent, body: RulingMade) -> None:
-    row = state.fmt.officiating.tables.get(key(body.round, body.table))
+    row = history.get(state.fmt.officiating, body.round, body.table)
     state.fmt.officiating.rulings[ev.seq] = list(row.players) if row else []
 
 

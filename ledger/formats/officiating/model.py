@@ -61,20 +61,6 @@ class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     after_event: bool = False
 
 
-class TableRow(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    """One table of any round, kept for corrections of earlier rounds (the match layer
-    keeps only the newest round's tables): players, phase and the current result."""
-
-    players: list[int]
-    swiss: bool
-    seq: int | None = None                # the result's seq (None: no result yet)
-    winner: int | None = None
-    losers: list[int] = []
-    loss_reasons: list[str] = []
-    outcome: str = ""
-    games: list[int] | None = None
-
-
 class Challenge(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     ruling_seq: int
     players: list[int]           # those whose challenge was accepted (had one left)
@@ -98,8 +84,8 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     penalties: list[PenaltyRecord] = []
     pending: list[Pending] = []
     dq: dict[int, DqRecord] = {}
-    #: "round/table" → the table and its current result (every round)
-    tables: dict[str, TableRow] = {}
+    #: round → its tables and their current results, packed (``officiating.history``)
+    history: dict[int, list[int]] = {}
     #: seq of the engine's round_paired → seq of the pairing_overridden that replaced it
     overrides: dict[int, int] = {}
     #: ruling seq → the players of the match it was made in (appeals cite rulings)
