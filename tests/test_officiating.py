@@ -486,3 +486,63 @@ def test_level_amendment_by_the_organizer_keeps_earlier_penalties(tmp_path: Path
     [second] = penalize(led, 2, "3.12", Penalty.WARNING)
     assert (first.body.level, second.body.level) == (1, 2)
     assert verify_ledger(loc, LOG, None).ok
+
+
+def test_tc23_swiss_drop_drop_after_pairing_and_dq(tmp_path: Path) -> None:
+    """TC-23 (5-round Swiss, M = 1): X W-W-L drops before R4 (MW% 2/5 = 0.40, not paired
+    again); Y drops after the R4 pairing (an R4 loss, drop_after_pairing, the opponent
+    wins); Z is disqualified during R4 (an R4 loss; R1–R3 stay in the opponents' records;
+    Z's MW% over 5 in their OMW%; with standing revoked Z leaves the final standings)."""
+    from ledger.formats.bushiroad.mw import mw_str
+    loc, led = setup(tmp_path, players=8, swiss_rounds=5)
+    x = 1
+
+    def play(force: dict[int, bool]) -> None:
+        rnd = open_round(led.load(LOG).state)
+        assert rnd is not None
+        for tab in rnd.tables:
+            if tab.result is not None:
+                continue
+            a, b = tab.players
+            w = a if force.get(a, True) and not force.get(b, False) else b
+            led.write(LOG, lambda t, now, tab=tab, w=w: t.record_result(
+                SCOREKEEPER, now, round_no=rnd.number, table=tab.table,
+                outcome=Outcome.WIN, winner=w))
+
+    for win in (True, True, False):
+        pair(led)
+        play({x: win})
+    led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, x))
+    pair(led)
+    st = led.load(LOG).state
+    rnd = open_round(st)
+    assert rnd is not None and all(x not in t.players for t in rnd.tables)
+    y, y_opp = rnd.tables[0].players
+    z, z_opp = rnd.tables[1].players
+    z_before = {o: list(st.fmt.records[o].opponents) for o in st.fmt.records[z].opponents}
+    evs = led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, y))
+    res = [e.body for e in evs if isinstance(e.body, ResultRecorded)][0]
+    assert (res.winner, res.losers, res.loss_reasons) == (
+        y_opp, [y], [LossReason.DROP_AFTER_PAIRING])
+    led.write(LOG, lambda t, now: disqualify(t, HJ, now, number=z, section="3.8.3",
+                                             reason="intimidation"))
+    play({})
+    pair(led)
+    rnd5 = open_round(led.load(LOG).state)
+    assert rnd5 is not None
+    for gone in (x, y, z):
+        assert all(gone not in t.players for t in rnd5.tables) and rnd5.bye != gone
+    play({})
+    st = led.load(LOG).state
+    for o, opps in z_before.items():                   # R1–R3 stay in opponents' records
+        assert st.fmt.records[o].opponents[:len(opps)] == opps
+    assert st.fmt.records[z].played[3] == "L" and st.fmt.records[z_opp].played[3] == "W"
+    rows = br_standings(st)
+    assert mw_str(next(r for r in rows if r.number == x).mw) == "0.40"
+    assert z not in [r.number for r in rows]
+    st.fmt.officiating.dq[z].standing_revoked = False
+    full = {r.number: r for r in br_standings(st)}
+    z_wins = st.fmt.records[z].wins
+    assert full[z].mw == max(Fraction(z_wins, 5), Fraction(33, 100)) or \
+        mw_str(full[z].mw) == mw_str(Fraction(z_wins, 5))
+    assert verify_ledger(loc, LOG, None).ok
