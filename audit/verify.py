@@ -28,7 +28,6 @@ from ledger.checkpoint_store import (
     trusted_checkpoint,
 )
 from ledger.errors import RuleError, UsageError
-from ledger.formats.officiating.notices import notice
 from ledger.events import (
     SIG_DOMAIN,
     ZERO_HASH,
@@ -36,6 +35,7 @@ from ledger.events import (
     TournamentCreated,
     parse_leaf,
 )
+from ledger.formats.officiating.notices import notice
 from ledger.merkle import MerkleAccumulator, leaf_hash
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event
