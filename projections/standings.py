@@ -38,8 +38,8 @@ from typing import Any, NamedTuple
 import msgspec
 
 from ledger.formats.match.model import HotcState, PlayerRecord, Status
-from projections.revocation import revoke
 from ledger.state import TournamentState
+from projections.revocation import revoke
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
 MW_FLOOR_HUNDREDTHS = 33

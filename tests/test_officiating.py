@@ -8,8 +8,8 @@ audit must report with their seq."""
 from __future__ import annotations
 
 import hashlib
-from fractions import Fraction
 import sqlite3
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 

@@ -105,22 +105,22 @@ def test_earlier_round_amendment_reports_its_effect(tmp_path: Path) -> None:
     st = led.load(LOG).state
     row = history.get(st.fmt.officiating, 1, 1)
     assert row is not None
-    w, l = row.winner, row.losers[0]
+    w, lost = row.winner, row.losers[0]
     before = {n: (r.wins, r.losses) for n, r in st.fmt.records.items()}
     with pytest.raises(RuleError, match="head_judge"):     # a judge may not amend
         led.write(LOG, lambda t, now: amend_result(t, JUDGE, now, round_no=1, table=1,
-                                                   winner=l, reason="x"))
+                                                   winner=lost, reason="x"))
     with pytest.raises(RuleError, match="newest round"):
         led.write(LOG, lambda t, now: amend_result(t, HJ, now, round_no=3, table=1,
-                                                   winner=l, reason="x"))
+                                                   winner=lost, reason="x"))
     events, report = led.write(LOG, lambda t, now: amend_result(
-        t, HJ, now, round_no=1, table=1, winner=l, reason="slip was swapped"))
+        t, HJ, now, round_no=1, table=1, winner=lost, reason="slip was swapped"))
     assert events[0].body.corrects_seq == row.seq
     after = led.load(LOG).state.fmt.records
     assert (after[w].wins, after[w].losses) == (before[w][0] - 1, before[w][1] + 1)
-    assert (after[l].wins, after[l].losses) == (before[l][0] + 1, before[l][1] - 1)
+    assert (after[lost].wins, after[lost].losses) == (before[lost][0] + 1, before[lost][1] - 1)
     assert any("pairings stand" in line for line in report)
-    assert after[w].played[0] == "L" and after[l].played[0] == "W"
+    assert after[w].played[0] == "L" and after[lost].played[0] == "W"
     assert verify_ledger(loc, LOG, None).ok
 
 

@@ -11,6 +11,7 @@ May import: ``ledger.plugin``, ``ledger.events``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ledger.events import Body
@@ -20,7 +21,7 @@ OFFICIATING_BOOK = Rulebook()
 GUARDS: dict[type[Body], list[Checker]] = {}
 
 
-def guards(body_type: type[Body]) -> Any:
+def guards(body_type: type[Body]) -> Callable[[Checker], Checker]:
     def register(fn: Checker) -> Checker:
         GUARDS.setdefault(body_type, []).append(fn)
         return fn

@@ -1,10 +1,10 @@
 """Commands of the corrections (issue 9 §7): decide the events, record them.
 
 Owns: ``amend_result`` (an earlier round's result, with the report of its effect on the
-rounds paired since), ``override_pairing``, ``undrop``, ``add_late`` and
-``amend_level`` (BR-LEVEL-2), ``wrong_table`` (BR-PEN-3.10.2: the amended results — corrections of the newest round
-before the next pairing, head-judge amendments after it — and the 3.10.2 penalty of every
-fighter involved).
+rounds paired since), ``override_pairing``, ``undrop``, ``add_late``, ``amend_level``
+(BR-LEVEL-2) and ``wrong_table`` (BR-PEN-3.10.2: the amended results — corrections of the
+newest round before the next pairing, head-judge amendments after it — and the 3.10.2
+penalty of every fighter involved).
 
 May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
 ``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.

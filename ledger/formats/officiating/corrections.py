@@ -28,6 +28,7 @@ from ledger.formats.match.model import (
     TableState,
 )
 from ledger.formats.match.plan import current_round_number, open_round
+from ledger.formats.officiating import history
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.events import (
     CorrectionKind,
@@ -37,7 +38,6 @@ from ledger.formats.officiating.events import (
     PlayerUndropped,
     ResultAmended,
 )
-from ledger.formats.officiating import history
 from ledger.formats.officiating.history import Row
 from ledger.formats.officiating.rules import level, ms
 from ledger.state import Player, TournamentState
@@ -234,11 +234,11 @@ def _pair_counts(state: TournamentState, tables: list[TableState] | list[Table],
                 h.records[a].opponents.pop()
                 h.records[b].opponents.pop()
         if t.pair_down in h.records:
-            h.records[t.pair_down].pair_downs += sign   # type: ignore[index]
+            h.records[t.pair_down].pair_downs += sign
         if t.pair_up in h.records:
-            h.records[t.pair_up].pair_ups += sign       # type: ignore[index]
+            h.records[t.pair_up].pair_ups += sign
             if both:
-                h.records[t.pair_up].pair_downs += sign  # type: ignore[index]
+                h.records[t.pair_up].pair_downs += sign
 
 
 @BOOK.applies(PairingOverridden)

@@ -1,8 +1,8 @@
-"""Wire kinds of the officiating layer: ``penalty_issued`` and ``player_disqualified``.
+"""Wire kinds of the officiating layer: penalties, disqualification and corrections.
 
-Owns: ``OfficiatingKind``, ``CorrectionKind``, ``PenaltyIssued`` (BR-PEN-RANK-1..8, AMB-B20..B22) and
-``PlayerDisqualified`` (BR-PEN-RANK-9, AMB-B24, LEDGER-RES-3), and ``OFFICIATING_BODIES``
-and the corrections ``ResultAmended``, ``PairingOverridden``, ``PlayerUndropped``,
+Owns: ``OfficiatingKind``, ``CorrectionKind``, ``PenaltyIssued`` (BR-PEN-RANK-1..8,
+AMB-B20..B22), ``PlayerDisqualified`` (BR-PEN-RANK-9, AMB-B24, LEDGER-RES-3), the
+corrections ``ResultAmended``, ``PairingOverridden``, ``PlayerUndropped``,
 ``PlayerAddedLate``; ``OFFICIATING_BODIES`` (registered by every plug-in that merges the
 officiating book).
 

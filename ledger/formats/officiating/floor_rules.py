@@ -18,8 +18,8 @@ from ledger.events import Role, SignedEvent
 from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.match.model import MatchState, Phase
 from ledger.formats.match.plan import open_round
-from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating import history
+from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book import guards
 from ledger.formats.officiating.corrections import key
 from ledger.formats.officiating.eom import Board, nse_match, se_decide
@@ -229,7 +229,8 @@ def eom_decision(state: TournamentState, body: EomDecided) -> tuple[object, list
     wa, wb = body.games
     if not single:
         return nse_match(a, b, wa, wb), players
-    boards = [Board(*x[:4], final_turn=bool(x[4])) for x in body.boards] \
+    boards = [Board(life=x[0], damage=x[1], influence=x[2], main_deck=x[3],
+                    final_turn=bool(x[4])) for x in body.boards] \
         if len(body.boards) == 2 and all(len(x) == 5 for x in body.boards) else [None, None]
     try:
         return se_decide(a, b, wa, wb, boards[0], boards[1]), players
