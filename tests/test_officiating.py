@@ -546,3 +546,22 @@ def test_tc23_swiss_drop_drop_after_pairing_and_dq(tmp_path: Path) -> None:
     assert full[z].mw == max(Fraction(z_wins, 5), Fraction(33, 100)) or \
         mw_str(full[z].mw) == mw_str(Fraction(z_wins, 5))
     assert verify_ledger(loc, LOG, None).ok
+
+
+def test_br_swiss_7_lom_on_the_bye_makes_the_round_a_loss(tmp_path: Path) -> None:
+    """BR-SWISS-7: the bye fighter not seated gets a LoM (3.9.2): the bye round is a loss
+    worth 0 points, with no opponent added."""
+    loc, led = setup(tmp_path, players=5, swiss_rounds=3, tournament_level=2)
+    pair(led)
+    rnd = open_round(led.load(LOG).state)
+    assert rnd is not None and rnd.bye is not None
+    bye = rnd.bye
+    [ev] = penalize(led, bye, "3.9.2", Penalty.LOSS_OF_MATCH, description="not seated")
+    assert ev.body.applies_to is AppliesTo.CURRENT_MATCH
+    finish_round(led)
+    st = led.load(LOG).state
+    rec = st.fmt.records[bye]
+    assert (rec.wins, rec.losses, rec.byes, rec.played, rec.opponents) == (0, 1, 1, "N", [])
+    row = next(r for r in br_standings(st) if r.number == bye)
+    assert (row.points, row.wins, row.losses) == (0, 0, 1)
+    assert verify_ledger(loc, LOG, None).ok

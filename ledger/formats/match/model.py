@@ -77,6 +77,7 @@ class LossReason(str, Enum):
     ANNEX_A = "annex_a"
     TIMEOUT = "timeout"               # time-up, fewer game wins (BR-SWISS-5, BR-DE-6)
     LATE_ENTRY = "late_entry"         # a round missed by a late registration (issue 9)
+    PENALTY = "penalty"               # a bye lost to a Loss of Match (BR-SWISS-7, issue 9)
 
 
 #: Losses that make a player ineligible for the random cut spots (HOTC-CUT-2c, AMB-H8).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ledger.events import SignedEvent
 from ledger.formats.match.events import RoundPaired
-from ledger.formats.match.model import MatchState, Status
+from ledger.formats.match.model import LossReason, MatchState, Phase, Status
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.catalogue import Penalty, group
 from ledger.formats.officiating.events import PenaltyIssued, PlayerDisqualified
@@ -31,6 +31,12 @@ def _penalty(state: TournamentState, ev: SignedEvent, body: PenaltyIssued) -> No
         return
     match = body.penalty is Penalty.LOSS_OF_MATCH or games_per_match(state) == 1
     now = binds_now(state, body.penalty, body.applies_to)
+    rnd = h.rounds[-1] if h.rounds else None
+    if now and match and rnd is not None and rnd.closed_seq is None and \
+            rnd.bye == body.number and rnd.number == body.round and \
+            rnd.phase is Phase.SWISS:
+        _bye_lost(h, body.number, rnd.number)      # BR-SWISS-7: the bye round is a loss
+        return
     o.pending.append(Pending(seq=ev.seq, number=body.number, match=match,
                              after_round=body.round, round=body.round if now else None))
 
@@ -66,3 +72,20 @@ def _bind(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     for p in o.pending:
         if p.round is None and p.after_round < body.round and p.number in seated:
             p.round = body.round
+
+
+def _bye_lost(h: MatchState, number: int, round_no: int) -> None:
+    """A bye turned into a loss by a Loss of Match: worth nothing, still no opponent
+    (BR-SWISS-7, AMB-B1)."""
+    r = h.records.get(number)
+    if r is None:
+        return
+    r.wins -= 1
+    r.losses += 1
+    r.loss_reasons.append(LossReason.PENALTY)
+    s = r.played.ljust(round_no, "-")
+    r.played = s[:round_no - 1] + "N" + s[round_no:]
+    if r.losses >= 2 and r.second_loss_round is None:
+        r.second_loss_round = round_no
+    if h.eliminate_at and r.losses >= h.eliminate_at and r.status is Status.ACTIVE:
+        r.status = Status.ELIMINATED

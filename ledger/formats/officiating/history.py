@@ -24,7 +24,7 @@ _OUTCOMES = ["win", "concession", "timeout", "slow_play", "tie", "drop", "draw",
              "double_loss"]
 _REASONS = ["play", "concession", "timeout_double", "timeout_slow_play",
             "timeout_turn_player", "tie", "drop_after_pairing", "double_loss", "annex_a",
-            "timeout", "late_entry"]
+            "timeout", "late_entry", "penalty"]
 
 
 def _code(names: list[str], enum: type[Outcome] | type[LossReason], value: str) -> int:

@@ -109,6 +109,13 @@ def seated(state: TournamentState, number: int) -> tuple[RoundState, TableState]
     return None
 
 
+def holds_bye(state: TournamentState, number: int) -> bool:
+    """``number`` has the bye of the round in progress (BR-SWISS-7: a LoM turns it into a
+    loss)."""
+    rnd = open_round(state)
+    return rnd is not None and rnd.bye == number and rnd.phase.value == "swiss"
+
+
 def has_future_match(state: TournamentState, number: int) -> bool:
     h = ms(state)
     rec = h.records.get(number)
@@ -121,7 +128,7 @@ def default_applies_to(state: TournamentState, number: int, penalty: Penalty) ->
     if penalty not in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
         return AppliesTo.NONE
     lom = penalty is Penalty.LOSS_OF_MATCH
-    if seated(state, number) is not None:
+    if seated(state, number) is not None or lom and holds_bye(state, number):
         return AppliesTo.CURRENT_MATCH if lom else AppliesTo.CURRENT_GAME
     if has_future_match(state, number):
         return AppliesTo.NEXT_MATCH if lom else AppliesTo.FIRST_GAME_OF_NEXT_MATCH
@@ -143,7 +150,8 @@ def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
         raise RuleError("AMB-B20", f"a {penalty.value} cannot apply to {applies_to.value}",
                         hint="allowed: " + ", ".join(sorted(a.value for a in allowed)))
     current = applies_to in (AppliesTo.CURRENT_GAME, AppliesTo.CURRENT_MATCH)
-    if current and seated(state, number) is None:
+    on_bye = applies_to is AppliesTo.CURRENT_MATCH and holds_bye(state, number)
+    if current and seated(state, number) is None and not on_bye:
         raise RuleError("BR-PEN-RANK-8", f"player {number} is not in a match without a "
                         "result now", hint="between matches the penalty applies to the next "
                         "match (--applies-to next_match / first_game_of_next_match)")
@@ -157,7 +165,8 @@ def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
         raise RuleError("AMB-B20", f"player {number} has no further match in this event",
                         hint="record it with --applies-to none: it changes no result")
     if applies_to is AppliesTo.NONE and penalty in _ALLOWED and (
-            seated(state, number) is not None or has_future_match(state, number)):
+            seated(state, number) is not None or holds_bye(state, number)
+            or has_future_match(state, number)):
         raise RuleError("BR-PEN-RANK-7", f"player {number} still has a match: a "
                         f"{penalty.value} changes a result", hint="choose --applies-to")
 
