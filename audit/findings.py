@@ -81,6 +81,10 @@ CODES: dict[str, Severity] = {
     "swiss_after_stop": Severity.ERROR,       # HotC R2: a Swiss round paired once HOTC-STOP-1 held
     "invitation_missing": Severity.ERROR,     # HOTC-ENTRY-1: registered without an invitation
     "slow_play_mismatch": Severity.ERROR,     # HOTC-SLOW-1/2: a call or ruling the rules refuse
+    "penalty_mismatch": Severity.ERROR,
+    "penalty_not_applied": Severity.ERROR,
+    "disqualified_paired": Severity.ERROR,
+    "challenge_limit_exceeded": Severity.ERROR,
     "time_regressed": Severity.WARNING,
     "time_jump": Severity.WARNING,
     "time_malformed": Severity.ERROR,
@@ -100,6 +104,7 @@ CODES: dict[str, Severity] = {
     "cosignature_stale": Severity.ERROR,
     "witness_quorum_missing": Severity.ERROR,
     "witness_quorum_pending": Severity.INFO,
+    "pairing_overridden": Severity.INFO,
 }
 
 

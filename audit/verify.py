@@ -36,6 +36,7 @@ from ledger.events import (
     TournamentCreated,
     parse_leaf,
 )
+from ledger.formats.officiating.notices import notice
 from ledger.formats.wot.events import TbpOverridden
 from ledger.merkle import MerkleAccumulator, leaf_hash
 from ledger.rules import check
@@ -208,6 +209,12 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         text_problems = _text_findings(i, leaf, ev.body)
         if text_problems:
             findings.extend(text_problems)
+        try:
+            text = notice(state, ev.body)
+        except Exception:  # noqa: BLE001 - a notice never stops the audit
+            text = None
+        if text is not None:
+            findings.append(finding("pairing_overridden", i, text))
         try:
             apply_event(state, ev)
         except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far

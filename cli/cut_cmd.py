@@ -33,6 +33,7 @@ from cli.round_cmd import (
     round_lines,
     seeded_write,
 )
+from ledger.formats.officiating.commands import apply_pending
 
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
@@ -162,7 +163,8 @@ def bracket(
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
-        lambda t, signer, time, **seed: t.seed_bracket(signer, time, **seed),
+        lambda t, signer, time, **seed: t.seed_bracket(signer, time, **seed)
+        + apply_pending(t, signer, time),
         seed_unused=lambda t: t.state.fmt.slots is not None,
         unused_note="the bracket is seeded already: --seed-material was not recorded",
         done="bracket")

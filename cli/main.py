@@ -26,10 +26,13 @@ import typer
 
 from cli import (
     audit_cmd,
+    corrections_cmd,
     cut_cmd,
+    floor_cmd,
     keys_cmd,
     log_cmd,
     officials_cmd,
+    penalty_cmd,
     players_cmd,
     publish_cmd,
     random_cmd,
@@ -124,6 +127,21 @@ app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
 app.command("forfeit", rich_help_panel=_PLAY)(wot_cmd.forfeit)
 app.command("tbp-override", rich_help_panel=_PLAY)(wot_cmd.tbp_override)
 app.add_typer(slowplay_cmd.app, name="slowplay", rich_help_panel=_PLAY)
+app.add_typer(penalty_cmd.app, name="penalty", rich_help_panel="Officiating")
+app.command("disqualify", rich_help_panel="Officiating")(penalty_cmd.disqualify)
+app.command("undrop", rich_help_panel="Officiating")(corrections_cmd.undrop)
+app.command("level", rich_help_panel="Officiating")(corrections_cmd.level_amend)
+app.command("ruling", rich_help_panel="Officiating")(floor_cmd.ruling)
+app.add_typer(floor_cmd.appeal_app, name="appeal", rich_help_panel="Officiating")
+app.add_typer(floor_cmd.deck_app, name="deck", rich_help_panel="Officiating")
+round_cmd.app.command("start")(floor_cmd.round_start)
+round_cmd.app.command("time")(floor_cmd.round_time)
+round_cmd.app.command("extend")(floor_cmd.round_extend)
+results_cmd.app.command("eom")(floor_cmd.result_eom)
+results_cmd.app.command("amend")(corrections_cmd.result_amend)
+results_cmd.app.command("wrong-table")(corrections_cmd.result_wrong_table)
+round_cmd.app.command("override")(corrections_cmd.round_override)
+players_cmd.app.command("late")(corrections_cmd.player_late)
 app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
 app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
 app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)

@@ -19,7 +19,7 @@ from ledger.errors import UsageError
 from ledger.events import Role
 
 app = typer.Typer(no_args_is_help=True, help=(
-    "Officials: judges, scorekeepers and head judges (signed by the organizer).\n\n"
+    "Officials: judges, scorekeepers, time-keepers and head judges (signed by the organizer).\n\n"
     "Example: tourney official add --role scorekeeper --name Bob --public-key sk.pem.pub "
     "--key hj.pem"))
 
@@ -29,10 +29,12 @@ class RoleName(str, Enum):
     scorekeeper = "scorekeeper"
     head_judge = "head-judge"
     witness = "witness"
+    time_keeper = "time-keeper"
 
 
 ROLES = {RoleName.judge: Role.JUDGE, RoleName.scorekeeper: Role.SCOREKEEPER,
-         RoleName.head_judge: Role.HEAD_JUDGE, RoleName.witness: Role.WITNESS}
+         RoleName.head_judge: Role.HEAD_JUDGE, RoleName.witness: Role.WITNESS,
+         RoleName.time_keeper: Role.TIME_KEEPER}
 
 
 @app.command("add")

@@ -28,6 +28,7 @@ from cli.common import (
     seq_span,
 )
 from ledger.errors import UsageError
+from ledger.formats.officiating.commands import apply_pending
 
 if TYPE_CHECKING:
     from ledger.formats.match.model import ResultState, RoundState
@@ -200,7 +201,8 @@ def round_pair(
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
-        lambda t, signer, time, **seed: t.pair_round(signer, time, **seed),
+        lambda t, signer, time, **seed: t.pair_round(signer, time, **seed)
+        + apply_pending(t, signer, time),
         seed_unused=lambda t: seed_unused(t.state) if is_wot(t.state)
         else t.state.fmt.slots is not None,
         unused_note="this pairing draws nothing: --seed-material was not recorded",

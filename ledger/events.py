@@ -48,6 +48,7 @@ class Role(str, Enum):
     JUDGE = "judge"
     SCOREKEEPER = "scorekeeper"
     WITNESS = "witness"  # cosigns checkpoints only; signs no event (C2SP tlog-witness)
+    TIME_KEEPER = "time_keeper"  # declares round start and time (BR-TIME-5, issue 9)
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True):

@@ -25,6 +25,7 @@ from ledger.formats.bushiroad.mw import fraction_str, mw_str
 from ledger.formats.bushiroad.standings import ranking
 from ledger.formats.match.model import MatchState, Status
 from ledger.state import TournamentState
+from projections.revocation import revoke
 
 COLUMNS = ["rank", "number", "name", "points", "wins", "losses", "draws", "status", "mw",
            "omw", "oomw"]
@@ -74,7 +75,8 @@ def br_standings(state: TournamentState) -> list[BrStanding]:
             number=row.fighter, name=p.name if p else "", rank=rank, points=row.points,
             wins=row.wins, losses=row.losses, draws=row.draws, status=rec.status.value,
             mw=row.mw, omw=row.omw, oomw=row.oomw, cut_finish=rec.cut_finish))
-    return out
+    return [x._replace(rank=rank) for rank, x in
+            revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)]
 
 
 def _rows(state: TournamentState) -> list[dict[str, Any]]:

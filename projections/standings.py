@@ -39,6 +39,7 @@ import msgspec
 
 from ledger.formats.match.model import HotcState, PlayerRecord, Status
 from ledger.state import TournamentState
+from projections.revocation import revoke
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
 MW_FLOOR_HUNDREDTHS = 33
@@ -172,9 +173,7 @@ def _lines(state: TournamentState) -> list[_Line]:
         rec = recs[n]
         status = rec.status
         fin = rec.cut_finish
-        if status is Status.DISQUALIFIED:
-            tier, place = 3, 0
-        elif n == h.champion or status is Status.CHAMPION:
+        if n == h.champion or status is Status.CHAMPION:
             tier, place = 0, 0
         elif n in cut or status is Status.CUT:
             tier = 1
@@ -200,7 +199,8 @@ def _lines(state: TournamentState) -> list[_Line]:
         out.append(_Line(n, rank, wins[n], losses[n], byes[n], recs[n], finish[n], mw[n],
                          (omw_sum[n], 100 * k) if k else (0, 1),
                          (oomw_sum[n], 100 * common * k) if k else (0, 1)))
-    return out
+    revoked = revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)
+    return [x._replace(rank=rank) for rank, x in revoked]
 
 
 def standings(state: TournamentState) -> list[Standing]:

@@ -274,7 +274,7 @@ def test_amb_h15_mw_omw_oomw_over_the_swiss_phase_only() -> None:
         G: (2, 0, 1)}
 
 
-def test_amb_h15_order_champion_finalist_semifinalists_rest_dq_last() -> None:
+def test_amb_h15_order_champion_finalist_semifinalists_rest_dq_by_record() -> None:
     rows = standings(_hotc_event())
     assert [(x.number, x.rank, x.status) for x in rows] == [
         (G, 1, "champion"),
@@ -282,8 +282,8 @@ def test_amb_h15_order_champion_finalist_semifinalists_rest_dq_last() -> None:
         (C, 3, "cut"),          # semifinal losers: equal wins, OMW% 133/200 > 1/2
         (F_, 4, "cut"),
         (E, 5, "dropped"),      # dropped players rank among the rest: 1 win
-        (D, 6, "eliminated"),   # 0 wins
-        (B, 7, "disqualified"),  # would beat D on OMW%, but the disqualified go last
+        (B, 6, "disqualified"),  # standing not revoked (no revocation recorded): kept
+        (D, 7, "eliminated"),   # 0 wins, OMW% 83/200 < B's 133/200 (AMB-B24)
     ]
     assert [x.cut_finish for x in rows] == [None, 4, 3, 3, None, None, None]
 
@@ -399,7 +399,7 @@ def test_standings_json_contract() -> None:
     assert doc["rounds"] == 2 and doc["champion"] == G
     assert _no_floats(doc)
     rows = {r["number"]: r for r in doc["players"]}
-    assert [r["number"] for r in doc["players"]] == [G, A, C, F_, E, D, B]
+    assert [r["number"] for r in doc["players"]] == [G, A, C, F_, E, B, D]
     assert set(rows[A]) == set(COLUMNS)
     assert rows[G]["name"] == "G" and rows[G]["status"] == "champion"
     assert (rows[G]["mw"], rows[G]["mw_percent"]) == ("1/1", "1.00")

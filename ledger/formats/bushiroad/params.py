@@ -12,6 +12,7 @@ from __future__ import annotations
 from ledger.formats.bushiroad.mw import MwDenominator
 from ledger.formats.bushiroad.results import MatchFormat, SeEqualGames
 from ledger.formats.bushiroad.tiebreak import H2HGroup, H2HPosition, Territory, TiebreakParams
+from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.params import Allowed, Param, ParamSpec
 from ledger.state import TournamentState
 
@@ -46,8 +47,10 @@ _CUT: dict[str, tuple[Param, Allowed]] = {
 
 def _spec(*parts: dict[str, tuple[Param, Allowed]], default_cut: int = 0) -> ParamSpec:
     merged = {k: v for part in parts for k, v in part.items()}
+    extra = {k: a for k, a in OFFICIATING_CHOICES.items() if k not in merged}
     return ParamSpec(defaults={k: d for k, (d, _) in merged.items()},
-                     choices={k: a for k, (_, a) in merged.items()}, default_cut=default_cut)
+                     choices={**{k: a for k, (_, a) in merged.items()}, **extra},
+                     default_cut=default_cut, optional=frozenset(extra))
 
 
 SWISS = _spec(_COMMON, _STANDINGS, _CUT, {

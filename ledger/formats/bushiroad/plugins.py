@@ -25,7 +25,9 @@ from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MAT
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
 from ledger.formats.match.model import has_left as match_has_left
-from ledger.plugin import FormatPlugin, Rulebook
+from ledger.formats.officiating.book import with_officiating
+from ledger.formats.officiating.events import OFFICIATING_BODIES
+from ledger.plugin import FormatPlugin
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -35,8 +37,8 @@ if TYPE_CHECKING:
 
 class BushiroadFormat(FormatPlugin):
     state_type = MatchState
-    bodies = BR_BODIES
-    book = Rulebook.merged(BR_BOOK, MATCH_BOOK)
+    bodies = BR_BODIES + OFFICIATING_BODIES
+    book = with_officiating(BR_BOOK, MATCH_BOOK)
     #: losses that eliminate in the qualifying stage (BR-DE-1: 2; Swiss and RR: never)
     eliminate_at: ClassVar[int] = 0
     #: the largest top cut (0 = none allowed)

@@ -20,22 +20,32 @@ from ledger.formats.match.model import MatchState, PlayerRecord, Status
 from ledger.state import TournamentState
 
 _OUTCOME = {"W": Outcome.WIN, "B": Outcome.WIN, "L": Outcome.LOSS, "D": Outcome.DRAW,
-            "X": Outcome.DOUBLE_LOSS}
+            "X": Outcome.DOUBLE_LOSS, "N": Outcome.LOSS}
 
 
-def _history(r: PlayerRecord) -> History:
+def _history(r: PlayerRecord, dq_round: int | None = None) -> History:
     opponents = iter(r.opponents)
-    entries = tuple(RoundEntry(i, None if c == "B" else next(opponents, None), _OUTCOME[c])
-                    for i, c in enumerate(r.played, start=1) if c in _OUTCOME)
+    entries: list[RoundEntry] = []
+    for i, c in enumerate(r.played, start=1):
+        if c in ("-", "?"):
+            continue
+        opp = None if c in ("B", "N") else next(opponents, None)
+        entries.append(RoundEntry(round=i, opponent=opp, outcome=_OUTCOME[c]))
     drop = None
     if r.status is Status.DROPPED and r.dropped_after_rounds is not None:
         drop = Withdrawal(after_round=r.dropped_after_rounds)
-    return History(fighter=r.number, rounds=entries, drop=drop)
+    # a disqualification takes effect after its round: the match in progress was
+    # forfeited, so that round counts as completed (AMB-B24, TC-06b); the DE standings
+    # apply it as a drop only under de_dq_as_drop
+    dq = Withdrawal(after_round=dq_round) if dq_round is not None else None
+    return History(fighter=r.number, rounds=tuple(entries), drop=drop, dq=dq)
 
 
 def histories(state: TournamentState) -> list[History]:
     h: MatchState = state.fmt
-    return [_history(r) for r in sorted(h.records.values(), key=lambda r: r.number)]
+    dq = h.officiating.dq
+    return [_history(r, dq[r.number].round if r.number in dq else None)
+            for r in sorted(h.records.values(), key=lambda r: r.number)]
 
 
 def stage_rounds(state: TournamentState) -> int:

@@ -3,6 +3,7 @@
 Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (DESIGN.md §10).
 
 May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.formats.match.*``,
+``ledger.formats.officiating.*``,
 ``ledger.formats.hotc.*``.
 """
 
@@ -30,8 +31,11 @@ from ledger.formats.hotc.revision import (
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import has_left as match_has_left
+from ledger.formats.officiating.book import with_officiating
+from ledger.formats.officiating.events import OFFICIATING_BODIES
+from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.params import Param, ParamSpec
-from ledger.plugin import FormatPlugin, Rulebook
+from ledger.plugin import FormatPlugin
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -45,9 +49,12 @@ PARAMS = ParamSpec(
     choices={"match_minutes": (1, 240), "rules": REVISIONS,
              "pair_down_counts": ("higher", "both"),           # AMB-H1
              "bye_priority": ("least_wins", "no_repeat"),      # AMB-H4 (R2 default first)
-             "invitation_required": (False, True)},            # HOTC-ENTRY-1 (R2)
+             "invitation_required": (False, True),             # HOTC-ENTRY-1 (R2)
+             **OFFICIATING_CHOICES},                           # BR-LEVEL-1 …, issue 9
     default_cut=8,
-    optional=NEW_IN_R2,     # a HOTC_2013 genesis has no invitation_required
+    # a HOTC_2013 genesis has no invitation_required; officiating parameters are recorded
+    # only when set, so genesis bytes stay
+    optional=NEW_IN_R2 | frozenset(OFFICIATING_CHOICES),
 )
 
 
@@ -66,8 +73,8 @@ class HotcFormat(FormatPlugin):
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
     params = PARAMS
     state_type = HotcState
-    bodies = BODIES
-    book = Rulebook.merged(MATCH_BOOK, HOTC_BOOK)
+    bodies = BODIES + OFFICIATING_BODIES
+    book = with_officiating(MATCH_BOOK, HOTC_BOOK)
 
     def has_left(self, state: TournamentState, number: int) -> bool:
         return match_has_left(state.fmt, number)

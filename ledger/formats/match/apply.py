@@ -174,6 +174,10 @@ def _record(state: TournamentState, ev: SignedEvent,
         rnd.corrected_seq = ev.seq
 
 
+#: the record effect of one result (sign +1 adds it, -1 takes it back); public for the
+#: officiating layer's corrections of earlier rounds
+effect = _effect
+
 BOOK.applies(ResultRecorded)(_record)
 BOOK.applies(ResultCorrected)(_record)
 

@@ -6,7 +6,7 @@ the closed sets ``Status``, ``Phase``, ``Outcome``, ``LossReason`` (RULES.md AMB
 Bushiroad Swiss / DE / SE / round robin); folded by ``ledger.formats.match.apply``; read by
 pairing, selections, standings and the audit.  Pure data, no behaviour.
 
-May import: ``msgspec`` only.
+May import: ``msgspec``, ``ledger.formats.officiating.model`` (pure data).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 from enum import Enum
 
 import msgspec
+
+from ledger.formats.officiating.model import OfficiatingState
 
 
 class Status(str, Enum):
@@ -89,6 +91,8 @@ class LossReason(str, Enum):
     DOUBLE_LOSS = "double_loss"       # both lost a drawn match that counts as a tie (DE, SE)
     ANNEX_A = "annex_a"
     TIMEOUT = "timeout"               # time-up, fewer game wins (BR-SWISS-5, BR-DE-6)
+    LATE_ENTRY = "late_entry"         # a round missed by a late registration (issue 9)
+    PENALTY = "penalty"               # a bye lost to a Loss of Match (BR-SWISS-7, issue 9)
 
 
 #: Losses that make a player ineligible for the random cut spots (HOTC-CUT-2c, AMB-H8).
@@ -115,7 +119,8 @@ class PlayerRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     draws: int = 0                     # match draws (no winner, no loser)
     beaten: list[int] = []             # qualifying-stage opponents this player beat (h2h)
     #: one character per qualifying round (index = round − 1): W win, L loss, D draw,
-    #: X double loss, B bye, - not paired (the history the Bushiroad standings read)
+    #: X double loss, B bye, N a loss with no opponent (late entry), - not paired (the
+    #: history the Bushiroad standings read)
     played: str = ""
 
 
@@ -176,6 +181,8 @@ class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     slots: list[int | None] | None = None
     entries: list[int | None] | None = None   # the current top-cut round's bracket entries
     champion: int | None = None
+    #: penalties, pending result effects and disqualifications (``ledger.formats.officiating``)
+    officiating: OfficiatingState = msgspec.field(default_factory=OfficiatingState)
 
 
 #: the HotC format's state is the shared match state (name kept for readability)

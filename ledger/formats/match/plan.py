@@ -99,7 +99,8 @@ def plan_top_cut(state: TournamentState) -> RoundPaired:
     if len(h.entries) < 2:
         raise RuleError("BR-SE-3", "the bracket is finished with no fighter left (both "
                         "finalists lost): no champion", hint="AMB-B13: the organizer decides")
-    dropped = {n for n, r in h.records.items() if r.status is Status.DROPPED}
+    dropped = {n for n, r in h.records.items()
+               if r.status in (Status.DROPPED, Status.DISQUALIFIED)}
     entries = [None if e in dropped else e for e in h.entries]
     matches, advances = bracket_tables(entries)
     groups = [0, 0]

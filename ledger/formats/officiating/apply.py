@@ -1,0 +1,91 @@
+"""State transitions of the officiating kinds, and the binding of pending LoG / LoM
+effects to the match they decide when a round is paired.  Applies only: never validates.
+
+May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
+``ledger.formats.officiating.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.events import SignedEvent
+from ledger.formats.match.events import RoundPaired
+from ledger.formats.match.model import LossReason, MatchState, Phase, Status
+from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.catalogue import Penalty, group
+from ledger.formats.officiating.events import PenaltyIssued, PlayerDisqualified
+from ledger.formats.officiating.model import DqRecord, PenaltyRecord, Pending
+from ledger.formats.officiating.rules import binds_now, games_per_match
+from ledger.state import TournamentState
+
+
+@BOOK.applies(PenaltyIssued)
+def _penalty(state: TournamentState, ev: SignedEvent, body: PenaltyIssued) -> None:
+    h: MatchState = state.fmt
+    o = h.officiating
+    o.penalties.append(PenaltyRecord(
+        seq=ev.seq, number=body.number, section=body.infraction,
+        group=group(body.infraction), penalty=body.penalty.value, round=body.round,
+        applies_to=body.applies_to, upgrade=body.upgrade))
+    if body.penalty not in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH) or \
+            body.applies_to.value == "none":
+        return
+    match = body.penalty is Penalty.LOSS_OF_MATCH or games_per_match(state) == 1
+    now = binds_now(state, body.penalty, body.applies_to)
+    rnd = h.rounds[-1] if h.rounds else None
+    if now and match and rnd is not None and rnd.closed_seq is None and \
+            rnd.bye == body.number and rnd.number == body.round and \
+            rnd.phase is Phase.SWISS:
+        _bye_lost(h, body.number, rnd.number)      # BR-SWISS-7: the bye round is a loss
+        return
+    o.pending.append(Pending(seq=ev.seq, number=body.number, match=match,
+                             after_round=body.round, round=body.round if now else None))
+
+
+@BOOK.applies(PlayerDisqualified)
+def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualified) -> None:
+    h: MatchState = state.fmt
+    h.officiating.dq[body.number] = DqRecord(
+        seq=ev.seq, round=body.round, standing_revoked=body.standing_revoked,
+        prize_policy=body.prize_policy, after_event=body.after_event)
+    r = h.records.get(body.number)
+    if r is None:
+        return
+    if r.status is Status.CUT and r.cut_finish is None:
+        r.cut_finish = len(h.rounds) if h.rounds and h.rounds[-1].closed_seq is None \
+            else len(h.rounds) + 1
+    if r.dropped_after_rounds is None:   # DE counts a DQ as a drop (AMB-B24, de_dq_as_drop)
+        r.dropped_round = body.round
+        r.dropped_after_rounds = sum(
+            1 for x in h.rounds if x.phase.value == "swiss" and (
+                x.closed_seq is not None or x.bye == body.number or any(
+                    body.number in t.players and t.result is not None for t in x.tables)))
+        r.dropped_losses = r.losses
+    r.status = Status.DISQUALIFIED
+
+
+@BOOK.applies(RoundPaired)
+def _bind(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
+    o = state.fmt.officiating
+    if not o.pending:
+        return
+    seated = {p for t in body.tables for p in t.players}
+    for p in o.pending:
+        if p.round is None and p.after_round < body.round and p.number in seated:
+            p.round = body.round
+
+
+def _bye_lost(h: MatchState, number: int, round_no: int) -> None:
+    """A bye turned into a loss by a Loss of Match: worth nothing, still no opponent
+    (BR-SWISS-7, AMB-B1)."""
+    r = h.records.get(number)
+    if r is None:
+        return
+    r.wins -= 1
+    r.losses += 1
+    r.loss_reasons.append(LossReason.PENALTY)
+    s = r.played.ljust(round_no, "-")
+    r.played = s[:round_no - 1] + "N" + s[round_no:]
+    if r.losses >= 2 and r.second_loss_round is None:
+        r.second_loss_round = round_no
+    if h.eliminate_at and r.losses >= h.eliminate_at and r.status is Status.ACTIVE:
+        r.status = Status.ELIMINATED

@@ -1,0 +1,163 @@
+"""Rules of the officiating kinds (RULES.md §1.3, §4) and the guards this layer adds to
+results and pairings — the one implementation, run by the command before signing and by
+the audit on replay.
+
+Findings: ``penalty_mismatch`` (a penalty body that is not what the Guide and the log
+give: prior offences, upgrade flag, level, round), ``penalty_not_applied`` (a result that
+ignores a pending LoG / LoM or a disqualification, TC-21 / TC-23),
+``disqualified_paired`` (a disqualified player in a later pairing), ``role_not_permitted``
+through the permissions below.
+
+May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ledger.errors import RuleError
+from ledger.events import Role
+from ledger.formats.match.apply import find_table
+from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
+from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.book import guards
+from ledger.formats.officiating.catalogue import Penalty, infraction
+from ledger.formats.officiating.events import OfficiatingKind, PenaltyIssued, PlayerDisqualified
+from ledger.formats.officiating.rules import (
+    assess,
+    check_applies_to,
+    head_judges,
+    level,
+    ms,
+    off,
+    round_now,
+)
+from ledger.state import TournamentState
+
+JUDGES = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
+BOOK.permit(OfficiatingKind.PENALTY_ISSUED.value, JUDGES)                  # FR §1.3.1.3
+BOOK.permit(OfficiatingKind.PLAYER_DISQUALIFIED.value, frozenset({Role.HEAD_JUDGE}))  # RANK-9
+
+
+def _mismatch(what: str, expected: object, recorded: object) -> RuleError:
+    return RuleError("BR-PEN-RANK-6", f"{what}: expected {expected!r}, recorded {recorded!r}",
+                     finding="penalty_mismatch")
+
+
+@BOOK.checks(PenaltyIssued)
+def _penalty(state: TournamentState, body: PenaltyIssued, actor: str) -> None:
+    h = ms(state)
+    if body.number not in h.records:
+        raise RuleError("BR-PEN-RANK-1", f"player {body.number} is not in the event",
+                        hint="see 'tourney player list' (registration must be closed)")
+    if body.number in off(state).dq:
+        raise RuleError("BR-PEN-RANK-9", f"player {body.number} is disqualified",
+                        hint="no further penalty can change anything")
+    inf = infraction(body.infraction)
+    if body.penalty is Penalty.DISQUALIFICATION:
+        raise RuleError("BR-PEN-RANK-9", "a disqualification is given by the head judge with "
+                        "'tourney disqualify'", hint="it records standing and prize policy")
+    if body.level != level(state):
+        raise _mismatch("tournament level", level(state), body.level)
+    if body.round != round_now(state):
+        raise _mismatch("round", round_now(state), body.round)
+    a = assess(state, body.number, inf, body.penalty)
+    if body.prior != a.prior:
+        raise _mismatch(f"prior penalties in group {inf.group}", a.prior, body.prior)
+    if body.upgrade != a.upgrade:
+        raise _mismatch("upgrade", a.upgrade, body.upgrade)
+    if a.needs_justification and not body.justification.strip():
+        why = ("it is judged by analogy" if inf.by_analogy else
+               f"the default at level {level(state)} is {a.default}"
+               + (f" and the prior offences allow up to {a.ceiling.value}"
+                  if a.ceiling else ""))
+        raise RuleError("BR-PEN-GEN-2", f"{body.penalty.value} for {inf.section} needs a "
+                        f"justification: {why}", hint="pass --justification TEXT")
+    check_applies_to(state, body.number, body.penalty, body.applies_to)
+    if body.penalty in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
+        if body.report_to not in head_judges(state):
+            raise RuleError("BR-PEN-RANK-7", f"a {body.penalty.value} must be reported to a "
+                            "head judge", hint="report_to names a head judge's key id")
+        if not body.description.strip():
+            raise RuleError("BR-PEN-RANK-7", "the report of a LoG / LoM needs a description",
+                            hint="pass --description TEXT (what happened)")
+
+
+@BOOK.checks(PlayerDisqualified)
+def _disqualified(state: TournamentState, body: PlayerDisqualified, actor: str) -> None:
+    h = ms(state)
+    if body.number not in h.records:
+        raise RuleError("BR-PEN-RANK-9", f"player {body.number} is not in the event")
+    if body.number in off(state).dq:
+        raise RuleError("BR-PEN-RANK-9", f"player {body.number} is already disqualified")
+    infraction(body.infraction)
+    if not body.reason.strip():
+        raise RuleError("BR-PEN-RANK-9", "a disqualification needs a reason",
+                        hint="pass --reason TEXT")
+    if body.round != round_now(state):
+        raise _mismatch("round", round_now(state), body.round)
+    over = h.champion is not None or h.final
+    if body.after_event != over:
+        raise _mismatch("after_event", over, body.after_event)
+
+
+def _games_against(body: ResultRecorded | ResultCorrected, players: list[int],
+                   number: int) -> int | None:
+    if isinstance(body.games, msgspec.UnsetType) or len(body.games) < 2:
+        return None
+    return body.games[1] if players[0] == number else body.games[0]
+
+
+def _result_guard(state: TournamentState, body: ResultRecorded | ResultCorrected,
+                  actor: str) -> None:
+    h = ms(state)
+    tab = find_table(h, body.round, body.table)
+    if tab is None:
+        return
+    o = h.officiating
+    for p in tab.players:
+        lost = p in body.losers and body.winner != p
+        bound = [x for x in o.pending if x.number == p and x.round == body.round]
+        for x in bound:
+            if x.match and not lost:
+                raise RuleError("BR-PEN-RANK-8", f"the penalty of seq {x.seq} makes this "
+                                f"match a loss for player {p}",
+                                hint=f"record --concession {p} (the loss the penalty gives)",
+                                finding="penalty_not_applied")
+        games = sum(1 for x in bound if not x.match)
+        if games:
+            against = _games_against(body, tab.players, p)
+            if against is not None and against < games:
+                raise RuleError("BR-PEN-RANK-7", f"player {p} has {games} game loss(es) by "
+                                f"penalty in this match but the score gives the opponent "
+                                f"{against}", hint="the game score must count them",
+                                finding="penalty_not_applied")
+            if (against is None or games >= 2) and not lost:
+                raise RuleError("BR-PEN-RANK-7", f"player {p}'s game losses by penalty "
+                                "decide this match", hint=f"record --concession {p}",
+                                finding="penalty_not_applied")
+        dq = o.dq.get(p)
+        if dq is not None and dq.round == body.round and isinstance(body, ResultRecorded) \
+                and not lost:
+            raise RuleError("BR-PEN-RANK-9", f"player {p} was disqualified (seq {dq.seq}) "
+                            "during this match: it is a loss", hint=f"record --concession {p}",
+                            finding="penalty_not_applied")
+
+
+guards(ResultRecorded)(_result_guard)
+guards(ResultCorrected)(_result_guard)
+
+
+@guards(RoundPaired)
+def _pairing_guard(state: TournamentState, body: RoundPaired, actor: str) -> None:
+    dq = off(state).dq
+    for t in body.tables:
+        for p in t.players:
+            if p in dq:
+                raise RuleError("BR-PEN-RANK-9", f"player {p} was disqualified at seq "
+                                f"{dq[p].seq} and cannot be paired",
+                                finding="disqualified_paired")
+    if body.bye is not None and body.bye in dq:
+        raise RuleError("BR-PEN-RANK-9", f"player {body.bye} was disqualified and cannot "
+                        "get a bye", finding="disqualified_paired")

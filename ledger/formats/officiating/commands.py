@@ -1,0 +1,109 @@
+"""Officiating commands: decide the events, record them on the aggregate.
+
+Owns: ``issue_penalty`` (the penalty, then at once the loss it gives when it decides the
+match in progress), ``disqualify`` (the DQ, then the loss of a match in progress),
+``apply_pending`` (after a pairing: the losses that pending LoM / single-game LoG effects
+and disqualifications give in the new round) and ``offer`` (what the Guide says of a
+choice before it is made: default, prior offences, upgrade allowed).  Results go through
+the format's own ``record_result`` verb (a concession by the penalised player), so every
+format closes its rounds as usual; the guards then check them.
+
+May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
+``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ledger.errors import RuleError
+from ledger.events import SignedEvent
+from ledger.formats.match.model import MatchState, Outcome
+from ledger.formats.match.plan import open_round
+from ledger.formats.officiating.catalogue import Penalty, infraction
+from ledger.formats.officiating.events import PenaltyIssued, PlayerDisqualified
+from ledger.formats.officiating.model import AppliesTo, PrizePolicy
+from ledger.formats.officiating.rules import (
+    Assessment,
+    assess,
+    default_applies_to,
+    head_judges,
+    level,
+    ms,
+    round_now,
+    seated,
+)
+from ledger.keys import Signer
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+
+
+def offer(t: Tournament, number: int, section: str, penalty: Penalty) -> Assessment:
+    """The Guide's view of giving ``penalty`` for ``section`` to ``number`` now (TC-20)."""
+    return assess(t.state, number, infraction(section), penalty)
+
+
+def _loss(t: Tournament, signer: Signer, time: str, number: int,
+          note: str) -> list[SignedEvent]:
+    found = seated(t.state, number)
+    if found is None:
+        return []
+    rnd, tab = found
+    return t.record_result(signer, time, round_no=rnd.number, table=tab.table,
+                           outcome=Outcome.CONCESSION, loser=number, note=note)
+
+
+def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]:
+    """The losses the open round owes: pending LoM (and single-game LoG) effects bound to
+    it and disqualified players still seated (BR-PEN-RANK-8/9, TC-21(b))."""
+    if not isinstance(t.state.fmt, MatchState):
+        return []
+    rnd = open_round(t.state)
+    if rnd is None:
+        return []
+    out: list[SignedEvent] = []
+    o = ms(t.state).officiating
+    owed = sorted({(x.number, x.seq) for x in o.pending if x.round == rnd.number and x.match})
+    for number, seq in owed:
+        out += _loss(t, signer, time, number, f"loss by penalty (seq {seq})")
+    return out
+
+
+def issue_penalty(t: Tournament, signer: Signer, time: str, *, number: int, section: str,
+                  penalty: Penalty, applies_to: AppliesTo | None = None,
+                  description: str = "", justification: str = "",
+                  report_to: str | None = None) -> list[SignedEvent]:
+    st = t.state
+    inf = infraction(section)
+    a = assess(st, number, inf, penalty)
+    where = applies_to if applies_to is not None else default_applies_to(st, number, penalty)
+    hj = None
+    if penalty in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
+        judges = head_judges(st)
+        hj = report_to if report_to is not None else (judges[0] if judges else None)
+    ev = t.record(PenaltyIssued(
+        number=number, infraction=inf.section, penalty=penalty, level=level(st),
+        round=round_now(st), applies_to=where, prior=a.prior, upgrade=a.upgrade,
+        description=description, justification=justification, report_to=hj), signer, time)
+    out = [ev]
+    if where in (AppliesTo.CURRENT_MATCH, AppliesTo.CURRENT_GAME):
+        rec = [x for x in ms(t.state).officiating.pending if x.seq == ev.seq and x.match]
+        if rec:
+            out += _loss(t, signer, time, number, f"loss by penalty (seq {ev.seq})")
+    return out
+
+
+def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section: str,
+               reason: str, standing_revoked: bool = True,
+               prize_policy: PrizePolicy = PrizePolicy.VOID) -> list[SignedEvent]:
+    st = t.state
+    h = ms(st)
+    if number not in h.records:
+        raise RuleError("BR-PEN-RANK-9", f"player {number} is not in the event",
+                        hint="see 'tourney player list'")
+    ev = t.record(PlayerDisqualified(
+        number=number, round=round_now(st), infraction=infraction(section).section,
+        reason=reason, standing_revoked=standing_revoked, prize_policy=prize_policy,
+        after_event=h.champion is not None or h.final), signer, time)
+    return [ev, *_loss(t, signer, time, number, f"disqualified (seq {ev.seq})")]

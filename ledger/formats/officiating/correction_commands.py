@@ -1,0 +1,158 @@
+"""Commands of the corrections (issue 9 §7): decide the events, record them.
+
+Owns: ``amend_result`` (an earlier round's result, with the report of its effect on the
+rounds paired since), ``override_pairing``, ``undrop``, ``add_late``, ``amend_level``
+(BR-LEVEL-2) and ``wrong_table`` (BR-PEN-3.10.2: the amended results — corrections of the
+newest round before the next pairing, head-judge amendments after it — and the 3.10.2
+penalty of every fighter involved).
+
+May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
+``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from ledger.errors import RuleError
+from ledger.events import SignedEvent
+from ledger.formats.match.model import LossReason, Outcome
+from ledger.formats.match.plan import current_round_number, open_round
+from ledger.formats.officiating import history
+from ledger.formats.officiating.amend import Played, amend
+from ledger.formats.officiating.catalogue import Penalty
+from ledger.formats.officiating.commands import issue_penalty
+from ledger.formats.officiating.corrections import amendable, manual_tables
+from ledger.formats.officiating.events import (
+    LevelAmended,
+    PairingOverridden,
+    PlayerAddedLate,
+    PlayerUndropped,
+    ResultAmended,
+)
+from ledger.formats.officiating.rules import level, ms
+from ledger.keys import Signer
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+
+
+def _shape(players: list[int], winner: int | None,
+           losers: list[int]) -> tuple[Outcome, list[LossReason]]:
+    if winner is not None:
+        return Outcome.WIN, [LossReason.PLAY]
+    if not losers:
+        return Outcome.DRAW, []
+    return Outcome.DOUBLE_LOSS, [LossReason.DOUBLE_LOSS] * len(losers)
+
+
+def effect_report(before: Any, after: Any, round_no: int, players: list[int]) -> list[str]:
+    """What an amendment changes: records, statuses and the later rounds that stand."""
+    hb, ha = ms(before), ms(after)
+    lines = []
+    for p in players:
+        rb, ra = hb.records[p], ha.records[p]
+        lines.append(f"#{p}: {rb.wins}-{rb.losses} {rb.status.value} → {ra.wins}-{ra.losses} "
+                     f"{ra.status.value}")
+        later = sorted(r for r, _t, row in history.rows(ha.officiating)
+                       if p in row.players and r > round_no)
+        if later:
+            lines.append(f"#{p} was paired in round(s) {', '.join(map(str, later))}: those "
+                         "pairings stand (standings recompute)")
+        if ha.eliminate_at and ra.losses >= ha.eliminate_at and later and \
+                (ra.second_loss_round or 0) < later[-1]:
+            lines.append(f"#{p} now has {ra.losses} losses after round "
+                         f"{ra.second_loss_round}: would not have been paired later")
+    return lines
+
+
+def amend_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
+                 winner: int | None, double_loss: bool = False, draw: bool = False,
+                 reason: str) -> tuple[list[SignedEvent], list[str]]:
+    st = t.state
+    row = amendable(st, round_no, table)
+    if winner is None and not double_loss and not draw:
+        raise RuleError("LEDGER-RES-1", "say the result the round should have had",
+                        hint="--winner N, --double-loss or --draw")
+    losers = ([p for p in row.players if p != winner] if winner is not None
+              else [] if draw else sorted(row.players))
+    outcome, reasons = _shape(row.players, winner, losers)
+    before = copy.deepcopy(st)
+    ev = t.record(ResultAmended(round=round_no, table=table, corrects_seq=row.seq or 0,
+                                winner=winner, losers=losers, outcome=outcome,
+                                loss_reasons=reasons, reason=reason), signer, time)
+    return [ev], effect_report(before, t.state, round_no, row.players)
+
+
+def override_pairing(t: Tournament, signer: Signer, time: str, *, pairs: list[list[int]],
+                     reason: str) -> list[SignedEvent]:
+    rnd = open_round(t.state)
+    if rnd is None:
+        raise RuleError("LEDGER-RES-1", "no round is open", hint="pair a round first")
+    return [t.record(PairingOverridden(round=rnd.number, paired_seq=rnd.paired_seq,
+                                       tables=manual_tables(t.state, pairs), bye=rnd.bye,
+                                       reason=reason), signer, time)]
+
+
+def undrop(t: Tournament, signer: Signer, time: str, *, number: int,
+           reason: str) -> list[SignedEvent]:
+    return [t.record(PlayerUndropped(number=number, round=current_round_number(t.state),
+                                     reason=reason), signer, time)]
+
+
+def add_late(t: Tournament, signer: Signer, time: str, *, name: str, byes: int, losses: int,
+             reason: str, number: int | None = None) -> list[SignedEvent]:
+    n = number if number is not None else max(t.state.players, default=0) + 1
+    return [t.record(PlayerAddedLate(number=n, name=name, rounds=ms(t.state).swiss_rounds,
+                                     byes=byes, losses=losses, reason=reason), signer, time)]
+
+
+def wrong_table(t: Tournament, signer: Signer, time: str, *, round_no: int,
+                played: list[Played], reason: str) -> list[SignedEvent]:
+    """BR-PEN-3.10.2: amend the results of the assigned tables involved, then penalise
+    every fighter who played a wrong match (the judge's 3.10.2 penalty, default)."""
+    st = t.state
+    h = ms(st)
+    rows = history.round_rows(h.officiating, round_no)
+    involved = {p for pl in played for p in pl.players}
+    assigned = {tab: (row.players[0], row.players[1]) for tab, row in rows.items()
+                if involved & set(row.players)}
+    if not assigned:
+        raise RuleError("BR-PEN-3.10.2", f"no table of round {round_no} has these players")
+    if involved != {p for pair in assigned.values() for p in pair}:
+        raise RuleError("BR-PEN-3.10.2", "the played tables must cover every fighter of the "
+                        "assigned tables involved", hint="list each wrong table as played")
+    newest = round_no == current_round_number(st)
+    out: list[SignedEvent] = []
+    for a in amend(assigned, played):
+        row = rows[a.table]
+        if (a.winner, sorted(a.losers)) == (row.winner, sorted(row.losers)):
+            continue
+        why = f"wrong-table amendment (BR-PEN-3.10.2): {reason}"
+        if newest:
+            kw: dict[str, Any] = {"round_no": round_no, "table": a.table, "reason": why}
+            if a.winner is not None:
+                kw.update(outcome=Outcome.WIN, winner=a.winner)
+            else:
+                kw.update(outcome=Outcome.TIE if st.format and st.format.id ==
+                          "hotc-swiss-de" else Outcome.DOUBLE_LOSS)
+            out += t.correct_result(signer, time, **kw)
+        else:
+            evs, _ = amend_result(t, signer, time, round_no=round_no, table=a.table,
+                                  winner=a.winner, double_loss=a.winner is None, reason=why)
+            out += evs
+    wrong = sorted(p for pl in played for p in pl.players
+                   if not any(pl.table == tab and set(pl.players) == set(pair)
+                              for tab, pair in assigned.items()))
+    for p in sorted(involved) if wrong else []:
+        out += issue_penalty(t, signer, time, number=p, section="3.10.2",
+                             penalty=Penalty.WARNING if level(st) >= 2 else Penalty.CAUTION,
+                             description=reason)
+    return out
+
+
+
+def amend_level(t: Tournament, signer: Signer, time: str, *, new_level: int,
+                reason: str) -> list[SignedEvent]:
+    return [t.record(LevelAmended(level=new_level, reason=reason), signer, time)]

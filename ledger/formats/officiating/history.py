@@ -1,0 +1,101 @@
+"""The table history every correction reads, packed small (the match layer keeps only the
+newest round's tables; a command loads this with the state, so it is flat integers).
+
+Owns: ``Row`` (one table and its current result, a view), ``get`` / ``round_rows`` /
+``rows`` (read) and ``put_round`` / ``put_result`` (write).  Per round one ``list[int]``:
+``[swiss, then per table a, b, seq, winner, loser1, loser2, reason1, reason2, outcome,
+games_a, games_b, games_drawn]`` with 0 for "none" (player numbers and seqs are ≥ 1) and
+-1 for no game score; outcomes and loss reasons are coded by the explicit lists below
+(append-only; a value not listed is coded 100 + its enum position).
+
+May import: ``ledger.formats.match.model``, ``ledger.formats.officiating.model``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ledger.formats.match.model import LossReason, Outcome
+from ledger.formats.officiating.model import OfficiatingState
+
+STRIDE = 12
+_OUTCOMES = ["win", "concession", "timeout", "slow_play", "tie", "drop", "draw",
+             "double_loss"]
+_REASONS = ["play", "concession", "timeout_double", "timeout_slow_play",
+            "timeout_turn_player", "tie", "drop_after_pairing", "double_loss", "annex_a",
+            "timeout", "late_entry", "penalty"]
+
+
+def _code(names: list[str], enum: type[Outcome] | type[LossReason], value: str) -> int:
+    if value in names:
+        return names.index(value) + 1
+    return 100 + [m.value for m in enum].index(value)
+
+
+def _name(names: list[str], enum: type[Outcome] | type[LossReason], code: int) -> str:
+    return names[code - 1] if code < 100 else [m.value for m in enum][code - 100]
+
+
+@dataclass
+class Row:
+    players: list[int]
+    swiss: bool
+    seq: int | None = None
+    winner: int | None = None
+    losers: list[int] = field(default_factory=list)
+    loss_reasons: list[str] = field(default_factory=list)
+    outcome: str = ""
+    games: list[int] | None = None
+
+
+def put_round(o: OfficiatingState, round_no: int, swiss: bool,
+              tables: list[list[int]]) -> None:
+    flat = [1 if swiss else 0]
+    for a, b in tables:
+        flat += [a, b, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1]
+    o.history[round_no] = flat
+
+
+def put_result(o: OfficiatingState, round_no: int, table: int, *, seq: int,
+               winner: int | None, losers: list[int], loss_reasons: list[str],
+               outcome: str, games: list[int] | None) -> None:
+    flat = o.history.get(round_no)
+    i = 1 + (table - 1) * STRIDE
+    if flat is None or table < 1 or i + STRIDE > len(flat):
+        return
+    ls = (list(losers) + [0, 0])[:2]
+    rs = ([_code(_REASONS, LossReason, r) for r in loss_reasons] + [0, 0])[:2]
+    g = (list(games) + [0, 0, 0])[:3] if games is not None else [-1, -1, -1]
+    flat[i + 2:i + STRIDE] = [seq, winner or 0, *ls, *rs,
+                              _code(_OUTCOMES, Outcome, outcome), *g]
+
+
+def _row(flat: list[int], table: int) -> Row:
+    i = 1 + (table - 1) * STRIDE
+    a, b, seq, w, l1, l2, r1, r2, oc, ga, gb, gd = flat[i:i + STRIDE]
+    if not seq:
+        return Row(players=[a, b], swiss=bool(flat[0]))
+    losers = [x for x in (l1, l2) if x]
+    reasons = [_name(_REASONS, LossReason, r) for r in (r1, r2) if r]
+    return Row(players=[a, b], swiss=bool(flat[0]), seq=seq, winner=w or None,
+               losers=losers, loss_reasons=reasons, outcome=_name(_OUTCOMES, Outcome, oc),
+               games=None if ga < 0 else [ga, gb, gd] if gd else [ga, gb])
+
+
+def get(o: OfficiatingState, round_no: int, table: int) -> Row | None:
+    flat = o.history.get(round_no)
+    if flat is None or table < 1 or 1 + table * STRIDE > len(flat):
+        return None
+    return _row(flat, table)
+
+
+def round_rows(o: OfficiatingState, round_no: int) -> dict[int, Row]:
+    flat = o.history.get(round_no, [0])
+    return {t: _row(flat, t) for t in range(1, (len(flat) - 1) // STRIDE + 1)}
+
+
+def rows(o: OfficiatingState) -> Iterator[tuple[int, int, Row]]:
+    for r in sorted(o.history):
+        for t, row in round_rows(o, r).items():
+            yield r, t, row

@@ -1,0 +1,104 @@
+"""Officiating state kept inside the match layer's ``MatchState.officiating``.
+
+Owns: ``AppliesTo`` (AMB-B20), ``PrizePolicy`` (BR-PEN-RANK-9(d)), ``PenaltyRecord`` (one
+issued penalty), ``Pending`` (a Loss of Game / Loss of Match bound to the match it decides),
+``DqRecord`` and ``OfficiatingState``.  Pure data, folded by ``officiating.apply``.
+
+May import: ``msgspec`` only.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import msgspec
+
+
+class AppliesTo(str, Enum):
+    """Where a penalty's result effect lands (BR-PEN-RANK-7/8, AMB-B20)."""
+
+    NONE = "none"
+    CURRENT_GAME = "current_game"
+    NEXT_GAME = "next_game"
+    FIRST_GAME_OF_NEXT_MATCH = "first_game_of_next_match"
+    CURRENT_MATCH = "current_match"
+    NEXT_MATCH = "next_match"
+
+
+class PrizePolicy(str, Enum):
+    VOID = "void"
+    PASS_DOWN = "pass_down"
+
+
+class PenaltyRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    seq: int
+    number: int
+    section: str
+    group: str
+    penalty: str          # a ``catalogue.Penalty`` value
+    round: int
+    applies_to: AppliesTo = AppliesTo.NONE
+    upgrade: bool = False
+
+
+class Pending(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    """A result effect: ``games`` lost (LoG) or the whole ``match`` (LoM) of ``number``;
+    ``round`` is the round whose match it decides, or None until ``number`` is next paired
+    in a round after ``after_round``."""
+
+    seq: int
+    number: int
+    match: bool
+    after_round: int
+    round: int | None = None
+
+
+class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    seq: int
+    round: int
+    standing_revoked: bool
+    prize_policy: PrizePolicy
+    after_event: bool = False
+
+
+class Challenge(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    ruling_seq: int
+    players: list[int]           # those whose challenge was accepted (had one left)
+    decided_seq: int | None = None
+
+
+class RoundClock(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    started_seq: int
+    started_time: str
+    called_seq: int | None = None
+    called_time: str | None = None
+
+
+class EomRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    seq: int
+    winner: int | None
+    games: list[int]
+
+
+class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    penalties: list[PenaltyRecord] = []
+    pending: list[Pending] = []
+    dq: dict[int, DqRecord] = {}
+    #: round → its tables and their current results, packed (``officiating.history``)
+    history: dict[int, list[int]] = {}
+    #: seq of the engine's round_paired → seq of the pairing_overridden that replaced it
+    overrides: dict[int, int] = {}
+    #: ruling seq → the players of the match it was made in (appeals cite rulings)
+    rulings: dict[int, list[int]] = {}
+    #: challenge seq → the challenge; player → challenges used (BR-APPEAL-3, AMB-B26)
+    challenges: dict[int, Challenge] = {}
+    challenges_used: dict[int, int] = {}
+    #: round → its authoritative clock (BR-TIME-5); "round/table" → extension minutes
+    clock: dict[int, RoundClock] = {}
+    extensions: dict[str, int] = {}
+    #: player → sha256 of the registered deck list (BR-DECK-1, immutable)
+    decks: dict[int, str] = {}
+    #: "round/table" → an end-of-match decision (001) the result must follow
+    eom: dict[str, EomRecord] = {}
+    #: the tournament level after a signed amendment (BR-LEVEL-2); None = the genesis level
+    level: int | None = None

@@ -1,0 +1,47 @@
+"""Genesis parameters of the officiating layer (RULES.md §8), offered by every format that
+merges it and recorded only when the organizer sets them (so older genesis bytes stay the
+same; absent = the default below).
+
+Owns: ``OFFICIATING_CHOICES`` and typed readers with their defaults.
+
+May import: ``ledger.params``, ``ledger.state``.
+"""
+
+from __future__ import annotations
+
+from ledger.params import Allowed
+from ledger.state import TournamentState
+
+OFFICIATING_CHOICES: dict[str, Allowed] = {
+    "tournament_level": (1, 3),                 # BR-LEVEL-1 (default 1)
+    "challenge_limit": (0, 99),                 # BR-APPEAL-3, AMB-B26 (absent: unlimited)
+    "judge_extension_cap_minutes": (0, 60),     # BR-EXT-1/2, EOM-EXT-1, AMB-B27 (absent: none)
+    "extra_turns": (0, 5),                      # BR-XTURN-1 (default 0)
+    "end_of_match": ("none", "eom_001"),        # 001 procedures (§5; default none)
+}
+
+
+def _int(state: TournamentState, name: str) -> int | None:
+    v = state.format.params.get(name) if state.format else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def challenge_limit(state: TournamentState) -> int | None:
+    return _int(state, "challenge_limit")
+
+
+def extension_cap(state: TournamentState) -> int | None:
+    """Minutes per match (cumulative, AMB-E6); 5 under 001 when not set (EOM-EXT-1)."""
+    cap = _int(state, "judge_extension_cap_minutes")
+    if cap is None and end_of_match(state) == "eom_001":
+        return 5
+    return cap
+
+
+def extra_turns(state: TournamentState) -> int:
+    return _int(state, "extra_turns") or 0
+
+
+def end_of_match(state: TournamentState) -> str:
+    v = state.format.params.get("end_of_match") if state.format else None
+    return str(v) if v else "none"

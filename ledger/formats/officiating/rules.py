@@ -1,0 +1,187 @@
+"""Officiating decisions shared by the commands (to decide) and the checks (to verify).
+
+Owns: the tournament level (BR-LEVEL-2), prior offences in a group (BR-PEN-RANK-4..6,
+AMB-B21, TC-20), whether a penalty is an upgrade or needs a justification (BR-PEN-GEN-2,
+AMB-B22), where a LoG / LoM may apply (BR-PEN-RANK-7/8, AMB-B20) and which table it
+decides, the head judges a LoG / LoM is reported to, and the result a pending effect
+demands (TC-21).
+
+May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.errors import RuleError
+from ledger.events import Role
+from ledger.formats.match.model import MatchState, RoundState, Status, TableState
+from ledger.formats.match.plan import current_round_number, open_round
+from ledger.formats.officiating.catalogue import (
+    Infraction,
+    Penalty,
+    default_range,
+    in_default,
+    range_text,
+)
+from ledger.formats.officiating.model import AppliesTo, OfficiatingState, PenaltyRecord
+from ledger.state import TournamentState
+
+LEVEL_PARAM = "tournament_level"
+
+
+def ms(state: TournamentState) -> MatchState:
+    h = state.fmt
+    if not isinstance(h, MatchState):
+        raise RuleError("RULES-8", "this format does not play matches: no penalties here")
+    return h
+
+
+def off(state: TournamentState) -> OfficiatingState:
+    return ms(state).officiating
+
+
+def level(state: TournamentState) -> int:
+    """The tournament level fixed at genesis, or as amended since (BR-LEVEL-1/2; 1 when
+    not recorded)."""
+    h = state.fmt
+    if isinstance(h, MatchState) and h.officiating.level is not None:
+        return h.officiating.level
+    v = state.format.params.get(LEVEL_PARAM, 1) if state.format else 1
+    return v if isinstance(v, int) and not isinstance(v, bool) else 1
+
+
+def games_per_match(state: TournamentState) -> int:
+    """Games needed in a match: BO3 needs 2 of 3; HotC and BO1 play one game."""
+    fmt = state.format
+    return 3 if fmt is not None and fmt.params.get("match_format") == "BO3" else 1
+
+
+def prior(state: TournamentState, number: int, group: str) -> list[PenaltyRecord]:
+    """This player's earlier penalties in ``group`` in this tournament (BR-PEN-RANK-2/6;
+    penalties last only until the end of their tournament, so one log is the scope)."""
+    return [p for p in off(state).penalties if p.number == number and p.group == group]
+
+
+def upgrade_ceiling(priors: list[PenaltyRecord]) -> Penalty | None:
+    """How far a repeat may be raised: after cautions, to a Warning (BR-PEN-RANK-4); after
+    a Warning or more, to LoG, LoM or DQ (BR-PEN-RANK-5)."""
+    if not priors:
+        return None
+    top = max(Penalty(p.penalty).rank for p in priors)
+    return Penalty.WARNING if top < Penalty.WARNING.rank else Penalty.DISQUALIFICATION
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the Guide says of one penalty choice."""
+
+    default: str               # the default range's text for this level
+    prior: list[int]           # seqs of earlier penalties in the same group
+    ceiling: Penalty | None    # the upgrade the priors allow (None: no upgrade)
+    upgrade: bool              # the choice is above the default, within the upgrade
+    needs_justification: bool
+
+
+def assess(state: TournamentState, number: int, inf: Infraction,
+           penalty: Penalty) -> Assessment:
+    lvl = level(state)
+    priors = prior(state, number, inf.group)
+    ceiling = upgrade_ceiling(priors)
+    rng = default_range(inf, lvl)
+    inside = in_default(inf, lvl, penalty)
+    upgrade = (not inside and rng is not None and penalty.rank > rng[1].rank
+               and ceiling is not None and penalty.rank <= ceiling.rank)
+    return Assessment(default=range_text(rng), prior=[p.seq for p in priors],
+                      ceiling=ceiling, upgrade=upgrade,
+                      needs_justification=inf.by_analogy or not (inside or upgrade))
+
+
+def seated(state: TournamentState, number: int) -> tuple[RoundState, TableState] | None:
+    """The open-round table ``number`` plays at and that has no result yet."""
+    rnd = open_round(state)
+    if rnd is None:
+        return None
+    for t in rnd.tables:
+        if number in t.players and t.result is None:
+            return rnd, t
+    return None
+
+
+def holds_bye(state: TournamentState, number: int) -> bool:
+    """``number`` has the bye of the round in progress (BR-SWISS-7: a LoM turns it into a
+    loss)."""
+    rnd = open_round(state)
+    return rnd is not None and rnd.bye == number and rnd.phase.value == "swiss"
+
+
+def has_future_match(state: TournamentState, number: int) -> bool:
+    h = ms(state)
+    rec = h.records.get(number)
+    if rec is None or h.champion is not None or h.final:
+        return False
+    return rec.status in (Status.ACTIVE, Status.CUT) and rec.cut_finish is None
+
+
+def default_applies_to(state: TournamentState, number: int, penalty: Penalty) -> AppliesTo:
+    if penalty not in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
+        return AppliesTo.NONE
+    lom = penalty is Penalty.LOSS_OF_MATCH
+    if seated(state, number) is not None or lom and holds_bye(state, number):
+        return AppliesTo.CURRENT_MATCH if lom else AppliesTo.CURRENT_GAME
+    if has_future_match(state, number):
+        return AppliesTo.NEXT_MATCH if lom else AppliesTo.FIRST_GAME_OF_NEXT_MATCH
+    return AppliesTo.NONE
+
+
+_ALLOWED = {
+    Penalty.LOSS_OF_GAME: {AppliesTo.CURRENT_GAME, AppliesTo.NEXT_GAME,
+                           AppliesTo.FIRST_GAME_OF_NEXT_MATCH, AppliesTo.NONE},
+    Penalty.LOSS_OF_MATCH: {AppliesTo.CURRENT_MATCH, AppliesTo.NEXT_MATCH, AppliesTo.NONE},
+}
+
+
+def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
+                     applies_to: AppliesTo) -> None:
+    """BR-PEN-RANK-7/8 and AMB-B20: where this LoG / LoM may take effect."""
+    allowed = _ALLOWED.get(penalty, {AppliesTo.NONE})
+    if applies_to not in allowed:
+        raise RuleError("AMB-B20", f"a {penalty.value} cannot apply to {applies_to.value}",
+                        hint="allowed: " + ", ".join(sorted(a.value for a in allowed)))
+    current = applies_to in (AppliesTo.CURRENT_GAME, AppliesTo.CURRENT_MATCH)
+    on_bye = applies_to is AppliesTo.CURRENT_MATCH and holds_bye(state, number)
+    if current and seated(state, number) is None and not on_bye:
+        raise RuleError("BR-PEN-RANK-8", f"player {number} is not in a match without a "
+                        "result now", hint="between matches the penalty applies to the next "
+                        "match (--applies-to next_match / first_game_of_next_match)")
+    if applies_to is AppliesTo.NEXT_GAME and seated(state, number) is None \
+            and games_per_match(state) > 1:
+        raise RuleError("AMB-B20", "next_game is the next game of a match in progress",
+                        hint="between matches use first_game_of_next_match")
+    future = applies_to in (AppliesTo.NEXT_MATCH, AppliesTo.FIRST_GAME_OF_NEXT_MATCH) or (
+        applies_to is AppliesTo.NEXT_GAME and games_per_match(state) == 1)
+    if future and not has_future_match(state, number):
+        raise RuleError("AMB-B20", f"player {number} has no further match in this event",
+                        hint="record it with --applies-to none: it changes no result")
+    if applies_to is AppliesTo.NONE and penalty in _ALLOWED and (
+            seated(state, number) is not None or holds_bye(state, number)
+            or has_future_match(state, number)):
+        raise RuleError("BR-PEN-RANK-7", f"player {number} still has a match: a "
+                        f"{penalty.value} changes a result", hint="choose --applies-to")
+
+
+def binds_now(state: TournamentState, penalty: Penalty, applies_to: AppliesTo) -> bool:
+    """Whether the effect belongs to the match in progress (else the next one)."""
+    if applies_to in (AppliesTo.CURRENT_GAME, AppliesTo.CURRENT_MATCH):
+        return True
+    return applies_to is AppliesTo.NEXT_GAME and games_per_match(state) > 1
+
+
+def head_judges(state: TournamentState) -> list[str]:
+    return sorted(k for k, o in state.officials.items()
+                  if o.revoked_seq is None and Role.HEAD_JUDGE in o.roles)
+
+
+def round_now(state: TournamentState) -> int:
+    return current_round_number(state)

@@ -1,0 +1,42 @@
+"""Standing revocation after a disqualification (BR-PEN-RANK-9(b)-(d), AMB-B24), shared by
+both standings projections.
+
+Owns: ``revoke`` — given the ranking computed with every player in it (a disqualified
+player's results stay in every opponent's record and tie-breakers), drop the players whose
+standing was revoked; with ``pass_down`` the places below move up, with ``void`` the
+revoked place stays empty (the ranks below keep their numbers).
+
+May import: ``ledger.formats.officiating.model``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from ledger.formats.officiating.model import DqRecord, PrizePolicy
+
+T = TypeVar("T")
+
+
+def revoke(rows: Sequence[tuple[int, int, T]],
+           dq: dict[int, DqRecord]) -> list[tuple[int, T]]:
+    """``rows`` = (number, rank, row) best first → (new rank, row) without revoked players."""
+    gone = {n for n, d in dq.items() if d.standing_revoked}
+    if not gone:
+        return [(rank, row) for _n, rank, row in rows]
+    out: list[tuple[int, T]] = []
+    shift = 0          # revoked places passed down so far
+    seen_ranks: dict[int, int] = {}
+    for n, rank, row in rows:
+        if n in gone:
+            if dq[n].prize_policy is PrizePolicy.PASS_DOWN:
+                # everyone strictly below this place moves up one
+                shift += 1
+            continue
+        if rank not in seen_ranks:
+            moved = sum(1 for m, r, _ in rows if m in gone and r < rank
+                        and dq[m].prize_policy is PrizePolicy.PASS_DOWN)
+            seen_ranks[rank] = rank - moved
+        out.append((seen_ranks[rank], row))
+    return out
