@@ -25,12 +25,8 @@ _OUTCOME = {"W": Outcome.WIN, "B": Outcome.WIN, "L": Outcome.LOSS, "D": Outcome.
 
 def _history(r: PlayerRecord, dq_round: int | None = None) -> History:
     opponents = iter(r.opponents)
-    entries: list[RoundEntry] = []
-    for i, c in enumerate(r.played, start=1):
-        if c in ("-", "?"):
-            continue
-        opp = None if c in ("B", "N") else next(opponents, None)
-        entries.append(RoundEntry(round=i, opponent=opp, outcome=_OUTCOME[c]))
+    entries = tuple(RoundEntry(i, None if c in "BN" else next(opponents, None), _OUTCOME[c])
+                    for i, c in enumerate(r.played, start=1) if c in _OUTCOME)
     drop = None
     if r.status is Status.DROPPED and r.dropped_after_rounds is not None:
         drop = Withdrawal(after_round=r.dropped_after_rounds)
@@ -38,7 +34,7 @@ def _history(r: PlayerRecord, dq_round: int | None = None) -> History:
     # forfeited, so that round counts as completed (AMB-B24, TC-06b); the DE standings
     # apply it as a drop only under de_dq_as_drop
     dq = Withdrawal(after_round=dq_round) if dq_round is not None else None
-    return History(fighter=r.number, rounds=tuple(entries), drop=drop, dq=dq)
+    return History(fighter=r.number, rounds=entries, drop=drop, dq=dq)
 
 
 def histories(state: TournamentState) -> list[History]:
