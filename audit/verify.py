@@ -206,7 +206,7 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
             findings.append(finding("random_org_serial_gap_explained", i, "RANDOM.ORG "
                                     f"serials skipped; the head judge says: "
                                     f"{ev.body.gap_reason}"))
-        text_problems = _text_findings(i, leaf, ev.body)
+        text_problems = _text_findings(i, leaf, ev.body, len(state.players))
         if text_problems:
             findings.extend(text_problems)
         try:
@@ -247,14 +247,14 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
                        checkpoints=len(parsed_notes), findings=findings, source=source)
 
 
-def _text_findings(i: int, leaf: bytes, body: object) -> list[Finding]:
+def _text_findings(i: int, leaf: bytes, body: object, players: int = 0) -> list[Finding]:
     """Free text and size limits (docs/AUDIT.md §2 step 9a), the same rule the command
     side applies before signing; the exact check runs only on leaves the byte prefilter
     cannot clear."""
     out: list[Finding] = []
     if len(leaf) > MAX_LEAF_BYTES:
         try:
-            check_leaf_size(len(leaf))
+            check_leaf_size(len(leaf), players)
         except RuleError as exc:
             out.append(finding(exc.finding, i, exc.message))
     try:

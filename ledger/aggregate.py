@@ -138,7 +138,7 @@ class Tournament(BaseAggregate[str]):
         check(self.state, body, signer.key_id)
         signed = seal(log=self.id, seq=self.version + 1, prev=self.state.head, time=time,
                       body=body, signer=signer)
-        check_leaf_size(len(signed.leaf))
+        check_leaf_size(len(signed.leaf), len(self.state.players))
         self.trigger_event(EventSealed, signed=signed, timestamp=parse_time(time))
         return signed
 

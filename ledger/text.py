@@ -28,7 +28,9 @@ from ledger.events import Body
 RULE = "LEDGER-TEXT-1"
 MAX_NAME = 100          # characters: tournament, official, player names, nickname, deck, clan
 MAX_REASON = 500        # characters: reasons, sources, justifications, evidence, serials
-MAX_LEAF_BYTES = 65536  # bytes of one whole signed leaf (envelope, body and signature)
+MAX_LEAF_BYTES = 65536  # bytes of one whole signed leaf (envelope, body and signature) …
+PER_PLAYER_BYTES = 1024  # … plus this much per registered player: a pairing or a published
+#                          report lists every player (4,096 players: about 200 KB / 2.8 MB)
 
 NAME_FIELDS = frozenset({"name", "nickname", "deck", "clan"})
 REASON_FIELDS = frozenset({"reason", "source", "justification", "evidence", "serial",
@@ -117,9 +119,15 @@ def _check_string(text: str, path: str, key: str) -> None:
                         finding="unsafe_text")
 
 
-def check_leaf_size(size: int) -> None:
-    if size > MAX_LEAF_BYTES:
-        raise RuleError(RULE, f"the signed event is {size} bytes, more than {MAX_LEAF_BYTES}",
+def leaf_limit(players: int) -> int:
+    """The largest signed leaf allowed in a tournament of ``players`` registered players."""
+    return MAX_LEAF_BYTES + PER_PLAYER_BYTES * players
+
+
+def check_leaf_size(size: int, players: int = 0) -> None:
+    limit = leaf_limit(players)
+    if size > limit:
+        raise RuleError(RULE, f"the signed event is {size} bytes, more than {limit}",
                         hint="shorten its free text", finding="oversized")
 
 

@@ -474,7 +474,7 @@ def test_t29_event_or_proof_spliced_from_another_ledger_or_index(fworld: World) 
 def test_t30_oversized_event_many_signatures_non_utf8_control_characters(
         fworld: World) -> None:
     rows = list(fworld.original.rows)
-    rows.append(chained_next(rows, PlayerRegistered(number=50, name="Big", deck="x" * 70000),
+    rows.append(chained_next(rows, PlayerRegistered(number=50, name="Big", deck="x" * 200_000),
                              SCOREKEEPER, fworld.log))
     rows.append(chained_next(rows, PlayerRegistered(number=51, name="\x1b[2J\u202eEvil"),
                              SCOREKEEPER, fworld.log))
