@@ -27,8 +27,9 @@ import ledger.formats.registry  # noqa: F401
 from bench.bench_audit import raw_rate_jobs
 from ledger.checkpoint_store import checkpoint_dir
 from ledger.draw import draw_v1
+from ledger.formats.bushiroad.plan import PAIRING_ALGORITHM
 from ledger.formats.match.pairing import pair_swiss
-from ledger.formats.match.plan import entrants
+from ledger.formats.match.plan import PAIRING_LIMITS, entrants
 from ledger.formats.simulation import simulate
 from ledger.store import Ledger, Location
 from projections.br_standings import br_standings
@@ -74,7 +75,8 @@ def main() -> None:
     if len(field) % 2:
         field = field[1:]
     order = draw_v1(b"\x01" * 32, "bench/pairing", sorted(e.number for e in field))
-    pair = _timed(lambda: pair_swiss(field, order), 5)
+    limit, core = PAIRING_LIMITS[PAIRING_ALGORITHM]     # what round_paired records
+    pair = _timed(lambda: pair_swiss(field, order, exact_limit=limit, core_per_group=core), 5)
     print(f"BENCH br-pairing players={len(field)} ms_p50={statistics.median(pair):.1f} "
           f"ms_max={max(pair):.1f} target_ms=250")
 
