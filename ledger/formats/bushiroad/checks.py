@@ -53,7 +53,7 @@ from ledger.formats.match.events import (
 from ledger.formats.match.model import DecidedBy, Phase, Status
 from ledger.formats.match.plan import (
     close_top_cut,
-    correctable_table,
+    correction_table,
     ctx,
     current_round_number,
     drop_timing,
@@ -176,13 +176,8 @@ def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
 
 @BOOK.checks(ResultCorrected)
 def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
-    rnd, table, current = correctable_table(state, body.round, body.table)
-    if current != body.corrects_seq:
-        raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
-                        f"of round {body.round} table {body.table} (seq {current})",
-                        hint="cite the seq shown by 'tourney round show'")
-    if not body.reason.strip():
-        raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
+    rnd, table = correction_table(state, body.round, body.table, body.corrects_seq,
+                                  body.reason)
     _decided(state, body, table.players, rnd.phase)
 
 

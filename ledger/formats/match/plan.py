@@ -185,3 +185,17 @@ def recorded_draw(state: TournamentState, seq: int, want_ctx: str, items: list[i
         raise RuleError("LEDGER-RAND-1", f"draw {want_ctx!r} was not over {items}",
                         finding="draw_mismatch")
     return state.draw_results[seq]
+
+
+def correction_table(state: TournamentState, round_no: int, table: int, corrects_seq: int,
+                     reason: str) -> tuple[RoundState, TableState]:
+    """The table a ``result_corrected`` may change: still correctable, citing the seq of its
+    current result, with a reason (LEDGER-RES-1).  Every match format's check calls this."""
+    rnd, tab, current = correctable_table(state, round_no, table)
+    if current != corrects_seq:
+        raise RuleError("LEDGER-RES-1", f"seq {corrects_seq} is not the current result "
+                        f"of round {round_no} table {table} (seq {current})",
+                        hint="cite the seq shown by 'tourney round show'")
+    if not reason.strip():
+        raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
+    return rnd, tab
