@@ -12,7 +12,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from ledger.checkpoint_store import list_checkpoint_files
+from ledger.checkpoint import CheckpointError, parse_checkpoint_note
+from ledger.checkpoint_store import ledger_notes
 from ledger.errors import UsageError
 from ledger.store import Ledger
 
@@ -37,22 +38,48 @@ class BundleInfo:
     checkpoints: int
 
 
-def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path) -> BundleInfo:
-    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
-        raise UsageError(f"{directory} exists and is not an empty directory",
+BUNDLE_FILES = ("log.jsonl", "checkpoints", "README.txt")
+
+
+def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path | None,
+                  *, force: bool = False) -> BundleInfo:
+    """Write the bundle of ``log``: its leaves, every checkpoint note stored in the ledger
+    (plus those of the ``checkpoints`` directory) and the README.  An existing non-empty
+    directory is refused unless ``force`` — and even then only a directory holding nothing
+    but an earlier bundle is replaced."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{directory} exists and is not a directory",
                          hint="export into a new directory")
+    if directory.is_dir() and any(directory.iterdir()):
+        if not force:
+            raise UsageError(f"{directory} exists and is not empty",
+                             hint="export into a new directory, or pass --force to replace "
+                                  "an earlier bundle there")
+        strays = sorted(p.name for p in directory.iterdir() if p.name not in BUNDLE_FILES)
+        if strays:
+            raise UsageError(f"{directory} holds files that are not part of a bundle "
+                             f"({', '.join(strays[:3])}); --force replaces only a bundle",
+                             hint="export into a new directory")
     leaves = [leaf for _v, leaf in ledger.raw_leaves(log)]
     if any(b"\n" in leaf for leaf in leaves):
         raise UsageError("a stored leaf contains a newline; run 'tourney audit verify'")
+    by_size: dict[int, bytes] = {}
+    for _name, note in ledger_notes(ledger, log, checkpoints):
+        try:
+            size = parse_checkpoint_note(note)[0].size
+        except CheckpointError:
+            continue
+        by_size.setdefault(size, note)
     try:
+        if force and (directory / "checkpoints").is_dir():
+            shutil.rmtree(directory / "checkpoints")
         (directory / "checkpoints").mkdir(parents=True, exist_ok=True)
         with open(directory / "log.jsonl", "wb") as fh:
             for leaf in leaves:
                 fh.write(leaf + b"\n")
-        notes = list_checkpoint_files(checkpoints)
-        for note in notes:
-            shutil.copyfile(note, directory / "checkpoints" / note.name)
+        for size, note in sorted(by_size.items()):
+            (directory / "checkpoints" / f"{size}.note").write_bytes(note)
         (directory / "README.txt").write_text(README.format(log=log, dirname=directory.name))
     except OSError as exc:
         raise UsageError(f"cannot write bundle to {directory}: {exc.strerror}") from None
-    return BundleInfo(directory=directory, events=len(leaves), checkpoints=len(notes))
+    return BundleInfo(directory=directory, events=len(leaves), checkpoints=len(by_size))

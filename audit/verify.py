@@ -22,6 +22,7 @@ from ledger.canonical import NonCanonicalError
 from ledger.checkpoint import Checkpoint, CheckpointError, parse_checkpoint_note
 from ledger.checkpoint_store import (
     checkpoint_dir,
+    ledger_notes,
     list_checkpoint_files,
     origin_of,
     trusted_checkpoint,
@@ -214,11 +215,13 @@ def _read_notes(directory: Path) -> list[NoteFile]:
 
 def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
                   progress: Progress | None = None) -> Report:
-    """Audit one tournament of a ledger (SQLite file or PostgreSQL URL), reading raw rows."""
+    """Audit one tournament of a ledger (SQLite file or PostgreSQL URL), reading raw rows:
+    its events, the checkpoints stored in it, and the note files of ``checkpoints`` (or
+    the default ``<ledger>.checkpoints/<id>/`` when it exists)."""
     with Ledger(location) as ledger:
         tid = ledger.resolve(log)
         leaves = list(ledger.raw_leaves(tid))
-    notes = _read_notes(checkpoint_dir(location, checkpoints, tid))
+        notes = ledger_notes(ledger, tid, checkpoint_dir(location, checkpoints, tid))
     return audit_leaves(leaves, notes, log=tid, source=location.display(), progress=progress)
 
 

@@ -35,6 +35,7 @@ from ledger.errors import TourneyError, UsageError
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
     from ledger.keys import Signer
+    from ledger.state import TournamentState
     from ledger.store import Ledger, Location
 
 TOURNAMENT_ENV = "TOURNEY_TOURNAMENT"
@@ -120,8 +121,17 @@ class Session:
         return ledger.resolve(self.g.tournament)
 
     def checkpoint_dir(self, log: str) -> Path:
+        """Where note files of this ledger are read from (``--checkpoints`` or the
+        default ``<ledger>.checkpoints/<id>/``)."""
         from ledger.checkpoint_store import checkpoint_dir
         return checkpoint_dir(self.location, self.g.checkpoints, log)
+
+    def mirror_dir(self, log: str) -> Path | None:
+        """Where new notes are also written as files: only an explicit ``--checkpoints``
+        (the ledger's own table always holds them)."""
+        if self.g.checkpoints is None:
+            return None
+        return self.checkpoint_dir(log)
 
     # -- output --------------------------------------------------------------------------
     def emit(self, data: Any, lines: str | Iterable[str] = ()) -> None:
@@ -199,14 +209,37 @@ def seq_span(events: list[SignedEvent]) -> str:
     return f"seq {first}" if first == last else f"seqs {first}..{last}"
 
 
-def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer,
-                    done: str) -> Path | None:
+@dataclass(frozen=True)
+class WrittenCheckpoint:
+    """A checkpoint a command signed: stored in the ledger, maybe mirrored to a file."""
+
+    size: int
+    root: bytes
+    path: Path | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"size": self.size, "root": self.root.hex(), "stored": "ledger",
+                "path": None if self.path is None else str(self.path)}
+
+    def __str__(self) -> str:
+        where = "in the ledger" + (f" and {self.path}" if self.path else "")
+        return f"size {self.size}, root {self.root.hex()[:16]}… ({where})"
+
+
+def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: str,
+                    state: TournamentState | None = None) -> WrittenCheckpoint | None:
     """DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
-    head judge (else None).  ``done`` says what was already written if it fails."""
+    head judge (else None).  ``done`` says what was already written if it fails;
+    ``state`` is the tournament as just saved (so nothing is read again)."""
     from ledger.checkpoint_store import checkpoint_if_head_judge
 
+    mirror = s.mirror_dir(log)
     try:
-        return checkpoint_if_head_judge(ledger, log, signer, s.checkpoint_dir(log))
+        cp = checkpoint_if_head_judge(ledger, log, signer, mirror, state=state)
     except TourneyError:
         note(f"{done}, but the checkpoint failed")
         raise
+    if cp is None:
+        return None
+    return WrittenCheckpoint(cp.size, cp.root, None if mirror is None
+                             else mirror / f"{cp.size}.note")

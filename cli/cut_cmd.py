@@ -82,7 +82,7 @@ def cut(
     s.emit(write_result(ev, spots=b.spots, undefeated=b.undefeated, pool=b.pool,
                         drawn=b.drawn, cut=b.cut, eliminated=b.eliminated,
                         draw_seq=b.draw_seq, events=events_brief(events),
-                        checkpoint=None if cp is None else str(cp)), lines)
+                        checkpoint=None if cp is None else cp.json()), lines)
 
 
 def _slot_lines(state: TournamentState, slots: list[int | None]) -> list[str]:
@@ -126,4 +126,4 @@ def bracket(
         lines.append(f"checkpoint: {cp}")
     s.emit({"ok": True, "tournament": log, "seeded": seeded, "slots": slots,
             "round": round_json(rnd), "events": events_brief(events),
-            "checkpoint": None if cp is None else str(cp)}, lines)
+            "checkpoint": None if cp is None else cp.json()}, lines)

@@ -88,7 +88,9 @@ def log(
 
 
 def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) -> None:
-    """Sign the current tree head (head judge) as a checkpoint note file.
+    """Sign the current tree head (head judge) as a checkpoint, stored in the ledger.
+
+    With --checkpoints DIR the note is also written as DIR/<id>/<size>.note.
 
     Example: tourney checkpoint --key hj.pem
     """
@@ -98,21 +100,22 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
     signer = s.signer()
     with s.ledger() as led:
         log_id = s.tournament(led)
-        path, cp = write_checkpoint(led, log_id, signer, s.checkpoint_dir(log_id))
-    s.emit({"ok": True, "tournament": log_id, "path": str(path), "origin": cp.origin,
-            "size": cp.size, "root": cp.root.hex()},
-           [f"checkpoint: {path}", f"size:       {cp.size}", f"root:       {cp.root.hex()}"])
+        path, cp = write_checkpoint(led, log_id, signer, s.mirror_dir(log_id))
+    s.emit({"ok": True, "tournament": log_id, "path": None if path is None else str(path),
+            "stored": "ledger", "origin": cp.origin, "size": cp.size, "root": cp.root.hex()},
+           [f"checkpoint: {'in the ledger' + (f' and {path}' if path else '')}",
+            f"size:       {cp.size}", f"root:       {cp.root.hex()}"])
 
 
-def _latest_note(s: Session, log_id: str) -> Path:
-    from ledger.checkpoint_store import list_checkpoint_files
+def _latest_note(s: Session, led: Any, log_id: str) -> tuple[str, bytes]:
+    from ledger.checkpoint_store import latest_note
 
-    directory = s.checkpoint_dir(log_id)
-    files = list_checkpoint_files(directory)
-    if not files:
-        raise UsageError(f"no checkpoint in {directory}",
+    found = latest_note(led, log_id, s.checkpoint_dir(log_id))
+    if found is None:
+        raise UsageError(f"no checkpoint of {log_id} in the ledger or "
+                         f"{s.checkpoint_dir(log_id)}",
                          hint="write one with 'tourney checkpoint' or pass --checkpoint NOTE")
-    return files[-1]
+    return found
 
 
 def proof(
@@ -125,15 +128,18 @@ def proof(
 ) -> None:
     """Inclusion proof of event SEQ against a signed checkpoint (exit 4 if it fails).
 
-    Example: tourney proof 12 --checkpoint tournament.db.checkpoints/spring-open/40.note
+    Example: tourney proof 12 --checkpoint bundle/checkpoints/40.note
     """
     from ledger.checkpoint_store import inclusion
 
     s = Session(ctx, json=json)
     with s.ledger() as led:
         log_id = s.tournament(led)
-        path = note_file or _latest_note(s, log_id)
-        res = inclusion(led, log_id, seq, read_file_bytes(path, "checkpoint note"))
+        if note_file is not None:
+            path, data = str(note_file), read_file_bytes(note_file, "checkpoint note")
+        else:
+            path, data = _latest_note(s, led, log_id)
+        res = inclusion(led, log_id, seq, data)
     hashes = [h.hex() for h in res.proof]
     s.emit({"ok": True, "verified": True, "tournament": log_id, "checkpoint": str(path),
             "seq": res.seq, "leaf_hash": res.leaf_hash.hex(), "index": res.index,
@@ -147,22 +153,33 @@ def proof(
 
 def consistency(
     ctx: typer.Context,
-    old: Annotated[Path, typer.Argument(metavar="OLD.note", help="Older checkpoint note.")],
-    new: Annotated[Path, typer.Argument(metavar="NEW.note", help="Newer checkpoint note.")],
+    old: Annotated[str, typer.Argument(
+        metavar="OLD", help="Older checkpoint: a note file, or a size stored in the ledger.")],
+    new: Annotated[str, typer.Argument(
+        metavar="NEW", help="Newer checkpoint: a note file, or a size stored in the ledger.")],
     json: JsonOpt = False,
 ) -> None:
     """Consistency proof between two signed checkpoints (exit 4 if it fails).
 
-    Example: tourney consistency tournament.db.checkpoints/spring-open/12.note tournament.db.checkpoints/spring-open/40.note
+    Example: tourney consistency 12 bundle/checkpoints/40.note
     """
     from ledger.checkpoint_store import consistency as prove
 
     s = Session(ctx, json=json)
-    old_bytes = read_file_bytes(old, "checkpoint note")
-    new_bytes = read_file_bytes(new, "checkpoint note")
     with s.ledger() as led:
         log_id = s.tournament(led)
-        res = prove(led, log_id, old_bytes, new_bytes)
+        stored = dict(led.checkpoints.notes(log_id))
+
+        def note_of(arg: str) -> bytes:
+            if arg.isdigit() and not Path(arg).exists():
+                if int(arg) not in stored:
+                    raise UsageError(f"the ledger holds no checkpoint of size {arg}",
+                                     hint="sizes stored: " + (", ".join(
+                                         map(str, sorted(stored))) or "none"))
+                return stored[int(arg)]
+            return read_file_bytes(Path(arg), "checkpoint note")
+
+        res = prove(led, log_id, note_of(old), note_of(new))
     hashes = [h.hex() for h in res.proof]
     s.emit({"ok": True, "verified": True, "tournament": log_id, "size1": res.size1,
             "size2": res.size2, "root1": res.root1.hex(), "root2": res.root2.hex(),

@@ -16,28 +16,16 @@ May import: ``typer``, ``cli.*``, ``ledger.errors`` (command modules import the 
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import traceback
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
-from cli import (
-    audit_cmd,
-    cut_cmd,
-    keys_cmd,
-    log_cmd,
-    officials_cmd,
-    players_cmd,
-    random_cmd,
-    results_cmd,
-    round_cmd,
-    simulate_cmd,
-    standings_cmd,
-    tournament_cmd,
-)
 from cli.common import (
     CHECKPOINTS_ENV,
     KEY_ENV,
@@ -59,15 +47,6 @@ except ImportError:  # pragma: no cover - older typer with click as a dependency
 
 DEBUG_ENV = "TOURNEY_DEBUG"  # set to print the traceback of an internal error
 
-app = typer.Typer(
-    name="tourney",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-
-
-@app.callback()
 def root(
     ctx: typer.Context,
     ledger: Annotated[str | None, typer.Option(
@@ -95,31 +74,126 @@ def root(
                       checkpoints=checkpoints, json=json)
 
 
-_SETUP = _PLAYERS = "Set up and registration"
-_RANDOM, _LOG, _AUDIT = "Randomness", "Log and proofs", "Audit"
-_PLAY, _CUT, _SIM = "Rounds and results", "Top cut and standings", "Simulation"
-app.add_typer(keys_cmd.app, name="keys", rich_help_panel=_SETUP)
-app.command("init", rich_help_panel=_SETUP)(tournament_cmd.init)
-app.add_typer(officials_cmd.app, name="official", rich_help_panel=_SETUP)
-app.add_typer(players_cmd.app, name="player", rich_help_panel=_PLAYERS)
-app.add_typer(tournament_cmd.registration_app, name="registration",
-              rich_help_panel=_PLAYERS)
-app.add_typer(random_cmd.seed_app, name="seed", rich_help_panel=_RANDOM)
-app.command("draw", rich_help_panel=_RANDOM)(random_cmd.draw)
-app.add_typer(round_cmd.app, name="round", rich_help_panel=_PLAY)
-app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
-app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
-app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
-app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
-app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)
-app.command("simulate", rich_help_panel=_SIM)(simulate_cmd.simulate)
-app.command("log", rich_help_panel=_LOG)(log_cmd.log)
-app.command("info", rich_help_panel=_LOG)(tournament_cmd.info)
-app.command("checkpoint", rich_help_panel=_LOG)(log_cmd.checkpoint)
-app.command("proof", rich_help_panel=_LOG)(log_cmd.proof)
-app.command("consistency", rich_help_panel=_LOG)(log_cmd.consistency)
-app.command("export", rich_help_panel=_AUDIT)(audit_cmd.export)
-app.add_typer(audit_cmd.app, name="audit", rich_help_panel=_AUDIT)
+_SETUP, _RANDOM, _LOG = "Set up and registration", "Randomness", "Log and proofs"
+_AUDIT, _PLAY, _CUT = "Audit", "Rounds and results", "Top cut and standings"
+_SIM = "Simulation"
+
+#: The command tree: name -> (module, attribute, is a sub-app, help panel).  Modules are
+#: imported only for the command being run (start-up is most of a command's latency).
+COMMANDS: dict[str, tuple[str, str, bool, str]] = {
+    "keys": ("keys_cmd", "app", True, _SETUP),
+    "init": ("tournament_cmd", "init", False, _SETUP),
+    "official": ("officials_cmd", "app", True, _SETUP),
+    "player": ("players_cmd", "app", True, _SETUP),
+    "registration": ("tournament_cmd", "registration_app", True, _SETUP),
+    "seed": ("random_cmd", "seed_app", True, _RANDOM),
+    "draw": ("random_cmd", "draw", False, _RANDOM),
+    "round": ("round_cmd", "app", True, _PLAY),
+    "result": ("results_cmd", "app", True, _PLAY),
+    "drop": ("results_cmd", "drop", False, _PLAY),
+    "cut": ("cut_cmd", "cut", False, _CUT),
+    "bracket": ("cut_cmd", "bracket", False, _CUT),
+    "standings": ("standings_cmd", "standings", False, _CUT),
+    "simulate": ("simulate_cmd", "simulate", False, _SIM),
+    "log": ("log_cmd", "log", False, _LOG),
+    "info": ("tournament_cmd", "info", False, _LOG),
+    "checkpoint": ("log_cmd", "checkpoint", False, _LOG),
+    "proof": ("log_cmd", "proof", False, _LOG),
+    "consistency": ("log_cmd", "consistency", False, _LOG),
+    "export": ("audit_cmd", "export", False, _AUDIT),
+    "audit": ("audit_cmd", "app", True, _AUDIT),
+}
+#: Root options that may also be written after the sub-command (DESIGN.md §8).
+GLOBAL_VALUE_OPTIONS = ("--ledger", "--key", "--tournament", "--checkpoints")
+GLOBAL_FLAG_OPTIONS = ("--json",)
+
+
+def register(target: typer.Typer, names: Iterable[str]) -> typer.Typer:
+    """Add the named commands (imported now) to ``target``."""
+    for name in names:
+        module, attr, group, panel = COMMANDS[name]
+        obj = getattr(importlib.import_module(f"cli.{module}"), attr)
+        if group:
+            target.add_typer(obj, name=name, rich_help_panel=panel)
+        else:
+            target.command(name, rich_help_panel=panel)(obj)
+    return target
+
+
+def build_app(names: Iterable[str] | None = None) -> typer.Typer:
+    """A fresh root app with the named commands (all of them by default)."""
+    fresh = typer.Typer(name="tourney", no_args_is_help=True,
+                        pretty_exceptions_enable=False, add_completion=False)
+    fresh.callback()(root)
+    return register(fresh, COMMANDS if names is None else names)
+
+
+def __getattr__(name: str) -> Any:
+    """``cli.main.app``: the whole command tree (for tests and tools walking it)."""
+    if name == "app":
+        whole = build_app()
+        globals()["app"] = whole
+        return whole
+    raise AttributeError(name)
+
+
+def _takes_value(param: Any) -> bool:
+    return not (getattr(param, "is_flag", False) or getattr(param, "count", False))
+
+
+def hoist_globals(argv: list[str], names_of: Callable[[list[str]], Any]) -> list[str]:
+    """Move global options written after the sub-command to the front, so ``tourney
+    result record … --ledger X`` means ``tourney --ledger X result record …``.
+
+    ``names_of(path)`` gives the click command at a sub-command path.  A command's own
+    option of the same name (``--key``, ``--json``) means the same and stays; a token
+    that is the value of a command option is never taken for a global option."""
+    head: list[str] = []
+    rest: list[str] = []
+    path: list[str] = []
+    cmd = names_of([])
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            rest.extend(argv[i:])
+            break
+        if tok.startswith("--"):
+            opt = tok.split("=", 1)[0]
+            own = {n: p for p in getattr(cmd, "params", []) for n in p.opts}
+            if path and opt not in own and opt in GLOBAL_VALUE_OPTIONS + GLOBAL_FLAG_OPTIONS:
+                take = 2 if opt in GLOBAL_VALUE_OPTIONS and "=" not in tok else 1
+                head.extend(argv[i:i + take])
+                i += take
+                continue
+            rest.append(tok)
+            if opt in own and _takes_value(own[opt]) and "=" not in tok and i + 1 < len(argv):
+                rest.append(argv[i + 1])
+                i += 1
+            i += 1
+            continue
+        rest.append(tok)
+        sub = getattr(cmd, "commands", None)
+        if sub is not None and tok in sub:
+            path.append(tok)
+            cmd = sub[tok]
+        i += 1
+    return head + rest
+
+
+def _first_command(argv: list[str]) -> str | None:
+    """The sub-command named on the command line (after the root options), if known."""
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in GLOBAL_VALUE_OPTIONS:
+            i += 2
+            continue
+        if tok.startswith("-"):
+            i += 1
+            continue
+        return tok if tok in COMMANDS else None
+    return None
 
 
 def _usage_line(exc: ClickException) -> str:
@@ -131,8 +205,18 @@ def _usage_line(exc: ClickException) -> str:
 def run(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point and the one catch point of the CLI."""
     code: int
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        rv = app(args=argv, prog_name="tourney", standalone_mode=False)
+        first = _first_command(args)
+        tree: Any = typer.main.get_command(build_app(None if first is None else [first]))
+        if first is not None:
+            def at(path: list[str]) -> Any:
+                cmd: Any = tree
+                for p in path:
+                    cmd = cmd.commands[p]
+                return cmd
+            args = hoist_globals(args, at)
+        rv = tree.main(args=args, prog_name="tourney", standalone_mode=False)
         code = rv if isinstance(rv, int) else 0
     except TourneyError as err:
         report_error(err, json_requested(argv))

@@ -182,9 +182,9 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
                                "eliminated": list(closed.eliminated),
                                "swiss_over": closed.swiss_over},
                  verdict=verdict, champion=None if champ is None else champ.number)
-    cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
+    cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written", state)
     if cp is not None:
-        extra["checkpoint"] = str(cp)
+        extra["checkpoint"] = cp.json()
         lines.append(f"checkpoint: {cp}")
     else:
         hint = "the head judge should now sign a checkpoint: tourney checkpoint --key FILE"

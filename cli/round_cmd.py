@@ -84,7 +84,8 @@ def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
     with s.ledger() as led:
         log = s.tournament(led)
         events, agg = led.write(log, command)
-        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written ({done})")
+        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written ({done})",
+                             agg.state)
     return log, events, agg, cp
 
 
@@ -196,7 +197,7 @@ def round_pair(
     st = agg.state
     rnd = st.hotc.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
-            "checkpoint": None if cp is None else str(cp)}
+            "checkpoint": None if cp is None else cp.json()}
     lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
     if cp is not None:
         lines.append(f"checkpoint: {cp}")

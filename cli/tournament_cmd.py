@@ -171,15 +171,17 @@ def registration_close(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = F
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: t.close_registration(signer, time))
+        ev, st = led.write(log, lambda t, time: (t.close_registration(signer, time), t.state))
         try:
-            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(log))
+            path, cp = write_checkpoint(led, log, signer, s.mirror_dir(log), state=st)
         except TourneyError as err:
             note(f"registration closed at seq {ev.seq}, but the checkpoint failed")
             raise err
     players = getattr(ev.body, "players", None)
     s.emit(write_result(ev, players=players,
-                        checkpoint={"path": str(path), "size": cp.size,
+                        checkpoint={"path": None if path is None else str(path),
+                                    "stored": "ledger", "size": cp.size,
                                     "root": cp.root.hex()}),
            [f"registration closed at seq {ev.seq} ({players} players)",
-            f"checkpoint: {path} (size {cp.size}, root {cp.root.hex()})"])
+            f"checkpoint: size {cp.size}, root {cp.root.hex()} (in the ledger"
+            + (f" and {path})" if path else ")")])

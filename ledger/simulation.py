@@ -79,7 +79,7 @@ def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
 
 def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int = 8,
              timeouts: Fraction = Fraction(0), drops: Fraction = Fraction(0),
-             checkpoints: Path, progress: Progress | None = None) -> SimulationResult:
+             checkpoints: Path | None, progress: Progress | None = None) -> SimulationResult:
     hj, sk = demo_key(seed_text, "head-judge"), demo_key(seed_text, "scorekeeper")
     say = progress or (lambda _msg: None)
     ledger.create(log, lambda now: Tournament.create(

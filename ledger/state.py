@@ -5,7 +5,7 @@ Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) an
 clock or draws randomness: the command side validates before sealing (``ledger.rules``),
 the audit validates on replay with the same rule functions, and both fold with this.
 
-May import: ``msgspec``, ``ledger.events``.
+May import: ``msgspec``, ``ledger.events``, ``ledger.merkle``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from ledger.events import (
     TournamentCreated,
 )
 from ledger.hotc.model import HotcState
+from ledger.merkle import frontier_append, leaf_hash
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -79,6 +80,9 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     draw_results: dict[int, list[int]] = {}
     draw_items: dict[int, list[int]] = {}
     hotc: HotcState = msgspec.field(default_factory=HotcState)
+    # RFC 6962 frontier of the log (ledger.merkle.frontier_append): the roots of the
+    # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
+    merkle: list[bytes] = []
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -103,6 +107,7 @@ def apply_event(state: TournamentState, ev: SignedEvent) -> None:
     """Fold one event into ``state`` (in place)."""
     for fn in _APPLIERS.get(type(ev.body), ()):
         fn(state, ev, ev.body)
+    frontier_append(state.merkle, state.size, leaf_hash(ev.leaf))
     state.size = ev.seq
     state.head = ev.leaf_hash_hex
     state.last_time = ev.time

@@ -19,8 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
-from urllib.parse import unquote, urlparse
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -40,6 +39,9 @@ from ledger.errors import ConcurrencyError, StorageError, UsageError
 from ledger.events import open_leaf
 from ledger.state import TournamentState
 
+if TYPE_CHECKING:
+    from ledger.checkpoint_table import CheckpointTable
+
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
 SNAPSHOT_INTERVAL = 100
@@ -53,8 +55,21 @@ class _SnapshotRecord(msgspec.Struct):
 
 #: Snapshots are positional (array-like) caches: their topic names the exact layout of the
 #: state structs, so a snapshot written by another version is dropped and rebuilt.
-SNAPSHOT_TOPIC = "tourney-snapshot/" + hashlib.sha256(
-    msgspec.json.encode(msgspec.json.schema(_SnapshotRecord))).hexdigest()[:16]
+_topic: list[str] = []
+
+
+def snapshot_topic() -> str:
+    """``tourney-snapshot/<hash of the state layout>`` (computed once, when first needed)."""
+    if not _topic:
+        _topic.append("tourney-snapshot/" + hashlib.sha256(
+            msgspec.json.encode(msgspec.json.schema(_SnapshotRecord))).hexdigest()[:16])
+    return _topic[0]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SNAPSHOT_TOPIC":
+        return snapshot_topic()
+    raise AttributeError(name)
 _snap_encoder = msgspec.msgpack.Encoder()
 _snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
 
@@ -79,7 +94,7 @@ class LeafMapper(Mapper[str]):
                                   state=domain_event.state)
             return StoredEvent(originator_id=domain_event.originator_id,
                                originator_version=domain_event.originator_version,
-                               topic=SNAPSHOT_TOPIC, state=_snap_encoder.encode(rec))
+                               topic=snapshot_topic(), state=_snap_encoder.encode(rec))
         signed = domain_event.signed
         return StoredEvent(originator_id=domain_event.originator_id,
                            originator_version=domain_event.originator_version,
@@ -89,7 +104,7 @@ class LeafMapper(Mapper[str]):
         oid = str(stored_event.originator_id)
         ver = stored_event.originator_version
         if stored_event.topic.startswith("tourney-snapshot/"):
-            if stored_event.topic != SNAPSHOT_TOPIC:
+            if stored_event.topic != snapshot_topic():
                 raise StaleSnapshot(oid)
             was_enabled = gc.isenabled()
             gc.disable()  # thousands of small objects: collection passes would dominate
@@ -183,6 +198,8 @@ class Location:
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                     "SQLITE_DBNAME": str(self.path), "SQLITE_LOCK_TIMEOUT": "30",
                     "ORIGINATOR_ID_TYPE": "text"}
+        from urllib.parse import unquote, urlparse
+
         url = urlparse(self.text)
         return {"PERSISTENCE_MODULE": "eventsourcing.postgres",
                 "POSTGRES_DBNAME": (url.path or "/postgres").lstrip("/") or "postgres",
@@ -195,6 +212,8 @@ class Location:
 
     def display(self) -> str:
         if self.is_postgres:
+            from urllib.parse import urlparse
+
             url = urlparse(self.text)
             return f"postgresql://{url.hostname}:{url.port or 5432}{url.path}"
         return str(self.path)
@@ -243,6 +262,15 @@ class Ledger:
 
     def close(self) -> None:
         self.app.close()
+
+    @property
+    def checkpoints(self) -> CheckpointTable:
+        """The signed checkpoint notes stored in this ledger (``ledger.checkpoint_table``)."""
+        table = self.__dict__.get("_checkpoints")
+        if table is None:
+            from ledger.checkpoint_table import CheckpointTable
+            table = self.__dict__["_checkpoints"] = CheckpointTable(self)
+        return table
 
     def __enter__(self) -> Ledger:
         return self
