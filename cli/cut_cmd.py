@@ -63,7 +63,8 @@ def cut(
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.select_cut(signer, time, **seed),
-        seed_unused=lambda t: False, unused_note="", done="cut made")
+        seed_unused=lambda t: False, unused_note="", done="cut made",
+        kind="cut_made")
     st = agg.state
     ev = events[-1]
     b = ev.body
@@ -114,7 +115,7 @@ def bracket(
         lambda t, signer, time, **seed: t.seed_bracket(signer, time, **seed),
         seed_unused=lambda t: t.state.hotc.slots is not None,
         unused_note="the bracket is seeded already: --seed-material was not recorded",
-        done="bracket")
+        done="bracket", kind="bracket_seeded")
     st = agg.state
     slots = list(st.hotc.slots or [])
     rnd = st.hotc.rounds[-1]

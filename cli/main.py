@@ -16,10 +16,10 @@ May import: ``typer``, ``cli.*``, ``ledger.errors`` (command modules import the 
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -108,24 +108,36 @@ GLOBAL_VALUE_OPTIONS = ("--ledger", "--key", "--tournament", "--checkpoints")
 GLOBAL_FLAG_OPTIONS = ("--json",)
 
 
-def register(target: typer.Typer, names: Iterable[str]) -> typer.Typer:
-    """Add the named commands (imported now) to ``target``."""
+def _only(group: typer.Typer, leaf: str | None) -> typer.Typer:
+    """``group`` reduced to its command ``leaf`` (when it has one by that name): typer
+    builds every command of a group it runs, reading each signature."""
+    keep = [c for c in group.registered_commands if c.name == leaf]
+    if not keep or group.registered_groups:
+        return group
+    reduced = copy.copy(group)
+    reduced.registered_commands = keep
+    return reduced
+
+
+def register(target: typer.Typer, names: Iterable[str], leaf: str | None = None) -> typer.Typer:
+    """Add the named commands (imported now) to ``target``; a sub-app with only its
+    command ``leaf`` when that is given."""
     for name in names:
         module, attr, group, panel = COMMANDS[name]
         obj = getattr(importlib.import_module(f"cli.{module}"), attr)
         if group:
-            target.add_typer(obj, name=name, rich_help_panel=panel)
+            target.add_typer(_only(obj, leaf), name=name, rich_help_panel=panel)
         else:
             target.command(name, rich_help_panel=panel)(obj)
     return target
 
 
-def build_app(names: Iterable[str] | None = None) -> typer.Typer:
+def build_app(names: Iterable[str] | None = None, leaf: str | None = None) -> typer.Typer:
     """A fresh root app with the named commands (all of them by default)."""
     fresh = typer.Typer(name="tourney", no_args_is_help=True,
                         pretty_exceptions_enable=False, add_completion=False)
     fresh.callback()(root)
-    return register(fresh, COMMANDS if names is None else names)
+    return register(fresh, COMMANDS if names is None else names, leaf)
 
 
 def __getattr__(name: str) -> Any:
@@ -181,8 +193,9 @@ def hoist_globals(argv: list[str], names_of: Callable[[list[str]], Any]) -> list
     return head + rest
 
 
-def _first_command(argv: list[str]) -> str | None:
-    """The sub-command named on the command line (after the root options), if known."""
+def _command_words(argv: list[str]) -> tuple[str | None, str | None]:
+    """The sub-command named on the command line (after the root options), if known, and
+    the word after it (a group's command, when it is one)."""
     i = 0
     while i < len(argv):
         tok = argv[i]
@@ -192,8 +205,11 @@ def _first_command(argv: list[str]) -> str | None:
         if tok.startswith("-"):
             i += 1
             continue
-        return tok if tok in COMMANDS else None
-    return None
+        if tok not in COMMANDS:
+            return None, None
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        return tok, (nxt if nxt is not None and not nxt.startswith("-") else None)
+    return None, None
 
 
 def _usage_line(exc: ClickException) -> str:
@@ -207,8 +223,9 @@ def run(argv: list[str] | None = None) -> NoReturn:
     code: int
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        first = _first_command(args)
-        tree: Any = typer.main.get_command(build_app(None if first is None else [first]))
+        first, leaf = _command_words(args)
+        tree: Any = typer.main.get_command(
+            build_app(None if first is None else [first], leaf))
         if first is not None:
             def at(path: list[str]) -> Any:
                 cmd: Any = tree
@@ -246,6 +263,8 @@ def run(argv: list[str] | None = None) -> NoReturn:
         code = 0
     except Exception as exc:  # the last resort: a bug, never an expected failure
         if os.environ.get(DEBUG_ENV):
+            import traceback
+
             traceback.print_exc()
         message = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
         if json_requested(argv):

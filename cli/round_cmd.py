@@ -66,7 +66,7 @@ def seed_args(material: str | None, source: str | None) -> tuple[str | None, str
 
 def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
                  act: Callable[..., list[Any]], *, seed_unused: Callable[[Any], bool],
-                 unused_note: str, done: str) -> tuple[str, list[Any], Any, Any]:
+                 unused_note: str, done: str, kind: str) -> tuple[str, list[Any], Any, Any]:
     """The head judge's drawing commands (round pair, cut, bracket): check the seed
     options, write the command's events in one save, then the automatic checkpoint.
     ``act(t, signer, time, material=, source=)`` records the events; when
@@ -76,6 +76,9 @@ def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
     signer = s.signer()
 
     def command(t: Any, time: str) -> tuple[list[Any], Any]:
+        from ledger.rules import authorize
+
+        authorize(t.state, signer.key_id, kind)  # a role refusal before "no seed"
         if material is not None and seed_unused(t):
             note(unused_note)
             return act(t, signer, time, material=None, source=None), t
@@ -193,7 +196,7 @@ def round_pair(
         lambda t, signer, time, **seed: t.pair_round(signer, time, **seed),
         seed_unused=lambda t: t.state.hotc.slots is not None,
         unused_note="the next bracket round needs no seed: --seed-material was not recorded",
-        done="round paired")
+        done="round paired", kind="round_paired")
     st = agg.state
     rnd = st.hotc.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),

@@ -334,6 +334,22 @@ class Ledger:
                 return
             gt = rows[-1].originator_version
 
+    def leaf(self, log: str, seq: int) -> bytes | None:
+        """The stored leaf bytes of one event (None if there is no such seq)."""
+        for ver, data in self.raw_leaves(log, after=seq - 1):
+            return data if ver == seq else None
+        return None
+
+    def actor_of(self, log: str, seq: int) -> str | None:
+        """The key id that signed event ``seq`` (None if unreadable or absent)."""
+        from ledger.canonical import NonCanonicalError
+
+        data = self.leaf(log, seq)
+        try:
+            return open_leaf(data).actor if data is not None else None
+        except NonCanonicalError:
+            return None
+
     # -- writing -----------------------------------------------------------------------
     def create(self, log: str, build: Callable[[str], Tournament]) -> Tournament:
         if log in self.tournament_ids():

@@ -60,8 +60,13 @@ permit(HotcKind.ROUND_CLOSED.value, SCORING)
 permit(HotcKind.CHAMPION_DECLARED.value, SCORING)
 
 
-def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleError:
-    return RuleError("HOTC-PAIR-7" if code == "pairing_mismatch" else "HOTC-CUT-2",
+_MISMATCH_RULE = {"pairing_mismatch": "HOTC-PAIR-7", "bracket_mismatch": "HOTC-TOP-1",
+                  "standings_mismatch": "HOTC-STOP-1"}
+
+
+def _mismatch(code: str, what: str, expected: object, recorded: object,
+              rule: str | None = None) -> RuleError:
+    return RuleError(rule or _MISMATCH_RULE.get(code, "HOTC-CUT-2"),
                      f"{what}: expected {expected!r}, recorded {recorded!r}", finding=code)
 
 
@@ -197,5 +202,5 @@ def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> Non
             or len(left) != 1 or state.hotc.champion is not None:
         raise RuleError("HOTC-TOP-3", "the bracket has not produced a champion yet")
     if (body.number, body.round) != (left[0], rnd.number):
-        raise _mismatch("bracket_mismatch", "champion", left[0], body.number)
+        raise _mismatch("bracket_mismatch", "champion", left[0], body.number, "HOTC-TOP-3")
 

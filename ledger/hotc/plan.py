@@ -193,9 +193,14 @@ def open_table(state: TournamentState, round_no: int,
     """The table of the open round a result may be entered for (LEDGER-RES-1)."""
     rnd = open_round(state)
     if rnd is None or rnd.number != round_no:
+        last = last_round(state)
+        fixable = last is not None and last.number == round_no and not (
+            state.hotc.cut is not None and last.phase is Phase.SWISS)
         raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
-                        hint="results are recorded for the current round only; a judge "
-                             "corrects a closed one with 'tourney result correct'")
+                        hint="results are recorded for the current round only; " + (
+                            "a judge corrects this closed round with 'tourney result "
+                            "correct'" if fixable else "see 'tourney info' for the open "
+                            "round"))
     tab = find_table(state.hotc, round_no, table)
     if tab is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
