@@ -379,3 +379,11 @@ def drop(
     s.emit(write_result(events[0], number=number, round=b.round, timing=b.timing.value,
                         events=events_brief(events), **extra),
            [f"{seq_span(events)}: {_timing_text(st, events)}"] + more)
+
+
+def _register_import() -> None:
+    from cli.result_import import result_import
+    app.command("import")(result_import)
+
+
+_register_import()

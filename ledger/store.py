@@ -16,6 +16,7 @@ import hashlib
 import os
 import time as _time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -35,7 +36,7 @@ from eventsourcing.utils import get_topic
 from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock, parse_time
-from ledger.errors import ConcurrencyError, StorageError, UsageError
+from ledger.errors import ConcurrencyError, StorageError, TourneyError, UsageError
 from ledger.events import open_leaf
 from ledger.state import TournamentState
 
@@ -260,6 +261,71 @@ class Ledger:
                                             "runs") from None
                 _time.sleep(0.05 * (attempt + 1))
 
+        self._sync_mode = "FULL"
+        if not location.is_postgres:
+            self._hook_sqlite_connections()
+
+    # -- durability (SQLite) -------------------------------------------------------------
+    def _sqlite_pool(self) -> Any:
+        return getattr(getattr(self.app.recorder, "datastore", None), "pool", None)
+
+    def _hook_sqlite_connections(self) -> None:
+        """Every SQLite connection of this ledger runs with ``synchronous`` = our mode
+        (FULL unless inside ``group_commit``), set explicitly rather than left to the
+        build's default."""
+        pool = self._sqlite_pool()
+        if pool is None or not hasattr(pool, "_create_connection"):
+            return
+        create = pool._create_connection
+
+        def create_with_mode() -> Any:
+            conn = create()
+            conn._sqlite_conn.execute(f"PRAGMA synchronous={self._sync_mode}")
+            return conn
+        pool._create_connection = create_with_mode
+        self._apply_sync_mode()
+
+    def _apply_sync_mode(self) -> None:
+        pool = self._sqlite_pool()
+        if pool is None:
+            return
+        for conn in [*getattr(pool, "_pool", ()), *getattr(pool, "_in_use", {}).values()]:
+            conn._sqlite_conn.execute(f"PRAGMA synchronous={self._sync_mode}")
+
+    @contextmanager
+    def group_commit(self) -> Iterator[None]:
+        """Many transactions, one fsync (SQLite): inside, each write is still its own
+        atomic transaction but commits without waiting for the disk (WAL, synchronous
+        NORMAL); on leaving, the write-ahead log is fsynced once, so everything written
+        inside is durable before the caller acknowledges it.  A crash inside loses only
+        unacknowledged writes, never consistency.  PostgreSQL: unchanged (every commit
+        is durable)."""
+        if self.location.is_postgres:
+            yield
+            return
+        self._sync_mode = "NORMAL"
+        self._apply_sync_mode()
+        try:
+            yield
+        finally:
+            self._sync_mode = "FULL"
+            self._apply_sync_mode()
+            self.sync()
+
+    def sync(self) -> None:
+        """fsync the SQLite write-ahead log (and the file): make committed writes durable."""
+        if self.location.is_postgres:
+            return
+        for path in (Path(f"{self.location.path}-wal"), self.location.path):
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except FileNotFoundError:
+                continue
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
     def close(self) -> None:
         self.app.close()
 
@@ -378,6 +444,12 @@ class Ledger:
             return result
         raise ConcurrencyError("unreachable")  # pragma: no cover
 
+    def session(self, log: str) -> WriteSession:
+        """Many commands on one tournament from one process (``result import``): the
+        aggregate stays in memory between saves and is reloaded only after a lost race
+        or a refused command — each command is still its own transaction."""
+        return WriteSession(self, log)
+
     def _save(self, agg: Tournament) -> None:
         try:
             self.app.save(agg)
@@ -387,3 +459,49 @@ class Ledger:
             raise StorageError(f"cannot write to {self.location.display()}: {exc}",
                                hint="check disk space, permissions or the server") from None
 
+
+
+class WriteSession:
+    """``Ledger.write`` with the aggregate kept between commands (see ``Ledger.session``)."""
+
+    def __init__(self, ledger: Ledger, log: str) -> None:
+        self.ledger = ledger
+        self.log = log
+        self._agg: Tournament | None = None
+
+    @property
+    def state(self) -> TournamentState:
+        if self._agg is None:
+            self._agg = self.ledger.load(self.log)
+        return self._agg.state
+
+    def write(self, command: Callable[[Tournament, str], T], *, retries: int = 8) -> T:
+        """Decide and save one command; a refusal or a write-nothing answer decided on
+        the kept aggregate is decided again on a fresh load (another station may have
+        written meanwhile), so neither rests on a stale state."""
+        for attempt in range(retries + 1):
+            cached = self._agg
+            agg = cached if cached is not None else self.ledger.load(self.log)
+            self._agg = None  # trusted again only after a clean save
+            try:
+                result = command(agg, self.ledger.clock.now())
+            except TourneyError:
+                if cached is None:
+                    raise
+                agg = self.ledger.load(self.log)
+                result = command(agg, self.ledger.clock.now())
+            if cached is not None and not agg.pending_events:
+                agg = self.ledger.load(self.log)
+                result = command(agg, self.ledger.clock.now())
+            try:
+                self.ledger._save(agg)
+            except IntegrityError:
+                if attempt == retries:
+                    raise ConcurrencyError(
+                        f"another writer kept appending to {self.log}; gave up after "
+                        f"{retries + 1} attempts", hint="run the command again") from None
+                _time.sleep(0.005 * (attempt + 1))
+                continue
+            self._agg = agg
+            return result
+        raise ConcurrencyError("unreachable")  # pragma: no cover
