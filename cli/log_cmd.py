@@ -42,8 +42,56 @@ def _summary(kind: str, body: dict[str, Any]) -> str:
     if kind == "draw_made":
         result = ",".join(str(i) for i in body.get("result") or [])
         return f"ctx={body.get('ctx')} seed_seq={body.get('seed_seq')} result={result}"
-    text = " ".join(f"{k}={v}" for k, v in sorted(body.items()))
+    hotc = _hotc_summary(kind, body)
+    if hotc is not None:
+        return hotc
+    text = " ".join(f"{k}={_plain(v)}" for k, v in sorted(body.items()))
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+def _plain(value: Any) -> str:
+    """A value as JSON text (never Python's repr of dicts and lists)."""
+    if isinstance(value, str):
+        return repr(value) if " " in value else value
+    return msgspec.json.encode(value).decode("utf-8")
+
+
+def _nums(values: Any) -> str:
+    return ",".join(f"#{n}" for n in values or []) or "-"
+
+
+def _hotc_summary(kind: str, body: dict[str, Any]) -> str | None:
+    """Summaries of the HotC kinds (round, results, drops, cut, bracket, champion)."""
+    if kind == "round_paired":
+        tables = body.get("tables") or []
+        bye = f", bye #{body['bye']}" if body.get("bye") is not None else ""
+        return f"round {body.get('round')} ({body.get('phase')}): {len(tables)} tables{bye}"
+    if kind in ("result_recorded", "result_corrected"):
+        won = (f"#{body['winner']} wins" if body.get("winner") is not None
+               else f"double loss {_nums(body.get('losers'))}")
+        fix = (f" corrects seq {body.get('corrects_seq')}: {body.get('reason')!r}"
+               if kind == "result_corrected" else "")
+        return (f"round {body.get('round')} table {body.get('table')}: {won} "
+                f"({body.get('outcome')}){fix}")
+    if kind == "player_dropped":
+        return f"#{body.get('number')} in round {body.get('round')} ({body.get('timing')})"
+    if kind == "round_closed":
+        return (f"round {body.get('round')} ({body.get('phase')}): {body.get('undefeated')} "
+                f"undefeated, eliminated {_nums(body.get('eliminated'))}"
+                + ("; Swiss over" if body.get("swiss_over") and body.get("phase") == "swiss"
+                   else ""))
+    if kind == "cut_made":
+        return f"cut {_nums(body.get('cut'))} (drawn {_nums(body.get('drawn'))})"
+    if kind == "bracket_seeded":
+        return "slots " + ",".join("-" if n is None else f"#{n}"
+                                   for n in body.get("slots") or [])
+    if kind == "champion_declared":
+        return f"champion #{body.get('number')} (round {body.get('round')})"
+    if kind in ("player_withdrawn", "player_renamed"):
+        new = f" -> {body.get('name')!r}" if kind == "player_renamed" else ""
+        why = f" ({body['reason']})" if body.get("reason") else ""
+        return f"#{body.get('number')}{new}{why}"
+    return None
 
 
 def log(

@@ -206,8 +206,11 @@ def player_list(ctx: typer.Context, json: JsonOpt = False) -> None:
     data = {"tournament": log, "players": [
         {"number": p.number, "name": p.name, "nickname": p.nickname, "deck": p.deck,
          "clan": p.clan, "registered_seq": p.registered_seq} for p in players]}
-    lines = [f"{'NUMBER':>6}  {'NAME':<28}  {'NICKNAME':<14}  {'DECK':<14}  CLAN"]
+    from cli.text import LINE_WIDTH, fit, ljust
+
+    lines = [f"{'NUMBER':>6}  {ljust('NAME', 28)}  {ljust('NICKNAME', 14)}  "
+             f"{ljust('DECK', 14)}  CLAN"]
     for p in players:
-        lines.append(f"{p.number:>6}  {p.name:<28}  {p.nickname or '-':<14}  "
-                     f"{p.deck or '-':<14}  {p.clan or '-'}")
+        lines.append(fit(f"{p.number:>6}  {ljust(p.name, 28)}  {ljust(p.nickname or '-', 14)}  "
+                         f"{ljust(p.deck or '-', 14)}  {p.clan or '-'}", LINE_WIDTH))
     s.emit(data, lines)

@@ -45,7 +45,7 @@ SeedSourceOpt = Annotated[str | None, typer.Option(
     "--seed-source", metavar="TEXT", show_default=False,
     help="Where --seed-material came from (service, serial, time); required with it.")]
 
-NAME_WIDTH = 26
+NAME_WIDTH = 24  # two names, their win groups and the table number fit 80 columns
 
 
 def seed_args(material: str | None, source: str | None) -> tuple[str | None, str | None]:
@@ -137,13 +137,11 @@ def result_text(res: ResultState | None) -> str:
     return f"{won} ({extra})" if extra else won
 
 
-def _name(state: TournamentState, number: int) -> str:
-    text = label(state, number)
-    return text if len(text) <= NAME_WIDTH else text[:NAME_WIDTH - 1] + "…"
-
-
 def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
-    """The printable pairings of one round, ready to post."""
+    """The printable pairings of one round, ready to post: every line fits 80 columns
+    whatever the names' scripts (display width); a table's marks and result go on a
+    continuation line when they do not fit beside the players."""
+    from cli.text import LINE_WIDTH, fit, ljust, rjust, width
     from ledger.hotc.model import Phase
 
     swiss = rnd.phase is Phase.SWISS
@@ -153,13 +151,13 @@ def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
             + ("closed" if rnd.closed_seq is not None else "open"))
     lines = [head]
     if rnd.bye is not None:
-        lines.append(f"bye: {label(state, rnd.bye)}")
+        lines.append(fit(f"bye: {label(state, rnd.bye)}", LINE_WIDTH))
     if rnd.advances:
-        lines.append("advance without playing: "
-                     + ", ".join(label(state, n) for n in rnd.advances))
+        lines.append(fit("advance without playing: "
+                         + ", ".join(label(state, n) for n in rnd.advances), LINE_WIDTH))
     w = NAME_WIDTH
-    lines.append(f"{'TABLE':>5}  {'PLAYER':<{w}} {'WINS':>4}     {'PLAYER':<{w}} "
-                 f"{'WINS':>4}  {'MARKS':<16}  RESULT")
+    lines.append(f"{'TABLE':>5}  {ljust('PLAYER', w)} {'W':>2}  v  {ljust('PLAYER', w)} "
+                 f"{'W':>2}  RESULT")
     for t in rnd.tables:
         a, b = t.players
         ga, gb = (str(t.groups[0]), str(t.groups[1])) if swiss else ("-", "-")
@@ -168,8 +166,13 @@ def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
             marks.append("rematch")
         if t.pair_down is not None:
             marks.append(f"pair-down #{t.pair_down}")
-        lines.append(f"{t.table:>5}  {_name(state, a):<{w}} {ga:>4}  v  {_name(state, b):<{w}} "
-                     f"{gb:>4}  {', '.join(marks) or '-':<16}  {result_text(t.result)}")
+        tail = result_text(t.result) + (f" [{', '.join(marks)}]" if marks else "")
+        core = (f"{t.table:>5}  {ljust(label(state, a), w)} {rjust(ga, 2)}  v  "
+                f"{ljust(label(state, b), w)} {rjust(gb, 2)}")
+        if width(core) + 2 + width(tail) <= LINE_WIDTH:
+            lines.append(f"{core}  {tail}")
+        else:
+            lines += [core, fit(f"{'':>7}{tail}", LINE_WIDTH)]
     return lines
 
 

@@ -108,32 +108,72 @@ def _remove_sqlite(path: Path) -> None:
             pass
 
 
+def _progress(st: Any) -> dict[str, Any]:
+    """Where the event stands: phase, current round, its missing tables, the champion."""
+    h = st.hotc
+    rnd = h.rounds[-1] if h.rounds else None
+    missing = [t.table for t in rnd.tables if t.result is None] if rnd else []
+    if st.registration_closed_seq is None:
+        phase = "registration"
+    elif h.champion is not None:
+        phase = "finished"
+    elif h.slots is not None:
+        phase = "top_cut"
+    elif h.cut is not None:
+        phase = "cut_made"
+    elif h.swiss_over:
+        phase = "cut_window"
+    else:
+        phase = "swiss"
+    return {"phase": phase, "champion": h.champion,
+            "round": None if rnd is None else {
+                "number": rnd.number, "phase": rnd.phase.value,
+                "open": rnd.closed_seq is None, "tables": len(rnd.tables),
+                "missing_results": missing}}
+
+
+def _next_step(progress: dict[str, Any]) -> str:
+    rnd = progress["round"]
+    phase = progress["phase"]
+    if phase == "registration":
+        return "register players, then 'tourney registration close'"
+    if phase == "finished":
+        return "done: 'tourney export DIR' for the auditors"
+    if rnd is not None and rnd["open"]:
+        return f"enter the results of round {rnd['number']} ('tourney result record/import')"
+    if phase == "cut_window":
+        return "select the top cut: 'tourney cut'"
+    if phase == "cut_made":
+        return "seed the bracket: 'tourney bracket'"
+    return "pair the next round: 'tourney round pair' (top cut: 'tourney bracket')"
+
+
 def info(ctx: typer.Context, json: JsonOpt = False) -> None:
-    """Summarise the tournament: format, officials, players, size, head, checkpoint.
+    """Summarise the tournament: format, officials, players, phase, current round and
+    its missing results, champion, size, head and the latest checkpoint.
 
     Example: tourney info --json
     """
+    from cli.text import LINE_WIDTH, fit
     from ledger.checkpoint import parse_checkpoint_note
-    from ledger.checkpoint_store import list_checkpoint_files
+    from ledger.checkpoint_store import latest_note
 
     s = Session(ctx, json=json)
     with s.ledger() as led:
         log = s.tournament(led)
         st = led.load(log).state
+        cp_dir = s.checkpoint_dir(log)
+        found = latest_note(led, log, cp_dir)
     hj = st.officials.get(st.organizer)
     active = [o for o in st.officials.values() if o.revoked_seq is None]
-    cp_dir = s.checkpoint_dir(log)
-    files = list_checkpoint_files(cp_dir)
     latest: dict[str, Any] | None = None
-    if files:
-        try:
-            cp, _ = parse_checkpoint_note(files[-1].read_bytes())
-            latest = {"path": str(files[-1]), "size": cp.size, "root": cp.root.hex()}
-        except (TourneyError, OSError):
-            latest = {"path": str(files[-1]), "size": int(files[-1].stem), "root": None}
+    if found is not None:
+        cp, _ = parse_checkpoint_note(found[1])
+        latest = {"where": found[0], "size": cp.size, "root": cp.root.hex()}
     fmt = st.format
     reg = ("open" if st.registration_closed_seq is None
            else f"closed at seq {st.registration_closed_seq}")
+    progress = _progress(st)
     data = {"tournament": log, "name": st.name,
             "format": None if fmt is None else {"id": fmt.id, "cut": fmt.cut,
                                                 "params": fmt.params},
@@ -142,20 +182,40 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
             "players": len(st.players),
             "registration": {"closed": st.registration_closed_seq is not None,
                              "closed_seq": st.registration_closed_seq},
+            **progress, "next": _next_step(progress),
             "size": st.size, "head": st.head, "created": st.created_time,
             "last_event_time": st.last_time, "ledger": s.location.display(),
             "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}
     params = ", ".join(f"{k}={v}" for k, v in sorted((fmt.params if fmt else {}).items()))
+    rnd = progress["round"]
+    if rnd is None:
+        round_text = "-"
+    else:
+        missing = rnd["missing_results"]
+        state = (f"open, {len(missing)} of {rnd['tables']} results missing"
+                 if rnd["open"] else "closed")
+        round_text = f"{rnd['number']} ({rnd['phase'].replace('_', ' ')}): {state}"
+    champ = progress["champion"]
     lines = [f"tournament:   {log}", f"name:         {st.name}",
              f"format:       {fmt.id if fmt else '-'} (cut {fmt.cut if fmt else '-'}; {params})",
              f"head judge:   {st.organizer} ({hj.name if hj else '-'})",
              f"officials:    {len(st.officials)} ({len(active)} active)",
              f"players:      {len(st.players)}",
              f"registration: {reg}",
-             f"size:         {st.size} events",
-             f"head:         {st.head}",
-             "checkpoint:   " + (f"{latest['path']} (size {latest['size']})" if latest
-                                 else f"none in {cp_dir}")]
+             f"phase:        {progress['phase'].replace('_', ' ')}",
+             f"round:        {round_text}"]
+    if rnd is not None and rnd["open"] and rnd["missing_results"]:
+        lines.append(fit("missing:      tables " + ", ".join(
+            str(n) for n in rnd["missing_results"]), LINE_WIDTH))
+    if champ is not None:
+        player = st.players.get(champ)
+        lines.append(f"champion:     #{champ} {player.name if player else ''}".rstrip())
+    lines += [f"next:         {_next_step(progress)}",
+              f"size:         {st.size} events",
+              f"head:         {st.head}",
+              "checkpoint:   " + (f"size {latest['size']} ({latest['where']})" if latest
+                                 else "none yet (the head judge signs one: 'tourney "
+                                      "checkpoint')")]
     s.emit(data, lines)
 
 
