@@ -243,3 +243,24 @@ def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: 
         return None
     return WrittenCheckpoint(cp.size, cp.root, None if mirror is None
                              else mirror / f"{cp.size}.note")
+
+
+_PLACEHOLDER_WORDS = r"\b(what the randomizer|placeholder|todo|tbd|fixme|change ?me|" \
+                     r"your seed|insert seed|lorem ipsum)\b"
+
+
+def check_seed_material(material: str, option: str) -> str:
+    """Refuse seed material that looks like a placeholder (a README's ``"<…>"``, ``…``,
+    TODO): it would be signed into the log forever as a real randomizer's output."""
+    import re
+
+    text = material.strip()
+    if not text:
+        raise UsageError(f"{option} is empty", hint="enter exactly what the randomizer gave")
+    low = text.casefold()
+    if re.fullmatch(r"[\s.…\-_?*x]*", low) or re.search(r"<[^<>]*>", text) or \
+            re.search(_PLACEHOLDER_WORDS, low):
+        raise UsageError(f"{option} {material!r} looks like a placeholder, not randomizer "
+                         "output", hint="type exactly what the randomizer showed, e.g. "
+                                        f"{option} \"4 17 33 52 61\"; nothing was written")
+    return material

@@ -47,6 +47,22 @@ except ImportError:  # pragma: no cover - older typer with click as a dependency
 
 DEBUG_ENV = "TOURNEY_DEBUG"  # set to print the traceback of an internal error
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("tourney-ledger")
+    except PackageNotFoundError:  # a bare checkout on PYTHONPATH
+        return "unknown (not installed)"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"tourney {_version()} (wire format tourney-leaf/v1, DRAW-v1)\n")
+        raise typer.Exit(0)
+
+
 def root(
     ctx: typer.Context,
     ledger: Annotated[str | None, typer.Option(
@@ -64,6 +80,9 @@ def root(
     json: Annotated[bool, typer.Option(
         "--json", help="Exactly one JSON document on stdout; diagnostics on stderr.")]
         = False,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print the version and exit.")] = False,
 ) -> None:
     """Audit-grade tournament ledger: every decision is a signed, hash-chained event.
 

@@ -48,9 +48,10 @@ def seed_record(
 
     Example: tourney seed record --material "0x5f3a 91" --source "random.org" --reason "round 1 pairing" --ctx spring-open/R1/pairing --key hj.pem
     """
+    from cli.common import check_seed_material
+
     s = Session(ctx, key=key, json=json)
-    if not material:
-        raise UsageError("--material is empty", hint="enter exactly what the randomizer gave")
+    check_seed_material(material, "--material")
     if evidence is not None:
         evidence = evidence.strip().lower()
         if not is_hex(evidence, 64):

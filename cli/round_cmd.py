@@ -58,9 +58,9 @@ def seed_args(material: str | None, source: str | None) -> tuple[str | None, str
     if source is None or not source.strip():
         raise UsageError("--seed-material needs --seed-source (its provenance)",
                          hint="e.g. --seed-source \"atmospheric randomizer, 09:01\"")
-    if not material:
-        raise UsageError("--seed-material is empty",
-                         hint="enter exactly what the randomizer gave")
+    from cli.common import check_seed_material
+
+    check_seed_material(material, "--seed-material")
     return material, source.strip()
 
 

@@ -24,7 +24,7 @@ import msgspec
 import typer
 
 from cli.common import JsonOpt, Session, note
-from cli.tournament_cmd import TOURNAMENT_ID, _remove_sqlite
+from cli.tournament_cmd import _remove_sqlite, valid_id
 from ledger.errors import ExitCode, TourneyError, UsageError
 
 if TYPE_CHECKING:
@@ -189,9 +189,9 @@ def simulate(
     drop_rate = parse_rate(drops, "--drops")
     if not seed:
         raise UsageError("--seed is empty", hint="pass any text, e.g. --seed demo")
-    if tid is not None and not TOURNAMENT_ID.match(tid):
-        raise UsageError(f"tournament id {tid!r} is not 1-64 characters of [A-Za-z0-9._-] "
-                         "starting with a letter or digit", hint="pass another --id")
+    if tid is not None and not valid_id(tid):
+        raise UsageError(f"tournament id {tid!r} is not 1-64 letters, digits, '.', '_' or "
+                         "'-' starting with a letter or digit", hint="pass another --id")
 
     location = _sim_location(s, players)
     existed = location.exists()

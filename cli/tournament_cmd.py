@@ -10,6 +10,7 @@ May import: ``typer``, ``cli.common``, ``ledger.*``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,17 +19,31 @@ import typer
 from cli.common import JsonOpt, KeyOpt, Session, note, write_result
 from ledger.errors import TourneyError, UsageError
 
-TOURNAMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+#: Tournament ids: 1-64 characters, Unicode letters, digits and combining marks (NFC),
+#: plus ``.``, ``_`` and ``-``, starting with a letter or digit.
+TOURNAMENT_ID = re.compile(r"(?!_)\w[\w.-]{0,63}\Z")
 
 registration_app = typer.Typer(no_args_is_help=True, help=(
     "Registration of players (open until closed by the head judge).\n\n"
     "Example: tourney registration close --key hj.pem"))
 
 
+def _wordy(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LNM"
+
+
 def slug(name: str) -> str:
-    """Lowercase, [a-z0-9-] only, dashes collapsed and trimmed, at most 64 characters."""
-    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return text[:64].rstrip("-")
+    """The id of a name: NFC, lowercase, Unicode letters/digits/marks kept (so
+    ``山田カップ 2026`` → ``山田カップ-2026``), anything else a dash, dashes collapsed and
+    trimmed, at most 64 characters."""
+    text = unicodedata.normalize("NFC", name).lower()
+    out = "".join(ch if _wordy(ch) else "-" for ch in text)
+    return re.sub(r"-+", "-", out).strip("-")[:64].rstrip("-")
+
+
+def valid_id(text: str) -> bool:
+    return bool(TOURNAMENT_ID.match(text)) and text == unicodedata.normalize("NFC", text) \
+        and all(_wordy(ch) or ch in "._-" for ch in text)
 
 
 def init(
@@ -68,9 +83,9 @@ def init(
     if not log:
         raise UsageError(f"cannot derive a tournament id from the name {name!r}",
                          hint="pass --id ID")
-    if not TOURNAMENT_ID.match(log):
-        raise UsageError(f"tournament id {log!r} is not 1-64 characters of [A-Za-z0-9._-] "
-                         "starting with a letter or digit", hint="pass another --id")
+    if not valid_id(log):
+        raise UsageError(f"tournament id {log!r} is not 1-64 letters, digits, '.', '_' or "
+                         "'-' starting with a letter or digit", hint="pass another --id")
     if cut is not None and cut < 0:
         raise UsageError(f"--cut {cut} is negative", hint="use --cut 2, 4, 8, …")
     if format not in FORMATS:

@@ -35,6 +35,8 @@ class Kind(str, Enum):
     REGISTRATION_CLOSED = "registration_closed"
     SEED_RECORDED = "seed_recorded"
     DRAW_MADE = "draw_made"
+    PLAYER_WITHDRAWN = "player_withdrawn"
+    PLAYER_RENAMED = "player_renamed"
 
 
 class Role(str, Enum):
@@ -94,6 +96,25 @@ class PlayerRegistered(Body, frozen=True, kw_only=True, omit_defaults=True):
     nickname: str | None = None
     deck: str | None = None
     clan: str | None = None
+    external_id: str | None = None  # e.g. a membership number: tells namesakes apart
+
+
+class PlayerWithdrawn(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A registered player leaves before registration closes (never paired; the number
+    is not reused).  After registration closes a player drops instead."""
+
+    KIND = Kind.PLAYER_WITHDRAWN
+    number: int
+    reason: str = ""
+
+
+class PlayerRenamed(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A correction of a player's display name (players are named by number)."""
+
+    KIND = Kind.PLAYER_RENAMED
+    number: int
+    name: str
+    reason: str = ""
 
 
 class RegistrationClosed(Body, frozen=True, kw_only=True):
@@ -135,7 +156,7 @@ class DrawMade(Body, frozen=True, kw_only=True):
 BODY_TYPES: dict[str, type[Body]] = {
     cls.KIND.value: cls
     for cls in (TournamentCreated, OfficialAdded, OfficialRevoked, PlayerRegistered,
-                RegistrationClosed, SeedRecorded, DrawMade)
+                RegistrationClosed, SeedRecorded, DrawMade, PlayerWithdrawn, PlayerRenamed)
 }
 
 

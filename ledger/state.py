@@ -23,6 +23,8 @@ from ledger.events import (
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
+    PlayerRenamed,
+    PlayerWithdrawn,
     RegistrationClosed,
     Role,
     SeedRecorded,
@@ -49,6 +51,7 @@ class Player(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     nickname: str | None = None
     deck: str | None = None
     clan: str | None = None
+    external_id: str | None = None
 
 
 class Seed(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -83,6 +86,7 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     # RFC 6962 frontier of the log (ledger.merkle.frontier_append): the roots of the
     # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
     merkle: list[bytes] = []
+    withdrawn: dict[int, int] = {}  # player number -> seq of its player_withdrawn
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -143,7 +147,21 @@ def _official_revoked(state: TournamentState, ev: SignedEvent, body: OfficialRev
 def _player_registered(state: TournamentState, ev: SignedEvent, body: PlayerRegistered) -> None:
     state.players[body.number] = Player(
         number=body.number, name=body.name, registered_seq=ev.seq,
-        nickname=body.nickname, deck=body.deck, clan=body.clan)
+        nickname=body.nickname, deck=body.deck, clan=body.clan,
+        external_id=body.external_id)
+
+
+@applies(PlayerWithdrawn)
+def _player_withdrawn(state: TournamentState, ev: SignedEvent, body: PlayerWithdrawn) -> None:
+    state.players.pop(body.number, None)
+    state.withdrawn[body.number] = ev.seq
+
+
+@applies(PlayerRenamed)
+def _player_renamed(state: TournamentState, ev: SignedEvent, body: PlayerRenamed) -> None:
+    player = state.players.get(body.number)
+    if player is not None:
+        player.name = body.name
 
 
 @applies(RegistrationClosed)

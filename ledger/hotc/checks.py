@@ -141,6 +141,10 @@ def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> Non
 @checks(PlayerDropped)
 def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
     rec = state.hotc.records.get(body.number)
+    if rec is None and body.number in state.players:
+        raise RuleError("BR-DROP-1", f"registration is still open: player {body.number} "
+                        "is registered and withdraws instead of dropping",
+                        hint=f"tourney player withdraw {body.number}")
     if rec is None:
         raise RuleError("BR-DROP-1", f"player {body.number} is not registered",
                         hint="see 'tourney player list'")
