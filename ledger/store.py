@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import random
 import time as _time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -439,7 +440,7 @@ class Ledger:
                     raise ConcurrencyError(
                         f"another writer kept appending to {log}; gave up after "
                         f"{retries + 1} attempts", hint="run the command again") from None
-                _time.sleep(0.005 * (attempt + 1))
+                _time.sleep(random.uniform(0.001, 0.005 * (attempt + 1)))  # jitter: no lockstep
                 continue
             return result
         raise ConcurrencyError("unreachable")  # pragma: no cover
@@ -500,7 +501,7 @@ class WriteSession:
                     raise ConcurrencyError(
                         f"another writer kept appending to {self.log}; gave up after "
                         f"{retries + 1} attempts", hint="run the command again") from None
-                _time.sleep(0.005 * (attempt + 1))
+                _time.sleep(random.uniform(0.001, 0.005 * (attempt + 1)))  # jitter: no lockstep
                 continue
             self._agg = agg
             return result
