@@ -250,11 +250,17 @@ class Ledger:
         if create and not location.is_postgres and not location.path.parent.is_dir():
             raise StorageError(f"directory {location.path.parent} does not exist",
                                hint="create it or choose another --ledger")
+        env = location.env()
         for attempt in range(4):
             try:
-                self.app = LedgerApp(env=location.env())
+                self.app = LedgerApp(env=env)
                 break
             except (PersistenceError, OSError) as exc:
+                if "permission denied for schema" in str(exc) and env.get("CREATE_TABLE") != "no":
+                    # a station's role may only read and append (docs/OPERATIONS.md): the
+                    # tables exist already, so do not try to create them
+                    env = {**env, "CREATE_TABLE": "no"}
+                    continue
                 # several processes creating the schema at once may collide; retry briefly
                 if attempt == 3:
                     raise StorageError(f"cannot open ledger {location.display()}: {exc}",
