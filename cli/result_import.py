@@ -196,7 +196,8 @@ def result_import(
         note(f"error: {name} line {b.line}: {b.message}")
     refused = [{"line": b.line, "error": b.message, "exit_code": b.exit_code} for b in bad]
     summary = (f"imported {len(written)} results from {name}"
-               + (f" (seqs {written[0]['seq']}..{written[-1]['seq']})" if written else "")
+               + (f" (seq {written[0]['seq']})" if len(written) == 1 else
+                  f" (seqs {written[0]['seq']}..{written[-1]['seq']})" if written else "")
                + f"; {len(unchanged)} already recorded identically; {len(bad)} refused")
     s.emit({"ok": not bad, "tournament": log, "written": written, "unchanged": unchanged,
             "refused": refused, "closed": closings}, [summary, *lines])
