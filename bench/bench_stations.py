@@ -42,7 +42,7 @@ from typing import Any
 from ledger.aggregate import Tournament
 from ledger.events import Role
 from ledger.formats import make_format
-from ledger.keys import PublicKey, Signer, load_signer, write_new_key
+from ledger.keys import PublicKey, load_signer, write_new_key
 from ledger.store import Ledger, Location
 
 OUT = Path("bench/out/stations")
@@ -231,7 +231,8 @@ def main() -> None:
     print(f"BENCH stations backend={args.backend} stations={args.stations} "
           f"mode={'cli' if args.cli else 'api'} players={args.players} "
           f"results={check['results']} lost={check['lost']} "
-          f"duplicated={check['duplicated']} fork={'yes' if check['fork'] else 'no'} audit={'ok' if check['audit_ok'] else 'FAILED'} "
+          f"duplicated={check['duplicated']} fork={'yes' if check['fork'] else 'no'} "
+          f"audit={'ok' if check['audit_ok'] else 'FAILED'} "
           f"round2_paired={check['round2']} p50_ms={pct(times, 50):.1f} "
           f"p99_ms={pct(times, 99):.1f} results_per_s={len(times) / elapsed:.0f} "
           f"retries={retries} pair_next_ms={paired_ms:.0f} events={check['events']} "

@@ -12,11 +12,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from dataclasses import dataclass
-from pathlib import Path
-
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
