@@ -258,7 +258,7 @@ def check_seed_material(material: str, option: str) -> str:
     if not text:
         raise UsageError(f"{option} is empty", hint="enter exactly what the randomizer gave")
     low = text.casefold()
-    if re.fullmatch(r"[\s.…\-_?*x]*", low) or re.search(r"<[^<>]*>", text) or \
+    if re.fullmatch(r"[\s.…\-_?*]*|(x[\s\-]*){3,}", low) or re.search(r"<[^<>]*>", text) or \
             re.search(_PLACEHOLDER_WORDS, low):
         raise UsageError(f"{option} {material!r} looks like a placeholder, not randomizer "
                          "output", hint="type exactly what the randomizer showed, e.g. "
