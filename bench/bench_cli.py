@@ -104,7 +104,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--field", type=int, default=4096)
     ap.add_argument("--only", default="baseline,record,read,import")
+    ap.add_argument("--tourney", default=None,
+                    help="the tourney executable to measure (default: this checkout's)")
     args = ap.parse_args()
+    global TOURNEY
+    TOURNEY = args.tourney or TOURNEY
     only = set(args.only.split(","))
     # a user's machine caches bytecode (pip compiles installed packages); an editable
     # checkout under PYTHONDONTWRITEBYTECODE would recompile ours on every run

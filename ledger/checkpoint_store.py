@@ -154,15 +154,21 @@ def ledger_notes(ledger: Ledger, log: str, directory: Path | None) -> list[tuple
 
 
 def latest_note(ledger: Ledger, log: str, directory: Path | None) -> tuple[str, bytes] | None:
-    """The note of the largest size among ``ledger_notes``."""
+    """The note of the largest size: the ledger's latest, or a directory's larger one."""
     best: tuple[int, str, bytes] | None = None
-    for name, note in ledger_notes(ledger, log, directory):
+    stored = ledger.checkpoints.latest(log)
+    if stored is not None:
+        best = (stored[0], f"ledger:{stored[0]}", stored[1])
+    files = list_checkpoint_files(directory) if directory is not None else []
+    for p in reversed(files):
         try:
-            size = parse_checkpoint_note(note)[0].size
-        except CheckpointError:
+            data = p.read_bytes()
+            size = parse_checkpoint_note(data)[0].size
+        except (CheckpointError, OSError):
             continue
         if best is None or size > best[0]:
-            best = (size, name, note)
+            best = (size, str(p), data)
+        break
     return None if best is None else (best[1], best[2])
 
 
