@@ -13,6 +13,11 @@ p50/p90/max wall-clock milliseconds.  No in-process timers: what a scorekeeper w
 * ``baseline``: ``python -c pass`` — the interpreter's own floor on this machine.
 
     python bench/bench_cli.py [--runs 30] [--field 4096] [--only record,read,import]
+    PYTHONPATH=/tmp/old python bench/bench_cli.py --only baseline,record,read \
+        --tourney /tmp/old-venv/bin/tourney     # another build, for a side-by-side ratio
+
+The machine is noisy (2 cores shared): compare builds in alternating runs and read the
+``cli-python-startup`` line (the interpreter's floor in that same run) before absolute ms.
 
 Prints machine-readable lines:
     BENCH cli-<command> players=… runs=… p50_ms=… p90_ms=… max_ms=… budget_p50_ms=…
