@@ -3,8 +3,8 @@
 A 4,096-player HotC event with round 1 paired (2,048 tables).  N station processes enter
 every result at once — the tables dealt round-robin so the stations collide on the same
 tournament all the time — each slip exactly as ``tourney result record`` enters it
-(``cli.result_entry.enter_result`` inside ``Ledger.write``: load, decide, sign, save; a
-lost race reloads and decides again).  A head-judge process watches the round and pairs
+(``cli.result_entry.enter_result``: decide, sign, save; a lost race reloads and decides
+again).  A head-judge process watches the round and pairs
 round 2 the moment the last result lands, then signs a checkpoint.
 
 Then it checks: every table holds exactly one result (zero lost, zero duplicated),
@@ -15,10 +15,13 @@ pairing latency.
 
     python bench/bench_stations.py --backend postgres --stations 8     # 127.0.0.1:5432
     python bench/bench_stations.py --backend sqlite --stations 4
-    python bench/bench_stations.py --backend sqlite --stations 4 --players 512 --cli
+    python bench/bench_stations.py --backend sqlite --stations 4 --players 512 --mode cli
 
-``--cli`` makes every slip a real ``tourney result record`` process (slower; use a smaller
-field).  PostgreSQL URL: ``--url`` or TOURNEY_TEST_PG (default
+``--mode`` session (default): each station process keeps the tournament in memory and
+catches up with the other stations' events before each slip (``Ledger.session``, as
+``result import`` does); api: every slip loads it afresh (as one ``result record``);
+cli: every slip is a real ``tourney result record`` process (slower; use a smaller field).
+PostgreSQL URL: ``--url`` or TOURNEY_TEST_PG (default
 postgresql://postgres@127.0.0.1:5432/test); the run uses its own tournament id and
 deletes its rows afterwards unless ``--keep``.
 
@@ -84,7 +87,7 @@ def setup(loc: Location, log: str, players: int, stations: int) -> tuple[Path, l
     return hj_path, sk_paths
 
 
-def station(url: str, log: str, key: str, slips: list[tuple[int, int]], cli: bool,
+def station(url: str, log: str, key: str, slips: list[tuple[int, int]], mode: str,
             out: Any) -> None:
     """One scorekeeping station: enter ``slips`` (table, winner) one by one."""
     from cli.result_entry import enter_result
@@ -98,10 +101,11 @@ def station(url: str, log: str, key: str, slips: list[tuple[int, int]], cli: boo
            "TOURNEY_TOURNAMENT": log}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     with Ledger(Location(url)) as led:
+        session = led.session(log)
         for table, winner in slips:
             t0 = time.perf_counter()
             while True:
-                if cli:
+                if mode == "cli":
                     proc = subprocess.run(["tourney", "result", "record", "--round", "1",
                                            "--table", str(table), "--winner", str(winner)],
                                           env=env, capture_output=True, text=True)
@@ -111,10 +115,15 @@ def station(url: str, log: str, key: str, slips: list[tuple[int, int]], cli: boo
                         raise SystemExit(f"station {key}: {proc.stderr.strip()}")
                     retries += 1
                     continue
+                def slip(t: Any, now: str, table: int = table, winner: int = winner) -> Any:
+                    return enter_result(t, signer, now, lambda seq: led.actor_of(log, seq),
+                                        round_no=1, table=table, outcome=Outcome.WIN,
+                                        winner=winner)
                 try:
-                    led.write(log, lambda t, now, table=table, winner=winner: enter_result(
-                        t, signer, now, lambda seq: led.actor_of(log, seq), round_no=1,
-                        table=table, outcome=Outcome.WIN, winner=winner), retries=64)
+                    if mode == "session":
+                        session.write(slip, retries=64)
+                    else:
+                        led.write(log, slip, retries=64)
                     break
                 except ConcurrencyError:
                     retries += 1  # the scorekeeper runs the command again (idempotent)
@@ -185,7 +194,11 @@ def main() -> None:
     ap.add_argument("--stations", type=int, default=8)
     ap.add_argument("--players", type=int, default=4096)
     ap.add_argument("--url", default=os.environ.get("TOURNEY_TEST_PG") or PG_DEFAULT)
-    ap.add_argument("--cli", action="store_true", help="one tourney process per slip")
+    ap.add_argument("--mode", choices=("session", "api", "cli"), default="session",
+                    help="session: a station process keeps the tournament in memory and "
+                         "catches up with the others' events (as 'result import'); api: "
+                         "every slip loads the tournament afresh (as 'result record'); cli: "
+                         "every slip is a real 'tourney result record' process")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
 
@@ -207,7 +220,7 @@ def main() -> None:
     judge = ctx.Process(target=head_judge, args=(loc.text, log, str(hj_key), out))
     judge.start()
     procs = [ctx.Process(target=station, args=(loc.text, log, str(sk_keys[i]),
-                                               tabs[i::args.stations], args.cli, out))
+                                               tabs[i::args.stations], args.mode, out))
              for i in range(args.stations)]
     start = time.perf_counter()
     for p in procs:
@@ -229,7 +242,7 @@ def main() -> None:
     ok = check["lost"] == 0 and check["duplicated"] == 0 and check["audit_ok"] and \
         check["round2"]
     print(f"BENCH stations backend={args.backend} stations={args.stations} "
-          f"mode={'cli' if args.cli else 'api'} players={args.players} "
+          f"mode={args.mode} players={args.players} "
           f"results={check['results']} lost={check['lost']} "
           f"duplicated={check['duplicated']} fork={'yes' if check['fork'] else 'no'} "
           f"audit={'ok' if check['audit_ok'] else 'FAILED'} "

@@ -37,7 +37,7 @@ from eventsourcing.utils import get_topic
 from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock, parse_time
-from ledger.errors import ConcurrencyError, StorageError, TourneyError, UsageError
+from ledger.errors import ConcurrencyError, StorageError, UsageError
 from ledger.events import open_leaf
 from ledger.state import TournamentState
 
@@ -469,7 +469,12 @@ class Ledger:
 
 
 class WriteSession:
-    """``Ledger.write`` with the aggregate kept between commands (see ``Ledger.session``)."""
+    """``Ledger.write`` with the aggregate kept between commands (see ``Ledger.session``).
+
+    Before each command the kept aggregate catches up with the events other writers
+    appended since (only those are read and folded), so every decision — a write, a
+    refusal, an "unchanged" — rests on the ledger as it is; a lost race (the aggregate
+    then holds our unsaved event) drops it and loads afresh."""
 
     def __init__(self, ledger: Ledger, log: str) -> None:
         self.ledger = ledger
@@ -482,24 +487,22 @@ class WriteSession:
             self._agg = self.ledger.load(self.log)
         return self._agg.state
 
+    def _current(self) -> Tournament:
+        agg, self._agg = self._agg, None  # trusted again only after a clean save
+        if agg is None:
+            return self.ledger.load(self.log)
+        try:
+            newer = list(self.ledger.app.events.get(self.log, gt=agg.version))
+        except PersistenceError as exc:
+            raise StorageError(f"cannot read tournament {self.log}: {exc}") from None
+        caught_up: Tournament = _project(agg, newer)
+        return caught_up
+
     def write(self, command: Callable[[Tournament, str], T], *, retries: int = 8) -> T:
-        """Decide and save one command; a refusal or a write-nothing answer decided on
-        the kept aggregate is decided again on a fresh load (another station may have
-        written meanwhile), so neither rests on a stale state."""
+        """Decide and save one command (its own transaction), retried on a lost race."""
         for attempt in range(retries + 1):
-            cached = self._agg
-            agg = cached if cached is not None else self.ledger.load(self.log)
-            self._agg = None  # trusted again only after a clean save
-            try:
-                result = command(agg, self.ledger.clock.now())
-            except TourneyError:
-                if cached is None:
-                    raise
-                agg = self.ledger.load(self.log)
-                result = command(agg, self.ledger.clock.now())
-            if cached is not None and not agg.pending_events:
-                agg = self.ledger.load(self.log)
-                result = command(agg, self.ledger.clock.now())
+            agg = self._current()
+            result = command(agg, self.ledger.clock.now())
             try:
                 self.ledger._save(agg)
             except IntegrityError:
