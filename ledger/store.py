@@ -437,11 +437,15 @@ class Ledger:
               *, retries: int = 8) -> T:
         """Load, decide and save one command; on a lost race reload and decide again."""
         for attempt in range(retries + 1):
-            agg = self.load(log)
-            result = command(agg, self.clock.now())
-            try:
-                self._save(agg)
-            except IntegrityError:
+            with self.writer_turn(log):
+                agg = self.load(log)
+                result = command(agg, self.clock.now())
+                try:
+                    self._save(agg)
+                    lost = False
+                except IntegrityError:
+                    lost = True
+            if lost:
                 if attempt == retries:
                     raise ConcurrencyError(
                         f"another writer kept appending to {log}; gave up after "
@@ -450,6 +454,29 @@ class Ledger:
                 continue
             return result
         raise ConcurrencyError("unreachable")  # pragma: no cover
+
+    @contextmanager
+    def writer_turn(self, log: str) -> Iterator[None]:
+        """PostgreSQL: wait for this tournament's turn (a session advisory lock, granted
+        in arrival order) so that concurrent stations queue instead of racing — no
+        station starves re-deciding lost races.  SQLite: nothing (its write lock and the
+        retry on a lost race suffice for a few stations)."""
+        if not self.location.is_postgres:
+            yield
+            return
+        key = int.from_bytes(hashlib.sha256(b"tourney-writer\x00" + log.encode()).digest()[:8],
+                             "big", signed=True)
+        rec: Any = self.app.recorder
+        try:
+            with rec.datastore.get_connection() as conn:
+                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                try:
+                    yield
+                finally:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        except PersistenceError as exc:
+            raise StorageError(f"cannot write to {self.location.display()}: {exc}",
+                               hint="check the server and the network") from None
 
     def session(self, log: str) -> WriteSession:
         """Many commands on one tournament from one process (``result import``): the
@@ -501,11 +528,15 @@ class WriteSession:
     def write(self, command: Callable[[Tournament, str], T], *, retries: int = 8) -> T:
         """Decide and save one command (its own transaction), retried on a lost race."""
         for attempt in range(retries + 1):
-            agg = self._current()
-            result = command(agg, self.ledger.clock.now())
-            try:
-                self.ledger._save(agg)
-            except IntegrityError:
+            with self.ledger.writer_turn(self.log):
+                agg = self._current()
+                result = command(agg, self.ledger.clock.now())
+                try:
+                    self.ledger._save(agg)
+                    lost = False
+                except IntegrityError:
+                    lost = True
+            if lost:
                 if attempt == retries:
                     raise ConcurrencyError(
                         f"another writer kept appending to {self.log}; gave up after "
