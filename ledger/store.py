@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
 SNAPSHOT_INTERVAL = 100
+TURN_WAIT_MS = 3000  # PostgreSQL: the longest wait for a tournament's writer turn
 _TOURNAMENT_TOPIC = get_topic(Tournament)
 
 
@@ -459,21 +460,33 @@ class Ledger:
     def writer_turn(self, log: str) -> Iterator[None]:
         """PostgreSQL: wait for this tournament's turn (a session advisory lock, granted
         in arrival order) so that concurrent stations queue instead of racing — no
-        station starves re-deciding lost races.  SQLite: nothing (its write lock and the
-        retry on a lost race suffice for a few stations)."""
+        station starves re-deciding lost races.  The wait is bounded (``TURN_WAIT_MS``):
+        past it the write goes ahead optimistically and a lost race is retried as
+        always, so correctness never depends on the lock.  SQLite: nothing (its write
+        lock and the retry on a lost race suffice for a few stations)."""
         if not self.location.is_postgres:
             yield
             return
         key = int.from_bytes(hashlib.sha256(b"tourney-writer\x00" + log.encode()).digest()[:8],
                              "big", signed=True)
+        import psycopg
+
         rec: Any = self.app.recorder
         try:
             with rec.datastore.get_connection() as conn:
-                conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                conn.execute(f"SET lock_timeout = '{TURN_WAIT_MS}ms'")
+                try:
+                    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                    locked = True
+                except psycopg.errors.LockNotAvailable:
+                    locked = False  # a holder that does not let go: write optimistically
+                finally:
+                    conn.execute("SET lock_timeout = 0")
                 try:
                     yield
                 finally:
-                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                    if locked:
+                        conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
         except PersistenceError as exc:
             raise StorageError(f"cannot write to {self.location.display()}: {exc}",
                                hint="check the server and the network") from None
