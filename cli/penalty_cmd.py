@@ -155,7 +155,7 @@ def penalty_issue(
     s.emit({"ok": True, "tournament": log, "seq": events[0].seq, "kind": events[0].kind,
             **_offer_json(inf, a, lvl), "penalty": pen.value, "upgrade": b.upgrade,
             "applies_to": b.applies_to.value, "events": events_brief(events),
-            "checkpoint": str(cp) if cp else None}, lines)
+            "checkpoint": cp.json() if cp else None}, lines)
 
 
 @app.command("list")
@@ -241,4 +241,4 @@ def disqualify(
              + ("; the match in progress is lost" if len(events) > 1 else "")]
     s.emit({"ok": True, "tournament": log, "seq": events[0].seq, "kind": events[0].kind,
             "number": number, "events": events_brief(events),
-            "checkpoint": str(cp) if cp else None}, lines)
+            "checkpoint": cp.json() if cp else None}, lines)

@@ -132,6 +132,16 @@ class Choice:
                              hint="time in the top cut: --timeout --turn-player N "
                                   "(HOTC-TOP-2); a simultaneous loss: --winner with the "
                                   "non-turn player (BR-SE-2)")
+        if rnd is not None and self.outcome is Outcome.TIMEOUT and self.swiss_only is None:
+            if rnd.phase is Phase.TOP_CUT and self.turn_player is None:
+                raise UsageError("a top-cut timeout needs --turn-player NUMBER",
+                                 hint="the player whose turn it was when time ran out "
+                                      "loses (HOTC-TOP-2); with an upheld slow-play call "
+                                      "use --slow-play NUMBER")
+            if rnd.phase is Phase.SWISS and self.turn_player is not None:
+                raise UsageError("--turn-player does not apply in the Swiss phase",
+                                 hint="a Swiss timeout is a double loss whoever's turn it "
+                                      "was (HOTC-TIME-2): leave out --turn-player")
 
         calls: list[int] = []
         if self.slow_play is not None:
@@ -256,11 +266,11 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
                                "eliminated": list(closed.eliminated),
                                "swiss_over": closed.swiss_over},
                  verdict=verdict, champion=None if champ is None else champ.number)
-    cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
+    cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written", state)
     if champ is not None:
         extra["sealed"] = cp is not None  # the end-of-event checkpoint (DESIGN.md §4)
     if cp is not None:
-        extra["checkpoint"] = str(cp)
+        extra["checkpoint"] = cp.json()
         lines.append(f"{'end-of-event checkpoint (sealed)' if champ else 'checkpoint'}: {cp}")
     elif champ is not None:
         hint = ("the event is not sealed until the head judge signs the end-of-event "
@@ -274,12 +284,18 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
     return extra, lines
 
 
-def _write(s: Session, command: Any) -> tuple[str, list[SignedEvent], TournamentState,
+def _write(s: Session, command: Any) -> tuple[str, Any, TournamentState,
                                              dict[str, Any], list[str]]:
+    """One write: ``command(t, time, signer, ledger, log)`` returns the events it recorded
+    (or ``Unchanged``); then what closing a round prints."""
+    from cli.result_entry import Unchanged
+
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        events, agg = led.write(log, lambda t, time: (command(t, time, signer), t))
+        events, agg = led.write(log, lambda t, time: (command(t, time, signer, led, log), t))
+        if isinstance(events, Unchanged):
+            return log, events, agg.state, {}, []
         extra, lines = closing(s, led, log, signer, agg.state, events)
     return log, events, agg.state, extra, lines
 
@@ -293,6 +309,20 @@ def _games_fields(b: ResultRecorded | ResultCorrected) -> dict[str, Any]:
     if not isinstance(b.decided_by, msgspec.UnsetType):
         out["decided_by"] = b.decided_by.value
     return out
+def _unchanged(s: Session, log: str, st: TournamentState, same: Any, what: str) -> None:
+    """An identical re-entry: exit 0, nothing written, the earlier event named."""
+    from ledger.formats.match.apply import find_table
+
+    tab = find_table(st.fmt, same.round, same.table)
+    players = " v ".join(label(st, p) for p in tab.players) if tab else "?"
+    res = tab.result if tab else None
+    s.emit({"ok": True, "tournament": log, "written": False, "seq": same.seq,
+            "round": same.round, "table": same.table,
+            "winner": res.winner if res else None,
+            "losers": list(res.losers) if res else [],
+            "outcome": res.outcome.value if res else None},
+           [f"unchanged: round {same.round} table {same.table} ({players}) already has "
+            f"this result as {what} (seq {same.seq}): {result_text(res)}; nothing written"])
 
 
 def _result_lines(state: TournamentState, events: list[SignedEvent], what: str) -> list[str]:
@@ -346,6 +376,8 @@ def result_record(
 
     Example: tourney result record --round 2 --table 5 --slow-play 22 --key sk.pem
     """
+    from cli.result_entry import Unchanged, enter_result
+
     s = Session(ctx, key=key, json=json)
     if outcome is not None:
         kw = wot_kwargs(outcome, winner, support, pattern, neutral, conceded_by, last_battle,
@@ -357,8 +389,12 @@ def result_record(
     _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
                     both_slow_play, tie, draw, games, annex_a)
-    log, events, st, extra, more = _write(s, lambda t, time, signer: t.record_result(
-        signer, time, note=note_text, **choice.kwargs(t.state, round_no, table)))
+    log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: enter_result(
+        t, signer, time, lambda seq: led.actor_of(log, seq), note=note_text,
+        **choice.kwargs(t.state, round_no, table)))
+    if isinstance(events, Unchanged):
+        _unchanged(s, log, st, events, "recorded")
+        return
     b = events[0].body
     assert isinstance(b, ResultRecorded)
     s.emit(write_result(events[0], round=round_no, table=table, winner=b.winner,
@@ -401,6 +437,8 @@ def result_correct(
 
     Example: tourney result correct --round 2 --table 5 --winner 9 --reason "slips swapped" --key judge.pem
     """
+    from cli.result_entry import Unchanged, correct_entry
+
     s = Session(ctx, key=key, json=json)
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the result is corrected")
@@ -414,8 +452,11 @@ def result_correct(
     _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
                     both_slow_play, tie, draw, games, annex_a)
-    log, events, st, extra, more = _write(s, lambda t, time, signer: t.correct_result(
-        signer, time, reason=reason.strip(), **choice.kwargs(t.state, round_no, table)))
+    log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: correct_entry(
+        t, signer, time, reason=reason.strip(), **choice.kwargs(t.state, round_no, table)))
+    if isinstance(events, Unchanged):
+        _unchanged(s, log, st, events, "the current result")
+        return
     b = events[0].body
     assert isinstance(b, ResultCorrected)
     s.emit(write_result(events[0], round=round_no, table=table, winner=b.winner,
@@ -503,10 +544,18 @@ def drop(
     Example: tourney drop 31 --reason "left the venue" --key sk.pem
     """
     s = Session(ctx, key=key, json=json)
-    log, events, st, extra, more = _write(s, lambda t, time, signer: t.drop_player(
+    log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: t.drop_player(
         signer, time, number, reason.strip()))
     b = events[0].body
     assert isinstance(b, PlayerDropped)
     s.emit(write_result(events[0], number=number, round=b.round, timing=b.timing.value,
                         events=events_brief(events), **extra),
            [f"{seq_span(events)}: {_timing_text(st, events)}"] + more)
+
+
+def _register_import() -> None:
+    from cli.result_import import result_import
+    app.command("import")(result_import)
+
+
+_register_import()

@@ -38,6 +38,8 @@ class Kind(str, Enum):
     DRAW_MADE = "draw_made"
     SEED_COMMITTED = "seed_committed"
     REPORT_PUBLISHED = "report_published"
+    PLAYER_WITHDRAWN = "player_withdrawn"
+    PLAYER_RENAMED = "player_renamed"
 
 
 class Role(str, Enum):
@@ -121,6 +123,25 @@ class PlayerRegistered(Body, frozen=True, kw_only=True, omit_defaults=True):
     clan: str | None = None
     #: the invitation reference (HOTC-ENTRY-1; omitted when none, so older bytes stay)
     invitation: str | None = None
+    external_id: str | None = None  # e.g. a membership number: tells namesakes apart
+
+
+class PlayerWithdrawn(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A registered player leaves before registration closes (never paired; the number
+    is not reused).  After registration closes a player drops instead."""
+
+    KIND = Kind.PLAYER_WITHDRAWN
+    number: int
+    reason: str = ""
+
+
+class PlayerRenamed(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A correction of a player's display name (players are named by number)."""
+
+    KIND = Kind.PLAYER_RENAMED
+    number: int
+    name: str
+    reason: str = ""
 
 
 class RegistrationClosed(Body, frozen=True, kw_only=True):
@@ -199,7 +220,8 @@ class DrawMade(Body, frozen=True, kw_only=True, omit_defaults=True):
 BODY_TYPES: dict[str, type[Body]] = {
     cls.KIND.value: cls
     for cls in (TournamentCreated, OfficialAdded, OfficialRevoked, PlayerRegistered,
-                RegistrationClosed, SeedRecorded, DrawMade, SeedCommitted, ReportPublished)
+                RegistrationClosed, SeedRecorded, DrawMade, SeedCommitted, ReportPublished,
+                PlayerWithdrawn, PlayerRenamed)
 }
 
 

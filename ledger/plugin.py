@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from ledger.state import TournamentState
 
 Applier = Callable[["TournamentState", SignedEvent, Any], None]
+#: (winner, losers, loss reasons, outcome, games or None): a result as decided, in the
+#: order the format records it (``FormatPlugin.decided_result``)
+DecidedResult = tuple[Any, list[int], list[Any], Any, "list[int] | None"]
 Checker = Callable[["TournamentState", Any, str], None]
 
 
@@ -134,6 +137,12 @@ class FormatPlugin:
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         raise _no_verb(self, "result correct")
+
+    def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
+        """What a result entry (``record_result``'s keywords, ``round_no`` and ``table``
+        included) decides for its table, recording nothing: how a station tells an
+        identical re-entry (nothing to write) from a conflicting one."""
+        raise _no_verb(self, "result entry")
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:

@@ -7,6 +7,8 @@ rates, formats and player counts exit 2 without creating a ledger.
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +43,11 @@ def test_simulate_prints_a_champion_and_audits_clean(sims: Sims) -> None:
     assert out.startswith("simulated sim-16 in ")
     assert "\nchampion: #" in out and "\naudit: OK (" in out
     assert "demo keys" in out and "NOT for real events" in out
-    assert (sims.dir / "sim.db.checkpoints" / "sim-16").is_dir()
+    # checkpoints live in the ledger itself (issue 7), no side directory
+    with closing(sqlite3.connect(sims.dir / "sim.db")) as db:
+        sizes = [r[0] for r in db.execute(
+            "SELECT size FROM tourney_checkpoints WHERE log = 'sim-16' ORDER BY size")]
+    assert len(sizes) >= 5 and not (sims.dir / "sim.db.checkpoints").exists()
     report = sims.cli("--tournament", "sim-16", "audit", "verify", "--json").doc
     assert report["ok"] is True and report["log"] == "sim-16"
     assert not [f for f in report["findings"] if f["severity"] == "error"]
