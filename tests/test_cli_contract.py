@@ -317,9 +317,11 @@ def test_import_close_checkpoint_and_proofs(world: World) -> None:
     doc = cli(*env, "player", "import", "ok.csv", "--key", "sk.pem", "--json").doc
     assert doc["count"] == 2 and [p["number"] for p in doc["players"]] == [3, 10]
     closed = cli(*env, "registration", "close", "--key", "hj.pem", "--json").doc
-    # stored in the ledger; no note file unless --checkpoints DIR asks for a mirror
-    assert closed["checkpoint"]["path"] is None and closed["checkpoint"]["stored"] == "ledger"
+    # stored in the ledger, and mirrored as a note file in the ledger's note directory
+    assert closed["checkpoint"]["stored"] == "ledger"
     assert closed["checkpoint"]["size"] == closed["seq"]
+    assert Path(closed["checkpoint"]["path"]) == (
+        world.dir / "later.db.checkpoints" / closed["tournament"] / f"{closed['seq']}.note")
     cli(*env, "seed", "record", "--material", "more", "--source", "dice", "--reason", "r1",
         "--key", "hj.pem")
     mirror = world.dir / "published"

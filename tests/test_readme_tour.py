@@ -33,10 +33,14 @@ def test_readme_tour_runs_as_written(tmp_path: Path) -> None:
     bindir = Path(shutil.which("tourney") or "").parent
     env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
     lines = tour_lines()
-    assert len(lines) >= 20 and lines[-1].startswith("tourney export")
+    exports = [i for i, line in enumerate(lines) if line.startswith("tourney export")]
+    assert len(lines) >= 20 and exports
+    outputs = []
     for line in lines:
         proc = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, f"{line}\n{proc.stdout}\n{proc.stderr}"
+        outputs.append(proc)
+    proc = outputs[exports[-1]]
     assert proc.stdout.startswith("exported ") and "\nOK: spring-open:" in proc.stdout
     assert "unsealed_tail" not in proc.stdout
