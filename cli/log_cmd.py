@@ -107,11 +107,11 @@ def log(
     Example: tourney log --from 5 --kind player_registered
     """
     import ledger.formats.registry  # noqa: F401  (the formats' kinds)
-    from ledger.events import BODY_TYPES
+    from ledger.events import BODY_TYPES, body_type_of
     from ledger.store import LedgerCorrupt
 
     s = Session(ctx, json=json)
-    if kind is not None and kind not in BODY_TYPES:
+    if kind is not None and body_type_of(kind) is None:
         raise UsageError(f"unknown event kind {kind!r}",
                          hint=f"kinds: {', '.join(sorted(BODY_TYPES))}")
     leaves: list[Any] = []

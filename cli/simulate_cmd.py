@@ -176,7 +176,7 @@ def simulate(
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
     from audit.verify import verify_ledger
-    from ledger.formats.registry import FORMATS
+    from ledger.formats.registry import FORMAT_IDS
     from ledger.formats.simulation import demo_key
     from ledger.formats.simulation import simulate as run_simulation
     from ledger.store import Ledger
@@ -185,9 +185,9 @@ def simulate(
     if not 2 <= players <= MAX_PLAYERS:
         raise UsageError(f"--players {players} is outside 2..{MAX_PLAYERS}",
                          hint="e.g. --players 70")
-    if format not in FORMATS:
+    if format not in FORMAT_IDS:
         raise UsageError(f"unknown format {format!r}",
-                         hint=f"known formats: {', '.join(sorted(FORMATS))}")
+                         hint=f"known formats: {', '.join(sorted(FORMAT_IDS))}")
     from ledger.errors import RuleError
     from ledger.formats.registry import make_format, parse_params
 

@@ -87,7 +87,7 @@ def init(
     """
     from ledger.aggregate import Tournament
     from ledger.events import LedgerPolicy, open_leaf
-    from ledger.formats.registry import FORMATS, make_format, parse_params
+    from ledger.formats.registry import FORMAT_IDS, make_format, parse_params
 
     s = Session(ctx, key=key, json=json)
     if not name.strip():
@@ -101,9 +101,9 @@ def init(
                          "'-' starting with a letter or digit", hint="pass another --id")
     if cut is not None and cut < 0:
         raise UsageError(f"--cut {cut} is negative", hint="use --cut 2, 4, 8, …")
-    if format not in FORMATS:
+    if format not in FORMAT_IDS:
         raise UsageError(f"unknown format {format!r}",
-                         hint=f"known formats: {', '.join(sorted(FORMATS))}")
+                         hint=f"known formats: {', '.join(sorted(FORMAT_IDS))}")
     fmt = make_format(format, cut, parse_params(format, list(param or [])))
     policy = LedgerPolicy(time_tolerance_s=time_tolerance, witness_quorum=witness_quorum,
                           witness_max_age_s=witness_max_age)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections.abc import Callable
 from enum import Enum
 from typing import Any, ClassVar, Literal
 
@@ -311,10 +312,24 @@ class ParsedLeaf(msgspec.Struct, frozen=True):
     noncanonical: str | None
 
 
+#: Asked before an unknown kind is refused: the plug-in socket imports the formats not
+#: loaded yet (``ledger.plugin.load_all_formats``) and says whether any was.
+ON_UNKNOWN_KIND: list[Callable[[], bool]] = []
+
+
+def body_type_of(kind: str) -> type[Body] | None:
+    """The body type of ``kind``, loading the formats not imported yet when it is unknown
+    (formats are imported on first use: start-up reads only the one a ledger runs)."""
+    body_type = BODY_TYPES.get(kind)
+    if body_type is None and any([hook() for hook in ON_UNKNOWN_KIND]):
+        body_type = BODY_TYPES.get(kind)
+    return body_type
+
+
 def _body_decoder(kind: str) -> msgspec.json.Decoder[Any]:
     dec = _body_decoders.get(kind)
     if dec is None:
-        body_type = BODY_TYPES.get(kind)
+        body_type = body_type_of(kind)
         if body_type is None:
             raise NonCanonicalError(f"unknown event kind {kind!r}")
         dec = _body_decoders[kind] = msgspec.json.Decoder(body_type)

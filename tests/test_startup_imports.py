@@ -67,3 +67,30 @@ def test_a_signed_write_loads_no_pydantic_rich_or_pem_parser(tmp_path: Path,
     assert "pydantic" not in tops and "rich" not in tops
     assert "cryptography.hazmat.primitives.serialization" not in mods
     assert "cli.results_cmd" not in mods and "cli.simulate_cmd" not in mods
+
+
+def test_a_command_imports_only_its_ledgers_format(tmp_path: Path,
+                                                   small_ledger: object) -> None:
+    """Formats are plugged in by name (ledger.formats.registry): reading a HotC event
+    imports the HotC plug-in and the shared layers, never Bushiroad's or Wheel of Time's."""
+    from ledger.store import Location
+
+    assert isinstance(small_ledger, Location)
+    mods = _modules(["--ledger", small_ledger.text, "info"], tmp_path)
+    assert "ledger.formats.hotc.plugin" in mods  # the ledger's own format was read
+    assert not any(m.startswith(("ledger.formats.bushiroad", "ledger.formats.wot"))
+                   for m in mods), sorted(m for m in mods if m.startswith("ledger.formats"))
+
+
+def test_an_unknown_kind_loads_every_format_before_it_is_refused() -> None:
+    """A leaf of a format not imported yet still decodes: the socket imports the formats
+    before a kind is called unknown (ledger.events.body_type_of)."""
+    probe = ("import ledger.formats.registry, sys\n"
+             "from ledger.events import body_type_of\n"
+             "assert 'ledger.formats.wot.plugins' not in sys.modules\n"
+             "assert body_type_of('tbp_overridden') is not None\n"
+             "assert body_type_of('no_such_kind') is None\n"
+             "print('ok')\n")
+    proc = subprocess.run([sys.executable, "-c", probe], env={**os.environ,
+                          "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "ok", proc.stderr
