@@ -34,6 +34,7 @@ class Desk:
     db: Path
     log: str
     pairing: dict[str, Any]
+    round: int = 1
 
     def copy(self, name: str) -> tuple[Cli, Path]:
         snapshot(self.db)
@@ -165,22 +166,29 @@ def top_cut(tmp_path_factory: pytest.TempPathFactory) -> Desk:
     d = tmp_path_factory.mktemp("topcut")
     cli = Cli(d, d / "t.db")
     _keys(cli, d, "hj")
-    log = cli("init", "--name", "Four", "--format", "hotc-swiss-de", "--cut", "4",
+    log = cli("init", "--name", "Four", "--format", "hotc-swiss-de", "--cut", "2",
               "--key", "hj.pem", "--json").doc["tournament"]
     for n in ("A", "B", "C", "D"):
         cli("player", "add", n, "--key", "hj.pem")
     cli("registration", "close", "--key", "hj.pem")
-    cli("cut", "--key", "hj.pem")  # AMB-H6: 4 players fit the top 4, no draw needed
+    # two Swiss rounds leave one undefeated, fewer than the top 2 (HOTC-STOP-1)
+    for rnd, material in ((1, "four 3 1 4 1 5"), (2, "2 9 4 4")):
+        tables = cli("round", "pair", "--seed-material", material, "--seed-source", "dice",
+                     "--key", "hj.pem", "--json").doc["tables"]
+        for t in tables:
+            cli("result", "record", "--round", str(rnd), "--table", str(t["table"]),
+                "--winner", str(t["players"][0]), "--key", "hj.pem")
+    cli("cut", "--seed-material", "7 7 7 1", "--seed-source", "dice", "--key", "hj.pem")
     pairing = cli("bracket", "--seed-material", "four 3 1 4 1 5", "--seed-source",
                   "dice", "--key", "hj.pem", "--json").doc
     assert pairing["ok"]
-    return Desk(cli, d, d / "t.db", log, {})
+    return Desk(cli, d, d / "t.db", log, {}, pairing["round"]["round"])
 
 
 def test_top_cut_timeout_names_turn_player(top_cut: Desk) -> None:
     cli, db = top_cut.cli, top_cut.db
-    err = top_cut.refused(cli, db, "result", "record", "--round", "1", "--table", "1",
-                          "--timeout", "--key", "hj.pem", code=2)
+    err = top_cut.refused(cli, db, "result", "record", "--round", str(top_cut.round),
+                          "--table", "1", "--timeout", "--key", "hj.pem", code=2)
     assert "--turn-player" in err and "HOTC-TOP-2" in err
 
 

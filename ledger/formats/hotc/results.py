@@ -39,7 +39,10 @@ def decide_result(phase: Phase, players: list[int], outcome: Outcome, *,
     calls = sorted(set(slow_play or []))
     for p in calls:
         _member(players, p, "a slow-play call", "HOTC-TIME-2")
-    if turn_player is not None and (phase is Phase.SWISS or outcome is not Outcome.TIMEOUT):
+    if turn_player is not None and (phase is Phase.SWISS or outcome not in (
+            Outcome.TIMEOUT, Outcome.SLOW_PLAY)):
+        # a top-cut slow-play timeout records whose turn it was beside the upheld call
+        # that decides it (R2, TC-11f)
         raise RuleError("HOTC-TOP-2", "a turn player decides only a top-cut timeout",
                         hint="leave out --turn-player (a Swiss timeout is a double loss, "
                              "HOTC-TIME-2)")
