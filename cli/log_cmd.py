@@ -108,7 +108,7 @@ def log(
     """
     import ledger.formats.registry  # noqa: F401  (the formats' kinds)
     from ledger.events import BODY_TYPES, body_type_of
-    from ledger.store import LedgerCorrupt
+    from ledger.snapshots import LedgerCorrupt
 
     s = Session(ctx, json=json)
     if kind is not None and body_type_of(kind) is None:

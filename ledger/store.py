@@ -1,11 +1,11 @@
 """Storage: the ``eventsourcing`` Application, its leaf mapper, and ledger locations.
 
-Owns: ``LedgerApp`` (SQLite file by default, PostgreSQL for ``postgresql://`` URLs, both
-through the library's own modules), ``LeafMapper`` (the stored ``state`` bytes ARE the
-signed leaf of DESIGN.md §4; snapshots are msgpack caches in their own table, each bound
-to the leaf hash of the event it was taken at), ``raw_leaves`` (what the audit reads) and
-``Ledger.write`` (load → decide → verify the head → save, retried on a lost race; never a
-fork, never a lost acknowledged event).
+Owns: ``Location`` (SQLite file by default, PostgreSQL for ``postgresql://`` URLs, both
+through the library's own modules), ``Ledger`` (opening, durability, loading,
+``raw_leaves`` — what the audit reads — and ``Ledger.write``: load → decide → verify the
+head → save, retried on a lost race; never a fork, never a lost acknowledged event).  The
+mapper and snapshots are ``ledger.snapshots``; a station's batch of writes is
+``ledger.write_session``.
 
 Opening (issue 12): a SQLite file is probed with a read-only connection before the library
 touches it, so a directory, a foreign or damaged file is a clear storage/usage error and
@@ -20,7 +20,6 @@ May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import random
@@ -29,184 +28,30 @@ import time as _time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import msgspec
-from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
-    JSONTranscoder,
-    Mapper,
     PersistenceError,
-    StoredEvent,
 )
-from eventsourcing.utils import get_topic
 
-from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
+from ledger.aggregate import Tournament
 from ledger.canonical import NonCanonicalError
-from ledger.clock import Clock, default_clock, parse_time
+from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
-from ledger.plugin import plugin_for
+from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.sqlite_probe import probe_sqlite, sqlite_uri
-from ledger.state import TournamentState
 from ledger.write_guard import LeafReader, authority_problem, head_problem
 
 if TYPE_CHECKING:
     from ledger.checkpoint_table import CheckpointTable
+    from ledger.write_session import WriteSession
 
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
-SNAPSHOT_INTERVAL = 100
 TURN_WAIT_MS = 3000  # PostgreSQL: the longest wait for a tournament's writer turn
-_TOURNAMENT_TOPIC = get_topic(Tournament)
-
-
-class _SnapshotRecord(msgspec.Struct):
-    timestamp: str
-    state: TournamentState   # the core state, its ``fmt`` left out (None)
-    fmt: msgspec.Raw         # the format's state, decoded by its plug-in
-    leaf_hash: str = ""  # hex SHA-256 of the leaf at the snapshot's version (its binding)
-
-
-_snap_encoder = msgspec.msgpack.Encoder()
-_snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
-_topics: dict[str, str] = {}
-
-
-def snapshot_topic(format_id: str | None = None) -> str:
-    """Snapshots are positional (array-like) caches: their topic names the tournament's
-    format and the exact layout of the core state and of that format's state, so a
-    snapshot written by another version (or for a format not plugged in here) is dropped
-    and rebuilt."""
-    key = format_id or ""
-    topic = _topics.get(key)
-    if topic is None:
-        plugin = plugin_for(format_id)
-        schemas = [msgspec.json.schema(_SnapshotRecord),
-                   msgspec.json.schema(plugin.state_type) if plugin else None]
-        digest = hashlib.sha256(msgspec.json.encode(schemas, order="sorted")).hexdigest()
-        topic = _topics[key] = f"tourney-snapshot/{key or '-'}/{digest[:16]}"
-    return topic
-
-
-def _topic_format(topic: str) -> str | None:
-    parts = topic.split("/")
-    return parts[1] if len(parts) == 3 and parts[1] != "-" else None
-
-
-class LedgerCorrupt(StorageError):
-    code = "ledger_corrupt"
-
-
-class StaleSnapshot(Exception):
-    """A snapshot of another layout: snapshots are caches, so it is dropped and rebuilt."""
-
-
-class LeafMapper(Mapper[str]):
-    """Stored ``state`` = the canonical signed leaf; ``topic`` = the event kind."""
-
-    def __init__(self) -> None:
-        super().__init__(transcoder=JSONTranscoder())
-
-    def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        if isinstance(domain_event, TournamentSnapshot):
-            state = domain_event.state
-            rec = _SnapshotRecord(timestamp=domain_event.timestamp.isoformat(),
-                                  state=msgspec.structs.replace(state, fmt=None),
-                                  fmt=msgspec.Raw(_snap_encoder.encode(state.fmt)),
-                                  leaf_hash=state.head)
-            return StoredEvent(originator_id=domain_event.originator_id,
-                               originator_version=domain_event.originator_version,
-                               topic=snapshot_topic(state.format.id if state.format else None),
-                               state=_snap_encoder.encode(rec))
-        signed = domain_event.signed
-        return StoredEvent(originator_id=domain_event.originator_id,
-                           originator_version=domain_event.originator_version,
-                           topic=signed.kind, state=signed.leaf)
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        oid = str(stored_event.originator_id)
-        ver = stored_event.originator_version
-        if stored_event.topic.startswith("tourney-snapshot/"):
-            if stored_event.topic != snapshot_topic(_topic_format(stored_event.topic)):
-                raise StaleSnapshot(oid)
-            was_enabled = gc.isenabled()
-            gc.disable()  # thousands of small objects: collection passes would dominate
-            try:
-                rec = _snap_decoder.decode(stored_event.state)
-                fmt = rec.state.format
-                plugin = plugin_for(fmt.id if fmt else None)
-                if plugin is not None:
-                    rec.state.fmt = plugin.decode_state(rec.fmt)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                raise StaleSnapshot(oid) from None
-            finally:
-                if was_enabled:
-                    gc.enable()
-            if rec.leaf_hash != rec.state.head or rec.state.size != ver:
-                raise StaleSnapshot(oid)  # not bound to the event it claims: rebuild
-            return TournamentSnapshot(originator_id=oid, originator_version=ver,
-                                      timestamp=datetime.fromisoformat(rec.timestamp),
-                                      topic=_TOURNAMENT_TOPIC, state=rec.state)
-        try:
-            signed = open_leaf(bytes(stored_event.state))
-        except NonCanonicalError as exc:
-            raise LedgerCorrupt(f"event {oid}#{ver} is unreadable: {exc.message}",
-                                hint="run 'tourney audit verify' for the full report") from None
-        if signed.seq != ver or signed.log != oid:
-            raise LedgerCorrupt(f"event {oid}#{ver} claims {signed.log}#{signed.seq}",
-                                hint="run 'tourney audit verify' for the full report")
-        ts = parse_time(signed.time)
-        if ver == 1:
-            return TournamentStarted(originator_id=oid, originator_version=ver, timestamp=ts,
-                                     originator_topic=_TOURNAMENT_TOPIC, signed=signed)
-        return EventSealed(originator_id=oid, originator_version=ver, timestamp=ts,
-                           signed=signed)
-
-
-class LedgerApp(Application[str]):
-    name = "tourney"
-    snapshotting_intervals = {Tournament: SNAPSHOT_INTERVAL}
-
-    def construct_mapper(self) -> Mapper[str]:
-        return LeafMapper()
-
-    def _take_snapshots(self, processing_event: Any) -> None:
-        """Snapshot the saved aggregate as it is in memory when a save crosses a multiple
-        of the interval (the library would reload it first), then drop older snapshots:
-        a cache needs only the newest."""
-        if self.snapshots is None:
-            return
-        for agg in processing_event.aggregates.values():
-            events = [e for e in processing_event.events if e.originator_id == agg.id]
-            if not isinstance(agg, Tournament) or not events:
-                continue
-            first = events[0].originator_version
-            if agg.version // SNAPSHOT_INTERVAL == (first - 1) // SNAPSHOT_INTERVAL:
-                continue
-            self.snapshots.put([TournamentSnapshot.take(agg)])
-            delete_snapshots(self, agg.id, before=agg.version)
-
-
-def delete_snapshots(app: LedgerApp, aggregate_id: str, *, before: int | None = None) -> None:
-    """Delete cached snapshots of one tournament (all, or those older than ``before``)."""
-    if app.snapshots is None:
-        return
-    rec: Any = app.snapshots.recorder
-    table = rec.events_table_name
-    limit = before if before is not None else 2**62
-    with rec.datastore.transaction(commit=True) as curs:
-        if "postgres" in type(rec).__module__:
-            from psycopg.sql import SQL, Identifier
-            curs.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND "
-                             "originator_version < %s").format(
-                Identifier(rec.datastore.schema), Identifier(table)), (aggregate_id, limit))
-        else:
-            curs.execute(f"DELETE FROM {table} WHERE originator_id = ? AND "
-                         "originator_version < ?", (aggregate_id, limit))
 
 
 @dataclass(frozen=True)
@@ -507,7 +352,6 @@ class Ledger:
 
     def actor_of(self, log: str, seq: int) -> str | None:
         """The key id that signed event ``seq`` (None if unreadable or absent)."""
-        from ledger.canonical import NonCanonicalError
 
         data = self.leaf(log, seq)
         try:
@@ -529,22 +373,25 @@ class Ledger:
               *, retries: int = 8) -> T:
         """Load, decide, verify the head, save one command; on a lost race reload and
         decide again."""
+        return self.retrying(log, lambda: self._decide(log, command), retries)[1]
+
+    def retrying(self, log: str, decide: Callable[[], tuple[Tournament, T]],
+                 retries: int) -> tuple[Tournament, T]:
+        """``decide()`` and save in this tournament's writer turn; on a lost race back off
+        (with jitter, so racing stations do not move in lockstep) and decide again."""
         for attempt in range(retries + 1):
             with self.writer_turn(log):
-                agg, result = self._decide(log, command)
+                agg, result = decide()
                 try:
                     self._save(agg)
-                    lost = False
+                    return agg, result
                 except IntegrityError:
-                    lost = True
-            if lost:
-                if attempt == retries:
-                    raise ConcurrencyError(
-                        f"another writer kept appending to {log}; gave up after "
-                        f"{retries + 1} attempts", hint="run the command again") from None
-                _time.sleep(random.uniform(0.001, 0.005 * (attempt + 1)))  # jitter: no lockstep
-                continue
-            return result
+                    pass
+            if attempt == retries:
+                raise ConcurrencyError(
+                    f"another writer kept appending to {log}; gave up after "
+                    f"{retries + 1} attempts", hint="run the command again") from None
+            _time.sleep(random.uniform(0.001, 0.005 * (attempt + 1)))
         raise ConcurrencyError("unreachable")  # pragma: no cover
 
     def _decide(self, log: str, command: Callable[[Tournament, str], T],
@@ -623,6 +470,8 @@ class Ledger:
         """Many commands on one tournament from one process (``result import``): the
         aggregate stays in memory between saves and is reloaded only after a lost race
         or a refused command — each command is still its own transaction."""
+        from ledger.write_session import WriteSession
+
         return WriteSession(self, log)
 
     def _save(self, agg: Tournament) -> None:
@@ -633,56 +482,3 @@ class Ledger:
         except PersistenceError as exc:
             raise StorageError(f"cannot write to {self.location.display()}: {exc}",
                                hint="check disk space, permissions or the server") from None
-
-
-
-class WriteSession:
-    """``Ledger.write`` with the aggregate kept between commands (see ``Ledger.session``).
-
-    Before each command the kept aggregate catches up with the events other writers
-    appended since (only those are read and folded), so every decision — a write, a
-    refusal, an "unchanged" — rests on the ledger as it is; a lost race (the aggregate
-    then holds our unsaved event) drops it and loads afresh."""
-
-    def __init__(self, ledger: Ledger, log: str) -> None:
-        self.ledger = ledger
-        self.log = log
-        self._agg: Tournament | None = None
-
-    @property
-    def state(self) -> TournamentState:
-        if self._agg is None:
-            self._agg = self.ledger.load(self.log)
-        return self._agg.state
-
-    def _current(self) -> Tournament:
-        agg, self._agg = self._agg, None  # trusted again only after a clean save
-        if agg is None:
-            return self.ledger.load(self.log)
-        try:
-            newer = list(self.ledger.app.events.get(self.log, gt=agg.version))
-        except PersistenceError as exc:
-            raise StorageError(f"cannot read tournament {self.log}: {exc}") from None
-        caught_up: Tournament = _project(agg, newer)
-        return caught_up
-
-    def write(self, command: Callable[[Tournament, str], T], *, retries: int = 8) -> T:
-        """Decide and save one command (its own transaction), retried on a lost race."""
-        for attempt in range(retries + 1):
-            with self.ledger.writer_turn(self.log):
-                agg, result = self.ledger._decide(self.log, command, self._current())
-                try:
-                    self.ledger._save(agg)
-                    lost = False
-                except IntegrityError:
-                    lost = True
-            if lost:
-                if attempt == retries:
-                    raise ConcurrencyError(
-                        f"another writer kept appending to {self.log}; gave up after "
-                        f"{retries + 1} attempts", hint="run the command again") from None
-                _time.sleep(random.uniform(0.001, 0.005 * (attempt + 1)))  # jitter: no lockstep
-                continue
-            self._agg = agg
-            return result
-        raise ConcurrencyError("unreachable")  # pragma: no cover
