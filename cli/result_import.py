@@ -1,11 +1,13 @@
 """``tourney result import FILE.csv|-``: a batch of result slips in one process.
 
 Owns: the slip CSV format of DESIGN.md §8 — header ``round,table,winner[,games,decided_by]``;
-``winner`` is a player number or ``double-loss``; ``decided_by`` (optional) is one of
-``play`` (default), ``concession`` (the other player conceded), ``slow-play`` (time, the
-other player's slow-play call was upheld), ``timeout`` (top cut: time, the other player
-was the turn player; Swiss: with ``double-loss``), ``tie`` (Swiss simultaneous loss,
-with ``double-loss``); ``games`` is free text kept with the result (e.g. ``2-1``) — and
+``winner`` is a player number, ``double-loss`` or ``none``; ``decided_by`` (optional) is
+one of ``play`` (default), ``concession`` (the other player conceded), ``slow-play``
+(time, the other player's slow-play call was upheld), ``timeout`` (HotC top cut: time,
+the other player was the turn player; HotC Swiss: with ``double-loss``; Bushiroad: the
+game wins decide), ``tie`` (HotC Swiss simultaneous loss, with ``double-loss``), ``draw``
+(Bushiroad, with ``none``); ``games`` is the game score ``A-B[-D]`` (first player at the
+table first): recorded by a Bushiroad format, kept in the note by HotC — and
 the batch itself: every row is its own transaction (``Ledger.session``), entered exactly
 as ``result record`` enters one slip (``cli.result_entry``: an identical slip is
 unchanged, a conflicting one refused); a bad row is reported with its line number and
@@ -21,17 +23,21 @@ import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
 from ledger.errors import ExitCode, TourneyError, UsageError
 
+if TYPE_CHECKING:
+    from ledger.state import TournamentState
+
 REQUIRED = ("round", "table", "winner")
 COLUMNS = (*REQUIRED, "games", "decided_by")
-DECIDED_BY = ("play", "concession", "slow-play", "timeout", "tie")
+DECIDED_BY = ("play", "concession", "slow-play", "timeout", "tie", "draw")
 DOUBLE_LOSS = "double-loss"
+NO_WINNER = "none"  # a Bushiroad draw (0 points each) or a timed-out match the games decide
 
 
 @dataclass(frozen=True)
@@ -90,7 +96,8 @@ def read_slips(data: bytes, name: str) -> tuple[list[Slip], list[Bad]]:
         if problem:
             bad.append(Bad(line, problem))
             continue
-        winner = None if rec["winner"].lower() == DOUBLE_LOSS else int(rec["winner"])
+        winner = None if rec["winner"].lower() in (DOUBLE_LOSS, NO_WINNER) \
+            else int(rec["winner"])
         slips.append(Slip(line, int(rec["round"]), int(rec["table"]), winner,
                           (rec.get("decided_by") or "play").lower(), rec.get("games", "")))
     return slips, bad
@@ -101,36 +108,57 @@ def _check(rec: dict[str, str]) -> str | None:
         if not rec[col].isdigit() or int(rec[col]) < 1:
             return f"{col} {rec[col]!r} is not a whole number >= 1"
     win = rec["winner"].lower()
-    if win != DOUBLE_LOSS and (not win.isdigit() or int(win) < 1):
-        return f"winner {rec['winner']!r} is not a player number or {DOUBLE_LOSS}"
+    if win not in (DOUBLE_LOSS, NO_WINNER) and (not win.isdigit() or int(win) < 1):
+        return (f"winner {rec['winner']!r} is not a player number, {DOUBLE_LOSS} or "
+                f"{NO_WINNER}")
     how = (rec.get("decided_by") or "play").lower()
     if how not in DECIDED_BY:
         return f"decided_by {rec.get('decided_by')!r} is not one of {', '.join(DECIDED_BY)}"
     if win == DOUBLE_LOSS and how not in ("play", "timeout", "tie"):
         return f"{DOUBLE_LOSS} goes with decided_by timeout or tie, not {how}"
+    if win == NO_WINNER and how not in ("draw", "timeout"):
+        return f"{NO_WINNER} goes with decided_by draw or timeout, not {how}"
     if how == "tie" and win != DOUBLE_LOSS:
         return f"decided_by tie means both lose: winner must be {DOUBLE_LOSS}"
+    if how == "draw" and win != NO_WINNER:
+        return f"decided_by draw means nobody won: winner must be {NO_WINNER}"
     return None
 
 
-def slip_kwargs(slip: Slip, players: list[int]) -> dict[str, Any]:
-    """``record_result`` keyword arguments of one slip at a table with ``players``."""
-    from ledger.formats.match.model import Outcome
+def slip_kwargs(slip: Slip, state: TournamentState) -> dict[str, Any]:
+    """``record_result`` keyword arguments of one slip: the slip read as the options of
+    ``tourney result record`` would say it, through the same ``choose`` and
+    ``Choice.kwargs`` (one reading of an outcome for the command line and the batch).
+    HotC has no game scores: a slip's games go into the note; a Bushiroad format records
+    them (they decide a timed-out match, BR-SWISS-5)."""
+    from cli.result_options import choose
+    from ledger.formats.match.apply import find_table
 
-    base: dict[str, Any] = {"round_no": slip.round, "table": slip.table,
-                            "note": f"games {slip.games}" if slip.games else ""}
-    if slip.winner is None:
-        outcome = Outcome.TIE if slip.decided_by == "tie" else Outcome.TIMEOUT
-        return {**base, "outcome": outcome}
+    tab = find_table(state.fmt, slip.round, slip.table)
+    players = list(tab.players) if tab is not None else []
+    hotc = state.format is None or state.format.id == "hotc-swiss-de"
     other = [p for p in players if p != slip.winner]
-    loser = other[0] if len(other) == 1 else None
-    if slip.decided_by == "concession":
-        return {**base, "outcome": Outcome.CONCESSION, "loser": loser}
-    if slip.decided_by == "slow-play":
-        return {**base, "outcome": Outcome.SLOW_PLAY, "slow_play": [loser]}
-    if slip.decided_by == "timeout":
-        return {**base, "outcome": Outcome.TIMEOUT, "turn_player": loser}
-    return {**base, "outcome": Outcome.WIN, "winner": slip.winner}
+    loser = other[0] if slip.winner is not None and len(other) == 1 else None
+    how = slip.decided_by
+    opts: dict[str, Any] = {"winner": None, "concession": None, "timeout": False,
+                            "slow_play": None, "double_loss": False, "turn_player": None,
+                            "both_slow_play": False, "tie": False, "draw": False,
+                            "games": None if hotc else slip.games or None}
+    if slip.winner is None:
+        key = {"tie": "tie", "draw": "draw"}.get(how, "timeout")
+        opts[key] = True
+    elif how == "concession":
+        opts["concession"] = loser
+    elif how == "slow-play":
+        opts["slow_play"] = loser
+    elif how == "timeout":
+        opts["timeout"] = True
+        opts["turn_player"] = loser if hotc else None  # Bushiroad: the game wins decide
+    else:
+        opts["winner"] = slip.winner
+    kw = choose(**opts).kwargs(state, slip.round, slip.table)
+    note = f"games {slip.games}" if hotc and slip.games else ""
+    return {**kw, "note": note}
 
 
 def result_import(
@@ -143,8 +171,9 @@ def result_import(
 ) -> None:
     """Record a batch of result slips, one transaction per row.
 
-    winner is a player number or double-loss; decided_by is play (default), concession,
-    slow-play, timeout or tie.  A bad row is refused with its line number, good rows are
+    winner is a player number, double-loss or none; decided_by is play (default),
+    concession, slow-play, timeout, tie (HotC) or draw (Bushiroad); games is A-B[-D],
+    the first player at the table first (Bushiroad records it).  A bad row is refused with its line number, good rows are
     written; a slip already recorded identically is left unchanged.  Exit 3 if any row
     was refused.  The last result of a round closes it, as with 'result record'.
 
@@ -152,7 +181,6 @@ def result_import(
     """
     from cli.result_entry import Unchanged, enter_result
     from cli.results_cmd import closing
-    from ledger.formats.match.apply import find_table
     from ledger.formats.match.events import ResultRecorded
 
     s = Session(ctx, key=key, json=json)
@@ -169,8 +197,7 @@ def result_import(
         session = led.session(log)
         for slip in slips:
             def command(t: Any, time: str, slip: Slip = slip) -> Any:
-                tab = find_table(t.state.fmt, slip.round, slip.table)
-                kw = slip_kwargs(slip, list(tab.players) if tab else [])
+                kw = slip_kwargs(slip, t.state)
                 return enter_result(t, signer, time, lambda seq: led.actor_of(log, seq), **kw)
             try:
                 events = session.write(command)

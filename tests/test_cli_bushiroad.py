@@ -12,6 +12,7 @@ and each leaves the ledger's bytes unchanged (exit 2 for bad options, 3 for the 
 
 from __future__ import annotations
 
+import json
 import subprocess
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -254,3 +255,42 @@ def test_other_formats_run_to_a_champion(tmp_path: Path, fmt: str, players: int,
                 assert pair not in met
                 met.add(pair)
         assert len(met) == players * (players - 1) // 2
+
+
+def test_result_import_records_bushiroad_game_scores(tmp_path: Path) -> None:
+    """``tourney result import`` reads a slip as ``result record`` reads its options
+    (``cli.result_options.choose``): a BO3 game score is recorded, a time-up is decided
+    by game wins (BR-SWISS-5), a draw is worth 0, an identical slip is unchanged, a bad
+    row is refused with its line number and writes nothing of its own."""
+    ev = _start(tmp_path, "bushiroad-swiss", 8, "--param", "match_format=BO3")
+    doc = ev.cli("round", "pair", "--seed-material", "11 42 7 19", "--seed-source", "dice",
+                 *HJ, "--json").doc
+    t1, t2, t3, t4 = doc["tables"]
+    (tmp_path / "slips.csv").write_text(
+        "round,table,winner,games,decided_by\n"
+        f"1,{t1['table']},{t1['players'][0]},2-1,play\n"
+        f"1,{t2['table']},none,1-0-1,timeout\n"
+        f"1,{t3['table']},none,1-1-1,timeout\n"  # equal game wins: a draw
+        f"1,{t1['table']},{t1['players'][0]},2-1,play\n"          # the same slip again
+        f"1,{t4['table']},{t4['players'][1]},1-2,draw\n")         # a draw with a winner
+    before = snapshot(ev.db)
+    proc = subprocess.run([*TOURNEY, "result", "import", "slips.csv", *SK, "--json"],
+                          cwd=tmp_path, env=ev.cli.env, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "slips.csv line 6" in proc.stderr
+    out = json.loads(proc.stdout)
+    assert [w["line"] for w in out["written"]] == [2, 3, 4]
+    assert [u["line"] for u in out["unchanged"]] == [5]
+    assert [r["line"] for r in out["refused"]] == [6]
+    assert "winner must be none" in out["refused"][0]["error"]
+    assert raw_bytes(ev.db) != before
+    shown = {t["table"]: t["result"] for t in ev.cli("round", "show", "1",
+                                                     "--json").doc["tables"]}
+    assert shown[t1["table"]]["winner"] == t1["players"][0]
+    games = {leaf["event"]["body"]["table"]: leaf["event"]["body"]["games"] for leaf in
+             ev.cli("log", "--kind", "result_recorded", "--json").doc}
+    assert games[t1["table"]][:2] == [2, 1] and games[t2["table"]] == [1, 0, 1]
+    assert shown[t2["table"]]["winner"] == t2["players"][0]      # 1-0 in games at time-up
+    assert shown[t3["table"]]["winner"] is None and shown[t3["table"]]["losers"] == []
+    assert shown[t4["table"]] is None
