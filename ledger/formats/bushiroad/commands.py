@@ -40,7 +40,7 @@ from ledger.formats.bushiroad.plan import (
 from ledger.formats.bushiroad.results import Ending, Games
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
-from ledger.formats.match.commands import seed_for
+from ledger.formats.match.commands import leave_open_round, seed_for
 from ledger.formats.match.events import (
     AnnexA,
     BracketSeeded,
@@ -58,7 +58,6 @@ from ledger.formats.match.plan import (
     current_round_number,
     drop_timing,
     entrants,
-    open_round,
     open_table,
     pairing_items,
     plan_swiss,
@@ -169,7 +168,8 @@ def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | No
 
 def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, *,
                 outcome: Outcome, winner: int | None, loser: int | None,
-                games: list[int] | None, annex: AnnexA | None) -> dict[str, object]:
+                games: list[int] | None, annex: AnnexA | None,
+                losers: list[int] | None = None) -> dict[str, object]:
     """The decided fields of a result body (shared by record and correct)."""
     ending = Ending.ANNEX_A if annex is not None else _ENDING.get(outcome)
     if ending is None:
@@ -177,8 +177,8 @@ def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, 
                          hint="use --winner, --draw, --timeout --games, --concession or "
                               "--annex-a")
     g = _games(t, players, outcome, winner, games, annex)
-    res = decide(t.state, phase, players, ending=ending, games=g,
-                 losers=[loser] if loser is not None else None, annex=annex)
+    named = losers or ([loser] if loser is not None else None)
+    res = decide(t.state, phase, players, ending=ending, games=g, losers=named, annex=annex)
     if outcome is Outcome.WIN and res.winner != winner:
         raise RuleError("BR-MATCH-1", f"the game score {g.a}-{g.b} does not make #{winner} "
                         "the winner", hint="check --games (first number = first player)")
@@ -219,13 +219,13 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
                    outcome: Outcome, reason: str, winner: int | None = None,
                    loser: int | None = None, games: list[int] | None = None,
                    annex_values: list[list[list[int]]] | None = None,
-                   turn_player: int | None = None,
-                   slow_play: list[int] | None = None) -> list[SignedEvent]:
+                   turn_player: int | None = None, slow_play: list[int] | None = None,
+                   losers: list[int] | None = None) -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     rnd, tab, current = correctable_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
-                       loser=loser, games=games, annex=annex)
+                       loser=loser, games=games, annex=annex, losers=losers)
     ev = t.record(ResultCorrected(round=round_no, table=table, corrects_seq=current,
                                   reason=reason, **_strip(body)),  # type: ignore[arg-type]
                   signer, time)
@@ -238,16 +238,12 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
 def drop_player(t: Tournament, signer: Signer, time: str, number: int,
                 reason: str = "") -> list[SignedEvent]:
     """BR-DROP-1/2: before pairings not paired again; after pairings a loss (the opponent
-    wins, AMB-B17)."""
+    wins, AMB-B17) — or no winner when the opponent had already left (TC-23)."""
     timing = drop_timing(t.state, number)
     out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
                                   timing=timing, reason=reason), signer, time)]
     if timing is DropTiming.AFTER_PAIRING:
-        rnd = open_round(t.state)
-        assert rnd is not None
-        tab = next(x for x in rnd.tables if number in x.players)
-        out += record_result(t, signer, time, round_no=rnd.number, table=tab.table,
-                             outcome=Outcome.DROP, loser=number)
+        out += leave_open_round(t, signer, time, number, loss=Outcome.DROP, why="dropped")
     return out
 
 

@@ -35,7 +35,7 @@ from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
-from ledger.formats.match.commands import seed_for
+from ledger.formats.match.commands import leave_open_round, seed_for
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -49,7 +49,6 @@ from ledger.formats.match.plan import (
     correctable_table,
     ctx,
     current_round_number,
-    open_round,
     open_table,
     pairing_items,
     plan_swiss,
@@ -128,11 +127,12 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
 def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                    outcome: Outcome, reason: str, winner: int | None = None,
                    loser: int | None = None, turn_player: int | None = None,
-                   slow_play: list[int] | None = None) -> list[SignedEvent]:
+                   slow_play: list[int] | None = None,
+                   losers: list[int] | None = None) -> list[SignedEvent]:
     rnd, tab, current = correctable_table(t.state, round_no, table)
     slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
-                      turn_player=turn_player, slow_play=slow_play)
+                      turn_player=turn_player, slow_play=slow_play, losers=losers)
     ev = t.record(ResultCorrected(round=round_no, table=table, winner=d.winner,
                                   losers=d.losers, outcome=outcome,
                                   loss_reasons=d.loss_reasons, corrects_seq=current,
@@ -151,11 +151,8 @@ def drop_player(t: Tournament, signer: Signer, time: str, number: int,
     timing = hotc_drop_timing(t.state, number)
     out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
                                   timing=timing, reason=reason), signer, time)]
-    if timing is DropTiming.AFTER_PAIRING:
-        rnd = open_round(t.state)
-        tab = next(x for x in rnd.tables if number in x.players)  # type: ignore[union-attr]
-        out += record_result(t, signer, time, round_no=rnd.number, table=tab.table,  # type: ignore[union-attr]
-                             outcome=Outcome.DROP, loser=number)
+    if timing is DropTiming.AFTER_PAIRING:      # a loss, or no winner (TC-23)
+        out += leave_open_round(t, signer, time, number, loss=Outcome.DROP, why="dropped")
     return out
 
 

@@ -2,7 +2,9 @@
 
 Owns: ``seed_for`` — which recorded seed a draw uses (the material given now, else the
 latest seed recorded for that ctx, else the latest unused seed without a ctx: a seed never
-silently serves two draws, LEDGER-RAND-1).
+silently serves two draws, LEDGER-RAND-1) — and ``leave_open_round``, the result a player
+leaving the open round after its pairing owes (BR-DROP-2, AMB-B24, ``departure``), recorded
+through the format's own result verbs.
 
 May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
 ``ledger.keys``, ``ledger.formats.match.*``.
@@ -14,7 +16,9 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
-from ledger.formats.match.plan import ctx
+from ledger.formats.match.departure import BOTH_OUT_RULE, both_out
+from ledger.formats.match.model import Outcome
+from ledger.formats.match.plan import ctx, open_round
 from ledger.keys import Signer
 
 if TYPE_CHECKING:
@@ -41,3 +45,25 @@ def seed_for(t: Tournament, what: str, signer: Signer, time: str, out: list[Sign
                         hint=f"tourney seed record [--ctx {want}] … (a fresh seed), or "
                              "pass --seed-material")
     return max(seqs)
+
+
+def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
+                     loss: Outcome, note: str = "", why: str = "left") -> list[SignedEvent]:
+    """``number`` leaves the open round after its pairing (a drop: ``loss = DROP``; a
+    disqualification: ``CONCESSION``).  Their match without a result becomes their loss;
+    a win they hold only because the opponent left first becomes the table's double loss
+    (BR-DROP-2: no winner), a correction citing that result."""
+    rnd = open_round(t.state)
+    tab = next((x for x in rnd.tables if number in x.players), None) if rnd else None
+    if rnd is None or tab is None:
+        return []
+    if tab.result is None:
+        return t.record_result(signer, time, round_no=rnd.number, table=tab.table,
+                               outcome=loss, loser=number, note=note)
+    if not both_out(t.state.fmt, rnd, tab, number):
+        return []
+    other = next(p for p in tab.players if p != number)
+    return t.correct_result(signer, time, round_no=rnd.number, table=tab.table,
+                            outcome=Outcome.DROP, losers=sorted(tab.players),
+                            reason=f"{BOTH_OUT_RULE}: #{number} {why} after the pairing and "
+                                   f"#{other} had already left: no winner")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ledger.errors import RuleError
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_tables
+from ledger.formats.match.departure import both_out
 from ledger.formats.match.events import (
     PAIRING_ALGORITHM,
     DropTiming,
@@ -114,12 +115,17 @@ def round_complete(rnd: RoundState) -> bool:
 
 
 def drop_timing(state: TournamentState, number: int) -> DropTiming:
+    """BR-DROP-1/2 by ledger order (AMB-B17).  A player whose win in the open round came
+    only from the opponent leaving it (``departure.both_out``) has not played: their drop
+    is still after pairing, and the table then has no winner (TC-23)."""
     h = state.fmt
     rnd = open_round(state)
     if rnd is not None:
         for t in rnd.tables:
             if number in t.players:
-                return DropTiming.AFTER_RESULT if t.result else DropTiming.AFTER_PAIRING
+                if t.result is None or both_out(h, rnd, t, number):
+                    return DropTiming.AFTER_PAIRING
+                return DropTiming.AFTER_RESULT
     if h.swiss_over and h.cut is None:
         return DropTiming.CUT_WINDOW
     return DropTiming.BEFORE_PAIRING

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
+from ledger.formats.match.commands import leave_open_round
 from ledger.formats.match.model import MatchState, Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import Penalty, infraction
@@ -106,4 +107,8 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
         number=number, round=round_now(st), infraction=infraction(section).section,
         reason=reason, standing_revoked=standing_revoked, prize_policy=prize_policy,
         after_event=h.champion is not None or h.final), signer, time)
-    return [ev, *_loss(t, signer, time, number, f"disqualified (seq {ev.seq})")]
+    # the match in progress is lost; a win held only because the opponent left first
+    # becomes the table's double loss (AMB-B24: a DQ after pairings is a drop, BR-DROP-2)
+    return [ev, *leave_open_round(t, signer, time, number, loss=Outcome.CONCESSION,
+                                  note=f"disqualified (seq {ev.seq})",
+                                  why="was disqualified")]
