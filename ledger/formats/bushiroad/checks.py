@@ -66,6 +66,7 @@ from ledger.formats.match.plan import (
     plan_top_cut,
     recorded_draw,
     round_complete,
+    round_ctx,
 )
 from ledger.state import TournamentState
 
@@ -100,7 +101,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                 if len(body.draws) != 1:
                     raise _mismatch("pairing_mismatch", "BR-SWISS-ROUNDS-1", "draws", 1,
                                     len(body.draws))
-                order = recorded_draw(state, body.draws[0], ctx(state, "order"),
+                order = recorded_draw(state, body.draws[0],
+                                      round_ctx(state, 1, "order", first="order"),
                                       [e.number for e in entrants(state)])
             else:
                 order = list(ms(state).order or [])
@@ -113,8 +115,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                                 (body.round, len(body.draws)))
             bye = None
             if items is not None:
-                bye = recorded_draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
-            order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
+                bye = recorded_draw(state, body.draws[0], round_ctx(state, n, "bye"), items)[0]
+            order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
                                   pairing_items(state, bye))
             expected = plan_swiss(state, n, bye, order, list(body.draws),
                                   algorithm=PAIRING_ALGORITHM)

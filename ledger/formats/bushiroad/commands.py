@@ -40,7 +40,7 @@ from ledger.formats.bushiroad.plan import (
 from ledger.formats.bushiroad.results import Ending, Games
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
-from ledger.formats.match.commands import leave_open_round, seed_for
+from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
     AnnexA,
     BracketSeeded,
@@ -63,6 +63,7 @@ from ledger.formats.match.plan import (
     plan_swiss,
     plan_top_cut,
     round_complete,
+    round_ctx,
 )
 from ledger.keys import Signer
 
@@ -86,8 +87,10 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
         draws: list[int] = []
         order = ms(st).order
         if n == 1:
-            seed_seq = seed_for(t, "order", signer, time, out, material=material, source=source)
-            ev = t.make_draw(ctx=ctx(st, "order"), items=[e.number for e in entrants(st)],
+            seed_seq = round_seed(t, 1, signer, time, out, first="order",
+                                  material=material, source=source)
+            ev = t.make_draw(ctx=round_ctx(st, 1, "order", first="order"),
+                             items=[e.number for e in entrants(st)],
                              seed_seq=seed_seq, signer=signer, time=time,
                              reason="round-robin schedule order (BR-SWISS-ROUNDS-1)")
             out.append(ev)
@@ -95,17 +98,17 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
             order = st.draw_results[ev.seq]
         out.append(t.record(round_robin_round(st, n, list(order or []), draws), signer, time))
         return out + _after_result(t, n, signer, time)   # a round left with no table
-    seed_seq = seed_for(t, f"R{n}", signer, time, out, material=material, source=source)
+    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
     draws = []
     bye = None
     items = bye_items(st)
     if items is not None:
-        ev = t.make_draw(ctx=ctx(st, f"R{n}/bye"), items=items, seed_seq=seed_seq,
+        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
                          reason=f"round {n} bye (AMB-B1)", signer=signer, time=time)
         out.append(ev)
         draws.append(ev.seq)
         bye = st.draw_results[ev.seq][0]
-    ev = t.make_draw(ctx=ctx(st, f"R{n}/pairing"), items=pairing_items(st, bye),
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye),
                      seed_seq=seed_seq, reason=f"round {n} pairing order (BR-SWISS-1/2)",
                      signer=signer, time=time)
     out.append(ev)

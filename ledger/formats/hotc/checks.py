@@ -53,6 +53,7 @@ from ledger.formats.match.plan import (
     plan_top_cut,
     recorded_draw,
     round_complete,
+    round_ctx,
 )
 from ledger.state import TournamentState
 
@@ -102,8 +103,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
         bye = None
         if items is not None:
             bye = bye_from_draw(state, recorded_draw(state, body.draws[0],
-                                                     ctx(state, f"R{n}/bye"), items))
-        order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
+                                                     round_ctx(state, n, "bye"), items))
+        order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
                       pairing_items(state, bye))
         expected = plan_swiss(state, n, bye, order, list(body.draws))
     if expected != body:

@@ -35,7 +35,7 @@ from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
-from ledger.formats.match.commands import leave_open_round, seed_for
+from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -54,6 +54,7 @@ from ledger.formats.match.plan import (
     plan_swiss,
     plan_top_cut,
     round_complete,
+    round_ctx,
 )
 from ledger.keys import Signer
 
@@ -69,18 +70,18 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
         return [t.record(plan_top_cut(st), signer, time)]
     n = swiss_preconditions(st)
     out: list[SignedEvent] = []
-    seed_seq = seed_for(t, f"R{n}", signer, time, out, material=material, source=source)
+    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
     draws: list[int] = []
     bye = None
     items = bye_items(st)
     if items is not None:
         what = "bye candidates in order" if revised(st) else "bye"
-        ev = t.make_draw(ctx=ctx(st, f"R{n}/bye"), items=items, seed_seq=seed_seq,
+        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
                          reason=f"round {n} {what} (HOTC-BYE-5)", signer=signer, time=time)
         out.append(ev)
         draws.append(ev.seq)
         bye = bye_from_draw(st, st.draw_results[ev.seq])
-    ev = t.make_draw(ctx=ctx(st, f"R{n}/pairing"), items=pairing_items(st, bye),
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye),
                      seed_seq=seed_seq, reason=f"round {n} pairing order (HOTC-PAIR-1)",
                      signer=signer, time=time)
     out.append(ev)

@@ -40,6 +40,35 @@ def ctx(state: TournamentState, what: str) -> str:
     return f"{state.log}/{what}"
 
 
+def attempt(state: TournamentState, number: int) -> int:
+    """How many times round ``number``'s pairing was voided (ADR 0012)."""
+    return len(state.fmt.officiating.voids.get(number, ()))
+
+
+def round_what(state: TournamentState, number: int, what: str, *,
+               first: str | None = None) -> str:
+    """The draw (or seed) context of round ``number`` below ``<log>/``: ``first`` (default
+    ``R<n>/<what>``) while its pairing was never voided, then ``R<n>/v<k>/<what>`` after
+    the k-th void — a context is drawn once, so each attempt has its own (ADR 0012).
+    ``what = ""`` is the attempt's seed context (``R<n>``, ``R<n>/v<k>``)."""
+    k = attempt(state, number)
+    if k == 0:
+        return first if first is not None else f"R{number}/{what}".rstrip("/")
+    return f"R{number}/v{k}/{what}".rstrip("/")
+
+
+def round_ctx(state: TournamentState, number: int, what: str, *,
+              first: str | None = None) -> str:
+    return ctx(state, round_what(state, number, what, first=first))
+
+
+def last_void(state: TournamentState, number: int) -> int:
+    """The seq of round ``number``'s latest void (0: none): its draws need a seed recorded
+    after it."""
+    seqs = state.fmt.officiating.voids.get(number, ())
+    return seqs[-1] if seqs else 0
+
+
 def param(state: TournamentState, name: str, default: str) -> str:
     return str(state.format.params.get(name, default)) if state.format else default
 

@@ -3,7 +3,8 @@
 Owns: ``OfficiatingKind``, ``CorrectionKind``, ``PenaltyIssued`` (BR-PEN-RANK-1..8,
 AMB-B20..B22), ``PlayerDisqualified`` (BR-PEN-RANK-9, AMB-B24, LEDGER-RES-3), the
 corrections ``ResultAmended``, ``PairingOverridden``, ``PlayerUndropped``,
-``PlayerAddedLate``; ``OFFICIATING_BODIES`` (registered by every plug-in that merges the
+``PlayerAddedLate``, ``LevelAmended``, ``PairingVoided`` (ADR 0012);
+``OFFICIATING_BODIES`` (registered by every plug-in that merges the
 officiating book).
 
 May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.events`` /
@@ -74,6 +75,7 @@ class CorrectionKind(str, Enum):
     PLAYER_UNDROPPED = "player_undropped"
     PLAYER_ADDED_LATE = "player_added_late"
     LEVEL_AMENDED = "level_amended"
+    PAIRING_VOIDED = "pairing_voided"
 
 
 class ResultAmended(Body, frozen=True, kw_only=True):
@@ -135,6 +137,18 @@ class LevelAmended(Body, frozen=True, kw_only=True):
     reason: str
 
 
+class PairingVoided(Body, frozen=True, kw_only=True):
+    """The head judge voids the open round's pairing (``paired_seq``, which stays on the
+    log) before any result is entered (issue 9 §7); the round is then paired again, its
+    draws under the next attempt's contexts ``<log>/R<n>/v<k>/…`` (ADR 0012)."""
+
+    KIND = CorrectionKind.PAIRING_VOIDED
+    round: int
+    paired_seq: int
+    reason: str
+
+
 CORRECTION_BODIES: tuple[type[Body], ...] = (ResultAmended, PairingOverridden,
-                                             PlayerUndropped, PlayerAddedLate, LevelAmended)
+                                             PlayerUndropped, PlayerAddedLate, LevelAmended,
+                                             PairingVoided)
 OFFICIATING_BODIES = OFFICIATING_BODIES + CORRECTION_BODIES + FLOOR_BODIES

@@ -102,3 +102,9 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     eom: dict[str, EomRecord] = {}
     #: the tournament level after a signed amendment (BR-LEVEL-2); None = the genesis level
     level: int | None = None
+    #: round → seqs of its ``pairing_voided`` events (ADR 0012: attempt k+1 of the round
+    #: draws under ``<log>/R<n>/v<k>/…``)
+    voids: dict[int, list[int]] = {}
+    #: round → its tables' layout, packed (``history.put_layout``; the newest two rounds):
+    #: what a void needs to give the previous round its tables back
+    layout: dict[int, list[int]] = {}
