@@ -108,3 +108,5 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     #: round → its tables' layout, packed (``history.put_layout``; the newest two rounds):
     #: what a void needs to give the previous round its tables back
     layout: dict[int, list[int]] = {}
+    #: player → seq of the ``score_sheet_reissued`` awaiting its 3.18.3 penalty
+    reissued: dict[int, int] = {}

@@ -3,8 +3,9 @@
 Owns: the tournament level (BR-LEVEL-2), prior offences in a group (BR-PEN-RANK-4..6,
 AMB-B21, TC-20), whether a penalty is an upgrade or needs a justification (BR-PEN-GEN-2,
 AMB-B22), where a LoG / LoM may apply (BR-PEN-RANK-7/8, AMB-B20) and which table it
-decides, the head judges a LoG / LoM is reported to, and the result a pending effect
-demands (TC-21).
+decides, the head judges a LoG / LoM is reported to, the result a pending effect
+demands (TC-21), and the lost score sheet of BR-PEN-3.18.3 (its default after a re-issue,
+and the automatic raise of its Warning).
 
 May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
@@ -21,11 +22,13 @@ from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.officiating.catalogue import (
     Infraction,
     Penalty,
+    Range,
     default_range,
     in_default,
     range_text,
 )
 from ledger.formats.officiating.model import AppliesTo, OfficiatingState, PenaltyRecord
+from ledger.formats.officiating.params import penalties_on_score_sheets
 from ledger.state import TournamentState
 
 LEVEL_PARAM = "tournament_level"
@@ -84,13 +87,40 @@ class Assessment:
     needs_justification: bool
 
 
+#: PG §3.18.3: losing a score sheet is DQ, or W ~ LoM once the sheet is re-issued
+SCORE_SHEET = "3.18.3"
+REISSUED: Range = (Penalty.WARNING, Penalty.LOSS_OF_MATCH)
+
+
+def reissue_pending(state: TournamentState, number: int) -> int | None:
+    """The seq of ``number``'s re-issued score sheet not yet followed by its penalty."""
+    h = state.fmt
+    return h.officiating.reissued.get(number) if isinstance(h, MatchState) else None
+
+
+def auto_raise(state: TournamentState, number: int, inf: Infraction,
+               penalty: Penalty) -> bool:
+    """BR-PEN-3.18.3 (AMB-B21, the one automatic raise): after the organizer or head judge
+    re-issued the lost sheet, in an event that records penalties on score sheets, the
+    Warning of a fighter who continues (still has a match) is raised to Loss of Match,
+    whatever their earlier penalties.  A fighter who dropped first did not continue."""
+    return (inf.section == SCORE_SHEET and penalty is Penalty.WARNING
+            and reissue_pending(state, number) is not None
+            and penalties_on_score_sheets(state)
+            and (seated(state, number) is not None or has_future_match(state, number)))
+
+
 def assess(state: TournamentState, number: int, inf: Infraction,
            penalty: Penalty) -> Assessment:
     lvl = level(state)
     priors = prior(state, number, inf.group)
     ceiling = upgrade_ceiling(priors)
-    rng = default_range(inf, lvl)
-    inside = in_default(inf, lvl, penalty)
+    if inf.section == SCORE_SHEET and reissue_pending(state, number) is not None:
+        rng: Range | None = REISSUED
+        inside = REISSUED[0].rank <= penalty.rank <= REISSUED[1].rank
+    else:
+        rng = default_range(inf, lvl)
+        inside = in_default(inf, lvl, penalty)
     upgrade = (not inside and rng is not None and penalty.rank > rng[1].rank
                and ceiling is not None and penalty.rank <= ceiling.rank)
     return Assessment(default=range_text(rng), prior=[p.seq for p in priors],
