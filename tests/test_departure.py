@@ -175,3 +175,53 @@ def test_audit_flags_a_double_loss_by_drop_when_the_winner_did_not_leave(
     seq = _append_forged(loc, forged, JUDGE)
     codes = _codes(loc)
     assert seq in codes["rule_violation"]
+
+
+def _lom(led: Any, number: int) -> list[Any]:
+    from ledger.formats.officiating.catalogue import Penalty
+    from ledger.formats.officiating.commands import issue_penalty
+    return led.write(LOG, lambda t, now: issue_penalty(
+        t, JUDGE, now, number=number, section="3.9.2", penalty=Penalty.LOSS_OF_MATCH,
+        description="not at the table"))
+
+
+@pytest.mark.parametrize(("fmt", "first"), [
+    ("bushiroad-swiss", "lom"), ("bushiroad-de", "drop"), ("hotc-swiss-de", "lom")])
+def test_lom_for_both_players_of_a_table(tmp_path: Path, fmt: str, first: str) -> None:
+    """BR-DROP-2: the winner by the opponent's LoM (or drop) then receives a LoM for that
+    match too: both lose, no winner, loss reasons ``penalty``; the judge signs it."""
+    from ledger.formats.officiating.model import AppliesTo
+    loc, led = setup(tmp_path, fmt, players=8, tournament_level=2,
+                     **({"swiss_rounds": 3} if fmt == "bushiroad-swiss" else {}))
+    pair(led)
+    _rnd, _t, v, w = _first_table(led)
+    if first == "lom":
+        _lom(led, v)
+    else:
+        _drop(led, v)
+    evs = _lom(led, w)
+    assert [e.kind for e in evs] == ["penalty_issued", "result_corrected"]
+    assert evs[0].body.applies_to is AppliesTo.CURRENT_MATCH
+    fix = evs[1].body
+    assert (fix.winner, fix.losers) == (None, sorted([v, w]))
+    assert fix.loss_reasons == [LossReason.PENALTY] * 2
+    st = led.load(LOG).state
+    assert st.fmt.records[v].played[0] == st.fmt.records[w].played[0] == "X"
+    finish_round(led)
+    assert verify_ledger(loc, LOG, None).ok
+
+
+def test_audit_flags_a_double_loss_by_penalty_without_the_second_lom(
+        tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, players=4, swiss_rounds=3, tournament_level=2)
+    pair(led)
+    rnd_no, table, v, w = _first_table(led)
+    evs = _lom(led, v)
+    led.close()
+    forged = ResultCorrected(round=rnd_no, table=table, winner=None, losers=sorted([v, w]),
+                             outcome=Outcome.DOUBLE_LOSS,
+                             loss_reasons=[LossReason.PENALTY] * 2,
+                             corrects_seq=evs[1].seq, reason="both penalised",
+                             games=[0, 0, 0], decided_by=DecidedBy.PENALTY)
+    seq = _append_forged(loc, forged, JUDGE)
+    assert seq in _codes(loc)["rule_violation"]

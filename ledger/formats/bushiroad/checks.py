@@ -40,7 +40,11 @@ from ledger.formats.bushiroad.plan import (
 from ledger.formats.bushiroad.results import Ending, Games
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
-from ledger.formats.match.departure import check_corrector, check_drop_losers
+from ledger.formats.match.departure import (
+    check_corrector,
+    check_drop_losers,
+    check_penalty_losers,
+)
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -128,7 +132,7 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
 
 _ENDINGS = {DecidedBy.PLAYED: (Ending.PLAYED,), DecidedBy.TIMEOUT: (Ending.TIMEOUT,),
             DecidedBy.ANNEX_A: (Ending.ANNEX_A,), DecidedBy.CONCESSION: (Ending.CONCESSION,),
-            DecidedBy.DROP: (Ending.DROP,),
+            DecidedBy.DROP: (Ending.DROP,), DecidedBy.PENALTY: (Ending.PENALTY,),
             DecidedBy.DOUBLE_LOSS: (Ending.PLAYED, Ending.TIMEOUT)}
 
 
@@ -144,8 +148,8 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         finding="result_mismatch")
     games = Games(*body.games)
     annex = None if isinstance(body.annex_a, msgspec.UnsetType) else body.annex_a
-    named = list(body.losers) if body.decided_by in (DecidedBy.CONCESSION,
-                                                     DecidedBy.DROP) else None
+    named = list(body.losers) if body.decided_by in (DecidedBy.CONCESSION, DecidedBy.DROP,
+                                                     DecidedBy.PENALTY) else None
     recorded = (body.winner, list(body.losers), body.outcome, list(body.loss_reasons),
                 body.decided_by)
     last: RuleError | None = None
@@ -167,6 +171,8 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{list(body.games)} do not give that", finding="result_mismatch")
     if body.decided_by is DecidedBy.DROP:
         check_drop_losers(ms(state), rnd, table, list(body.losers))
+    elif body.decided_by is DecidedBy.PENALTY:
+        check_penalty_losers(ms(state), rnd, table, list(body.losers))
 
 
 @BOOK.checks(ResultRecorded)

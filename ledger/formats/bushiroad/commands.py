@@ -175,6 +175,9 @@ def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, 
                 losers: list[int] | None = None) -> dict[str, object]:
     """The decided fields of a result body (shared by record and correct)."""
     ending = Ending.ANNEX_A if annex is not None else _ENDING.get(outcome)
+    if outcome is Outcome.DOUBLE_LOSS and losers:
+        ending = Ending.PENALTY          # both under a Loss of Match (BR-DROP-2)
+        games = games if games is not None else [0, 0]
     if ending is None:
         raise UsageError(f"a Bushiroad result has no outcome {outcome.value!r}",
                          hint="use --winner, --draw, --timeout --games, --concession or "

@@ -30,7 +30,11 @@ from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import cited, result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
-from ledger.formats.match.departure import check_corrector, check_drop_losers
+from ledger.formats.match.departure import (
+    check_corrector,
+    check_drop_losers,
+    check_penalty_losers,
+)
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -117,8 +121,8 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
              rnd: RoundState, table: TableState) -> None:
     players, phase = table.players, rnd.phase
     loser = body.losers[0] if body.losers else None
-    both = list(body.losers) if body.outcome is Outcome.DROP and len(body.losers) > 1 \
-        else None
+    both = list(body.losers) if body.outcome in (Outcome.DROP, Outcome.DOUBLE_LOSS) and \
+        len(body.losers) > 1 else None
     got = decide_result(phase, players, body.outcome, winner=body.winner, loser=loser,
                         turn_player=body.turn_player, slow_play=list(body.slow_play),
                         losers=both)
@@ -131,6 +135,8 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
     _calls_cited(state, body)
     if body.outcome is Outcome.DROP:
         check_drop_losers(state.fmt, rnd, table, list(body.losers))
+    elif body.outcome is Outcome.DOUBLE_LOSS:
+        check_penalty_losers(state.fmt, rnd, table, list(body.losers))
 
 
 def _calls_cited(state: TournamentState, body: ResultRecorded | ResultCorrected) -> None:

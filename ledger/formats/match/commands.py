@@ -60,11 +60,13 @@ def round_seed(t: Tournament, number: int, signer: Signer, time: str,
 
 
 def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
-                     loss: Outcome, note: str = "", why: str = "left") -> list[SignedEvent]:
+                     loss: Outcome, note: str = "", why: str = "left",
+                     double: Outcome = Outcome.DROP) -> list[SignedEvent]:
     """``number`` leaves the open round after its pairing (a drop: ``loss = DROP``; a
-    disqualification: ``CONCESSION``).  Their match without a result becomes their loss;
-    a win they hold only because the opponent left first becomes the table's double loss
-    (BR-DROP-2: no winner), a correction citing that result."""
+    disqualification or a Loss of Match: ``CONCESSION``).  Their match without a result
+    becomes their loss; a win they hold only because the opponent left first becomes the
+    table's double loss (BR-DROP-2: no winner), a correction citing that result — outcome
+    ``double`` (``DROP`` after a drop or DQ, ``DOUBLE_LOSS`` by penalty after a LoM)."""
     rnd = open_round(t.state)
     tab = next((x for x in rnd.tables if number in x.players), None) if rnd else None
     if rnd is None or tab is None:
@@ -76,6 +78,6 @@ def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
         return []
     other = next(p for p in tab.players if p != number)
     return t.correct_result(signer, time, round_no=rnd.number, table=tab.table,
-                            outcome=Outcome.DROP, losers=sorted(tab.players),
+                            outcome=double, losers=sorted(tab.players),
                             reason=f"{BOTH_OUT_RULE}: #{number} {why} after the pairing and "
                                    f"#{other} had already left: no winner")

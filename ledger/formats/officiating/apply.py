@@ -57,10 +57,11 @@ def _reissued(state: TournamentState, ev: SignedEvent, body: ScoreSheetReissued)
 @BOOK.applies(PlayerDisqualified)
 def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualified) -> None:
     h: MatchState = state.fmt
+    r = h.records.get(body.number)
     h.officiating.dq[body.number] = DqRecord(
         seq=ev.seq, round=body.round, standing_revoked=body.standing_revoked,
-        prize_policy=body.prize_policy, after_event=body.after_event)
-    r = h.records.get(body.number)
+        prize_policy=body.prize_policy, after_event=body.after_event,
+        dropped_before=r is not None and r.status is Status.DROPPED)
     if r is None:
         return
     if r.status is Status.CUT and r.cut_finish is None:

@@ -111,8 +111,11 @@ def issue_penalty(t: Tournament, signer: Signer, time: str, *, number: int, sect
     out = [ev]
     if where in (AppliesTo.CURRENT_MATCH, AppliesTo.CURRENT_GAME):
         rec = [x for x in ms(t.state).officiating.pending if x.seq == ev.seq and x.match]
-        if rec:
-            out += _loss(t, signer, time, number, f"loss by penalty (seq {ev.seq})")
+        if rec:       # the match in progress is lost; a forfeit win becomes a double loss
+            out += leave_open_round(t, signer, time, number, loss=Outcome.CONCESSION,
+                                    note=f"loss by penalty (seq {ev.seq})",
+                                    why="received a Loss of Match",
+                                    double=Outcome.DOUBLE_LOSS)
     return out
 
 

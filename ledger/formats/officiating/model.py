@@ -59,6 +59,8 @@ class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     standing_revoked: bool
     prize_policy: PrizePolicy
     after_event: bool = False
+    #: the player had already dropped (their drop still ends their DE rounds, TC-06b)
+    dropped_before: bool = False
 
 
 class Challenge(msgspec.Struct, kw_only=True, array_like=True, gc=False):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ledger.errors import RuleError
 from ledger.events import Role
+from ledger.formats.match.departure import both_out
 from ledger.formats.match.model import MatchState, RoundState, Status, TableState
 from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.officiating.catalogue import (
@@ -139,6 +140,17 @@ def seated(state: TournamentState, number: int) -> tuple[RoundState, TableState]
     return None
 
 
+def forfeit_winner(state: TournamentState, number: int) -> bool:
+    """``number`` won their open-round match only because the opponent left it (a drop,
+    DQ or LoM after the pairing): a LoM for that match leaves it without a winner
+    (BR-DROP-2, ``match.departure``)."""
+    rnd = open_round(state)
+    if rnd is None:
+        return False
+    tab = next((t for t in rnd.tables if number in t.players), None)
+    return tab is not None and both_out(ms(state), rnd, tab, number)
+
+
 def holds_bye(state: TournamentState, number: int) -> bool:
     """``number`` has the bye of the round in progress (BR-SWISS-7: a LoM turns it into a
     loss)."""
@@ -158,7 +170,8 @@ def default_applies_to(state: TournamentState, number: int, penalty: Penalty) ->
     if penalty not in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
         return AppliesTo.NONE
     lom = penalty is Penalty.LOSS_OF_MATCH
-    if seated(state, number) is not None or lom and holds_bye(state, number):
+    if seated(state, number) is not None or lom and (holds_bye(state, number)
+                                                     or forfeit_winner(state, number)):
         return AppliesTo.CURRENT_MATCH if lom else AppliesTo.CURRENT_GAME
     if has_future_match(state, number):
         return AppliesTo.NEXT_MATCH if lom else AppliesTo.FIRST_GAME_OF_NEXT_MATCH
@@ -180,7 +193,8 @@ def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
         raise RuleError("AMB-B20", f"a {penalty.value} cannot apply to {applies_to.value}",
                         hint="allowed: " + ", ".join(sorted(a.value for a in allowed)))
     current = applies_to in (AppliesTo.CURRENT_GAME, AppliesTo.CURRENT_MATCH)
-    on_bye = applies_to is AppliesTo.CURRENT_MATCH and holds_bye(state, number)
+    on_bye = applies_to is AppliesTo.CURRENT_MATCH and (holds_bye(state, number)
+                                                        or forfeit_winner(state, number))
     if current and seated(state, number) is None and not on_bye:
         raise RuleError("BR-PEN-RANK-8", f"player {number} is not in a match without a "
                         "result now", hint="between matches the penalty applies to the next "
@@ -196,6 +210,7 @@ def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
                         hint="record it with --applies-to none: it changes no result")
     if applies_to is AppliesTo.NONE and penalty in _ALLOWED and (
             seated(state, number) is not None or holds_bye(state, number)
+            or forfeit_winner(state, number)
             or has_future_match(state, number)):
         raise RuleError("BR-PEN-RANK-7", f"player {number} still has a match: a "
                         f"{penalty.value} changes a result", hint="choose --applies-to")
