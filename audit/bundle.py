@@ -12,7 +12,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from ledger.checkpoint_store import list_checkpoint_files
+from ledger.checkpoint import CheckpointError, parse_checkpoint_note
+from ledger.checkpoint_store import ledger_notes, list_checkpoint_files
 from ledger.errors import UsageError
 from ledger.store import Ledger
 
@@ -37,22 +38,65 @@ class BundleInfo:
     checkpoints: int
 
 
-def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path) -> BundleInfo:
-    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
-        raise UsageError(f"{directory} exists and is not an empty directory",
+BUNDLE_FILES = ("log.jsonl", "checkpoints", "README.txt")
+
+
+def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path | None,
+                  *, force: bool = False) -> BundleInfo:
+    """Write the bundle of ``log``: its leaves, every checkpoint note stored in the ledger
+    (plus those of the ``checkpoints`` directory) and the README.  An existing non-empty
+    directory is refused unless ``force`` — and even then only a directory holding nothing
+    but an earlier bundle is replaced."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{directory} exists and is not a directory",
                          hint="export into a new directory")
+    if directory.is_dir() and any(directory.iterdir()):
+        if not force:
+            raise UsageError(f"{directory} exists and is not empty",
+                             hint="export into a new directory, or pass --force to replace "
+                                  "an earlier bundle there")
+        strays = sorted(p.name for p in directory.iterdir() if p.name not in BUNDLE_FILES)
+        if strays:
+            raise UsageError(f"{directory} holds files that are not part of a bundle "
+                             f"({', '.join(strays[:3])}); --force replaces only a bundle",
+                             hint="export into a new directory")
     leaves = [leaf for _v, leaf in ledger.raw_leaves(log)]
     if any(b"\n" in leaf for leaf in leaves):
         raise UsageError("a stored leaf contains a newline; run 'tourney audit verify'")
+    named = _bundle_note_names(ledger_notes(
+        ledger, log, list_checkpoint_files(checkpoints) if checkpoints is not None else []))
     try:
+        if force and (directory / "checkpoints").is_dir():
+            shutil.rmtree(directory / "checkpoints")
         (directory / "checkpoints").mkdir(parents=True, exist_ok=True)
         with open(directory / "log.jsonl", "wb") as fh:
             for leaf in leaves:
                 fh.write(leaf + b"\n")
-        notes = list_checkpoint_files(checkpoints)
-        for note in notes:
-            shutil.copyfile(note, directory / "checkpoints" / note.name)
+        for name, note in named:
+            (directory / "checkpoints" / name).write_bytes(note)
         (directory / "README.txt").write_text(README.format(log=log, dirname=directory.name))
     except OSError as exc:
         raise UsageError(f"cannot write bundle to {directory}: {exc.strerror}") from None
-    return BundleInfo(directory=directory, events=len(leaves), checkpoints=len(notes))
+    return BundleInfo(directory=directory, events=len(leaves), checkpoints=len(named))
+
+
+def _bundle_note_names(notes: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """A file name for every distinct note: ``<size>.note`` for the first of a size, then
+    ``<size>-<k>.note``, so a second note of one size (an equivocation) travels with the
+    bundle and the audit reports it (issue 12, defect 2); an unparsable note is kept as
+    ``unparsed-<k>.note`` for the audit to report."""
+    out: list[tuple[str, bytes]] = []
+    seen: set[bytes] = set()
+    per_size: dict[int, int] = {}
+    for _name, note in notes:
+        if note in seen:
+            continue
+        seen.add(note)
+        try:
+            size = parse_checkpoint_note(note)[0].size
+        except CheckpointError:
+            out.append((f"unparsed-{len(out) + 1}.note", note))
+            continue
+        k = per_size[size] = per_size.get(size, 0) + 1
+        out.append((f"{size}.note" if k == 1 else f"{size}-{k}.note", note))
+    return out

@@ -25,7 +25,7 @@ from audit.findings import Finding, Report, Severity, finding, make_report, rule
 from audit.sigpool import SignaturePool
 from audit.timing import time_findings
 from ledger.canonical import NonCanonicalError
-from ledger.checkpoint_store import checkpoint_dir, note_files
+from ledger.checkpoint_store import checkpoint_dir, ledger_notes, note_files
 from ledger.errors import RuleError, StorageError, UsageError
 from ledger.events import (
     SIG_DOMAIN,
@@ -289,8 +289,8 @@ def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
     with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(log)
         leaves = list(ledger.raw_leaves(tid))
-    notes = read_notes(note_files([checkpoint_dir(location, checkpoints, tid)], tid)
-                       + note_files(published, tid))
+        notes = ledger_notes(ledger, tid, note_files(
+            [checkpoint_dir(location, checkpoints, tid)], tid) + note_files(published, tid))
     return audit_leaves(leaves, notes, log=tid, source=location.display(), progress=progress)
 
 
@@ -348,5 +348,6 @@ def load_target(target: str | None, tournament: str | None,
     with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(tournament)
         leaves = list(ledger.raw_leaves(tid))
-    notes = read_notes(note_files([checkpoint_dir(location, None, tid), *published], tid))
+        notes = ledger_notes(ledger, tid,
+                             note_files([checkpoint_dir(location, None, tid), *published], tid))
     return leaves, notes, tid, location.display()

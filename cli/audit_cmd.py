@@ -31,18 +31,23 @@ def export(
     ctx: typer.Context,
     directory: Annotated[Path, typer.Argument(metavar="DIR",
                                               help="New (or empty) directory to write.")],
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace an earlier bundle in DIR (refused if DIR holds anything "
+                        "else).")] = False,
     json: JsonOpt = False,
 ) -> None:
     """Export an audit bundle: DIR/log.jsonl, DIR/checkpoints/*.note, DIR/README.txt.
 
-    Example: tourney export spring-open-bundle/
+    The checkpoints are those stored in the ledger (and any note files of --checkpoints).
+
+    Example: tourney export spring-open-bundle/ --force
     """
     from audit.bundle import export_bundle
 
     s = Session(ctx, json=json)
     with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
-        info = export_bundle(led, log_id, directory, s.checkpoint_dir(log_id))
+        info = export_bundle(led, log_id, directory, s.checkpoint_dir(log_id), force=force)
     s.emit({"ok": True, "tournament": log_id, "directory": str(info.directory),
             "events": info.events, "checkpoints": info.checkpoints},
            [f"exported {info.events} events and {info.checkpoints} checkpoints of "

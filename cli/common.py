@@ -35,6 +35,7 @@ from ledger.errors import TourneyError, UsageError
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
     from ledger.keys import Signer
+    from ledger.state import TournamentState
     from ledger.store import Ledger, Location
 
 TOURNAMENT_ENV = "TOURNEY_TOURNAMENT"
@@ -133,6 +134,8 @@ class Session:
         return dirs[0] if dirs else None
 
     def checkpoint_dir(self, log: str) -> Path:
+        """Where note files of this ledger are read from (``--checkpoints`` or the
+        default ``<ledger>.checkpoints/<id>/``)."""
         from ledger.checkpoint_store import checkpoint_dir
         return checkpoint_dir(self.location, self.checkpoint_override(), log)
 
@@ -220,14 +223,57 @@ def seq_span(events: list[SignedEvent]) -> str:
     return f"seq {first}" if first == last else f"seqs {first}..{last}"
 
 
-def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer,
-                    done: str) -> Path | None:
+@dataclass(frozen=True)
+class WrittenCheckpoint:
+    """A checkpoint a command signed: stored in the ledger, maybe mirrored to a file."""
+
+    size: int
+    root: bytes
+    path: Path | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"size": self.size, "root": self.root.hex(), "stored": "ledger",
+                "path": None if self.path is None else str(self.path)}
+
+    def __str__(self) -> str:
+        where = "in the ledger" + (f" and {self.path}" if self.path else "")
+        return f"size {self.size}, root {self.root.hex()[:16]}… ({where})"
+
+
+def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: str,
+                    state: TournamentState | None = None) -> WrittenCheckpoint | None:
     """DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
-    head judge (else None).  ``done`` says what was already written if it fails."""
+    head judge (else None).  ``done`` says what was already written if it fails;
+    ``state`` is the tournament as just saved (so nothing is read again)."""
     from ledger.checkpoint_store import checkpoint_if_head_judge
 
+    mirror = s.checkpoint_dir(log)  # also as files: reveal, publish and witnesses read them
     try:
-        return checkpoint_if_head_judge(ledger, log, signer, s.checkpoint_dir(log))
+        cp = checkpoint_if_head_judge(ledger, log, signer, mirror, state=state)
     except TourneyError:
         note(f"{done}, but the checkpoint failed")
         raise
+    if cp is None:
+        return None
+    return WrittenCheckpoint(cp.size, cp.root, mirror / f"{cp.size}.note")
+
+
+_PLACEHOLDER_WORDS = r"\b(what the randomizer|placeholder|todo|tbd|fixme|change ?me|" \
+                     r"your seed|insert seed|lorem ipsum)\b"
+
+
+def check_seed_material(material: str, option: str) -> str:
+    """Refuse seed material that looks like a placeholder (a README's ``"<…>"``, ``…``,
+    TODO): it would be signed into the log forever as a real randomizer's output."""
+    import re
+
+    text = material.strip()
+    if not text:
+        raise UsageError(f"{option} is empty", hint="enter exactly what the randomizer gave")
+    low = text.casefold()
+    if re.fullmatch(r"[\s.…\-_?*]*|(x[\s\-]*){3,}", low) or re.search(r"<[^<>]*>", text) or \
+            re.search(_PLACEHOLDER_WORDS, low):
+        raise UsageError(f"{option} {material!r} looks like a placeholder, not randomizer "
+                         "output", hint="type exactly what the randomizer showed, e.g. "
+                                        f"{option} \"4 17 33 52 61\"; nothing was written")
+    return material

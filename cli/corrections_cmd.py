@@ -40,7 +40,7 @@ def _write(s: Session, command: Any) -> tuple[str, list[Any], Any, Any]:
 
 def _doc(log: str, events: list[Any], cp: Any, **extra: Any) -> dict[str, Any]:
     return {"ok": True, "tournament": log, "seq": events[0].seq, "kind": events[0].kind,
-            **extra, "events": events_brief(events), "checkpoint": str(cp) if cp else None}
+            **extra, "events": events_brief(events), "checkpoint": cp.json() if cp else None}
 
 
 def result_amend(

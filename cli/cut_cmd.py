@@ -11,7 +11,6 @@ May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -20,6 +19,7 @@ from cli.common import (
     JsonOpt,
     KeyOpt,
     Session,
+    WrittenCheckpoint,
     events_brief,
     note,
     seq_span,
@@ -74,7 +74,8 @@ def cut(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.select_cut(signer, time, no_champion=no_champion,
                                                      **seed),
-        seed_unused=lambda t: False, unused_note="", done="cut made")
+        seed_unused=lambda t: False, unused_note="", done="cut made",
+        kinds=("cut_made", "finalists_decided", "standings_finalized"))
     st = agg.state
     ev = next((e for e in events if isinstance(e.body, CutMade)), events[-1])
     b = ev.body
@@ -105,11 +106,11 @@ def cut(
                         draw_seq=b.draw_seq, events=events_brief(events),
                         champion=st.fmt.champion,
                         no_champion_seq=getattr(st.fmt, "no_champion_seq", None),
-                        checkpoint=None if cp is None else str(cp)), lines)
+                        checkpoint=None if cp is None else cp.json()), lines)
 
 
 def _selection(s: Session, st: TournamentState, events: list[SignedEvent],
-               cp: Path | None) -> None:
+               cp: WrittenCheckpoint | None) -> None:
     """Bushiroad: the finalists by ranking (BR-FIN-5) or the final standings."""
     from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
 
@@ -134,7 +135,7 @@ def _selection(s: Session, st: TournamentState, events: list[SignedEvent],
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     s.emit(write_result(ev, **data, events=events_brief(events),
-                        checkpoint=None if cp is None else str(cp)), lines)
+                        checkpoint=None if cp is None else cp.json()), lines)
 
 
 def _slot_lines(state: TournamentState, slots: list[int | None]) -> list[str]:
@@ -167,7 +168,7 @@ def bracket(
         + apply_pending(t, signer, time),
         seed_unused=lambda t: t.state.fmt.slots is not None,
         unused_note="the bracket is seeded already: --seed-material was not recorded",
-        done="bracket")
+        done="bracket", kinds=("bracket_seeded",))
     st = agg.state
     slots = list(st.fmt.slots or [])
     rnd = st.fmt.rounds[-1]
@@ -179,4 +180,4 @@ def bracket(
         lines.append(f"checkpoint: {cp}")
     s.emit({"ok": True, "tournament": log, "seeded": seeded, "slots": slots,
             "round": round_json(rnd), "events": events_brief(events),
-            "checkpoint": None if cp is None else str(cp)}, lines)
+            "checkpoint": None if cp is None else cp.json()}, lines)

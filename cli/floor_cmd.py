@@ -210,7 +210,7 @@ def result_eom(
 
     Example: tourney result eom --round 5 --table 1 --games 0-0 --board-a 30,10,7,12,0 --board-b 25,4,5,15,1 --key judge.pem
     """
-    from cli.results_cmd import parse_games
+    from cli.result_options import parse_games
     from ledger.formats.officiating.floor_commands import decide_eom
 
     s = Session(ctx, key=key, json=json)

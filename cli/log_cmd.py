@@ -42,8 +42,56 @@ def _summary(kind: str, body: dict[str, Any]) -> str:
     if kind == "draw_made":
         result = ",".join(str(i) for i in body.get("result") or [])
         return f"ctx={body.get('ctx')} seed_seq={body.get('seed_seq')} result={result}"
-    text = " ".join(f"{k}={v}" for k, v in sorted(body.items()))
+    hotc = _hotc_summary(kind, body)
+    if hotc is not None:
+        return hotc
+    text = " ".join(f"{k}={_plain(v)}" for k, v in sorted(body.items()))
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+def _plain(value: Any) -> str:
+    """A value as JSON text (never Python's repr of dicts and lists)."""
+    if isinstance(value, str):
+        return repr(value) if " " in value else value
+    return msgspec.json.encode(value).decode("utf-8")
+
+
+def _nums(values: Any) -> str:
+    return ",".join(f"#{n}" for n in values or []) or "-"
+
+
+def _hotc_summary(kind: str, body: dict[str, Any]) -> str | None:
+    """Summaries of the HotC kinds (round, results, drops, cut, bracket, champion)."""
+    if kind == "round_paired":
+        tables = body.get("tables") or []
+        bye = f", bye #{body['bye']}" if body.get("bye") is not None else ""
+        return f"round {body.get('round')} ({body.get('phase')}): {len(tables)} tables{bye}"
+    if kind in ("result_recorded", "result_corrected"):
+        won = (f"#{body['winner']} wins" if body.get("winner") is not None
+               else f"double loss {_nums(body.get('losers'))}")
+        fix = (f" corrects seq {body.get('corrects_seq')}: {body.get('reason')!r}"
+               if kind == "result_corrected" else "")
+        return (f"round {body.get('round')} table {body.get('table')}: {won} "
+                f"({body.get('outcome')}){fix}")
+    if kind == "player_dropped":
+        return f"#{body.get('number')} in round {body.get('round')} ({body.get('timing')})"
+    if kind == "round_closed":
+        return (f"round {body.get('round')} ({body.get('phase')}): {body.get('undefeated')} "
+                f"undefeated, eliminated {_nums(body.get('eliminated'))}"
+                + ("; Swiss over" if body.get("swiss_over") and body.get("phase") == "swiss"
+                   else ""))
+    if kind == "cut_made":
+        return f"cut {_nums(body.get('cut'))} (drawn {_nums(body.get('drawn'))})"
+    if kind == "bracket_seeded":
+        return "slots " + ",".join("-" if n is None else f"#{n}"
+                                   for n in body.get("slots") or [])
+    if kind == "champion_declared":
+        return f"champion #{body.get('number')} (round {body.get('round')})"
+    if kind in ("player_withdrawn", "player_renamed"):
+        new = f" -> {body.get('name')!r}" if kind == "player_renamed" else ""
+        why = f" ({body['reason']})" if body.get("reason") else ""
+        return f"#{body.get('number')}{new}{why}"
+    return None
 
 
 def log(
@@ -59,11 +107,11 @@ def log(
     Example: tourney log --from 5 --kind player_registered
     """
     import ledger.formats.registry  # noqa: F401  (the formats' kinds)
-    from ledger.events import BODY_TYPES
-    from ledger.store import LedgerCorrupt
+    from ledger.events import BODY_TYPES, body_type_of
+    from ledger.snapshots import LedgerCorrupt
 
     s = Session(ctx, json=json)
-    if kind is not None and kind not in BODY_TYPES:
+    if kind is not None and body_type_of(kind) is None:
         raise UsageError(f"unknown event kind {kind!r}",
                          hint=f"kinds: {', '.join(sorted(BODY_TYPES))}")
     leaves: list[Any] = []
@@ -89,7 +137,10 @@ def log(
 
 
 def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) -> None:
-    """Sign the current tree head (head judge) as a checkpoint note file.
+    """Sign the current tree head (head judge) as a checkpoint, stored in the ledger.
+
+    The note is also written as a file in the checkpoint directory (--checkpoints DIR or
+    the default <ledger>.checkpoints/<id>/), where publishing and witnesses read it.
 
     Example: tourney checkpoint --key hj.pem
     """
@@ -100,20 +151,21 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
     with s.ledger() as led:
         log_id = s.tournament(led)
         path, cp = write_checkpoint(led, log_id, signer, s.checkpoint_dir(log_id))
-    s.emit({"ok": True, "tournament": log_id, "path": str(path), "origin": cp.origin,
-            "size": cp.size, "root": cp.root.hex()},
-           [f"checkpoint: {path}", f"size:       {cp.size}", f"root:       {cp.root.hex()}"])
+    s.emit({"ok": True, "tournament": log_id, "path": None if path is None else str(path),
+            "stored": "ledger", "origin": cp.origin, "size": cp.size, "root": cp.root.hex()},
+           [f"checkpoint: {'in the ledger' + (f' and {path}' if path else '')}",
+            f"size:       {cp.size}", f"root:       {cp.root.hex()}"])
 
 
-def _latest_note(s: Session, log_id: str) -> Path:
-    from ledger.checkpoint_store import list_checkpoint_files
+def _latest_note(s: Session, led: Any, log_id: str) -> tuple[str, bytes]:
+    from ledger.checkpoint_store import latest_note
 
-    directory = s.checkpoint_dir(log_id)
-    files = list_checkpoint_files(directory)
-    if not files:
-        raise UsageError(f"no checkpoint in {directory}",
+    found = latest_note(led, log_id, s.checkpoint_dir(log_id))
+    if found is None:
+        raise UsageError(f"no checkpoint of {log_id} in the ledger or "
+                         f"{s.checkpoint_dir(log_id)}",
                          hint="write one with 'tourney checkpoint' or pass --checkpoint NOTE")
-    return files[-1]
+    return found
 
 
 def proof(
@@ -143,8 +195,11 @@ def proof(
     s = Session(ctx, json=json)
     with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
-        path = note_file or _latest_note(s, log_id)
-        res = inclusion(led, log_id, seq, read_file_bytes(path, "checkpoint note"))
+        if note_file is not None:
+            path, data = str(note_file), read_file_bytes(note_file, "checkpoint note")
+        else:
+            path, data = _latest_note(s, led, log_id)
+        res = inclusion(led, log_id, seq, data)
     hashes = [h.hex() for h in res.proof]
     s.emit({"ok": True, "verified": True, "tournament": log_id, "checkpoint": str(path),
             "seq": res.seq, "leaf_hash": res.leaf_hash.hex(), "index": res.index,
@@ -158,22 +213,33 @@ def proof(
 
 def consistency(
     ctx: typer.Context,
-    old: Annotated[Path, typer.Argument(metavar="OLD.note", help="Older checkpoint note.")],
-    new: Annotated[Path, typer.Argument(metavar="NEW.note", help="Newer checkpoint note.")],
+    old: Annotated[str, typer.Argument(
+        metavar="OLD", help="Older checkpoint: a note file, or a size stored in the ledger.")],
+    new: Annotated[str, typer.Argument(
+        metavar="NEW", help="Newer checkpoint: a note file, or a size stored in the ledger.")],
     json: JsonOpt = False,
 ) -> None:
     """Consistency proof between two signed checkpoints (exit 4 if it fails).
 
-    Example: tourney consistency tournament.db.checkpoints/spring-open/12.note tournament.db.checkpoints/spring-open/40.note
+    Example: tourney consistency 12 bundle/checkpoints/40.note
     """
     from ledger.checkpoint_store import consistency as prove
 
     s = Session(ctx, json=json)
-    old_bytes = read_file_bytes(old, "checkpoint note")
-    new_bytes = read_file_bytes(new, "checkpoint note")
     with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
-        res = prove(led, log_id, old_bytes, new_bytes)
+        stored = dict(led.checkpoints.notes(log_id))
+
+        def note_of(arg: str) -> bytes:
+            if arg.isdigit() and not Path(arg).exists():
+                if int(arg) not in stored:
+                    raise UsageError(f"the ledger holds no checkpoint of size {arg}",
+                                     hint="sizes stored: " + (", ".join(
+                                         map(str, sorted(stored))) or "none"))
+                return stored[int(arg)]
+            return read_file_bytes(Path(arg), "checkpoint note")
+
+        res = prove(led, log_id, note_of(old), note_of(new))
     hashes = [h.hex() for h in res.proof]
     s.emit({"ok": True, "verified": True, "tournament": log_id, "size1": res.size1,
             "size2": res.size2, "root1": res.root1.hex(), "root2": res.root2.hex(),
@@ -190,10 +256,13 @@ def _proof_file(ctx: typer.Context, seq: int, note_file: Path | None, out: Path,
     s = Session(ctx, json=json)
     if out.exists():
         raise UsageError(f"{out} exists", hint="choose a new --out file")
-    with s.ledger() as led:
+    with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
-        path = note_file or _latest_note(s, log_id)
-        doc = build_proof_file(led, log_id, seq, read_file_bytes(path, "checkpoint note"))
+        if note_file is not None:
+            path, data = str(note_file), read_file_bytes(note_file, "checkpoint note")
+        else:
+            path, data = _latest_note(s, led, log_id)
+        doc = build_proof_file(led, log_id, seq, data)
     try:
         out.write_bytes(msgspec.json.format(msgspec.json.encode(doc), indent=1) + b"\n")
     except OSError as exc:

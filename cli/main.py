@@ -16,35 +16,16 @@ May import: ``typer``, ``cli.*``, ``ledger.errors`` (command modules import the 
 
 from __future__ import annotations
 
+import copy
+import importlib
 import os
 import sys
-import traceback
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
-from cli import (
-    audit_cmd,
-    corrections_cmd,
-    cut_cmd,
-    floor_cmd,
-    keys_cmd,
-    log_cmd,
-    officials_cmd,
-    penalty_cmd,
-    players_cmd,
-    publish_cmd,
-    random_cmd,
-    results_cmd,
-    round_cmd,
-    simulate_cmd,
-    slowplay_cmd,
-    standings_cmd,
-    tournament_cmd,
-    witness_cmd,
-    wot_cmd,
-)
 from cli.common import (
     CHECKPOINTS_ENV,
     KEY_ENV,
@@ -67,17 +48,24 @@ except ImportError:  # pragma: no cover - older typer with click as a dependency
 DEBUG_ENV = "TOURNEY_DEBUG"
 #: Commands that neither read nor write checkpoints: ``--checkpoints`` is a usage error.
 NO_CHECKPOINTS = frozenset({"keys", "init", "official", "player", "seed", "draw", "log",
-                            "standings"})  # set to print the traceback of an internal error
+                            "standings"})
 
-app = typer.Typer(
-    name="tourney",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("tourney-ledger")
+    except PackageNotFoundError:  # a bare checkout on PYTHONPATH
+        return "unknown (not installed)"
 
 
-@app.callback()
+def _print_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"tourney {_version()} (wire format tourney-leaf/v1, DRAW-v1)\n")
+        raise typer.Exit(0)
+
+
 def root(
     ctx: typer.Context,
     ledger: Annotated[str | None, typer.Option(
@@ -96,6 +84,9 @@ def root(
     json: Annotated[bool, typer.Option(
         "--json", help="Exactly one JSON document on stdout; diagnostics on stderr.")]
         = False,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print the version and exit.")] = False,
 ) -> None:
     """Audit-grade tournament ledger: every decision is a signed, hash-chained event.
 
@@ -110,52 +101,172 @@ def root(
                       checkpoints=list(checkpoints or []), json=json)
 
 
-_SETUP = _PLAYERS = "Set up and registration"
-_RANDOM, _LOG, _AUDIT = "Randomness", "Log and proofs", "Audit"
-_PLAY, _CUT, _SIM = "Rounds and results", "Top cut and standings", "Simulation"
-app.add_typer(keys_cmd.app, name="keys", rich_help_panel=_SETUP)
-app.command("init", rich_help_panel=_SETUP)(tournament_cmd.init)
-app.add_typer(officials_cmd.app, name="official", rich_help_panel=_SETUP)
-app.add_typer(players_cmd.app, name="player", rich_help_panel=_PLAYERS)
-app.add_typer(tournament_cmd.registration_app, name="registration",
-              rich_help_panel=_PLAYERS)
-app.add_typer(random_cmd.seed_app, name="seed", rich_help_panel=_RANDOM)
-app.command("draw", rich_help_panel=_RANDOM)(random_cmd.draw)
-app.add_typer(round_cmd.app, name="round", rich_help_panel=_PLAY)
-app.add_typer(results_cmd.app, name="result", rich_help_panel=_PLAY)
-app.command("drop", rich_help_panel=_PLAY)(results_cmd.drop)
-app.command("forfeit", rich_help_panel=_PLAY)(wot_cmd.forfeit)
-app.command("tbp-override", rich_help_panel=_PLAY)(wot_cmd.tbp_override)
-app.add_typer(slowplay_cmd.app, name="slowplay", rich_help_panel=_PLAY)
-app.add_typer(penalty_cmd.app, name="penalty", rich_help_panel="Officiating")
-app.command("disqualify", rich_help_panel="Officiating")(penalty_cmd.disqualify)
-app.command("undrop", rich_help_panel="Officiating")(corrections_cmd.undrop)
-app.command("level", rich_help_panel="Officiating")(corrections_cmd.level_amend)
-app.command("ruling", rich_help_panel="Officiating")(floor_cmd.ruling)
-app.add_typer(floor_cmd.appeal_app, name="appeal", rich_help_panel="Officiating")
-app.add_typer(floor_cmd.deck_app, name="deck", rich_help_panel="Officiating")
-round_cmd.app.command("start")(floor_cmd.round_start)
-round_cmd.app.command("time")(floor_cmd.round_time)
-round_cmd.app.command("extend")(floor_cmd.round_extend)
-results_cmd.app.command("eom")(floor_cmd.result_eom)
-results_cmd.app.command("amend")(corrections_cmd.result_amend)
-results_cmd.app.command("wrong-table")(corrections_cmd.result_wrong_table)
-round_cmd.app.command("override")(corrections_cmd.round_override)
-round_cmd.app.command("void")(corrections_cmd.round_void)
-players_cmd.app.command("late")(corrections_cmd.player_late)
-app.command("cut", rich_help_panel=_CUT)(cut_cmd.cut)
-app.command("bracket", rich_help_panel=_CUT)(cut_cmd.bracket)
-app.command("standings", rich_help_panel=_CUT)(standings_cmd.standings)
-app.command("simulate", rich_help_panel=_SIM)(simulate_cmd.simulate)
-app.command("log", rich_help_panel=_LOG)(log_cmd.log)
-app.command("info", rich_help_panel=_LOG)(tournament_cmd.info)
-app.command("checkpoint", rich_help_panel=_LOG)(log_cmd.checkpoint)
-app.command("proof", rich_help_panel=_LOG)(log_cmd.proof)
-app.command("consistency", rich_help_panel=_LOG)(log_cmd.consistency)
-app.command("export", rich_help_panel=_AUDIT)(audit_cmd.export)
-app.command("publish", rich_help_panel=_AUDIT)(publish_cmd.publish)
-app.add_typer(audit_cmd.app, name="audit", rich_help_panel=_AUDIT)
-app.add_typer(witness_cmd.app, name="witness", rich_help_panel=_AUDIT)
+_SETUP, _RANDOM, _LOG = "Set up and registration", "Randomness", "Log and proofs"
+_AUDIT, _PLAY, _CUT = "Audit", "Rounds and results", "Top cut and standings"
+_SIM, _OFF = "Simulation", "Officiating"
+
+#: The command tree: name -> (module, attribute, is a sub-app, help panel).  Modules are
+#: imported only for the command being run (start-up is most of a command's latency).
+COMMANDS: dict[str, tuple[str, str, bool, str]] = {
+    "keys": ("keys_cmd", "app", True, _SETUP),
+    "init": ("tournament_cmd", "init", False, _SETUP),
+    "official": ("officials_cmd", "app", True, _SETUP),
+    "player": ("players_cmd", "app", True, _SETUP),
+    "registration": ("tournament_cmd", "registration_app", True, _SETUP),
+    "seed": ("random_cmd", "seed_app", True, _RANDOM),
+    "draw": ("random_cmd", "draw", False, _RANDOM),
+    "round": ("round_cmd", "app", True, _PLAY),
+    "result": ("results_cmd", "app", True, _PLAY),
+    "drop": ("results_cmd", "drop", False, _PLAY),
+    "forfeit": ("wot_cmd", "forfeit", False, _PLAY),
+    "tbp-override": ("wot_cmd", "tbp_override", False, _PLAY),
+    "slowplay": ("slowplay_cmd", "app", True, _PLAY),
+    "penalty": ("penalty_cmd", "app", True, _OFF),
+    "disqualify": ("penalty_cmd", "disqualify", False, _OFF),
+    "undrop": ("corrections_cmd", "undrop", False, _OFF),
+    "level": ("corrections_cmd", "level_amend", False, _OFF),
+    "ruling": ("floor_cmd", "ruling", False, _OFF),
+    "appeal": ("floor_cmd", "appeal_app", True, _OFF),
+    "deck": ("floor_cmd", "deck_app", True, _OFF),
+    "cut": ("cut_cmd", "cut", False, _CUT),
+    "bracket": ("cut_cmd", "bracket", False, _CUT),
+    "standings": ("standings_cmd", "standings", False, _CUT),
+    "simulate": ("simulate_cmd", "simulate", False, _SIM),
+    "log": ("log_cmd", "log", False, _LOG),
+    "info": ("tournament_cmd", "info", False, _LOG),
+    "checkpoint": ("log_cmd", "checkpoint", False, _LOG),
+    "proof": ("log_cmd", "proof", False, _LOG),
+    "consistency": ("log_cmd", "consistency", False, _LOG),
+    "export": ("audit_cmd", "export", False, _AUDIT),
+    "publish": ("publish_cmd", "publish", False, _AUDIT),
+    "audit": ("audit_cmd", "app", True, _AUDIT),
+    "witness": ("witness_cmd", "app", True, _AUDIT),
+}
+#: Commands of a group defined in another module (officiating adds to 'round',
+#: 'result' and 'player'): group -> (command, module, attribute).
+GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "round": (("start", "floor_cmd", "round_start"), ("time", "floor_cmd", "round_time"),
+              ("extend", "floor_cmd", "round_extend"),
+              ("override", "corrections_cmd", "round_override"),
+              ("void", "corrections_cmd", "round_void")),
+    "result": (("eom", "floor_cmd", "result_eom"),
+               ("amend", "corrections_cmd", "result_amend"),
+               ("wrong-table", "corrections_cmd", "result_wrong_table")),
+    "player": (("late", "corrections_cmd", "player_late"),),
+}
+#: Root options that may also be written after the sub-command (DESIGN.md §8).
+GLOBAL_VALUE_OPTIONS = ("--ledger", "--key", "--tournament", "--checkpoints")
+GLOBAL_FLAG_OPTIONS = ("--json",)
+
+
+def _group(name: str, group: typer.Typer, leaf: str | None) -> typer.Typer:
+    """A copy of ``group`` with its commands from other modules (``GROUP_EXTRAS``), reduced
+    to its command ``leaf`` when it has one by that name: typer builds every command of a
+    group it runs, reading each signature, so only the one being run is imported."""
+    from typer.models import CommandInfo
+
+    commands = list(group.registered_commands)
+    for sub, module, attr in GROUP_EXTRAS.get(name, ()):
+        if leaf is None or leaf == sub:
+            fn = getattr(importlib.import_module(f"cli.{module}"), attr)
+            commands.append(CommandInfo(name=sub, callback=fn))
+    keep = [c for c in commands if c.name == leaf]
+    reduced = copy.copy(group)
+    reduced.registered_commands = keep if keep and not group.registered_groups else commands
+    return reduced
+
+
+def register(target: typer.Typer, names: Iterable[str], leaf: str | None = None) -> typer.Typer:
+    """Add the named commands (imported now) to ``target``; a sub-app with only its
+    command ``leaf`` when that is given."""
+    for name in names:
+        module, attr, group, panel = COMMANDS[name]
+        obj = getattr(importlib.import_module(f"cli.{module}"), attr)
+        if group:
+            target.add_typer(_group(name, obj, leaf), name=name, rich_help_panel=panel)
+        else:
+            target.command(name, rich_help_panel=panel)(obj)
+    return target
+
+
+def build_app(names: Iterable[str] | None = None, leaf: str | None = None) -> typer.Typer:
+    """A fresh root app with the named commands (all of them by default)."""
+    fresh = typer.Typer(name="tourney", no_args_is_help=True,
+                        pretty_exceptions_enable=False, add_completion=False)
+    fresh.callback()(root)
+    return register(fresh, COMMANDS if names is None else names, leaf)
+
+
+def __getattr__(name: str) -> Any:
+    """``cli.main.app``: the whole command tree (for tests and tools walking it)."""
+    if name == "app":
+        whole = build_app()
+        globals()["app"] = whole
+        return whole
+    raise AttributeError(name)
+
+
+def _takes_value(param: Any) -> bool:
+    return not (getattr(param, "is_flag", False) or getattr(param, "count", False))
+
+
+def hoist_globals(argv: list[str], names_of: Callable[[list[str]], Any]) -> list[str]:
+    """Move global options written after the sub-command to the front, so ``tourney
+    result record … --ledger X`` means ``tourney --ledger X result record …``.
+
+    ``names_of(path)`` gives the click command at a sub-command path.  A command's own
+    option of the same name (``--key``, ``--json``) means the same and stays; a token
+    that is the value of a command option is never taken for a global option."""
+    head: list[str] = []
+    rest: list[str] = []
+    path: list[str] = []
+    cmd = names_of([])
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            rest.extend(argv[i:])
+            break
+        if tok.startswith("--"):
+            opt = tok.split("=", 1)[0]
+            own = {n: p for p in getattr(cmd, "params", []) for n in p.opts}
+            if path and opt not in own and opt in GLOBAL_VALUE_OPTIONS + GLOBAL_FLAG_OPTIONS:
+                take = 2 if opt in GLOBAL_VALUE_OPTIONS and "=" not in tok else 1
+                head.extend(argv[i:i + take])
+                i += take
+                continue
+            rest.append(tok)
+            if opt in own and _takes_value(own[opt]) and "=" not in tok and i + 1 < len(argv):
+                rest.append(argv[i + 1])
+                i += 1
+            i += 1
+            continue
+        rest.append(tok)
+        sub = getattr(cmd, "commands", None)
+        if sub is not None and tok in sub:
+            path.append(tok)
+            cmd = sub[tok]
+        i += 1
+    return head + rest
+
+
+def _command_words(argv: list[str]) -> tuple[str | None, str | None]:
+    """The sub-command named on the command line (after the root options), if known, and
+    the word after it (a group's command, when it is one)."""
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in GLOBAL_VALUE_OPTIONS:
+            i += 2
+            continue
+        if tok.startswith("-"):
+            i += 1
+            continue
+        if tok not in COMMANDS:
+            return None, None
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        return tok, (nxt if nxt is not None and not nxt.startswith("-") else None)
+    return None, None
 
 
 def _usage_line(exc: ClickException) -> str:
@@ -167,8 +278,19 @@ def _usage_line(exc: ClickException) -> str:
 def run(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point and the one catch point of the CLI."""
     code: int
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        rv = app(args=argv, prog_name="tourney", standalone_mode=False)
+        first, leaf = _command_words(args)
+        tree: Any = typer.main.get_command(
+            build_app(None if first is None else [first], leaf))
+        if first is not None:
+            def at(path: list[str]) -> Any:
+                cmd: Any = tree
+                for p in path:
+                    cmd = cmd.commands[p]
+                return cmd
+            args = hoist_globals(args, at)
+        rv = tree.main(args=args, prog_name="tourney", standalone_mode=False)
         code = rv if isinstance(rv, int) else 0
     except TourneyError as err:
         report_error(err, json_requested(argv))
@@ -198,6 +320,8 @@ def run(argv: list[str] | None = None) -> NoReturn:
         code = 0
     except Exception as exc:  # the last resort: a bug, never an expected failure
         if os.environ.get(DEBUG_ENV):
+            import traceback
+
             traceback.print_exc()
         message = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
         if json_requested(argv):

@@ -163,7 +163,7 @@ def penalty_issue(
             **_offer_json(inf, a, lvl), "penalty": b.penalty.value,
             "raised_from": pen.value if raised else None, "upgrade": b.upgrade,
             "applies_to": b.applies_to.value, "events": events_brief(events),
-            "checkpoint": str(cp) if cp else None}, lines)
+            "checkpoint": cp.json() if cp else None}, lines)
 
 
 @app.command("reissue-sheet")
@@ -281,4 +281,4 @@ def disqualify(
              + ("; the match in progress is lost" if len(events) > 1 else "")]
     s.emit({"ok": True, "tournament": log, "seq": events[0].seq, "kind": events[0].kind,
             "number": number, "events": events_brief(events),
-            "checkpoint": str(cp) if cp else None}, lines)
+            "checkpoint": cp.json() if cp else None}, lines)

@@ -65,9 +65,10 @@ def seed_record(
 
     Example: tourney seed record --material "0x5f3a 91" --source "random.org" --reason "round 1 pairing" --ctx spring-open/R1/pairing --key hj.pem
     """
+    from cli.common import check_seed_material
+
     s = Session(ctx, key=key, json=json)
-    if not material:
-        raise UsageError("--material is empty", hint="enter exactly what the randomizer gave")
+    check_seed_material(material, "--material")
     if evidence is not None:
         evidence = evidence.strip().lower()
         if not is_hex(evidence, 64):
@@ -309,7 +310,7 @@ def commit(
         cp = auto_checkpoint(s, led, log, signer, f"seq {ev.seq} written")
     due = drand.round_time(chain, rnd)
     s.emit(write_result(ev, chain=chain, round=rnd, round_unix_time=due,
-                        secret_file=str(out), checkpoint=None if cp is None else str(cp)),
+                        secret_file=str(out), checkpoint=None if cp is None else cp.json()),
            [f"seq {ev.seq}: commitment for drand {chain} round {rnd} (unix {due})",
             f"secret kept in {out} (private; needed for the reveal)",
             f"checkpoint: {cp} (publish it before the round)"])

@@ -1,9 +1,7 @@
 """``tourney result record``, ``tourney result correct`` and ``tourney drop``.
 
-Owns: the outcome options of the command line and their mapping onto
-``ledger.formats.match.model.Outcome`` (exactly one of --winner, --concession, --timeout,
---slow-play, --double-loss, --tie; ``--both-slow-play`` with --winner; --turn-player with
---timeout), the drop-timing messages, and what is printed when a command closes a round:
+Owns: the commands (their outcome options and what they mean are
+``cli.result_options``), the drop-timing messages, and what is printed when a command closes a round:
 the stop rule's verdict (or the bracket's progress, or the champion) and the automatic
 checkpoint when a head judge signed (else a hint to run ``tourney checkpoint``).  Who won
 and why each loser lost is the ledger's (``ledger.formats.hotc.results.decide_result``), never
@@ -15,7 +13,6 @@ May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.round_cmd``, ``cli.wot
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
@@ -30,6 +27,24 @@ from cli.common import (
     seq_span,
     write_result,
 )
+from cli.result_options import (  # noqa: F401  (choose, parse_games: re-exported)
+    AnnexOpt,
+    BothSlowOpt,
+    ConcessionOpt,
+    DoubleLossOpt,
+    DrawOpt,
+    GamesOpt,
+    RoundOpt,
+    SlowPlayOpt,
+    TableOpt,
+    TieOpt,
+    TimeoutOpt,
+    TurnPlayerOpt,
+    WinnerOpt,
+    choose,
+    parse_annex,
+    parse_games,
+)
 from cli.round_cmd import label, result_text
 from cli.wot_cmd import (
     ConcededOpt,
@@ -43,7 +58,6 @@ from cli.wot_cmd import (
 )
 from ledger.errors import UsageError
 from ledger.formats.match.events import DropTiming, PlayerDropped, ResultCorrected, ResultRecorded
-from ledger.formats.match.model import Outcome
 
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
@@ -51,176 +65,10 @@ if TYPE_CHECKING:
     from ledger.state import TournamentState
     from ledger.store import Ledger
 
+_Opt = typer.Option
 app = typer.Typer(no_args_is_help=True, help=(
     "Match results: record (scorekeeper, judge or head judge) and correct (judge).\n\n"
     "Example: tourney result record --round 1 --table 3 --winner 17 --key sk.pem"))
-
-_Opt = typer.Option
-RoundOpt = Annotated[int, _Opt("--round", metavar="N", min=1, help="Round number.")]
-TableOpt = Annotated[int, _Opt("--table", metavar="T", min=1, help="Table number.")]
-WinnerOpt = Annotated[int | None, _Opt(
-    "--winner", metavar="NUMBER", show_default=False, rich_help_panel="Outcome (exactly one)",
-    help="The match was played out (or supervised to its end): NUMBER won.")]
-ConcessionOpt = Annotated[int | None, _Opt(
-    "--concession", metavar="NUMBER", show_default=False,
-    rich_help_panel="Outcome (exactly one)", help="NUMBER conceded: the opponent wins.")]
-TimeoutOpt = Annotated[bool, _Opt(
-    "--timeout", rich_help_panel="Outcome (exactly one)",
-    help="Time ran out, no upheld slow-play call: Swiss = double loss (HOTC-TIME-2); "
-         "top cut = the --turn-player loses (HOTC-TOP-2).")]
-SlowPlayOpt = Annotated[int | None, _Opt(
-    "--slow-play", metavar="NUMBER", show_default=False,
-    rich_help_panel="Outcome (exactly one)",
-    help="Time ran out after an upheld slow-play call against NUMBER: NUMBER loses.")]
-DoubleLossOpt = Annotated[bool, _Opt(
-    "--double-loss", rich_help_panel="Outcome (exactly one)",
-    help="Swiss only: the match went to time with no upheld slow-play call, both lose "
-         "(HOTC-TIME-2; the same as --timeout in the Swiss phase: a time loss).")]
-TieOpt = Annotated[bool, _Opt(
-    "--tie", rich_help_panel="Outcome (exactly one)",
-    help="Swiss only: both met a losing condition at once, both lose (AMB-H14; not a "
-         "time loss).")]
-TurnPlayerOpt = Annotated[int | None, _Opt(
-    "--turn-player", metavar="NUMBER", show_default=False,
-    help="With --timeout in the top cut: whose turn it was (that player loses).")]
-DrawOpt = Annotated[bool, _Opt(
-    "--draw", rich_help_panel="Outcome (exactly one)",
-    help="Bushiroad: the match ended with equal game wins (Swiss / round robin: a draw "
-         "worth 0, BR-SWISS-4; DE: a tie, both lose, BR-DE-3).")]
-GamesOpt = Annotated[str | None, _Opt(
-    "--games", metavar="A-B[-D]", show_default=False,
-    help="Bushiroad: game wins of the first and second player at the table [and drawn "
-         "games], e.g. 2-1; with --timeout the unfinished game counts as drawn (BR-SWISS-5).")]
-AnnexOpt = Annotated[str | None, _Opt(
-    "--annex-a", metavar="A/B[;A/B…]", show_default=False,
-    rich_help_panel="Outcome (exactly one)",
-    help="Bushiroad, Annex A announced: the values compared at time-up (and at later "
-         "checkpoints) for the first/second player: VG damage, WS level,clock, BF life "
-         "(BR-ANNEXA-*), e.g. --annex-a 2,3/2,5; --games counts the games before it.")]
-BothSlowOpt = Annotated[bool, _Opt(
-    "--both-slow-play",
-    help="With --winner: both players were called for slow play and the match was "
-         "supervised to its natural result (HOTC-TIME-3).")]
-
-
-@dataclass(frozen=True)
-class Choice:
-    """The outcome the command line asked for, before the table is known."""
-
-    outcome: Outcome
-    winner: int | None = None
-    loser: int | None = None
-    turn_player: int | None = None
-    slow_play: int | None = None
-    both_slow_play: bool = False
-    swiss_only: str | None = None   # the option that exists only in the Swiss phase
-    games: list[int] | None = None
-    annex_values: list[list[list[int]]] | None = None
-
-    def kwargs(self, state: TournamentState, round_no: int, table: int) -> dict[str, Any]:
-        """Keyword arguments of ``record_result`` / ``correct_result``."""
-        from ledger.formats.match.apply import find_round, find_table
-        from ledger.formats.match.model import Phase
-
-        if is_wot(state):
-            raise UsageError("a Wheel of Time result names its outcome code",
-                             hint="e.g. --outcome O1 --winner 3 --support 3=6,8=2 (classic) "
-                                  "or --outcome Q1 --winner 3 --pattern 3=9,8=4 (2001)")
-        rnd = find_round(state.fmt, round_no)
-        if self.swiss_only and rnd is not None and rnd.phase is Phase.TOP_CUT:
-            raise UsageError(f"{self.swiss_only} does not exist in the top cut",
-                             hint="time in the top cut: --timeout --turn-player N "
-                                  "(HOTC-TOP-2); a simultaneous loss: --winner with the "
-                                  "non-turn player (BR-SE-2)")
-
-        calls: list[int] = []
-        if self.slow_play is not None:
-            calls = [self.slow_play]
-        elif self.both_slow_play:
-            tab = find_table(state.fmt, round_no, table)
-            calls = list(tab.players) if tab is not None else []
-        kw: dict[str, Any] = {"round_no": round_no, "table": table, "outcome": self.outcome,
-                              "winner": self.winner, "loser": self.loser,
-                              "turn_player": self.turn_player, "slow_play": calls}
-        if self.games is not None:
-            kw["games"] = self.games
-        if self.annex_values is not None:
-            kw["annex_values"] = self.annex_values
-        return kw
-
-
-def parse_games(text: str | None) -> list[int] | None:
-    """``--games 2-1`` or ``2-1-1`` → [2, 1] / [2, 1, 1]."""
-    if text is None:
-        return None
-    parts = text.split("-")
-    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
-        raise UsageError(f"--games {text!r} is not A-B or A-B-D",
-                         hint="game wins of the first and second player [and drawn games], "
-                              "e.g. --games 2-1")
-    return [int(p) for p in parts]
-
-
-def parse_annex(text: str | None) -> list[list[list[int]]] | None:
-    """``--annex-a 2,3/2,5;2,3/3,5`` → [[[2, 3], [2, 5]], [[2, 3], [3, 5]]]."""
-    if text is None:
-        return None
-    out: list[list[list[int]]] = []
-    for checkpoint in text.split(";"):
-        sides = checkpoint.strip().split("/")
-        try:
-            if len(sides) != 2:
-                raise ValueError
-            out.append([[int(v) for v in side.split(",")] for side in sides])
-        except ValueError:
-            raise UsageError(f"--annex-a {text!r} is not A_VALUES/B_VALUES[;…]",
-                             hint="e.g. WS level,clock: --annex-a 2,3/2,5") from None
-    return out
-
-
-def choose(winner: int | None, concession: int | None, timeout: bool,
-           slow_play: int | None, double_loss: bool, turn_player: int | None,
-           both_slow_play: bool, tie: bool = False, draw: bool = False,
-           games: str | None = None, annex: str | None = None) -> Choice:
-    """Exactly one outcome option, and the modifiers only where they mean something."""
-    given = [name for name, on in (("--winner", winner is not None),
-                                   ("--concession", concession is not None),
-                                   ("--timeout", timeout),
-                                   ("--slow-play", slow_play is not None),
-                                   ("--double-loss", double_loss),
-                                   ("--tie", tie), ("--draw", draw),
-                                   ("--annex-a", annex is not None)) if on]
-    hint = ("pass exactly one of --winner, --concession, --timeout, --slow-play, "
-            "--double-loss, --tie (HotC) or --winner, --draw, --timeout, --concession, "
-            "--annex-a (Bushiroad)")
-    if not given:
-        raise UsageError("no outcome given", hint=hint)
-    if len(given) > 1:
-        raise UsageError(f"{' and '.join(given)} are different outcomes", hint=hint)
-    if turn_player is not None and not timeout:
-        raise UsageError("--turn-player only goes with --timeout",
-                         hint="the turn player matters only when time runs out in the top cut")
-    if both_slow_play and winner is None:
-        raise UsageError("--both-slow-play only goes with --winner",
-                         hint="after both calls the match is played to its natural result "
-                              "(HOTC-TIME-3): record that with --winner")
-    g = parse_games(games)
-    if winner is not None:
-        return Choice(Outcome.WIN, winner=winner, both_slow_play=both_slow_play, games=g)
-    if concession is not None:
-        return Choice(Outcome.CONCESSION, loser=concession, games=g)
-    if draw:
-        return Choice(Outcome.DRAW, games=g)
-    if annex is not None:
-        return Choice(Outcome.WIN, games=g or [0, 0], annex_values=parse_annex(annex))
-    if timeout:
-        return Choice(Outcome.TIMEOUT, turn_player=turn_player, games=g)
-    if slow_play is not None:
-        return Choice(Outcome.SLOW_PLAY, slow_play=slow_play)
-    if double_loss:
-        return Choice(Outcome.TIMEOUT, swiss_only="--double-loss")
-    return Choice(Outcome.TIE, swiss_only="--tie")
-
 
 def closing(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
             events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
@@ -256,11 +104,11 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
                                "eliminated": list(closed.eliminated),
                                "swiss_over": closed.swiss_over},
                  verdict=verdict, champion=None if champ is None else champ.number)
-    cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
+    cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written", state)
     if champ is not None:
         extra["sealed"] = cp is not None  # the end-of-event checkpoint (DESIGN.md §4)
     if cp is not None:
-        extra["checkpoint"] = str(cp)
+        extra["checkpoint"] = cp.json()
         lines.append(f"{'end-of-event checkpoint (sealed)' if champ else 'checkpoint'}: {cp}")
     elif champ is not None:
         hint = ("the event is not sealed until the head judge signs the end-of-event "
@@ -274,12 +122,18 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
     return extra, lines
 
 
-def _write(s: Session, command: Any) -> tuple[str, list[SignedEvent], TournamentState,
+def _write(s: Session, command: Any) -> tuple[str, Any, TournamentState,
                                              dict[str, Any], list[str]]:
+    """One write: ``command(t, time, signer, ledger, log)`` returns the events it recorded
+    (or ``Unchanged``); then what closing a round prints."""
+    from cli.result_entry import Unchanged
+
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        events, agg = led.write(log, lambda t, time: (command(t, time, signer), t))
+        events, agg = led.write(log, lambda t, time: (command(t, time, signer, led, log), t))
+        if isinstance(events, Unchanged):
+            return log, events, agg.state, {}, []
         extra, lines = closing(s, led, log, signer, agg.state, events)
     return log, events, agg.state, extra, lines
 
@@ -293,6 +147,20 @@ def _games_fields(b: ResultRecorded | ResultCorrected) -> dict[str, Any]:
     if not isinstance(b.decided_by, msgspec.UnsetType):
         out["decided_by"] = b.decided_by.value
     return out
+def _unchanged(s: Session, log: str, st: TournamentState, same: Any, what: str) -> None:
+    """An identical re-entry: exit 0, nothing written, the earlier event named."""
+    from ledger.formats.match.apply import find_table
+
+    tab = find_table(st.fmt, same.round, same.table)
+    players = " v ".join(label(st, p) for p in tab.players) if tab else "?"
+    res = tab.result if tab else None
+    s.emit({"ok": True, "tournament": log, "written": False, "seq": same.seq,
+            "round": same.round, "table": same.table,
+            "winner": res.winner if res else None,
+            "losers": list(res.losers) if res else [],
+            "outcome": res.outcome.value if res else None},
+           [f"unchanged: round {same.round} table {same.table} ({players}) already has "
+            f"this result as {what} (seq {same.seq}): {result_text(res)}; nothing written"])
 
 
 def _result_lines(state: TournamentState, events: list[SignedEvent], what: str) -> list[str]:
@@ -346,6 +214,8 @@ def result_record(
 
     Example: tourney result record --round 2 --table 5 --slow-play 22 --key sk.pem
     """
+    from cli.result_entry import Unchanged, enter_result
+
     s = Session(ctx, key=key, json=json)
     if outcome is not None:
         kw = wot_kwargs(outcome, winner, support, pattern, neutral, conceded_by, last_battle,
@@ -357,8 +227,12 @@ def result_record(
     _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
                     both_slow_play, tie, draw, games, annex_a)
-    log, events, st, extra, more = _write(s, lambda t, time, signer: t.record_result(
-        signer, time, note=note_text, **choice.kwargs(t.state, round_no, table)))
+    log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: enter_result(
+        t, signer, time, lambda seq: led.actor_of(log, seq), note=note_text,
+        **choice.kwargs(t.state, round_no, table)))
+    if isinstance(events, Unchanged):
+        _unchanged(s, log, st, events, "recorded")
+        return
     b = events[0].body
     assert isinstance(b, ResultRecorded)
     s.emit(write_result(events[0], round=round_no, table=table, winner=b.winner,
@@ -401,6 +275,8 @@ def result_correct(
 
     Example: tourney result correct --round 2 --table 5 --winner 9 --reason "slips swapped" --key judge.pem
     """
+    from cli.result_entry import Unchanged, correct_entry
+
     s = Session(ctx, key=key, json=json)
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the result is corrected")
@@ -414,8 +290,11 @@ def result_correct(
     _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
     choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
                     both_slow_play, tie, draw, games, annex_a)
-    log, events, st, extra, more = _write(s, lambda t, time, signer: t.correct_result(
-        signer, time, reason=reason.strip(), **choice.kwargs(t.state, round_no, table)))
+    log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: correct_entry(
+        t, signer, time, reason=reason.strip(), **choice.kwargs(t.state, round_no, table)))
+    if isinstance(events, Unchanged):
+        _unchanged(s, log, st, events, "the current result")
+        return
     b = events[0].body
     assert isinstance(b, ResultCorrected)
     s.emit(write_result(events[0], round=round_no, table=table, winner=b.winner,
@@ -503,10 +382,18 @@ def drop(
     Example: tourney drop 31 --reason "left the venue" --key sk.pem
     """
     s = Session(ctx, key=key, json=json)
-    log, events, st, extra, more = _write(s, lambda t, time, signer: t.drop_player(
+    log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: t.drop_player(
         signer, time, number, reason.strip()))
     b = events[0].body
     assert isinstance(b, PlayerDropped)
     s.emit(write_result(events[0], number=number, round=b.round, timing=b.timing.value,
                         events=events_brief(events), **extra),
            [f"{seq_span(events)}: {_timing_text(st, events)}"] + more)
+
+
+def _register_import() -> None:
+    from cli.result_import import result_import
+    app.command("import")(result_import)
+
+
+_register_import()

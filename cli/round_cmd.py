@@ -46,7 +46,7 @@ SeedSourceOpt = Annotated[str | None, typer.Option(
     "--seed-source", metavar="TEXT", show_default=False,
     help="Where --seed-material came from (service, serial, time); required with it.")]
 
-NAME_WIDTH = 26
+NAME_WIDTH = 24  # two names, their win groups and the table number fit 80 columns
 
 
 def seed_args(material: str | None, source: str | None) -> tuple[str | None, str | None]:
@@ -59,15 +59,30 @@ def seed_args(material: str | None, source: str | None) -> tuple[str | None, str
     if source is None or not source.strip():
         raise UsageError("--seed-material needs --seed-source (its provenance)",
                          hint="e.g. --seed-source \"atmospheric randomizer, 09:01\"")
-    if not material:
-        raise UsageError("--seed-material is empty",
-                         hint="enter exactly what the randomizer gave")
+    from cli.common import check_seed_material
+
+    check_seed_material(material, "--seed-material")
     return material, source.strip()
+
+
+def preauthorize(state: TournamentState, actor: str, kinds: tuple[str, ...]) -> None:
+    """Refuse a key without the role for the first of ``kinds`` this tournament's format
+    (or the core) knows, before anything else is checked: the scorekeeper who runs
+    ``round pair`` learns about the role, not about a missing seed."""
+    from ledger.plugin import plugin_for
+    from ledger.rules import PERMITTED, authorize
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    for kind in kinds:
+        if kind in PERMITTED or (plugin is not None and plugin.roles_for(kind)):
+            authorize(state, actor, kind)
+            return
 
 
 def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
                  act: Callable[..., list[Any]], *, seed_unused: Callable[[Any], bool],
-                 unused_note: str, done: str) -> tuple[str, list[Any], Any, Any]:
+                 unused_note: str, done: str,
+                 kinds: tuple[str, ...]) -> tuple[str, list[Any], Any, Any]:
     """The head judge's drawing commands (round pair, cut, bracket): check the seed
     options, write the command's events in one save, then the automatic checkpoint.
     ``act(t, signer, time, material=, source=)`` records the events; when
@@ -77,6 +92,7 @@ def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
     signer = s.signer()
 
     def command(t: Any, time: str) -> tuple[list[Any], Any]:
+        preauthorize(t.state, signer.key_id, kinds)  # a role refusal before "no seed"
         if material is not None and seed_unused(t):
             note(unused_note)
             return act(t, signer, time, material=None, source=None), t
@@ -85,7 +101,8 @@ def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
     with s.ledger() as led:
         log = s.tournament(led)
         events, agg = led.write(log, command)
-        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written ({done})")
+        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written ({done})",
+                             agg.state)
     return log, events, agg, cp
 
 
@@ -139,13 +156,11 @@ def result_text(res: ResultState | None) -> str:
     return f"{won} ({extra})" if extra else won
 
 
-def _name(state: TournamentState, number: int) -> str:
-    text = label(state, number)
-    return text if len(text) <= NAME_WIDTH else text[:NAME_WIDTH - 1] + "…"
-
-
 def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
-    """The printable pairings of one round, ready to post."""
+    """The printable pairings of one round, ready to post: every line fits 80 columns
+    whatever the names' scripts (display width); a table's marks and result go on a
+    continuation line when they do not fit beside the players."""
+    from cli.text import LINE_WIDTH, fit, ljust, rjust, width
     from ledger.formats.match.model import Phase
 
     swiss = rnd.phase is Phase.SWISS
@@ -155,17 +170,17 @@ def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
             + ("closed" if rnd.closed_seq is not None else "open"))
     lines = [head]
     if rnd.bye is not None:
-        lines.append(f"bye: {label(state, rnd.bye)}")
+        lines.append(fit(f"bye: {label(state, rnd.bye)}", LINE_WIDTH))
     if rnd.advances:
-        lines.append("advance without playing: "
-                     + ", ".join(label(state, n) for n in rnd.advances))
+        lines.append(fit("advance without playing: "
+                         + ", ".join(label(state, n) for n in rnd.advances), LINE_WIDTH))
     w = NAME_WIDTH
     fmt = state.format
     hotc = fmt is None or fmt.id == "hotc-swiss-de"
     m = 1 if hotc or fmt is None else int(fmt.params.get("points_per_win", 1))
     col = "WINS" if hotc else "PTS"      # Bushiroad pairs by points (BR-SWISS-2)
-    lines.append(f"{'TABLE':>5}  {'PLAYER':<{w}} {col:>4}     {'PLAYER':<{w}} "
-                 f"{col:>4}  {'MARKS':<16}  RESULT")
+    lines.append(f"{'TABLE':>5}  {ljust('PLAYER', w)} {col:>4}  v  {ljust('PLAYER', w)} "
+                 f"{col:>4}  RESULT")
     for t in rnd.tables:
         a, b = t.players
         ga, gb = (str(t.groups[0] * m), str(t.groups[1] * m)) if swiss else ("-", "-")
@@ -174,8 +189,13 @@ def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
             marks.append("rematch")
         if t.pair_down is not None:
             marks.append(f"pair-down #{t.pair_down}")
-        lines.append(f"{t.table:>5}  {_name(state, a):<{w}} {ga:>4}  v  {_name(state, b):<{w}} "
-                     f"{gb:>4}  {', '.join(marks) or '-':<16}  {result_text(t.result)}")
+        tail = result_text(t.result) + (f" [{', '.join(marks)}]" if marks else "")
+        core = (f"{t.table:>5}  {ljust(label(state, a), w)} {rjust(ga, 4)}  v  "
+                f"{ljust(label(state, b), w)} {rjust(gb, 4)}")
+        if width(core) + 2 + width(tail) <= LINE_WIDTH:
+            lines.append(f"{core}  {tail}")
+        else:
+            lines += [core, fit(f"{'':>7}{tail}", LINE_WIDTH)]
     return lines
 
 
@@ -207,7 +227,7 @@ def round_pair(
         seed_unused=lambda t: seed_unused(t.state) if is_wot(t.state)
         else t.state.fmt.slots is not None,
         unused_note="this pairing draws nothing: --seed-material was not recorded",
-        done="round paired")
+        done="round paired", kinds=("round_paired",))
     st = agg.state
     if is_wot(st):
         game = st.fmt.games[-1]
@@ -215,12 +235,12 @@ def round_pair(
         if cp is not None:
             lines.append(f"checkpoint: {cp}")
         s.emit({"ok": True, "tournament": log, **game_json(st, game),
-                "events": events_brief(events), "checkpoint": None if cp is None else str(cp)},
+                "events": events_brief(events), "checkpoint": None if cp is None else cp.json()},
                lines)
         return
     rnd = st.fmt.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
-            "checkpoint": None if cp is None else str(cp)}
+            "checkpoint": None if cp is None else cp.json()}
     lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
     if cp is not None:
         lines.append(f"checkpoint: {cp}")

@@ -16,15 +16,19 @@ May import: ``typer``, ``rich``, ``msgspec``, ``cli.common``, ``cli.tournament_c
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from types import TracebackType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
 
 from cli.common import JsonOpt, Session, note
-from cli.tournament_cmd import TOURNAMENT_ID, _remove_sqlite
+from cli.tournament_cmd import _remove_sqlite, valid_id
 from ledger.errors import ExitCode, TourneyError, UsageError
+
+if TYPE_CHECKING:
+    from ledger.store import Ledger, Location
 
 MAX_PLAYERS = 100_000
 DEFAULT_SEED = "tourney demo"
@@ -101,6 +105,36 @@ class _Progress:
             self._progress.stop()
 
 
+def _sim_location(s: Session, players: int) -> Location:
+    """The ledger a simulation writes to: the one given (``--ledger`` or TOURNEY_LEDGER),
+    else a fresh ``sim-<N>.db`` (``sim-<N>-2.db``, …) in the current directory — never
+    the default ``./tournament.db`` of a real event."""
+    from ledger.store import Location
+
+    if s.g.ledger:
+        return s.location
+    base = f"sim-{players}"
+    k = 1
+    while True:
+        path = Path(f"{base}.db" if k == 1 else f"{base}-{k}.db")
+        if not path.exists():
+            return Location(str(path))
+        k += 1
+
+
+def _real_tournaments(led: Ledger) -> list[str]:
+    """Tournaments of a ledger that are not simulations (by their genesis name)."""
+    from ledger.events import TournamentCreated, open_leaf
+
+    out = []
+    for tid in led.tournament_ids():
+        first = next(led.raw_leaves(tid), None)
+        body = open_leaf(first[1]).body if first else None
+        if not (isinstance(body, TournamentCreated) and body.name.startswith("Simulated ")):
+            out.append(tid)
+    return out
+
+
 def simulate(
     ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", metavar="N",
@@ -129,10 +163,12 @@ def simulate(
         help="Tournament id (default: sim-<N>, or sim-<N>-2, -3, … if taken).")] = None,
     json: JsonOpt = False,
 ) -> None:
-    """Simulate a whole event into the ledger, then audit it (exit 4 if it fails).
+    """Simulate a whole event into its own ledger, then audit it (exit 4 if it fails).
 
-    Demo keys derived from --seed sign every event; seeds, draws and checkpoints are
-    recorded as in a real event.  Creates the ledger file if it does not exist.
+    Without --ledger (or TOURNEY_LEDGER) the event goes into a fresh sim-<N>.db in the
+    current directory, never into ./tournament.db; a ledger holding a real tournament is
+    refused.  Demo keys derived from --seed sign every event; seeds, draws and
+    checkpoints are recorded as in a real event.
 
     Formats: hotc-swiss-de, bushiroad-swiss, bushiroad-de, single-elim, round-robin,
     wot-2001, wot-classic (all Cycles; --timeouts and --drops do not apply).
@@ -140,17 +176,18 @@ def simulate(
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
     from audit.verify import verify_ledger
-    from ledger.formats.registry import FORMATS
+    from ledger.formats.registry import FORMAT_IDS
     from ledger.formats.simulation import demo_key
     from ledger.formats.simulation import simulate as run_simulation
+    from ledger.store import Ledger
 
     s = Session(ctx, json=json)
     if not 2 <= players <= MAX_PLAYERS:
         raise UsageError(f"--players {players} is outside 2..{MAX_PLAYERS}",
                          hint="e.g. --players 70")
-    if format not in FORMATS:
+    if format not in FORMAT_IDS:
         raise UsageError(f"unknown format {format!r}",
-                         hint=f"known formats: {', '.join(sorted(FORMATS))}")
+                         hint=f"known formats: {', '.join(sorted(FORMAT_IDS))}")
     from ledger.errors import RuleError
     from ledger.formats.registry import make_format, parse_params
 
@@ -167,27 +204,37 @@ def simulate(
                               "player leaves only by a Declaration of Forfeiture")
     if not seed:
         raise UsageError("--seed is empty", hint="pass any text, e.g. --seed demo")
-    if tid is not None and not TOURNAMENT_ID.match(tid):
-        raise UsageError(f"tournament id {tid!r} is not 1-64 characters of [A-Za-z0-9._-] "
-                         "starting with a letter or digit", hint="pass another --id")
+    if tid is not None and not valid_id(tid):
+        raise UsageError(f"tournament id {tid!r} is not 1-64 letters, digits, '.', '_' or "
+                         "'-' starting with a letter or digit", hint="pass another --id")
 
-    location = s.location
-    existed = location.is_postgres or location.path.exists()
+    location = _sim_location(s, players)
+    existed = location.exists()
+
+    def cp_dir(log: str) -> Path:
+        from ledger.checkpoint_store import checkpoint_dir
+        return checkpoint_dir(location, s.checkpoint_override(), log)
     created = False
     hj, sk = demo_key(seed, "head-judge"), demo_key(seed, "scorekeeper")
     with _Progress(enabled=not s.json) as bar:
         try:
-            with s.ledger(create=True) as led:
+            with Ledger(location, create=True) as led:
                 log = tid if tid is not None else pick_id(led.tournament_ids(), players)
                 if tid is not None and tid in led.tournament_ids():
                     raise UsageError(f"tournament {tid!r} already exists in "
                                      f"{location.display()}",
                                      hint="choose another --id, or leave it out")
+                real = _real_tournaments(led)
+                if real:
+                    raise UsageError(f"{location.display()} holds the real tournament "
+                                     f"{real[0]!r}: a simulation there would break every "
+                                     "command on it", hint="leave out --ledger (a fresh "
+                                     "sim-<N>.db is created) or pass another --ledger")
                 bar.say(f"simulating {log}: {players} players")
                 created = True
                 result = run_simulation(led, log=log, players=players, seed_text=seed,
                                         cut=size, timeouts=timeout_rate, drops=drop_rate,
-                                        checkpoints=s.checkpoint_dir(log),
+                                        checkpoints=cp_dir(log),
                                         progress=bar.say, format_id=format,
                                         params=params)
         except TourneyError:
@@ -196,7 +243,7 @@ def simulate(
             raise
         bar.say(f"auditing {result.events} events")
         report = verify_ledger(location, log, s.checkpoint_override(), progress=bar.audit)
-        with s.ledger(readonly=True) as led:
+        with Ledger(location, readonly=True) as led:
             final_state = led.load(log).state
             names = {n: p.name for n, p in final_state.players.items()}
             ruling = getattr(final_state.fmt, "no_champion_seq", None)
@@ -205,7 +252,7 @@ def simulate(
     data = {"ok": report.ok, "log": log, "ledger": location.display(),
             "events": result.events, "rounds": result.rounds, "cut": result.cut,
             "champion": result.champion, "no_champion_seq": ruling,
-            "checkpoints": str(s.checkpoint_dir(log)),
+            "checkpoints": str(cp_dir(log)),
             "demo_keys": {"head_judge": hj.key_id, "scorekeeper": sk.key_id},
             "audit": msgspec.to_builtins(report)}
 
@@ -220,8 +267,9 @@ def simulate(
              f"champion: {who(result.champion)}" + (
                  f" (head judge's no-champion ruling, seq {ruling})" if ruling else ""),
              f"audit: {'OK' if report.ok else 'FAILED'} ({len(report.findings)} findings, "
-             f"{errors} errors; {report.checkpoints} checkpoints in "
-             f"{s.checkpoint_dir(log)})"]
+             f"{errors} errors; {report.checkpoints} checkpoints in the ledger)",
+             f"look around: tourney --ledger {location.display()} --tournament {log} "
+             "standings"]
     s.emit(data, lines)
     if not report.ok:
         note(f"error: verification failed: {errors} error findings in {log} "

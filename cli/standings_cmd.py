@@ -39,7 +39,8 @@ def standings(
     """Show the standings (table, --json, --csv or --html for the desk printer).
 
     Order (HotC AMB-H15): champion, top cut by finishing round, then Swiss wins, OMW%,
-    OOMW%.  Record, byes and pair-downs count the Swiss phase.
+    OOMW%.  W-L and byes count the Swiss phase; TOP is the top-cut record (JSON:
+    top_cut_wins, top_cut_losses).
 
     Example: tourney standings --html > standings.html
     """
@@ -74,20 +75,29 @@ def standings(
     if s.json:
         s.emit({"tournament": log, **standings_json(st)})
         return
+    from cli.text import ljust
+
     rows = ranked(st)
     h = st.fmt
+    recs = h.records
     head = (f"{log}: standings after {h.swiss_rounds} Swiss rounds"
             + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
             + (f"; champion #{h.champion}" if h.champion is not None else "")
             + (f"; no champion (head judge's ruling, seq {h.no_champion_seq})"
                if getattr(h, "no_champion_seq", None) is not None else ""))
-    lines = [head, f"{'RANK':>4}  {'NUM':>5}  {'NAME':<26}  {'W-L':>5}  {'BYES':>4}  "
-                   f"{'PD':>2}  {'STATUS':<12}  {'MW%':>6}  {'OMW%':>6}  {'OOMW%':>6}"]
+    top = h.cut is not None
+    lines = [head, f"{'RANK':>4}  {'NUM':>5}  {ljust('NAME', 22)}  {'W-L':>5}  "
+                   + (f"{'TOP':>5}  " if top else "")
+                   + f"{'BYES':>4}  {'STATUS':<11}  {'MW%':>6}  {'OMW%':>6}  {'OOMW%':>6}"]
     for r in rows:
-        name = r.name if len(r.name) <= 26 else r.name[:25] + "…"
-        lines.append(f"{r.rank:>4}  {r.number:>5}  {name:<26}  {f'{r.wins}-{r.losses}':>5}  "
-                     f"{r.byes:>4}  {r.pair_downs:>2}  {r.status:<12}  {percent(r.mw):>6}  "
+        rec = recs.get(r.number)
+        tw, tl = (rec.top_wins, rec.top_losses) if rec is not None else (0, 0)
+        lines.append(f"{r.rank:>4}  {r.number:>5}  {ljust(r.name, 22)}  "
+                     f"{f'{r.wins}-{r.losses}':>5}  " + (f"{f'{tw}-{tl}':>5}  " if top else "")
+                     + f"{r.byes:>4}  {r.status:<11}  {percent(r.mw):>6}  "
                      f"{percent(r.omw):>6}  {percent(r.oomw):>6}")
+    lines.append("W-L is the Swiss record (the tiebreakers' basis)"
+                 + ("; TOP is the top-cut record" if top else ""))
     s.emit(None, lines)
 
 

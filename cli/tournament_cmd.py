@@ -10,6 +10,7 @@ May import: ``typer``, ``cli.common``, ``ledger.*``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,17 +20,31 @@ import typer
 from cli.common import JsonOpt, KeyOpt, Session, note, write_result
 from ledger.errors import TourneyError, UsageError
 
-TOURNAMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+#: Tournament ids: 1-64 characters, Unicode letters, digits and combining marks (NFC),
+#: plus ``.``, ``_`` and ``-``, starting with a letter or digit.
+TOURNAMENT_ID = re.compile(r"(?!_)\w[\w.-]{0,63}\Z")
 
 registration_app = typer.Typer(no_args_is_help=True, help=(
     "Registration of players (open until closed by the head judge).\n\n"
     "Example: tourney registration close --key hj.pem"))
 
 
+def _wordy(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LNM"
+
+
 def slug(name: str) -> str:
-    """Lowercase, [a-z0-9-] only, dashes collapsed and trimmed, at most 64 characters."""
-    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return text[:64].rstrip("-")
+    """The id of a name: NFC, lowercase, Unicode letters/digits/marks kept (so
+    ``山田カップ 2026`` → ``山田カップ-2026``), anything else a dash, dashes collapsed and
+    trimmed, at most 64 characters."""
+    text = unicodedata.normalize("NFC", name).lower()
+    out = "".join(ch if _wordy(ch) else "-" for ch in text)
+    return re.sub(r"-+", "-", out).strip("-")[:64].rstrip("-")
+
+
+def valid_id(text: str) -> bool:
+    return bool(TOURNAMENT_ID.match(text)) and text == unicodedata.normalize("NFC", text) \
+        and all(_wordy(ch) or ch in "._-" for ch in text)
 
 
 def init(
@@ -72,7 +87,7 @@ def init(
     """
     from ledger.aggregate import Tournament
     from ledger.events import LedgerPolicy, open_leaf
-    from ledger.formats.registry import FORMATS, make_format, parse_params
+    from ledger.formats.registry import FORMAT_IDS, make_format, parse_params
 
     s = Session(ctx, key=key, json=json)
     if not name.strip():
@@ -81,14 +96,14 @@ def init(
     if not log:
         raise UsageError(f"cannot derive a tournament id from the name {name!r}",
                          hint="pass --id ID")
-    if not TOURNAMENT_ID.match(log):
-        raise UsageError(f"tournament id {log!r} is not 1-64 characters of [A-Za-z0-9._-] "
-                         "starting with a letter or digit", hint="pass another --id")
+    if not valid_id(log):
+        raise UsageError(f"tournament id {log!r} is not 1-64 letters, digits, '.', '_' or "
+                         "'-' starting with a letter or digit", hint="pass another --id")
     if cut is not None and cut < 0:
         raise UsageError(f"--cut {cut} is negative", hint="use --cut 2, 4, 8, …")
-    if format not in FORMATS:
+    if format not in FORMAT_IDS:
         raise UsageError(f"unknown format {format!r}",
-                         hint=f"known formats: {', '.join(sorted(FORMATS))}")
+                         hint=f"known formats: {', '.join(sorted(FORMAT_IDS))}")
     fmt = make_format(format, cut, parse_params(format, list(param or [])))
     policy = LedgerPolicy(time_tolerance_s=time_tolerance, witness_quorum=witness_quorum,
                           witness_max_age_s=witness_max_age)
@@ -124,32 +139,81 @@ def _remove_sqlite(path: Path) -> None:
             pass
 
 
+def _progress(st: Any) -> dict[str, Any]:
+    """Where the event stands: phase, current round, its missing tables, the champion
+    (read off the format's state by the match layer's field names; a format without one
+    of them simply has no such phase)."""
+    h = st.fmt
+    rounds = getattr(h, "rounds", None) or []
+    rnd = rounds[-1] if rounds else None
+    tables = getattr(rnd, "tables", None) or []
+    missing = [getattr(t, "table", i) for i, t in enumerate(tables, start=1)
+               if getattr(t, "result", True) is None]
+    champion = getattr(h, "champion", None)
+    if st.registration_closed_seq is None:
+        phase = "registration"
+    elif champion is not None or getattr(h, "final", False):
+        phase = "finished"
+    elif getattr(h, "slots", None) is not None:
+        phase = "top_cut"
+    elif getattr(h, "cut", None) is not None:
+        phase = "cut_made"
+    elif getattr(h, "swiss_over", False):
+        phase = "cut_window"
+    else:
+        phase = "swiss"
+    rphase = getattr(rnd, "phase", None)
+    return {"phase": phase, "champion": champion,
+            "round": None if rnd is None else {
+                "number": rnd.number, "phase": getattr(rphase, "value", "swiss"),
+                "open": getattr(rnd, "closed_seq", None) is None, "tables": len(tables),
+                "missing_results": missing}}
+
+
+def _next_step(progress: dict[str, Any]) -> str:
+    rnd = progress["round"]
+    phase = progress["phase"]
+    if phase == "registration":
+        return "register players, then 'tourney registration close'"
+    if phase == "finished":
+        return "done: 'tourney export DIR' for the auditors"
+    if rnd is not None and rnd["open"]:
+        return f"enter the results of round {rnd['number']} ('tourney result record/import')"
+    if phase == "cut_window":
+        return "select the top cut: 'tourney cut'"
+    if phase == "cut_made":
+        return "seed the bracket: 'tourney bracket'"
+    return "pair the next round: 'tourney round pair' (top cut: 'tourney bracket')"
+
+
 def info(ctx: typer.Context, json: JsonOpt = False) -> None:
-    """Summarise the tournament: format, officials, players, size, head, checkpoint.
+    """Summarise the tournament: format, officials, players, phase, current round and
+    its missing results, champion, size, head and the latest checkpoint.
 
     Example: tourney info --json
     """
+    from cli.text import LINE_WIDTH, fit
     from ledger.checkpoint import parse_checkpoint_note
-    from ledger.checkpoint_store import list_checkpoint_files
+    from ledger.checkpoint_store import latest_note
 
     s = Session(ctx, json=json)
     with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
+        cp_dir = s.checkpoint_dir(log)
+        found = latest_note(led, log, cp_dir)
     hj = st.officials.get(st.organizer)
     active = [o for o in st.officials.values() if o.revoked_seq is None]
-    cp_dir = s.checkpoint_dir(log)
-    files = list_checkpoint_files(cp_dir)
     latest: dict[str, Any] | None = None
-    if files:
-        try:
-            cp, _ = parse_checkpoint_note(files[-1].read_bytes())
-            latest = {"path": str(files[-1]), "size": cp.size, "root": cp.root.hex()}
-        except (TourneyError, OSError):
-            latest = {"path": str(files[-1]), "size": None, "root": None}
+    if found is not None:
+        cp, _ = parse_checkpoint_note(found[1])
+        where = found[0]
+        latest = {"where": where, "path": None if where.startswith("ledger:") else where,
+                  "size": cp.size, "root": cp.root.hex()}
     fmt = st.format
     reg = ("open" if st.registration_closed_seq is None
            else f"closed at seq {st.registration_closed_seq}")
+    progress = _progress(st)
     data = {"tournament": log, "name": st.name,
             "format": None if fmt is None else {"id": fmt.id, "cut": fmt.cut,
                                                 "params": fmt.params},
@@ -159,20 +223,40 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
             "registration": {"closed": st.registration_closed_seq is not None,
                              "closed_seq": st.registration_closed_seq},
             "policy": msgspec.to_builtins(st.ledger_policy),
+            **progress, "next": _next_step(progress),
             "size": st.size, "head": st.head, "created": st.created_time,
             "last_event_time": st.last_time, "ledger": s.location.display(),
             "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}
     params = ", ".join(f"{k}={v}" for k, v in sorted((fmt.params if fmt else {}).items()))
+    rnd = progress["round"]
+    if rnd is None:
+        round_text = "-"
+    else:
+        missing = rnd["missing_results"]
+        state = (f"open, {len(missing)} of {rnd['tables']} results missing"
+                 if rnd["open"] else "closed")
+        round_text = f"{rnd['number']} ({rnd['phase'].replace('_', ' ')}): {state}"
+    champ = progress["champion"]
     lines = [f"tournament:   {log}", f"name:         {st.name}",
              f"format:       {fmt.id if fmt else '-'} (cut {fmt.cut if fmt else '-'}; {params})",
              f"head judge:   {st.organizer} ({hj.name if hj else '-'})",
              f"officials:    {len(st.officials)} ({len(active)} active)",
              f"players:      {len(st.players)}",
              f"registration: {reg}",
-             f"size:         {st.size} events",
-             f"head:         {st.head}",
-             "checkpoint:   " + (f"{latest['path']} (size {latest['size']})" if latest
-                                 else f"none in {cp_dir}")]
+             f"phase:        {progress['phase'].replace('_', ' ')}",
+             f"round:        {round_text}"]
+    if rnd is not None and rnd["open"] and rnd["missing_results"]:
+        lines.append(fit("missing:      tables " + ", ".join(
+            str(n) for n in rnd["missing_results"]), LINE_WIDTH))
+    if champ is not None:
+        player = st.players.get(champ)
+        lines.append(f"champion:     #{champ} {player.name if player else ''}".rstrip())
+    lines += [f"next:         {_next_step(progress)}",
+              f"size:         {st.size} events",
+              f"head:         {st.head}",
+              "checkpoint:   " + (f"size {latest['size']} ({latest['where']})" if latest
+                                 else "none yet (the head judge signs one: 'tourney "
+                                      "checkpoint')")]
     s.emit(data, lines)
 
 
@@ -188,15 +272,17 @@ def registration_close(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = F
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: t.close_registration(signer, time))
+        ev, st = led.write(log, lambda t, time: (t.close_registration(signer, time), t.state))
         try:
-            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(log))
+            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(log), state=st)
         except TourneyError as err:
             note(f"registration closed at seq {ev.seq}, but the checkpoint failed")
             raise err
     players = getattr(ev.body, "players", None)
     s.emit(write_result(ev, players=players,
-                        checkpoint={"path": str(path), "size": cp.size,
+                        checkpoint={"path": None if path is None else str(path),
+                                    "stored": "ledger", "size": cp.size,
                                     "root": cp.root.hex()}),
            [f"registration closed at seq {ev.seq} ({players} players)",
-            f"checkpoint: {path} (size {cp.size}, root {cp.root.hex()})"])
+            f"checkpoint: size {cp.size}, root {cp.root.hex()} (in the ledger"
+            + (f" and {path})" if path else ")")])

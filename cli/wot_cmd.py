@@ -177,7 +177,7 @@ def after_result(s: Session, led: Any, log: str, signer: Any, state: TournamentS
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     return {"game_complete": True, "verdict": verdict,
-            "checkpoint": None if cp is None else str(cp)}, lines
+            "checkpoint": None if cp is None else cp.json()}, lines
 
 
 def result_lines(state: TournamentState, events: list[SignedEvent], what: str) -> list[str]:

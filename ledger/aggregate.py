@@ -40,6 +40,8 @@ from ledger.events import (
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
+    PlayerRenamed,
+    PlayerWithdrawn,
     RegistrationClosed,
     Role,
     SeedRecorded,
@@ -152,16 +154,27 @@ class Tournament(BaseAggregate[str]):
         return self.record(OfficialRevoked(key_id=kid, reason=reason), signer, time)
 
     def next_player_number(self) -> int:
-        return max(self.state.players, default=0) + 1
+        return max([*self.state.players, *self.state.withdrawn], default=0) + 1
 
     def register_player(self, name: str, signer: Signer, time: str, *,
                         number: int | None = None, nickname: str | None = None,
                         deck: str | None = None, clan: str | None = None,
-                        invitation: str | None = None) -> SignedEvent:
+                        invitation: str | None = None,
+                        external_id: str | None = None) -> SignedEvent:
         num = self.next_player_number() if number is None else number
         return self.record(PlayerRegistered(number=num, name=name.strip(), nickname=nickname,
-                                            deck=deck, clan=clan, invitation=invitation),
+                                            deck=deck, clan=clan, invitation=invitation,
+                                            external_id=external_id),
                            signer, time)
+
+    def withdraw_player(self, number: int, reason: str, signer: Signer,
+                        time: str) -> SignedEvent:
+        return self.record(PlayerWithdrawn(number=number, reason=reason), signer, time)
+
+    def rename_player(self, number: int, name: str, reason: str, signer: Signer,
+                      time: str) -> SignedEvent:
+        return self.record(PlayerRenamed(number=number, name=name, reason=reason), signer,
+                           time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         return self.record(RegistrationClosed(players=len(self.state.players)), signer, time)

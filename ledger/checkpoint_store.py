@@ -1,8 +1,11 @@
 """Checkpoint notes on disk, and proofs against them (DESIGN.md §4–§5).
 
-Owns: where checkpoint notes of a ledger live (``<ledger>.checkpoints/<log>/<size>.note``
-for a SQLite file, ``./tourney-checkpoints/<log>/`` for PostgreSQL, or ``--checkpoints``),
-``write_checkpoint`` (head judge signs the RFC 6962 root of the log as a C2SP signed note),
+Owns: ``write_checkpoint`` (the head judge signs the RFC 6962 root of the log, taken from
+the state's Merkle frontier and never by re-reading the log, as a C2SP signed note stored
+in the ledger's own table, ``ledger.checkpoint_table``, and mirrored as ``<dir>/<size>.note``
+when a directory is given), ``ledger_notes`` / ``latest_note`` (the ledger's notes plus a
+directory's), where note files of a ledger live (``<ledger>.checkpoints/<log>/`` for a
+SQLite file, ``./tourney-checkpoints/<log>/`` for PostgreSQL, or ``--checkpoints``),
 ``trusted_checkpoint`` (verifies a note against the head-judge keys the log itself
 declares, active at that size) and the inclusion / consistency proofs the CLI prints.
 
@@ -16,6 +19,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import overload
 
 from ledger.checkpoint import (
     Checkpoint,
@@ -27,10 +31,10 @@ from ledger.checkpoint import (
     verify_consistency_between,
     verify_inclusion_at,
 )
-from ledger.errors import UsageError, VerificationError
+from ledger.errors import StorageError, UsageError, VerificationError
 from ledger.events import Role
 from ledger.keys import Signer
-from ledger.merkle import consistency_proof, inclusion_proof, leaf_hash, root_from_hashes
+from ledger.merkle import consistency_proof, frontier_root, inclusion_proof, leaf_hash
 from ledger.rules import CHECKPOINT, authorize
 from ledger.state import TournamentState
 from ledger.store import Ledger, Location
@@ -150,23 +154,16 @@ def leaf_hashes(ledger: Ledger, log: str, size: int) -> list[bytes]:
     return hashes
 
 
-def write_checkpoint(ledger: Ledger, log: str, signer: Signer,
-                     directory: Path) -> tuple[Path, Checkpoint]:
-    """Sign the current tree head as ``directory/<size>.note`` (idempotent per size)."""
-    agg = ledger.load(log)
-    authorize(agg.state, signer.key_id, CHECKPOINT)
-    size = agg.version
-    hashes = leaf_hashes(ledger, log, size)
-    cp = Checkpoint(origin=origin_of(log), size=size, root=root_from_hashes(hashes))
-    path = directory / f"{size}.note"
+def write_note_file(directory: Path, cp: Checkpoint, note: bytes) -> Path:
+    """``directory/<size>.note`` (atomic, fsynced; idempotent for the same root)."""
+    path = directory / f"{cp.size}.note"
     if path.exists():
         old, _ = parse_checkpoint_note(path.read_bytes())
         if old.root != cp.root:
-            raise VerificationError(f"{path} holds a different root for size {size}",
+            raise VerificationError(f"{path} holds a different root for size {cp.size}",
                                     hint="the log was forked or the file was edited; "
                                          "run 'tourney audit verify'")
-        return path, old
-    note = sign_checkpoint(cp, cp.origin, signer.private_key)
+        return path
     try:
         directory.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -179,7 +176,71 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer,
     except OSError as exc:
         raise UsageError(f"cannot write checkpoint to {directory}: {exc.strerror}",
                          hint="pass --checkpoints DIR") from None
+    return path
+
+
+@overload
+def write_checkpoint(ledger: Ledger, log: str, signer: Signer, directory: Path, *,
+                     state: TournamentState | None = None) -> tuple[Path, Checkpoint]: ...
+
+
+@overload
+def write_checkpoint(ledger: Ledger, log: str, signer: Signer, directory: None = None, *,
+                     state: TournamentState | None = None) -> tuple[None, Checkpoint]: ...
+
+
+def write_checkpoint(ledger: Ledger, log: str, signer: Signer, directory: Path | None = None,
+                     *, state: TournamentState | None = None) -> tuple[Path | None, Checkpoint]:
+    """Sign the current tree head and store it in the ledger (``ledger.checkpoints``);
+    also as ``directory/<size>.note`` when a directory is given.  Idempotent per size.
+
+    ``state`` is the tournament as the command just saved it (else it is loaded): the
+    root comes from its Merkle frontier, so the log is never re-read."""
+    if state is None:
+        state = ledger.load(log).state
+    authorize(state, signer.key_id, CHECKPOINT)
+    cp = Checkpoint(origin=origin_of(log), size=state.size, root=frontier_root(state.merkle))
+    note = ledger.checkpoints.put(log, cp.size, cp.root,
+                                  sign_checkpoint(cp, cp.origin, signer.private_key))
+    path = None if directory is None else write_note_file(directory, cp, note)
     return path, cp
+
+
+def ledger_notes(ledger: Ledger, log: str, files: Sequence[Path]) -> list[tuple[str, bytes]]:
+    """Every checkpoint note of ``log`` known here, as (display name, bytes): the ledger's
+    own (``ledger:<size>``; issue 7: a copied ``.db`` audits with its checkpoints), then
+    each of ``files`` whose bytes are not already among them.  An unreadable file is a
+    storage error."""
+    out = [(f"ledger:{size}", note) for size, note in ledger.checkpoints.notes(log)]
+    known = {note for _n, note in out}
+    for p in files:
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            raise StorageError(f"cannot read checkpoint note {p}: {exc.strerror}") from None
+        if data not in known:
+            known.add(data)
+            out.append((str(p), data))
+    return out
+
+
+def latest_note(ledger: Ledger, log: str, directory: Path | None) -> tuple[str, bytes] | None:
+    """The note of the largest size: the ledger's latest, or a directory's larger one."""
+    best: tuple[int, str, bytes] | None = None
+    stored = ledger.checkpoints.latest(log)
+    if stored is not None:
+        best = (stored[0], f"ledger:{stored[0]}", stored[1])
+    files = list_checkpoint_files(directory) if directory is not None else []
+    for p in reversed(files):
+        try:
+            data = p.read_bytes()
+            size = parse_checkpoint_note(data)[0].size
+        except (CheckpointError, OSError):
+            continue
+        if best is None or size > best[0]:
+            best = (size, str(p), data)
+        break
+    return None if best is None else (best[1], best[2])
 
 
 @dataclass(frozen=True)
@@ -232,13 +293,14 @@ def consistency(ledger: Ledger, log: str, old_note: bytes, new_note: bytes) -> C
 
 
 def checkpoint_if_head_judge(ledger: Ledger, log: str, signer: Signer,
-                             directory: Path) -> Path | None:
+                             directory: Path | None, *,
+                             state: TournamentState | None = None) -> Checkpoint | None:
     """Write a checkpoint when ``signer`` may sign one (DESIGN.md §4: after registration
     closes, each round's pairings and results); otherwise do nothing."""
     from ledger.errors import RuleError
 
     try:
-        path, _cp = write_checkpoint(ledger, log, signer, directory)
+        _path, cp = write_checkpoint(ledger, log, signer, directory, state=state)
     except RuleError:
         return None
-    return path
+    return cp

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections.abc import Callable
 from enum import Enum
 from typing import Any, ClassVar, Literal
 
@@ -38,6 +39,8 @@ class Kind(str, Enum):
     DRAW_MADE = "draw_made"
     SEED_COMMITTED = "seed_committed"
     REPORT_PUBLISHED = "report_published"
+    PLAYER_WITHDRAWN = "player_withdrawn"
+    PLAYER_RENAMED = "player_renamed"
 
 
 class Role(str, Enum):
@@ -121,6 +124,25 @@ class PlayerRegistered(Body, frozen=True, kw_only=True, omit_defaults=True):
     clan: str | None = None
     #: the invitation reference (HOTC-ENTRY-1; omitted when none, so older bytes stay)
     invitation: str | None = None
+    external_id: str | None = None  # e.g. a membership number: tells namesakes apart
+
+
+class PlayerWithdrawn(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A registered player leaves before registration closes (never paired; the number
+    is not reused).  After registration closes a player drops instead."""
+
+    KIND = Kind.PLAYER_WITHDRAWN
+    number: int
+    reason: str = ""
+
+
+class PlayerRenamed(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A correction of a player's display name (players are named by number)."""
+
+    KIND = Kind.PLAYER_RENAMED
+    number: int
+    name: str
+    reason: str = ""
 
 
 class RegistrationClosed(Body, frozen=True, kw_only=True):
@@ -199,7 +221,8 @@ class DrawMade(Body, frozen=True, kw_only=True, omit_defaults=True):
 BODY_TYPES: dict[str, type[Body]] = {
     cls.KIND.value: cls
     for cls in (TournamentCreated, OfficialAdded, OfficialRevoked, PlayerRegistered,
-                RegistrationClosed, SeedRecorded, DrawMade, SeedCommitted, ReportPublished)
+                RegistrationClosed, SeedRecorded, DrawMade, SeedCommitted, ReportPublished,
+                PlayerWithdrawn, PlayerRenamed)
 }
 
 
@@ -289,10 +312,24 @@ class ParsedLeaf(msgspec.Struct, frozen=True):
     noncanonical: str | None
 
 
+#: Asked before an unknown kind is refused: the plug-in socket imports the formats not
+#: loaded yet (``ledger.plugin.load_all_formats``) and says whether any was.
+ON_UNKNOWN_KIND: list[Callable[[], bool]] = []
+
+
+def body_type_of(kind: str) -> type[Body] | None:
+    """The body type of ``kind``, loading the formats not imported yet when it is unknown
+    (formats are imported on first use: start-up reads only the one a ledger runs)."""
+    body_type = BODY_TYPES.get(kind)
+    if body_type is None and any([hook() for hook in ON_UNKNOWN_KIND]):
+        body_type = BODY_TYPES.get(kind)
+    return body_type
+
+
 def _body_decoder(kind: str) -> msgspec.json.Decoder[Any]:
     dec = _body_decoders.get(kind)
     if dec is None:
-        body_type = BODY_TYPES.get(kind)
+        body_type = body_type_of(kind)
         if body_type is None:
             raise NonCanonicalError(f"unknown event kind {kind!r}")
         dec = _body_decoders[kind] = msgspec.json.Decoder(body_type)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -25,6 +26,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from ledger.errors import UsageError
 
 PASSPHRASE_ENV = "TOURNEY_KEY_PASSPHRASE"
+#: DER prefix of an unencrypted PKCS#8 Ed25519 private key (RFC 8410 §7): the 32-byte
+#: seed follows.  Such files are read without the PEM/ASN.1 machinery of ``cryptography``
+#: (a command's start-up is most of its latency); every other file goes through it.
+_PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
+_PEM_BEGIN, _PEM_END = b"-----BEGIN PRIVATE KEY-----", b"-----END PRIVATE KEY-----"
 
 
 def key_id(public_key_raw: bytes) -> str:
@@ -33,7 +39,7 @@ def key_id(public_key_raw: bytes) -> str:
 
 
 def public_raw(public_key: Ed25519PublicKey) -> bytes:
-    return public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return public_key.public_bytes_raw()
 
 
 def verify_signature(public_key_raw: bytes, signature: bytes, message: bytes) -> bool:
@@ -108,6 +114,8 @@ def write_new_key(out: Path, name: str, passphrase: bytes | None) -> Signer:
                              hint="choose another --out; keys are never overwritten")
     if not out.parent.is_dir():
         raise UsageError(f"directory {out.parent} does not exist", hint="create it first")
+    from cryptography.hazmat.primitives import serialization
+
     signer = Signer(Ed25519PrivateKey.generate(), name)
     enc: serialization.KeySerializationEncryption = (
         serialization.BestAvailableEncryption(passphrase) if passphrase
@@ -124,23 +132,68 @@ def write_new_key(out: Path, name: str, passphrase: bytes | None) -> Signer:
     return signer
 
 
+def _plain_pkcs8_seed(data: bytes) -> bytes | None:
+    """The seed of an unencrypted PKCS#8 PEM Ed25519 key, or None for anything else."""
+    start, end = data.find(_PEM_BEGIN), data.find(_PEM_END)
+    if start < 0 or end < start or data.count(b"-----BEGIN") != 1:
+        return None
+    body = b"".join(data[start + len(_PEM_BEGIN):end].split())
+    try:
+        der = base64.b64decode(body, validate=True)
+    except ValueError:
+        return None
+    if len(der) != 48 or not der.startswith(_PKCS8_ED25519):
+        return None
+    return der[len(_PKCS8_ED25519):]
+
+
+def _terminal_passphrase(path: Path) -> bytes | None:
+    """Ask for a key's passphrase when stdin and stderr are a terminal (else None)."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return None
+    import getpass
+
+    try:
+        text = getpass.getpass(f"Passphrase for {path}: ", stream=sys.stderr)
+    except EOFError:
+        return None
+    return text.encode() if text else None
+
+
+#: How a command asks for a passphrase when none was given (replaced in tests).
+ask_passphrase: Callable[[Path], bytes | None] = _terminal_passphrase
+
+
 def load_signer(path: Path, passphrase: bytes | None = None) -> Signer:
-    """Load a private key file; the passphrase comes from the argument or the env var."""
+    """Load a private key file; the passphrase comes from the argument, the env var, or
+    (encrypted key, on a terminal) a prompt."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"key file {path} not found",
                          hint="pass --key FILE or set TOURNEY_KEY; create one with "
                               "'tourney keys new'") from None
+    except IsADirectoryError:
+        raise UsageError(f"key file {path} is a directory",
+                         hint="pass the private key FILE written by 'tourney keys new'") \
+            from None
     except OSError as exc:
         raise UsageError(f"cannot read key file {path}: {exc.strerror}") from None
+    seed = _plain_pkcs8_seed(data)
+    if seed is not None:
+        return Signer(Ed25519PrivateKey.from_private_bytes(seed), _name_from(data))
+    from cryptography.hazmat.primitives import serialization
+
     if passphrase is None and os.environ.get(PASSPHRASE_ENV):
         passphrase = os.environ[PASSPHRASE_ENV].encode()
+    if passphrase is None and b"ENCRYPTED PRIVATE KEY" in data:
+        passphrase = ask_passphrase(path)
     try:
         key = serialization.load_pem_private_key(data, passphrase)
     except TypeError:
         raise UsageError(f"key file {path} is encrypted",
-                         hint=f"set {PASSPHRASE_ENV} to its passphrase") from None
+                         hint=f"run the command on a terminal to be asked for its "
+                              f"passphrase, or set {PASSPHRASE_ENV}") from None
     except ValueError:
         raise UsageError(f"key file {path} is not a readable PKCS#8 PEM private key "
                          "or the passphrase is wrong",
@@ -160,6 +213,8 @@ def load_public_key(path: Path) -> PublicKey:
                          hint="pass the FILE.pub written by 'tourney keys new'") from None
     except OSError as exc:
         raise UsageError(f"cannot read public key file {path}: {exc.strerror}") from None
+    from cryptography.hazmat.primitives import serialization
+
     try:
         key = serialization.load_pem_public_key(data)
     except ValueError:

@@ -63,6 +63,29 @@ def root_from_hashes(leaf_hashes: Sequence[bytes]) -> bytes:
     return level[0]
 
 
+def frontier_append(stack: list[bytes], size: int, leaf_hash: bytes) -> None:
+    """Append leaf number ``size + 1`` to a tree frontier in place: ``stack`` holds the
+    roots of the perfect subtrees of a tree of ``size`` leaves, largest first (one per set
+    bit of ``size``) — what a command keeps to sign a checkpoint without re-reading the
+    log."""
+    stack.append(leaf_hash)
+    n = size + 1
+    while n % 2 == 0 and len(stack) > 1:  # (a hostile log's seq gap must not raise)
+        right = stack.pop()
+        stack[-1] = node_hash(stack[-1], right)
+        n //= 2
+
+
+def frontier_root(stack: Sequence[bytes]) -> bytes:
+    """RFC 6962 tree head of a frontier (``EMPTY_ROOT`` when empty)."""
+    if not stack:
+        return EMPTY_ROOT
+    result = stack[-1]
+    for left in reversed(stack[:-1]):
+        result = node_hash(left, result)
+    return result
+
+
 class MerkleAccumulator:
     """Incremental tree head: O(log n) memory, one pass over the log.
 

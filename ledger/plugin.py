@@ -15,13 +15,14 @@ May import: ``msgspec``, ``ledger.events``, ``ledger.errors``, ``ledger.params``
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
 from ledger.errors import RuleError
-from ledger.events import Body, FormatSpec, Role, SignedEvent, register_body
+from ledger.events import ON_UNKNOWN_KIND, Body, FormatSpec, Role, SignedEvent, register_body
 from ledger.params import Param, ParamSpec
 
 if TYPE_CHECKING:
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
     from ledger.state import TournamentState
 
 Applier = Callable[["TournamentState", SignedEvent, Any], None]
+#: (winner, losers, loss reasons, outcome, games or None): a result as decided, in the
+#: order the format records it (``FormatPlugin.decided_result``)
+DecidedResult = tuple[Any, list[int], list[Any], Any, "list[int] | None"]
 Checker = Callable[["TournamentState", Any, str], None]
 
 
@@ -135,6 +139,12 @@ class FormatPlugin:
                        **kw: Any) -> list[SignedEvent]:
         raise _no_verb(self, "result correct")
 
+    def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
+        """What a result entry (``record_result``'s keywords, ``round_no`` and ``table``
+        included) decides for its table, recording nothing: how a station tells an
+        identical re-entry (nothing to write) from a conflicting one."""
+        raise _no_verb(self, "result entry")
+
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
         raise _no_verb(self, "drop")
@@ -150,6 +160,7 @@ class FormatPlugin:
 
 
 _PLUGINS: dict[str, FormatPlugin] = {}
+_LAZY: dict[str, str] = {}  # format id -> "module:ATTRIBUTE" not imported yet
 
 
 def register_format(plugin: FormatPlugin) -> None:
@@ -160,21 +171,61 @@ def register_format(plugin: FormatPlugin) -> None:
     for body in plugin.bodies:
         register_body(body)
     _PLUGINS[plugin.id] = plugin
+    _LAZY.pop(plugin.id, None)
+
+
+def register_lazy(format_id: str, target: str) -> None:
+    """Name where a format lives (``"package.module:ATTRIBUTE"``) without importing it: it
+    is imported the first time the socket is asked for it (or for a kind nobody knows),
+    so a command reads only the format its ledger runs."""
+    if format_id not in _PLUGINS:
+        _LAZY[format_id] = target
+
+
+def _load(format_id: str) -> FormatPlugin | None:
+    target = _LAZY.get(format_id)
+    if target is None:
+        return None
+    module, _, attr = target.partition(":")
+    plugin = getattr(importlib.import_module(module), attr)
+    if not isinstance(plugin, FormatPlugin) or plugin.id != format_id:
+        raise ValueError(f"{target} is not the plug-in of format {format_id}")
+    register_format(plugin)
+    return plugin
+
+
+def load_all_formats() -> bool:
+    """Import every format not imported yet; whether any was."""
+    pending = list(_LAZY)
+    for format_id in pending:
+        _load(format_id)
+    return bool(pending)
+
+
+ON_UNKNOWN_KIND.append(load_all_formats)
 
 
 def plugin_for(format_id: str | None) -> FormatPlugin | None:
-    return _PLUGINS.get(format_id or "")
+    key = format_id or ""
+    plugin = _PLUGINS.get(key)
+    return plugin if plugin is not None or key not in _LAZY else _load(key)
+
+
+def known_formats() -> list[str]:
+    """The ids of every format plugged in, imported yet or not."""
+    return sorted({*_PLUGINS, *_LAZY})
 
 
 def require_plugin(format_id: str) -> FormatPlugin:
-    plugin = _PLUGINS.get(format_id)
+    plugin = plugin_for(format_id)
     if plugin is None:
         raise RuleError("RULES-8", f"unknown format {format_id!r}",
-                        hint=f"known formats: {', '.join(sorted(_PLUGINS)) or 'none'}")
+                        hint=f"known formats: {', '.join(known_formats()) or 'none'}")
     return plugin
 
 
 def registered_formats() -> Iterable[FormatPlugin]:
+    load_all_formats()
     return [_PLUGINS[k] for k in sorted(_PLUGINS)]
 
 

@@ -27,6 +27,8 @@ from ledger.events import (
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
+    PlayerRenamed,
+    PlayerWithdrawn,
     RegistrationClosed,
     ReportPublished,
     Role,
@@ -48,6 +50,8 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.OFFICIAL_REVOKED.value: frozenset({Role.ORGANIZER}),
     Kind.PLAYER_REGISTERED.value: frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}),
     Kind.REGISTRATION_CLOSED.value: frozenset({Role.HEAD_JUDGE}),
+    Kind.PLAYER_WITHDRAWN.value: frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}),
+    Kind.PLAYER_RENAMED.value: frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}),
     Kind.SEED_RECORDED.value: frozenset({Role.HEAD_JUDGE}),   # LEDGER-RAND-3
     Kind.DRAW_MADE.value: frozenset({Role.HEAD_JUDGE}),       # LEDGER-RAND-3
     Kind.SEED_COMMITTED.value: frozenset({Role.HEAD_JUDGE}),  # LEDGER-RAND-3
@@ -211,8 +215,39 @@ def _player_registered(state: TournamentState, body: PlayerRegistered, actor: st
         holder = state.players[body.number].name
         raise RuleError("LEDGER-REG-1", f"player number {body.number} is already {holder}",
                         hint="choose another --number or omit it to take the next free one")
+    if body.number in state.withdrawn:
+        raise RuleError("LEDGER-REG-1", f"player number {body.number} was withdrawn at seq "
+                        f"{state.withdrawn[body.number]}; numbers are not reused",
+                        hint="omit --number to take the next free one")
     if not body.name.strip():
         raise RuleError("LEDGER-REG-1", "player name is empty", hint="pass a NAME")
+
+
+@checks(PlayerWithdrawn)
+def _player_withdrawn(state: TournamentState, body: PlayerWithdrawn, actor: str) -> None:
+    if state.registration_closed_seq is not None:
+        raise RuleError("BR-DROP-1", f"registration closed at seq "
+                        f"{state.registration_closed_seq}: player {body.number} drops "
+                        "instead of withdrawing", hint=f"tourney drop {body.number}")
+    if body.number not in state.players:
+        raise RuleError("LEDGER-REG-1", f"player {body.number} is not registered"
+                        + (" (withdrawn at seq " f"{state.withdrawn[body.number]})"
+                           if body.number in state.withdrawn else ""),
+                        hint="see 'tourney player list'")
+
+
+@checks(PlayerRenamed)
+def _player_renamed(state: TournamentState, body: PlayerRenamed, actor: str) -> None:
+    player = state.players.get(body.number)
+    if player is None:
+        raise RuleError("LEDGER-REG-1", f"player {body.number} is not registered",
+                        hint="see 'tourney player list'")
+    if not body.name.strip() or body.name != body.name.strip():
+        raise RuleError("LEDGER-REG-1", "the new name is empty or has surrounding spaces",
+                        hint="pass the name as it should be shown")
+    if body.name == player.name:
+        raise RuleError("LEDGER-REG-1", f"player {body.number} is already named "
+                        f"{body.name!r}", hint="nothing to rename")
 
 
 @checks(RegistrationClosed)

@@ -5,7 +5,8 @@ Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) an
 clock or draws randomness: the command side validates before sealing (``ledger.rules``),
 the audit validates on replay with the same rule functions, and both fold with this.
 
-May import: ``msgspec``, ``ledger.events``, ``ledger.plugin`` (the format socket).
+May import: ``msgspec``, ``ledger.events``, ``ledger.merkle``, ``ledger.plugin`` (the
+format socket).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from ledger.events import (
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
+    PlayerRenamed,
+    PlayerWithdrawn,
     RegistrationClosed,
     Role,
     SeedCommitted,
@@ -32,6 +35,7 @@ from ledger.events import (
     SignedEvent,
     TournamentCreated,
 )
+from ledger.merkle import frontier_append, leaf_hash
 from ledger.plugin import plugin_for
 
 
@@ -51,6 +55,7 @@ class Player(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     nickname: str | None = None
     deck: str | None = None
     clan: str | None = None
+    external_id: str | None = None
 
 
 class Seed(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -106,6 +111,10 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     @property
     def ledger_policy(self) -> LedgerPolicy:
         return self.policy if self.policy is not None else DEFAULT_POLICY
+    # RFC 6962 frontier of the log (ledger.merkle.frontier_append): the roots of the
+    # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
+    merkle: list[bytes] = []
+    withdrawn: dict[int, int] = {}  # player number -> seq of its player_withdrawn
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -135,6 +144,7 @@ def apply_event(state: TournamentState, ev: SignedEvent) -> None:
         plugin = plugin_for(state.format.id if state.format else None)
         if plugin is not None:
             plugin.evolve(state, ev)
+    frontier_append(state.merkle, state.size, leaf_hash(ev.leaf))
     state.size = ev.seq
     state.head = ev.leaf_hash_hex
     state.last_time = ev.time
@@ -173,7 +183,21 @@ def _official_revoked(state: TournamentState, ev: SignedEvent, body: OfficialRev
 def _player_registered(state: TournamentState, ev: SignedEvent, body: PlayerRegistered) -> None:
     state.players[body.number] = Player(
         number=body.number, name=body.name, registered_seq=ev.seq,
-        nickname=body.nickname, deck=body.deck, clan=body.clan)
+        nickname=body.nickname, deck=body.deck, clan=body.clan,
+        external_id=body.external_id)
+
+
+@applies(PlayerWithdrawn)
+def _player_withdrawn(state: TournamentState, ev: SignedEvent, body: PlayerWithdrawn) -> None:
+    state.players.pop(body.number, None)
+    state.withdrawn[body.number] = ev.seq
+
+
+@applies(PlayerRenamed)
+def _player_renamed(state: TournamentState, ev: SignedEvent, body: PlayerRenamed) -> None:
+    player = state.players.get(body.number)
+    if player is not None:
+        player.name = body.name
 
 
 @applies(RegistrationClosed)

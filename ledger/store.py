@@ -1,11 +1,11 @@
 """Storage: the ``eventsourcing`` Application, its leaf mapper, and ledger locations.
 
-Owns: ``LedgerApp`` (SQLite file by default, PostgreSQL for ``postgresql://`` URLs, both
-through the library's own modules), ``LeafMapper`` (the stored ``state`` bytes ARE the
-signed leaf of DESIGN.md §4; snapshots are msgpack caches in their own table, each bound
-to the leaf hash of the event it was taken at), ``raw_leaves`` (what the audit reads) and
-``Ledger.write`` (load → decide → verify the head → save, retried on a lost race; never a
-fork, never a lost acknowledged event).
+Owns: ``Location`` (SQLite file by default, PostgreSQL for ``postgresql://`` URLs, both
+through the library's own modules), ``Ledger`` (opening, durability, loading,
+``raw_leaves`` — what the audit reads — and ``Ledger.write``: load → decide → verify the
+head → save, retried on a lost race; never a fork, never a lost acknowledged event).  The
+mapper and snapshots are ``ledger.snapshots``; a station's batch of writes is
+``ledger.write_session``.
 
 Opening (issue 12): a SQLite file is probed with a read-only connection before the library
 touches it, so a directory, a foreign or damaged file is a clear storage/usage error and
@@ -20,188 +20,38 @@ May import: ``eventsourcing``, ``msgspec``, ``ledger.*`` (not projections, audit
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
+import random
 import sqlite3
 import time as _time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
-from urllib.parse import unquote, urlparse
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import msgspec
-from eventsourcing.application import Application
 from eventsourcing.persistence import (
     IntegrityError,
-    JSONTranscoder,
-    Mapper,
     PersistenceError,
-    StoredEvent,
 )
-from eventsourcing.utils import get_topic
 
-from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
+from ledger.aggregate import Tournament
 from ledger.canonical import NonCanonicalError
-from ledger.clock import Clock, default_clock, parse_time
+from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
-from ledger.plugin import plugin_for
+from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.sqlite_probe import probe_sqlite, sqlite_uri
-from ledger.state import TournamentState
 from ledger.write_guard import LeafReader, authority_problem, head_problem
+
+if TYPE_CHECKING:
+    from ledger.checkpoint_table import CheckpointTable
+    from ledger.write_session import WriteSession
 
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
-SNAPSHOT_INTERVAL = 100
-_TOURNAMENT_TOPIC = get_topic(Tournament)
-
-
-class _SnapshotRecord(msgspec.Struct):
-    timestamp: str
-    state: TournamentState   # the core state, its ``fmt`` left out (None)
-    fmt: msgspec.Raw         # the format's state, decoded by its plug-in
-    leaf_hash: str = ""  # hex SHA-256 of the leaf at the snapshot's version (its binding)
-
-
-_snap_encoder = msgspec.msgpack.Encoder()
-_snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
-_topics: dict[str, str] = {}
-
-
-def snapshot_topic(format_id: str | None = None) -> str:
-    """Snapshots are positional (array-like) caches: their topic names the tournament's
-    format and the exact layout of the core state and of that format's state, so a
-    snapshot written by another version (or for a format not plugged in here) is dropped
-    and rebuilt."""
-    key = format_id or ""
-    topic = _topics.get(key)
-    if topic is None:
-        plugin = plugin_for(format_id)
-        schemas = [msgspec.json.schema(_SnapshotRecord),
-                   msgspec.json.schema(plugin.state_type) if plugin else None]
-        digest = hashlib.sha256(msgspec.json.encode(schemas, order="sorted")).hexdigest()
-        topic = _topics[key] = f"tourney-snapshot/{key or '-'}/{digest[:16]}"
-    return topic
-
-
-def _topic_format(topic: str) -> str | None:
-    parts = topic.split("/")
-    return parts[1] if len(parts) == 3 and parts[1] != "-" else None
-
-
-class LedgerCorrupt(StorageError):
-    code = "ledger_corrupt"
-
-
-class StaleSnapshot(Exception):
-    """A snapshot of another layout: snapshots are caches, so it is dropped and rebuilt."""
-
-
-class LeafMapper(Mapper[str]):
-    """Stored ``state`` = the canonical signed leaf; ``topic`` = the event kind."""
-
-    def __init__(self) -> None:
-        super().__init__(transcoder=JSONTranscoder())
-
-    def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        if isinstance(domain_event, TournamentSnapshot):
-            state = domain_event.state
-            rec = _SnapshotRecord(timestamp=domain_event.timestamp.isoformat(),
-                                  state=msgspec.structs.replace(state, fmt=None),
-                                  fmt=msgspec.Raw(_snap_encoder.encode(state.fmt)),
-                                  leaf_hash=state.head)
-            return StoredEvent(originator_id=domain_event.originator_id,
-                               originator_version=domain_event.originator_version,
-                               topic=snapshot_topic(state.format.id if state.format else None),
-                               state=_snap_encoder.encode(rec))
-        signed = domain_event.signed
-        return StoredEvent(originator_id=domain_event.originator_id,
-                           originator_version=domain_event.originator_version,
-                           topic=signed.kind, state=signed.leaf)
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        oid = str(stored_event.originator_id)
-        ver = stored_event.originator_version
-        if stored_event.topic.startswith("tourney-snapshot/"):
-            if stored_event.topic != snapshot_topic(_topic_format(stored_event.topic)):
-                raise StaleSnapshot(oid)
-            was_enabled = gc.isenabled()
-            gc.disable()  # thousands of small objects: collection passes would dominate
-            try:
-                rec = _snap_decoder.decode(stored_event.state)
-                fmt = rec.state.format
-                plugin = plugin_for(fmt.id if fmt else None)
-                if plugin is not None:
-                    rec.state.fmt = plugin.decode_state(rec.fmt)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                raise StaleSnapshot(oid) from None
-            finally:
-                if was_enabled:
-                    gc.enable()
-            if rec.leaf_hash != rec.state.head or rec.state.size != ver:
-                raise StaleSnapshot(oid)  # not bound to the event it claims: rebuild
-            return TournamentSnapshot(originator_id=oid, originator_version=ver,
-                                      timestamp=datetime.fromisoformat(rec.timestamp),
-                                      topic=_TOURNAMENT_TOPIC, state=rec.state)
-        try:
-            signed = open_leaf(bytes(stored_event.state))
-        except NonCanonicalError as exc:
-            raise LedgerCorrupt(f"event {oid}#{ver} is unreadable: {exc.message}",
-                                hint="run 'tourney audit verify' for the full report") from None
-        if signed.seq != ver or signed.log != oid:
-            raise LedgerCorrupt(f"event {oid}#{ver} claims {signed.log}#{signed.seq}",
-                                hint="run 'tourney audit verify' for the full report")
-        ts = parse_time(signed.time)
-        if ver == 1:
-            return TournamentStarted(originator_id=oid, originator_version=ver, timestamp=ts,
-                                     originator_topic=_TOURNAMENT_TOPIC, signed=signed)
-        return EventSealed(originator_id=oid, originator_version=ver, timestamp=ts,
-                           signed=signed)
-
-
-class LedgerApp(Application[str]):
-    name = "tourney"
-    snapshotting_intervals = {Tournament: SNAPSHOT_INTERVAL}
-
-    def construct_mapper(self) -> Mapper[str]:
-        return LeafMapper()
-
-    def _take_snapshots(self, processing_event: Any) -> None:
-        """Snapshot the saved aggregate as it is in memory when a save crosses a multiple
-        of the interval (the library would reload it first), then drop older snapshots:
-        a cache needs only the newest."""
-        if self.snapshots is None:
-            return
-        for agg in processing_event.aggregates.values():
-            events = [e for e in processing_event.events if e.originator_id == agg.id]
-            if not isinstance(agg, Tournament) or not events:
-                continue
-            first = events[0].originator_version
-            if agg.version // SNAPSHOT_INTERVAL == (first - 1) // SNAPSHOT_INTERVAL:
-                continue
-            self.snapshots.put([TournamentSnapshot.take(agg)])
-            delete_snapshots(self, agg.id, before=agg.version)
-
-
-def delete_snapshots(app: LedgerApp, aggregate_id: str, *, before: int | None = None) -> None:
-    """Delete cached snapshots of one tournament (all, or those older than ``before``)."""
-    if app.snapshots is None:
-        return
-    rec: Any = app.snapshots.recorder
-    table = rec.events_table_name
-    limit = before if before is not None else 2**62
-    with rec.datastore.transaction(commit=True) as curs:
-        if "postgres" in type(rec).__module__:
-            from psycopg.sql import SQL, Identifier
-            curs.execute(SQL("DELETE FROM {}.{} WHERE originator_id = %s AND "
-                             "originator_version < %s").format(
-                Identifier(rec.datastore.schema), Identifier(table)), (aggregate_id, limit))
-        else:
-            curs.execute(f"DELETE FROM {table} WHERE originator_id = ? AND "
-                         "originator_version < ?", (aggregate_id, limit))
+TURN_WAIT_MS = 3000  # PostgreSQL: the longest wait for a tournament's writer turn
 
 
 @dataclass(frozen=True)
@@ -226,6 +76,8 @@ class Location:
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                     "SQLITE_DBNAME": str(self.path), "SQLITE_LOCK_TIMEOUT": "30",
                     "ORIGINATOR_ID_TYPE": "text"}
+        from urllib.parse import unquote, urlparse
+
         url = urlparse(self.text)
         return {"PERSISTENCE_MODULE": "eventsourcing.postgres",
                 "POSTGRES_DBNAME": (url.path or "/postgres").lstrip("/") or "postgres",
@@ -238,6 +90,8 @@ class Location:
 
     def display(self) -> str:
         if self.is_postgres:
+            from urllib.parse import urlparse
+
             url = urlparse(self.text)
             return f"postgresql://{url.hostname}:{url.port or 5432}{url.path}"
         return str(self.path)
@@ -296,6 +150,11 @@ class Ledger:
                 self.app = LedgerApp(env=env)
                 break
             except (PersistenceError, OSError, sqlite3.Error) as exc:
+                if "permission denied for schema" in str(exc) and env.get("CREATE_TABLE") != "no":
+                    # a station's role may only read and append (docs/OPERATIONS.md): the
+                    # tables exist already, so do not try to create them
+                    env = {**env, "CREATE_TABLE": "no"}
+                    continue
                 # several processes creating the schema at once may collide; retry briefly
                 if attempt == 3:
                     raise StorageError(f"cannot open ledger {location.display()}: {exc}",
@@ -303,8 +162,82 @@ class Ledger:
                                             "runs") from None
                 _time.sleep(0.05 * (attempt + 1))
 
+        self._sync_mode = "FULL"
+        if not location.is_postgres:
+            self._hook_sqlite_connections()
+
+    # -- durability (SQLite) -------------------------------------------------------------
+    def _sqlite_pool(self) -> Any:
+        return getattr(getattr(self.app.recorder, "datastore", None), "pool", None)
+
+    def _hook_sqlite_connections(self) -> None:
+        """Every SQLite connection of this ledger runs with ``synchronous`` = our mode
+        (FULL unless inside ``group_commit``), set explicitly rather than left to the
+        build's default."""
+        pool = self._sqlite_pool()
+        if pool is None or not hasattr(pool, "_create_connection"):
+            return
+        create = pool._create_connection
+
+        def create_with_mode() -> Any:
+            conn = create()
+            conn._sqlite_conn.execute(f"PRAGMA synchronous={self._sync_mode}")
+            return conn
+        pool._create_connection = create_with_mode
+        self._apply_sync_mode()
+
+    def _apply_sync_mode(self) -> None:
+        pool = self._sqlite_pool()
+        if pool is None:
+            return
+        for conn in [*getattr(pool, "_pool", ()), *getattr(pool, "_in_use", {}).values()]:
+            conn._sqlite_conn.execute(f"PRAGMA synchronous={self._sync_mode}")
+
+    @contextmanager
+    def group_commit(self) -> Iterator[None]:
+        """Many transactions, one fsync (SQLite): inside, each write is still its own
+        atomic transaction but commits without waiting for the disk (WAL, synchronous
+        NORMAL); on leaving, the write-ahead log is fsynced once, so everything written
+        inside is durable before the caller acknowledges it.  A crash inside loses only
+        unacknowledged writes, never consistency.  PostgreSQL: unchanged (every commit
+        is durable)."""
+        if self.location.is_postgres:
+            yield
+            return
+        self._sync_mode = "NORMAL"
+        self._apply_sync_mode()
+        try:
+            yield
+        finally:
+            self._sync_mode = "FULL"
+            self._apply_sync_mode()
+            self.sync()
+
+    def sync(self) -> None:
+        """fsync the SQLite write-ahead log (and the file): make committed writes durable."""
+        if self.location.is_postgres:
+            return
+        for path in (Path(f"{self.location.path}-wal"), self.location.path):
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except FileNotFoundError:
+                continue
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
     def close(self) -> None:
         self.app.close()
+
+    @property
+    def checkpoints(self) -> CheckpointTable:
+        """The signed checkpoint notes stored in this ledger (``ledger.checkpoint_table``)."""
+        table = self.__dict__.get("_checkpoints")
+        if table is None:
+            from ledger.checkpoint_table import CheckpointTable
+            table = self.__dict__["_checkpoints"] = CheckpointTable(self)
+        return table
 
     def __enter__(self) -> Ledger:
         return self
@@ -411,6 +344,21 @@ class Ledger:
                 return
             gt = rows[-1].originator_version
 
+    def leaf(self, log: str, seq: int) -> bytes | None:
+        """The stored leaf bytes of one event (None if there is no such seq)."""
+        for ver, data in self.raw_leaves(log, after=seq - 1):
+            return data if ver == seq else None
+        return None
+
+    def actor_of(self, log: str, seq: int) -> str | None:
+        """The key id that signed event ``seq`` (None if unreadable or absent)."""
+
+        data = self.leaf(log, seq)
+        try:
+            return open_leaf(data).actor if data is not None else None
+        except NonCanonicalError:
+            return None
+
     # -- writing -----------------------------------------------------------------------
     def create(self, log: str, build: Callable[[str], Tournament]) -> Tournament:
         if log in self.tournament_ids():
@@ -425,26 +373,40 @@ class Ledger:
               *, retries: int = 8) -> T:
         """Load, decide, verify the head, save one command; on a lost race reload and
         decide again."""
+        return self.retrying(log, lambda: self._decide(log, command), retries)[1]
+
+    def retrying(self, log: str, decide: Callable[[], tuple[Tournament, T]],
+                 retries: int) -> tuple[Tournament, T]:
+        """``decide()`` and save in this tournament's writer turn; on a lost race back off
+        (with jitter, so racing stations do not move in lockstep) and decide again."""
         for attempt in range(retries + 1):
-            try:
-                agg, result = self._decide_verified(log, command, rebuilt=False)
-            except SnapshotMismatch:
-                delete_snapshots(self.app, log)  # a cache lied: rebuild and decide again
-                agg, result = self._decide_verified(log, command, rebuilt=True)
-            try:
-                self._save(agg)
-            except IntegrityError:
-                if attempt == retries:
-                    raise ConcurrencyError(
-                        f"another writer kept appending to {log}; gave up after "
-                        f"{retries + 1} attempts", hint="run the command again") from None
-                _time.sleep(0.005 * (attempt + 1))
-                continue
-            return result
+            with self.writer_turn(log):
+                agg, result = decide()
+                try:
+                    self._save(agg)
+                    return agg, result
+                except IntegrityError:
+                    pass
+            if attempt == retries:
+                raise ConcurrencyError(
+                    f"another writer kept appending to {log}; gave up after "
+                    f"{retries + 1} attempts", hint="run the command again") from None
+            _time.sleep(random.uniform(0.001, 0.005 * (attempt + 1)))
         raise ConcurrencyError("unreachable")  # pragma: no cover
 
+    def _decide(self, log: str, command: Callable[[Tournament, str], T],
+                agg: Tournament | None = None) -> tuple[Tournament, T]:
+        """Decide ``command`` on ``agg`` (else the loaded tournament), head and authority
+        verified; a cache that lied is dropped and the decision made again from events."""
+        try:
+            return self._decide_verified(log, command, rebuilt=False, agg=agg)
+        except SnapshotMismatch:
+            delete_snapshots(self.app, log)  # a cache lied: rebuild and decide again
+            return self._decide_verified(log, command, rebuilt=True)
+
     def _decide_verified(self, log: str, command: Callable[[Tournament, str], T], *,
-                         rebuilt: bool) -> tuple[Tournament, T]:
+                         rebuilt: bool, agg: Tournament | None = None
+                         ) -> tuple[Tournament, T]:
         """Load (from events only when ``rebuilt``), verify the head, decide, verify the
         signers' authority (issue 12, defect 8): the head leaf is the one the state was
         folded to, it links to its predecessor and its signature verifies; each new
@@ -452,7 +414,8 @@ class Ledger:
         or genesis, signed by the organizer genesis names).  A few signature checks, never
         a replay.  A mismatch is ``SnapshotMismatch`` (rebuild and decide again) unless
         the state was just rebuilt from events: then the ledger was tampered (exit 4)."""
-        agg = self._load(log, use_snapshot=False) if rebuilt else self.load(log)
+        if agg is None or rebuilt:
+            agg = self._load(log, use_snapshot=False) if rebuilt else self.load(log)
         problem = head_problem(self._reader(log), agg.state) if agg.state.size else None
         if problem is None:
             result = command(agg, self.clock.now())
@@ -468,6 +431,49 @@ class Ledger:
                                 hint="the stored events were changed; run 'tourney audit "
                                      "verify' and restore the ledger from a copy")
 
+    @contextmanager
+    def writer_turn(self, log: str) -> Iterator[None]:
+        """PostgreSQL: wait for this tournament's turn (a session advisory lock, granted
+        in arrival order) so that concurrent stations queue instead of racing — no
+        station starves re-deciding lost races.  The wait is bounded (``TURN_WAIT_MS``):
+        past it the write goes ahead optimistically and a lost race is retried as
+        always, so correctness never depends on the lock.  SQLite: nothing (its write
+        lock and the retry on a lost race suffice for a few stations)."""
+        if not self.location.is_postgres:
+            yield
+            return
+        key = int.from_bytes(hashlib.sha256(b"tourney-writer\x00" + log.encode()).digest()[:8],
+                             "big", signed=True)
+        import psycopg
+
+        rec: Any = self.app.recorder
+        try:
+            with rec.datastore.get_connection() as conn:
+                conn.execute(f"SET lock_timeout = '{TURN_WAIT_MS}ms'")
+                try:
+                    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+                    locked = True
+                except psycopg.errors.LockNotAvailable:
+                    locked = False  # a holder that does not let go: write optimistically
+                finally:
+                    conn.execute("SET lock_timeout = 0")
+                try:
+                    yield
+                finally:
+                    if locked:
+                        conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        except PersistenceError as exc:
+            raise StorageError(f"cannot write to {self.location.display()}: {exc}",
+                               hint="check the server and the network") from None
+
+    def session(self, log: str) -> WriteSession:
+        """Many commands on one tournament from one process (``result import``): the
+        aggregate stays in memory between saves and is reloaded only after a lost race
+        or a refused command — each command is still its own transaction."""
+        from ledger.write_session import WriteSession
+
+        return WriteSession(self, log)
+
     def _save(self, agg: Tournament) -> None:
         try:
             self.app.save(agg)
@@ -476,4 +482,3 @@ class Ledger:
         except PersistenceError as exc:
             raise StorageError(f"cannot write to {self.location.display()}: {exc}",
                                hint="check disk space, permissions or the server") from None
-

@@ -46,7 +46,8 @@ MW_FLOOR_HUNDREDTHS = 33
 
 #: Column order of ``standings_csv`` and of each ``standings_json`` player row.
 COLUMNS = ("number", "name", "rank", "wins", "losses", "status", "byes", "pair_downs",
-           "cut_finish", "mw", "omw", "oomw", "mw_percent", "omw_percent", "oomw_percent")
+           "cut_finish", "mw", "omw", "oomw", "mw_percent", "omw_percent", "oomw_percent",
+           "top_cut_wins", "top_cut_losses")
 
 _ALIVE = 1 << 62  # finishing-round key of a cut player still in the bracket
 
@@ -241,16 +242,19 @@ def _rows(state: TournamentState) -> list[dict[str, Any]]:
         "status": Status(x.rec.status).value, "byes": x.byes,
         "pair_downs": x.rec.pair_downs, "cut_finish": x.cut_finish,
         "mw": _fraction_text(x.mw, 100), "omw": _fraction_text(*x.omw),
-        "oomw": _fraction_text(*x.oomw), "mw_percent": _truncated(x.mw, 100, 2),
+        "oomw": _fraction_text(*x.oomw), "mw_percent": _truncated(x.mw, 100, 4),
         "omw_percent": _truncated(*x.omw, 4), "oomw_percent": _truncated(*x.oomw, 4),
+        "top_cut_wins": x.rec.top_wins, "top_cut_losses": x.rec.top_losses,
     } for x in _lines(state)]
 
 
 def standings_json(state: TournamentState) -> dict[str, Any]:
     """``tourney standings --json``: fractions as "num/den", displays truncated (no floats).
 
-    ``mw_percent`` has 2 decimals (MW% is already truncated to 2), ``omw_percent`` and
-    ``oomw_percent`` are truncated to 4; all are fractions of 1 ("0.66", not "66").
+    ``mw_percent``, ``omw_percent`` and ``oomw_percent`` are truncated to 4 decimals,
+    all three alike, as fractions of 1 ("0.6600", not "66").  ``wins``/``losses`` are the
+    Swiss record (what the tiebreakers use); ``top_cut_wins``/``top_cut_losses`` the top
+    cut's.
     """
     h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
     return {"players": _rows(state), "rounds": h.swiss_rounds, "champion": h.champion}

@@ -317,15 +317,21 @@ def test_import_close_checkpoint_and_proofs(world: World) -> None:
     doc = cli(*env, "player", "import", "ok.csv", "--key", "sk.pem", "--json").doc
     assert doc["count"] == 2 and [p["number"] for p in doc["players"]] == [3, 10]
     closed = cli(*env, "registration", "close", "--key", "hj.pem", "--json").doc
-    first = Path(closed["checkpoint"]["path"])
-    assert first.is_file() and closed["checkpoint"]["size"] == closed["seq"]
+    # stored in the ledger, and mirrored as a note file in the ledger's note directory
+    assert closed["checkpoint"]["stored"] == "ledger"
+    assert closed["checkpoint"]["size"] == closed["seq"]
+    assert Path(closed["checkpoint"]["path"]) == (
+        world.dir / "later.db.checkpoints" / closed["tournament"] / f"{closed['seq']}.note")
     cli(*env, "seed", "record", "--material", "more", "--source", "dice", "--reason", "r1",
         "--key", "hj.pem")
-    second = cli(*env, "checkpoint", "--key", "hj.pem", "--json").doc
-    proof = cli(*env, "proof", "3", "--json").doc
+    mirror = world.dir / "published"
+    second = cli(*env, "--checkpoints", str(mirror), "checkpoint", "--key", "hj.pem",
+                 "--json").doc
+    assert Path(second["path"]) == mirror / second["tournament"] / f"{second['size']}.note"
+    proof = cli(*env, "proof", "3", "--json").doc  # the latest note, from the ledger
     assert proof["verified"] is True and proof["size"] == second["size"]
     assert proof["index"] == 2 and all(len(h) == 64 for h in proof["proof"])
-    cons = cli(*env, "consistency", str(first), second["path"], "--json").doc
+    cons = cli(*env, "consistency", str(closed["seq"]), second["path"], "--json").doc
     assert cons["verified"] is True and (cons["size1"], cons["size2"]) == (
         closed["seq"], second["size"])
     # a checkpoint signed by someone else does not verify: exit 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.results_cmd import choose
+from cli.result_options import choose
 from ledger.errors import ExitCode, UsageError
 from ledger.formats.match.model import Outcome
 

@@ -7,6 +7,8 @@ rates, formats and player counts exit 2 without creating a ledger.
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +43,13 @@ def test_simulate_prints_a_champion_and_audits_clean(sims: Sims) -> None:
     assert out.startswith("simulated sim-16 in ")
     assert "\nchampion: #" in out and "\naudit: OK (" in out
     assert "demo keys" in out and "NOT for real events" in out
-    assert (sims.dir / "sim.db.checkpoints" / "sim-16").is_dir()
+    # checkpoints live in the ledger itself (issue 7), mirrored as note files
+    with closing(sqlite3.connect(sims.dir / "sim.db")) as db:
+        sizes = [r[0] for r in db.execute(
+            "SELECT size FROM tourney_checkpoints WHERE log = 'sim-16' ORDER BY size")]
+    files = sorted(int(p.stem) for p in (sims.dir / "sim.db.checkpoints" / "sim-16").glob(
+        "*.note"))
+    assert len(sizes) >= 5 and files == sizes
     report = sims.cli("--tournament", "sim-16", "audit", "verify", "--json").doc
     assert report["ok"] is True and report["log"] == "sim-16"
     assert not [f for f in report["findings"] if f["severity"] == "error"]

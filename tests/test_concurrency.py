@@ -25,7 +25,8 @@ from ledger.errors import ConcurrencyError
 from ledger.events import Role, SignedEvent
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
-from ledger.store import SNAPSHOT_INTERVAL, Ledger, Location
+from ledger.snapshots import SNAPSHOT_INTERVAL
+from ledger.store import Ledger, Location
 from tests.helpers.checks import (
     delete_pg_tournament,
     full_fold,

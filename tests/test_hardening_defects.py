@@ -21,7 +21,8 @@ from audit.verify import verify_bundle, verify_ledger
 from ledger.checkpoint import Checkpoint, sign_checkpoint
 from ledger.checkpoint_store import checkpoint_dir, origin_of
 from ledger.events import PlayerRegistered, Role, parse_leaf, seal
-from ledger.store import SNAPSHOT_INTERVAL, Ledger, Location
+from ledger.snapshots import SNAPSHOT_INTERVAL
+from ledger.store import Ledger, Location
 from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small
 from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
 
@@ -300,8 +301,8 @@ def test_defect7_integer_above_2_53_minus_1_is_non_canonical_at_its_seq(
 # -- 8. the command side never trusts an unverified cache -----------------------------------
 
 def _edited_snapshot_makes_stranger_head_judge(loc: Location) -> None:
+    from ledger.snapshots import _snap_decoder, _snap_encoder
     from ledger.state import Official
-    from ledger.store import _snap_decoder, _snap_encoder
     with sqlite3.connect(loc.text) as db:
         v, state = db.execute("SELECT originator_version, state FROM stored_snapshots "
                               "ORDER BY originator_version DESC LIMIT 1").fetchone()
@@ -330,7 +331,7 @@ def test_defect8_edited_snapshot_never_lets_an_outsider_sign(tmp_path: Path) -> 
 
 def test_defect8_snapshot_is_bound_to_the_leaf_hash_of_its_event(tmp_path: Path) -> None:
     loc = build_small(tmp_path / "t.db", players=SNAPSHOT_INTERVAL)
-    from ledger.store import _snap_decoder
+    from ledger.snapshots import _snap_decoder
     with sqlite3.connect(loc.text) as db:
         v, state = db.execute("SELECT originator_version, state FROM stored_snapshots"
                               ).fetchone()

@@ -402,8 +402,11 @@ def test_standings_json_contract() -> None:
     assert [r["number"] for r in doc["players"]] == [G, A, C, F_, E, B, D]
     assert set(rows[A]) == set(COLUMNS)
     assert rows[G]["name"] == "G" and rows[G]["status"] == "champion"
-    assert (rows[G]["mw"], rows[G]["mw_percent"]) == ("1/1", "1.00")
-    assert (rows[B]["mw"], rows[B]["mw_percent"]) == ("33/100", "0.33")
+    # the same kind of value, the same form (issue 7 trap 8): four decimals each
+    assert (rows[G]["mw"], rows[G]["mw_percent"]) == ("1/1", "1.0000")
+    assert (rows[B]["mw"], rows[B]["mw_percent"]) == ("33/100", "0.3300")
+    # W-L is the Swiss record; the top cut's is its own pair of fields
+    assert rows[G]["top_cut_wins"] >= 1 and rows[G]["top_cut_losses"] == 0
     assert (rows[C]["omw"], rows[C]["omw_percent"]) == ("133/200", "0.6650")
     # OOMW%(A) = (133/200 + 133/200) / 2 = 133/200; OOMW%(F) = OMW%(E) = 3/4.
     assert (rows[A]["oomw"], rows[A]["oomw_percent"]) == ("133/200", "0.6650")
@@ -420,7 +423,7 @@ def test_tc02_display_truncates_to_four_decimals() -> None:
     rows = {r["number"]: r for r in standings_json(
         _state(dict(zip(range(1, 8), "ABCDEFG", strict=True)), rounds, {}, 3))["players"]}
     assert rows[c]["omw"] == "199/300" and rows[c]["omw_percent"] == "0.6633"
-    assert rows[a]["mw_percent"] == "0.66"          # 2/3 truncated, not 0.67
+    assert rows[a]["mw_percent"] == "0.6600"        # 2/3 truncated to 0.66, not 0.67
     assert rows[b]["oomw_percent"] == "0.4216"      # 253/600 = 0.42166…
     assert rows[e]["omw_percent"] == "0.7733"
 

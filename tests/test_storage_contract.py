@@ -25,7 +25,8 @@ from ledger.errors import StorageError, UsageError
 from ledger.events import Role, SignedEvent
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
-from ledger.store import SNAPSHOT_INTERVAL, Ledger, Location
+from ledger.snapshots import SNAPSHOT_INTERVAL
+from ledger.store import Ledger, Location
 from tests.helpers.checks import (
     delete_pg_tournament,
     full_fold,
@@ -333,7 +334,7 @@ def test_snapshot_of_another_layout_is_dropped_and_rebuilt(tmp_path: Path) -> No
     and the state is rebuilt from the signed events (never trusted)."""
     import sqlite3
 
-    from ledger.store import snapshot_topic
+    from ledger.snapshots import snapshot_topic
     from tests.conftest import build_small
 
     loc = build_small(tmp_path / "s.db", players=120)

@@ -1,33 +1,44 @@
 """The one list of tournament formats (DESIGN.md §10 "Registry").
 
-Importing this module plugs every format into the core (``ledger.plugin``).  The CLI, the
-audit and simulate import it; the core never does.  Adding a format touches its folder and
-one line here.
+Importing this module plugs every format into the core (``ledger.plugin``), each by the
+place it lives: a format's modules are imported the first time a ledger (or a command)
+asks for it, so a command on a HotC event never reads the Bushiroad or Wheel of Time
+code.  The CLI, the audit and simulate import this module; the core never does.  Adding
+a format touches its folder and one line here.
 
-Owns: ``FORMATS`` (id → plug-in); re-exports ``make_format`` / ``parse_params``, so a
-caller that builds a genesis has imported the formats.
+Owns: ``FORMAT_IDS`` (every format id, in this order); ``FORMATS`` (id → plug-in, which
+imports them all); re-exports ``make_format`` / ``parse_params``, so a caller that builds a
+genesis has plugged the formats in.
 
-May import: ``ledger.plugin``, ``ledger.formats.*``.
+May import: ``ledger.plugin`` (and ``ledger.formats.*`` by name, through it).
 """
 
 from __future__ import annotations
 
-from ledger.formats.bushiroad.plugins import DOUBLE_ELIM, ROUND_ROBIN, SINGLE_ELIM, SWISS
-from ledger.formats.hotc.plugin import HOTC
-from ledger.formats.wot.plugins import WOT_2001, WOT_CLASSIC
-from ledger.plugin import FormatPlugin, make_format, parse_params, register_format
+from typing import Any
 
-FORMATS: dict[str, FormatPlugin] = {p.id: p for p in (
-    HOTC,
-    SWISS,
-    DOUBLE_ELIM,
-    SINGLE_ELIM,
-    ROUND_ROBIN,
-    WOT_2001,
-    WOT_CLASSIC,
-)}
+from ledger.plugin import make_format, parse_params, register_lazy, registered_formats
 
-for _plugin in FORMATS.values():
-    register_format(_plugin)
+_WHERE: dict[str, str] = {
+    "hotc-swiss-de": "ledger.formats.hotc.plugin:HOTC",
+    "bushiroad-swiss": "ledger.formats.bushiroad.plugins:SWISS",
+    "bushiroad-de": "ledger.formats.bushiroad.plugins:DOUBLE_ELIM",
+    "single-elim": "ledger.formats.bushiroad.plugins:SINGLE_ELIM",
+    "round-robin": "ledger.formats.bushiroad.plugins:ROUND_ROBIN",
+    "wot-2001": "ledger.formats.wot.plugins:WOT_2001",
+    "wot-classic": "ledger.formats.wot.plugins:WOT_CLASSIC",
+}
+FORMAT_IDS: tuple[str, ...] = tuple(_WHERE)
 
-__all__ = ["FORMATS", "make_format", "parse_params"]
+for _format_id, _target in _WHERE.items():
+    register_lazy(_format_id, _target)
+
+
+def __getattr__(name: str) -> Any:
+    """``FORMATS``: every plug-in by id (imports every format)."""
+    if name == "FORMATS":
+        return {p.id: p for p in registered_formats()}
+    raise AttributeError(name)
+
+
+__all__ = ["FORMAT_IDS", "make_format", "parse_params"]

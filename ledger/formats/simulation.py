@@ -84,7 +84,7 @@ def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
 
 def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int | None = 8,
              timeouts: Fraction = Fraction(0), drops: Fraction = Fraction(0),
-             checkpoints: Path, progress: Progress | None = None,
+             checkpoints: Path | None, progress: Progress | None = None,
              format_id: str = HOTC, params: dict[str, Param] | None = None,
              policy: LedgerPolicy | None = None) -> SimulationResult:
     hj, sk = demo_key(seed_text, "head-judge"), demo_key(seed_text, "scorekeeper")

@@ -62,6 +62,12 @@ def delete_pg_tournament(led: Ledger, log: str) -> None:
     with psycopg.connect(pg_url(), connect_timeout=5) as con:
         for table in (events, snaps):
             con.execute(f'DELETE FROM "{table}" WHERE originator_id = %s', (log,))
+        con.execute("DELETE FROM tourney_checkpoints WHERE log = %s", (log,)) \
+            if _has_table(con, "tourney_checkpoints") else None
+
+
+def _has_table(con: Any, name: str) -> bool:
+    return con.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is not None
 
 
 def walk_chain(log: str, leaves: list[tuple[int, bytes]],

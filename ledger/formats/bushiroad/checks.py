@@ -62,6 +62,7 @@ from ledger.formats.match.plan import (
     ctx,
     current_round_number,
     drop_timing,
+    dropping_record,
     entrants,
     last_round,
     open_table,
@@ -192,10 +193,7 @@ def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> Non
 
 @BOOK.checks(PlayerDropped)
 def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
-    rec = ms(state).records.get(body.number)
-    if rec is None:
-        raise RuleError("BR-DROP-1", f"player {body.number} is not registered",
-                        hint="see 'tourney player list'")
+    rec = dropping_record(state, body.number)
     if rec.status not in (Status.ACTIVE, Status.CUT) or rec.cut_finish is not None \
             or ms(state).final:
         raise RuleError("BR-DROP-1", f"player {body.number} is {rec.status.value}, "

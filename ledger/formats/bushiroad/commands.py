@@ -38,7 +38,7 @@ from ledger.formats.bushiroad.plan import (
     tiebreak_needed,
 )
 from ledger.formats.bushiroad.results import Ending, Games
-from ledger.formats.match.apply import find_round
+from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
 from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
@@ -69,6 +69,7 @@ from ledger.keys import Signer
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
+    from ledger.plugin import DecidedResult
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
@@ -219,6 +220,28 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
     ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
                                  **_strip(body)), signer, time)  # type: ignore[arg-type]
     return [ev, *_after_result(t, round_no, signer, time)]
+
+
+def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome,
+                   winner: int | None = None, loser: int | None = None,
+                   games: list[int] | None = None,
+                   annex_values: list[list[list[int]]] | None = None,
+                   turn_player: int | None = None, slow_play: list[int] | None = None,
+                   note: str = "", reason: str = "") -> DecidedResult:
+    """What this entry decides for a table that already has players (recording nothing):
+    ``result_body``, shared with ``record_result`` and ``correct_result``."""
+    _no_hotc_options(turn_player, slow_play)
+    rnd = find_round(t.state.fmt, round_no)
+    tab = find_table(t.state.fmt, round_no, table)
+    if rnd is None or tab is None:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
+                        hint="see 'tourney round show'")
+    annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
+    body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
+                       loser=loser, games=games, annex=annex)
+    games_out = body["games"]
+    return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),  # type: ignore[call-overload]
+            body["outcome"], None if games_out is None else list(games_out))  # type: ignore[call-overload]
 
 
 def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,

@@ -32,6 +32,7 @@ from ledger.plugin import FormatPlugin
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.plugin import DecidedResult
     from ledger.state import TournamentState
 
 
@@ -75,6 +76,9 @@ class BushiroadFormat(FormatPlugin):
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **kw)
+
+    def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
+        return commands.decided_result(t, **kw)
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:

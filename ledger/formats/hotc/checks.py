@@ -50,6 +50,7 @@ from ledger.formats.match.plan import (
     correction_table,
     ctx,
     current_round_number,
+    dropping_record,
     last_round,
     open_table,
     pairing_items,
@@ -76,8 +77,13 @@ BOOK.permit(MatchKind.ROUND_CLOSED.value, SCORING)
 BOOK.permit(MatchKind.CHAMPION_DECLARED.value, SCORING)
 
 
-def _mismatch(code: str, what: str, expected: object, recorded: object) -> RuleError:
-    return RuleError("HOTC-PAIR-7" if code == "pairing_mismatch" else "HOTC-CUT-2",
+_MISMATCH_RULE = {"pairing_mismatch": "HOTC-PAIR-7", "bracket_mismatch": "HOTC-TOP-1",
+                  "standings_mismatch": "HOTC-STOP-1"}
+
+
+def _mismatch(code: str, what: str, expected: object, recorded: object,
+              rule: str | None = None) -> RuleError:
+    return RuleError(rule or _MISMATCH_RULE.get(code, "HOTC-CUT-2"),
                      f"{what}: expected {expected!r}, recorded {recorded!r}", finding=code)
 
 
@@ -172,10 +178,7 @@ def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> Non
 
 @BOOK.checks(PlayerDropped)
 def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
-    rec = state.fmt.records.get(body.number)
-    if rec is None:
-        raise RuleError("BR-DROP-1", f"player {body.number} is not registered",
-                        hint="see 'tourney player list'")
+    rec = dropping_record(state, body.number)
     if rec.status not in (Status.ACTIVE, Status.CUT) or rec.cut_finish is not None:
         raise RuleError("BR-DROP-1", f"player {body.number} is {rec.status.value}, "
                         "not in the event", hint="only players still in the event drop")
@@ -262,5 +265,5 @@ def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> Non
             or len(left) != 1 or state.fmt.champion is not None:
         raise RuleError("HOTC-TOP-3", "the bracket has not produced a champion yet")
     if (body.number, body.round) != (left[0], rnd.number):
-        raise _mismatch("bracket_mismatch", "champion", left[0], body.number)
+        raise _mismatch("bracket_mismatch", "champion", left[0], body.number, "HOTC-TOP-3")
 

@@ -33,7 +33,7 @@ from ledger.formats.hotc.plan import (
 from ledger.formats.hotc.results import decide_result
 from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import result_calls
-from ledger.formats.match.apply import find_round
+from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
@@ -60,6 +60,7 @@ from ledger.keys import Signer
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
+    from ledger.plugin import DecidedResult
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
@@ -123,6 +124,23 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
                                  turn_player=turn_player, slow_play=sorted(slow_play or []),
                                  note=note, slow_play_call=call), signer, time)
     return [ev, *_after_result(t, round_no, signer, time)]
+
+
+def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome,
+                   winner: int | None = None, loser: int | None = None,
+                   turn_player: int | None = None, slow_play: list[int] | None = None,
+                   note: str = "", reason: str = "") -> DecidedResult:
+    """What this entry decides for a table that already has players (recording nothing):
+    ``decide_result``, the one decision ``record_result`` and the audit use too."""
+    rnd = find_round(t.state.fmt, round_no)
+    tab = find_table(t.state.fmt, round_no, table)
+    if rnd is None or tab is None:
+        raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
+                        hint="see 'tourney round show'")
+    slow_play, _call = _calls(t, round_no, table, outcome, slow_play)
+    d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
+                      turn_player=turn_player, slow_play=slow_play)
+    return d.winner, list(d.losers), list(d.loss_reasons), outcome, None
 
 
 def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,

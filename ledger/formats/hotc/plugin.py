@@ -40,6 +40,7 @@ from ledger.plugin import FormatPlugin
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.plugin import DecidedResult
     from ledger.state import TournamentState
 
 FORMAT_ID = "hotc-swiss-de"
@@ -116,6 +117,9 @@ class HotcFormat(FormatPlugin):
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **_hotc_result_options(kw))
+
+    def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
+        return commands.decided_result(t, **_hotc_result_options(kw))
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:

@@ -25,9 +25,9 @@ def _other(players: list[int], p: int) -> int:
     return players[1] if players[0] == p else players[0]
 
 
-def _member(players: list[int], p: int | None, what: str) -> int:
+def _member(players: list[int], p: int | None, what: str, rule: str = "LEDGER-RES-1") -> int:
     if p is None or p not in players:
-        raise RuleError("HOTC-TIME-2", f"{what} must be one of the players at this table "
+        raise RuleError(rule, f"{what} must be one of the players at this table "
                         f"({players[0]} v {players[1]})", hint=f"name {what} by player number")
     return p
 
@@ -41,7 +41,14 @@ def decide_result(phase: Phase, players: list[int], outcome: Outcome, *,
     winner (BR-DROP-2, TC-23)."""
     calls = sorted(set(slow_play or []))
     for p in calls:
-        _member(players, p, "a slow-play call")
+        _member(players, p, "a slow-play call", "HOTC-TIME-2")
+    if turn_player is not None and (phase is Phase.SWISS or outcome not in (
+            Outcome.TIMEOUT, Outcome.SLOW_PLAY)):
+        # a top-cut slow-play timeout records whose turn it was beside the upheld call
+        # that decides it (R2, TC-11f)
+        raise RuleError("HOTC-TOP-2", "a turn player decides only a top-cut timeout",
+                        hint="leave out --turn-player (a Swiss timeout is a double loss, "
+                             "HOTC-TIME-2)")
     if outcome is Outcome.WIN:
         w = _member(players, winner, "the winner")
         return Decided(w, [_other(players, w)], [LossReason.PLAY])
@@ -73,7 +80,11 @@ def decide_result(phase: Phase, players: list[int], outcome: Outcome, *,
     if outcome is Outcome.TIMEOUT:
         if phase is Phase.SWISS:
             return Decided(None, sorted(players), [LossReason.TIMEOUT_DOUBLE] * 2)
-        tp = _member(players, turn_player, "the turn player")
+        if turn_player is None:
+            raise RuleError("HOTC-TOP-2", "a top-cut timeout needs the turn player",
+                            hint="pass --turn-player NUMBER: the player whose turn it was "
+                                 "loses")
+        tp = _member(players, turn_player, "the turn player", "HOTC-TOP-2")
         return Decided(_other(players, tp), [tp], [LossReason.TIMEOUT_TURN_PLAYER])
     if outcome is Outcome.TIE:
         if phase is not Phase.SWISS:

@@ -22,7 +22,14 @@ from ledger.formats.match.events import (
     RoundPaired,
     Table,
 )
-from ledger.formats.match.model import MatchState, Phase, RoundState, Status, TableState
+from ledger.formats.match.model import (
+    MatchState,
+    Phase,
+    PlayerRecord,
+    RoundState,
+    Status,
+    TableState,
+)
 from ledger.formats.match.pairing import CORE_PER_GROUP, EXACT_LIMIT, Entrant, pair_swiss
 from ledger.state import TournamentState
 
@@ -82,7 +89,21 @@ def open_round(state: TournamentState) -> RoundState | None:
     return rnd if rnd is not None and rnd.closed_seq is None else None
 
 
+_ENTRANTS: dict[tuple[str, int], list[Entrant]] = {}
+
+
 def entrants(state: TournamentState) -> list[Entrant]:
+    """The active players, by number.  Memoised by (head, size): the state at a given
+    head is fixed by the log, and one command or check asks up to four times."""
+    key = (state.head, state.size)
+    found = _ENTRANTS.get(key)
+    if found is None:
+        _ENTRANTS.clear()
+        found = _ENTRANTS[key] = _entrants(state)
+    return list(found)
+
+
+def _entrants(state: TournamentState) -> list[Entrant]:
     return [Entrant(number=r.number, wins=r.wins, byes=r.byes, pair_downs=r.pair_downs,
                     opponents=frozenset(r.opponents))
             for r in sorted(state.fmt.records.values(), key=lambda r: r.number)
@@ -165,9 +186,14 @@ def open_table(state: TournamentState, round_no: int,
     """The table of the open round a result may be entered for (LEDGER-RES-1)."""
     rnd = open_round(state)
     if rnd is None or rnd.number != round_no:
+        last = last_round(state)
+        fixable = last is not None and last.number == round_no and not (
+            state.fmt.cut is not None and last.phase is Phase.SWISS)
         raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
-                        hint="results are recorded for the current round only; a judge "
-                             "corrects a closed one with 'tourney result correct'")
+                        hint="results are recorded for the current round only; " + (
+                            "a judge corrects this closed round with 'tourney result "
+                            "correct'" if fixable else "see 'tourney info' for the open "
+                            "round"))
     tab = find_table(state.fmt, round_no, table)
     if tab is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
@@ -195,6 +221,20 @@ def correctable_table(state: TournamentState, round_no: int,
         raise RuleError("LEDGER-RES-1", f"round {round_no} table {table} has no result to "
                         "correct", hint="see 'tourney round show'")
     return rnd, tab, tab.result.seq
+
+
+def dropping_record(state: TournamentState, number: int) -> PlayerRecord:
+    """The record of a player asking to drop (BR-DROP-1); before registration closes a
+    registered player has no record yet and withdraws instead."""
+    rec = state.fmt.records.get(number)
+    if rec is None and number in state.players:
+        raise RuleError("BR-DROP-1", f"registration is still open: player {number} "
+                        "is registered and withdraws instead of dropping",
+                        hint=f"tourney player withdraw {number}")
+    if rec is None:
+        raise RuleError("BR-DROP-1", f"player {number} is not registered",
+                        hint="see 'tourney player list'")
+    return rec  # type: ignore[no-any-return]
 
 
 def current_round_number(state: TournamentState) -> int:

@@ -1,0 +1,96 @@
+"""Start-up stays lean (issue 7): a command imports only what it needs.
+
+Checked on ``sys.modules`` after a real command ran in a fresh interpreter (not timed:
+timings belong to bench/bench_cli.py): no pydantic (typer 0.29+ would pull it into every
+option), no rich outside help and progress bars, no PEM/ASN.1 machinery to read an
+unencrypted key, no eventsourcing for commands that never open a ledger, and only the
+invoked command's module of cli/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.test_cli_contract import CLOCK
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBE = r"""
+import json, sys
+sys.argv = ["tourney", *json.loads(sys.argv[1])]
+from cli.main import run
+try:
+    run()
+except SystemExit:
+    pass
+sys.stderr.write("\nMODULES " + json.dumps(sorted(sys.modules)) + "\n")
+"""
+
+
+def _modules(args: list[str], cwd: Path) -> set[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
+    env.update(PYTHONPATH=str(ROOT), TOURNEY_FIXED_CLOCK=CLOCK)
+    proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+    line = proc.stderr.rsplit("\nMODULES ", 1)[1]
+    return set(json.loads(line))
+
+
+def _tops(mods: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in mods}
+
+
+def test_keys_show_opens_no_ledger(tmp_path: Path) -> None:
+    from ledger.keys import write_new_key
+
+    write_new_key(tmp_path / "k.pem", "K", None)
+    mods = _modules(["keys", "show", "k.pem.pub"], tmp_path)
+    assert "eventsourcing" not in _tops(mods) and "pydantic" not in _tops(mods)
+    assert not any(m.startswith("cli.") and m not in ("cli.main", "cli.common", "cli.keys_cmd")
+                   for m in mods), sorted(m for m in mods if m.startswith("cli."))
+
+
+def test_a_signed_write_loads_no_pydantic_rich_or_pem_parser(tmp_path: Path,
+                                                             small_ledger: object) -> None:
+    from ledger.keys import write_new_key
+    from ledger.store import Location
+
+    assert isinstance(small_ledger, Location)
+    write_new_key(tmp_path / "hj.pem", "HJ", None)
+    mods = _modules(["--ledger", small_ledger.text, "checkpoint", "--key", "hj.pem"],
+                    tmp_path)
+    tops = _tops(mods)
+    assert "eventsourcing" in tops  # it did open the ledger
+    assert "pydantic" not in tops and "rich" not in tops
+    assert "cryptography.hazmat.primitives.serialization" not in mods
+    assert "cli.results_cmd" not in mods and "cli.simulate_cmd" not in mods
+
+
+def test_a_command_imports_only_its_ledgers_format(tmp_path: Path,
+                                                   small_ledger: object) -> None:
+    """Formats are plugged in by name (ledger.formats.registry): reading a HotC event
+    imports the HotC plug-in and the shared layers, never Bushiroad's or Wheel of Time's."""
+    from ledger.store import Location
+
+    assert isinstance(small_ledger, Location)
+    mods = _modules(["--ledger", small_ledger.text, "info"], tmp_path)
+    assert "ledger.formats.hotc.plugin" in mods  # the ledger's own format was read
+    assert not any(m.startswith(("ledger.formats.bushiroad", "ledger.formats.wot"))
+                   for m in mods), sorted(m for m in mods if m.startswith("ledger.formats"))
+
+
+def test_an_unknown_kind_loads_every_format_before_it_is_refused() -> None:
+    """A leaf of a format not imported yet still decodes: the socket imports the formats
+    before a kind is called unknown (ledger.events.body_type_of)."""
+    probe = ("import ledger.formats.registry, sys\n"
+             "from ledger.events import body_type_of\n"
+             "assert 'ledger.formats.wot.plugins' not in sys.modules\n"
+             "assert body_type_of('tbp_overridden') is not None\n"
+             "assert body_type_of('no_such_kind') is None\n"
+             "print('ok')\n")
+    proc = subprocess.run([sys.executable, "-c", probe], env={**os.environ,
+                          "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "ok", proc.stderr
