@@ -105,6 +105,7 @@ CODES: dict[str, Severity] = {
     "witness_quorum_missing": Severity.ERROR,
     "witness_quorum_pending": Severity.INFO,
     "pairing_overridden": Severity.INFO,
+    "pairing_voided": Severity.INFO,
 }
 
 

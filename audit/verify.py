@@ -210,11 +210,11 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         if text_problems:
             findings.extend(text_problems)
         try:
-            text = notice(state, ev.body)
+            noted = notice(state, ev.body)
         except Exception:  # noqa: BLE001 - a notice never stops the audit
-            text = None
-        if text is not None:
-            findings.append(finding("pairing_overridden", i, text))
+            noted = None
+        if noted is not None:
+            findings.append(finding(noted[0], i, noted[1]))
         try:
             apply_event(state, ev)
         except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far

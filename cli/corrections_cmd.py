@@ -1,8 +1,8 @@
 """Corrections a real event needs (issue 9 §7), each a new signed event citing what it
 changes: ``tourney result amend`` (an earlier round, head judge, with the report of its
 effect on later rounds), ``tourney result wrong-table`` (BR-PEN-3.10.2), ``tourney round
-override`` (the head judge's pairing beside the engine's), ``tourney undrop`` and
-``tourney player late``.
+override`` (the head judge's pairing beside the engine's), ``tourney round void`` (ADR
+0012), ``tourney undrop`` and ``tourney player late``.
 
 Owns: the command-line shapes (``--pairs 1-2,3-4``, ``--played T:A-B:W,…``) and output.
 What is allowed is the ledger's (``ledger.formats.officiating.corrections``).
@@ -149,6 +149,34 @@ def round_override(
            [f"seq {events[0].seq}: round {b.round} paired by the head judge (engine's "
             f"pairing at seq {b.paired_seq}): "
             + ", ".join(f"T{x.table} #{x.players[0]} v #{x.players[1]}" for x in b.tables)])
+
+
+def round_void(
+    ctx: typer.Context,
+    reason: ReasonOpt,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Void the open round's pairing before any result (head judge); its round_paired stays
+    on the log and the round is paired again with 'tourney round pair', whose draws use
+    the contexts <tournament>/R<n>/v<k>/… and a seed recorded after the void (ADR 0012).
+
+    Example: tourney round void --reason "posted before the drops were entered" --key hj.pem
+    """
+    from ledger.formats.match.plan import round_what
+    from ledger.formats.officiating.correction_commands import void_pairing
+
+    s = Session(ctx, key=key, json=json)
+    why = _reason(reason)
+    log, events, agg, cp = _write(s, lambda t, time, signer: (void_pairing(
+        t, signer, time, reason=why), t))
+    b = events[0].body
+    nxt = f"{log}/{round_what(agg.state, b.round, '')}"
+    s.emit(_doc(log, events, cp, round=b.round, paired_seq=b.paired_seq,
+                seed_ctx=nxt, reason=b.reason),
+           [f"seq {events[0].seq}: round {b.round} pairing (seq {b.paired_seq}) voided",
+            f"pair it again with 'tourney round pair' and a seed recorded now (its draws: "
+            f"{nxt}/…)"])
 
 
 def undrop(

@@ -147,7 +147,8 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
 GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "round": (("start", "floor_cmd", "round_start"), ("time", "floor_cmd", "round_time"),
               ("extend", "floor_cmd", "round_extend"),
-              ("override", "corrections_cmd", "round_override")),
+              ("override", "corrections_cmd", "round_override"),
+              ("void", "corrections_cmd", "round_void")),
     "result": (("eom", "floor_cmd", "result_eom"),
                ("amend", "corrections_cmd", "result_amend"),
                ("wrong-table", "corrections_cmd", "result_wrong_table")),

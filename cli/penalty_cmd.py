@@ -1,4 +1,5 @@
-"""``tourney penalty issue|offer|list|guide`` and ``tourney disqualify`` (RULES.md §4).
+"""``tourney penalty issue|offer|reissue-sheet|list|guide`` and ``tourney disqualify``
+(RULES.md §4).
 
 Owns: the command-line shape of the officiating commands: parsing the penalty and
 ``--applies-to`` names, printing the Guide's default and the upgrade offer from prior
@@ -6,13 +7,14 @@ offences (TC-20), and writing the events in one save (the penalty and, when it d
 match in progress, the loss it gives).  What is allowed is the ledger's
 (``ledger.formats.officiating``), never decided here.
 
-May import: ``typer``, ``cli.common``, ``ledger.*``, ``projections.*``.
+May import: ``msgspec``, ``typer``, ``cli.common``, ``ledger.*``, ``projections.*``.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, auto_checkpoint, events_brief, seq_span
@@ -146,16 +148,54 @@ def penalty_issue(
     b = events[0].body
     assert isinstance(b, PenaltyIssued)
     lines = _offer_lines(number, inf, a, lvl)
-    lines.append(f"{seq_span(events)}: {pen.value} to #{number} for {inf.section}"
+    lines.append(f"{seq_span(events)}: {b.penalty.value} to #{number} for {inf.section}"
                  + (" (upgrade)" if b.upgrade else "")
                  + (f", applies to {b.applies_to.value}" if b.applies_to.value != "none"
                     else "") + (f", reported to {b.report_to}" if b.report_to else ""))
+    raised = not isinstance(b.raised_from, msgspec.UnsetType)
+    if raised:
+        lines.append(f"score sheet re-issued (seq {b.reissued_seq}) and penalties are "
+                     "recorded on score sheets: the Warning is raised to loss_of_match "
+                     "(BR-PEN-3.18.3)")
     if len(events) > 1:
         lines.append(f"the match is lost by penalty: seq {events[1].seq}")
     s.emit({"ok": True, "tournament": log, "seq": events[0].seq, "kind": events[0].kind,
-            **_offer_json(inf, a, lvl), "penalty": pen.value, "upgrade": b.upgrade,
+            **_offer_json(inf, a, lvl), "penalty": b.penalty.value,
+            "raised_from": pen.value if raised else None, "upgrade": b.upgrade,
             "applies_to": b.applies_to.value, "events": events_brief(events),
             "checkpoint": cp.json() if cp else None}, lines)
+
+
+@app.command("reissue-sheet")
+def penalty_reissue_sheet(
+    ctx: typer.Context,
+    number: NumberArg,
+    reason: Annotated[str, _Opt("--reason", metavar="TEXT", help=(
+        "How the scores were recovered (required)."))],
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Re-issue a lost score sheet (organizer or head judge, PG §3.18.3): the player's
+    3.18.3 penalty is then W ~ LoM instead of DQ; with --param
+    penalties_on_score_sheets=true a Warning is raised to LoM at once.
+
+    Example: tourney penalty reissue-sheet 7 --reason "scores confirmed from the table slips" --key hj.pem
+    """
+    from ledger.formats.officiating.commands import reissue_sheet
+
+    s = Session(ctx, key=key, json=json)
+    if not reason.strip():
+        raise UsageError("--reason is empty", hint="say how the scores were recovered")
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events, _agg = led.write(log, lambda t, time: (reissue_sheet(
+            t, signer, time, number=number, reason=reason.strip()), t))
+    s.emit({"ok": True, "tournament": log, "seq": events[0].seq, "kind": events[0].kind,
+            "number": number, "events": events_brief(events)},
+           [f"seq {events[0].seq}: #{number}'s score sheet re-issued; the 3.18.3 penalty "
+            "is now W ~ LoM ('tourney penalty issue "
+            f"{number} --infraction 3.18.3 --penalty warning')"])
 
 
 @app.command("list")

@@ -211,8 +211,9 @@ def round_pair(
 
     A Swiss round needs a seed for <tournament>/R<n>: recorded earlier with 'tourney seed
     record --ctx <tournament>/R<n>', or given here with --seed-material and --seed-source
-    (recorded in the same command).  Once the bracket is seeded this pairs the next
-    bracket round (no seed needed).
+    (recorded in the same command).  After 'tourney round void' the round is drawn again
+    under <tournament>/R<n>/v<k> and needs a seed recorded after the void.  Once the
+    bracket is seeded this pairs the next bracket round (no seed needed).
 
     Example: tourney round pair --seed-material "17 03 88 41" --seed-source "atmospheric randomizer #1123, 09:02" --key hj.pem
     """

@@ -4,13 +4,16 @@ upgrade the judge recorded (BR-PEN-RANK-4..6) and where each LoG / LoM took effe
 
 Owns: ``penalty_rows`` (leaves → rows, optionally for one player) and ``row_text``.
 
-May import: ``ledger.*``.
+May import: ``msgspec``, ``ledger.*``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from typing import Any
+
+import msgspec
 
 from ledger.events import open_leaf
 from ledger.formats.officiating.catalogue import CATALOGUE
@@ -34,7 +37,9 @@ def penalty_rows(leaves: Iterable[tuple[int, bytes]],
                          "level": b.level, "applies_to": b.applies_to.value,
                          "prior": list(b.prior), "upgrade": b.upgrade,
                          "description": b.description, "justification": b.justification,
-                         "report_to": b.report_to, "signed_by": ev.actor})
+                         "report_to": b.report_to, "signed_by": ev.actor,
+                         "reissued_seq": _opt(b.reissued_seq),
+                         "raised_from": _opt(b.raised_from)})
         elif isinstance(b, PlayerDisqualified) and (number is None or b.number == number):
             inf = CATALOGUE.get(b.infraction)
             rows.append({"seq": ev.seq, "time": ev.time, "number": b.number,
@@ -44,6 +49,12 @@ def penalty_rows(leaves: Iterable[tuple[int, bytes]],
                          "prize_policy": b.prize_policy.value, "after_event": b.after_event,
                          "signed_by": ev.actor})
     return rows
+
+
+def _opt(v: object) -> Any:
+    if isinstance(v, msgspec.UnsetType):
+        return None
+    return v.value if isinstance(v, Enum) else v
 
 
 def row_text(r: dict[str, Any]) -> str:
@@ -58,6 +69,11 @@ def row_text(r: dict[str, Any]) -> str:
             extra += f"; prior in group: seq {', '.join(map(str, r['prior']))}"
         if r["upgrade"]:
             extra += "; upgraded"
+        if r.get("raised_from"):
+            extra += (f"; raised from {r['raised_from']} (sheet re-issued at seq "
+                      f"{r['reissued_seq']}, BR-PEN-3.18.3)")
+        elif r.get("reissued_seq"):
+            extra += f"; after the sheet re-issued at seq {r['reissued_seq']}"
         if r["justification"]:
             extra += f"; justification: {r['justification']}"
     return (f"seq {r['seq']} round {r['round']} #{r['number']}: {r['penalty']} for "

@@ -492,7 +492,8 @@ def test_tc23_swiss_drop_drop_after_pairing_and_dq(tmp_path: Path) -> None:
     """TC-23 (5-round Swiss, M = 1): X W-W-L drops before R4 (MW% 2/5 = 0.40, not paired
     again); Y drops after the R4 pairing (an R4 loss, drop_after_pairing, the opponent
     wins); Z is disqualified during R4 (an R4 loss; R1–R3 stay in the opponents' records;
-    Z's MW% over 5 in their OMW%; with standing revoked Z leaves the final standings)."""
+    Z's MW% over 5 in their OMW%; with standing revoked Z leaves the final standings);
+    V and W, paired in R4, both drop after its pairing (§11): no winner, 0 points each."""
     from ledger.formats.bushiroad.mw import mw_str
     loc, led = setup(tmp_path, players=8, swiss_rounds=5)
     x = 1
@@ -520,17 +521,22 @@ def test_tc23_swiss_drop_drop_after_pairing_and_dq(tmp_path: Path) -> None:
     y, y_opp = rnd.tables[0].players
     z, z_opp = rnd.tables[1].players
     z_before = {o: list(st.fmt.records[o].opponents) for o in st.fmt.records[z].opponents}
+    v, w = rnd.tables[2].players            # §11: both drop after the R4 pairing
+    led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, v))
+    [_drop, fix] = led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, w))
+    assert (fix.body.winner, fix.body.losers) == (None, sorted([v, w]))
+    assert fix.body.loss_reasons == [LossReason.DROP_AFTER_PAIRING] * 2
     evs = led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, y))
     res = [e.body for e in evs if isinstance(e.body, ResultRecorded)][0]
     assert (res.winner, res.losers, res.loss_reasons) == (
         y_opp, [y], [LossReason.DROP_AFTER_PAIRING])
     led.write(LOG, lambda t, now: disqualify(t, HJ, now, number=z, section="3.8.3",
                                              reason="intimidation"))
-    play({})
+    assert open_round(led.load(LOG).state) is None        # every R4 table has its result
     pair(led)
     rnd5 = open_round(led.load(LOG).state)
     assert rnd5 is not None
-    for gone in (x, y, z):
+    for gone in (x, y, z, v, w):
         assert all(gone not in t.players for t in rnd5.tables) and rnd5.bye != gone
     play({})
     st = led.load(LOG).state
@@ -539,6 +545,9 @@ def test_tc23_swiss_drop_drop_after_pairing_and_dq(tmp_path: Path) -> None:
     assert st.fmt.records[z].played[3] == "L" and st.fmt.records[z_opp].played[3] == "W"
     rows = br_standings(st)
     assert mw_str(next(r for r in rows if r.number == x).mw) == "0.40"
+    r4 = {r.number: r for r in rows}
+    assert st.fmt.records[v].played[3] == st.fmt.records[w].played[3] == "X"
+    assert r4[v].points == st.fmt.records[v].wins and r4[w].points == st.fmt.records[w].wins
     assert z not in [r.number for r in rows]
     st.fmt.officiating.dq[z].standing_revoked = False
     full = {r.number: r for r in br_standings(st)}

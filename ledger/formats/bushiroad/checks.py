@@ -40,6 +40,11 @@ from ledger.formats.bushiroad.plan import (
 from ledger.formats.bushiroad.results import Ending, Games
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
+from ledger.formats.match.departure import (
+    check_corrector,
+    check_drop_losers,
+    check_penalty_losers,
+)
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -50,7 +55,7 @@ from ledger.formats.match.events import (
     RoundClosed,
     RoundPaired,
 )
-from ledger.formats.match.model import DecidedBy, Phase, Status
+from ledger.formats.match.model import DecidedBy, Phase, RoundState, Status, TableState
 from ledger.formats.match.plan import (
     close_top_cut,
     correction_table,
@@ -66,6 +71,7 @@ from ledger.formats.match.plan import (
     plan_top_cut,
     recorded_draw,
     round_complete,
+    round_ctx,
 )
 from ledger.state import TournamentState
 
@@ -76,7 +82,8 @@ for _kind in (MatchKind.ROUND_PAIRED, MatchKind.BRACKET_SEEDED, BrKind.FINALISTS
     BOOK.permit(_kind.value, HJ)                                 # LEDGER-RAND-3, BR-FIN
 for _kind in (MatchKind.RESULT_RECORDED, MatchKind.ROUND_CLOSED, MatchKind.CHAMPION_DECLARED):
     BOOK.permit(_kind.value, SCORING)                            # LEDGER-RES-1
-BOOK.permit(MatchKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
+# a scorekeeper signs a correction only for the double loss of a drop (departure, BR-DROP-2)
+BOOK.permit(MatchKind.RESULT_CORRECTED.value, SCORING)
 BOOK.permit(MatchKind.PLAYER_DROPPED.value, frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
 
 
@@ -99,7 +106,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                 if len(body.draws) != 1:
                     raise _mismatch("pairing_mismatch", "BR-SWISS-ROUNDS-1", "draws", 1,
                                     len(body.draws))
-                order = recorded_draw(state, body.draws[0], ctx(state, "order"),
+                order = recorded_draw(state, body.draws[0],
+                                      round_ctx(state, 1, "order", first="order"),
                                       [e.number for e in entrants(state)])
             else:
                 order = list(ms(state).order or [])
@@ -112,8 +120,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                                 (body.round, len(body.draws)))
             bye = None
             if items is not None:
-                bye = recorded_draw(state, body.draws[0], ctx(state, f"R{n}/bye"), items)[0]
-            order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
+                bye = recorded_draw(state, body.draws[0], round_ctx(state, n, "bye"), items)[0]
+            order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
                                   pairing_items(state, bye))
             expected = plan_swiss(state, n, bye, order, list(body.draws),
                                   algorithm=PAIRING_ALGORITHM)
@@ -125,12 +133,13 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
 
 _ENDINGS = {DecidedBy.PLAYED: (Ending.PLAYED,), DecidedBy.TIMEOUT: (Ending.TIMEOUT,),
             DecidedBy.ANNEX_A: (Ending.ANNEX_A,), DecidedBy.CONCESSION: (Ending.CONCESSION,),
-            DecidedBy.DROP: (Ending.DROP,),
+            DecidedBy.DROP: (Ending.DROP,), DecidedBy.PENALTY: (Ending.PENALTY,),
             DecidedBy.DOUBLE_LOSS: (Ending.PLAYED, Ending.TIMEOUT)}
 
 
 def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
-             players: list[int], phase: Phase) -> None:
+             rnd: RoundState, table: TableState) -> None:
+    players, phase = table.players, rnd.phase
     if isinstance(body.games, msgspec.UnsetType) or isinstance(body.decided_by,
                                                                 msgspec.UnsetType):
         raise RuleError("DESIGN-11", "a Bushiroad result carries games and decided_by",
@@ -140,8 +149,8 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         finding="result_mismatch")
     games = Games(*body.games)
     annex = None if isinstance(body.annex_a, msgspec.UnsetType) else body.annex_a
-    named = list(body.losers) if body.decided_by in (DecidedBy.CONCESSION,
-                                                     DecidedBy.DROP) else None
+    named = list(body.losers) if body.decided_by in (DecidedBy.CONCESSION, DecidedBy.DROP,
+                                                     DecidedBy.PENALTY) else None
     recorded = (body.winner, list(body.losers), body.outcome, list(body.loss_reasons),
                 body.decided_by)
     last: RuleError | None = None
@@ -162,24 +171,24 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{list(body.losers)} ({body.decided_by.value}) but games "
                         f"{list(body.games)} do not give that", finding="result_mismatch")
     if body.decided_by is DecidedBy.DROP:
-        for loser in body.losers:
-            rec = ms(state).records.get(loser)
-            if rec is None or rec.status is not Status.DROPPED:
-                raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
-                                hint="use 'tourney drop NUMBER'")
+        check_drop_losers(ms(state), rnd, table, list(body.losers))
+    elif body.decided_by is DecidedBy.PENALTY:
+        check_penalty_losers(ms(state), rnd, table, list(body.losers))
 
 
 @BOOK.checks(ResultRecorded)
 def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
     rnd, table = open_table(state, body.round, body.table)
-    _decided(state, body, table.players, rnd.phase)
+    _decided(state, body, rnd, table)
 
 
 @BOOK.checks(ResultCorrected)
 def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
     rnd, table = correction_table(state, body.round, body.table, body.corrects_seq,
                                   body.reason)
-    _decided(state, body, table.players, rnd.phase)
+    check_corrector(state, ms(state), rnd, table, body.winner, list(body.losers),
+                    body.outcome, actor)
+    _decided(state, body, rnd, table)
 
 
 @BOOK.checks(PlayerDropped)

@@ -40,7 +40,7 @@ from ledger.formats.bushiroad.plan import (
 from ledger.formats.bushiroad.results import Ending, Games
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
-from ledger.formats.match.commands import seed_for
+from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
     AnnexA,
     BracketSeeded,
@@ -58,12 +58,12 @@ from ledger.formats.match.plan import (
     current_round_number,
     drop_timing,
     entrants,
-    open_round,
     open_table,
     pairing_items,
     plan_swiss,
     plan_top_cut,
     round_complete,
+    round_ctx,
 )
 from ledger.keys import Signer
 
@@ -88,8 +88,10 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
         draws: list[int] = []
         order = ms(st).order
         if n == 1:
-            seed_seq = seed_for(t, "order", signer, time, out, material=material, source=source)
-            ev = t.make_draw(ctx=ctx(st, "order"), items=[e.number for e in entrants(st)],
+            seed_seq = round_seed(t, 1, signer, time, out, first="order",
+                                  material=material, source=source)
+            ev = t.make_draw(ctx=round_ctx(st, 1, "order", first="order"),
+                             items=[e.number for e in entrants(st)],
                              seed_seq=seed_seq, signer=signer, time=time,
                              reason="round-robin schedule order (BR-SWISS-ROUNDS-1)")
             out.append(ev)
@@ -97,17 +99,17 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
             order = st.draw_results[ev.seq]
         out.append(t.record(round_robin_round(st, n, list(order or []), draws), signer, time))
         return out + _after_result(t, n, signer, time)   # a round left with no table
-    seed_seq = seed_for(t, f"R{n}", signer, time, out, material=material, source=source)
+    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
     draws = []
     bye = None
     items = bye_items(st)
     if items is not None:
-        ev = t.make_draw(ctx=ctx(st, f"R{n}/bye"), items=items, seed_seq=seed_seq,
+        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
                          reason=f"round {n} bye (AMB-B1)", signer=signer, time=time)
         out.append(ev)
         draws.append(ev.seq)
         bye = st.draw_results[ev.seq][0]
-    ev = t.make_draw(ctx=ctx(st, f"R{n}/pairing"), items=pairing_items(st, bye),
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye),
                      seed_seq=seed_seq, reason=f"round {n} pairing order (BR-SWISS-1/2)",
                      signer=signer, time=time)
     out.append(ev)
@@ -170,16 +172,20 @@ def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | No
 
 def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, *,
                 outcome: Outcome, winner: int | None, loser: int | None,
-                games: list[int] | None, annex: AnnexA | None) -> dict[str, object]:
+                games: list[int] | None, annex: AnnexA | None,
+                losers: list[int] | None = None) -> dict[str, object]:
     """The decided fields of a result body (shared by record and correct)."""
     ending = Ending.ANNEX_A if annex is not None else _ENDING.get(outcome)
+    if outcome is Outcome.DOUBLE_LOSS and losers:
+        ending = Ending.PENALTY          # both under a Loss of Match (BR-DROP-2)
+        games = games if games is not None else [0, 0]
     if ending is None:
         raise UsageError(f"a Bushiroad result has no outcome {outcome.value!r}",
                          hint="use --winner, --draw, --timeout --games, --concession or "
                               "--annex-a")
     g = _games(t, players, outcome, winner, games, annex)
-    res = decide(t.state, phase, players, ending=ending, games=g,
-                 losers=[loser] if loser is not None else None, annex=annex)
+    named = losers or ([loser] if loser is not None else None)
+    res = decide(t.state, phase, players, ending=ending, games=g, losers=named, annex=annex)
     if outcome is Outcome.WIN and res.winner != winner:
         raise RuleError("BR-MATCH-1", f"the game score {g.a}-{g.b} does not make #{winner} "
                         "the winner", hint="check --games (first number = first player)")
@@ -242,13 +248,13 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
                    outcome: Outcome, reason: str, winner: int | None = None,
                    loser: int | None = None, games: list[int] | None = None,
                    annex_values: list[list[list[int]]] | None = None,
-                   turn_player: int | None = None,
-                   slow_play: list[int] | None = None) -> list[SignedEvent]:
+                   turn_player: int | None = None, slow_play: list[int] | None = None,
+                   losers: list[int] | None = None) -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     rnd, tab, current = correctable_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
-                       loser=loser, games=games, annex=annex)
+                       loser=loser, games=games, annex=annex, losers=losers)
     ev = t.record(ResultCorrected(round=round_no, table=table, corrects_seq=current,
                                   reason=reason, **_strip(body)),  # type: ignore[arg-type]
                   signer, time)
@@ -261,16 +267,12 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
 def drop_player(t: Tournament, signer: Signer, time: str, number: int,
                 reason: str = "") -> list[SignedEvent]:
     """BR-DROP-1/2: before pairings not paired again; after pairings a loss (the opponent
-    wins, AMB-B17)."""
+    wins, AMB-B17) — or no winner when the opponent had already left (TC-23)."""
     timing = drop_timing(t.state, number)
     out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
                                   timing=timing, reason=reason), signer, time)]
     if timing is DropTiming.AFTER_PAIRING:
-        rnd = open_round(t.state)
-        assert rnd is not None
-        tab = next(x for x in rnd.tables if number in x.players)
-        out += record_result(t, signer, time, round_no=rnd.number, table=tab.table,
-                             outcome=Outcome.DROP, loser=number)
+        out += leave_open_round(t, signer, time, number, loss=Outcome.DROP, why="dropped")
     return out
 
 

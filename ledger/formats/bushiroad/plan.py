@@ -281,7 +281,8 @@ def outcome_of(res: MatchResult) -> tuple[Outcome, list[LossReason]]:
     if res.draw:
         return Outcome.DRAW, []
     if res.winner is None:
-        reason = LossReason.DROP_AFTER_PAIRING if by is DecidedBy.DROP else LossReason.DOUBLE_LOSS
+        reason = {DecidedBy.DROP: LossReason.DROP_AFTER_PAIRING,
+                  DecidedBy.PENALTY: LossReason.PENALTY}.get(by, LossReason.DOUBLE_LOSS)
         return Outcome.DOUBLE_LOSS, [reason] * len(res.losers)
     if by is DecidedBy.CONCESSION:
         return Outcome.CONCESSION, [LossReason.CONCESSION]

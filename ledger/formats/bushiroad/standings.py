@@ -23,12 +23,16 @@ _OUTCOME = {"W": Outcome.WIN, "B": Outcome.WIN, "L": Outcome.LOSS, "D": Outcome.
             "X": Outcome.DOUBLE_LOSS, "N": Outcome.LOSS}
 
 
-def _history(r: PlayerRecord, dq_round: int | None = None) -> History:
+def _history(r: PlayerRecord, dq_round: int | None = None,
+             dropped_before_dq: bool = False) -> History:
     opponents = iter(r.opponents)
     entries = tuple(RoundEntry(i, None if c in "BN" else next(opponents, None), _OUTCOME[c])
                     for i, c in enumerate(r.played, start=1) if c in _OUTCOME)
     drop = None
-    if r.status is Status.DROPPED and r.dropped_after_rounds is not None:
+    # a drop stays a drop when a disqualification follows it (TC-06b: the DQ of a fighter
+    # who had already dropped does not move their DE rounds, under either de_dq_as_drop)
+    if (r.status is Status.DROPPED or dropped_before_dq) and \
+            r.dropped_after_rounds is not None:
         drop = Withdrawal(after_round=r.dropped_after_rounds)
     # a disqualification takes effect after its round: the match in progress was
     # forfeited, so that round counts as completed (AMB-B24, TC-06b); the DE standings
@@ -40,7 +44,8 @@ def _history(r: PlayerRecord, dq_round: int | None = None) -> History:
 def histories(state: TournamentState) -> list[History]:
     h: MatchState = state.fmt
     dq = h.officiating.dq
-    return [_history(r, dq[r.number].round if r.number in dq else None)
+    return [_history(r, dq[r.number].round if r.number in dq else None,
+                     r.number in dq and dq[r.number].dropped_before)
             for r in sorted(h.records.values(), key=lambda r: r.number)]
 
 

@@ -30,6 +30,11 @@ from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import cited, result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
+from ledger.formats.match.departure import (
+    check_corrector,
+    check_drop_losers,
+    check_penalty_losers,
+)
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -40,7 +45,7 @@ from ledger.formats.match.events import (
     RoundClosed,
     RoundPaired,
 )
-from ledger.formats.match.model import Outcome, Phase, Status
+from ledger.formats.match.model import Outcome, Phase, RoundState, Status, TableState
 from ledger.formats.match.plan import (
     correction_table,
     ctx,
@@ -53,6 +58,7 @@ from ledger.formats.match.plan import (
     plan_top_cut,
     recorded_draw,
     round_complete,
+    round_ctx,
 )
 from ledger.state import TournamentState
 
@@ -63,7 +69,8 @@ BOOK.permit(HotcKind.CUT_MADE.value, HJ)                   # LEDGER-RAND-3
 BOOK.permit(HotcKind.NO_CHAMPION_RULED.value, HJ)          # §1.3 (R2): HotC head judge
 BOOK.permit(MatchKind.BRACKET_SEEDED.value, HJ)             # LEDGER-RAND-3
 BOOK.permit(MatchKind.RESULT_RECORDED.value, SCORING)       # LEDGER-RES-1
-BOOK.permit(MatchKind.RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
+# a scorekeeper signs a correction only for the double loss of a drop (departure, BR-DROP-2)
+BOOK.permit(MatchKind.RESULT_CORRECTED.value, SCORING)
 BOOK.permit(MatchKind.PLAYER_DROPPED.value,  # FR §4.5
             frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
 BOOK.permit(MatchKind.ROUND_CLOSED.value, SCORING)
@@ -106,8 +113,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
         bye = None
         if items is not None:
             bye = bye_from_draw(state, recorded_draw(state, body.draws[0],
-                                                     ctx(state, f"R{n}/bye"), items))
-        order = recorded_draw(state, body.draws[-1], ctx(state, f"R{n}/pairing"),
+                                                     round_ctx(state, n, "bye"), items))
+        order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
                       pairing_items(state, bye))
         expected = plan_swiss(state, n, bye, order, list(body.draws))
     if expected != body:
@@ -117,10 +124,14 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
 
 
 def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
-             players: list[int], phase: Phase) -> None:
+             rnd: RoundState, table: TableState) -> None:
+    players, phase = table.players, rnd.phase
     loser = body.losers[0] if body.losers else None
+    both = list(body.losers) if body.outcome in (Outcome.DROP, Outcome.DOUBLE_LOSS) and \
+        len(body.losers) > 1 else None
     got = decide_result(phase, players, body.outcome, winner=body.winner, loser=loser,
-                        turn_player=body.turn_player, slow_play=list(body.slow_play))
+                        turn_player=body.turn_player, slow_play=list(body.slow_play),
+                        losers=both)
     if (got.winner, got.losers, got.loss_reasons) != (body.winner, body.losers,
                                                       body.loss_reasons):
         raise RuleError("HOTC-TIME-2", f"result says winner {body.winner}, losers "
@@ -128,10 +139,10 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{body.outcome.value} gives {got.winner}, {got.losers}",
                         finding="result_mismatch")
     _calls_cited(state, body)
-    dropper = state.fmt.records.get(loser) if loser is not None else None
-    if body.outcome is Outcome.DROP and (dropper is None or dropper.status is not Status.DROPPED):
-        raise RuleError("BR-DROP-2", f"player {loser} has not dropped",
-                        hint="use 'tourney drop NUMBER'")
+    if body.outcome is Outcome.DROP:
+        check_drop_losers(state.fmt, rnd, table, list(body.losers))
+    elif body.outcome is Outcome.DOUBLE_LOSS:
+        check_penalty_losers(state.fmt, rnd, table, list(body.losers))
 
 
 def _calls_cited(state: TournamentState, body: ResultRecorded | ResultCorrected) -> None:
@@ -153,14 +164,16 @@ def _calls_cited(state: TournamentState, body: ResultRecorded | ResultCorrected)
 @BOOK.checks(ResultRecorded)
 def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
     rnd, table = open_table(state, body.round, body.table)
-    _decided(state, body, table.players, rnd.phase)
+    _decided(state, body, rnd, table)
 
 
 @BOOK.checks(ResultCorrected)
 def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
     rnd, table = correction_table(state, body.round, body.table, body.corrects_seq,
                                   body.reason)
-    _decided(state, body, table.players, rnd.phase)
+    check_corrector(state, state.fmt, rnd, table, body.winner, list(body.losers),
+                    body.outcome, actor)
+    _decided(state, body, rnd, table)
 
 
 @BOOK.checks(PlayerDropped)

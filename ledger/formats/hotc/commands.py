@@ -35,7 +35,7 @@ from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import result_calls
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_slots
-from ledger.formats.match.commands import seed_for
+from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -49,12 +49,12 @@ from ledger.formats.match.plan import (
     correctable_table,
     ctx,
     current_round_number,
-    open_round,
     open_table,
     pairing_items,
     plan_swiss,
     plan_top_cut,
     round_complete,
+    round_ctx,
 )
 from ledger.keys import Signer
 
@@ -71,18 +71,18 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
         return [t.record(plan_top_cut(st), signer, time)]
     n = swiss_preconditions(st)
     out: list[SignedEvent] = []
-    seed_seq = seed_for(t, f"R{n}", signer, time, out, material=material, source=source)
+    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
     draws: list[int] = []
     bye = None
     items = bye_items(st)
     if items is not None:
         what = "bye candidates in order" if revised(st) else "bye"
-        ev = t.make_draw(ctx=ctx(st, f"R{n}/bye"), items=items, seed_seq=seed_seq,
+        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
                          reason=f"round {n} {what} (HOTC-BYE-5)", signer=signer, time=time)
         out.append(ev)
         draws.append(ev.seq)
         bye = bye_from_draw(st, st.draw_results[ev.seq])
-    ev = t.make_draw(ctx=ctx(st, f"R{n}/pairing"), items=pairing_items(st, bye),
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye),
                      seed_seq=seed_seq, reason=f"round {n} pairing order (HOTC-PAIR-1)",
                      signer=signer, time=time)
     out.append(ev)
@@ -146,11 +146,12 @@ def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome
 def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                    outcome: Outcome, reason: str, winner: int | None = None,
                    loser: int | None = None, turn_player: int | None = None,
-                   slow_play: list[int] | None = None) -> list[SignedEvent]:
+                   slow_play: list[int] | None = None,
+                   losers: list[int] | None = None) -> list[SignedEvent]:
     rnd, tab, current = correctable_table(t.state, round_no, table)
     slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
-                      turn_player=turn_player, slow_play=slow_play)
+                      turn_player=turn_player, slow_play=slow_play, losers=losers)
     ev = t.record(ResultCorrected(round=round_no, table=table, winner=d.winner,
                                   losers=d.losers, outcome=outcome,
                                   loss_reasons=d.loss_reasons, corrects_seq=current,
@@ -169,11 +170,8 @@ def drop_player(t: Tournament, signer: Signer, time: str, number: int,
     timing = hotc_drop_timing(t.state, number)
     out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
                                   timing=timing, reason=reason), signer, time)]
-    if timing is DropTiming.AFTER_PAIRING:
-        rnd = open_round(t.state)
-        tab = next(x for x in rnd.tables if number in x.players)  # type: ignore[union-attr]
-        out += record_result(t, signer, time, round_no=rnd.number, table=tab.table,  # type: ignore[union-attr]
-                             outcome=Outcome.DROP, loser=number)
+    if timing is DropTiming.AFTER_PAIRING:      # a loss, or no winner (TC-23)
+        out += leave_open_round(t, signer, time, number, loss=Outcome.DROP, why="dropped")
     return out
 
 

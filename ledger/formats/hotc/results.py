@@ -34,8 +34,11 @@ def _member(players: list[int], p: int | None, what: str, rule: str = "LEDGER-RE
 
 def decide_result(phase: Phase, players: list[int], outcome: Outcome, *,
                   winner: int | None = None, loser: int | None = None,
-                  turn_player: int | None = None, slow_play: list[int] | None = None) -> Decided:
-    """Who won and why each loser lost, for one match."""
+                  turn_player: int | None = None, slow_play: list[int] | None = None,
+                  losers: list[int] | None = None) -> Decided:
+    """Who won and why each loser lost, for one match.  ``losers`` naming both players of
+    a drop (or of a double loss by penalty) is the table both left after its pairing: no
+    winner (BR-DROP-2, TC-23)."""
     calls = sorted(set(slow_play or []))
     for p in calls:
         _member(players, p, "a slow-play call", "HOTC-TIME-2")
@@ -52,6 +55,13 @@ def decide_result(phase: Phase, players: list[int], outcome: Outcome, *,
     if outcome is Outcome.CONCESSION:
         conceder = _member(players, loser, "the conceding player")
         return Decided(_other(players, conceder), [conceder], [LossReason.CONCESSION])
+    if outcome in (Outcome.DROP, Outcome.DOUBLE_LOSS) and losers is not None and \
+            len(losers) > 1:                  # both left after the pairing (BR-DROP-2)
+        if sorted(losers) != sorted(players):
+            raise RuleError("BR-DROP-2", f"a double loss names both players "
+                            f"({players[0]} v {players[1]}), not {losers}")
+        why = LossReason.DROP_AFTER_PAIRING if outcome is Outcome.DROP else LossReason.PENALTY
+        return Decided(None, sorted(players), [why] * 2)
     if outcome is Outcome.DROP:
         dropper = _member(players, loser, "the dropping player")
         return Decided(_other(players, dropper), [dropper], [LossReason.DROP_AFTER_PAIRING])

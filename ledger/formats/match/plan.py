@@ -14,6 +14,7 @@ from __future__ import annotations
 from ledger.errors import RuleError
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_tables
+from ledger.formats.match.departure import both_out
 from ledger.formats.match.events import (
     PAIRING_ALGORITHM,
     DropTiming,
@@ -44,6 +45,35 @@ PAIRING_LIMITS: dict[str, tuple[int, int]] = {
 
 def ctx(state: TournamentState, what: str) -> str:
     return f"{state.log}/{what}"
+
+
+def attempt(state: TournamentState, number: int) -> int:
+    """How many times round ``number``'s pairing was voided (ADR 0012)."""
+    return len(state.fmt.officiating.voids.get(number, ()))
+
+
+def round_what(state: TournamentState, number: int, what: str, *,
+               first: str | None = None) -> str:
+    """The draw (or seed) context of round ``number`` below ``<log>/``: ``first`` (default
+    ``R<n>/<what>``) while its pairing was never voided, then ``R<n>/v<k>/<what>`` after
+    the k-th void — a context is drawn once, so each attempt has its own (ADR 0012).
+    ``what = ""`` is the attempt's seed context (``R<n>``, ``R<n>/v<k>``)."""
+    k = attempt(state, number)
+    if k == 0:
+        return first if first is not None else f"R{number}/{what}".rstrip("/")
+    return f"R{number}/v{k}/{what}".rstrip("/")
+
+
+def round_ctx(state: TournamentState, number: int, what: str, *,
+              first: str | None = None) -> str:
+    return ctx(state, round_what(state, number, what, first=first))
+
+
+def last_void(state: TournamentState, number: int) -> int:
+    """The seq of round ``number``'s latest void (0: none): its draws need a seed recorded
+    after it."""
+    seqs = state.fmt.officiating.voids.get(number, ())
+    return seqs[-1] if seqs else 0
 
 
 def param(state: TournamentState, name: str, default: str) -> str:
@@ -135,12 +165,17 @@ def round_complete(rnd: RoundState) -> bool:
 
 
 def drop_timing(state: TournamentState, number: int) -> DropTiming:
+    """BR-DROP-1/2 by ledger order (AMB-B17).  A player whose win in the open round came
+    only from the opponent leaving it (``departure.both_out``) has not played: their drop
+    is still after pairing, and the table then has no winner (TC-23)."""
     h = state.fmt
     rnd = open_round(state)
     if rnd is not None:
         for t in rnd.tables:
             if number in t.players:
-                return DropTiming.AFTER_RESULT if t.result else DropTiming.AFTER_PAIRING
+                if t.result is None or both_out(h, rnd, t, number):
+                    return DropTiming.AFTER_PAIRING
+                return DropTiming.AFTER_RESULT
     if h.swiss_over and h.cut is None:
         return DropTiming.CUT_WINDOW
     return DropTiming.BEFORE_PAIRING

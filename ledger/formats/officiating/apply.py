@@ -1,18 +1,24 @@
 """State transitions of the officiating kinds, and the binding of pending LoG / LoM
 effects to the match they decide when a round is paired.  Applies only: never validates.
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
+May import: ``msgspec``, ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
 ``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from ledger.events import SignedEvent
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import LossReason, MatchState, Phase, Status
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.catalogue import Penalty, group
-from ledger.formats.officiating.events import PenaltyIssued, PlayerDisqualified
+from ledger.formats.officiating.events import (
+    PenaltyIssued,
+    PlayerDisqualified,
+    ScoreSheetReissued,
+)
 from ledger.formats.officiating.model import DqRecord, PenaltyRecord, Pending
 from ledger.formats.officiating.rules import binds_now, games_per_match
 from ledger.state import TournamentState
@@ -22,6 +28,8 @@ from ledger.state import TournamentState
 def _penalty(state: TournamentState, ev: SignedEvent, body: PenaltyIssued) -> None:
     h: MatchState = state.fmt
     o = h.officiating
+    if not isinstance(body.reissued_seq, msgspec.UnsetType):
+        o.reissued.pop(body.number, None)        # BR-PEN-3.18.3: the re-issue is settled
     o.penalties.append(PenaltyRecord(
         seq=ev.seq, number=body.number, section=body.infraction,
         group=group(body.infraction), penalty=body.penalty.value, round=body.round,
@@ -41,13 +49,19 @@ def _penalty(state: TournamentState, ev: SignedEvent, body: PenaltyIssued) -> No
                              after_round=body.round, round=body.round if now else None))
 
 
+@BOOK.applies(ScoreSheetReissued)
+def _reissued(state: TournamentState, ev: SignedEvent, body: ScoreSheetReissued) -> None:
+    state.fmt.officiating.reissued[body.number] = ev.seq
+
+
 @BOOK.applies(PlayerDisqualified)
 def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualified) -> None:
     h: MatchState = state.fmt
+    r = h.records.get(body.number)
     h.officiating.dq[body.number] = DqRecord(
         seq=ev.seq, round=body.round, standing_revoked=body.standing_revoked,
-        prize_policy=body.prize_policy, after_event=body.after_event)
-    r = h.records.get(body.number)
+        prize_policy=body.prize_policy, after_event=body.after_event,
+        dropped_before=r is not None and r.status is Status.DROPPED)
     if r is None:
         return
     if r.status is Status.CUT and r.cut_finish is None:

@@ -43,6 +43,7 @@ def with_officiating(*books: Rulebook) -> Rulebook:
     from ledger.formats.officiating import checks as _checks  # noqa: F401  (fills the book)
     from ledger.formats.officiating import corrections as _fix  # noqa: F401  (fills the book)
     from ledger.formats.officiating import floor_rules as _floor  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import void as _void  # noqa: F401  (fills the book)
 
     out = Rulebook.merged(*books, OFFICIATING_BOOK)
     for body_type, fns in GUARDS.items():

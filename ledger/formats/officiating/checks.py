@@ -3,7 +3,8 @@ results and pairings — the one implementation, run by the command before signi
 the audit on replay.
 
 Findings: ``penalty_mismatch`` (a penalty body that is not what the Guide and the log
-give: prior offences, upgrade flag, level, round), ``penalty_not_applied`` (a result that
+give: prior offences, upgrade flag, level, round, the re-issued score sheet and its
+automatic raise of BR-PEN-3.18.3), ``penalty_not_applied`` (a result that
 ignores a pending LoG / LoM or a disqualification, TC-21 / TC-23),
 ``disqualified_paired`` (a disqualified player in a later pairing), ``role_not_permitted``
 through the permissions below.
@@ -22,15 +23,23 @@ from ledger.formats.match.apply import find_table
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book import guards
-from ledger.formats.officiating.catalogue import Penalty, infraction
-from ledger.formats.officiating.events import OfficiatingKind, PenaltyIssued, PlayerDisqualified
+from ledger.formats.officiating.catalogue import Infraction, Penalty, infraction
+from ledger.formats.officiating.events import (
+    OfficiatingKind,
+    PenaltyIssued,
+    PlayerDisqualified,
+    ScoreSheetReissued,
+)
 from ledger.formats.officiating.rules import (
+    SCORE_SHEET,
     assess,
+    auto_raise,
     check_applies_to,
     head_judges,
     level,
     ms,
     off,
+    reissue_pending,
     round_now,
 )
 from ledger.state import TournamentState
@@ -38,6 +47,8 @@ from ledger.state import TournamentState
 JUDGES = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
 BOOK.permit(OfficiatingKind.PENALTY_ISSUED.value, JUDGES)                  # FR §1.3.1.3
 BOOK.permit(OfficiatingKind.PLAYER_DISQUALIFIED.value, frozenset({Role.HEAD_JUDGE}))  # RANK-9
+BOOK.permit(OfficiatingKind.SCORE_SHEET_REISSUED.value,                   # PG §3.18.3
+            frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}))
 
 
 def _mismatch(what: str, expected: object, recorded: object) -> RuleError:
@@ -74,6 +85,7 @@ def _penalty(state: TournamentState, body: PenaltyIssued, actor: str) -> None:
                   if a.ceiling else ""))
         raise RuleError("BR-PEN-GEN-2", f"{body.penalty.value} for {inf.section} needs a "
                         f"justification: {why}", hint="pass --justification TEXT")
+    _score_sheet(state, body, inf)
     check_applies_to(state, body.number, body.penalty, body.applies_to)
     if body.penalty in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
         if body.report_to not in head_judges(state):
@@ -82,6 +94,49 @@ def _penalty(state: TournamentState, body: PenaltyIssued, actor: str) -> None:
         if not body.description.strip():
             raise RuleError("BR-PEN-RANK-7", "the report of a LoG / LoM needs a description",
                             hint="pass --description TEXT (what happened)")
+
+
+def _score_sheet(state: TournamentState, body: PenaltyIssued, inf: Infraction) -> None:
+    """BR-PEN-3.18.3: a penalty for a lost sheet cites the re-issue it follows; where the
+    Warning is raised to LoM automatically, a Warning is wrong and the raise is marked."""
+    pending = reissue_pending(state, body.number) if inf.section == SCORE_SHEET else None
+    cited = None if isinstance(body.reissued_seq, msgspec.UnsetType) else body.reissued_seq
+    if cited != pending:
+        raise RuleError("BR-PEN-3.18.3", f"re-issued score sheet: expected {pending!r}, "
+                        f"recorded {cited!r}", finding="penalty_mismatch")
+    raised = not isinstance(body.raised_from, msgspec.UnsetType)
+    if auto_raise(state, body.number, inf, Penalty.WARNING):
+        if body.penalty is Penalty.WARNING:
+            raise RuleError("BR-PEN-3.18.3", f"player {body.number}'s score sheet was "
+                            f"re-issued (seq {pending}) and penalties are recorded on score "
+                            "sheets: the Warning is raised to Loss of Match",
+                            finding="penalty_mismatch")
+        if raised and (body.raised_from is not Penalty.WARNING
+                       or body.penalty is not Penalty.LOSS_OF_MATCH):
+            raise RuleError("BR-PEN-3.18.3", "only a Warning is raised, to Loss of Match",
+                            finding="penalty_mismatch")
+    elif raised:
+        raise RuleError("BR-PEN-3.18.3", "no automatic raise applies to this penalty",
+                        finding="penalty_mismatch")
+
+
+@BOOK.checks(ScoreSheetReissued)
+def _reissued(state: TournamentState, body: ScoreSheetReissued, actor: str) -> None:
+    h = ms(state)
+    if body.number not in h.records:
+        raise RuleError("BR-PEN-3.18.3", f"player {body.number} is not in the event",
+                        hint="see 'tourney player list'")
+    if body.number in off(state).dq:
+        raise RuleError("BR-PEN-RANK-9", f"player {body.number} is disqualified")
+    if reissue_pending(state, body.number) is not None:
+        raise RuleError("BR-PEN-3.18.3", f"player {body.number}'s re-issued sheet (seq "
+                        f"{reissue_pending(state, body.number)}) awaits its 3.18.3 penalty",
+                        hint="issue it: tourney penalty issue N --infraction 3.18.3 …")
+    if not body.reason.strip():
+        raise RuleError("BR-PEN-3.18.3", "a re-issue says how the scores were recovered",
+                        hint="pass --reason TEXT")
+    if body.round != round_now(state):
+        raise _mismatch("round", round_now(state), body.round)
 
 
 @BOOK.checks(PlayerDisqualified)

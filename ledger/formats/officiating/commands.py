@@ -1,35 +1,48 @@
 """Officiating commands: decide the events, record them on the aggregate.
 
-Owns: ``issue_penalty`` (the penalty, then at once the loss it gives when it decides the
-match in progress), ``disqualify`` (the DQ, then the loss of a match in progress),
-``apply_pending`` (after a pairing: the losses that pending LoM / single-game LoG effects
-and disqualifications give in the new round) and ``offer`` (what the Guide says of a
-choice before it is made: default, prior offences, upgrade allowed).  Results go through
-the format's own ``record_result`` verb (a concession by the penalised player), so every
-format closes its rounds as usual; the guards then check them.
+Owns: ``issue_penalty`` (the penalty — a lost score sheet's Warning raised to LoM where
+BR-PEN-3.18.3 says so — then at once the loss it gives when it decides the match in
+progress), ``reissue_sheet`` (PG §3.18.3), ``disqualify`` (the DQ, then the loss of a
+match in progress, or the double loss of BR-DROP-2), ``apply_pending`` (after a pairing:
+the losses that pending LoM / single-game LoG effects and disqualifications give in the
+new round) and ``offer`` (what the Guide says of a choice before it is made: default,
+prior offences, upgrade allowed).  Results go through the format's own ``record_result``
+verb (a concession by the penalised player), so every format closes its rounds as usual;
+the guards then check them.
 
-May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
-``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+May import: ``msgspec``, ``ledger.aggregate`` (type hints), ``ledger.errors``,
+``ledger.events``, ``ledger.keys``, ``ledger.formats.match.*``,
+``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
+from ledger.formats.match.commands import leave_open_round
 from ledger.formats.match.model import MatchState, Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import Penalty, infraction
-from ledger.formats.officiating.events import PenaltyIssued, PlayerDisqualified
+from ledger.formats.officiating.events import (
+    PenaltyIssued,
+    PlayerDisqualified,
+    ScoreSheetReissued,
+)
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.formats.officiating.rules import (
+    SCORE_SHEET,
     Assessment,
     assess,
+    auto_raise,
     default_applies_to,
     head_judges,
     level,
     ms,
+    reissue_pending,
     round_now,
     seated,
 )
@@ -76,6 +89,13 @@ def issue_penalty(t: Tournament, signer: Signer, time: str, *, number: int, sect
                   report_to: str | None = None) -> list[SignedEvent]:
     st = t.state
     inf = infraction(section)
+    raised: Penalty | msgspec.UnsetType = msgspec.UNSET
+    if auto_raise(st, number, inf, penalty):     # BR-PEN-3.18.3: the one automatic raise
+        raised, penalty = penalty, Penalty.LOSS_OF_MATCH
+        description = description or (f"score sheet lost and re-issued (seq "
+                                      f"{reissue_pending(st, number)}): the Warning is "
+                                      "raised to Loss of Match (BR-PEN-3.18.3)")
+    sheet = reissue_pending(st, number) if inf.section == SCORE_SHEET else None
     a = assess(st, number, inf, penalty)
     where = applies_to if applies_to is not None else default_applies_to(st, number, penalty)
     hj = None
@@ -85,13 +105,26 @@ def issue_penalty(t: Tournament, signer: Signer, time: str, *, number: int, sect
     ev = t.record(PenaltyIssued(
         number=number, infraction=inf.section, penalty=penalty, level=level(st),
         round=round_now(st), applies_to=where, prior=a.prior, upgrade=a.upgrade,
-        description=description, justification=justification, report_to=hj), signer, time)
+        description=description, justification=justification, report_to=hj,
+        reissued_seq=msgspec.UNSET if sheet is None else sheet, raised_from=raised),
+        signer, time)
     out = [ev]
     if where in (AppliesTo.CURRENT_MATCH, AppliesTo.CURRENT_GAME):
         rec = [x for x in ms(t.state).officiating.pending if x.seq == ev.seq and x.match]
-        if rec:
-            out += _loss(t, signer, time, number, f"loss by penalty (seq {ev.seq})")
+        if rec:       # the match in progress is lost; a forfeit win becomes a double loss
+            out += leave_open_round(t, signer, time, number, loss=Outcome.CONCESSION,
+                                    note=f"loss by penalty (seq {ev.seq})",
+                                    why="received a Loss of Match",
+                                    double=Outcome.DOUBLE_LOSS)
     return out
+
+
+def reissue_sheet(t: Tournament, signer: Signer, time: str, *, number: int,
+                  reason: str) -> list[SignedEvent]:
+    """PG §3.18.3: the organizer or head judge re-issues a lost score sheet (the scores
+    could be recovered); the 3.18.3 penalty that follows is W ~ LoM instead of DQ."""
+    return [t.record(ScoreSheetReissued(number=number, round=round_now(t.state),
+                                        reason=reason), signer, time)]
 
 
 def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section: str,
@@ -106,4 +139,8 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
         number=number, round=round_now(st), infraction=infraction(section).section,
         reason=reason, standing_revoked=standing_revoked, prize_policy=prize_policy,
         after_event=h.champion is not None or h.final), signer, time)
-    return [ev, *_loss(t, signer, time, number, f"disqualified (seq {ev.seq})")]
+    # the match in progress is lost; a win held only because the opponent left first
+    # becomes the table's double loss (AMB-B24: a DQ after pairings is a drop, BR-DROP-2)
+    return [ev, *leave_open_round(t, signer, time, number, loss=Outcome.CONCESSION,
+                                  note=f"disqualified (seq {ev.seq})",
+                                  why="was disqualified")]

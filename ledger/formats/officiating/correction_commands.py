@@ -1,10 +1,10 @@
 """Commands of the corrections (issue 9 §7): decide the events, record them.
 
 Owns: ``amend_result`` (an earlier round's result, with the report of its effect on the
-rounds paired since), ``override_pairing``, ``undrop``, ``add_late``, ``amend_level``
-(BR-LEVEL-2) and ``wrong_table`` (BR-PEN-3.10.2: the amended results — corrections of the
-newest round before the next pairing, head-judge amendments after it — and the 3.10.2
-penalty of every fighter involved).
+rounds paired since), ``override_pairing``, ``void_pairing`` (ADR 0012), ``undrop``,
+``add_late``, ``amend_level`` (BR-LEVEL-2) and ``wrong_table`` (BR-PEN-3.10.2: the
+amended results — corrections of the newest round before the next pairing, head-judge
+amendments after it — and the 3.10.2 penalty of every fighter involved).
 
 May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
 ``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
@@ -27,6 +27,7 @@ from ledger.formats.officiating.corrections import amendable, manual_tables
 from ledger.formats.officiating.events import (
     LevelAmended,
     PairingOverridden,
+    PairingVoided,
     PlayerAddedLate,
     PlayerUndropped,
     ResultAmended,
@@ -93,6 +94,18 @@ def override_pairing(t: Tournament, signer: Signer, time: str, *, pairs: list[li
     return [t.record(PairingOverridden(round=rnd.number, paired_seq=rnd.paired_seq,
                                        tables=manual_tables(t.state, pairs), bye=rnd.bye,
                                        reason=reason), signer, time)]
+
+
+def void_pairing(t: Tournament, signer: Signer, time: str, *,
+                 reason: str) -> list[SignedEvent]:
+    """Void the open round's pairing before any result (ADR 0012); the round is then
+    paired again with 'round pair', under the next attempt's draw contexts."""
+    rnd = open_round(t.state)
+    if rnd is None:
+        raise RuleError("LEDGER-RES-1", "no round is open: there is no pairing to void",
+                        hint="a pairing is voided after 'round pair', before any result")
+    return [t.record(PairingVoided(round=rnd.number, paired_seq=rnd.paired_seq,
+                                   reason=reason), signer, time)]
 
 
 def undrop(t: Tournament, signer: Signer, time: str, *, number: int,

@@ -57,6 +57,7 @@ def key(round_no: int, table: int) -> str:
 def _history_paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     history.put_round(state.fmt.officiating, body.round, body.phase is Phase.SWISS,
                       [list(t.players) for t in sorted(body.tables, key=lambda t: t.table)])
+    history.put_layout(state.fmt.officiating, body.round, body.tables)
 
 
 def _set_row(state: TournamentState, seq: int, round_no: int, table: int,
@@ -254,6 +255,7 @@ def _apply_override(state: TournamentState, ev: SignedEvent, body: PairingOverri
     _pair_counts(state, body.tables, +1)
     history.put_round(h.officiating, body.round, True,
                       [list(t.players) for t in sorted(body.tables, key=lambda t: t.table)])
+    history.put_layout(h.officiating, body.round, body.tables)
     h.officiating.overrides[body.paired_seq] = ev.seq
 
 

@@ -1,9 +1,11 @@
 """Wire kinds of the officiating layer: penalties, disqualification and corrections.
 
 Owns: ``OfficiatingKind``, ``CorrectionKind``, ``PenaltyIssued`` (BR-PEN-RANK-1..8,
-AMB-B20..B22), ``PlayerDisqualified`` (BR-PEN-RANK-9, AMB-B24, LEDGER-RES-3), the
+AMB-B20..B22), ``PlayerDisqualified`` (BR-PEN-RANK-9, AMB-B24, LEDGER-RES-3),
+``ScoreSheetReissued`` (BR-PEN-3.18.3), the
 corrections ``ResultAmended``, ``PairingOverridden``, ``PlayerUndropped``,
-``PlayerAddedLate``; ``OFFICIATING_BODIES`` (registered by every plug-in that merges the
+``PlayerAddedLate``, ``LevelAmended``, ``PairingVoided`` (ADR 0012);
+``OFFICIATING_BODIES`` (registered by every plug-in that merges the
 officiating book).
 
 May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.events`` /
@@ -27,6 +29,7 @@ from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 class OfficiatingKind(str, Enum):
     PENALTY_ISSUED = "penalty_issued"
     PLAYER_DISQUALIFIED = "player_disqualified"
+    SCORE_SHEET_REISSUED = "score_sheet_reissued"
 
 
 class PenaltyIssued(Body, frozen=True, kw_only=True):
@@ -48,6 +51,11 @@ class PenaltyIssued(Body, frozen=True, kw_only=True):
     description: str = ""
     justification: str = ""
     report_to: str | None = None
+    #: BR-PEN-3.18.3: the ``score_sheet_reissued`` this penalty for a lost sheet follows
+    #: (its default becomes W ~ LoM), and the Warning the judge chose when it was raised to
+    #: LoM automatically (penalties recorded on score sheets, AMB-B21)
+    reissued_seq: int | msgspec.UnsetType = msgspec.UNSET
+    raised_from: Penalty | msgspec.UnsetType = msgspec.UNSET
 
 
 class PlayerDisqualified(Body, frozen=True, kw_only=True):
@@ -64,7 +72,18 @@ class PlayerDisqualified(Body, frozen=True, kw_only=True):
     after_event: bool = False
 
 
-OFFICIATING_BODIES: tuple[type[Body], ...] = (PenaltyIssued, PlayerDisqualified)
+class ScoreSheetReissued(Body, frozen=True, kw_only=True):
+    """PG §3.18.3: the organizer or head judge re-issues a lost score sheet whose scores
+    can be recovered; the fighter's 3.18.3 penalty is then W ~ LoM instead of DQ."""
+
+    KIND = OfficiatingKind.SCORE_SHEET_REISSUED
+    number: int
+    round: int
+    reason: str
+
+
+OFFICIATING_BODIES: tuple[type[Body], ...] = (PenaltyIssued, PlayerDisqualified,
+                                              ScoreSheetReissued)
 
 
 # -- corrections real events need (issue 9 §7): each cites what it changes ----------------
@@ -74,6 +93,7 @@ class CorrectionKind(str, Enum):
     PLAYER_UNDROPPED = "player_undropped"
     PLAYER_ADDED_LATE = "player_added_late"
     LEVEL_AMENDED = "level_amended"
+    PAIRING_VOIDED = "pairing_voided"
 
 
 class ResultAmended(Body, frozen=True, kw_only=True):
@@ -135,6 +155,18 @@ class LevelAmended(Body, frozen=True, kw_only=True):
     reason: str
 
 
+class PairingVoided(Body, frozen=True, kw_only=True):
+    """The head judge voids the open round's pairing (``paired_seq``, which stays on the
+    log) before any result is entered (issue 9 §7); the round is then paired again, its
+    draws under the next attempt's contexts ``<log>/R<n>/v<k>/…`` (ADR 0012)."""
+
+    KIND = CorrectionKind.PAIRING_VOIDED
+    round: int
+    paired_seq: int
+    reason: str
+
+
 CORRECTION_BODIES: tuple[type[Body], ...] = (ResultAmended, PairingOverridden,
-                                             PlayerUndropped, PlayerAddedLate, LevelAmended)
+                                             PlayerUndropped, PlayerAddedLate, LevelAmended,
+                                             PairingVoided)
 OFFICIATING_BODIES = OFFICIATING_BODIES + CORRECTION_BODIES + FLOOR_BODIES

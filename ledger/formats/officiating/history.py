@@ -2,7 +2,10 @@
 newest round's tables; a command loads this with the state, so it is flat integers).
 
 Owns: ``Row`` (one table and its current result, a view), ``get`` / ``round_rows`` /
-``rows`` (read) and ``put_round`` / ``put_result`` (write).  Per round one ``list[int]``:
+``rows`` (read) and ``put_round`` / ``put_result`` (write); ``put_layout`` /
+``tables_of`` keep the win groups, rematch and pair-down marks of the newest two rounds
+(``[g0, g1, rematch, pair_down, pair_up]`` per table, 0 for none) so that a voided pairing
+can give the previous round back its ``TableState`` list (ADR 0012).  Per round one ``list[int]``:
 ``[swiss, then per table a, b, seq, winner, loser1, loser2, reason1, reason2, outcome,
 games_a, games_b, games_drawn]`` with 0 for "none" (player numbers and seqs are ≥ 1) and
 -1 for no game score; outcomes and loss reasons are coded by the explicit lists below
@@ -13,10 +16,11 @@ May import: ``ledger.formats.match.model``, ``ledger.formats.officiating.model``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from ledger.formats.match.model import LossReason, Outcome
+from ledger.formats.match.model import LossReason, Outcome, ResultState, TableState
 from ledger.formats.officiating.model import OfficiatingState
 
 STRIDE = 12
@@ -99,3 +103,52 @@ def rows(o: OfficiatingState) -> Iterator[tuple[int, int, Row]]:
     for r in sorted(o.history):
         for t, row in round_rows(o, r).items():
             yield r, t, row
+
+
+LAYOUT = 5
+KEEP = 2           # rounds whose layout is kept: the open one and the one before it
+
+
+class Laid(Protocol):
+    """What ``put_layout`` reads of a table (``Table`` and ``TableState`` both have it)."""
+
+    @property
+    def table(self) -> int: ...
+    @property
+    def groups(self) -> list[int]: ...
+    @property
+    def rematch(self) -> bool: ...
+    @property
+    def pair_down(self) -> int | None: ...
+    @property
+    def pair_up(self) -> int | None: ...
+
+
+def put_layout(o: OfficiatingState, round_no: int, tables: Sequence[Laid]) -> None:
+    flat: list[int] = []
+    for t in sorted(tables, key=lambda x: x.table):
+        g = (list(t.groups) + [0, 0])[:2]
+        flat += [*g, 1 if t.rematch else 0, t.pair_down or 0, t.pair_up or 0]
+    o.layout[round_no] = flat
+    for old in sorted(o.layout)[:-KEEP]:
+        del o.layout[old]
+
+
+def tables_of(o: OfficiatingState, round_no: int) -> list[TableState]:
+    """The tables of ``round_no`` with their current results (history) and layout."""
+    lay = o.layout.get(round_no, [])
+    out = []
+    for t, row in round_rows(o, round_no).items():
+        i = (t - 1) * LAYOUT
+        g0, g1, rematch, down, up = lay[i:i + LAYOUT] if i + LAYOUT <= len(lay) \
+            else (0, 0, 0, 0, 0)
+        res = None
+        if row.seq is not None:
+            games = None if row.games is None else (list(row.games) + [0])[:3]
+            res = ResultState(seq=row.seq, winner=row.winner, losers=list(row.losers),
+                              loss_reasons=[LossReason(r) for r in row.loss_reasons],
+                              outcome=Outcome(row.outcome), games=games)
+        out.append(TableState(table=t, players=list(row.players), groups=[g0, g1],
+                              rematch=bool(rematch), pair_down=down or None,
+                              pair_up=up or None, result=res))
+    return out

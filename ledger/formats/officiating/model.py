@@ -59,6 +59,8 @@ class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     standing_revoked: bool
     prize_policy: PrizePolicy
     after_event: bool = False
+    #: the player had already dropped (their drop still ends their DE rounds, TC-06b)
+    dropped_before: bool = False
 
 
 class Challenge(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -102,3 +104,11 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     eom: dict[str, EomRecord] = {}
     #: the tournament level after a signed amendment (BR-LEVEL-2); None = the genesis level
     level: int | None = None
+    #: round → seqs of its ``pairing_voided`` events (ADR 0012: attempt k+1 of the round
+    #: draws under ``<log>/R<n>/v<k>/…``)
+    voids: dict[int, list[int]] = {}
+    #: round → its tables' layout, packed (``history.put_layout``; the newest two rounds):
+    #: what a void needs to give the previous round its tables back
+    layout: dict[int, list[int]] = {}
+    #: player → seq of the ``score_sheet_reissued`` awaiting its 3.18.3 penalty
+    reissued: dict[int, int] = {}

@@ -18,6 +18,7 @@ OFFICIATING_CHOICES: dict[str, Allowed] = {
     "judge_extension_cap_minutes": (0, 60),     # BR-EXT-1/2, EOM-EXT-1, AMB-B27 (absent: none)
     "extra_turns": (0, 5),                      # BR-XTURN-1 (default 0)
     "end_of_match": ("none", "eom_001"),        # 001 procedures (§5; default none)
+    "penalties_on_score_sheets": (False, True),  # BR-PEN-3.18.3, AMB-B21 (default false)
 }
 
 
@@ -45,3 +46,10 @@ def extra_turns(state: TournamentState) -> int:
 def end_of_match(state: TournamentState) -> str:
     v = state.format.params.get("end_of_match") if state.format else None
     return str(v) if v else "none"
+
+
+def penalties_on_score_sheets(state: TournamentState) -> bool:
+    """The event records penalties on the score sheets (PG §3.18.3: then a re-issued
+    sheet's Warning is raised to Loss of Match)."""
+    v = state.format.params.get("penalties_on_score_sheets") if state.format else None
+    return v is True

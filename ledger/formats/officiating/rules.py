@@ -3,8 +3,9 @@
 Owns: the tournament level (BR-LEVEL-2), prior offences in a group (BR-PEN-RANK-4..6,
 AMB-B21, TC-20), whether a penalty is an upgrade or needs a justification (BR-PEN-GEN-2,
 AMB-B22), where a LoG / LoM may apply (BR-PEN-RANK-7/8, AMB-B20) and which table it
-decides, the head judges a LoG / LoM is reported to, and the result a pending effect
-demands (TC-21).
+decides, the head judges a LoG / LoM is reported to, the result a pending effect
+demands (TC-21), and the lost score sheet of BR-PEN-3.18.3 (its default after a re-issue,
+and the automatic raise of its Warning).
 
 May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
@@ -16,16 +17,19 @@ from dataclasses import dataclass
 
 from ledger.errors import RuleError
 from ledger.events import Role
+from ledger.formats.match.departure import both_out
 from ledger.formats.match.model import MatchState, RoundState, Status, TableState
 from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.officiating.catalogue import (
     Infraction,
     Penalty,
+    Range,
     default_range,
     in_default,
     range_text,
 )
 from ledger.formats.officiating.model import AppliesTo, OfficiatingState, PenaltyRecord
+from ledger.formats.officiating.params import penalties_on_score_sheets
 from ledger.state import TournamentState
 
 LEVEL_PARAM = "tournament_level"
@@ -84,13 +88,40 @@ class Assessment:
     needs_justification: bool
 
 
+#: PG §3.18.3: losing a score sheet is DQ, or W ~ LoM once the sheet is re-issued
+SCORE_SHEET = "3.18.3"
+REISSUED: Range = (Penalty.WARNING, Penalty.LOSS_OF_MATCH)
+
+
+def reissue_pending(state: TournamentState, number: int) -> int | None:
+    """The seq of ``number``'s re-issued score sheet not yet followed by its penalty."""
+    h = state.fmt
+    return h.officiating.reissued.get(number) if isinstance(h, MatchState) else None
+
+
+def auto_raise(state: TournamentState, number: int, inf: Infraction,
+               penalty: Penalty) -> bool:
+    """BR-PEN-3.18.3 (AMB-B21, the one automatic raise): after the organizer or head judge
+    re-issued the lost sheet, in an event that records penalties on score sheets, the
+    Warning of a fighter who continues (still has a match) is raised to Loss of Match,
+    whatever their earlier penalties.  A fighter who dropped first did not continue."""
+    return (inf.section == SCORE_SHEET and penalty is Penalty.WARNING
+            and reissue_pending(state, number) is not None
+            and penalties_on_score_sheets(state)
+            and (seated(state, number) is not None or has_future_match(state, number)))
+
+
 def assess(state: TournamentState, number: int, inf: Infraction,
            penalty: Penalty) -> Assessment:
     lvl = level(state)
     priors = prior(state, number, inf.group)
     ceiling = upgrade_ceiling(priors)
-    rng = default_range(inf, lvl)
-    inside = in_default(inf, lvl, penalty)
+    if inf.section == SCORE_SHEET and reissue_pending(state, number) is not None:
+        rng: Range | None = REISSUED
+        inside = REISSUED[0].rank <= penalty.rank <= REISSUED[1].rank
+    else:
+        rng = default_range(inf, lvl)
+        inside = in_default(inf, lvl, penalty)
     upgrade = (not inside and rng is not None and penalty.rank > rng[1].rank
                and ceiling is not None and penalty.rank <= ceiling.rank)
     return Assessment(default=range_text(rng), prior=[p.seq for p in priors],
@@ -107,6 +138,17 @@ def seated(state: TournamentState, number: int) -> tuple[RoundState, TableState]
         if number in t.players and t.result is None:
             return rnd, t
     return None
+
+
+def forfeit_winner(state: TournamentState, number: int) -> bool:
+    """``number`` won their open-round match only because the opponent left it (a drop,
+    DQ or LoM after the pairing): a LoM for that match leaves it without a winner
+    (BR-DROP-2, ``match.departure``)."""
+    rnd = open_round(state)
+    if rnd is None:
+        return False
+    tab = next((t for t in rnd.tables if number in t.players), None)
+    return tab is not None and both_out(ms(state), rnd, tab, number)
 
 
 def holds_bye(state: TournamentState, number: int) -> bool:
@@ -128,7 +170,8 @@ def default_applies_to(state: TournamentState, number: int, penalty: Penalty) ->
     if penalty not in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
         return AppliesTo.NONE
     lom = penalty is Penalty.LOSS_OF_MATCH
-    if seated(state, number) is not None or lom and holds_bye(state, number):
+    if seated(state, number) is not None or lom and (holds_bye(state, number)
+                                                     or forfeit_winner(state, number)):
         return AppliesTo.CURRENT_MATCH if lom else AppliesTo.CURRENT_GAME
     if has_future_match(state, number):
         return AppliesTo.NEXT_MATCH if lom else AppliesTo.FIRST_GAME_OF_NEXT_MATCH
@@ -150,7 +193,8 @@ def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
         raise RuleError("AMB-B20", f"a {penalty.value} cannot apply to {applies_to.value}",
                         hint="allowed: " + ", ".join(sorted(a.value for a in allowed)))
     current = applies_to in (AppliesTo.CURRENT_GAME, AppliesTo.CURRENT_MATCH)
-    on_bye = applies_to is AppliesTo.CURRENT_MATCH and holds_bye(state, number)
+    on_bye = applies_to is AppliesTo.CURRENT_MATCH and (holds_bye(state, number)
+                                                        or forfeit_winner(state, number))
     if current and seated(state, number) is None and not on_bye:
         raise RuleError("BR-PEN-RANK-8", f"player {number} is not in a match without a "
                         "result now", hint="between matches the penalty applies to the next "
@@ -166,6 +210,7 @@ def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
                         hint="record it with --applies-to none: it changes no result")
     if applies_to is AppliesTo.NONE and penalty in _ALLOWED and (
             seated(state, number) is not None or holds_bye(state, number)
+            or forfeit_winner(state, number)
             or has_future_match(state, number)):
         raise RuleError("BR-PEN-RANK-7", f"player {number} still has a match: a "
                         f"{penalty.value} changes a result", hint="choose --applies-to")

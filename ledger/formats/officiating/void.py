@@ -1,0 +1,175 @@
+"""Voiding the open round's pairing before any result (issue 9 §7, ADR 0012): the check
+and transition of ``pairing_voided``, and the rule the next attempt's draws follow.
+
+A void takes the round back as if it had never been paired — opponents, pair-downs, the
+bye, the table history, the clock, and the losses pending penalties gave at the pairing
+(they bind again when the round is paired anew) — and gives the previous round back its
+tables, so a result of it can be corrected again.  The ``round_paired`` stays on the log.
+Every draw context is drawn once, so attempt k+1 of round n draws under
+``<log>/R<n>/v<k>/…`` (``match.plan.round_ctx``), only after the k-th void and from a seed
+recorded after it: a head judge cannot keep voiding until a pairing known in advance comes
+up.  A result entered by the tables (or by a penalty during the round) makes the pairing
+stand: later fixes are corrections and amendments.
+
+Findings: ``rule_violation`` (a void the rules refuse), ``draw_mismatch`` (a draw of a
+re-pair context out of turn or from a seed older than the void).
+
+May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ledger.errors import RuleError
+from ledger.events import DrawMade, SignedEvent
+from ledger.formats.match.apply import effect, find_round
+from ledger.formats.match.model import (
+    MatchState,
+    Outcome,
+    Phase,
+    RoundState,
+    TableState,
+)
+from ledger.formats.match.plan import attempt, last_void, open_round
+from ledger.formats.officiating import history
+from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.book import guards
+from ledger.formats.officiating.events import PairingVoided
+from ledger.formats.officiating.rules import ms
+from ledger.state import TournamentState
+
+_ATTEMPT = re.compile(r"/R(\d+)/v(\d+)(?:/|$)")
+
+
+def carried(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
+    """The table's result is the loss a penalty given before this round owed (recorded with
+    the pairing, BR-PEN-RANK-8): it is not a result the table entered."""
+    res = tab.result
+    if res is None or res.outcome is not Outcome.CONCESSION or len(res.losers) != 1:
+        return False
+    p = res.losers[0]
+    return any(x.number == p and x.match and x.round == rnd.number
+               and x.after_round < rnd.number for x in h.officiating.pending)
+
+
+def blockers(state: TournamentState, rnd: RoundState) -> list[str]:
+    """What makes the pairing of the open round stand (empty: it may be voided)."""
+    h = ms(state)
+    o = h.officiating
+    out = [f"table {t.table} has a result (seq {t.result.seq})" for t in rnd.tables
+           if t.result is not None and not carried(h, rnd, t)]
+    bye = h.records.get(rnd.bye) if rnd.bye is not None else None
+    if bye is not None and rnd.phase is Phase.SWISS and bye.played[rnd.number - 1:
+                                                                    rnd.number] == "N":
+        out.append(f"the bye of #{bye.number} was lost to a Loss of Match")
+    out += [f"table {k.split('/')[1]} has an end-of-match decision (seq {e.seq})"
+            for k, e in o.eom.items() if k.startswith(f"{rnd.number}/")]
+    out += [f"#{x.number} lost a game of this round to a penalty (seq {x.seq})"
+            for x in o.pending if x.round == rnd.number and x.after_round >= rnd.number]
+    return out
+
+
+@BOOK.checks(PairingVoided)
+def _void(state: TournamentState, body: PairingVoided, actor: str) -> None:
+    rnd = open_round(state)
+    if rnd is None or rnd.number != body.round or rnd.paired_seq != body.paired_seq:
+        raise RuleError("LEDGER-RES-1", f"seq {body.paired_seq} is not the pairing of the "
+                        f"open round {body.round}",
+                        hint="void the round just paired (see 'tourney round show')")
+    if not body.reason.strip():
+        raise RuleError("LEDGER-RES-1", "a void needs a reason", hint="pass --reason TEXT")
+    why = blockers(state, rnd)
+    if why:
+        raise RuleError("LEDGER-RES-1", f"round {rnd.number}'s pairing stands: "
+                        + "; ".join(why), hint="results are fixed with 'tourney result "
+                        "correct'; a pairing is voided only before any result")
+
+
+def _unpair(state: TournamentState, rnd: RoundState) -> None:
+    """Take back what ``round_paired`` (or the override that replaced its tables) added."""
+    h: MatchState = state.fmt
+    rec = h.records
+    swiss = rnd.phase is Phase.SWISS
+    both = state.format is not None and state.format.params.get("pair_down_counts") == "both"
+    for t in rnd.tables:
+        if t.result is not None:                 # a carried penalty loss (``carried``)
+            effect(state, rnd, t, t.result, -1)
+        a, b = t.players
+        if swiss and a in rec and b in rec:
+            rec[a].opponents.pop()
+            rec[b].opponents.pop()
+        if t.pair_down in rec:
+            rec[t.pair_down].pair_downs -= 1
+        if t.pair_up in rec:
+            rec[t.pair_up].pair_ups -= 1
+            if both:
+                rec[t.pair_up].pair_downs -= 1
+    seated = [p for t in rnd.tables for p in t.players]
+    if rnd.bye is not None and rnd.bye in rec:
+        r = rec[rnd.bye]
+        r.wins -= 1
+        r.byes -= 1
+        seated.append(rnd.bye)
+        if r.dropped_round == rnd.number and r.dropped_after_rounds:
+            r.dropped_round = rnd.number - 1       # left while holding the voided bye
+            r.dropped_after_rounds -= 1
+        dq = h.officiating.dq.get(rnd.bye)
+        if dq is not None and dq.round == rnd.number:
+            dq.round = rnd.number - 1
+    if swiss:
+        for p in seated:
+            if p in rec:
+                rec[p].played = rec[p].played[:rnd.number - 1]
+
+
+@BOOK.applies(PairingVoided)
+def _apply(state: TournamentState, ev: SignedEvent, body: PairingVoided) -> None:
+    h: MatchState = state.fmt
+    rnd = find_round(h, body.round)
+    if rnd is None or rnd is not h.rounds[-1]:
+        return
+    o = h.officiating
+    _unpair(state, rnd)
+    h.rounds.pop()
+    h.swiss_rounds = max((r.number for r in h.rounds if r.phase is Phase.SWISS), default=0)
+    prev = h.rounds[-1] if h.rounds else None
+    if prev is not None and not prev.tables:
+        prev.tables = history.tables_of(o, prev.number)
+    o.history.pop(rnd.number, None)
+    o.layout.pop(rnd.number, None)
+    for x in o.pending:                          # bind again when the round is re-paired
+        if x.round == rnd.number:
+            x.round = None
+    o.clock.pop(rnd.number, None)
+    for k in [k for k in o.extensions if k.startswith(f"{rnd.number}/")]:
+        del o.extensions[k]
+    o.voids.setdefault(rnd.number, []).append(ev.seq)
+
+
+@guards(DrawMade)
+def _attempt_draw(state: TournamentState, body: DrawMade, actor: str) -> None:
+    """A draw under ``<log>/R<n>/v<k>/…`` belongs to attempt k+1 of round n: only after
+    its k-th void, before the round is paired again, from a seed recorded since."""
+    if not body.ctx.startswith(f"{state.log}/R"):
+        return
+    m = _ATTEMPT.match(body.ctx, len(state.log))
+    if m is None:
+        return
+    n, k = int(m.group(1)), int(m.group(2))
+    h = ms(state)
+    if k != attempt(state, n) or find_round(h, n) is not None:
+        raise RuleError("LEDGER-RAND-1", f"{body.ctx!r} is not the context of round {n}'s "
+                        f"next pairing (its pairing was voided {attempt(state, n)} time(s))",
+                        finding="draw_mismatch")
+    if body.seed_seq <= last_void(state, n):
+        raise RuleError("LEDGER-RAND-1", f"round {n} was voided at seq {last_void(state, n)}:"
+                        f" its new draws need a seed recorded after it, not seq "
+                        f"{body.seed_seq}", hint="record a fresh seed (--seed-material)",
+                        finding="draw_mismatch")
+
+
+def void_notice(body: PairingVoided, k: int) -> str:
+    return (f"round {body.round}: the pairing at seq {body.paired_seq} was voided by the "
+            f"head judge (void {k} of this round); reason: {body.reason}")
