@@ -38,10 +38,11 @@ from ledger.events import (
 )
 from ledger.formats.officiating.notices import notice
 from ledger.formats.wot.events import TbpOverridden
+from ledger.location import Location
 from ledger.merkle import MerkleAccumulator, leaf_hash
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from ledger.text import (
     MAX_LEAF_BYTES,
     check_leaf_size,
@@ -326,7 +327,7 @@ def load_target(target: str | None, tournament: str | None,
     exported bundle directory; the auditor's ``published`` note directories bind every
     input (issue 12, defect 1)."""
     from ledger.errors import StorageError
-    from ledger.store import location_from
+    from ledger.location import location_from
 
     path = Path(target) if target else None
     if path is not None and path.is_dir():

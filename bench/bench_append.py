@@ -29,7 +29,8 @@ from ledger.clock import FixedClock
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
 from ledger.keys import Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 HJ = Signer.from_seed(b"\x01" * 32, "bench head judge")
 OUT = Path("bench/out")

@@ -27,7 +27,8 @@ from ledger.clock import FixedClock
 from ledger.events import SIG_DOMAIN, parse_leaf
 from ledger.formats.registry import make_format
 from ledger.keys import Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 HJ = Signer.from_seed(bytes([7]) * 32, "bench head judge")
 

@@ -12,7 +12,8 @@ import statistics
 import time
 
 import audit.verify as verify
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 
 class _NoPool:

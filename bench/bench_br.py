@@ -31,7 +31,8 @@ from ledger.formats.bushiroad.plan import PAIRING_ALGORITHM
 from ledger.formats.match.pairing import pair_swiss
 from ledger.formats.match.plan import PAIRING_LIMITS, entrants
 from ledger.formats.simulation import simulate
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from projections.br_standings import br_standings
 
 

@@ -38,7 +38,8 @@ from ledger.aggregate import Tournament
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
 from ledger.keys import Signer, write_new_key
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 OUT = Path("bench/out/cli")
 TOURNEY = shutil.which("tourney") or str(Path(sys.executable).with_name("tourney"))

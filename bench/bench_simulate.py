@@ -19,7 +19,8 @@ from audit.verify import verify_ledger
 from bench.bench_audit import raw_rate_jobs
 from ledger.checkpoint_store import checkpoint_dir
 from ledger.formats.simulation import simulate
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 
 def main() -> None:

@@ -15,7 +15,8 @@ import argparse
 import statistics
 import time
 
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from projections.standings import standings, standings_json
 
 

@@ -46,7 +46,8 @@ from ledger.aggregate import Tournament
 from ledger.events import Role
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, load_signer, write_new_key
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 OUT = Path("bench/out/stations")
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"

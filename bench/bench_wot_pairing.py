@@ -101,7 +101,8 @@ def build(path: Path, n: int, hj: Any, sk: Any, games: int = 2) -> Any:
     from ledger.formats.wot import plan
     from ledger.formats.wot.sim import simulated_result
     from ledger.keys import PublicKey
-    from ledger.store import Ledger, Location
+    from ledger.location import Location
+    from ledger.store import Ledger
 
     with Ledger(Location(str(path)), create=True, clock=FixedClock()) as led:
         led.create("b", lambda now: Tournament.create(

@@ -114,7 +114,7 @@ def audit_verify(
     """
     from audit.findings import report_json
     from audit.verify import verify_bundle, verify_ledger
-    from ledger.store import location_from
+    from ledger.location import location_from
 
     s = Session(ctx, json=json)
     published = [*s.g.checkpoints, *(checkpoints or [])]

@@ -35,8 +35,9 @@ from ledger.errors import TourneyError, UsageError
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
     from ledger.keys import Signer
+    from ledger.location import Location
     from ledger.state import TournamentState
-    from ledger.store import Ledger, Location
+    from ledger.store import Ledger
 
 TOURNAMENT_ENV = "TOURNEY_TOURNAMENT"
 KEY_ENV = "TOURNEY_KEY"
@@ -98,7 +99,7 @@ class Session:
     # -- inputs --------------------------------------------------------------------------
     @property
     def location(self) -> Location:
-        from ledger.store import location_from
+        from ledger.location import location_from
         return location_from(self.g.ledger)
 
     def key_path(self) -> Path:

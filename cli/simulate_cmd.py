@@ -28,7 +28,8 @@ from cli.tournament_cmd import _remove_sqlite, valid_id
 from ledger.errors import ExitCode, TourneyError, UsageError
 
 if TYPE_CHECKING:
-    from ledger.store import Ledger, Location
+    from ledger.location import Location
+    from ledger.store import Ledger
 
 MAX_PLAYERS = 100_000
 DEFAULT_SEED = "tourney demo"
@@ -109,7 +110,7 @@ def _sim_location(s: Session, players: int) -> Location:
     """The ledger a simulation writes to: the one given (``--ledger`` or TOURNEY_LEDGER),
     else a fresh ``sim-<N>.db`` (``sim-<N>-2.db``, …) in the current directory — never
     the default ``./tournament.db`` of a real event."""
-    from ledger.store import Location
+    from ledger.location import Location
 
     if s.g.ledger:
         return s.location

@@ -34,10 +34,11 @@ from ledger.checkpoint import (
 from ledger.errors import StorageError, UsageError, VerificationError
 from ledger.events import Role
 from ledger.keys import Signer
+from ledger.location import Location
 from ledger.merkle import consistency_proof, frontier_root, inclusion_proof, leaf_hash
 from ledger.rules import CHECKPOINT, authorize
 from ledger.state import TournamentState
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 
 
 def origin_of(log: str) -> str:

@@ -27,7 +27,6 @@ import sqlite3
 import time as _time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -41,6 +40,7 @@ from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
+from ledger.location import Location
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.sqlite_probe import probe_sqlite, sqlite_uri
 from ledger.write_guard import LeafReader, authority_problem, head_problem
@@ -49,52 +49,7 @@ if TYPE_CHECKING:
     from ledger.checkpoint_table import CheckpointTable
     from ledger.write_session import WriteSession
 
-LEDGER_ENV = "TOURNEY_LEDGER"
-DEFAULT_LEDGER = "tournament.db"
 TURN_WAIT_MS = 3000  # PostgreSQL: the longest wait for a tournament's writer turn
-
-
-@dataclass(frozen=True)
-class Location:
-    """Where a ledger lives: a SQLite file path or a PostgreSQL URL."""
-
-    text: str
-
-    @property
-    def is_postgres(self) -> bool:
-        return self.text.startswith(("postgresql://", "postgres://"))
-
-    @property
-    def path(self) -> Path:
-        return Path(self.text)
-
-    def exists(self) -> bool:
-        return True if self.is_postgres else self.path.is_file()
-
-    def env(self) -> dict[str, str]:
-        if not self.is_postgres:
-            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
-                    "SQLITE_DBNAME": str(self.path), "SQLITE_LOCK_TIMEOUT": "30",
-                    "ORIGINATOR_ID_TYPE": "text"}
-        from urllib.parse import unquote, urlparse
-
-        url = urlparse(self.text)
-        return {"PERSISTENCE_MODULE": "eventsourcing.postgres",
-                "POSTGRES_DBNAME": (url.path or "/postgres").lstrip("/") or "postgres",
-                "POSTGRES_HOST": url.hostname or "127.0.0.1",
-                "POSTGRES_PORT": str(url.port or 5432),
-                "POSTGRES_USER": unquote(url.username or "postgres"),
-                "POSTGRES_PASSWORD": unquote(url.password or ""),
-                "POSTGRES_CONNECT_TIMEOUT": "5",
-                "ORIGINATOR_ID_TYPE": "text"}
-
-    def display(self) -> str:
-        if self.is_postgres:
-            from urllib.parse import urlparse
-
-            url = urlparse(self.text)
-            return f"postgresql://{url.hostname}:{url.port or 5432}{url.path}"
-        return str(self.path)
 
 
 def _project(aggregate: Any, events: Any) -> Any:
@@ -103,10 +58,6 @@ def _project(aggregate: Any, events: Any) -> Any:
     for event in events:
         aggregate = event.mutate(aggregate)
     return aggregate
-
-
-def location_from(text: str | None) -> Location:
-    return Location(text or os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
 
 
 T = TypeVar("T")

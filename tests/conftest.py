@@ -13,7 +13,8 @@ from ledger.clock import FixedClock
 from ledger.events import Role
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 HJ = Signer.from_seed(bytes([1]) * 32, "Head Judge")
 JUDGE = Signer.from_seed(bytes([2]) * 32, "Judge Jo")

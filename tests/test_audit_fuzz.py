@@ -21,7 +21,8 @@ from audit.verify import audit_leaves
 from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
 from ledger.clock import FixedClock
 from ledger.formats.simulation import demo_key, simulate
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 
 @pytest.fixture(scope="module")

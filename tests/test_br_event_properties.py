@@ -26,8 +26,9 @@ from ledger.events import open_leaf
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState, Phase, Status
 from ledger.formats.simulation import simulate
+from ledger.location import Location
 from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 
 
 def _matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:

@@ -28,7 +28,8 @@ from ledger.formats.bushiroad.standings import final_order
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.conftest import HJ, SCOREKEEPER, public
 
 CLANS = ["Royal", "Dark", "Star", "Dragon", "Royal", "Dark", "Star", "Dragon", "Royal",

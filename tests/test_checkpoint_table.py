@@ -26,8 +26,9 @@ from ledger.checkpoint_store import origin_of, write_checkpoint
 from ledger.checkpoint_table import TABLE
 from ledger.clock import FixedClock
 from ledger.errors import VerificationError
+from ledger.location import Location
 from ledger.merkle import leaf_hash, root_from_hashes
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from tests.conftest import HJ, JUDGE, build_small
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
 

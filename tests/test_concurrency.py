@@ -25,8 +25,9 @@ from ledger.errors import ConcurrencyError
 from ledger.events import Role, SignedEvent
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
+from ledger.location import Location
 from ledger.snapshots import SNAPSHOT_INTERVAL
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from tests.helpers.checks import (
     delete_pg_tournament,
     full_fold,
@@ -222,7 +223,8 @@ def test_refusal_is_clean_and_writes_nothing(shared: tuple[str, str]) -> None:
 OPENER = """
 import sys, time
 from pathlib import Path
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
+from ledger.location import Location
 loc, log, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 while not go.exists():
     time.sleep(0.001)

@@ -29,7 +29,8 @@ import pytest
 from ledger.aggregate import Tournament
 from ledger.formats.registry import make_format
 from ledger.keys import Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.helpers.checks import full_fold, walk_chain
 
 ROOT = Path(__file__).resolve().parent.parent

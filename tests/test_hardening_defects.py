@@ -21,8 +21,9 @@ from audit.verify import verify_bundle, verify_ledger
 from ledger.checkpoint import Checkpoint, sign_checkpoint
 from ledger.checkpoint_store import checkpoint_dir, origin_of
 from ledger.events import PlayerRegistered, Role, parse_leaf, seal
+from ledger.location import Location
 from ledger.snapshots import SNAPSHOT_INTERVAL
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small
 from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
 

@@ -20,7 +20,8 @@ from ledger.formats.match.events import RoundPaired, Table
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
 LOG = "ev"

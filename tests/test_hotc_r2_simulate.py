@@ -19,8 +19,9 @@ from ledger.formats.hotc.events import CutMade
 from ledger.formats.match.events import PlayerDropped, RoundClosed, RoundPaired
 from ledger.formats.match.model import Phase
 from ledger.formats.simulation import SimulationResult, simulate
+from ledger.location import Location
 from ledger.state import TournamentState
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from tests.helpers.hotc_event import HotcEvent
 from tests.helpers.hotc_exhaustive import replay, swiss_rounds
 

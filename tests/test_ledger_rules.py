@@ -9,7 +9,8 @@ import pytest
 
 from ledger.errors import RuleError
 from ledger.events import Role
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small, public
 
 

@@ -28,7 +28,8 @@ from ledger.formats.officiating.commands import apply_pending, disqualify, issue
 from ledger.formats.officiating.events import PenaltyIssued
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.formats.registry import make_format
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from projections.br_standings import br_standings
 from projections.standings import standings
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public

@@ -343,7 +343,8 @@ def build_ledger(path: Path) -> dict[str, Any]:
     from ledger.events import Role
     from ledger.formats.registry import make_format
     from ledger.keys import PublicKey, Signer
-    from ledger.store import Ledger, Location
+    from ledger.location import Location
+    from ledger.store import Ledger
 
     hj = Signer.from_seed(b"\x01" * 32, "Head Judge")
     sk = Signer.from_seed(b"\x03" * 32, "Scorekeeper Sam")
@@ -380,10 +381,10 @@ def build_ledger(path: Path) -> dict[str, Any]:
 def add_verifiable_seeds(led: Any, log: str, hj: Any, path: Path) -> None:
     """A RANDOM.ORG seed, a drand seed and a commit-reveal seed, each used by one draw."""
     from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
+    from ledger.location import Location
     from ledger.randomness import commands as rc
     from ledger.randomness import drand
     from ledger.randomness.commit import SecretFile
-    from ledger.store import Location
 
     vec = json.loads((VECTORS / "random_org.json").read_text())
     beacon = next(b for b in json.loads((VECTORS / "drand.json").read_text())["beacons"]
@@ -641,7 +642,8 @@ def test_outside_auditor_verifies_checkpoints_and_witness_cosignatures(
     from ledger.checkpoint_store import checkpoint_dir, leaf_hashes, write_checkpoint
     from ledger.events import Role
     from ledger.keys import PublicKey, Signer
-    from ledger.store import Ledger, Location
+    from ledger.location import Location
+    from ledger.store import Ledger
     from ledger.witness import WitnessState, cosign
 
     path = tmp_path / "t.db"

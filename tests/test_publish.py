@@ -20,7 +20,8 @@ from cryptography.hazmat.primitives import serialization
 
 from ledger.clock import FixedClock
 from ledger.formats.simulation import demo_key, simulate
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.test_cli_contract import Cli
 
 ROOT = Path(__file__).resolve().parents[1]

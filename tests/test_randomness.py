@@ -22,9 +22,10 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from ledger.draw import seed_from_material
 from ledger.errors import RuleError
 from ledger.events import DrawMade, SeedCommitted, SeedRecorded
+from ledger.location import Location
 from ledger.randomness import pins, random_org
 from ledger.randomness.commit import commitment, reveal_material
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from tests.conftest import HJ, build_small
 from tests.test_cli_contract import Cli
 from tests.test_tamper_corpus import audit, codes_at, forge_next, rows

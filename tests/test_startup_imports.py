@@ -56,7 +56,7 @@ def test_keys_show_opens_no_ledger(tmp_path: Path) -> None:
 def test_a_signed_write_loads_no_pydantic_rich_or_pem_parser(tmp_path: Path,
                                                              small_ledger: object) -> None:
     from ledger.keys import write_new_key
-    from ledger.store import Location
+    from ledger.location import Location
 
     assert isinstance(small_ledger, Location)
     write_new_key(tmp_path / "hj.pem", "HJ", None)
@@ -73,7 +73,7 @@ def test_a_command_imports_only_its_ledgers_format(tmp_path: Path,
                                                    small_ledger: object) -> None:
     """Formats are plugged in by name (ledger.formats.registry): reading a HotC event
     imports the HotC plug-in and the shared layers, never Bushiroad's or Wheel of Time's."""
-    from ledger.store import Location
+    from ledger.location import Location
 
     assert isinstance(small_ledger, Location)
     mods = _modules(["--ledger", small_ledger.text, "info"], tmp_path)

@@ -25,8 +25,9 @@ from ledger.errors import StorageError, UsageError
 from ledger.events import Role, SignedEvent
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
+from ledger.location import Location
 from ledger.snapshots import SNAPSHOT_INTERVAL
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from tests.helpers.checks import (
     delete_pg_tournament,
     full_fold,

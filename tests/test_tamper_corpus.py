@@ -21,7 +21,8 @@ from ledger.checkpoint import Checkpoint, sign_checkpoint
 from ledger.checkpoint_store import checkpoint_dir, origin_of
 from ledger.events import DrawMade, PlayerRegistered, parse_leaf, seal
 from ledger.keys import Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small
 
 LOG = "t1"

@@ -41,8 +41,9 @@ from ledger.errors import UsageError, VerificationError
 from ledger.events import SIG_DOMAIN, DrawMade, PlayerRegistered, Role, seal
 from ledger.formats.simulation import demo_key, simulate
 from ledger.keys import Signer
+from ledger.location import Location
 from ledger.merkle import ProofError
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small, public
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
 

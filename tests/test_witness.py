@@ -23,7 +23,8 @@ from ledger.errors import RuleError
 from ledger.events import LedgerPolicy, Role, TournamentCreated, parse_leaf
 from ledger.formats.simulation import demo_key, simulate
 from ledger.keys import Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from ledger.witness import (
     WitnessRefusal,
     WitnessState,

@@ -33,7 +33,8 @@ from ledger.formats.wot.results import WotResult
 from ledger.formats.wot.scoring import score_game
 from ledger.formats.wot.sim import play_event, simulated_result
 from ledger.keys import Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
 LOG = "w1"

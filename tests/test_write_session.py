@@ -17,7 +17,8 @@ from ledger.clock import FixedClock
 from ledger.errors import RuleError
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 from tests.conftest import HJ
 from tests.helpers.checks import full_fold, walk_chain
 

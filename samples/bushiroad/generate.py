@@ -29,8 +29,9 @@ from audit.bundle import export_bundle
 from ledger.checkpoint_store import checkpoint_dir
 from ledger.clock import FixedClock
 from ledger.formats.simulation import simulate
+from ledger.location import Location
 from ledger.params import Param
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 
 #: format id → (players, cut, parameters, time-up rate, drop rate)
 SAMPLES: dict[str, tuple[int, int, dict[str, Param], Fraction, Fraction]] = {

@@ -29,7 +29,8 @@ from ledger.formats.match.model import Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 LOG = "hotc-2013-nationals"
 #: after round n: (X-0, one loss, newly eliminated) — RULES.md §2.8 / TC-09

@@ -32,7 +32,8 @@ from ledger.formats.registry import make_format
 from ledger.formats.wot import plan
 from ledger.formats.wot.sim import simulated_result
 from ledger.keys import PublicKey, Signer
-from ledger.store import Ledger, Location
+from ledger.location import Location
+from ledger.store import Ledger
 
 LOG = "wot-2001-tar-valon"
 PLAYERS = ["Rand", "Egwene", "Mat", "Perrin", "Nynaeve", "Moiraine", "Lan", "Elayne", "Min",

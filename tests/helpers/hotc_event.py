@@ -20,9 +20,10 @@ from ledger.formats.match.model import Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.keys import PublicKey, Signer
+from ledger.location import Location
 from ledger.params import Param
 from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger, Location
+from ledger.store import Ledger
 
 LOG = "hotc-r2"
 

@@ -1,0 +1,64 @@
+"""Where a ledger lives: a SQLite file path or a PostgreSQL URL.
+
+Owns: ``Location`` (which backend, the library's environment for it, how it is shown:
+a URL never shows its password) and ``location_from`` (``--ledger``, else
+``TOURNEY_LEDGER``, else ``./tournament.db``).
+
+May import: the standard library.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+LEDGER_ENV = "TOURNEY_LEDGER"
+DEFAULT_LEDGER = "tournament.db"
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a ledger lives: a SQLite file path or a PostgreSQL URL."""
+
+    text: str
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.text.startswith(("postgresql://", "postgres://"))
+
+    @property
+    def path(self) -> Path:
+        return Path(self.text)
+
+    def exists(self) -> bool:
+        return True if self.is_postgres else self.path.is_file()
+
+    def env(self) -> dict[str, str]:
+        if not self.is_postgres:
+            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                    "SQLITE_DBNAME": str(self.path), "SQLITE_LOCK_TIMEOUT": "30",
+                    "ORIGINATOR_ID_TYPE": "text"}
+        from urllib.parse import unquote, urlparse
+
+        url = urlparse(self.text)
+        return {"PERSISTENCE_MODULE": "eventsourcing.postgres",
+                "POSTGRES_DBNAME": (url.path or "/postgres").lstrip("/") or "postgres",
+                "POSTGRES_HOST": url.hostname or "127.0.0.1",
+                "POSTGRES_PORT": str(url.port or 5432),
+                "POSTGRES_USER": unquote(url.username or "postgres"),
+                "POSTGRES_PASSWORD": unquote(url.password or ""),
+                "POSTGRES_CONNECT_TIMEOUT": "5",
+                "ORIGINATOR_ID_TYPE": "text"}
+
+    def display(self) -> str:
+        if self.is_postgres:
+            from urllib.parse import urlparse
+
+            url = urlparse(self.text)
+            return f"postgresql://{url.hostname}:{url.port or 5432}{url.path}"
+        return str(self.path)
+
+
+def location_from(text: str | None) -> Location:
+    return Location(text or os.environ.get(LEDGER_ENV) or DEFAULT_LEDGER)
