@@ -7,7 +7,8 @@
 * a Loss of Match for the next match of a player whose next round gives them the bye is
   bound to the bye round (BR-PEN-RANK-8 with BR-SWISS-7): the bye is a loss worth 0; a
   void gives the bye back and the LoM binds again; a Loss of Game waits for a match with
-  games;
+  games; two players who both owe their next match to a LoM and are paired together lose
+  it both (a double loss by penalty recorded with the pairing);
 * the wrong-table amendment (BR-PEN-3.10.2-AMEND, AMB-B25, TC-12) in a Bushiroad format
   when neither assigned fighter showed at a table: a double loss with no game, accepted
   only after both fighters' 3.10.2 penalties; a forged one is reported by the audit."""
@@ -182,6 +183,39 @@ def test_loss_of_game_waits_for_a_match_with_games(tmp_path: Path) -> None:
     events = pair(led)                    # round 3: the loser plays, the LoG decides it
     [res] = [e.body for e in events if e.kind == "result_recorded"]
     assert (res.round, res.losers, res.outcome) == (3, [loser], Outcome.CONCESSION)
+    assert verify_ledger(loc, LOG, None).ok
+
+
+@pytest.mark.parametrize(("fmt", "players"), [("bushiroad-swiss", 4), ("hotc-swiss-de", 8)])
+def test_both_players_of_a_table_owe_it_to_a_lom(tmp_path: Path, fmt: str,
+                                                 players: int) -> None:
+    """Every round-1 loser gets a LoM for the next match; round 2 pairs them with each
+    other (the lowest group), so each such table is a double loss by penalty, recorded
+    with the pairing (BR-DROP-2 / BR-PEN-RANK-8: both lose; Swiss 0 points each)."""
+    loc, led = setup(tmp_path, fmt, players=players, tournament_level=2,
+                     **({"swiss_rounds": 3} if fmt == "bushiroad-swiss" else {}))
+    pair(led)
+    rnd = open_round(led.load(LOG).state)
+    assert rnd is not None
+    finish_round(led)
+    losers = sorted(t.players[1] for t in rnd.tables)
+    for p in losers:
+        penalize(led, p, "3.9.2", Penalty.LOSS_OF_MATCH, description="left the venue")
+    events = pair(led)
+    doubles = [e.body for e in events if e.kind == "result_recorded"]
+    assert doubles and all(b.winner is None and b.outcome is Outcome.DOUBLE_LOSS and
+                           b.loss_reasons == [LossReason.PENALTY] * 2 for b in doubles)
+    assert sorted(p for b in doubles for p in b.losers) == losers
+    st = led.load(LOG).state
+    for p in losers:
+        assert st.fmt.records[p].played == "LX" and st.fmt.records[p].losses == 2
+    if fmt == "bushiroad-swiss":
+        points = {r.number: r.points for r in br_standings(st)}
+        assert all(points[p] == 0 for p in losers)
+        led.write(LOG, lambda t, now: void_pairing(t, HJ, now, reason="posted too early"))
+        assert all(led.load(LOG).state.fmt.records[p].played == "L" for p in losers)
+        again = [e for e in pair(led) if e.kind == "result_recorded"]
+        assert sorted(p for e in again for p in e.body.losers) == losers
     assert verify_ledger(loc, LOG, None).ok
 
 

@@ -216,12 +216,12 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
                   games: list[int] | None = None,
                   annex_values: list[list[list[int]]] | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
-                  note: str = "") -> list[SignedEvent]:
+                  note: str = "", losers: list[int] | None = None) -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     rnd, tab = open_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
-                       loser=loser, games=games, annex=annex)
+                       loser=loser, games=games, annex=annex, losers=losers)
     ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
                                  **_strip(body)), signer, time)  # type: ignore[arg-type]
     return [ev, *_after_result(t, round_no, signer, time)]

@@ -49,11 +49,14 @@ def carried(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
     """The table's result is the loss a penalty given before this round owed (recorded with
     the pairing, BR-PEN-RANK-8): it is not a result the table entered."""
     res = tab.result
-    if res is None or res.outcome is not Outcome.CONCESSION or len(res.losers) != 1:
+    one = res is not None and res.outcome is Outcome.CONCESSION and len(res.losers) == 1
+    both = res is not None and res.outcome is Outcome.DOUBLE_LOSS and \
+        sorted(res.losers) == sorted(tab.players)           # both owed it (BR-DROP-2)
+    if res is None or not (one or both):
         return False
-    p = res.losers[0]
-    return any(x.number == p and x.match and x.round == rnd.number
-               and x.after_round < rnd.number for x in h.officiating.pending)
+    return all(any(x.number == p and x.match and x.round == rnd.number
+                   and x.after_round < rnd.number for x in h.officiating.pending)
+               for p in res.losers)
 
 
 def blockers(state: TournamentState, rnd: RoundState) -> list[str]:
