@@ -78,18 +78,17 @@ def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]
     if rnd is None:
         return []
     out: list[SignedEvent] = []
-    h = ms(t.state)
-    owed = sorted({(x.number, x.seq) for x in h.officiating.pending
+    owed = sorted({(x.number, x.seq) for x in ms(t.state).officiating.pending
                    if x.round == rnd.number and x.match})
     for number, seq in owed:
-        tab = next((x for x in rnd.tables if number in x.players), None)
-        if tab is not None and tab.result is None and both_owe(h, rnd, tab):
+        found = seated(t.state, number)
+        if found is not None and both_owe(ms(t.state), *found):
+            tab = found[1]              # both players owe this match: both lose it
             seqs = sorted(s for n, s in owed if n in tab.players)
             out += t.record_result(signer, time, round_no=rnd.number, table=tab.table,
                                    outcome=Outcome.DOUBLE_LOSS, losers=sorted(tab.players),
                                    note="double loss by penalty (seq "
                                    f"{', '.join(map(str, seqs))}, BR-DROP-2)")
-            rnd = open_round(t.state) or rnd
             continue
         out += _loss(t, signer, time, number, f"loss by penalty (seq {seq})")
     return out
