@@ -176,6 +176,7 @@ def override_lines(o: Overridden) -> list[str]:
 
 
 def bye_lost(state: TournamentState, rnd: RoundState) -> bool:
+    """``projections.rounds.bye_lost`` (imported when used: start-up stays small)."""
     from projections.rounds import bye_lost as lost
 
     return lost(state, rnd)

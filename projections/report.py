@@ -121,7 +121,7 @@ def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False) -> di
 
 
 def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any]]:
-    """Every round of the tournament, oldest first (earlier rounds read from the log)."""
+    """Every round of the tournament, oldest first, as played (``projections.rounds``)."""
     from projections.rounds import bye_lost, load_round, override_of
 
     out: list[dict[str, Any]] = []
