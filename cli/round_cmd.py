@@ -33,6 +33,7 @@ from ledger.formats.officiating.commands import apply_pending
 if TYPE_CHECKING:
     from ledger.formats.match.model import ResultState, RoundState
     from ledger.state import TournamentState
+    from projections.rounds import Overridden
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Rounds: pair the next round (head judge) and show pairings ready to post.\n\n"
@@ -122,15 +123,19 @@ def result_json(res: ResultState | None) -> dict[str, Any] | None:
             "loss_reasons": [r.value for r in res.loss_reasons]}
 
 
-def round_json(rnd: RoundState) -> dict[str, Any]:
-    """``tourney round show N --json`` (DESIGN.md §8, exactly these keys)."""
+def round_json(rnd: RoundState, overridden: Overridden | None = None, *,
+               lost_bye: bool = False) -> dict[str, Any]:
+    """``tourney round show N --json`` (DESIGN.md §8 keys, plus ``overridden``: null, or
+    the head judge's override whose tables these are, with the engine's pairing it
+    replaced; and ``bye_lost``: the bye was lost to a Loss of Match, BR-SWISS-7)."""
     return {"round": rnd.number,
             "tables": [{"table": t.table, "players": list(t.players),
                         "groups": list(t.groups), "rematch": t.rematch,
                         "pair_down": t.pair_down, "pair_up": t.pair_up,
                         "result": result_json(t.result)} for t in rnd.tables],
             "bye": rnd.bye, "phase": rnd.phase.value, "advances": list(rnd.advances),
-            "closed": rnd.closed_seq is not None}
+            "closed": rnd.closed_seq is not None, "bye_lost": lost_bye,
+            "overridden": None if overridden is None else overridden.json()}
 
 
 def result_text(res: ResultState | None) -> str:
@@ -156,7 +161,29 @@ def result_text(res: ResultState | None) -> str:
     return f"{won} ({extra})" if extra else won
 
 
-def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
+def override_lines(o: Overridden) -> list[str]:
+    """Two or more lines under a round's head: the head judge's override (these tables)
+    and the engine's pairing it replaced (AMB-B7), wrapped to 80 columns."""
+    import textwrap
+
+    from cli.text import LINE_WIDTH, fit
+
+    pairs = ", ".join(f"{i}: #{a} v #{b}" for i, (a, b) in enumerate(o.engine_tables, 1))
+    return [fit(f"pairing overridden by the head judge (seq {o.seq}): {o.reason}",
+                LINE_WIDTH),
+            *textwrap.wrap(f"engine's pairing (seq {o.paired_seq}, not played): {pairs}",
+                           LINE_WIDTH, subsequent_indent="  ")]
+
+
+def bye_lost(state: TournamentState, rnd: RoundState) -> bool:
+    """``projections.rounds.bye_lost`` (imported when used: start-up stays small)."""
+    from projections.rounds import bye_lost as lost
+
+    return lost(state, rnd)
+
+
+def round_lines(state: TournamentState, rnd: RoundState,
+                overridden: Overridden | None = None) -> list[str]:
     """The printable pairings of one round, ready to post: every line fits 80 columns
     whatever the names' scripts (display width); a table's marks and result go on a
     continuation line when they do not fit beside the players."""
@@ -168,9 +195,10 @@ def round_lines(state: TournamentState, rnd: RoundState) -> list[str]:
     head = (f"Round {rnd.number} ({'Swiss' if swiss else 'top cut'}): "
             f"{len(rnd.tables)} table{'' if len(rnd.tables) == 1 else 's'}, {done} results in, "
             + ("closed" if rnd.closed_seq is not None else "open"))
-    lines = [head]
+    lines = [head, *(override_lines(overridden) if overridden is not None else [])]
     if rnd.bye is not None:
-        lines.append(fit(f"bye: {label(state, rnd.bye)}", LINE_WIDTH))
+        lost = " (lost: Loss of Match, BR-SWISS-7)" if bye_lost(state, rnd) else ""
+        lines.append(fit(f"bye: {label(state, rnd.bye)}{lost}", LINE_WIDTH))
     if rnd.advances:
         lines.append(fit("advance without playing: "
                          + ", ".join(label(state, n) for n in rnd.advances), LINE_WIDTH))
@@ -239,7 +267,8 @@ def round_pair(
                lines)
         return
     rnd = st.fmt.rounds[-1]
-    data = {"ok": True, "tournament": log, **round_json(rnd), "events": events_brief(events),
+    data = {"ok": True, "tournament": log, **round_json(rnd, lost_bye=bye_lost(st, rnd)),
+            "events": events_brief(events),
             "checkpoint": None if cp is None else cp.json()}
     lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
     if cp is not None:
@@ -287,9 +316,10 @@ def round_show(
         if not rounds:
             raise UsageError(f"no round of {log} has been paired yet",
                              hint="the head judge pairs one with 'tourney round pair'")
-        from projections.rounds import load_round
+        from projections.rounds import load_round, override_of
 
         rnd = load_round(led, log, st, rounds[-1].number if number is None else number)
+        over = None if rnd is None else override_of(led, log, st, rnd)
     if rnd is None:
         raise UsageError(f"{log} has no round {number} (rounds 1..{rounds[-1].number})",
                          hint="run 'tourney round show' for the latest round")
@@ -299,7 +329,8 @@ def round_show(
         from projections.report import round_doc
         from projections.site import round_page
 
-        sys.stdout.write(round_page(st, round_doc(rnd), st.size))
+        sys.stdout.write(round_page(st, round_doc(rnd, over, lost_bye=bye_lost(st, rnd)),
+                                    st.size))
         sys.stdout.flush()
         return
-    s.emit(round_json(rnd), round_lines(st, rnd))
+    s.emit(round_json(rnd, over, lost_bye=bye_lost(st, rnd)), round_lines(st, rnd, over))

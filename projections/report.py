@@ -100,8 +100,10 @@ def player_label(state: TournamentState, number: int | None) -> str:
     return f'{p.name} "{p.nickname}"' if p.nickname else p.name
 
 
-def round_doc(rnd: Any) -> dict[str, Any]:
-    """A round as plain data (``tourney round show --json`` shape)."""
+def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False) -> dict[str, Any]:
+    """A round as plain data (``tourney round show --json`` shape); ``overridden`` is the
+    head judge's override of its pairing (``projections.rounds.Overridden``) or None,
+    ``lost_bye`` whether its bye was lost to a Loss of Match (BR-SWISS-7)."""
     def result(res: Any) -> dict[str, Any] | None:
         if res is None:
             return None
@@ -110,7 +112,8 @@ def round_doc(rnd: Any) -> dict[str, Any]:
 
     return {"round": rnd.number, "phase": str(getattr(rnd.phase, "value", rnd.phase)),
             "bye": rnd.bye, "advances": list(rnd.advances),
-            "closed": rnd.closed_seq is not None,
+            "closed": rnd.closed_seq is not None, "bye_lost": lost_bye,
+            "overridden": None if overridden is None else overridden.json(),
             "tables": [{"table": t.table, "players": list(t.players),
                         "groups": list(t.groups), "rematch": t.rematch,
                         "pair_down": t.pair_down, "result": result(t.result)}
@@ -118,8 +121,8 @@ def round_doc(rnd: Any) -> dict[str, Any]:
 
 
 def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any]]:
-    """Every round of the tournament, oldest first (earlier rounds read from the log)."""
-    from projections.rounds import load_round
+    """Every round of the tournament, oldest first, as played (``projections.rounds``)."""
+    from projections.rounds import bye_lost, load_round, override_of
 
     out: list[dict[str, Any]] = []
     if not isinstance(state.fmt, MatchState):     # rounds of matches only (not WoT Games)
@@ -127,7 +130,8 @@ def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any
     for meta in state.fmt.rounds:
         rnd = load_round(led, log, state, meta.number)
         if rnd is not None:
-            out.append(round_doc(rnd))
+            out.append(round_doc(rnd, override_of(led, log, state, rnd),
+                                 lost_bye=bye_lost(state, rnd)))
     return out
 
 

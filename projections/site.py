@@ -85,8 +85,16 @@ def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
                         "opponent": "advances without playing", "key": _sort_key(state, n)})
     by_name.sort(key=lambda p: p["key"])
     phase = "Swiss" if r["phase"] == "swiss" else "top cut"
+    over = r.get("overridden")
+    note = None if not over else (
+        f"Pairing overridden by the head judge (seq {over['seq']}): {over['reason']}. "
+        f"The engine's pairing (seq {over['paired_seq']}, not played): " + ", ".join(
+            f"table {t['table']} {_label(state, t['players'][0])} v "
+            f"{_label(state, t['players'][1])}" for t in over["engine_tables"]) + ".")
     return {"round": r["round"], "phase_label": phase, "tables": tables, "by_name": by_name,
-            "bye_label": None if r.get("bye") is None else _label(state, r["bye"]),
+            "override_note": note,
+            "bye_label": None if r.get("bye") is None else _label(state, r["bye"]) + (
+                " (lost: Loss of Match)" if r.get("bye_lost") else ""),
             "advance_labels": [_label(state, n) for n in r.get("advances") or []]}
 
 

@@ -24,7 +24,7 @@ from tests.test_cli_contract import Cli, Run, _remember_secret, raw_bytes, snaps
 
 PLAYERS = ["Ada Lovelace", "Bea Brown", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray",
            "Gus Grissom", "Hal Jordan", "Ivy League", "Jo March"]
-SHOW_KEYS = {"round", "tables", "bye", "phase", "advances", "closed"}
+SHOW_KEYS = {"round", "tables", "bye", "phase", "advances", "closed", "bye_lost", "overridden"}
 TABLE_KEYS = {"table", "players", "groups", "rematch", "pair_down", "pair_up", "result"}
 STATUSES = {"active", "eliminated", "dropped", "disqualified", "cut", "champion"}
 
@@ -239,6 +239,7 @@ def test_round_show_json_matches_design_8(event: Event) -> None:
     assert set(doc) == SHOW_KEYS
     assert doc["round"] == 1 and doc["phase"] == "swiss" and doc["closed"] is True
     assert doc["bye"] is None and doc["advances"] == []
+    assert doc["bye_lost"] is False and doc["overridden"] is None
     for t in doc["tables"]:
         assert set(t) == TABLE_KEYS and len(t["players"]) == 2
         assert set(t["result"]) >= {"seq", "winner", "losers", "outcome"}

@@ -6,7 +6,8 @@ difference, so the audit re-runs every pairing, bye, round-robin round, result, 
 final order and bracket from the recorded seeds and the state at that seq.
 
 May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
-``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``,
+``ledger.formats.officiating.rules`` (the wrong-table double loss, AMB-B25).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ from ledger.formats.match.plan import (
     round_complete,
     round_ctx,
 )
+from ledger.formats.officiating.rules import check_no_show
 from ledger.state import TournamentState
 
 HJ = frozenset({Role.HEAD_JUDGE})
@@ -134,7 +136,7 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
 _ENDINGS = {DecidedBy.PLAYED: (Ending.PLAYED,), DecidedBy.TIMEOUT: (Ending.TIMEOUT,),
             DecidedBy.ANNEX_A: (Ending.ANNEX_A,), DecidedBy.CONCESSION: (Ending.CONCESSION,),
             DecidedBy.DROP: (Ending.DROP,), DecidedBy.PENALTY: (Ending.PENALTY,),
-            DecidedBy.DOUBLE_LOSS: (Ending.PLAYED, Ending.TIMEOUT)}
+            DecidedBy.DOUBLE_LOSS: (Ending.PLAYED, Ending.TIMEOUT, Ending.NO_SHOW)}
 
 
 def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
@@ -163,6 +165,9 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
             continue
         oc, reasons = outcome_of(res)
         if (res.winner, sorted(res.losers), oc, reasons, res.decided_by) == recorded:
+            if ending is Ending.NO_SHOW:             # AMB-B25, only by the amendment
+                check_no_show(state, rnd.number, table.table, players,
+                              isinstance(body, ResultCorrected))
             break
     else:
         if last is not None:

@@ -173,11 +173,16 @@ def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | No
 def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, *,
                 outcome: Outcome, winner: int | None, loser: int | None,
                 games: list[int] | None, annex: AnnexA | None,
-                losers: list[int] | None = None) -> dict[str, object]:
-    """The decided fields of a result body (shared by record and correct)."""
+                losers: list[int] | None = None,
+                no_show: bool = False) -> dict[str, object]:
+    """The decided fields of a result body (shared by record and correct); ``no_show``
+    lets a double loss with no named loser be the wrong-table amendment's (AMB-B25)."""
     ending = Ending.ANNEX_A if annex is not None else _ENDING.get(outcome)
     if outcome is Outcome.DOUBLE_LOSS and losers:
         ending = Ending.PENALTY          # both under a Loss of Match (BR-DROP-2)
+        games = games if games is not None else [0, 0]
+    elif outcome is Outcome.DOUBLE_LOSS and no_show and annex is None:
+        ending = Ending.NO_SHOW          # neither fighter sat at the table: no game counts
         games = games if games is not None else [0, 0]
     if ending is None:
         raise UsageError(f"a Bushiroad result has no outcome {outcome.value!r}",
@@ -211,12 +216,12 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
                   games: list[int] | None = None,
                   annex_values: list[list[list[int]]] | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
-                  note: str = "") -> list[SignedEvent]:
+                  note: str = "", losers: list[int] | None = None) -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     rnd, tab = open_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
-                       loser=loser, games=games, annex=annex)
+                       loser=loser, games=games, annex=annex, losers=losers)
     ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
                                  **_strip(body)), signer, time)  # type: ignore[arg-type]
     return [ev, *_after_result(t, round_no, signer, time)]
@@ -254,7 +259,7 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
     rnd, tab, current = correctable_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
-                       loser=loser, games=games, annex=annex, losers=losers)
+                       loser=loser, games=games, annex=annex, losers=losers, no_show=True)
     ev = t.record(ResultCorrected(round=round_no, table=table, corrects_seq=current,
                                   reason=reason, **_strip(body)),  # type: ignore[arg-type]
                   signer, time)

@@ -10,7 +10,8 @@ draw is worth 0), BR-DE-3/6 and AMB-B8 (DE: equal game wins at time-up is a tie,
 loss; TC-05b), BR-SE-2/3/4 and AMB-B13 (SE: non-turn fighter wins a simultaneous loss, both
 lose at time-up unless ``br_se_equal_games_at_time = extra_game``; TC-26), AMB-B14
 (outside SE a simultaneous loss draws the game), AMB-B32 (the unfinished game is drawn,
-then game wins are compared), BR-CONC-1, BR-DROP-2, BR-SWISS-7.
+then game wins are compared), BR-CONC-1, BR-DROP-2, BR-SWISS-7, AMB-B25 (neither assigned
+fighter showed at the table: both lose, Swiss 0 points, DE a loss each).
 
 ``decided_by`` (DESIGN.md §11) is: ``bye`` for a bye; ``concession``, ``penalty`` and
 ``drop`` for those endings; otherwise ``double_loss`` whenever both fighters lose, else
@@ -73,6 +74,8 @@ class Ending(str, Enum):
     CONCESSION = "concession"   # a fighter conceded the match (BR-CONC-1)
     PENALTY = "penalty"         # Loss of Match for one or both fighters
     DROP = "drop"               # drop or DQ after pairings (BR-DROP-2, AMB-B24)
+    NO_SHOW = "no_show"         # neither assigned fighter sat at the table: both lose
+    #                             (wrong-table amendment, BR-PEN-3.10.2-AMEND, AMB-B25)
 
 
 DEFAULT_POLICY: dict[Stage, TimeoutPolicy] = {
@@ -189,7 +192,9 @@ def decide_match(stage: Stage, fmt: MatchFormat, a: FighterId, b: FighterId, gam
     Annex A winner) and a drawn simultaneous loss (AMB-B14).  ``policy`` defaults to the
     stage's BR policy.  ``losers`` names the conceding fighter (CONCESSION), or the fighter(s)
     given a Loss of Match (PENALTY) or dropping/disqualified after pairings (DROP); with
-    both named, both lose and nobody wins (BR-DROP-2).  Refuses a game score the ending
+    both named, both lose and nobody wins (BR-DROP-2).  ``NO_SHOW`` (neither assigned
+    fighter sat at the table, the wrong-table amendment of AMB-B25) is a double loss with
+    no game.  Refuses a game score the ending
     cannot produce, an Annex A result when Annex A was not announced (BR-ANNEXA-0), and an
     SE result with equal game wins that needs the extra game (BR-SE-4, AMB-B13).
     """
@@ -215,6 +220,12 @@ def decide_match(stage: Stage, fmt: MatchFormat, a: FighterId, b: FighterId, gam
               Ending.DROP: DecidedBy.DROP}[ending]
         winner = None if len(named) == 2 else (b if named[0] == a else a)
         return MatchResult(a, b, winner, tuple(named), False, by, games)
+    if ending is Ending.NO_SHOW:      # the games played at wrong tables are discarded
+        if losers or games != Games(0, 0, 0):
+            raise _refuse("BR-PEN-3.10.2", f"neither {a} nor {b} showed at their table: no "
+                          f"game counts and nobody is named, not {games.as_wire()}",
+                          "record games 0-0")
+        return MatchResult(a, b, None, pair, False, DecidedBy.DOUBLE_LOSS, games)
     if losers:
         raise _refuse("BR-MATCH-1", f"a {ending.value} result is decided by the game score, "
                       "not by a named loser", "drop --loser")

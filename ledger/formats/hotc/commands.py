@@ -114,11 +114,11 @@ def _calls(t: Tournament, round_no: int, table: int, outcome: Outcome,
 def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
-                  note: str = "") -> list[SignedEvent]:
+                  note: str = "", losers: list[int] | None = None) -> list[SignedEvent]:
     rnd, tab = open_table(t.state, round_no, table)
     slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
-                      turn_player=turn_player, slow_play=slow_play)
+                      turn_player=turn_player, slow_play=slow_play, losers=losers)
     ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
                                  outcome=outcome, loss_reasons=d.loss_reasons,
                                  turn_player=turn_player, slow_play=sorted(slow_play or []),

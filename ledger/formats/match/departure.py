@@ -14,12 +14,17 @@ RULES.md §1.3) may sign; the outcome is ``drop`` (a drop or DQ came second, los
 ``drop_after_pairing``) or ``double_loss`` by penalty (a LoM came second, ``penalty``).
 
 Owns: ``forced_loss``, ``both_out`` (the second departure makes a double loss),
-``left_now`` / ``double_forfeit`` (how the winner left after it), ``check_drop_losers``
+``left_now`` / ``double_forfeit`` (how the winner left after it), ``both_owe``,
+``check_drop_losers``
 and ``check_penalty_losers`` (who a drop or penalty result may name) and
 ``check_corrector`` (a scorekeeper signs a correction only for a drop's double loss).
 
 May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
 ``ledger.formats.match.model``.
+
+Both players of a new pairing may also owe the match to Loss of Match penalties given
+before the round (``both_owe``): that table too is a double loss by penalty, recorded
+with the pairing (``officiating.commands.apply_pending``).
 """
 
 from __future__ import annotations
@@ -108,15 +113,24 @@ def check_drop_losers(h: MatchState, rnd: RoundState, tab: TableState,
                             hint="use 'tourney drop NUMBER'")
 
 
+def both_owe(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
+    """Both players of the table owe this match to a Loss of Match (or a single-game
+    LoG) bound to it — penalties given before the round, bound when it was paired."""
+    return all(any(x.number == p and x.match and x.round == rnd.number
+                   for x in h.officiating.pending) for p in tab.players)
+
+
 def check_penalty_losers(h: MatchState, rnd: RoundState, tab: TableState,
                          losers: list[int]) -> None:
-    """A double loss by penalty: the winner by the opponent's departure then received a
-    Loss of Match for this match too (BR-DROP-2: 'both fighters lose')."""
+    """A double loss by penalty: both players owe this match to a Loss of Match, or the
+    winner by the opponent's departure then received a Loss of Match for this match too
+    (BR-DROP-2: 'both fighters lose')."""
     if not (len(losers) == 2 and sorted(losers) == sorted(tab.players)
-            and double_forfeit(h, rnd, tab) == "lom"):
+            and (both_owe(h, rnd, tab) or double_forfeit(h, rnd, tab) == "lom")):
         raise RuleError(BOTH_OUT_RULE, f"round {rnd.number} table {tab.table}: a double "
-                        "loss by penalty needs a Loss of Match for this match given to the "
-                        "winner after the opponent left", hint="see 'tourney penalty list'")
+                        "loss by penalty needs a Loss of Match for this match given to "
+                        "both players, or to the winner after the opponent left",
+                        hint="see 'tourney penalty list'")
 
 
 def check_corrector(state: TournamentState, h: MatchState, rnd: RoundState,

@@ -11,7 +11,7 @@ import msgspec
 
 from ledger.events import SignedEvent
 from ledger.formats.match.events import RoundPaired
-from ledger.formats.match.model import LossReason, MatchState, Phase, Status
+from ledger.formats.match.model import LossReason, MatchState, Phase, RoundState, Status
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.catalogue import Penalty, group
 from ledger.formats.officiating.events import (
@@ -79,13 +79,48 @@ def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualif
 
 @BOOK.applies(RoundPaired)
 def _bind(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
-    o = state.fmt.officiating
+    """Pending effects bind to the new round's match of their player.  A Loss of Match
+    whose player gets this round's Swiss bye binds to the bye: the bye round is the
+    player's next match (PG §3.9.1: the bye fighter is seated and the bye issued after the
+    match starts), and BR-SWISS-7 makes a bye lost to a LoM a loss worth nothing.  A Loss
+    of Game waits for a match with games (a bye has none)."""
+    h: MatchState = state.fmt
+    o = h.officiating
     if not o.pending:
         return
     seated = {p for t in body.tables for p in t.players}
+    bye_lost = False
     for p in o.pending:
-        if p.round is None and p.after_round < body.round and p.number in seated:
+        if p.round is not None or p.after_round >= body.round:
+            continue
+        if p.number in seated:
             p.round = body.round
+        elif lom_on_bye(state, p, body.round, body.bye, body.phase):
+            p.round = body.round
+            if not bye_lost:
+                _bye_lost(h, p.number, body.round)
+                bye_lost = True
+
+
+def lom_on_bye(state: TournamentState, p: Pending, round_no: int, bye: int | None,
+               phase: Phase) -> bool:
+    """``p`` is a Loss of Match given before round ``round_no`` whose player holds its
+    Swiss bye ``bye`` (BR-PEN-RANK-8 with BR-SWISS-7)."""
+    if not p.match or p.number != bye or phase is not Phase.SWISS or \
+            p.after_round >= round_no:
+        return False
+    o = state.fmt.officiating
+    return any(r.seq == p.seq and r.penalty == Penalty.LOSS_OF_MATCH.value
+               for r in o.penalties)
+
+
+def carried_bye_loss(state: TournamentState, rnd: RoundState) -> bool:
+    """The bye of ``rnd`` was lost to a Loss of Match given before the round (bound to it
+    at the pairing), not to one given during it."""
+    o = state.fmt.officiating
+    return rnd.bye is not None and any(
+        x.round == rnd.number and lom_on_bye(state, x, rnd.number, rnd.bye, rnd.phase)
+        for x in o.pending)
 
 
 def _bye_lost(h: MatchState, number: int, round_no: int) -> None:
@@ -103,3 +138,21 @@ def _bye_lost(h: MatchState, number: int, round_no: int) -> None:
         r.second_loss_round = round_no
     if h.eliminate_at and r.losses >= h.eliminate_at and r.status is Status.ACTIVE:
         r.status = Status.ELIMINATED
+
+
+def bye_restored(h: MatchState, number: int, round_no: int) -> None:
+    """``_bye_lost`` taken back (a voided pairing, ADR 0012): the bye is a win again."""
+    r = h.records.get(number)
+    if r is None:
+        return
+    r.wins += 1
+    r.losses -= 1
+    if LossReason.PENALTY in r.loss_reasons:
+        i = len(r.loss_reasons) - 1 - r.loss_reasons[::-1].index(LossReason.PENALTY)
+        del r.loss_reasons[i]
+    s = r.played.ljust(round_no, "-")
+    r.played = s[:round_no - 1] + "B" + s[round_no:]
+    if r.second_loss_round == round_no:
+        r.second_loss_round = None
+    if h.eliminate_at and r.losses < h.eliminate_at and r.status is Status.ELIMINATED:
+        r.status = Status.ACTIVE

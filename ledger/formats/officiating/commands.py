@@ -5,7 +5,8 @@ BR-PEN-3.18.3 says so — then at once the loss it gives when it decides the mat
 progress), ``reissue_sheet`` (PG §3.18.3), ``disqualify`` (the DQ, then the loss of a
 match in progress, or the double loss of BR-DROP-2), ``apply_pending`` (after a pairing:
 the losses that pending LoM / single-game LoG effects and disqualifications give in the
-new round) and ``offer`` (what the Guide says of a choice before it is made: default,
+new round; a table whose two players both owe it is their double loss by penalty,
+BR-DROP-2) and ``offer`` (what the Guide says of a choice before it is made: default,
 prior offences, upgrade allowed).  Results go through the format's own ``record_result``
 verb (a concession by the penalised player), so every format closes its rounds as usual;
 the guards then check them.
@@ -24,6 +25,7 @@ import msgspec
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
 from ledger.formats.match.commands import leave_open_round
+from ledger.formats.match.departure import both_owe
 from ledger.formats.match.model import MatchState, Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import Penalty, infraction
@@ -76,9 +78,18 @@ def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]
     if rnd is None:
         return []
     out: list[SignedEvent] = []
-    o = ms(t.state).officiating
-    owed = sorted({(x.number, x.seq) for x in o.pending if x.round == rnd.number and x.match})
+    owed = sorted({(x.number, x.seq) for x in ms(t.state).officiating.pending
+                   if x.round == rnd.number and x.match})
     for number, seq in owed:
+        found = seated(t.state, number)
+        if found is not None and both_owe(ms(t.state), *found):
+            tab = found[1]              # both players owe this match: both lose it
+            seqs = sorted(s for n, s in owed if n in tab.players)
+            out += t.record_result(signer, time, round_no=rnd.number, table=tab.table,
+                                   outcome=Outcome.DOUBLE_LOSS, losers=sorted(tab.players),
+                                   note="double loss by penalty (seq "
+                                   f"{', '.join(map(str, seqs))}, BR-DROP-2)")
+            continue
         out += _loss(t, signer, time, number, f"loss by penalty (seq {seq})")
     return out
 

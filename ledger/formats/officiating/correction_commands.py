@@ -3,8 +3,9 @@
 Owns: ``amend_result`` (an earlier round's result, with the report of its effect on the
 rounds paired since), ``override_pairing``, ``void_pairing`` (ADR 0012), ``undrop``,
 ``add_late``, ``amend_level`` (BR-LEVEL-2) and ``wrong_table`` (BR-PEN-3.10.2: the
-amended results — corrections of the newest round before the next pairing, head-judge
-amendments after it — and the 3.10.2 penalty of every fighter involved).
+3.10.2 penalty of every fighter involved, then the amended results — corrections of the
+newest round before the next pairing, head-judge amendments after it; a table neither
+assigned fighter showed at is a double loss with no game, AMB-B25).
 
 May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
 ``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
@@ -32,7 +33,7 @@ from ledger.formats.officiating.events import (
     PlayerUndropped,
     ResultAmended,
 )
-from ledger.formats.officiating.rules import level, ms
+from ledger.formats.officiating.rules import WRONG_TABLE, level, ms
 from ledger.keys import Signer
 
 if TYPE_CHECKING:
@@ -138,6 +139,13 @@ def wrong_table(t: Tournament, signer: Signer, time: str, *, round_no: int,
                         "assigned tables involved", hint="list each wrong table as played")
     newest = round_no == current_round_number(st)
     out: list[SignedEvent] = []
+    wrong = sorted(p for pl in played for p in pl.players
+                   if not any(pl.table == tab and set(pl.players) == set(pair)
+                              for tab, pair in assigned.items()))
+    for p in sorted(involved) if wrong else []:    # first: a no-show result cites them
+        out += issue_penalty(t, signer, time, number=p, section=WRONG_TABLE,
+                             penalty=Penalty.WARNING if level(st) >= 2 else Penalty.CAUTION,
+                             description=reason)
     for a in amend(assigned, played):
         row = rows[a.table]
         if (a.winner, sorted(a.losers)) == (row.winner, sorted(row.losers)):
@@ -147,7 +155,7 @@ def wrong_table(t: Tournament, signer: Signer, time: str, *, round_no: int,
             kw: dict[str, Any] = {"round_no": round_no, "table": a.table, "reason": why}
             if a.winner is not None:
                 kw.update(outcome=Outcome.WIN, winner=a.winner)
-            else:
+            else:     # neither showed (AMB-B25): HotC's tie, else a double loss, no game
                 kw.update(outcome=Outcome.TIE if st.format and st.format.id ==
                           "hotc-swiss-de" else Outcome.DOUBLE_LOSS)
             out += t.correct_result(signer, time, **kw)
@@ -155,15 +163,7 @@ def wrong_table(t: Tournament, signer: Signer, time: str, *, round_no: int,
             evs, _ = amend_result(t, signer, time, round_no=round_no, table=a.table,
                                   winner=a.winner, double_loss=a.winner is None, reason=why)
             out += evs
-    wrong = sorted(p for pl in played for p in pl.players
-                   if not any(pl.table == tab and set(pl.players) == set(pair)
-                              for tab, pair in assigned.items()))
-    for p in sorted(involved) if wrong else []:
-        out += issue_penalty(t, signer, time, number=p, section="3.10.2",
-                             penalty=Penalty.WARNING if level(st) >= 2 else Penalty.CAUTION,
-                             description=reason)
     return out
-
 
 
 def amend_level(t: Tournament, signer: Signer, time: str, *, new_level: int,

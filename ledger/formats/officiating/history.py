@@ -2,7 +2,7 @@
 newest round's tables; a command loads this with the state, so it is flat integers).
 
 Owns: ``Row`` (one table and its current result, a view), ``get`` / ``round_rows`` /
-``rows`` (read) and ``put_round`` / ``put_result`` (write); ``put_layout`` /
+``rows`` / ``result_of`` (read) and ``put_round`` / ``put_result`` (write); ``put_layout`` /
 ``tables_of`` keep the win groups, rematch and pair-down marks of the newest two rounds
 (``[g0, g1, rematch, pair_down, pair_up]`` per table, 0 for none) so that a voided pairing
 can give the previous round back its ``TableState`` list (ADR 0012).  Per round one ``list[int]``:
@@ -134,21 +134,34 @@ def put_layout(o: OfficiatingState, round_no: int, tables: Sequence[Laid]) -> No
         del o.layout[old]
 
 
-def tables_of(o: OfficiatingState, round_no: int) -> list[TableState]:
-    """The tables of ``round_no`` with their current results (history) and layout."""
+def result_of(row: Row) -> ResultState | None:
+    """The row's current result as the match layer's ``ResultState`` (None: no result)."""
+    if row.seq is None:
+        return None
+    games = None if row.games is None else (list(row.games) + [0])[:3]
+    return ResultState(seq=row.seq, winner=row.winner, losers=list(row.losers),
+                       loss_reasons=[LossReason(r) for r in row.loss_reasons],
+                       outcome=Outcome(row.outcome), games=games)
+
+
+def tables_of(o: OfficiatingState, round_no: int,
+              marks: Sequence[Laid] | None = None) -> list[TableState]:
+    """The tables of ``round_no`` as played (an override's, not the engine's) with their
+    current results (history); win groups and marks from ``marks`` (the tables of the
+    pairing in force) when given, else from the kept layout (the newest two rounds)."""
+    by_table = {m.table: m for m in marks} if marks is not None else None
     lay = o.layout.get(round_no, [])
     out = []
     for t, row in round_rows(o, round_no).items():
-        i = (t - 1) * LAYOUT
-        g0, g1, rematch, down, up = lay[i:i + LAYOUT] if i + LAYOUT <= len(lay) \
-            else (0, 0, 0, 0, 0)
-        res = None
-        if row.seq is not None:
-            games = None if row.games is None else (list(row.games) + [0])[:3]
-            res = ResultState(seq=row.seq, winner=row.winner, losers=list(row.losers),
-                              loss_reasons=[LossReason(r) for r in row.loss_reasons],
-                              outcome=Outcome(row.outcome), games=games)
+        m = by_table.get(t) if by_table is not None else None
+        if m is not None:
+            g0, g1 = (list(m.groups) + [0, 0])[:2]
+            rematch, down, up = int(m.rematch), m.pair_down or 0, m.pair_up or 0
+        else:
+            i = (t - 1) * LAYOUT
+            g0, g1, rematch, down, up = lay[i:i + LAYOUT] if by_table is None and \
+                i + LAYOUT <= len(lay) else (0, 0, 0, 0, 0)
         out.append(TableState(table=t, players=list(row.players), groups=[g0, g1],
                               rematch=bool(rematch), pair_down=down or None,
-                              pair_up=up or None, result=res))
+                              pair_up=up or None, result=result_of(row)))
     return out

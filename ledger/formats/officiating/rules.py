@@ -4,8 +4,9 @@ Owns: the tournament level (BR-LEVEL-2), prior offences in a group (BR-PEN-RANK-
 AMB-B21, TC-20), whether a penalty is an upgrade or needs a justification (BR-PEN-GEN-2,
 AMB-B22), where a LoG / LoM may apply (BR-PEN-RANK-7/8, AMB-B20) and which table it
 decides, the head judges a LoG / LoM is reported to, the result a pending effect
-demands (TC-21), and the lost score sheet of BR-PEN-3.18.3 (its default after a re-issue,
-and the automatic raise of its Warning).
+demands (TC-21), the lost score sheet of BR-PEN-3.18.3 (its default after a re-issue,
+and the automatic raise of its Warning), and when a double loss with no game is the
+wrong-table amendment's (``check_no_show``, AMB-B25).
 
 May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
@@ -149,6 +150,26 @@ def forfeit_winner(state: TournamentState, number: int) -> bool:
         return False
     tab = next((t for t in rnd.tables if number in t.players), None)
     return tab is not None and both_out(ms(state), rnd, tab, number)
+
+
+#: PG §3.10.2: played the wrong match, found after the result was reported
+WRONG_TABLE = "3.10.2"
+
+
+def check_no_show(state: TournamentState, round_no: int, table: int, players: list[int],
+                  correction: bool) -> None:
+    """AMB-B25: a double loss with no game played — neither assigned fighter sat at the
+    table — comes only from the wrong-table amendment (BR-PEN-3.10.2-AMEND): a correction
+    of a table both of whose fighters were already penalised under PG 3.10.2 in that round
+    (the amendment gives the penalties first, then the results)."""
+    penalised = {p.number for p in off(state).penalties
+                 if p.section == WRONG_TABLE and p.round == round_no}
+    if correction and set(players) <= penalised:
+        return
+    raise RuleError("BR-PEN-3.10.2-AMEND-1", f"round {round_no} table {table}: a double "
+                    "loss with no game played is the wrong-table amendment of a table "
+                    "neither fighter showed at (both penalised under 3.10.2 first)",
+                    hint="use 'tourney result wrong-table'", finding="result_mismatch")
 
 
 def holds_bye(state: TournamentState, number: int) -> bool:

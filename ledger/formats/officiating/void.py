@@ -3,8 +3,9 @@ and transition of ``pairing_voided``, and the rule the next attempt's draws foll
 
 A void takes the round back as if it had never been paired — opponents, pair-downs, the
 bye, the table history, the clock, and the losses pending penalties gave at the pairing
-(they bind again when the round is paired anew) — and gives the previous round back its
-tables, so a result of it can be corrected again.  The ``round_paired`` stays on the log.
+(a bye lost to such a LoM is a bye again; they bind again when the round is paired anew)
+— and gives the previous round back its tables, so a result of it can be corrected again.
+The ``round_paired`` stays on the log.
 Every draw context is drawn once, so attempt k+1 of round n draws under
 ``<log>/R<n>/v<k>/…`` (``match.plan.round_ctx``), only after the k-th void and from a seed
 recorded after it: a head judge cannot keep voiding until a pairing known in advance comes
@@ -34,6 +35,7 @@ from ledger.formats.match.model import (
 )
 from ledger.formats.match.plan import attempt, last_void, open_round
 from ledger.formats.officiating import history
+from ledger.formats.officiating.apply import bye_restored, carried_bye_loss
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book import guards
 from ledger.formats.officiating.events import PairingVoided
@@ -47,11 +49,14 @@ def carried(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
     """The table's result is the loss a penalty given before this round owed (recorded with
     the pairing, BR-PEN-RANK-8): it is not a result the table entered."""
     res = tab.result
-    if res is None or res.outcome is not Outcome.CONCESSION or len(res.losers) != 1:
+    one = res is not None and res.outcome is Outcome.CONCESSION and len(res.losers) == 1
+    both = res is not None and res.outcome is Outcome.DOUBLE_LOSS and \
+        sorted(res.losers) == sorted(tab.players)           # both owed it (BR-DROP-2)
+    if res is None or not (one or both):
         return False
-    p = res.losers[0]
-    return any(x.number == p and x.match and x.round == rnd.number
-               and x.after_round < rnd.number for x in h.officiating.pending)
+    return all(any(x.number == p and x.match and x.round == rnd.number
+                   and x.after_round < rnd.number for x in h.officiating.pending)
+               for p in res.losers)
 
 
 def blockers(state: TournamentState, rnd: RoundState) -> list[str]:
@@ -62,7 +67,8 @@ def blockers(state: TournamentState, rnd: RoundState) -> list[str]:
            if t.result is not None and not carried(h, rnd, t)]
     bye = h.records.get(rnd.bye) if rnd.bye is not None else None
     if bye is not None and rnd.phase is Phase.SWISS and bye.played[rnd.number - 1:
-                                                                    rnd.number] == "N":
+                                                                    rnd.number] == "N" \
+            and not carried_bye_loss(state, rnd):
         out.append(f"the bye of #{bye.number} was lost to a Loss of Match")
     out += [f"table {k.split('/')[1]} has an end-of-match decision (seq {e.seq})"
             for k, e in o.eom.items() if k.startswith(f"{rnd.number}/")]
@@ -108,6 +114,8 @@ def _unpair(state: TournamentState, rnd: RoundState) -> None:
                 rec[t.pair_up].pair_downs -= 1
     seated = [p for t in rnd.tables for p in t.players]
     if rnd.bye is not None and rnd.bye in rec:
+        if carried_bye_loss(state, rnd):        # the LoM binds again at the re-pair
+            bye_restored(h, rnd.bye, rnd.number)
         r = rec[rnd.bye]
         r.wins -= 1
         r.byes -= 1
