@@ -48,6 +48,7 @@ from ledger.text import (
     check_text,
     check_text_typed,
     leaf_is_plain,
+    leaf_text_clean,
 )
 
 Progress = Callable[[int, int], None]
@@ -257,6 +258,8 @@ def _text_findings(i: int, leaf: bytes, body: object, players: int = 0) -> list[
             check_leaf_size(len(leaf), players)
         except RuleError as exc:
             out.append(finding(exc.finding, i, exc.message))
+    if leaf_text_clean(leaf):
+        return out
     try:
         if leaf_is_plain(leaf):
             check_text_typed(body)  # type: ignore[arg-type]

@@ -23,11 +23,18 @@ from msgspec.structs import replace
 
 import ledger.formats.registry  # noqa: F401
 from ledger.events import FormatSpec
+from ledger.formats.bushiroad import rounds
 from ledger.formats.bushiroad.columns import Ranking
 from ledger.formats.bushiroad.params import tiebreak_params
-from ledger.formats.bushiroad.standings import histories, ranking, record_columns
+from ledger.formats.bushiroad.standings import (
+    histories,
+    ranking,
+    record_columns,
+    undefeated_until,
+)
 from ledger.formats.bushiroad.tiebreak import StandingsKind, rank
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
+from ledger.formats.officiating.model import DqRecord, OfficiatingState, PrizePolicy
 from ledger.formats.simulation import simulate
 from ledger.state import TournamentState
 from ledger.store import Ledger, Location
@@ -79,15 +86,22 @@ PARAMS = st.fixed_dictionaries({
 
 def state_of(played: dict[int, str], opps: dict[int, list[int]], dropped: dict[int, int],
              total: int, params: dict[str, str | int | bool]) -> TournamentState:
+    """Match records as the fold leaves them; every third fighter who left was
+    disqualified (status and ``officiating.dq``) instead of dropping."""
     records = {}
+    dq = {f: DqRecord(seq=1, round=after, standing_revoked=False,
+                      prize_policy=PrizePolicy.PASS_DOWN)
+          for f, after in dropped.items() if f % 3 == 0}
     for f, p in played.items():
         records[f] = PlayerRecord(
             number=f, played=p, opponents=opps[f],
             wins=p.count("W") + p.count("B"), losses=sum(map(p.count, "LXN")),
             byes=p.count("B"), draws=p.count("D"),
-            status=Status.DROPPED if f in dropped else Status.ACTIVE,
+            status=Status.DISQUALIFIED if f in dq else Status.DROPPED if f in dropped
+            else Status.ACTIVE,
             dropped_after_rounds=dropped.get(f))
-    ms = MatchState(records=records, rounds_total=total, swiss_rounds=total, swiss_over=True)
+    ms = MatchState(records=records, rounds_total=total, swiss_rounds=total, swiss_over=True,
+                    officiating=OfficiatingState(dq=dq))
     return TournamentState(log="t", format=FormatSpec(id="bushiroad-swiss", cut=0,
                                                       params=params), fmt=ms)
 
@@ -188,6 +202,8 @@ def test_fast_standings_equal_the_fraction_reference(
     slow = rank(histories(state), kind=StandingsKind.SWISS, total_rounds=total,
                 params=tiebreak_params(state))
     assert fast == slow                                                # the History path
+    assert sorted(undefeated_until(state)) == sorted(       # the stop rules' count
+        rounds.undefeated_until(h) for h in histories(state))     # (BR-SWISS-ROUNDS-4)
 
 
 def test_records_the_fast_reading_does_not_cover_take_the_history_path() -> None:

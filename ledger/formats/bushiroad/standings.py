@@ -2,7 +2,8 @@
 
 Owns: ``histories`` (the ``History`` of every fighter, read from ``PlayerRecord.played``
 and ``opponents``), ``record_columns`` (the same field as integer columns without a
-``History`` per fighter), ``stage_rounds`` (R_total), ``ranking`` (BR-SWISS-TB-8 with the
+``History`` per fighter), ``undefeated_until`` (the stop rules' count, read the same way),
+``stage_rounds`` (R_total), ``ranking`` (BR-SWISS-TB-8 with the
 tournament's parameters, ties resolved by the recorded tie-break order) and
 ``final_order``.  The one implementation the commands (finalists, final standings), the
 projections and the audit share.
@@ -52,6 +53,25 @@ def histories(state: TournamentState) -> list[History]:
     dq = h.officiating.dq
     return [_history(r, dq[r.number].round if r.number in dq else None)
             for r in sorted(h.records.values(), key=lambda r: r.number)]
+
+
+def undefeated_until(state: TournamentState) -> list[float]:
+    """``rounds.undefeated_until`` of every fighter read from the records (no ``History``):
+    the round of the first loss (L, X or N), or the completed rounds at the drop or
+    disqualification, whichever is earlier; infinity if neither (BR-SWISS-ROUNDS-4)."""
+    h: MatchState = state.fmt
+    dq = h.officiating.dq
+    out: list[float] = []
+    for r in h.records.values():
+        p = r.played
+        ends = [i + 1 for i in (p.find("L"), p.find("X"), p.find("N")) if i >= 0]
+        if r.status is Status.DROPPED and r.dropped_after_rounds is not None:
+            ends.append(r.dropped_after_rounds)
+        d = dq.get(r.number)
+        if d is not None:
+            ends.append(d.round)
+        out.append(float(min(ends, default=float("inf"))))
+    return out
 
 
 def stage_rounds(state: TournamentState) -> int:
