@@ -13,6 +13,7 @@ May import: ``ledger.*``, ``audit.findings``, ``audit.sigpool``, ``audit.checkpo
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -128,24 +129,13 @@ def _expected_log(leaves: Sequence[tuple[int, bytes]]) -> str | None:
         return None
 
 
-def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile], *,
-                 log: str | None = None, source: str = "",
-                 progress: Progress | None = None) -> Report:
-    """Audit stored leaves ``(stored version, bytes)`` in order, plus checkpoint notes."""
-    log = log if log is not None else _expected_log(leaves)
-    findings: list[Finding] = []
-    if not leaves:
-        findings.append(finding("empty_log", None, "the log holds no events"))
-        return make_report(log=log, events=0, root=None, checkpoints=0, findings=findings,
-                           source=source)
-
-    parsed_notes, note_problems = parse_notes([*notes, *_reveal_notes(leaves)])
-    findings.extend(note_problems)
-    wanted_sizes = {cp.size for _n, _b, cp, _s in parsed_notes}
-    times: list[str] = []
-
-    keys = _key_map(leaves)
-    sigs = SignaturePool(len(leaves))
+def _fold(leaves: Sequence[tuple[int, bytes]], log: str | None, wanted_sizes: set[int],
+          keys: dict[str, bytes], sigs: SignaturePool, times: list[str],
+          findings: list[Finding], progress: Progress | None
+          ) -> tuple[TournamentState, MerkleAccumulator, dict[int, bytes], int]:
+    """Every leaf in order: bytes, canonical form, chain, signature job, rules, text, state
+    (the per-event steps of docs/AUDIT.md §2); returns the folded state, the Merkle
+    accumulator, the roots at the wanted sizes and the champion's seq."""
     state = TournamentState()
     acc = MerkleAccumulator()
     roots: dict[int, bytes] = {}
@@ -225,6 +215,35 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         if progress is not None and (i % 1000 == 0 or i == total):
             progress(i, total)
 
+    return state, acc, roots, champion_seq
+
+
+def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile], *,
+                 log: str | None = None, source: str = "",
+                 progress: Progress | None = None) -> Report:
+    """Audit stored leaves ``(stored version, bytes)`` in order, plus checkpoint notes."""
+    log = log if log is not None else _expected_log(leaves)
+    findings: list[Finding] = []
+    if not leaves:
+        findings.append(finding("empty_log", None, "the log holds no events"))
+        return make_report(log=log, events=0, root=None, checkpoints=0, findings=findings,
+                           source=source)
+
+    parsed_notes, note_problems = parse_notes([*notes, *_reveal_notes(leaves)])
+    findings.extend(note_problems)
+    wanted_sizes = {cp.size for _n, _b, cp, _s in parsed_notes}
+    times: list[str] = []
+
+    keys = _key_map(leaves)
+    sigs = SignaturePool(len(leaves))
+    was_enabled = gc.isenabled()
+    gc.disable()  # the fold allocates many small acyclic objects: collections would dominate
+    try:
+        state, acc, roots, champion_seq = _fold(leaves, log, wanted_sizes, keys, sigs, times,
+                                                findings, progress)
+    finally:
+        if was_enabled:
+            gc.enable()
     for com in state.commitments.values():
         if com.revealed_seq is None:
             findings.append(finding("commitment_unrevealed", com.seq, "seed commitment "
@@ -235,6 +254,7 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
     tolerance = state.ledger_policy.time_tolerance_s
     findings.extend(f for f in time_findings(times, tolerance)
                     if f.code != "time_malformed" or times[(f.seq or 1) - 1])
+    total = len(leaves)
     notes_found = note_findings(parsed_notes, roots, state, total, log)
     findings.extend(notes_found)
     if champion_seq:

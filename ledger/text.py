@@ -142,10 +142,11 @@ def leaf_is_plain(leaf: bytes) -> bool:
     return _SUSPECT.search(leaf) is None
 
 
-#: A run of more than MAX_NAME bytes without a quote: in a leaf without backslashes, every
-#: JSON string is exactly the bytes between two quotes, so a leaf without such a run holds
-#: no string long enough to reach a length limit (MAX_NAME ≤ MAX_REASON).
-_LONG_RUN = re.compile(b'[^"]{%d,}' % (MAX_NAME + 1))
+#: A quote followed by more than MAX_NAME bytes without a quote: in a leaf without
+#: backslashes, every JSON string is exactly the bytes after its opening quote up to the
+#: next quote, so a leaf without such a run holds no string long enough to reach a length
+#: limit (MAX_NAME ≤ MAX_REASON).  Anchored at the quote, so the search is linear.
+_LONG_RUN = re.compile(b'"[^"]{%d,}' % (MAX_NAME + 1))
 
 
 def leaf_text_clean(leaf: bytes) -> bool:

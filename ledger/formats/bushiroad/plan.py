@@ -77,10 +77,13 @@ STAGE = {FormatId.SWISS: Stage.SWISS, FormatId.DOUBLE_ELIM: Stage.DOUBLE_ELIM,
          FormatId.ROUND_ROBIN: Stage.ROUND_ROBIN, FormatId.SINGLE_ELIM: Stage.SINGLE_ELIM}
 
 
+_FORMAT_IDS = {f.value: f for f in FormatId}
+
+
 def fmt_id(state: TournamentState) -> FormatId:
     if state.format is None:
         raise RuleError("RULES-8", "this ledger has no format")
-    return FormatId(state.format.id)
+    return _FORMAT_IDS.get(state.format.id) or FormatId(state.format.id)
 
 
 def ms(state: TournamentState) -> MatchState:

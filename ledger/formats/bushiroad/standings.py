@@ -13,6 +13,7 @@ May import: ``ledger.state``, ``ledger.formats.match.*``, ``ledger.formats.bushi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ledger.formats.bushiroad.columns import Columns, Group, Ranking, order_columns
@@ -30,6 +31,7 @@ from ledger.formats.bushiroad.tiebreak import (
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
 from ledger.state import TournamentState
 
+_FIRST_LOSS = re.compile("[LXN]")      # the qualifying-round characters that are losses
 _OUTCOME = {"W": Outcome.WIN, "B": Outcome.WIN, "L": Outcome.LOSS, "D": Outcome.DRAW,
             "X": Outcome.DOUBLE_LOSS, "N": Outcome.LOSS}
 
@@ -61,16 +63,18 @@ def undefeated_until(state: TournamentState) -> list[float]:
     disqualification, whichever is earlier; infinity if neither (BR-SWISS-ROUNDS-4)."""
     h: MatchState = state.fmt
     dq = h.officiating.dq
+    never = float("inf")
+    first_loss = _FIRST_LOSS.search
+    dropped = Status.DROPPED
     out: list[float] = []
     for r in h.records.values():
-        p = r.played
-        ends = [i + 1 for i in (p.find("L"), p.find("X"), p.find("N")) if i >= 0]
-        if r.status is Status.DROPPED and r.dropped_after_rounds is not None:
-            ends.append(r.dropped_after_rounds)
-        d = dq.get(r.number)
-        if d is not None:
-            ends.append(d.round)
-        out.append(float(min(ends, default=float("inf"))))
+        m = first_loss(r.played)
+        end = m.start() + 1.0 if m is not None else never
+        if r.status is dropped and r.dropped_after_rounds is not None:
+            end = min(end, r.dropped_after_rounds)
+        if dq and r.number in dq:
+            end = min(end, dq[r.number].round)
+        out.append(float(end))
     return out
 
 
