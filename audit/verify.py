@@ -207,7 +207,7 @@ def _fold(leaves: Sequence[tuple[int, bytes]], log: str | None, wanted_sizes: se
         if text is not None:
             findings.append(finding("pairing_overridden", i, text))
         try:
-            apply_event(state, ev)
+            apply_event(state, ev, this_hash)
         except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
             findings.append(finding("malformed", i, f"event cannot be applied: "
                                     f"{type(exc).__name__}: {exc}"))

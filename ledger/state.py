@@ -126,9 +126,10 @@ def applies(body_type: type[Body]) -> Callable[[Applier], Applier]:
     return register
 
 
-def apply_event(state: TournamentState, ev: SignedEvent) -> None:
+def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None) -> None:
     """Fold one event into ``state`` (in place): the core's transition, then the format
-    plug-in's (which sees core facts too, e.g. registration closing)."""
+    plug-in's (which sees core facts too, e.g. registration closing).  ``head``: the
+    leaf's hex SHA-256 when the caller already has it (the audit hashes every leaf)."""
     for fn in _APPLIERS.get(type(ev.body), ()):
         fn(state, ev, ev.body)
     if state.fmt is not None:
@@ -136,7 +137,7 @@ def apply_event(state: TournamentState, ev: SignedEvent) -> None:
         if plugin is not None:
             plugin.evolve(state, ev)
     state.size = ev.seq
-    state.head = ev.leaf_hash_hex
+    state.head = ev.leaf_hash_hex if head is None else head
     state.last_time = ev.time
 
 
