@@ -109,7 +109,6 @@ def audit_verify(
     """
     from audit.findings import report_json
     from audit.verify import verify_bundle, verify_ledger
-    from ledger.store import location_from
 
     s = Session(ctx, json=json)
     published = [*s.g.checkpoints, *(checkpoints or [])]
@@ -129,6 +128,8 @@ def audit_verify(
                                  f"{path} holds {report.log}",
                                  hint="drop --tournament for a bundle")
         else:
+            from ledger.store import location_from
+
             location = location_from(target or s.g.ledger)
             if not location.is_postgres and not location.path.exists():
                 raise StorageError(f"ledger {location.display()} does not exist",
