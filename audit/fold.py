@@ -133,7 +133,7 @@ def _fold(leaves: Sequence[tuple[int, bytes]], log: str | None, wanted_sizes: se
             findings.append(finding("genesis", i, "seq 1 must be tournament_created, and only "
                                     "seq 1"))
         pub = keys.get(ev.actor)
-        if pub is not None and not sigs.confirm(i, ev.actor, ev.sig,
+        if pub is not None and not sigs.confirm(i, leaf, ev.actor, ev.sig,
                                                 parsed.noncanonical is None):
             sigs.add(i, (pub, ev.sig, SIG_DOMAIN + parsed.signed_bytes))
         try:

@@ -1,7 +1,8 @@
 """Batch Ed25519 verification on every core.
 
 Owns: ``verify_batch`` (one process), ``presumed_job`` (a leaf's signature job read
-straight from its bytes, as if the leaf were canonical) and ``SignaturePool``.  For a large
+straight from its bytes, as if the leaf were canonical), ``reads_as`` (the fold's cheap
+confirmation that it does) and ``SignaturePool``.  For a large
 log the pool forks worker processes — one fewer than the cores, since the audit's own
 process is busy with the fold — as soon as the log and its keys are read; they inherit the
 leaves, take blocks of them through one shared counter, read each leaf's presumed job and
@@ -133,13 +134,21 @@ class _Shared:
             p.join()
 
 
+def reads_as(leaf: bytes, actor: str, sig: bytes) -> bool:
+    """``leaf`` begins with ``actor`` as the first field of the event and ends with ``sig``
+    (canonical base64) as its last field — so ``presumed_job`` reads exactly this actor and
+    signature (base64 holds no comma or quote: the last ``,"sig":"`` is this field's)."""
+    return (leaf.startswith(b"".join((_HEAD, actor.encode("utf-8"), b'"'))) and
+            leaf.endswith(b"".join((_SIG, binascii.b2a_base64(sig, newline=False), b'"}'))))
+
+
 class SignaturePool:
     """Collect jobs; verify them on every core (or inline for small logs)."""
 
     def __init__(self, expected: int) -> None:
         cores = os.cpu_count() or 1
         self._workers = cores - 1 if expected >= PARALLEL_THRESHOLD and cores > 1 else 0
-        self._presume: Callable[[int], tuple[str, Job] | None] | None = None
+        self._presume: Callable[[int], Job | None] | None = None
         self._confirmed: list[int] = []
         self._shared: _Shared | None = None
         self._tags: list[int] = []
@@ -153,23 +162,19 @@ class SignaturePool:
         if not self._workers or not leaves:
             return
 
-        def presume(i: int) -> tuple[str, Job] | None:
-            return presumed_job(leaves[i][1], keys, domain)
-
         def job(i: int) -> Job | None:
-            got = presume(i)
+            got = presumed_job(leaves[i][1], keys, domain)
             return None if got is None else got[1]
 
-        self._presume = presume
+        self._presume = job
         self._shared = _Shared(job, len(leaves), self._workers)
 
-    def confirm(self, tag: int, actor: str, sig: bytes, canonical: bool) -> bool:
-        """Whether the presumed job of ``tag`` is the job the fold would submit (the leaf is
-        canonical, same actor and signature); only then does its verdict count."""
-        if self._presume is None or not canonical:
-            return False
-        got = self._presume(tag - 1)
-        if got is None or got[0] != actor or got[1][1] != sig:
+    def confirm(self, tag: int, leaf: bytes, actor: str, sig: bytes, canonical: bool) -> bool:
+        """Whether the presumed job of leaf ``tag`` is the job the fold would submit, so
+        its verdict counts: the leaf is canonical and begins with its actor as the first
+        field and ends with its signature as the last (``presumed_job`` then reads exactly
+        that actor and signature, and the signing input ``parse_leaf`` slices)."""
+        if self._presume is None or not canonical or not reads_as(leaf, actor, sig):
             return False
         self._confirmed.append(tag)
         return True

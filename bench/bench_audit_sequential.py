@@ -22,7 +22,7 @@ class _NoPool:
     def presubmit(self, leaves: object, keys: object, domain: bytes) -> None:
         pass
 
-    def confirm(self, tag: int, actor: str, sig: bytes, canonical: bool) -> bool:
+    def confirm(self, tag: int, leaf: bytes, actor: str, sig: bytes, canonical: bool) -> bool:
         return False
 
     def add(self, tag: int, job: object) -> None:

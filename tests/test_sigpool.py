@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import audit.sigpool as sigpool
 from audit.findings import Report
 from audit.verify import _key_map, audit_leaves
+from ledger.canonical import NonCanonicalError
 from ledger.events import SIG_DOMAIN, parse_leaf
 from ledger.store import Ledger, Location
 from tests.conftest import build_small
@@ -65,6 +66,7 @@ def test_presumed_job_of_a_canonical_leaf_is_the_folds_job(small_leaves: Leaves)
         parsed = parse_leaf(leaf)
         assert parsed.noncanonical is None
         ev = parsed.event
+        assert sigpool.reads_as(leaf, ev.actor, ev.sig)
         assert sigpool.presumed_job(leaf, keys, SIG_DOMAIN) == (
             ev.actor, (keys[ev.actor], ev.sig, SIG_DOMAIN + parsed.signed_bytes))
 
@@ -139,6 +141,31 @@ def test_mutated_logs_audit_the_same_in_parallel(
     assert findings(parallel) == findings(inline)
 
 
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mutations=st.lists(MUTATION, min_size=1, max_size=3))
+def test_a_leaf_that_reads_as_its_event_has_the_folds_job_presumed(
+        real_bundle: tuple[list[bytes], list[bytes]],  # noqa: F811
+        mutations: list[tuple[str, int, int]]) -> None:
+    """What the fold's cheap confirmation accepts, ``presumed_job`` reads as the fold's own
+    job (same actor, key, signature and signing input), on damaged leaves too."""
+    lines, notes = real_bundle
+    for m in mutations:
+        lines, notes, _ = mutate(lines, notes, m)
+    leaves = [(i, line) for i, line in enumerate(lines, start=1)]
+    keys = _key_map(leaves)
+    for _v, leaf in leaves:
+        try:
+            parsed = parse_leaf(leaf)
+        except NonCanonicalError:
+            continue
+        ev = parsed.event
+        if parsed.noncanonical is None and ev.actor in keys and \
+                sigpool.reads_as(leaf, ev.actor, ev.sig):
+            assert sigpool.presumed_job(leaf, keys, SIG_DOMAIN) == (
+                ev.actor, (keys[ev.actor], ev.sig, SIG_DOMAIN + parsed.signed_bytes))
+
+
 def _dies_at_five(i: int) -> sigpool.Job | None:
     if i == 5 and os.getpid() != PARENT:
         os._exit(3)                       # a worker dies in the middle of its block
@@ -174,11 +201,11 @@ def test_a_confirmed_presumed_job_counts_and_an_unconfirmed_one_does_not(
     for i, (_v, leaf) in enumerate(leaves, start=1):
         if i != 2:                                   # leaf 2 is left unconfirmed
             ev = parse_leaf(leaf).event
-            assert pool.confirm(i, ev.actor, ev.sig, True)
-    assert not pool.confirm(3, "someone else", parse_leaf(leaves[2][1]).event.sig, True)
-    assert not pool.confirm(1, parse_leaf(leaves[0][1]).event.actor, b"x" * 64, True)
-    assert not pool.confirm(6, parse_leaf(leaves[5][1]).event.actor,
-                            parse_leaf(leaves[5][1]).event.sig, False)   # not canonical
+            assert pool.confirm(i, leaf, ev.actor, ev.sig, True)
+    ev2, ev0, ev5 = (parse_leaf(leaves[k][1]).event for k in (2, 0, 5))
+    assert not pool.confirm(3, leaves[2][1], "someone else", ev2.sig, True)
+    assert not pool.confirm(1, leaves[0][1], ev0.actor, b"x" * 64, True)
+    assert not pool.confirm(6, leaves[5][1], ev5.actor, ev5.sig, False)   # not canonical
     assert pool.failures() == [5]
 
 
