@@ -98,10 +98,20 @@ class _Shared:
         self.next: Any = ctx.RawValue("q", 0)
         self.lock = ctx.Lock()
         self.verdicts: Any = ctx.RawArray("b", count)
-        self.procs: list[BaseProcess] = [ctx.Process(target=self.work, daemon=True)
+        self.procs: list[BaseProcess] = [ctx.Process(target=self._worker, daemon=True)
                                          for _ in range(workers)]
         for p in self.procs:
             p.start()
+
+    def _worker(self) -> None:
+        """A forked worker: verify, then leave at once — no flushing of the parent's
+        streams or exit handlers, whose locks another thread may have held at the fork."""
+        code = 0
+        try:
+            self.work()
+        except BaseException:   # noqa: BLE001 - the parent verifies what is left
+            code = 1
+        os._exit(code)
 
     def work(self) -> None:
         """Claim blocks until none is left (the workers; the parent once its fold is over)."""
