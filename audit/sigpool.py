@@ -1,27 +1,47 @@
 """Batch Ed25519 verification on every core.
 
-Owns: ``verify_batch`` (one process) and ``SignaturePool`` (a process pool fed in chunks,
-so the audit's sequential checks overlap with signature checks).  The audit is judged by
-its rate against the machine's raw verify rate (DESIGN.md §9); this is where that rate is
-spent.
+Owns: ``verify_batch`` (one process), ``presumed_job`` (a leaf's signature job read
+straight from its bytes, as if the leaf were canonical), ``reads_as`` (the fold's cheap
+confirmation that it does) and ``SignaturePool``.  For a large
+log the pool forks worker processes — one fewer than the cores, since the audit's own
+process is busy with the fold — as soon as the log and its keys are read; they inherit the
+leaves, take blocks of them through one shared counter, read each leaf's presumed job and
+write its verdict into shared memory (nothing is pickled, nothing waits for the busy
+parent).  When the fold is over the
+parent takes blocks from the same counter until none is left, then verifies the jobs the
+fold added (leaves that were not canonical) on every core the same way.  The audit is
+judged by its rate against the machine's raw verify rate (DESIGN.md §9); this is where
+that rate is spent.
+
+A presumed verdict counts only for a leaf the fold *confirms*: canonical, with the same
+actor and signature the fold decoded — then the presumed signing input is exactly the
+fold's (``ledger.events.parse_leaf`` slices a canonical leaf the same way).  Any other leaf
+gets the fold's own job and the presumed verdict is ignored.
 
 May import: ``cryptography``, the standard library.
 """
 
 from __future__ import annotations
 
+import binascii
 import multiprocessing
 import os
-from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 Job = tuple[bytes, bytes, bytes]  # (raw public key, signature, message)
-CHUNK = 1024
+#: jobs one process claims at a time (a few milliseconds of work)
+BLOCK = 64
 PARALLEL_THRESHOLD = 4096
+#: a canonical leaf: ``{"event":{"actor":"<key id>",…},"sig":"<base64>"}`` (sorted keys)
+_ENVELOPE = b'{"event":'
+_HEAD = _ENVELOPE + b'{"actor":"'
+_SIG = b',"sig":"'
 
 
 @lru_cache(maxsize=256)
@@ -40,43 +60,158 @@ def verify_batch(jobs: Sequence[Job]) -> list[bool]:
     return out
 
 
+def presumed_job(leaf: bytes, keys: dict[str, bytes], domain: bytes
+                 ) -> tuple[str, Job] | None:
+    """(actor, job) of ``leaf`` read as a canonical leaf: the actor is the first field of
+    the event, the signature the last field of the leaf, the signing input ``domain`` + the
+    bytes between ``{"event":`` and ``,"sig":"``; ``None`` when the bytes do not read so or
+    the actor has no key."""
+    if not leaf.startswith(_HEAD) or not leaf.endswith(b'"}'):
+        return None
+    end = leaf.find(b'"', len(_HEAD))
+    cut = leaf.rfind(_SIG)
+    if end < 0 or cut < end:
+        return None
+    try:
+        actor = leaf[len(_HEAD):end].decode("utf-8")
+        sig = binascii.a2b_base64(leaf[cut + len(_SIG):-2], strict_mode=True)
+    except (UnicodeDecodeError, binascii.Error):
+        return None
+    pub = keys.get(actor)
+    if pub is None:
+        return None
+    return actor, (pub, sig, domain + leaf[len(_ENVELOPE):cut])
+
+
+#: verdict bytes in shared memory
+_PENDING, _VALID, _INVALID, _NO_JOB = 0, 1, 2, 3
+
+
+class _Shared:
+    """``count`` jobs (``job(i)``, or ``None`` when there is none) verified by several
+    processes: a claim counter under a lock and one verdict byte per job in shared memory.
+    The workers are forked at once and inherit everything ``job`` needs."""
+
+    def __init__(self, job: Callable[[int], Job | None], count: int, workers: int) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self.job, self.count = job, count
+        self.next: Any = ctx.RawValue("q", 0)
+        self.lock = ctx.Lock()
+        self.verdicts: Any = ctx.RawArray("b", count)
+        self.procs: list[BaseProcess] = [ctx.Process(target=self._worker, daemon=True)
+                                         for _ in range(workers)]
+        for p in self.procs:
+            p.start()
+
+    def _worker(self) -> None:
+        """A forked worker: verify, then leave at once — no flushing of the parent's
+        streams or exit handlers, whose locks another thread may have held at the fork."""
+        code = 0
+        try:
+            self.work()
+        except BaseException:   # noqa: BLE001 - the parent verifies what is left
+            code = 1
+        os._exit(code)
+
+    def work(self) -> None:
+        """Claim blocks until none is left (the workers; the parent once its fold is over)."""
+        while True:
+            with self.lock:
+                start = self.next.value
+                if start >= self.count:
+                    return
+                self.next.value = start + BLOCK
+            for k in range(start, min(start + BLOCK, self.count)):
+                self.verdicts[k] = self._verdict(k)
+
+    def _verdict(self, k: int) -> int:
+        job = self.job(k)
+        if job is None:
+            return _NO_JOB
+        return _VALID if verify_batch([job])[0] else _INVALID
+
+    def results(self) -> list[int]:
+        """Join in, wait for the workers; what a worker left (it died) is verified here."""
+        self.work()
+        for p in self.procs:
+            p.join()
+        return [v or self._verdict(k) for k, v in enumerate(self.verdicts)]
+
+    def stop(self) -> None:
+        with self.lock:
+            self.next.value = self.count
+        for p in self.procs:
+            p.join()
+
+
+def reads_as(leaf: bytes, actor: str, sig: bytes) -> bool:
+    """``leaf`` begins with ``actor`` as the first field of the event and ends with ``sig``
+    (canonical base64) as its last field — so ``presumed_job`` reads exactly this actor and
+    signature (base64 holds no comma or quote: the last ``,"sig":"`` is this field's)."""
+    return (leaf.startswith(b"".join((_HEAD, actor.encode("utf-8"), b'"'))) and
+            leaf.endswith(b"".join((_SIG, binascii.b2a_base64(sig, newline=False), b'"}'))))
+
+
 class SignaturePool:
-    """Collect jobs; verify them in worker processes (or inline for small logs)."""
+    """Collect jobs; verify them on every core (or inline for small logs)."""
 
     def __init__(self, expected: int) -> None:
-        workers = os.cpu_count() or 1
-        self._parallel = expected >= PARALLEL_THRESHOLD and workers > 1
-        self._executor: ProcessPoolExecutor | None = None
-        if self._parallel:
-            ctx = multiprocessing.get_context("fork")
-            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-        self._pending: list[Job] = []
+        cores = os.cpu_count() or 1
+        self._workers = cores - 1 if expected >= PARALLEL_THRESHOLD and cores > 1 else 0
+        self._presume: Callable[[int], Job | None] | None = None
+        self._confirmed: list[int] = []
+        self._shared: _Shared | None = None
         self._tags: list[int] = []
-        self._futures: list[tuple[list[int], Future[list[bool]]]] = []
-        self._inline: list[tuple[int, bool]] = []
+        self._jobs: list[Job] = []
+
+    def presubmit(self, leaves: Sequence[tuple[int, bytes]], keys: dict[str, bytes],
+                  domain: bytes) -> None:
+        """Start verifying the presumed job of every leaf (tag = position, from 1) in worker
+        processes right away, before the fold has parsed anything.  Without workers (a
+        small log, one core) nothing is presumed: the fold adds every job."""
+        if not self._workers or not leaves:
+            return
+
+        def job(i: int) -> Job | None:
+            got = presumed_job(leaves[i][1], keys, domain)
+            return None if got is None else got[1]
+
+        self._presume = job
+        self._shared = _Shared(job, len(leaves), self._workers)
+
+    def confirm(self, tag: int, leaf: bytes, actor: str, sig: bytes, canonical: bool) -> bool:
+        """Whether the presumed job of leaf ``tag`` is the job the fold would submit, so
+        its verdict counts: the leaf is canonical and begins with its actor as the first
+        field and ends with its signature as the last (``presumed_job`` then reads exactly
+        that actor and signature, and the signing input ``parse_leaf`` slices)."""
+        if self._presume is None or not canonical or not reads_as(leaf, actor, sig):
+            return False
+        self._confirmed.append(tag)
+        return True
 
     def add(self, tag: int, job: Job) -> None:
-        self._pending.append(job)
+        """A job of the fold's own (always counted)."""
         self._tags.append(tag)
-        if len(self._pending) >= CHUNK:
-            self._flush()
-
-    def _flush(self) -> None:
-        if not self._pending:
-            return
-        jobs, tags = self._pending, self._tags
-        self._pending, self._tags = [], []
-        if self._executor is not None:
-            self._futures.append((tags, self._executor.submit(verify_batch, jobs)))
-        else:
-            self._inline.extend(zip(tags, verify_batch(jobs), strict=True))
+        self._jobs.append(job)
 
     def failures(self) -> list[int]:
-        """Tags of every job whose signature did not verify (waits for all)."""
-        self._flush()
-        bad = [tag for tag, ok in self._inline if not ok]
-        for tags, fut in self._futures:
-            bad.extend(tag for tag, ok in zip(tags, fut.result(), strict=True) if not ok)
-        if self._executor is not None:
-            self._executor.shutdown()
+        """Tags of every counted job whose signature did not verify (waits for all): the
+        fold's own jobs, and presumed jobs the fold confirmed."""
+        bad: list[int] = []
+        if self._shared is not None:
+            verdicts = self._shared.results()
+            self._shared = None
+            bad.extend(tag for tag in self._confirmed if verdicts[tag - 1] != _VALID)
+        if len(self._jobs) >= PARALLEL_THRESHOLD and self._workers:
+            ok = [v == _VALID for v in
+                  _Shared(self._jobs.__getitem__, len(self._jobs), self._workers).results()]
+        else:
+            ok = verify_batch(self._jobs)
+        bad.extend(tag for tag, good in zip(self._tags, ok, strict=True) if not good)
         return sorted(bad)
+
+    def close(self) -> None:
+        """Stop early (the audit did not finish): the workers end after their block."""
+        if self._shared is not None:
+            self._shared.stop()
+            self._shared = None

@@ -2,54 +2,33 @@
 → Merkle roots at every checkpoint (DESIGN.md §2, docs/AUDIT.md).
 
 Owns: ``audit_leaves`` (the whole audit over a sequence of stored leaves plus checkpoint
-notes), ``verify_ledger`` (a SQLite file or PostgreSQL URL) and ``verify_bundle`` (an
-exported directory).  Collects findings with stable codes and never stops at the first;
-never trusts snapshots or projections: it refolds every event with the same
-``ledger.rules.check`` / ``ledger.state.apply_event`` the command side uses.
+notes), ``start_signatures`` (the key map and every signature job, started before anything
+else), ``verify_ledger`` (a SQLite file or PostgreSQL URL), ``verify_bundle`` (an exported
+directory) and ``load_target``.  Collects findings with stable codes and never stops at
+the first.  Light on purpose: the fold (``audit.fold``, which imports every format) and the
+store are imported only once the signature workers run, so start-up overlaps with them.
 
-May import: ``ledger.*``, ``audit.findings``, ``audit.sigpool``, ``audit.checkpoints``,
-``audit.timing``.
+May import: ``ledger.*``, ``audit.findings``, ``audit.sigpool``, ``audit.fold``,
+``audit.checkpoints``.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Sequence
+import base64
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import msgspec
-
-import ledger.formats.registry  # noqa: F401  (the formats the audit re-runs)
-from audit.checkpoints import NoteFile, note_findings, parse_notes
-from audit.findings import Finding, Report, Severity, finding, make_report, rule_finding
+from audit.findings import Finding, Report, finding, make_report
 from audit.sigpool import SignaturePool
-from audit.timing import time_findings
 from ledger.canonical import NonCanonicalError
-from ledger.checkpoint_store import checkpoint_dir, ledger_notes, note_files
-from ledger.errors import RuleError, StorageError, UsageError
-from ledger.events import (
-    SIG_DOMAIN,
-    ZERO_HASH,
-    OfficialAdded,
-    ReportPublished,
-    SeedRecorded,
-    TournamentCreated,
-    parse_leaf,
-)
-from ledger.formats.officiating.notices import notice
-from ledger.formats.wot.events import TbpOverridden
-from ledger.location import Location
-from ledger.merkle import MerkleAccumulator, leaf_hash
-from ledger.rules import check
-from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger
-from ledger.text import (
-    MAX_LEAF_BYTES,
-    check_leaf_size,
-    check_text,
-    check_text_typed,
-    leaf_is_plain,
-)
+from ledger.errors import StorageError, UsageError
+from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
+
+if TYPE_CHECKING:
+    from audit.checkpoints import NoteFile
+    from ledger.location import Location
 
 Progress = Callable[[int, int], None]
 _GENESIS = b'"kind":"tournament_created"'
@@ -60,8 +39,6 @@ def _key_map(leaves: Sequence[tuple[int, bytes]]) -> dict[str, bytes]:
 
     Whether a key may sign at a given seq is decided later, in order, by the rules.
     """
-    import base64
-
     keys: dict[str, bytes] = {}
     for _ver, leaf in leaves:
         if b"official_added" not in leaf and _GENESIS not in leaf:
@@ -84,41 +61,6 @@ def _key_map(leaves: Sequence[tuple[int, bytes]]) -> dict[str, bytes]:
     return keys
 
 
-def _check_report_event(state: TournamentState, body: ReportPublished, seq: int,
-                        root: bytes | None) -> list[Finding]:
-    """A ``report_published`` states exactly what the log says at its size (recomputed
-    with the projections, never trusted)."""
-    from projections.report import compare_figures, report_figures
-
-    if body.size != state.size or root is None:
-        return []  # the rules already flag a report that does not cover the log before it
-    if body.root != root.hex():
-        return [finding("report_mismatch", seq, f"report root {body.root[:16]}… is not the "
-                        f"log's root at size {body.size}")]
-    try:
-        derived = report_figures(state, body.size, root.hex())
-    except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
-        return [finding("report_mismatch", seq, f"figures cannot be recomputed: {exc}")]
-    return [finding("report_mismatch", seq, d)
-            for d in compare_figures(body.figures, derived)]
-
-
-def _reveal_notes(leaves: Sequence[tuple[int, bytes]]) -> list[NoteFile]:
-    """Checkpoint notes carried inside commit-reveal seeds: audited like exported ones,
-    so a note whose root is not the log's is caught (THREATS T16)."""
-    out: list[NoteFile] = []
-    for _ver, leaf in leaves:
-        if b'"commit_reveal"' not in leaf:
-            continue
-        try:
-            ev = parse_leaf(leaf).event
-        except NonCanonicalError:
-            continue
-        if isinstance(ev.body, SeedRecorded) and ev.body.checkpoint:
-            out.append((f"checkpoint in seq {ev.seq}", ev.body.checkpoint.encode("utf-8")))
-    return out
-
-
 def _expected_log(leaves: Sequence[tuple[int, bytes]]) -> str | None:
     if not leaves:
         return None
@@ -128,146 +70,33 @@ def _expected_log(leaves: Sequence[tuple[int, bytes]]) -> str | None:
         return None
 
 
-def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile], *,
-                 log: str | None = None, source: str = "",
-                 progress: Progress | None = None) -> Report:
-    """Audit stored leaves ``(stored version, bytes)`` in order, plus checkpoint notes."""
-    log = log if log is not None else _expected_log(leaves)
-    findings: list[Finding] = []
-    if not leaves:
-        findings.append(finding("empty_log", None, "the log holds no events"))
-        return make_report(log=log, events=0, root=None, checkpoints=0, findings=findings,
-                           source=source)
-
-    parsed_notes, note_problems = parse_notes([*notes, *_reveal_notes(leaves)])
-    findings.extend(note_problems)
-    wanted_sizes = {cp.size for _n, _b, cp, _s in parsed_notes}
-    times: list[str] = []
-
+def start_signatures(leaves: Sequence[tuple[int, bytes]]
+                     ) -> tuple[SignaturePool, dict[str, bytes]]:
+    """The key map and a signature pool already verifying the presumed job of every leaf
+    (``audit.sigpool``); the fold confirms or replaces each."""
     keys = _key_map(leaves)
     sigs = SignaturePool(len(leaves))
-    state = TournamentState()
-    acc = MerkleAccumulator()
-    roots: dict[int, bytes] = {}
-    prev = ZERO_HASH
-    champion_seq = 0
-    total = len(leaves)
-    for i, (version, leaf) in enumerate(leaves, start=1):
-        root_before = acc.root() if b'"report_published"' in leaf else None
-        acc.append(leaf_hash(leaf))
-        if i in wanted_sizes:
-            roots[i] = acc.root()
-        this_hash = hashlib.sha256(leaf).hexdigest()
-        if version != i:
-            findings.append(finding("seq_gap", i, f"stored version {version} at position "
-                                    f"{i}: an event was deleted or inserted"))
-        try:
-            parsed = parse_leaf(leaf)
-        except NonCanonicalError as exc:
-            findings.append(finding("malformed", i, exc.message))
-            prev = this_hash
-            times.append("")
-            continue
-        ev = parsed.event
-        times.append(ev.time)
-        if parsed.noncanonical is not None:
-            findings.append(finding("non_canonical", i, parsed.noncanonical))
-        if log is not None and ev.log != log:
-            findings.append(finding("log_mismatch", i, f"event belongs to log {ev.log!r}, "
-                                    f"not {log!r}"))
-        if ev.seq != i:
-            findings.append(finding("seq_mismatch", i, f"event says seq {ev.seq} at "
-                                    f"position {i}"))
-        if ev.prev != prev:
-            findings.append(finding("chain_broken", i, f"prev {ev.prev[:16]}… is not the hash "
-                                    f"of event {i - 1} ({prev[:16]}…)"))
-        if (i == 1) != isinstance(ev.body, TournamentCreated):
-            findings.append(finding("genesis", i, "seq 1 must be tournament_created, and only "
-                                    "seq 1"))
-        pub = keys.get(ev.actor)
-        if pub is not None:
-            sigs.add(i, (pub, ev.sig, SIG_DOMAIN + parsed.signed_bytes))
-        try:
-            check(state, ev.body, ev.actor)
-            if isinstance(ev.body, TbpOverridden):        # WOTOLD-FORF-2: listed for review
-                b = ev.body
-                findings.append(finding("tbp_override", i, f"Judge override: Game {b.round} "
-                                        f"table {b.table}: #{b.number} TBP {b.old} -> {b.new} "
-                                        f"(method: {b.method}; reason: {b.reason})"))
-        except RuleError as exc:
-            findings.append(rule_finding(exc.finding, i, exc.message))
-        except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
-            findings.append(finding("rule_violation", i, f"event cannot be checked "
-                                    f"against the state: {type(exc).__name__}: {exc}"))
-        if ev.kind == "champion_declared":
-            champion_seq = i
-        if isinstance(ev.body, ReportPublished):
-            findings.extend(_check_report_event(state, ev.body, i, root_before))
-        if isinstance(ev.body, SeedRecorded) and ev.body.gap_reason:
-            findings.append(finding("random_org_serial_gap_explained", i, "RANDOM.ORG "
-                                    f"serials skipped; the head judge says: "
-                                    f"{ev.body.gap_reason}"))
-        text_problems = _text_findings(i, leaf, ev.body, len(state.players))
-        if text_problems:
-            findings.extend(text_problems)
-        try:
-            noted = notice(state, ev.body)
-        except Exception:  # noqa: BLE001 - a notice never stops the audit
-            noted = None
-        if noted is not None:
-            findings.append(finding(noted[0], i, noted[1]))
-        try:
-            apply_event(state, ev)
-        except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
-            findings.append(finding("malformed", i, f"event cannot be applied: "
-                                    f"{type(exc).__name__}: {exc}"))
-        prev = this_hash
-        if progress is not None and (i % 1000 == 0 or i == total):
-            progress(i, total)
-
-    for com in state.commitments.values():
-        if com.revealed_seq is None:
-            findings.append(finding("commitment_unrevealed", com.seq, "seed commitment "
-                                    "was never revealed"))
-    for seq in sigs.failures():
-        findings.append(finding("bad_signature", seq, "Ed25519 signature does not verify "
-                                "over the canonical event"))
-    tolerance = state.ledger_policy.time_tolerance_s
-    findings.extend(f for f in time_findings(times, tolerance)
-                    if f.code != "time_malformed" or times[(f.seq or 1) - 1])
-    notes_found = note_findings(parsed_notes, roots, state, total, log)
-    findings.extend(notes_found)
-    if champion_seq:
-        bad = {f.seq for f in notes_found if f.severity is Severity.ERROR}
-        sealed = max((cp.size for _n, _b, cp, _s in parsed_notes if cp.size not in bad),
-                     default=0)
-        if sealed < champion_seq:
-            findings.append(finding("event_not_sealed", champion_seq, "the champion is "
-                                    "declared but no end-of-event checkpoint covers it"))
-    return make_report(log=log, events=total, root=acc.root().hex(),
-                       checkpoints=len(parsed_notes), findings=findings, source=source)
+    sigs.presubmit(leaves, keys, SIG_DOMAIN)
+    return sigs, keys
 
 
-def _text_findings(i: int, leaf: bytes, body: object, players: int = 0) -> list[Finding]:
-    """Free text and size limits (docs/AUDIT.md §2 step 9a), the same rule the command
-    side applies before signing; the exact check runs only on leaves the byte prefilter
-    cannot clear."""
-    out: list[Finding] = []
-    if len(leaf) > MAX_LEAF_BYTES:
-        try:
-            check_leaf_size(len(leaf), players)
-        except RuleError as exc:
-            out.append(finding(exc.finding, i, exc.message))
-    try:
-        if leaf_is_plain(leaf):
-            check_text_typed(body)  # type: ignore[arg-type]
-        else:
-            check_text(msgspec.json.decode(leaf).get("event", {}).get("body"))
-    except RuleError as exc:
-        out.append(finding(exc.finding, i, exc.message))
-    except Exception as exc:  # noqa: BLE001 - a hostile body must not stop the audit
-        out.append(finding("unsafe_text", i, f"text cannot be checked: {exc}"))
-    return out
+def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile], *,
+                 log: str | None = None, source: str = "",
+                 progress: Progress | None = None,
+                 signatures: tuple[SignaturePool, dict[str, bytes]] | None = None) -> Report:
+    """Audit stored leaves ``(stored version, bytes)`` in order, plus checkpoint notes
+    (``signatures``: what ``start_signatures`` returned for these leaves, if called)."""
+    log = log if log is not None else _expected_log(leaves)
+    if not leaves:
+        findings: list[Finding] = [finding("empty_log", None, "the log holds no events")]
+        return make_report(log=log, events=0, root=None, checkpoints=0, findings=findings,
+                           source=source)
+    sigs, keys = signatures if signatures is not None else start_signatures(leaves)
+    with _closing_on_error(sigs):
+        from audit.fold import fold_report
+
+        return fold_report(leaves, notes, log=log, source=source, progress=progress,
+                           sigs=sigs, keys=keys)
 
 
 def read_notes(files: Sequence[Path]) -> list[NoteFile]:
@@ -287,18 +116,26 @@ def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
     """Audit one tournament of a ledger (SQLite file or PostgreSQL URL), reading raw rows
     through a read-only connection.  Notes: the ledger's own checkpoint directory plus
     every ``published`` directory of the auditor (issue 12, defect 1)."""
+    from ledger.checkpoint_store import checkpoint_dir, ledger_notes, note_files
+    from ledger.store import Ledger
+
     with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(log)
         leaves = list(ledger.raw_leaves(tid))
-        notes = ledger_notes(ledger, tid, note_files(
-            [checkpoint_dir(location, checkpoints, tid)], tid) + note_files(published, tid))
-    return audit_leaves(leaves, notes, log=tid, source=location.display(), progress=progress)
+        signatures = start_signatures(leaves)
+        with _closing_on_error(signatures[0]):
+            # the notes stored in the ledger itself (issue 7), then the note files
+            notes = ledger_notes(ledger, tid, note_files(
+                [checkpoint_dir(location, checkpoints, tid)], tid) + note_files(published, tid))
+    return audit_leaves(leaves, notes, log=tid, source=location.display(), progress=progress,
+                        signatures=signatures)
 
 
 def verify_bundle(directory: Path, progress: Progress | None = None, *,
                   published: Sequence[Path] = ()) -> Report:
     """Audit an exported bundle: ``log.jsonl``, ``checkpoints/*.note`` and every note of
-    the auditor's ``published`` directories."""
+    the auditor's ``published`` directories.  The signature workers start as soon as the
+    log is read, before the formats are imported."""
     log_file = directory / "log.jsonl"
     try:
         data = log_file.read_bytes()
@@ -312,12 +149,28 @@ def verify_bundle(directory: Path, progress: Progress | None = None, *,
         lines.pop()
     leaves = [(i, line) for i, line in enumerate(lines, start=1)]
     log = _expected_log(leaves)
-    files = note_files([directory / "checkpoints"], log or "")
-    if log:
-        files += note_files(published, log)
-    else:
-        files += [p for d in published for p in note_files([d], "")]
-    return audit_leaves(leaves, read_notes(files), source=str(directory), progress=progress)
+    signatures = start_signatures(leaves)
+    with _closing_on_error(signatures[0]):
+        from ledger.checkpoint_store import note_files
+
+        files = note_files([directory / "checkpoints"], log or "")
+        if log:
+            files += note_files(published, log)
+        else:
+            files += [p for d in published for p in note_files([d], "")]
+        notes = read_notes(files)
+    return audit_leaves(leaves, notes, source=str(directory), progress=progress,
+                        signatures=signatures)
+
+
+@contextmanager
+def _closing_on_error(sigs: SignaturePool) -> Iterator[None]:
+    """Stop the signature workers when the audit cannot go on (e.g. an unreadable note)."""
+    try:
+        yield
+    except BaseException:
+        sigs.close()
+        raise
 
 
 def load_target(target: str | None, tournament: str | None,
@@ -326,8 +179,9 @@ def load_target(target: str | None, tournament: str | None,
     """(leaves, checkpoint notes, tournament id or None, source) of a ledger path/URL or an
     exported bundle directory; the auditor's ``published`` note directories bind every
     input (issue 12, defect 1)."""
-    from ledger.errors import StorageError
+    from ledger.checkpoint_store import checkpoint_dir, ledger_notes, note_files
     from ledger.location import location_from
+    from ledger.store import Ledger
 
     path = Path(target) if target else None
     if path is not None and path.is_dir():

@@ -20,6 +20,12 @@ class _NoPool:
     def __init__(self, expected: int) -> None:
         pass
 
+    def presubmit(self, leaves: object, keys: object, domain: bytes) -> None:
+        pass
+
+    def confirm(self, tag: int, leaf: bytes, actor: str, sig: bytes, canonical: bool) -> bool:
+        return False
+
     def add(self, tag: int, job: object) -> None:
         pass
 

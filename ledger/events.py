@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 from collections.abc import Callable
 from enum import Enum
 from typing import Any, ClassVar, Literal
@@ -297,8 +296,19 @@ def seal(*, log: str, seq: int, prev: str, time: str, body: Body,
 
 _leaf_decoder = msgspec.json.Decoder(_Leaf)
 #: A JSON number of 16 or more digits (canonical JSON: after ':', ',' or '['); 2^53-1 has
-#: 16 digits, so a leaf without one holds no integer outside the schema's range.
-_LONG_NUMBER = re.compile(rb"[:,\[]-?[0-9]{16,}")
+#: 16 digits, so a leaf without one holds no integer outside the schema's range.  Found
+#: as the regex ``[:,\[]-?[0-9]{16,}`` would, by mapping bytes to classes (digit → 0,
+#: ``:,[`` → p, ``-`` kept, anything else → x) and searching the class string, which is
+#: several times faster than the regex on every leaf.
+_NUMBER_CLASSES = bytes(ord("0") if chr(c).isdigit() and c < 128 else ord("p")
+                        if c in b":,[" else c if c == ord("-") else ord("x")
+                        for c in range(256))
+_SIXTEEN = b"0" * 16
+
+
+def _long_number(leaf: bytes) -> bool:
+    classes = leaf.translate(_NUMBER_CLASSES)
+    return b"p" + _SIXTEEN in classes or b"p-" + _SIXTEEN in classes
 _sorted = msgspec.json.Encoder(order="sorted")
 _body_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
 
@@ -354,7 +364,7 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
     if base64.b64encode(sig).decode() != raw.sig:
         problem = "signature is not canonical base64 (unused bits or padding differ)"
     elif _sorted.encode(raw) != leaf or _sorted.encode(body) != bytes(ev.body) or \
-            _LONG_NUMBER.search(leaf) is not None:
+            _long_number(leaf):
         try:
             decode_canonical(leaf)
         except NonCanonicalError as exc:

@@ -135,9 +135,10 @@ def applies(body_type: type[Body]) -> Callable[[Applier], Applier]:
     return register
 
 
-def apply_event(state: TournamentState, ev: SignedEvent) -> None:
+def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None) -> None:
     """Fold one event into ``state`` (in place): the core's transition, then the format
-    plug-in's (which sees core facts too, e.g. registration closing)."""
+    plug-in's (which sees core facts too, e.g. registration closing).  ``head``: the
+    leaf's hex SHA-256 when the caller already has it (the audit hashes every leaf)."""
     for fn in _APPLIERS.get(type(ev.body), ()):
         fn(state, ev, ev.body)
     if state.fmt is not None:
@@ -146,7 +147,7 @@ def apply_event(state: TournamentState, ev: SignedEvent) -> None:
             plugin.evolve(state, ev)
     frontier_append(state.merkle, state.size, leaf_hash(ev.leaf))
     state.size = ev.seq
-    state.head = ev.leaf_hash_hex
+    state.head = ev.leaf_hash_hex if head is None else head
     state.last_time = ev.time
 
 

@@ -5,8 +5,9 @@ paragraph separators, bidi overrides/isolates/marks, lone surrogates; NFC), the 
 limits of a name, a reason and a whole leaf, ``normalize_body`` (NFC of every string of a
 body, applied by the command side before it signs) and ``check_text`` (the rule itself, run
 by the command side before signing and by the audit on every event, finding
-``unsafe_text``), plus the byte prefilter the audit uses to skip the exact check on
-plainly safe leaves.
+``unsafe_text``), plus the byte prefilters the audit uses to skip the exact check on
+plainly safe leaves (``leaf_text_clean``: nothing to check; ``leaf_is_plain``: only the
+length limits).
 
 Display code escapes what it prints anyway (``escape_display``): a foreign log may hold
 anything, and the audit reports it.
@@ -139,6 +140,22 @@ def leaf_is_plain(leaf: bytes) -> bool:
     if b"\\" not in leaf and b"\x7f" not in leaf:  # no escape at all: the common case
         return True
     return _SUSPECT.search(leaf) is None
+
+
+#: A quote followed by more than MAX_NAME bytes without a quote: in a leaf without
+#: backslashes, every JSON string is exactly the bytes after its opening quote up to the
+#: next quote, so a leaf without such a run holds no string long enough to reach a length
+#: limit (MAX_NAME ≤ MAX_REASON).  Anchored at the quote, so the search is linear.
+_LONG_RUN = re.compile(b'"[^"]{%d,}' % (MAX_NAME + 1))
+
+
+def leaf_text_clean(leaf: bytes) -> bool:
+    """True when ``leaf`` (canonical bytes) certainly passes the whole text rule, so the
+    audit need not decode anything for it: ASCII (NFC), no backslash (no JSON escape, so
+    no control character and quotes delimit every string), no DEL, and no string longer
+    than ``MAX_NAME`` characters.  False means "check exactly", never "unsafe"."""
+    return (leaf.isascii() and b"\\" not in leaf and b"\x7f" not in leaf
+            and _LONG_RUN.search(leaf) is None)
 
 
 _PLANS: dict[type, tuple[tuple[tuple[str, int], ...], tuple[str, ...]]] = {}

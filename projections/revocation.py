@@ -11,6 +11,7 @@ May import: ``ledger.formats.officiating.model``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -25,18 +26,11 @@ def revoke(rows: Sequence[tuple[int, int, T]],
     gone = {n for n, d in dq.items() if d.standing_revoked}
     if not gone:
         return [(rank, row) for _n, rank, row in rows]
+    # everyone strictly below a revoked pass-down place moves up one
+    passed = sorted(r for m, r, _ in rows
+                    if m in gone and dq[m].prize_policy is PrizePolicy.PASS_DOWN)
     out: list[tuple[int, T]] = []
-    shift = 0          # revoked places passed down so far
-    seen_ranks: dict[int, int] = {}
     for n, rank, row in rows:
-        if n in gone:
-            if dq[n].prize_policy is PrizePolicy.PASS_DOWN:
-                # everyone strictly below this place moves up one
-                shift += 1
-            continue
-        if rank not in seen_ranks:
-            moved = sum(1 for m, r, _ in rows if m in gone and r < rank
-                        and dq[m].prize_policy is PrizePolicy.PASS_DOWN)
-            seen_ranks[rank] = rank - moved
-        out.append((seen_ranks[rank], row))
+        if n not in gone:
+            out.append((rank - bisect_left(passed, rank), row))
     return out

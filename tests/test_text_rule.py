@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import unicodedata
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.errors import RuleError
-from ledger.events import PlayerRegistered, seal
+from ledger.events import OfficialRevoked, PlayerRegistered, seal
 from ledger.text import (
     MAX_NAME,
+    MAX_REASON,
     check_text,
     check_text_typed,
     escape_display,
     leaf_is_plain,
+    leaf_text_clean,
     normalize_body,
     unsafe_chars,
 )
@@ -81,3 +84,33 @@ def test_normalised_safe_names_are_accepted(name: str) -> None:
 def test_name_size_limit(n: int, ok: bool) -> None:
     assert _refused(check_text, {"name": "x" * n}) is not ok
     assert _refused(check_text_typed, PlayerRegistered(number=1, name="x" * n)) is not ok
+
+
+LONG_TEXT = st.text(alphabet=st.one_of(st.characters(), st.sampled_from(UNSAFE + '"\\')),
+                    max_size=130) | st.text(alphabet="ab\"\\", min_size=95, max_size=600)
+
+
+@settings(max_examples=400, deadline=None)
+@given(name=LONG_TEXT, deck=st.none() | LONG_TEXT, reason=LONG_TEXT)
+def test_a_leaf_the_clean_prefilter_clears_passes_the_exact_rule(
+        name: str, deck: str | None, reason: str) -> None:
+    """``leaf_text_clean`` (the audit skips the text rule) only ever clears leaves whose
+    every string passes ``check_text`` exactly (LEDGER-TEXT-1): names, reasons, escapes."""
+    if any("\ud800" <= c <= "\udfff" for c in name + (deck or "") + reason):
+        return                                     # cannot be encoded into a leaf at all
+    bodies = [PlayerRegistered(number=1, name=name, deck=deck),
+              OfficialRevoked(key_id="k" * 16, reason=reason)]
+    for body in bodies:
+        leaf = seal(log="t", seq=2, prev="0" * 64, time="2026-01-01T00:00:00.000000Z",
+                    body=body, signer=SCOREKEEPER).leaf
+        if leaf_text_clean(leaf):
+            check_text(msgspec.json.decode(leaf)["event"]["body"])   # never refuses
+
+
+@pytest.mark.parametrize("n", [MAX_NAME, MAX_NAME + 1, MAX_REASON + 1])
+def test_the_clean_prefilter_leaves_long_strings_to_the_exact_rule(n: int) -> None:
+    for body in (PlayerRegistered(number=1, name="x" * n),
+                 OfficialRevoked(key_id="k" * 16, reason="r" * n)):
+        leaf = seal(log="t", seq=2, prev="0" * 64, time="2026-01-01T00:00:00.000000Z",
+                    body=body, signer=SCOREKEEPER).leaf
+        assert leaf_text_clean(leaf) is (n <= MAX_NAME)

@@ -115,7 +115,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                 order = list(ms(state).order or [])
             expected = round_robin_round(state, n, order, list(body.draws))
         else:
-            items = bye_items(state)
+            active = entrants(state)           # built once for the bye, the draw, the plan
+            items = bye_items(state, active)
             want = 1 if items is None else 2
             if body.round != n or len(body.draws) != want:
                 raise _mismatch("pairing_mismatch", "BR-SWISS-2", "round/draws", (n, want),
@@ -124,9 +125,9 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
             if items is not None:
                 bye = recorded_draw(state, body.draws[0], round_ctx(state, n, "bye"), items)[0]
             order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
-                                  pairing_items(state, bye))
+                                  pairing_items(state, bye, active))
             expected = plan_swiss(state, n, bye, order, list(body.draws),
-                                  algorithm=PAIRING_ALGORITHM)
+                                  algorithm=PAIRING_ALGORITHM, active=active)
     if expected != body:
         raise _mismatch("pairing_mismatch", "BR-SWISS-2", f"round {body.round} pairing",
                         [t.players for t in expected.tables] + [expected.bye],

@@ -88,14 +88,19 @@ def flag(state: TournamentState, name: str) -> bool:
     return param(state, name) is True
 
 
+_MATCH_FORMATS = {m.value: m for m in MatchFormat}
+_SE_EQUAL = {m.value: m for m in SeEqualGames}
+
+
 def match_format(state: TournamentState) -> MatchFormat:
-    return MatchFormat(text(state, "match_format"))
+    v = text(state, "match_format")
+    return _MATCH_FORMATS.get(v) or MatchFormat(v)
 
 
 def se_equal_games(state: TournamentState) -> SeEqualGames:
     fmt = state.format
-    v = fmt.params.get("br_se_equal_games_at_time", "both_lose") if fmt else "both_lose"
-    return SeEqualGames(str(v))
+    v = str(fmt.params.get("br_se_equal_games_at_time", "both_lose") if fmt else "both_lose")
+    return _SE_EQUAL.get(v) or SeEqualGames(v)
 
 
 def tiebreak_params(state: TournamentState) -> TiebreakParams:

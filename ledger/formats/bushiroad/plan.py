@@ -40,9 +40,15 @@ from ledger.formats.bushiroad.rounds import (
     RoundRange,
     StopRule,
     recommended_swiss_rounds,
-    swiss_stop,
+    swiss_stop_at,
 )
-from ledger.formats.bushiroad.standings import final_order, histories, ranking, tied_players
+from ledger.formats.bushiroad.standings import (
+    final_order,
+    histories,
+    ranking,
+    tied_players,
+    undefeated_until,
+)
 from ledger.formats.match.events import AnnexA, RoundClosed, RoundPaired, Table
 from ledger.formats.match.model import (
     DecidedBy,
@@ -53,8 +59,8 @@ from ledger.formats.match.model import (
     RoundState,
     Status,
 )
-from ledger.formats.match.pairing import bye_candidates
-from ledger.formats.match.plan import ctx, entrants, open_round
+from ledger.formats.match.pairing import Entrant, bye_candidates
+from ledger.formats.match.plan import active_count, ctx, entrants, open_round
 from ledger.state import TournamentState
 
 PAIRING_ALGORITHM = "match-pair/v1"     # the HotC objective over point groups (AMB-B7)
@@ -71,10 +77,13 @@ STAGE = {FormatId.SWISS: Stage.SWISS, FormatId.DOUBLE_ELIM: Stage.DOUBLE_ELIM,
          FormatId.ROUND_ROBIN: Stage.ROUND_ROBIN, FormatId.SINGLE_ELIM: Stage.SINGLE_ELIM}
 
 
+_FORMAT_IDS = {f.value: f for f in FormatId}
+
+
 def fmt_id(state: TournamentState) -> FormatId:
     if state.format is None:
         raise RuleError("RULES-8", "this ledger has no format")
-    return FormatId(state.format.id)
+    return _FORMAT_IDS.get(state.format.id) or FormatId(state.format.id)
 
 
 def ms(state: TournamentState) -> MatchState:
@@ -126,7 +135,7 @@ def round_preconditions(state: TournamentState) -> int:
         raise RuleError("BR-SWISS-ROUNDS-4", "the qualifying rounds are over",
                         hint="select the top cut with 'tourney cut'" if cut_size(state)
                         else "finalize the standings with 'tourney cut'")
-    if len(entrants(state)) < 2:
+    if active_count(state) < 2:
         raise RuleError("BR-SWISS-1", "fewer than two active fighters",
                         hint="finalize the standings with 'tourney cut'")
     return len(h.rounds) + 1
@@ -135,7 +144,7 @@ def round_preconditions(state: TournamentState) -> int:
 def rounds_total_at_start(state: TournamentState) -> int:
     """R_total fixed when round 1 is paired (0 while a stop rule or DE decides the end)."""
     f = fmt_id(state)
-    active = len(entrants(state))
+    active = active_count(state)
     if f is FormatId.SWISS:
         return rounds_for_field(state, active)
     if f is FormatId.ROUND_ROBIN:
@@ -143,10 +152,11 @@ def rounds_total_at_start(state: TournamentState) -> int:
     return 0
 
 
-def bye_items(state: TournamentState) -> list[int] | None:
+def bye_items(state: TournamentState, active: list[Entrant] | None = None) -> list[int] | None:
     """AMB-B1: the bye is drawn among the fighters on the lowest points who have not had a
-    bye; None when the field is even."""
-    active = entrants(state)
+    bye; None when the field is even.  ``active``: ``entrants(state)`` if already built."""
+    if active is None:
+        active = entrants(state)
     if len(active) % 2 == 0:
         return None
     return bye_candidates(active, "no_repeat")
@@ -184,11 +194,11 @@ def stage_over(state: TournamentState, rnd: RoundState) -> tuple[bool, int | Non
     if sum(r.status is Status.ACTIVE for r in h.records.values()) < 2:
         return True, None
     if h.rounds_total:
-        stop = swiss_stop(histories(state), rnd.number, StopRule.FIXED,
-                          swiss_rounds=h.rounds_total)
+        stop = swiss_stop_at(undefeated_until(state), rnd.number, StopRule.FIXED,
+                             swiss_rounds=h.rounds_total)
     else:
-        stop = swiss_stop(histories(state), rnd.number, StopRule(text(state, "stop_rule")),
-                          cut_size=cut_size(state))
+        stop = swiss_stop_at(undefeated_until(state), rnd.number,
+                             StopRule(text(state, "stop_rule")), cut_size=cut_size(state))
     return stop.stop, None
 
 
@@ -309,7 +319,7 @@ def require_stage_over(state: TournamentState) -> None:
     if open_round(state) is not None:
         raise RuleError("BR-SWISS-ROUNDS-4", "a round is still open",
                         hint="record its remaining results first")
-    if not h.swiss_over and len(entrants(state)) >= 2:
+    if not h.swiss_over and active_count(state) >= 2:
         raise RuleError("BR-SWISS-ROUNDS-4", "the qualifying rounds are not over",
                         hint="pair the next round with 'tourney round pair'")
     if h.champion is not None:

@@ -1,7 +1,8 @@
 """Recommended number of Swiss rounds (BR-SWISS-ROUNDS-1..4, AMB-B28; TC-04).
 
 Owns: ``recommended_swiss_rounds``, the two tables of 002 FR §3.2.1.1 as data, and
-``swiss_stop`` — whether an announced stop rule ends the Swiss stage (BR-SWISS-ROUNDS-4).
+``swiss_stop`` / ``swiss_stop_at`` — whether an announced stop rule ends the Swiss stage
+(BR-SWISS-ROUNDS-4), from histories or from each fighter's ``undefeated_until``.
 The recommendation is advice for ``tourney init``: the organizer may set any number of
 rounds or an announced stop rule instead, and outside the tables there is no default, so
 the organizer MUST set it (AMB-B28).
@@ -89,7 +90,7 @@ class StopCheck:
     undefeated: int                    # after the rounds completed so far
 
 
-def _undefeated_until(h: History) -> float:
+def undefeated_until(h: History) -> float:
     """The number of completed rounds after which the fighter is no longer undefeated:
     the round of their first loss, or the round after which they dropped or were
     disqualified, whichever is earlier (infinity if neither)."""
@@ -105,18 +106,29 @@ def undefeated_after(histories: Iterable[History], after_round: int) -> int:
     A draw is not a loss (BR-SWISS-4), so an unbeaten fighter with draws counts; a fighter
     who dropped or was disqualified by then does not.
     """
-    return sum(1 for h in histories if _undefeated_until(h) > after_round)
+    return sum(1 for h in histories if undefeated_until(h) > after_round)
 
 
 def swiss_stop(histories: Iterable[History], completed_rounds: int, rule: StopRule, *,
                swiss_rounds: int | None = None, cut_size: int | None = None,
                extra_rounds: int = 0) -> StopCheck:
+    """``swiss_stop_at`` over the histories of the field."""
+    return swiss_stop_at([undefeated_until(h) for h in histories], completed_rounds, rule,
+                         swiss_rounds=swiss_rounds, cut_size=cut_size,
+                         extra_rounds=extra_rounds)
+
+
+def swiss_stop_at(until_rounds: Iterable[float], completed_rounds: int, rule: StopRule, *,
+                  swiss_rounds: int | None = None, cut_size: int | None = None,
+                  extra_rounds: int = 0) -> StopCheck:
     """Does the announced rule end the Swiss stage after ``completed_rounds`` (BR-SWISS-ROUNDS-4)?
 
     ``fixed`` stops after ``swiss_rounds``.  ``one_undefeated`` stops once at most one
     undefeated fighter remains; ``undefeated_below_cut`` once fewer than ``cut_size`` do
     (BR-DE-2's rule, offered for Swiss).  ``extra_rounds`` plays that many more rounds after
     the condition first held ("add one more round to give fighters with a loss a chance").
+    ``until_rounds`` holds, per fighter, the completed rounds after which they stopped
+    being undefeated (``undefeated_until``; infinity if never).
     The count is re-derived from the histories for every completed round, so a drop or a
     correction between rounds is taken into account (evaluate before pairing the next round).
     Round 1 is always played: the rules are checked from the first completed round on.
@@ -124,7 +136,7 @@ def swiss_stop(histories: Iterable[History], completed_rounds: int, rule: StopRu
     if extra_rounds < 0:
         raise RuleError("BR-SWISS-ROUNDS-4", f"extra rounds must be ≥ 0, not {extra_rounds}",
                         hint="announce 0 or more extra rounds")
-    until = sorted(_undefeated_until(h) for h in histories)
+    until = sorted(until_rounds)
 
     def count(r: int) -> int:
         return len(until) - bisect_right(until, r)

@@ -16,14 +16,22 @@ May import: the standard library, ``ledger.errors``, ``ledger.formats.bushiroad.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
-from itertools import groupby
-from math import lcm
 
 from ledger.errors import RuleError
+from ledger.formats.bushiroad.columns import (
+    Columns,
+    Step,
+    dominance,
+    opponent_keys,
+    order_columns,
+)
+from ledger.formats.bushiroad.columns import Group as Group
+from ledger.formats.bushiroad.columns import Ranking as Ranking
+from ledger.formats.bushiroad.columns import StandingRow as StandingRow
 from ledger.formats.bushiroad.model import (
     FighterId,
     History,
@@ -34,12 +42,8 @@ from ledger.formats.bushiroad.model import (
 from ledger.formats.bushiroad.mw import (
     MwDenominator,
     de_mw_hundredths,
-    fraction_str,
-    mw_str,
     swiss_mw_hundredths,
 )
-
-Group = tuple[FighterId, ...]
 
 
 class StandingsKind(str, Enum):
@@ -88,38 +92,6 @@ class TiebreakParams:
     de_dq_as_drop: bool = True
 
 
-@dataclass(frozen=True)
-class StandingRow:
-    """One fighter's line.  ``place`` is shared by the members of an unresolved tie."""
-
-    fighter: FighterId
-    place: int
-    points: int
-    wins: int
-    losses: int
-    draws: int
-    mw: Fraction
-    omw: Fraction
-    oomw: Fraction
-
-    def contract(self) -> dict[str, object]:
-        """The Bushiroad fields of ``tourney standings --json`` (DESIGN.md §11)."""
-        return {"number": self.fighter, "rank": self.place, "points": self.points,
-                "mw": mw_str(self.mw), "omw": fraction_str(self.omw),
-                "oomw": fraction_str(self.oomw)}
-
-
-@dataclass(frozen=True)
-class Ranking:
-    """Rows in standing order, and the groups the caller must still order (BR-SWISS-TB-7)."""
-
-    rows: tuple[StandingRow, ...]
-    unresolved: tuple[Group, ...]
-
-    def order(self) -> tuple[FighterId, ...]:
-        return tuple(r.fighter for r in self.rows)
-
-
 def opponent_averages(by_fighter: Mapping[FighterId, History], mw: Mapping[FighterId, int]
                       ) -> tuple[dict[FighterId, Fraction], dict[FighterId, Fraction]]:
     """OMW% and OOMW% of every fighter, exact (BR-SWISS-TB-4/5, BR-DE-TB-5; AMB-B3, AMB-B6).
@@ -135,13 +107,10 @@ def opponent_averages(by_fighter: Mapping[FighterId, History], mw: Mapping[Fight
 
 def _opponent_keys(by_fighter: Mapping[FighterId, History], mw: Mapping[FighterId, int]
                    ) -> tuple[dict[FighterId, int], dict[FighterId, int], int]:
-    opps = {f: h.opponents() for f, h in by_fighter.items()}
-    scale = lcm(1, *(len(o) for o in opps.values() if o))
-    omw = {f: (sum(mw[o] for o in os) * (scale // len(os)) if os else 0)
-           for f, os in opps.items()}
-    oomw = {f: (sum(omw[o] for o in os) * (scale // len(os)) if os else 0)
-            for f, os in opps.items()}
-    return omw, oomw, scale
+    fighters = list(by_fighter)
+    omw, oomw, scale = opponent_keys(fighters, [mw[f] for f in fighters],
+                                     [by_fighter[f].opponents() for f in fighters])
+    return dict(zip(fighters, omw, strict=True)), dict(zip(fighters, oomw, strict=True)), scale
 
 
 def _beat(by_fighter: Mapping[FighterId, History], x: FighterId, y: FighterId) -> bool:
@@ -160,45 +129,8 @@ def head_to_head(group: Group, by_fighter: Mapping[FighterId, History],
     pieces: singletons, then at most one group still tied (for the random method or a
     playoff).  Only matches with a winner count; a draw or a double loss decides nothing.
     """
-    if len(group) < 2:
-        return (group,) if group else ()
-    if mode is H2HGroup.PAIRS_ONLY:
-        if len(group) == 2:
-            a, b = group
-            if _beat(by_fighter, a, b):
-                return (a,), (b,)
-            if _beat(by_fighter, b, a):
-                return (b,), (a,)
-        return (group,)
-    remaining = list(group)
-    pieces: list[Group] = []
-    while len(remaining) >= 2:
-        top = next((x for x in remaining
-                    if all(_beat(by_fighter, x, y) for y in remaining if y != x)), None)
-        if top is None:
-            break
-        pieces.append((top,))
-        remaining.remove(top)
-    if remaining:
-        pieces.append(tuple(remaining))
-    return tuple(pieces)
-
-
-Step = Callable[[Group], list[Group]]
-
-
-def _by_key(key: Mapping[FighterId, int]) -> Step:
-    """Higher key first; equal keys stay together, in the group's (fighter-number) order."""
-    def step(group: Group) -> list[Group]:
-        ordered = sorted(group, key=lambda f: -key[f])
-        return [tuple(g) for _, g in groupby(ordered, key=lambda f: key[f])]
-    return step
-
-
-def _refine(groups: list[Group], steps: Sequence[Step]) -> list[Group]:
-    for step in steps:
-        groups = [piece for g in groups for piece in (step(g) if len(g) > 1 else [g])]
-    return groups
+    return dominance(group, lambda x, y: _beat(by_fighter, x, y),
+                     mode is H2HGroup.PAIRS_ONLY)
 
 
 def rank(histories: Iterable[History], *, kind: StandingsKind, total_rounds: int,
@@ -238,46 +170,34 @@ def rank(histories: Iterable[History], *, kind: StandingsKind, total_rounds: int
         mw = {f: de_mw_hundredths(h, total_rounds=total_rounds, points_per_win=m,
                                   dq_as_drop=params.de_dq_as_drop)
               for f, h in by_fighter.items()}
-    omw_key, oomw_key, scale = _opponent_keys(by_fighter, mw)
-    wins = {f: h.wins() for f, h in by_fighter.items()}
-    losses = {f: h.losses() for f, h in by_fighter.items()}
+    fighters = sorted(by_fighter)
+    hs = [by_fighter[f] for f in fighters]
+    cols = Columns(fighters=fighters, wins=[h.wins() for h in hs],
+                   losses=[h.losses() for h in hs], draws=[h.draws() for h in hs],
+                   mw=[mw[f] for f in fighters], opponents=[h.opponents() for h in hs],
+                   beat=lambda x, y: _beat(by_fighter, x, y))
+    return order_columns(cols, ranking_steps(kind, params), omit=frozenset(omit),
+                         points_per_win=m, pairs_only=params.h2h_group is H2HGroup.PAIRS_ONLY)
 
-    steps: list[Step] = [_by_key(wins)]   # points = wins × M in both kinds
+
+def ranking_steps(kind: StandingsKind, params: TiebreakParams) -> list[Step]:
+    """The order of BR-SWISS-TB-8 / BR-DE-TB-1 under the tournament's parameters: points
+    (= wins × M), fewer losses (DE, ``de_rank_losses_secondary``, AMB-B10), OMW%,
+    head-to-head here under ``h2h_position = after_omw``, OOMW% (``outside_japan``),
+    head-to-head here under ``after_oomw`` (AMB-B4)."""
+    steps: list[Step] = [("wins",)]
     if kind is StandingsKind.DOUBLE_ELIM and params.de_rank_losses_secondary:
-        steps.append(_by_key({f: -n for f, n in losses.items()}))
-
-    def h2h(group: Group) -> list[Group]:
-        return list(head_to_head(group, by_fighter, params.h2h_group))
-
-    steps.append(_by_key(omw_key))
-    if params.h2h_position is H2HPosition.AFTER_OMW:
-        steps.append(h2h)
-    if params.territory is Territory.OUTSIDE_JAPAN:
-        steps.append(_by_key(oomw_key))
-    if params.h2h_position is H2HPosition.AFTER_OOMW:
-        steps.append(h2h)
-
-    dropped = set(omit)
-    field = tuple(sorted(f for f in by_fighter if f not in dropped))
-    groups = _refine([field], steps)
-    memo: dict[tuple[int, int], Fraction] = {}
-
-    def frac(n: int, d: int) -> Fraction:      # many fighters share a value
-        x = memo.get((n, d))
-        if x is None:
-            x = memo[(n, d)] = Fraction(n, d)
-        return x
-
-    rows: list[StandingRow] = []
-    for g in groups:
-        place = len(rows) + 1
-        for f in g:
-            rows.append(StandingRow(
-                fighter=f, place=place, points=wins[f] * m, wins=wins[f], losses=losses[f],
-                draws=by_fighter[f].draws(), mw=frac(mw[f], 100),
-                omw=frac(omw_key[f], 100 * scale),
-                oomw=frac(oomw_key[f], 100 * scale * scale)))
-    return Ranking(tuple(rows), tuple(g for g in groups if len(g) > 1))
+        steps.append(("fewer_losses",))
+    after_omw = params.h2h_position is H2HPosition.AFTER_OMW
+    oomw = params.territory is Territory.OUTSIDE_JAPAN
+    steps.append(("omw",) if after_omw or not oomw else ("omw", "oomw"))
+    if after_omw:
+        steps.append(None)
+        if oomw:
+            steps.append(("oomw",))
+    else:
+        steps.append(None)
+    return steps
 
 
 def resolve_ties(ranking: Ranking, orders: Mapping[Group, Sequence[FighterId]]) -> Ranking:

@@ -118,12 +118,13 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
     h: MatchState = state.fmt
     rec = h.records
     top = rnd.phase is Phase.TOP_CUT
-    if res.winner in rec:
-        rec[res.winner].wins += sign
+    won = rec.get(res.winner) if res.winner is not None else None
+    if won is not None:
+        won.wins += sign
         if top:
-            rec[res.winner].top_wins += sign
+            won.top_wins += sign
         elif len(res.losers) == 1:        # head-to-head (BR-SWISS-TB-6)
-            beaten = rec[res.winner].beaten
+            beaten = won.beaten
             if sign > 0:
                 beaten.append(res.losers[0])
             elif res.losers[0] in beaten:
@@ -134,8 +135,9 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
                 rec[p].draws += sign
     if not top:
         for p in table.players:
-            if p in rec:
-                _mark(rec[p], rnd.number, _played_char(res, p) if sign > 0 else "-")
+            r = rec.get(p)
+            if r is not None:
+                _mark(r, rnd.number, _played_char(res, p) if sign > 0 else "-")
     for loser, reason in zip(res.losers, res.loss_reasons, strict=False):
         r = rec.get(loser)
         if r is None:

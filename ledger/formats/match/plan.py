@@ -110,15 +110,25 @@ def _entrants(state: TournamentState) -> list[Entrant]:
             if r.status is Status.ACTIVE]
 
 
-def pairing_items(state: TournamentState, bye: int | None) -> list[int]:
-    return [e.number for e in entrants(state) if e.number != bye]
+def active_count(state: TournamentState) -> int:
+    """``len(entrants(state))`` without building the entrants."""
+    return sum(1 for r in state.fmt.records.values() if r.status is Status.ACTIVE)
+
+
+def pairing_items(state: TournamentState, bye: int | None,
+                  active: list[Entrant] | None = None) -> list[int]:
+    """The items of the pairing draw; ``active`` = ``entrants(state)`` if already built."""
+    return [e.number for e in (entrants(state) if active is None else active)
+            if e.number != bye]
 
 
 def plan_swiss(state: TournamentState, number: int, bye: int | None,
                order: list[int], draws: list[int], *,
-               algorithm: str = PAIRING_ALGORITHM) -> RoundPaired:
-    """The round_paired of Swiss round ``number`` given the bye and the pairing draw."""
-    field = [e for e in entrants(state) if e.number != bye]
+               algorithm: str = PAIRING_ALGORITHM,
+               active: list[Entrant] | None = None) -> RoundPaired:
+    """The round_paired of Swiss round ``number`` given the bye and the pairing draw
+    (``active`` = ``entrants(state)`` if the caller already built them)."""
+    field = [e for e in (entrants(state) if active is None else active) if e.number != bye]
     limit, core = PAIRING_LIMITS.get(algorithm, (EXACT_LIMIT, CORE_PER_GROUP))
     pairs, _exact = pair_swiss(field, order, param(state, "pair_down_counts", "higher"),
                                exact_limit=limit, core_per_group=core)

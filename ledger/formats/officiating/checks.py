@@ -167,10 +167,12 @@ def _games_against(body: ResultRecorded | ResultCorrected, players: list[int],
 def _result_guard(state: TournamentState, body: ResultRecorded | ResultCorrected,
                   actor: str) -> None:
     h = ms(state)
+    o = h.officiating
+    if not o.pending and not o.dq:      # nothing pending, nobody disqualified: no rule binds
+        return
     tab = find_table(h, body.round, body.table)
     if tab is None:
         return
-    o = h.officiating
     for p in tab.players:
         lost = p in body.losers and body.winner != p
         bound = [x for x in o.pending if x.number == p and x.round == body.round]

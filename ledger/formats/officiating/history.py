@@ -31,9 +31,14 @@ _REASONS = ["play", "concession", "timeout_double", "timeout_slow_play",
             "timeout", "late_entry", "penalty"]
 
 
-def _code(names: list[str], enum: type[Outcome] | type[LossReason], value: str) -> int:
-    if value in names:
-        return names.index(value) + 1
+_OUTCOME_CODES = {n: i for i, n in enumerate(_OUTCOMES, start=1)}
+_REASON_CODES = {n: i for i, n in enumerate(_REASONS, start=1)}
+
+
+def _code(codes: dict[str, int], enum: type[Outcome] | type[LossReason], value: str) -> int:
+    code = codes.get(value)
+    if code is not None:
+        return code
     return 100 + [m.value for m in enum].index(value)
 
 
@@ -69,10 +74,10 @@ def put_result(o: OfficiatingState, round_no: int, table: int, *, seq: int,
     if flat is None or table < 1 or i + STRIDE > len(flat):
         return
     ls = (list(losers) + [0, 0])[:2]
-    rs = ([_code(_REASONS, LossReason, r) for r in loss_reasons] + [0, 0])[:2]
+    rs = ([_code(_REASON_CODES, LossReason, r) for r in loss_reasons] + [0, 0])[:2]
     g = (list(games) + [0, 0, 0])[:3] if games is not None else [-1, -1, -1]
     flat[i + 2:i + STRIDE] = [seq, winner or 0, *ls, *rs,
-                              _code(_OUTCOMES, Outcome, outcome), *g]
+                              _code(_OUTCOME_CODES, Outcome, outcome), *g]
 
 
 def _row(flat: list[int], table: int) -> Row:
