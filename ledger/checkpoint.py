@@ -21,12 +21,14 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typing import TYPE_CHECKING
 
 from ledger.errors import UsageError, VerificationError
 from ledger.keys import public_raw, verify_signature
 from ledger.merkle import HASH_SIZE, ProofError, _verify_consistency, _verify_inclusion
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 SIG_TYPE_ED25519 = 0x01
 SIG_PREFIX = "\u2014 "  # EM DASH, space

@@ -16,14 +16,15 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from typing import TYPE_CHECKING
 
 from ledger.errors import UsageError
+
+if TYPE_CHECKING:  # imported where used: a read command never loads cryptography
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
 
 PASSPHRASE_ENV = "TOURNEY_KEY_PASSPHRASE"
 #: DER prefix of an unencrypted PKCS#8 Ed25519 private key (RFC 8410 §7): the 32-byte
@@ -44,6 +45,9 @@ def public_raw(public_key: Ed25519PublicKey) -> bytes:
 
 def verify_signature(public_key_raw: bytes, signature: bytes, message: bytes) -> bool:
     """True iff ``signature`` is a valid Ed25519 signature of ``message`` (RFC 8032)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(public_key_raw).verify(signature, message)
     except (InvalidSignature, ValueError):
@@ -76,6 +80,8 @@ class Signer:
     @classmethod
     def from_seed(cls, seed: bytes, name: str = "") -> Signer:
         """Deterministic key from 32 bytes: for fixed test keys and golden files only."""
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return cls(Ed25519PrivateKey.from_private_bytes(seed), name)
 
 
@@ -115,6 +121,7 @@ def write_new_key(out: Path, name: str, passphrase: bytes | None) -> Signer:
     if not out.parent.is_dir():
         raise UsageError(f"directory {out.parent} does not exist", hint="create it first")
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     signer = Signer(Ed25519PrivateKey.generate(), name)
     enc: serialization.KeySerializationEncryption = (
@@ -179,6 +186,8 @@ def load_signer(path: Path, passphrase: bytes | None = None) -> Signer:
             from None
     except OSError as exc:
         raise UsageError(f"cannot read key file {path}: {exc.strerror}") from None
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     seed = _plain_pkcs8_seed(data)
     if seed is not None:
         return Signer(Ed25519PrivateKey.from_private_bytes(seed), _name_from(data))
@@ -214,6 +223,7 @@ def load_public_key(path: Path) -> PublicKey:
     except OSError as exc:
         raise UsageError(f"cannot read public key file {path}: {exc.strerror}") from None
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     try:
         key = serialization.load_pem_public_key(data)

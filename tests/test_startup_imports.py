@@ -94,3 +94,13 @@ def test_an_unknown_kind_loads_every_format_before_it_is_refused() -> None:
     proc = subprocess.run([sys.executable, "-c", probe], env={**os.environ,
                           "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_a_read_command_loads_no_cryptography(tmp_path: Path, small_ledger: object) -> None:
+    """Reading a ledger verifies nothing and signs nothing: ``cryptography`` (several ms of
+    start-up) is imported where a key or a signature is used, never by ``info``."""
+    from ledger.location import Location
+
+    assert isinstance(small_ledger, Location)
+    mods = _modules(["--ledger", small_ledger.text, "info"], tmp_path)
+    assert "eventsourcing" in _tops(mods) and "cryptography" not in _tops(mods)

@@ -17,14 +17,15 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from ledger.randomness import pins
 from ledger.randomness.pins import RsaPin
+
+if TYPE_CHECKING:  # imported where used: reading a ledger never loads cryptography
+    from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 MAX_RESPONSE_BYTES = 1 << 20
 
@@ -90,13 +91,19 @@ def parse_signed(data: bytes) -> SignedRandom:
                         completion_time=fields.completionTime)
 
 
-def _public_key(pin: RsaPin) -> rsa.RSAPublicKey:
+def _public_key(pin: RsaPin) -> RSAPublicKey:
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
     return rsa.RSAPublicNumbers(pin.exponent, int(pin.modulus_hex, 16)).public_key()
 
 
 def verify_signed(data: bytes, keys: tuple[RsaPin, ...] | None = None) -> SignedRandom:
     """Parse and verify: the signature must be a pinned key's RSA-SHA512 PKCS#1 v1.5
     signature over the exact ``random`` bytes.  Returns the parsed response."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding
+
     signed = parse_signed(data)
     for pin in pins.RANDOM_ORG_KEYS if keys is None else keys:
         try:
