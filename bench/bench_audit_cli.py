@@ -26,6 +26,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import ledger.formats.registry  # noqa: F401  (the formats' kinds, to read every leaf)
 from audit.sigpool import verify_batch
 from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
 
