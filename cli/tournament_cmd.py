@@ -140,34 +140,19 @@ def _remove_sqlite(path: Path) -> None:
 
 
 def _progress(st: Any) -> dict[str, Any]:
-    """Where the event stands: phase, current round, its missing tables, the champion
-    (read off the format's state by the match layer's field names; a format without one
-    of them simply has no such phase)."""
-    h = st.fmt
-    rounds = getattr(h, "rounds", None) or []
-    rnd = rounds[-1] if rounds else None
-    tables = getattr(rnd, "tables", None) or []
-    missing = [getattr(t, "table", i) for i, t in enumerate(tables, start=1)
-               if getattr(t, "result", True) is None]
-    champion = getattr(h, "champion", None)
-    if st.registration_closed_seq is None:
-        phase = "registration"
-    elif champion is not None or getattr(h, "final", False):
-        phase = "finished"
-    elif getattr(h, "slots", None) is not None:
-        phase = "top_cut"
-    elif getattr(h, "cut", None) is not None:
-        phase = "cut_made"
-    elif getattr(h, "swiss_over", False):
-        phase = "cut_window"
-    else:
-        phase = "swiss"
-    rphase = getattr(rnd, "phase", None)
-    return {"phase": phase, "champion": champion,
-            "round": None if rnd is None else {
-                "number": rnd.number, "phase": getattr(rphase, "value", "swiss"),
-                "open": getattr(rnd, "closed_seq", None) is None, "tables": len(tables),
-                "missing_results": missing}}
+    """Where the event stands, as its format says (``FormatPlugin.progress``)."""
+    import msgspec as _msgspec
+
+    from ledger.plugin import plugin_for
+
+    plugin = plugin_for(st.format.id if st.format else None)
+    if plugin is None:
+        return {"phase": "registration" if st.registration_closed_seq is None else "swiss",
+                "champion": None, "round": None}
+    out: dict[str, Any] = _msgspec.to_builtins(plugin.progress(st))
+    out.setdefault("champion", None)
+    out.setdefault("round", None)
+    return out
 
 
 def _next_step(progress: dict[str, Any]) -> str:
@@ -178,12 +163,15 @@ def _next_step(progress: dict[str, Any]) -> str:
     if phase == "finished":
         return "done: 'tourney export DIR' for the auditors"
     if rnd is not None and rnd["open"]:
-        return f"enter the results of round {rnd['number']} ('tourney result record/import')"
+        what = "Game" if rnd["phase"] == "game" else "round"
+        return f"enter the results of {what} {rnd['number']} ('tourney result record/import')"
     if phase == "cut_window":
         return "select the top cut: 'tourney cut'"
     if phase == "cut_made":
         return "seed the bracket: 'tourney bracket'"
-    return "pair the next round: 'tourney round pair' (top cut: 'tourney bracket')"
+    if phase == "top_cut":
+        return "pair the next bracket round: 'tourney round pair'"
+    return "pair the next round: 'tourney round pair'"
 
 
 def info(ctx: typer.Context, json: JsonOpt = False) -> None:

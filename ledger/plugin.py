@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
 
@@ -73,6 +73,27 @@ class Rulebook:
             out.checkers.update(book.checkers)
             out.permissions.update(book.permissions)
         return out
+
+
+PhaseName = Literal["registration", "swiss", "cut_window", "cut_made", "top_cut", "finished"]
+
+
+class RoundProgress(msgspec.Struct, frozen=True, kw_only=True):
+    """The current round (a Game in Wheel of Time) as ``tourney info`` shows it."""
+
+    number: int
+    phase: str
+    open: bool
+    tables: int
+    missing_results: list[int]
+
+
+class Progress(msgspec.Struct, frozen=True, kw_only=True):
+    """Where an event stands (``FormatPlugin.progress``): what ``tourney info`` prints."""
+
+    phase: PhaseName
+    champion: int | None = None
+    round: RoundProgress | None = None
 
 
 def _no_verb(plugin: FormatPlugin, verb: str) -> RuleError:
@@ -138,6 +159,12 @@ class FormatPlugin:
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         raise _no_verb(self, "result correct")
+
+    def progress(self, state: TournamentState) -> Progress:
+        """Where the event stands; a format that says nothing more is in its only phase
+        once registration closes."""
+        return Progress(phase="registration" if state.registration_closed_seq is None
+                        else "swiss")
 
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
         """What a result entry (``record_result``'s keywords, ``round_no`` and ``table``

@@ -25,9 +25,10 @@ from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MAT
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
 from ledger.formats.match.model import has_left as match_has_left
+from ledger.formats.match.plan import match_progress
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
-from ledger.plugin import FormatPlugin
+from ledger.plugin import FormatPlugin, Progress
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -76,6 +77,9 @@ class BushiroadFormat(FormatPlugin):
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **kw)
+
+    def progress(self, state: TournamentState) -> Progress:
+        return match_progress(state)
 
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
         return commands.decided_result(t, **kw)

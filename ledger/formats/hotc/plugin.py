@@ -31,11 +31,12 @@ from ledger.formats.hotc.revision import (
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import has_left as match_has_left
+from ledger.formats.match.plan import match_progress
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.params import Param, ParamSpec
-from ledger.plugin import FormatPlugin
+from ledger.plugin import FormatPlugin, Progress
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -117,6 +118,9 @@ class HotcFormat(FormatPlugin):
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **_hotc_result_options(kw))
+
+    def progress(self, state: TournamentState) -> Progress:
+        return match_progress(state)
 
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
         return commands.decided_result(t, **_hotc_result_options(kw))

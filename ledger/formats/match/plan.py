@@ -31,6 +31,7 @@ from ledger.formats.match.model import (
     TableState,
 )
 from ledger.formats.match.pairing import CORE_PER_GROUP, EXACT_LIMIT, Entrant, pair_swiss
+from ledger.plugin import PhaseName, Progress, RoundProgress
 from ledger.state import TournamentState
 
 #: Field size above which the exact matcher runs on a core of each win/point group (the
@@ -284,3 +285,29 @@ def correction_table(state: TournamentState, round_no: int, table: int, corrects
     if not reason.strip():
         raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
     return rnd, tab
+
+
+def match_progress(state: TournamentState) -> Progress:
+    """Where a match-layer event stands (``FormatPlugin.progress`` of HotC and every
+    Bushiroad format): phase, the current round and its tables still missing a result,
+    the champion."""
+    h: MatchState = state.fmt
+    rnd = h.rounds[-1] if h.rounds else None
+    phase: PhaseName
+    if state.registration_closed_seq is None:
+        phase = "registration"
+    elif h.champion is not None or h.final:
+        phase = "finished"
+    elif h.slots is not None:
+        phase = "top_cut"
+    elif h.cut is not None:
+        phase = "cut_made"
+    elif h.swiss_over:
+        phase = "cut_window"
+    else:
+        phase = "swiss"
+    current = None if rnd is None else RoundProgress(
+        number=rnd.number, phase=rnd.phase.value, open=rnd.closed_seq is None,
+        tables=len(rnd.tables), missing_results=[t.table for t in rnd.tables
+                                                 if t.result is None])
+    return Progress(phase=phase, champion=h.champion, round=current)

@@ -24,11 +24,12 @@ from ledger.formats.wot.model import Revision
 from ledger.formats.wot.params import PARAMS, IntRange, check_params
 from ledger.formats.wot.state import WotState
 from ledger.params import Allowed, ParamSpec
-from ledger.plugin import FormatPlugin
+from ledger.plugin import FormatPlugin, Progress, RoundProgress
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.state import TournamentState
 
 #: the largest number of Cycles a genesis may announce (the rules set no upper bound)
 MAX_CYCLES = 64
@@ -69,6 +70,24 @@ class WotFormat(FormatPlugin):
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **kw)
+
+    def progress(self, state: TournamentState) -> Progress:
+        """Games played Cycle by Cycle; over when every Game is played (AMB-W19), the
+        winner the sole first place of the final ranking (WOTOLD-RANK-1/2)."""
+        from ledger.formats.wot import plan
+
+        if state.registration_closed_seq is None:
+            return Progress(phase="registration")
+        games = plan.ws(state).games
+        g = games[-1] if games else None
+        current = None if g is None else RoundProgress(
+            number=g.number, phase="game", open=not plan.complete(g), tables=len(g.tables),
+            missing_results=[t.table for t in g.tables if t.result is None])
+        if g is None or not plan.over(state):
+            return Progress(phase="swiss", round=current)
+        first = [p.number for p in plan.standings(state)[1] if p.place == 1]
+        return Progress(phase="finished", round=current,
+                        champion=first[0] if len(first) == 1 else None)
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
