@@ -15,6 +15,7 @@ import argparse
 import statistics
 import time
 
+import ledger.formats.registry  # noqa: F401  (the formats' kinds, to read every leaf)
 from ledger.location import Location
 from ledger.store import Ledger
 from projections.standings import standings, standings_json

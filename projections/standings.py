@@ -11,6 +11,8 @@ Rules implemented (ADR 0005, AMB-H15):
   R_total = ``state.fmt.swiss_rounds``.
 * MW% = floor(100·p / (E·M)) / 100, floored at 0.33 (BR-DE-TB-3), with E the effective rounds
   of BR-DE-TB-4.  OMW% and OOMW% are exact means (AMB-B3), 0 without opponents (AMB-B6).
+  The arithmetic of all three is ``ledger.formats.match.percent``, the one implementation
+  the Bushiroad formats use too; this module reads the HotC records into it.
 * Order: champion; the other cut players by top-cut finishing round (knocked out later =
   better; still in the bracket = best); everyone else (dropped players included); the
   disqualified last.  Within each of those groups: Swiss wins, OMW%, OOMW%, all descending.
@@ -21,8 +23,9 @@ the bye) of a still-open round has completed that round (``_completed_at_drop``)
 
 Pure functions of a ``TournamentState``; exact integer / ``fractions.Fraction`` arithmetic,
 no floats.  One pass over the Swiss tables, then MW% once per player, OMW% once, OOMW% once
-(integer numerators over a common denominator, so sorting compares ints): linear in players +
-matches, plus the sort (DESIGN.md §9: 4,096 players < 100 ms).
+(``percent.opponent_keys``: integer numerators over 100·L and 100·L², L = lcm of the
+opponent counts, so sorting compares ints): linear in players + matches, plus the sort
+(DESIGN.md §9: 4,096 players < 100 ms).
 
 May import: ``ledger.*`` (and ``msgspec``); nothing from ``audit`` or ``cli``.
 """
@@ -37,12 +40,13 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+import ledger.formats.match.percent as percent
 from ledger.formats.match.model import HotcState, PlayerRecord, Status
 from ledger.state import TournamentState
 from projections.revocation import revoke
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
-MW_FLOOR_HUNDREDTHS = 33
+MW_FLOOR_HUNDREDTHS = percent.FLOOR_HUNDREDTHS
 
 #: Column order of ``standings_csv`` and of each ``standings_json`` player row.
 COLUMNS = ("number", "name", "rank", "wins", "losses", "status", "byes", "pair_downs",
@@ -69,20 +73,15 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     cut_finish: int | None
 
 
-def _mw_hundredths(points: int, effective_rounds: int, m: int = 1) -> int:
-    if effective_rounds <= 0 or m <= 0:
-        return MW_FLOOR_HUNDREDTHS
-    return max((100 * points) // (effective_rounds * m), MW_FLOOR_HUNDREDTHS)
-
-
 def mw_de(points: int, effective_rounds: int, m: int = 1) -> Fraction:
     """BR-DE-TB-3: ``max(floor(100·p / (E·M)) / 100, 0.33)`` by integer arithmetic.
 
     Truncated (never rounded) to two decimals, then floored at 33/100.  E == 0 (a player with
     no round counted, e.g. standings before round 1) has no defined ratio and gets the floor,
-    33/100; so does a non-positive M.
+    33/100; so does a non-positive M.  The arithmetic is ``percent.mw_hundredths``.
     """
-    return Fraction(_mw_hundredths(points, effective_rounds, m), 100)
+    max_points = effective_rounds * m if effective_rounds > 0 and m > 0 else 0
+    return Fraction(percent.mw_hundredths(points, max_points), 100)
 
 
 def effective_rounds(rec: PlayerRecord, r_total: int) -> int:
@@ -91,15 +90,12 @@ def effective_rounds(rec: PlayerRecord, r_total: int) -> int:
     r2 = the round of the 2nd loss (∞ if none).  rd = d + (2 − L) for a player who dropped
     after d completed Swiss rounds holding L ∈ {0, 1} losses (∞ otherwise).  A drop after
     pairings (TC-06, AMB-B11) is a forced loss in the paired round: with L = 1 it is the 2nd
-    loss (r2 = d + 1 = rd), with L = 0 rd = d + 2; both readings give the same E.
+    loss (r2 = d + 1 = rd), with L = 0 rd = d + 2; both readings give the same E.  The
+    arithmetic is ``percent.effective_rounds``; this reads r2, d and L from the record.
     """
-    e = r_total
-    if rec.second_loss_round is not None:
-        e = min(e, rec.second_loss_round)
     d, held = rec.dropped_after_rounds, rec.dropped_losses
-    if d is not None and held is not None and 0 <= held <= 1:
-        e = min(e, d + (2 - held))
-    return e
+    drop = [(d, held)] if d is not None and held is not None else []
+    return percent.effective_rounds(r_total, rec.second_loss_round, drop)
 
 
 class _Line(NamedTuple):
@@ -147,25 +143,14 @@ def _lines(state: TournamentState) -> list[_Line]:
             e = r_total
         else:
             e = effective_rounds(rec, r_total)
-        mw[n] = _mw_hundredths(wins[n], e)
-    # OMW% = omw_sum / (100·k) over the k Swiss opponents; scaled to one common
-    # denominator 100·L (L = lcm of all k) so that comparisons are integer ones.
-    common = math.lcm(*{len(o) for o in opps.values() if o})
-    omw_sum: dict[int, int] = {}
-    omw_key: dict[int, int] = {}
-    for n in numbers:
-        o = opps[n]
-        total = sum(map(mw.__getitem__, o))
-        omw_sum[n] = total
-        omw_key[n] = total * (common // len(o)) if o else 0
-    # OOMW% = mean of OMW% = oomw_sum / (100·L·k); key over the common 100·L·L.
-    oomw_sum: dict[int, int] = {}
-    oomw_key: dict[int, int] = {}
-    for n in numbers:
-        o = opps[n]
-        total = sum(map(omw_key.__getitem__, o))
-        oomw_sum[n] = total
-        oomw_key[n] = total * (common // len(o)) if o else 0
+        mw[n] = percent.mw_hundredths(wins[n], e)
+    # OMW% = omw_key / (100·L) and OOMW% = oomw_key / (100·L²), L = lcm of the Swiss
+    # opponent counts (AMB-B3, AMB-B6): one common denominator, so comparisons are integer.
+    omw_list, oomw_list, common = percent.opponent_keys(
+        numbers, [mw[n] for n in numbers], [opps[n] for n in numbers])
+    omw_key = dict(zip(numbers, omw_list, strict=True))
+    oomw_key = dict(zip(numbers, oomw_list, strict=True))
+    omw_den, oomw_den = 100 * common, 100 * common * common
 
     cut = set(h.cut or ())
     finish: dict[int, int | None] = {}
@@ -196,10 +181,8 @@ def _lines(state: TournamentState) -> list[_Line]:
         key, n = row[:5], row[5]
         if key != prev:
             rank, prev = i + 1, key
-        k = len(opps[n])
         out.append(_Line(n, rank, wins[n], losses[n], byes[n], recs[n], finish[n], mw[n],
-                         (omw_sum[n], 100 * k) if k else (0, 1),
-                         (oomw_sum[n], 100 * common * k) if k else (0, 1)))
+                         (omw_key[n], omw_den), (oomw_key[n], oomw_den)))
     revoked = revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)
     return [x._replace(rank=rank) for rank, x in revoked]
 

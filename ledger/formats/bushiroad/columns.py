@@ -2,10 +2,9 @@
 
 Owns: ``StandingRow`` and ``Ranking`` (re-exported by ``tiebreak``), ``Columns`` (one
 entry per fighter in fighter-number order: wins, losses, draws, MW% in hundredths,
-opponents, and who beat whom), ``opponent_keys`` (OMW% and OOMW% as integer
-numerators over one common denominator, BR-SWISS-TB-4/5, AMB-B3, AMB-B6), ``dominance``
-(the head-to-head split of BR-SWISS-TB-6 / AMB-B4) and ``order_columns`` (BR-SWISS-TB-8,
-BR-DE-TB-1/2, AMB-B10: the ordered groups and the rows with exact ``Fraction``s).
+opponents, and who beat whom), ``dominance`` (the head-to-head split of BR-SWISS-TB-6 / AMB-B4)
+and ``order_columns`` (BR-SWISS-TB-8, BR-DE-TB-1/2, AMB-B10: the ordered groups and the
+rows with exact ``Fraction``s).
 
 Both ways of reading a field meet here: ``tiebreak.rank`` (``History`` objects: tests, hand
 cases TC-01…TC-06, any caller) and ``standings.ranking`` (the folded ``PlayerRecord``s of
@@ -13,11 +12,12 @@ a tournament, without building a ``History`` per fighter: 4,096 fighters stay in
 
 Exactness without ``Fraction`` in the loop: MW% is an integer number of hundredths; with
 L = lcm(opponent counts) every OMW% is an integer over 100·L and every OOMW% an integer over
-100·L², so comparing and grouping compares integers.  ``Fraction``s are made once per row,
-for distinct values only.
+100·L² (``ledger.formats.match.percent.opponent_keys``, BR-SWISS-TB-4/5, AMB-B3, AMB-B6: the
+one implementation, shared with the HotC standings), so comparing and grouping compares
+integers.  ``Fraction``s are made once per row, for distinct values only.
 
 May import: the standard library, ``ledger.formats.bushiroad.model``,
-``ledger.formats.bushiroad.mw``.
+``ledger.formats.bushiroad.mw``, ``ledger.formats.match.percent``.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
 from typing import Any
 
 from ledger.formats.bushiroad.model import FighterId
 from ledger.formats.bushiroad.mw import fraction_str, mw_str
+from ledger.formats.match.percent import opponent_keys
 
 Group = tuple[FighterId, ...]
 #: beat(x, y): x won a match against y and never lost one to y (BR-SWISS-TB-6)
@@ -79,25 +79,6 @@ class Columns:
     mw: Sequence[int]                      # MW% in hundredths (BR-SWISS-TB-3 / BR-DE-TB-3)
     opponents: Sequence[Sequence[FighterId]]   # one per match, byes left out
     beat: Beat
-
-
-def opponent_keys(fighters: Sequence[FighterId], mw: Sequence[int],
-                  opponents: Sequence[Sequence[FighterId]]
-                  ) -> tuple[list[int], list[int], int]:
-    """(OMW% numerators over 100·L, OOMW% numerators over 100·L², L) in column order.
-
-    OMW%(f) = mean of MW%(o) over f's opponents, one term per match; OOMW%(f) = mean of
-    OMW%(o) over the same opponents; 0 for a fighter with no opponent (AMB-B3, AMB-B6).
-    """
-    lens = [len(o) for o in opponents]
-    scale = lcm(1, *{n for n in lens if n})
-    mw_of = dict(zip(fighters, mw, strict=True)).__getitem__
-    omw = [sum(map(mw_of, o)) * (scale // n) if n else 0
-           for o, n in zip(opponents, lens, strict=True)]
-    omw_of = dict(zip(fighters, omw, strict=True)).__getitem__
-    oomw = [sum(map(omw_of, o)) * (scale // n) if n else 0
-            for o, n in zip(opponents, lens, strict=True)]
-    return omw, oomw, scale
 
 
 def dominance(group: Group, beat: Beat, pairs_only: bool) -> tuple[Group, ...]:

@@ -1,24 +1,25 @@
 """A fighter's own match-win percentage: Swiss MW% and double-elimination MW% with E(f).
 
-Owns: the truncation and 0.33 floor (BR-SWISS-TB-3), the Swiss denominator and bye flags
-(AMB-B1, AMB-B2), the DE effective rounds E(f) (BR-DE-TB-3/4, AMB-B11, AMB-B24) and the
-two-decimal rendering of DESIGN.md §11.  MW% is always a multiple of 1/100, so it is kept as
-an integer number of hundredths (``mw_hundredths``) and exposed as an exact ``Fraction``.
+Owns: the Bushiroad checks on MW% (BR-SWISS-TB-3: ``RuleError`` for an impossible history),
+the Swiss denominator and bye flags (AMB-B1, AMB-B2), reading r2 and the withdrawals of a
+``History`` for the DE effective rounds (BR-DE-TB-3/4, AMB-B24) and the two-decimal
+rendering of DESIGN.md §11.  MW% is always a multiple of 1/100, so it is kept as an integer
+number of hundredths (``mw_hundredths``) and exposed as an exact ``Fraction``.  The
+arithmetic itself (truncation and 0.33 floor, E(f) = min(r2, rd, R_total)) is the shared
+``ledger.formats.match.percent``, which the HotC standings call too.
 
-May import: the standard library, ``ledger.errors``, ``ledger.formats.bushiroad.model``.
+May import: the standard library, ``ledger.errors``, ``ledger.formats.bushiroad.model``,
+``ledger.formats.match.percent``.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 from fractions import Fraction
-from typing import Final
 
+import ledger.formats.match.percent as percent
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.model import History
-
-#: The floor of MW%: 0.33, in hundredths (BR-SWISS-TB-3, BR-DE-TB-3).
-FLOOR_HUNDREDTHS: Final = 33
 
 
 class MwDenominator(str, Enum):
@@ -31,19 +32,17 @@ class MwDenominator(str, Enum):
 def mw_hundredths(points: int, max_points: int) -> int:
     """MW% in hundredths: ``max(floor(100·points / max_points), 33)`` (BR-SWISS-TB-3).
 
-    Integer arithmetic only: truncation ("round down to two decimal places"), then the
-    0.33 floor; the order does not matter.  ``max_points`` = rounds × M.  A zero
-    denominator gives the floor, which is only ever displayed (AMB-B1).
+    The arithmetic is ``percent.mw_hundredths`` (truncation, then the 0.33 floor);
+    ``max_points`` = rounds × M.  A zero denominator gives the floor, which is only ever
+    displayed (AMB-B1).  Negative counts, or more points than available, are refused.
     """
     if points < 0 or max_points < 0:
         raise RuleError("BR-SWISS-TB-3", f"MW% needs non-negative points and rounds, not "
                         f"{points}/{max_points}", hint="check the history")
-    if max_points == 0:
-        return FLOOR_HUNDREDTHS
-    if points > max_points:
+    if points > max_points > 0:
         raise RuleError("BR-SWISS-TB-3", f"{points} points exceed the {max_points} available",
                         hint="check the rounds and points per win", finding="inconsistent_history")
-    return max(100 * points // max_points, FLOOR_HUNDREDTHS)
+    return percent.mw_hundredths(points, max_points)
 
 
 def _check_m(points_per_win: int) -> None:
@@ -83,7 +82,8 @@ def second_loss_round(h: History) -> int | None:
 
 
 def de_effective_rounds(h: History, *, total_rounds: int, dq_as_drop: bool = True) -> int:
-    """E(f) = min(r2, rd, R_total) (BR-DE-TB-4; TC-05, TC-06, TC-06b).
+    """E(f) = min(r2, rd, R_total) of one ``History`` (BR-DE-TB-4; TC-05, TC-06, TC-06b),
+    computed by ``percent.effective_rounds``.
 
     rd = d + (2 − L) for a drop after d completed rounds holding L ∈ {0, 1} losses (L is
     counted from the history up to round d).  Under ``de_dq_as_drop = true`` (AMB-B24) a
@@ -98,13 +98,9 @@ def de_effective_rounds(h: History, *, total_rounds: int, dq_as_drop: bool = Tru
         raise RuleError("BR-DE-1", f"fighter {h.fighter} was eliminated in round {r2} but "
                         f"has results in round(s) {late}", hint="check the history",
                         finding="inconsistent_history")
-    candidates = [total_rounds] + ([r2] if r2 is not None else [])
-    for w in (h.drop, h.dq if dq_as_drop else None):
-        if w is not None:
-            losses = h.losses(upto=w.after_round)
-            if losses < 2:
-                candidates.append(w.after_round + 2 - losses)
-    return min(candidates)
+    withdrawals = [(w.after_round, h.losses(upto=w.after_round))
+                   for w in (h.drop, h.dq if dq_as_drop else None) if w is not None]
+    return percent.effective_rounds(total_rounds, r2, withdrawals)
 
 
 def de_mw_hundredths(h: History, *, total_rounds: int, points_per_win: int = 1,

@@ -8,10 +8,12 @@ the caller resolves them with a recorded DRAW-v1 draw (``final_tiebreak = random
 playoff, then passes the orders to ``resolve_ties``.
 
 Exactness without slowness: MW% is an integer number of hundredths, so with
-L = lcm(1..max opponents) every OMW% is an integer over 100·L and every OOMW% an integer
-over 100·L², and sorting compares integers.
+L = lcm(opponent counts) every OMW% is an integer over 100·L and every OOMW% an integer
+over 100·L² (``ledger.formats.match.percent.opponent_keys``, shared with the HotC
+standings), and sorting compares integers.
 
-May import: the standard library, ``ledger.errors``, ``ledger.formats.bushiroad.*``.
+May import: the standard library, ``ledger.errors``, ``ledger.formats.bushiroad.*``,
+``ledger.formats.match.percent``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from ledger.formats.bushiroad.columns import (
     Columns,
     Step,
     dominance,
-    opponent_keys,
     order_columns,
 )
 from ledger.formats.bushiroad.columns import Group as Group
@@ -44,6 +45,7 @@ from ledger.formats.bushiroad.mw import (
     de_mw_hundredths,
     swiss_mw_hundredths,
 )
+from ledger.formats.match.percent import opponent_keys
 
 
 class StandingsKind(str, Enum):
