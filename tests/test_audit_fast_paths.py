@@ -31,3 +31,26 @@ def test_long_number_edges() -> None:
     assert _long_number(b'[-' + b"9" * 17 + b"]")
     assert not _long_number(b'{"n":' + b"1" * 15 + b"}")
     assert not _long_number(b'{"h":"' + b"1" * 40 + b'"}')      # inside a string
+
+
+def test_entrants_are_read_from_the_state_not_from_its_head(small_ledger: object) -> None:
+    """Regression (a flaky parallel/inline audit difference in tests/test_sigpool.py): the
+    field was memoised by (head, size), but on a tampered log one head and size can stand
+    for different states, so one audit could be handed another log's field.  The field is
+    now read from the state every time."""
+    import copy
+
+    from ledger.formats.match.model import Status
+    from ledger.formats.match.plan import entrants
+    from ledger.location import Location
+    from ledger.store import Ledger
+
+    assert isinstance(small_ledger, Location)
+    with Ledger(small_ledger, readonly=True) as led:
+        state = led.load("t1").state
+    before = [e.number for e in entrants(state)]
+    other = copy.deepcopy(state)
+    other.fmt.records[before[0]].status = Status.DROPPED
+    assert (other.head, other.size) == (state.head, state.size)
+    assert [e.number for e in entrants(other)] == before[1:]
+    assert [e.number for e in entrants(state)] == before

@@ -27,8 +27,8 @@ from ledger.merkle import _inclusion_ok as inclusion_ok
 from ledger.merkle import _verify_consistency as verify_consistency
 from ledger.merkle import _verify_inclusion as verify_inclusion
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "testvectors"
-TESTDATA = VECTORS / "transparency-dev-merkle" / "testdata"
+#: vendored from ../shared/testvectors/transparency-dev-merkle (tests/vectors/PROVENANCE.md)
+TESTDATA = Path(__file__).resolve().parent / "vectors" / "merkle" / "testdata"
 
 
 def _vector_files(kind: str) -> list[Path]:

@@ -90,21 +90,11 @@ def open_round(state: TournamentState) -> RoundState | None:
     return rnd if rnd is not None and rnd.closed_seq is None else None
 
 
-_ENTRANTS: dict[tuple[str, int], list[Entrant]] = {}
-
-
 def entrants(state: TournamentState) -> list[Entrant]:
-    """The active players, by number.  Memoised by (head, size): the state at a given
-    head is fixed by the log, and one command or check asks up to four times."""
-    key = (state.head, state.size)
-    found = _ENTRANTS.get(key)
-    if found is None:
-        _ENTRANTS.clear()
-        found = _ENTRANTS[key] = _entrants(state)
-    return list(found)
-
-
-def _entrants(state: TournamentState) -> list[Entrant]:
+    """The active players, by number.  Not memoised: on a hostile log the same head and
+    size can stand for different states (the chain is what the audit is checking), so a
+    cache keyed by them could hand one audit another log's field; a check that needs the
+    field several times builds it once and passes it on (``active``)."""
     return [Entrant(number=r.number, wins=r.wins, byes=r.byes, pair_downs=r.pair_downs,
                     opponents=frozenset(r.opponents))
             for r in sorted(state.fmt.records.values(), key=lambda r: r.number)
