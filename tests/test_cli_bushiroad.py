@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import TOURNEY, Cli, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli_event import open_event
+from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
 
 SK, HJ = ("--key", "sk.pem"), ("--key", "hj.pem")
 
@@ -43,18 +44,8 @@ class Event:
 
 
 def _start(d: Path, fmt: str, players: int, *params: str) -> Event:
-    cli = Cli(d, d / "t.db")
-    for name in ("hj", "sk"):
-        cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
-    log = cli("init", "--name", f"{fmt} night", "--format", fmt, *params, *HJ,
-              "--json").doc["tournament"]
-    cli("official", "add", "--role", "scorekeeper", "--name", "Sam", "--public-key",
-        "sk.pem.pub", *HJ)
-    (d / "players.csv").write_text("number,name\n" + "".join(
-        f"{i},Fighter {i:02d}\n" for i in range(1, players + 1)))
-    cli("player", "import", "players.csv", *SK)
-    cli("registration", "close", *HJ)
+    cli, log = open_event(d, fmt, [f"Fighter {i:02d}" for i in range(1, players + 1)],
+                          *params, name=f"{fmt} night")
     return Event(cli, d / "t.db", log)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli_event import open_event
 from tests.test_cli_event import Event
 
 PLAYERS = ["Ada", "Bea", "Cy", "Dee", "Eve"]
@@ -32,19 +32,8 @@ def _tables(doc: dict[str, Any]) -> list[list[int]]:
 @pytest.fixture(scope="module")
 def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     d = tmp_path_factory.mktemp("officiating_rounds")
-    cli = Cli(d, d / "t.db")
-    for name in ("hj", "sk"):
-        cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
-    log = cli("init", "--name", "Rounds Night", "--format", "bushiroad-swiss",
-              "--param", "swiss_rounds=3", "--param", "tournament_level=2",
-              "--key", "hj.pem", "--json").doc["tournament"]
-    cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",
-        "sk.pem.pub", "--key", "hj.pem")
-    (d / "players.csv").write_text("number,name\n" + "".join(
-        f"{i},{n}\n" for i, n in enumerate(PLAYERS, start=1)))
-    cli("player", "import", "players.csv", "--key", "sk.pem")
-    cli("registration", "close", "--key", "hj.pem")
+    cli, log = open_event(d, "bushiroad-swiss", PLAYERS, "--param", "swiss_rounds=3",
+                          "--param", "tournament_level=2", name="Rounds Night")
     ev = Event(cli, d, d / "t.db", log)
     out = ev.out
     hj, sk = ("--key", "hj.pem"), ("--key", "sk.pem")

@@ -9,26 +9,17 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli_event import open_event
 from tests.test_cli_event import Event
 
 
 @pytest.fixture(scope="module")
 def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     d = tmp_path_factory.mktemp("sheet")
-    cli = Cli(d, d / "t.db")
-    for name in ("hj", "judge"):
-        cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
-    log = cli("init", "--name", "Sheet Cup", "--format", "bushiroad-swiss",
-              "--param", "swiss_rounds=2", "--param", "penalties_on_score_sheets=true",
-              "--key", "hj.pem", "--json").doc["tournament"]
-    cli("official", "add", "--role", "judge", "--name", "judge", "--public-key",
-        "judge.pem.pub", "--key", "hj.pem")
-    (d / "players.csv").write_text("number,name\n" + "".join(
-        f"{i},P{i}\n" for i in range(1, 5)))
-    cli("player", "import", "players.csv", "--key", "hj.pem")
-    cli("registration", "close", "--key", "hj.pem")
+    cli, log = open_event(d, "bushiroad-swiss", [f"P{i}" for i in range(1, 5)],
+                          "--param", "swiss_rounds=2", "--param",
+                          "penalties_on_score_sheets=true", officials=("judge",),
+                          importer="hj", name="Sheet Cup")
     ev = Event(cli, d, d / "t.db", log)
     out: dict[str, Any] = ev.out
     hj, jj = ("--key", "hj.pem"), ("--key", "judge.pem")

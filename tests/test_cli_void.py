@@ -11,27 +11,16 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli_event import open_event
 from tests.test_cli_event import Event
 
 
 @pytest.fixture(scope="module")
 def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     d = tmp_path_factory.mktemp("void")
-    cli = Cli(d, d / "t.db")
-    for name in ("hj", "sk", "judge"):
-        cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
-    log = cli("init", "--name", "Void Night", "--format", "bushiroad-swiss",
-              "--param", "swiss_rounds=3", "--key", "hj.pem", "--json").doc["tournament"]
-    cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",
-        "sk.pem.pub", "--key", "hj.pem")
-    cli("official", "add", "--role", "judge", "--name", "judge", "--public-key",
-        "judge.pem.pub", "--key", "hj.pem")
-    (d / "players.csv").write_text("number,name\n" + "".join(
-        f"{i},P{i}\n" for i in range(1, 10)))
-    cli("player", "import", "players.csv", "--key", "sk.pem")
-    cli("registration", "close", "--key", "hj.pem")
+    cli, log = open_event(d, "bushiroad-swiss", [f"P{i}" for i in range(1, 10)],
+                          "--param", "swiss_rounds=3", officials=("sk", "judge"),
+                          name="Void Night")
     ev = Event(cli, d, d / "t.db", log)
     out: dict[str, Any] = ev.out
     hj, sk, jj = ("--key", "hj.pem"), ("--key", "sk.pem"), ("--key", "judge.pem")
