@@ -44,12 +44,12 @@ from ledger.location import Location
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.sqlite_probe import probe_sqlite, sqlite_uri
 from ledger.write_guard import LeafReader, authority_problem, head_problem
+from ledger.write_turn import writer_turn
 
 if TYPE_CHECKING:
     from ledger.checkpoint_table import CheckpointTable
     from ledger.write_session import WriteSession
 
-TURN_WAIT_MS = 3000  # PostgreSQL: the longest wait for a tournament's writer turn
 
 
 def _project(aggregate: Any, events: Any) -> Any:
@@ -331,7 +331,7 @@ class Ledger:
         """``decide()`` and save in this tournament's writer turn; on a lost race back off
         (with jitter, so racing stations do not move in lockstep) and decide again."""
         for attempt in range(retries + 1):
-            with self.writer_turn(log):
+            with writer_turn(self, log):
                 agg, result = decide()
                 try:
                     self._save(agg)
@@ -381,41 +381,6 @@ class Ledger:
         raise VerificationError(f"refusing to sign on top of {log}: {problem}",
                                 hint="the stored events were changed; run 'tourney audit "
                                      "verify' and restore the ledger from a copy")
-
-    @contextmanager
-    def writer_turn(self, log: str) -> Iterator[None]:
-        """PostgreSQL: wait for this tournament's turn (a session advisory lock, granted
-        in arrival order) so that concurrent stations queue instead of racing — no
-        station starves re-deciding lost races.  The wait is bounded (``TURN_WAIT_MS``):
-        past it the write goes ahead optimistically and a lost race is retried as
-        always, so correctness never depends on the lock.  SQLite: nothing (its write
-        lock and the retry on a lost race suffice for a few stations)."""
-        if not self.location.is_postgres:
-            yield
-            return
-        key = int.from_bytes(hashlib.sha256(b"tourney-writer\x00" + log.encode()).digest()[:8],
-                             "big", signed=True)
-        import psycopg
-
-        rec: Any = self.app.recorder
-        try:
-            with rec.datastore.get_connection() as conn:
-                conn.execute(f"SET lock_timeout = '{TURN_WAIT_MS}ms'")
-                try:
-                    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-                    locked = True
-                except psycopg.errors.LockNotAvailable:
-                    locked = False  # a holder that does not let go: write optimistically
-                finally:
-                    conn.execute("SET lock_timeout = 0")
-                try:
-                    yield
-                finally:
-                    if locked:
-                        conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
-        except PersistenceError as exc:
-            raise StorageError(f"cannot write to {self.location.display()}: {exc}",
-                               hint="check the server and the network") from None
 
     def session(self, log: str) -> WriteSession:
         """Many commands on one tournament from one process (``result import``): the
