@@ -129,21 +129,24 @@ def slip_kwargs(slip: Slip, state: TournamentState) -> dict[str, Any]:
     """``record_result`` keyword arguments of one slip: the slip read as the options of
     ``tourney result record`` would say it, through the same ``choose`` and
     ``Choice.kwargs`` (one reading of an outcome for the command line and the batch).
-    HotC has no game scores: a slip's games go into the note; a Bushiroad format records
-    them (they decide a timed-out match, BR-SWISS-5)."""
+    A format without game scores (HotC) keeps a slip's games in the note and decides a
+    timed-out match by the turn player; one with them (Bushiroad) records them and they
+    decide it (BR-SWISS-5)."""
     from cli.result_options import choose
     from ledger.formats.match.apply import find_table
+    from ledger.plugin import plugin_for
 
     tab = find_table(state.fmt, slip.round, slip.table)
     players = list(tab.players) if tab is not None else []
-    hotc = state.format is None or state.format.id == "hotc-swiss-de"
+    plugin = plugin_for(state.format.id if state.format else None)
+    by_games = plugin is not None and plugin.game_scores
     other = [p for p in players if p != slip.winner]
     loser = other[0] if slip.winner is not None and len(other) == 1 else None
     how = slip.decided_by
     opts: dict[str, Any] = {"winner": None, "concession": None, "timeout": False,
                             "slow_play": None, "double_loss": False, "turn_player": None,
                             "both_slow_play": False, "tie": False, "draw": False,
-                            "games": None if hotc else slip.games or None}
+                            "games": slip.games or None if by_games else None}
     if slip.winner is None:
         key = {"tie": "tie", "draw": "draw"}.get(how, "timeout")
         opts[key] = True
@@ -153,11 +156,11 @@ def slip_kwargs(slip: Slip, state: TournamentState) -> dict[str, Any]:
         opts["slow_play"] = loser
     elif how == "timeout":
         opts["timeout"] = True
-        opts["turn_player"] = loser if hotc else None  # Bushiroad: the game wins decide
+        opts["turn_player"] = None if by_games else loser  # by games: the game wins decide
     else:
         opts["winner"] = slip.winner
     kw = choose(**opts).kwargs(state, slip.round, slip.table)
-    note = f"games {slip.games}" if hotc and slip.games else ""
+    note = f"games {slip.games}" if slip.games and not by_games else ""
     return {**kw, "note": note}
 
 

@@ -141,15 +141,13 @@ def _remove_sqlite(path: Path) -> None:
 
 def _progress(st: Any) -> dict[str, Any]:
     """Where the event stands, as its format says (``FormatPlugin.progress``)."""
-    import msgspec as _msgspec
-
     from ledger.plugin import plugin_for
 
     plugin = plugin_for(st.format.id if st.format else None)
     if plugin is None:
         return {"phase": "registration" if st.registration_closed_seq is None else "swiss",
                 "champion": None, "round": None}
-    out: dict[str, Any] = _msgspec.to_builtins(plugin.progress(st))
+    out: dict[str, Any] = msgspec.to_builtins(plugin.progress(st))
     out.setdefault("champion", None)
     out.setdefault("round", None)
     return out

@@ -112,6 +112,9 @@ class FormatPlugin:
     state_type: ClassVar[type[msgspec.Struct]]
     bodies: ClassVar[tuple[type[Body], ...]] = ()
     book: ClassVar[Rulebook]
+    #: results carry game scores (BO1/BO3 ``games``, DESIGN.md §11) that decide a match at
+    #: time-up; a format without them decides a timed-out match by its own rule
+    game_scores: ClassVar[bool] = False
 
     # -- what the core calls -----------------------------------------------------------
     def new_state(self) -> Any:

@@ -41,6 +41,7 @@ class BushiroadFormat(FormatPlugin):
     state_type = MatchState
     bodies = BR_BODIES + OFFICIATING_BODIES
     book = with_officiating(BR_BOOK, MATCH_BOOK)
+    game_scores = True
     #: losses that eliminate in the qualifying stage (BR-DE-1: 2; Swiss and RR: never)
     eliminate_at: ClassVar[int] = 0
     #: the largest top cut (0 = none allowed)
