@@ -74,8 +74,9 @@ class AnnexA(msgspec.Struct, frozen=True, kw_only=True):
     loser: int
 
 
-class ResultRecorded(Body, frozen=True, kw_only=True):
-    KIND = MatchKind.RESULT_RECORDED
+class MatchResult(Body, frozen=True, kw_only=True):
+    """The fields a result and its correction share (one table's decided result)."""
+
     round: int
     table: int
     winner: int | None
@@ -84,7 +85,6 @@ class ResultRecorded(Body, frozen=True, kw_only=True):
     loss_reasons: list[LossReason]
     turn_player: int | None = None
     slow_play: list[int] = []      # players with an upheld slow-play call in this match
-    note: str = ""
     games: list[int] | msgspec.UnsetType = msgspec.UNSET   # [wins a, wins b, drawn games]
     decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
     annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
@@ -101,32 +101,15 @@ class ResultRecorded(Body, frozen=True, kw_only=True):
     slow_play_call: int | msgspec.UnsetType = msgspec.UNSET
 
 
-class ResultCorrected(Body, frozen=True, kw_only=True):
+class ResultRecorded(MatchResult, frozen=True, kw_only=True):
+    KIND = MatchKind.RESULT_RECORDED
+    note: str = ""
+
+
+class ResultCorrected(MatchResult, frozen=True, kw_only=True):
     KIND = MatchKind.RESULT_CORRECTED
-    round: int
-    table: int
-    winner: int | None
-    losers: list[int]
-    outcome: Outcome
-    loss_reasons: list[LossReason]
     corrects_seq: int
     reason: str
-    turn_player: int | None = None
-    slow_play: list[int] = []
-    games: list[int] | msgspec.UnsetType = msgspec.UNSET
-    decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
-    annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
-    # Wheel of Time (DESIGN.md §11): the sides (equal to the pairing's), support/opposition
-    # (classic) or Pattern + Neutral Pattern (2001) as the outcome needs, who conceded or
-    # was declared forfeit, and whether the game ended in the Last Battle
-    sides: dict[str, WotSide] | msgspec.UnsetType = msgspec.UNSET
-    support: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
-    pattern: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
-    neutral: int | msgspec.UnsetType = msgspec.UNSET
-    conceded_by: int | msgspec.UnsetType = msgspec.UNSET
-    last_battle: bool | msgspec.UnsetType = msgspec.UNSET
-    #: HotC R2: the seq of the upheld slow_play_called a slow-play timeout cites
-    slow_play_call: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class DropTiming(str, Enum):
