@@ -139,26 +139,11 @@ def round_json(rnd: RoundState, overridden: Overridden | None = None, *,
 
 
 def result_text(res: ResultState | None) -> str:
-    """One short phrase for a table's result (numbers only: the names are on the line)."""
-    from ledger.formats.match.model import Outcome
+    """One short phrase for a table's result: the match layer's words
+    (``ledger.formats.match.words``; the format's own via ``projections.result_words``)."""
+    from ledger.formats.match.words import result_words
 
-    if res is None:
-        return "-"
-    score = "" if res.games is None else " " + "-".join(
-        str(g) for g in (res.games if res.games[2:] != [0] else res.games[:2]))
-    lost = res.losers[0] if res.losers else None
-    if res.winner is None and not res.losers:
-        return f"draw{score}"
-    if res.winner is None:
-        why = {Outcome.TIMEOUT: "time", Outcome.TIE: "tie",
-               Outcome.DOUBLE_LOSS: "tie"}.get(res.outcome, res.outcome.value)
-        return f"double loss ({why}){score}"
-    won = f"#{res.winner} wins{score}"
-    extra = {Outcome.CONCESSION: f"#{lost} conceded", Outcome.DROP: f"#{lost} dropped",
-             Outcome.SLOW_PLAY: f"time, #{lost} slow play",
-             Outcome.TIMEOUT: "time" if res.games is not None else f"time, #{lost} turn player"
-             }.get(res.outcome)
-    return f"{won} ({extra})" if extra else won
+    return result_words(res)
 
 
 def override_lines(o: Overridden) -> list[str]:

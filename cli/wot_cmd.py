@@ -90,19 +90,9 @@ def wot_kwargs(outcome: str, winner: int | None, support: str | None, pattern: s
 
 
 def result_text(res: ResultState | None) -> str:
-    if res is None:
-        return "-"
-    amounts = res.support or res.pattern
-    what = "support" if res.support else "pattern"
-    parts = [res.outcome, f"#{res.winner} wins" if res.winner is not None else "no winner"]
-    if amounts:
-        parts.append(f"{what} " + ", ".join(f"#{p}={v}" for p, v in sorted(amounts.items())))
-    if res.neutral is not None:
-        parts.append(f"neutral {res.neutral}")
-    if res.conceded_by is not None:
-        parts.append(f"#{res.conceded_by} conceded")
-    parts.append("LB" if res.last_battle else "before LB")
-    return " ".join(parts[:2]) + (f" ({'; '.join(parts[2:])})" if parts[2:] else "")
+    from ledger.formats.wot.words import result_words
+
+    return result_words(res)
 
 
 def _result_json(res: ResultState | None) -> dict[str, Any] | None:

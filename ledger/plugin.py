@@ -169,6 +169,14 @@ class FormatPlugin:
         return Progress(phase="registration" if state.registration_closed_seq is None
                         else "swiss")
 
+    def describe_result(self, state: TournamentState, result: Any) -> str:
+        """How one table's result reads in words, numbers only (``round show``, ``log``,
+        slips, pages): the format's own vocabulary (issue 17).  ``result`` is the
+        format's table result state, or None for a table without one ("-")."""
+        from ledger.formats.match.words import result_words
+
+        return result_words(result)
+
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
         """What a result entry (``record_result``'s keywords, ``round_no`` and ``table``
         included) decides for its table, recording nothing: how a station tells an

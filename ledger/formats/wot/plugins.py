@@ -71,6 +71,11 @@ class WotFormat(FormatPlugin):
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **kw)
 
+    def describe_result(self, state: TournamentState, result: Any) -> str:
+        from ledger.formats.wot.words import result_words
+
+        return result_words(result)
+
     def progress(self, state: TournamentState) -> Progress:
         """Games played Cycle by Cycle; over when every Game is played (AMB-W19), the
         winner the sole first place of the final ranking (WOTOLD-RANK-1/2)."""
