@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, auto_checkpoint, events_brief, seq_span
@@ -48,33 +49,48 @@ def result_amend(
     round_no: Annotated[int, _Opt("--round", metavar="N", min=1, help="Round number.")],
     table: Annotated[int, _Opt("--table", metavar="T", min=1, help="Table number.")],
     reason: ReasonOpt,
-    winner: Annotated[int | None, _Opt("--winner", metavar="NUMBER",
-                                       show_default=False, help="Who won.")] = None,
-    double_loss: Annotated[bool, _Opt("--double-loss", help="Both lose.")] = False,
-    draw: Annotated[bool, _Opt("--draw", help="A match draw (formats with draws).")] = False,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Amend the result of an earlier round (head judge): pairings made since stand,
     standings recompute, and the effect on later rounds is reported.
 
+    The result is named with the event's format's outcome options, as for 'result
+    record' (listed below; e.g. a game score, a time-up decided by games, a draw).
+
     Example: tourney result amend --round 1 --table 2 --winner 7 --reason "slip swapped" --key hj.pem
     """
+    from cli.result_options import entry_kwargs
     from ledger.formats.officiating.correction_commands import amend_result
 
     s = Session(ctx, key=key, json=json)
-    if sum((winner is not None, double_loss, draw)) != 1:
-        raise UsageError("give exactly one of --winner, --double-loss, --draw",
-                         hint="the result the round should have had")
     why = _reason(reason)
-    log, events, report, cp = _write(s, lambda t, time, signer: amend_result(
-        t, signer, time, round_no=round_no, table=table, winner=winner,
-        double_loss=double_loss, draw=draw, reason=why))
+    args = list(ctx.args)
+
+    def amend(t: Any, time: str, signer: Any) -> Any:
+        kw = entry_kwargs(t, args, round_no, table)
+        return amend_result(t, signer, time, round_no=round_no, table=table, reason=why,
+                            entry={k: v for k, v in kw.items()
+                                   if k not in ("round_no", "table")})
+
+    log, events, report, cp = _write(s, amend)
     b = events[0].body
+    games = None if isinstance(b.games, msgspec.UnsetType) else list(b.games)
     s.emit(_doc(log, events, cp, round=round_no, table=table, corrects_seq=b.corrects_seq,
-                winner=b.winner, losers=list(b.losers), effect=report),
+                winner=b.winner, losers=list(b.losers), outcome=b.outcome.value,
+                games=games, effect=report),
            [f"{seq_span(events)}: round {round_no} table {table} amended (seq "
             f"{b.corrects_seq})", *report])
+
+
+def _amend_options() -> None:
+    from cli.result_options import OUTCOME_SETTINGS, ResultCommand
+
+    result_amend.command_options = {  # type: ignore[attr-defined]
+        "cls": ResultCommand, "context_settings": OUTCOME_SETTINGS}
+
+
+_amend_options()
 
 
 def _played(text: str) -> list[Any]:

@@ -20,7 +20,7 @@ from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes
 from ledger.errors import UsageError
 
 
-def _summary(kind: str, body: dict[str, Any]) -> str:
+def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
     """A short human summary of an event body."""
     if kind == "tournament_created":
         fmt = body.get("format") or {}
@@ -42,11 +42,24 @@ def _summary(kind: str, body: dict[str, Any]) -> str:
     if kind == "draw_made":
         result = ",".join(str(i) for i in body.get("result") or [])
         return f"ctx={body.get('ctx')} seed_seq={body.get('seed_seq')} result={result}"
-    hotc = _hotc_summary(kind, body)
+    hotc = _hotc_summary(kind, body, plugin)
     if hotc is not None:
         return hotc
     text = " ".join(f"{k}={_plain(v)}" for k, v in sorted(body.items()))
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+def _plugin_of(led: Any, log_id: str) -> Any:
+    """The format plug-in of the log (its words for results), None if unreadable: the
+    log is still listed, event by event."""
+    from ledger.errors import TourneyError
+    from ledger.plugin import plugin_for
+
+    try:
+        state = led.load(log_id).state
+    except TourneyError:
+        return None
+    return plugin_for(state.format.id if state.format else None)
 
 
 def _plain(value: Any) -> str:
@@ -60,19 +73,17 @@ def _nums(values: Any) -> str:
     return ",".join(f"#{n}" for n in values or []) or "-"
 
 
-def _hotc_summary(kind: str, body: dict[str, Any]) -> str | None:
+def _hotc_summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str | None:
     """Summaries of the HotC kinds (round, results, drops, cut, bracket, champion)."""
     if kind == "round_paired":
         tables = body.get("tables") or []
         bye = f", bye #{body['bye']}" if body.get("bye") is not None else ""
         return f"round {body.get('round')} ({body.get('phase')}): {len(tables)} tables{bye}"
-    if kind in ("result_recorded", "result_corrected"):
-        won = (f"#{body['winner']} wins" if body.get("winner") is not None
-               else f"double loss {_nums(body.get('losers'))}")
+    if kind in ("result_recorded", "result_corrected", "result_amended"):
+        words = plugin.describe_body(body) if plugin is not None else str(body.get("outcome"))
         fix = (f" corrects seq {body.get('corrects_seq')}: {body.get('reason')!r}"
-               if kind == "result_corrected" else "")
-        return (f"round {body.get('round')} table {body.get('table')}: {won} "
-                f"({body.get('outcome')}){fix}")
+               if kind != "result_recorded" else "")
+        return f"round {body.get('round')} table {body.get('table')}: {words}{fix}"
     if kind == "player_dropped":
         return f"#{body.get('number')} in round {body.get('round')} ({body.get('timing')})"
     if kind == "round_closed":
@@ -127,12 +138,13 @@ def log(
                 raise LedgerCorrupt(f"event {log_id}#{ver} is unreadable",
                                     hint="run 'tourney audit verify' for the full report"
                                     ) from None
+        plugin = _plugin_of(led, log_id)
     lines = []
     for leaf in leaves:
         ev = leaf["event"]
         body = ev.get("body") if isinstance(ev.get("body"), dict) else {}
         lines.append(f"{ev.get('seq'):>6}  {ev.get('time')}  {ev.get('kind'):<20}  "
-                     f"{ev.get('actor')}  {_summary(str(ev.get('kind')), body)}")
+                     f"{ev.get('actor')}  {_summary(str(ev.get('kind')), body, plugin)}")
     s.emit(leaves, lines)
 
 

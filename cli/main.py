@@ -169,7 +169,10 @@ def _group(name: str, group: typer.Typer, leaf: str | None) -> typer.Typer:
     for sub, module, attr in GROUP_EXTRAS.get(name, ()):
         if leaf is None or leaf == sub:
             fn = getattr(importlib.import_module(f"cli.{module}"), attr)
-            commands.append(CommandInfo(name=sub, callback=fn))
+            # a command may say how typer builds it (a result command takes the format's
+            # outcome options: ``cli.result_options.OUTCOME_SETTINGS``)
+            commands.append(CommandInfo(name=sub, callback=fn,
+                                        **getattr(fn, "command_options", {})))
     keep = [c for c in commands if c.name == leaf]
     reduced = copy.copy(group)
     reduced.registered_commands = keep if keep and not group.registered_groups else commands

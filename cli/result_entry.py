@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import RuleError
+from ledger.rules import authorize
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -66,9 +67,9 @@ def recorded_by(state: TournamentState, actor: str | None) -> str:
     return f"{off.name} ({roles}, key {actor})"
 
 
-def describe(state: TournamentState, res: ResultState) -> str:
-    from cli.round_cmd import result_text
-    return result_text(res)
+def describe(state: TournamentState, res: Any) -> str:
+    from projections.result_words import describe as words
+    return words(state, res)
 
 
 def enter_result(t: Tournament, signer: Signer, time: str, actor_of: Any,
@@ -76,12 +77,11 @@ def enter_result(t: Tournament, signer: Signer, time: str, actor_of: Any,
     """Record one result (``kw`` as for ``Tournament.record_result``), idempotently.
 
     ``actor_of(seq)`` gives the key id that signed an earlier event (read on refusal)."""
-    from ledger.formats.match.apply import find_table
-
     st = t.state
-    tab = find_table(st.fmt, kw["round_no"], kw["table"])
-    if tab is not None and tab.result is not None:
-        res = tab.result
+    authorize(st, signer.key_id, "result_recorded")   # before any shortcut (issue 17 #21)
+    seat = t.plugin.table_at(st, kw["round_no"], kw["table"])
+    if seat is not None and seat[1] is not None:
+        res = seat[1]
         if _same(t, res, kw):
             return Unchanged(res.seq, kw["round_no"], kw["table"])
         raise RuleError(
@@ -97,11 +97,10 @@ def enter_result(t: Tournament, signer: Signer, time: str, actor_of: Any,
 def correct_entry(t: Tournament, signer: Signer, time: str,
                   **kw: Any) -> list[SignedEvent] | Unchanged:
     """Correct one result, or nothing when the table already holds exactly that result."""
-    from ledger.formats.match.apply import find_table
-
     st = t.state
-    tab = find_table(st.fmt, kw["round_no"], kw["table"])
-    if tab is not None and tab.result is not None:
-        if _same(t, tab.result, kw):
-            return Unchanged(tab.result.seq, kw["round_no"], kw["table"])
+    authorize(st, signer.key_id, "result_corrected")  # before any shortcut (issue 17 #21)
+    seat = t.plugin.table_at(st, kw["round_no"], kw["table"])
+    if seat is not None and seat[1] is not None:
+        if _same(t, seat[1], kw):
+            return Unchanged(seat[1].seq, kw["round_no"], kw["table"])
     return t.correct_result(signer, time, **kw)

@@ -1,17 +1,16 @@
 """``tourney result import FILE.csv|-``: a batch of result slips in one process.
 
-Owns: the slip CSV format of DESIGN.md §8 — header ``round,table,winner[,games,decided_by]``;
-``winner`` is a player number, ``double-loss`` or ``none``; ``decided_by`` (optional) is
-one of ``play`` (default), ``concession`` (the other player conceded), ``slow-play``
-(time, the other player's slow-play call was upheld), ``timeout`` (HotC top cut: time,
-the other player was the turn player; HotC Swiss: with ``double-loss``; Bushiroad: the
-game wins decide), ``tie`` (HotC Swiss simultaneous loss, with ``double-loss``), ``draw``
-(Bushiroad, with ``none``); ``games`` is the game score ``A-B[-D]`` (first player at the
-table first): recorded by a Bushiroad format, kept in the note by HotC — and
-the batch itself: every row is its own transaction (``Ledger.session``), entered exactly
-as ``result record`` enters one slip (``cli.result_entry``: an identical slip is
-unchanged, a conflicting one refused); a bad row is reported with its line number and
-the good rows are written; exit 3 when any row was refused.
+Owns: reading the slip CSV (DESIGN.md §8) — the columns ``round,table`` and the event's
+format's own slip columns (``FormatPlugin.result_vocabulary().slip_columns``; for the
+match formats ``winner[,games,decided_by]`` — ``winner`` a player number,
+``double-loss`` or ``none``; ``decided_by`` play, concession, slow-play, timeout, tie or
+draw; ``games`` ``A-B[-D]`` —, for Wheel of Time ``outcome,winner,…`` named after the
+options of ``result record``) — each row read by the format (``slip_given``) into the
+same outcome its ``result record`` options would give; and the batch itself: every row is
+its own transaction (``Ledger.session``), entered exactly as ``result record`` enters one
+slip (``cli.result_entry``: an identical slip is unchanged, a conflicting one refused);
+a bad row is reported with its line number and the good rows are written (exit 3 when
+any row was refused: a partial import, DESIGN.md §8).
 
 May import: ``typer``, ``cli.*``, ``ledger.*``.
 """
@@ -31,13 +30,10 @@ from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
 from ledger.errors import ExitCode, TourneyError, UsageError
 
 if TYPE_CHECKING:
+    from ledger.plugin import FormatPlugin
     from ledger.state import TournamentState
 
-REQUIRED = ("round", "table", "winner")
-COLUMNS = (*REQUIRED, "games", "decided_by")
-DECIDED_BY = ("play", "concession", "slow-play", "timeout", "tie", "draw")
-DOUBLE_LOSS = "double-loss"
-NO_WINNER = "none"  # a Bushiroad draw (0 points each) or a timed-out match the games decide
+REQUIRED = ("round", "table")
 
 
 @dataclass(frozen=True)
@@ -45,9 +41,7 @@ class Slip:
     line: int
     round: int
     table: int
-    winner: int | None          # None: double-loss
-    decided_by: str
-    games: str
+    row: dict[str, str]          # every column, stripped
 
 
 @dataclass(frozen=True)
@@ -57,9 +51,9 @@ class Bad:
     exit_code: int = int(ExitCode.USAGE)
 
 
-def read_slips(data: bytes, name: str) -> tuple[list[Slip], list[Bad]]:
-    """Parse the whole file: well-formed slips, and the lines that are not (a file-level
-    problem — encoding, header — raises ``UsageError``)."""
+def read_slips(data: bytes, name: str) -> tuple[list[str], list[Slip], list[Bad]]:
+    """Parse the whole file: its header, well-formed slips, and the lines that are not
+    (a file-level problem — encoding, header — raises ``UsageError``)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -70,11 +64,11 @@ def read_slips(data: bytes, name: str) -> tuple[list[Slip], list[Bad]]:
         header = next(reader, None)
     except csv.Error as exc:
         raise UsageError(f"{name} line 1: malformed CSV ({exc})") from None
-    cols = [h.strip().lower() for h in header or []]
-    if not any(cols) or any(c not in COLUMNS for c in cols) or len(set(cols)) != len(cols) \
-            or not set(REQUIRED) <= set(cols):
-        raise UsageError(f"{name} line 1: the header must be round,table,winner"
-                         "[,games,decided_by]", hint="fix the header; nothing was written")
+    cols = [h.strip().lower().replace("-", "_") for h in header or []]
+    if not any(cols) or len(set(cols)) != len(cols) or not set(REQUIRED) <= set(cols):
+        raise UsageError(f"{name} line 1: the header must start round,table and name the "
+                         "format's slip columns (match formats: round,table,winner"
+                         "[,games,decided_by])", hint="fix the header; nothing was written")
     slips: list[Slip] = []
     bad: list[Bad] = []
     while True:
@@ -92,76 +86,44 @@ def read_slips(data: bytes, name: str) -> tuple[list[Slip], list[Bad]]:
             bad.append(Bad(line, f"{len(fields)} fields, the header has {len(cols)}"))
             continue
         rec = {c: f.strip() for c, f in zip(cols, fields, strict=True)}
-        problem = _check(rec)
+        problem = next((f"{c} {rec[c]!r} is not a whole number >= 1" for c in REQUIRED
+                        if not (rec[c].isascii() and rec[c].isdigit() and int(rec[c]) >= 1)),
+                       None)
         if problem:
             bad.append(Bad(line, problem))
             continue
-        winner = None if rec["winner"].lower() in (DOUBLE_LOSS, NO_WINNER) \
-            else int(rec["winner"])
-        slips.append(Slip(line, int(rec["round"]), int(rec["table"]), winner,
-                          (rec.get("decided_by") or "play").lower(), rec.get("games", "")))
-    return slips, bad
+        slips.append(Slip(line, int(rec["round"]), int(rec["table"]), rec))
+    return cols, slips, bad
 
 
-def _check(rec: dict[str, str]) -> str | None:
-    for col in ("round", "table"):
-        if not rec[col].isdigit() or int(rec[col]) < 1:
-            return f"{col} {rec[col]!r} is not a whole number >= 1"
-    win = rec["winner"].lower()
-    if win not in (DOUBLE_LOSS, NO_WINNER) and (not win.isdigit() or int(win) < 1):
-        return (f"winner {rec['winner']!r} is not a player number, {DOUBLE_LOSS} or "
-                f"{NO_WINNER}")
-    how = (rec.get("decided_by") or "play").lower()
-    if how not in DECIDED_BY:
-        return f"decided_by {rec.get('decided_by')!r} is not one of {', '.join(DECIDED_BY)}"
-    if win == DOUBLE_LOSS and how not in ("play", "timeout", "tie"):
-        return f"{DOUBLE_LOSS} goes with decided_by timeout or tie, not {how}"
-    if win == NO_WINNER and how not in ("draw", "timeout"):
-        return f"{NO_WINNER} goes with decided_by draw or timeout, not {how}"
-    if how == "tie" and win != DOUBLE_LOSS:
-        return f"decided_by tie means both lose: winner must be {DOUBLE_LOSS}"
-    if how == "draw" and win != NO_WINNER:
-        return f"decided_by draw means nobody won: winner must be {NO_WINNER}"
-    return None
+def check_header(plugin: FormatPlugin, cols: list[str], name: str) -> None:
+    """The header names only this format's slip columns, and its required ones."""
+    vocab = plugin.result_vocabulary()
+    allowed = {*REQUIRED, *vocab.slip_required, *vocab.slip_columns}
+    unknown = [c for c in cols if c not in allowed]
+    missing = [c for c in vocab.slip_required if c not in cols]
+    if unknown or missing:
+        what = (f"unknown column {', '.join(unknown)}" if unknown
+                else f"missing column {', '.join(missing)}")
+        raise UsageError(f"{name} line 1: {what} for {vocab.title} slips",
+                         hint="the header is round,table,"
+                              + ",".join(vocab.slip_required)
+                              + "".join(f"[,{c}]" for c in vocab.slip_columns)
+                              + "; nothing was written")
 
 
 def slip_kwargs(slip: Slip, state: TournamentState) -> dict[str, Any]:
-    """``record_result`` keyword arguments of one slip: the slip read as the options of
-    ``tourney result record`` would say it, through the same ``choose`` and
-    ``Choice.kwargs`` (one reading of an outcome for the command line and the batch).
-    A format without game scores (HotC) keeps a slip's games in the note and decides a
-    timed-out match by the turn player; one with them (Bushiroad) records them and they
-    decide it (BR-SWISS-5)."""
-    from cli.result_options import choose
-    from ledger.formats.match.apply import find_table
-    from ledger.plugin import plugin_for
+    """``record_result`` keyword arguments of one slip: the row read by the format into
+    the outcome its ``result record`` options would give (one reading of an outcome
+    for the command line and the batch: ``Vocabulary.entry_for``, ``result_kwargs``)."""
+    from ledger.plugin import require_plugin
 
-    tab = find_table(state.fmt, slip.round, slip.table)
-    players = list(tab.players) if tab is not None else []
-    plugin = plugin_for(state.format.id if state.format else None)
-    by_games = plugin is not None and plugin.game_scores
-    other = [p for p in players if p != slip.winner]
-    loser = other[0] if slip.winner is not None and len(other) == 1 else None
-    how = slip.decided_by
-    opts: dict[str, Any] = {"winner": None, "concession": None, "timeout": False,
-                            "slow_play": None, "double_loss": False, "turn_player": None,
-                            "both_slow_play": False, "tie": False, "draw": False,
-                            "games": slip.games or None if by_games else None}
-    if slip.winner is None:
-        key = {"tie": "tie", "draw": "draw"}.get(how, "timeout")
-        opts[key] = True
-    elif how == "concession":
-        opts["concession"] = loser
-    elif how == "slow-play":
-        opts["slow_play"] = loser
-    elif how == "timeout":
-        opts["timeout"] = True
-        opts["turn_player"] = None if by_games else loser  # by games: the game wins decide
-    else:
-        opts["winner"] = slip.winner
-    kw = choose(**opts).kwargs(state, slip.round, slip.table)
-    note = f"games {slip.games}" if slip.games and not by_games else ""
-    return {**kw, "note": note}
+    plugin = require_plugin(state.format.id if state.format else "")
+    vocab = plugin.result_vocabulary()
+    given, text = plugin.slip_given(state, slip.row)
+    entry = vocab.entry_for(given, plugin.round_phase(state, slip.round))
+    kw = plugin.result_kwargs(state, entry, given, round_no=slip.round, table=slip.table)
+    return {**kw, "note": text}
 
 
 def result_import(
@@ -174,11 +136,16 @@ def result_import(
 ) -> None:
     """Record a batch of result slips, one transaction per row.
 
-    winner is a player number, double-loss or none; decided_by is play (default),
-    concession, slow-play, timeout, tie (HotC) or draw (Bushiroad); games is A-B[-D],
-    the first player at the table first (Bushiroad records it).  A bad row is refused with its line number, good rows are
-    written; a slip already recorded identically is left unchanged.  Exit 3 if any row
-    was refused.  The last result of a round closes it, as with 'result record'.
+    Columns: round,table and the event's format's slip columns.  Match formats (HotC,
+    Bushiroad): winner is a player number, double-loss or none; decided_by is play
+    (default), concession, slow-play, timeout, tie or draw; games is A-B[-D], the first
+    player at the table first (recorded where the format keeps game scores).  Wheel of
+    Time: outcome,winner,support|pattern,neutral,conceded_by,last_battle — the options of
+    'result record' as columns ('tourney result codes').  A slip already recorded
+    identically is left unchanged.  A bad row is refused with its line number while the
+    good rows ARE written: a partial import exits 3 and says how many rows were written
+    (fix the refused rows and import them again; the written ones stay unchanged).  The
+    last result of a round closes it, as with 'result record'.
 
     Example: tourney result import round3.csv --key sk.pem
     """
@@ -189,7 +156,7 @@ def result_import(
     s = Session(ctx, key=key, json=json)
     name = "stdin" if file == "-" else file
     data = sys.stdin.buffer.read() if file == "-" else read_file_bytes(Path(file), "CSV file")
-    slips, bad = read_slips(data, name)
+    cols, slips, bad = read_slips(data, name)
     signer = s.signer()
     written: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
@@ -198,6 +165,9 @@ def result_import(
     with s.ledger() as led, led.group_commit():
         log = s.tournament(led)
         session = led.session(log)
+        st = session.state
+        from ledger.plugin import require_plugin
+        check_header(require_plugin(st.format.id if st.format else ""), cols, name)
         for slip in slips:
             def command(t: Any, time: str, slip: Slip = slip) -> Any:
                 kw = slip_kwargs(slip, t.state)

@@ -27,37 +27,16 @@ from cli.common import (
     seq_span,
     write_result,
 )
-from cli.result_options import (  # noqa: F401  (choose, parse_games: re-exported)
-    AnnexOpt,
-    BothSlowOpt,
-    ConcessionOpt,
-    DoubleLossOpt,
-    DrawOpt,
-    GamesOpt,
+from cli.result_options import (
+    OUTCOME_SETTINGS,
+    ResultCommand,
     RoundOpt,
-    SlowPlayOpt,
     TableOpt,
-    TieOpt,
-    TimeoutOpt,
-    TurnPlayerOpt,
-    WinnerOpt,
-    choose,
-    parse_annex,
-    parse_games,
+    entry_kwargs,
 )
-from cli.round_cmd import label, result_text
-from cli.wot_cmd import (
-    ConcededOpt,
-    LastBattleOpt,
-    NeutralOpt,
-    OutcomeOpt,
-    PatternOpt,
-    SupportOpt,
-    is_wot,
-    wot_kwargs,
-)
-from ledger.errors import UsageError
-from ledger.formats.match.events import DropTiming, PlayerDropped, ResultCorrected, ResultRecorded
+from cli.round_cmd import label
+from ledger.errors import TourneyError, UsageError
+from ledger.formats.match.events import DropTiming, PlayerDropped, ResultRecorded
 
 if TYPE_CHECKING:
     from ledger.events import SignedEvent
@@ -122,6 +101,17 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
     return extra, lines
 
 
+def _after(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
+           events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
+    """What comes after a result: a closed round's verdict, or a Wheel of Time Game's."""
+    from cli.wot_cmd import after_result, is_wot
+
+    if is_wot(state):
+        body = events[0].body
+        return after_result(s, led, log, signer, state, getattr(body, "round", 0))
+    return closing(s, led, log, signer, state, events)
+
+
 def _write(s: Session, command: Any) -> tuple[str, Any, TournamentState,
                                              dict[str, Any], list[str]]:
     """One write: ``command(t, time, signer, ledger, log)`` returns the events it recorded
@@ -134,68 +124,66 @@ def _write(s: Session, command: Any) -> tuple[str, Any, TournamentState,
         events, agg = led.write(log, lambda t, time: (command(t, time, signer, led, log), t))
         if isinstance(events, Unchanged):
             return log, events, agg.state, {}, []
-        extra, lines = closing(s, led, log, signer, agg.state, events)
+        extra, lines = _after(s, led, log, signer, agg.state, events)
     return log, events, agg.state, extra, lines
 
 
-def _games_fields(b: ResultRecorded | ResultCorrected) -> dict[str, Any]:
-    import msgspec
+def _describe(state: TournamentState, round_no: int, table: int) -> tuple[str, str]:
+    """``(#1 Ann v #2 Bob)`` and the table's result in its format's words."""
+    from projections.result_words import describe
 
-    out: dict[str, Any] = {}
-    if not isinstance(b.games, msgspec.UnsetType):
-        out["games"] = list(b.games)
-    if not isinstance(b.decided_by, msgspec.UnsetType):
-        out["decided_by"] = b.decided_by.value
-    return out
+    seat = state_table(state, round_no, table)
+    players = " v ".join(label(state, p) for p in seat[0]) if seat else "?"
+    return players, describe(state, seat[1] if seat else None)
+
+
+def state_table(state: TournamentState, round_no: int, table: int) -> tuple[list[int], Any] | None:
+    """The players and the result of one table, as the format keeps them."""
+    from ledger.plugin import plugin_for
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    return None if plugin is None else plugin.table_at(state, round_no, table)
+
+
+def _result_fields(b: Any) -> dict[str, Any]:
+    """The recorded result's fields (DESIGN.md §8/§11 names), as JSON."""
+    fields = msgspec.to_builtins(b)
+    return {k: v for k, v in fields.items() if k not in ("note", "reason")}
+
+
 def _unchanged(s: Session, log: str, st: TournamentState, same: Any, what: str) -> None:
     """An identical re-entry: exit 0, nothing written, the earlier event named."""
-    from ledger.formats.match.apply import find_table
-
-    tab = find_table(st.fmt, same.round, same.table)
-    players = " v ".join(label(st, p) for p in tab.players) if tab else "?"
-    res = tab.result if tab else None
+    players, words = _describe(st, same.round, same.table)
+    seat = state_table(st, same.round, same.table)
+    res = seat[1] if seat else None
     s.emit({"ok": True, "tournament": log, "written": False, "seq": same.seq,
             "round": same.round, "table": same.table,
-            "winner": res.winner if res else None,
-            "losers": list(res.losers) if res else [],
-            "outcome": res.outcome.value if res else None},
+            "winner": getattr(res, "winner", None),
+            "losers": list(getattr(res, "losers", []) or []),
+            "outcome": _value(getattr(res, "outcome", None))},
            [f"unchanged: round {same.round} table {same.table} ({players}) already has "
-            f"this result as {what} (seq {same.seq}): {result_text(res)}; nothing written"])
+            f"this result as {what} (seq {same.seq}): {words}; nothing written"])
 
 
-def _result_lines(state: TournamentState, events: list[SignedEvent], what: str) -> list[str]:
-    from ledger.formats.match.apply import find_table
-
-    body = events[0].body
-    assert isinstance(body, (ResultRecorded, ResultCorrected))
-    tab = find_table(state.fmt, body.round, body.table)
-    players = " v ".join(label(state, p) for p in tab.players) if tab else "?"
-    return [f"{seq_span(events)}: {what} round {body.round} table {body.table} "
-            f"({players}): {result_text(tab.result if tab else None)}"]
+def _value(x: Any) -> Any:
+    return getattr(x, "value", x)
 
 
-@app.command("record")
+def _emit_result(s: Session, log: str, st: TournamentState, events: list[SignedEvent],
+                 extra: dict[str, Any], more: list[str], what: str) -> None:
+    b = events[0].body
+    fields = _result_fields(b)
+    players, words = _describe(st, fields["round"], fields["table"])
+    s.emit(write_result(events[0], **fields, events=events_brief(events), **extra),
+           [f"{seq_span(events)}: {what} round {fields['round']} table {fields['table']} "
+            f"({players}): {words}"] + more)
+
+
+@app.command("record", cls=ResultCommand, context_settings=OUTCOME_SETTINGS)
 def result_record(
     ctx: typer.Context,
     round_no: RoundOpt,
     table: TableOpt,
-    winner: WinnerOpt = None,
-    concession: ConcessionOpt = None,
-    timeout: TimeoutOpt = False,
-    slow_play: SlowPlayOpt = None,
-    double_loss: DoubleLossOpt = False,
-    tie: TieOpt = False,
-    draw: DrawOpt = False,
-    annex_a: AnnexOpt = None,
-    games: GamesOpt = None,
-    turn_player: TurnPlayerOpt = None,
-    both_slow_play: BothSlowOpt = False,
-    outcome: OutcomeOpt = None,
-    support: SupportOpt = None,
-    pattern: PatternOpt = None,
-    neutral: NeutralOpt = None,
-    conceded_by: ConcededOpt = None,
-    last_battle: LastBattleOpt = None,
     note_text: Annotated[str, _Opt("--note", metavar="TEXT",
                                    help="Free text kept with the result.")] = "",
     key: KeyOpt = None,
@@ -203,75 +191,39 @@ def result_record(
 ) -> None:
     """Record the result of one table of the open round.
 
-    Exactly one outcome: --winner N, --concession N (N conceded), --timeout (Swiss: double
-    loss; top cut: add --turn-player N, who loses), --slow-play N (time with an upheld
-    call against N: N loses), --double-loss (Swiss: the timeout double loss) or --tie
-    (Swiss: a simultaneous loss, both lose without a time loss).  Bushiroad formats:
-    --winner N [--games 2-1], --draw [--games 1-1-1], --timeout --games A-B[-D] (the
-    unfinished game is drawn; game wins decide, BR-SWISS-5 / BR-DE-6 / BR-SE-3),
-    --concession N, or --annex-a A/B (Annex A values, when announced).  The last result
-    closes the round and prints the stop rule's verdict.
+    Name exactly one outcome with the options of the event's format (listed below, and
+    by 'tourney result codes'): the format decides who won and why.  The last result
+    closes the round and prints what comes next.
 
-    Example: tourney result record --round 2 --table 5 --slow-play 22 --key sk.pem
+    Example: tourney result record --round 2 --table 5 --winner 22 --key sk.pem
     """
     from cli.result_entry import Unchanged, enter_result
 
     s = Session(ctx, key=key, json=json)
-    if outcome is not None:
-        kw = wot_kwargs(outcome, winner, support, pattern, neutral, conceded_by, last_battle,
-                        _other_options(concession, timeout, slow_play, double_loss, tie, draw,
-                                       annex_a, games, turn_player, both_slow_play))
-        _wot_record(s, round_no, table, "result of", lambda t, time, signer: t.record_result(
-            signer, time, round_no=round_no, table=table, note=note_text, **kw))
-        return
-    _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
-    choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
-                    both_slow_play, tie, draw, games, annex_a)
+    args = list(ctx.args)
     log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: enter_result(
         t, signer, time, lambda seq: led.actor_of(log, seq), note=note_text,
-        **choice.kwargs(t.state, round_no, table)))
+        **entry_kwargs(t, args, round_no, table)))
     if isinstance(events, Unchanged):
         _unchanged(s, log, st, events, "recorded")
         return
-    b = events[0].body
-    assert isinstance(b, ResultRecorded)
-    s.emit(write_result(events[0], round=round_no, table=table, winner=b.winner,
-                        losers=list(b.losers), outcome=b.outcome.value,
-                        **_games_fields(b), events=events_brief(events), **extra),
-           _result_lines(st, events, "result of") + more)
+    _emit_result(s, log, st, events, extra, more, "result of")
 
 
-@app.command("correct")
+@app.command("correct", cls=ResultCommand, context_settings=OUTCOME_SETTINGS)
 def result_correct(
     ctx: typer.Context,
     round_no: RoundOpt,
     table: TableOpt,
     reason: Annotated[str, _Opt("--reason", metavar="TEXT",
                                 help="Why the result is corrected (required).")],
-    winner: WinnerOpt = None,
-    concession: ConcessionOpt = None,
-    timeout: TimeoutOpt = False,
-    slow_play: SlowPlayOpt = None,
-    double_loss: DoubleLossOpt = False,
-    tie: TieOpt = False,
-    draw: DrawOpt = False,
-    annex_a: AnnexOpt = None,
-    games: GamesOpt = None,
-    turn_player: TurnPlayerOpt = None,
-    both_slow_play: BothSlowOpt = False,
-    outcome: OutcomeOpt = None,
-    support: SupportOpt = None,
-    pattern: PatternOpt = None,
-    neutral: NeutralOpt = None,
-    conceded_by: ConcededOpt = None,
-    last_battle: LastBattleOpt = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Correct a recorded result (judge or head judge) by a new event citing its seq.
 
-    Possible until the next round is paired.  Same outcome options as 'result record';
-    --reason is required.
+    Possible until the next round is paired (afterwards: 'tourney result amend').  The
+    same outcome options as 'result record'; --reason is required.
 
     Example: tourney result correct --round 2 --table 5 --winner 9 --reason "slips swapped" --key judge.pem
     """
@@ -280,72 +232,43 @@ def result_correct(
     s = Session(ctx, key=key, json=json)
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the result is corrected")
-    if outcome is not None:
-        kw = wot_kwargs(outcome, winner, support, pattern, neutral, conceded_by, last_battle,
-                        _other_options(concession, timeout, slow_play, double_loss, tie, draw,
-                                       annex_a, games, turn_player, both_slow_play))
-        _wot_record(s, round_no, table, "corrected", lambda t, time, signer: t.correct_result(
-            signer, time, round_no=round_no, table=table, reason=reason.strip(), **kw))
-        return
-    _no_wot_options(support, pattern, neutral, conceded_by, last_battle)
-    choice = choose(winner, concession, timeout, slow_play, double_loss, turn_player,
-                    both_slow_play, tie, draw, games, annex_a)
+    args = list(ctx.args)
     log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: correct_entry(
-        t, signer, time, reason=reason.strip(), **choice.kwargs(t.state, round_no, table)))
+        t, signer, time, reason=reason.strip(), **entry_kwargs(t, args, round_no, table)))
     if isinstance(events, Unchanged):
         _unchanged(s, log, st, events, "the current result")
         return
-    b = events[0].body
-    assert isinstance(b, ResultCorrected)
-    s.emit(write_result(events[0], round=round_no, table=table, winner=b.winner,
-                        losers=list(b.losers), outcome=b.outcome.value,
-                        corrects_seq=b.corrects_seq, events=events_brief(events), **extra),
-           _result_lines(st, events, f"corrected (seq {b.corrects_seq})") + more)
+    _emit_result(s, log, st, events, extra, more,
+                 f"corrected (seq {getattr(events[0].body, 'corrects_seq', '?')})")
 
 
-def _other_options(concession: int | None, timeout: bool, slow_play: int | None,
-                   double_loss: bool, tie: bool, draw: bool, annex_a: str | None,
-                   games: str | None, turn_player: int | None,
-                   both_slow_play: bool) -> dict[str, bool]:
-    return {"--concession": concession is not None, "--timeout": timeout,
-            "--slow-play": slow_play is not None, "--double-loss": double_loss, "--tie": tie,
-            "--draw": draw, "--annex-a": annex_a is not None, "--games": games is not None,
-            "--turn-player": turn_player is not None, "--both-slow-play": both_slow_play}
+@app.command("codes")
+def result_codes(ctx: typer.Context, json: JsonOpt = False) -> None:
+    """The outcomes a result can have in this event's format (every format without a
+    ledger): each option, the phase it exists in and the rule it follows.
 
+    Example: tourney result codes
+    """
+    from cli.result_options import vocabularies, vocabulary_help
 
-def _no_wot_options(support: str | None, pattern: str | None, neutral: int | None,
-                    conceded_by: int | None, last_battle: bool | None) -> None:
-    if (support, pattern, neutral, conceded_by, last_battle) != (None,) * 5:
-        raise UsageError("--support, --pattern, --neutral, --conceded-by and --last-battle "
-                         "go with --outcome", hint="Wheel of Time: --outcome CODE …")
-
-
-def _wot_record(s: Session, round_no: int, table: int, what: str, command: Any) -> None:
-    """A WoT result or correction: one event; on the Game's last table, what comes next."""
-    from cli.wot_cmd import after_result, result_lines
-
-    signer = s.signer()
-    with s.ledger() as led:
-        log = s.tournament(led)
-
-        def run(t: Any, time: str) -> tuple[list[SignedEvent], Any]:
-            if not is_wot(t.state):
-                raise UsageError("--outcome is for Wheel of Time events",
-                                 hint="this format's results: see 'tourney result record "
-                                      "--help'")
-            return command(t, time, signer), t
-
-        events, agg = led.write(log, run)
-        extra, more = after_result(s, led, log, signer, agg.state, round_no)
-    b = events[0].body
-    assert isinstance(b, (ResultRecorded, ResultCorrected))
-    fields = msgspec.to_builtins(b)
-    s.emit(write_result(events[0], **{k: v for k, v in fields.items()
-                                      if k in ("round", "table", "winner", "losers", "outcome",
-                                               "sides", "support", "pattern", "neutral",
-                                               "conceded_by", "last_battle", "corrects_seq")},
-                        events=events_brief(events), **extra),
-           result_lines(agg.state, events, what) + more)
+    s = Session(ctx, json=json)
+    vocabs = vocabularies()
+    try:
+        with s.ledger(create=False) as led:
+            state = led.load(s.tournament(led)).state
+        from ledger.plugin import require_plugin
+        if state.format is not None:
+            vocabs = [require_plugin(state.format.id).result_vocabulary()]
+    except TourneyError:
+        pass      # no event here: every format's vocabulary
+    s.emit({"formats": [{"title": v.title,
+                         "entries": [{"key": e.key, "option": v.field(e.selector).option,
+                                      "value": e.value or None, "summary": e.summary,
+                                      "phases": list(e.phases), "example": e.example,
+                                      "takes": [v.field(n).option for n in e.takes],
+                                      "needs": [v.field(n).option for n in e.needs]}
+                                     for e in v.entries]} for v in vocabs]},
+           vocabulary_help(vocabs))
 
 
 def _timing_text(state: TournamentState, events: list[SignedEvent]) -> str:

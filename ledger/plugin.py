@@ -26,9 +26,12 @@ from ledger.events import ON_UNKNOWN_KIND, Body, FormatSpec, Role, SignedEvent, 
 from ledger.params import Param, ParamSpec
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
     from ledger.state import TournamentState
+    from ledger.vocabulary import Given, ResultEntry, Vocabulary
 
 Applier = Callable[["TournamentState", SignedEvent, Any], None]
 #: (winner, losers, loss reasons, outcome, games or None): a result as decided, in the
@@ -115,6 +118,10 @@ class FormatPlugin:
     #: results carry game scores (BO1/BO3 ``games``, DESIGN.md §11) that decide a match at
     #: time-up; a format without them decides a timed-out match by its own rule
     game_scores: ClassVar[bool] = False
+    #: the results its matches can have, as data (issue 17, ``ledger.vocabulary``): the
+    #: options of ``result record|correct|amend``, the slip columns of ``result import``
+    #: and ``tourney result codes`` are read from it; None: the format records no result
+    vocabulary: ClassVar[Vocabulary | None] = None
 
     # -- what the core calls -----------------------------------------------------------
     def new_state(self) -> Any:
@@ -169,13 +176,45 @@ class FormatPlugin:
         return Progress(phase="registration" if state.registration_closed_seq is None
                         else "swiss")
 
+    # -- the result vocabulary (issue 17) -----------------------------------------------
+    def result_vocabulary(self) -> Vocabulary:
+        if self.vocabulary is None:
+            raise _no_verb(self, "result record")
+        return self.vocabulary
+
+    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
+        """The phase of round ``round_no`` (a ``ResultEntry.phases`` value), None when the
+        format has one kind of round or the round is unknown."""
+        return None
+
+    def table_at(self, state: TournamentState, round_no: int,
+                 table: int) -> tuple[list[int], Any] | None:
+        """The players of one table (seat order) and its result state (None: no result
+        yet); None when there is no such table."""
+        return None
+
+    def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
+                      round_no: int, table: int) -> dict[str, Any]:
+        """The keywords of ``record_result`` / ``correct_result`` / ``decided_result`` for
+        ``entry`` of this format's vocabulary with the ``given`` field values (every
+        format rule on what an outcome means lives here, never in the CLI)."""
+        raise _no_verb(self, "result record")
+
+    def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
+        """One slip row (``result import``; columns besides round and table) → the field
+        values it gives and a note kept with the result."""
+        return self.result_vocabulary().from_slip(row), ""
+
     def describe_result(self, state: TournamentState, result: Any) -> str:
         """How one table's result reads in words, numbers only (``round show``, ``log``,
         slips, pages): the format's own vocabulary (issue 17).  ``result`` is the
         format's table result state, or None for a table without one ("-")."""
-        from ledger.formats.match.words import result_words
+        return "-" if result is None else "recorded"
 
-        return result_words(result)
+    def describe_body(self, body: Mapping[str, Any]) -> str:
+        """How a recorded result body (its wire fields, as ``log`` reads them) reads in
+        words: the same phrase ``describe_result`` gives its table."""
+        return "recorded"
 
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
         """What a result entry (``record_result``'s keywords, ``round_no`` and ``table``

@@ -1,41 +1,50 @@
-"""The outcome options of `tourney result record|correct` map onto the rules' outcomes
-(HOTC-TIME-2/3, HOTC-TOP-2, AMB-H14); bad combinations are usage errors (exit 2)."""
+"""The HotC outcome options of `tourney result record|correct` map onto the rules'
+outcomes (HOTC-TIME-2/3, HOTC-TOP-2, AMB-H14) through the format's declared vocabulary
+(issue 17); bad combinations are usage errors (exit 2)."""
 
 from __future__ import annotations
 
 import pytest
 
-from cli.result_options import choose
 from ledger.errors import ExitCode, UsageError
+from ledger.formats.hotc.vocabulary import VOCABULARY
 from ledger.formats.match.model import Outcome
 
-
-def pick(**kw: object) -> object:
-    args = {"winner": None, "concession": None, "timeout": False, "slow_play": None,
-            "double_loss": False, "turn_player": None, "both_slow_play": False, "tie": False}
-    args.update(kw)
-    return choose(**args)  # type: ignore[arg-type]
+OUTCOMES = {"win": Outcome.WIN, "concession": Outcome.CONCESSION,
+            "timeout": Outcome.TIMEOUT, "double_loss": Outcome.TIMEOUT,
+            "slow_play": Outcome.SLOW_PLAY, "tie": Outcome.TIE}
 
 
-@pytest.mark.parametrize(("kw", "outcome"), [
-    ({"winner": 3}, Outcome.WIN),
-    ({"concession": 3}, Outcome.CONCESSION),
-    ({"timeout": True}, Outcome.TIMEOUT),
-    ({"timeout": True, "turn_player": 3}, Outcome.TIMEOUT),
-    ({"slow_play": 3}, Outcome.SLOW_PLAY),
-    ({"double_loss": True}, Outcome.TIMEOUT),      # the Swiss timeout double loss
-    ({"tie": True}, Outcome.TIE),                  # AMB-H14, not a time loss
-    ({"winner": 3, "both_slow_play": True}, Outcome.WIN),
+def pick(args: list[str], phase: str = "swiss") -> str:
+    return VOCABULARY.entry_for(VOCABULARY.parse(args), phase).key
+
+
+@pytest.mark.parametrize(("args", "phase", "key"), [
+    (["--winner", "3"], "swiss", "win"),
+    (["--concession", "3"], "swiss", "concession"),
+    (["--timeout"], "swiss", "timeout"),
+    (["--timeout", "--turn-player", "3"], "top_cut", "timeout"),
+    (["--slow-play", "3"], "top_cut", "slow_play"),
+    (["--double-loss"], "swiss", "double_loss"),     # the Swiss timeout double loss
+    (["--tie"], "swiss", "tie"),                      # AMB-H14, not a time loss
+    (["--winner=3", "--both-slow-play"], "swiss", "win"),
 ])
-def test_each_option_maps_to_one_outcome(kw: dict[str, object], outcome: Outcome) -> None:
-    assert pick(**kw).outcome is outcome  # type: ignore[attr-defined]
+def test_each_option_maps_to_one_outcome(args: list[str], phase: str, key: str) -> None:
+    assert pick(args, phase) == key
+    assert key in OUTCOMES
 
 
-@pytest.mark.parametrize("kw", [
-    {}, {"winner": 3, "tie": True}, {"timeout": True, "double_loss": True},
-    {"winner": 3, "turn_player": 4}, {"concession": 3, "both_slow_play": True},
+@pytest.mark.parametrize(("args", "phase"), [
+    ([], "swiss"), (["--winner", "3", "--tie"], "swiss"),
+    (["--timeout", "--double-loss"], "swiss"), (["--winner", "3", "--turn-player", "4"], "swiss"),
+    (["--concession", "3", "--both-slow-play"], "swiss"),
+    (["--timeout"], "top_cut"),                       # HOTC-TOP-2: the turn player is needed
+    (["--timeout", "--turn-player", "3"], "swiss"),   # HOTC-TIME-2: no turn player in Swiss
+    (["--tie"], "top_cut"), (["--double-loss"], "top_cut"),
+    (["--games", "2-1", "--winner", "3"], "swiss"),   # a Bushiroad option: not HotC's
+    (["--winner", "x"], "swiss"), (["--winner"], "swiss"), (["stray"], "swiss"),
 ])
-def test_bad_combinations_are_usage_errors(kw: dict[str, object]) -> None:
+def test_bad_combinations_are_usage_errors(args: list[str], phase: str) -> None:
     with pytest.raises(UsageError) as err:
-        pick(**kw)
+        pick(args, phase)
     assert err.value.exit_code is ExitCode.USAGE

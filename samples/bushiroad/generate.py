@@ -35,10 +35,12 @@ from ledger.store import Ledger
 
 #: format id → (players, cut, parameters, time-up rate, drop rate)
 SAMPLES: dict[str, tuple[int, int, dict[str, Param], Fraction, Fraction]] = {
-    "bushiroad-swiss": (24, 8, {"swiss_rounds": 5}, Fraction(1, 8), Fraction(1, 30)),
-    "bushiroad-de": (20, 0, {}, Fraction(1, 8), Fraction(1, 30)),
-    "single-elim": (13, 0, {}, Fraction(0), Fraction(0)),
-    "round-robin": (5, 0, {}, Fraction(1, 6), Fraction(0)),
+    # each pinned to the rule revision it was written under (BR_FR_1_2_0): its bytes stay
+    "bushiroad-swiss": (24, 8, {"swiss_rounds": 5, "rules": "BR_FR_1_2_0"}, Fraction(1, 8),
+                        Fraction(1, 30)),
+    "bushiroad-de": (20, 0, {"rules": "BR_FR_1_2_0"}, Fraction(1, 8), Fraction(1, 30)),
+    "single-elim": (13, 0, {"rules": "BR_FR_1_2_0"}, Fraction(0), Fraction(0)),
+    "round-robin": (5, 0, {"rules": "BR_FR_1_2_0"}, Fraction(1, 6), Fraction(0)),
 }
 
 

@@ -44,6 +44,7 @@ from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_ord
 from ledger.formats.match.departure import (
     check_corrector,
     check_drop_losers,
+    check_penalty_cited,
     check_penalty_losers,
 )
 from ledger.formats.match.events import (
@@ -56,7 +57,7 @@ from ledger.formats.match.events import (
     RoundClosed,
     RoundPaired,
 )
-from ledger.formats.match.model import DecidedBy, Phase, RoundState, Status, TableState
+from ledger.formats.match.model import DecidedBy, Outcome, Phase, RoundState, Status, TableState
 from ledger.formats.match.plan import (
     close_top_cut,
     correction_table,
@@ -176,9 +177,12 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
         raise RuleError("BR-MATCH-1", f"result says winner {body.winner}, losers "
                         f"{list(body.losers)} ({body.decided_by.value}) but games "
                         f"{list(body.games)} do not give that", finding="result_mismatch")
+    check_penalty_cited(ms(state), rnd, table, body.outcome, list(body.losers),
+                        None if isinstance(body.penalty_seq, msgspec.UnsetType)
+                        else body.penalty_seq)
     if body.decided_by is DecidedBy.DROP:
         check_drop_losers(ms(state), rnd, table, list(body.losers))
-    elif body.decided_by is DecidedBy.PENALTY:
+    elif body.decided_by is DecidedBy.PENALTY and body.outcome is not Outcome.PENALTY:
         check_penalty_losers(ms(state), rnd, table, list(body.losers))
 
 

@@ -38,7 +38,7 @@ from ledger.formats.bushiroad.plan import (
     tiebreak_needed,
 )
 from ledger.formats.bushiroad.results import Ending, Games
-from ledger.formats.match.apply import find_round, find_table
+from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
 from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
@@ -65,6 +65,7 @@ from ledger.formats.match.plan import (
     round_complete,
     round_ctx,
 )
+from ledger.formats.match.vocab import seat
 from ledger.keys import Signer
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list
 
 _ENDING = {Outcome.WIN: Ending.PLAYED, Outcome.DRAW: Ending.PLAYED,
            Outcome.TIMEOUT: Ending.TIMEOUT, Outcome.CONCESSION: Ending.CONCESSION,
-           Outcome.DROP: Ending.DROP}
+           Outcome.DROP: Ending.DROP, Outcome.PENALTY: Ending.PENALTY}
 
 
 def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | None,
@@ -160,7 +161,7 @@ def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | No
         g = Games(w, 0) if winner == players[0] else Games(0, w)
     elif outcome is Outcome.DRAW:
         g = Games(0, 0, 1)
-    elif outcome in (Outcome.CONCESSION, Outcome.DROP):
+    elif outcome in (Outcome.CONCESSION, Outcome.DROP, Outcome.PENALTY):
         g = Games(0, 0)
     else:
         raise UsageError("this result needs the game score", hint="pass --games A-B")
@@ -177,6 +178,11 @@ def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, 
                 no_show: bool = False) -> dict[str, object]:
     """The decided fields of a result body (shared by record and correct); ``no_show``
     lets a double loss with no named loser be the wrong-table amendment's (AMB-B25)."""
+    for who, what in ((winner, "the winner"), (loser, "the conceding player")):
+        if who is not None and who not in players:   # before any score (issue 17 #12)
+            raise RuleError("LEDGER-RES-1", f"#{who} is not at this table "
+                            f"(#{players[0]} v #{players[1]})",
+                            hint=f"{what} is #{players[0]} or #{players[1]}")
     ending = Ending.ANNEX_A if annex is not None else _ENDING.get(outcome)
     if outcome is Outcome.DOUBLE_LOSS and losers:
         ending = Ending.PENALTY          # both under a Loss of Match (BR-DROP-2)
@@ -216,14 +222,16 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
                   games: list[int] | None = None,
                   annex_values: list[list[list[int]]] | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
-                  note: str = "", losers: list[int] | None = None) -> list[SignedEvent]:
+                  note: str = "", losers: list[int] | None = None,
+                  penalty_seq: int | None = None) -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     rnd, tab = open_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex, losers=losers)
+    cite: dict[str, object] = {} if penalty_seq is None else {"penalty_seq": penalty_seq}
     ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
-                                 **_strip(body)), signer, time)  # type: ignore[arg-type]
+                                 **cite, **_strip(body)), signer, time)  # type: ignore[arg-type]
     return [ev, *_after_result(t, round_no, signer, time)]
 
 
@@ -236,13 +244,13 @@ def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome
     """What this entry decides for a table that already has players (recording nothing):
     ``result_body``, shared with ``record_result`` and ``correct_result``."""
     _no_hotc_options(turn_player, slow_play)
-    rnd = find_round(t.state.fmt, round_no)
-    tab = find_table(t.state.fmt, round_no, table)
-    if rnd is None or tab is None:
+    found = seat(t.state, round_no, table)
+    if found is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
-    annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
-    body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
+    phase, players = found
+    annex = make_annex(t.state, players, annex_values) if annex_values else None
+    body = result_body(t, round_no, players, phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
     games_out = body["games"]
     return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),  # type: ignore[call-overload]
@@ -277,7 +285,7 @@ def drop_player(t: Tournament, signer: Signer, time: str, number: int,
     out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
                                   timing=timing, reason=reason), signer, time)]
     if timing is DropTiming.AFTER_PAIRING:
-        out += leave_open_round(t, signer, time, number, loss=Outcome.DROP, why="dropped")
+        out += leave_open_round(t, signer, time, number, outcome=Outcome.DROP, why="dropped")
     return out
 
 

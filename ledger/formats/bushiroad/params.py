@@ -17,9 +17,15 @@ from ledger.params import Allowed, Param, ParamSpec
 from ledger.state import TournamentState
 
 RULES = "BR_FR_1_2_0"
+#: the same floor rules, a loss by penalty recorded as one citing the penalty
+#: (``penalty_results=cited``, issue 17, ADR 0015); the default for new events
+RULES_R2 = "BR_FR_1_2_0_R2"
+#: what each revision's genesis records beyond the parameter tables below
+REVISION_PARAMS: dict[str, dict[str, Param]] = {RULES: {},
+                                                RULES_R2: {"penalty_results": "cited"}}
 
 _COMMON: dict[str, tuple[Param, Allowed]] = {
-    "rules": (RULES, (RULES,)),
+    "rules": (RULES_R2, (RULES, RULES_R2)),
     "game": ("WS", ("VG", "WS", "BF")),                               # 002 FR Range
     "tournament_level": (1, (1, 3)),                                  # BR-LEVEL-1
     "match_format": ("BO1", ("BO1", "BO3")),                          # BR-MATCH-1

@@ -296,6 +296,8 @@ def outcome_of(res: MatchResult) -> tuple[Outcome, list[LossReason]]:
         return Outcome.DOUBLE_LOSS, [reason] * len(res.losers)
     if by is DecidedBy.CONCESSION:
         return Outcome.CONCESSION, [LossReason.CONCESSION]
+    if by is DecidedBy.PENALTY:           # a Loss of Match or a DQ, cited (issue 17)
+        return Outcome.PENALTY, [LossReason.PENALTY]
     if by is DecidedBy.DROP:
         return Outcome.DROP, [LossReason.DROP_AFTER_PAIRING]
     if by is DecidedBy.TIMEOUT:

@@ -19,22 +19,29 @@ from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.bushiroad import apply as _apply  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import checks as _checks  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import commands, params
+from ledger.formats.bushiroad import vocabulary as br_vocabulary
 from ledger.formats.bushiroad.book import BR_BOOK
 from ledger.formats.bushiroad.events import BR_BODIES
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
+from ledger.formats.match import vocab as match_vocab
+from ledger.formats.match import words as match_words
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
 from ledger.formats.match.model import has_left as match_has_left
 from ledger.formats.match.plan import match_progress
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
+from ledger.params import Param
 from ledger.plugin import FormatPlugin, Progress
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
     from ledger.plugin import DecidedResult
     from ledger.state import TournamentState
+    from ledger.vocabulary import Given, ResultEntry
 
 
 class BushiroadFormat(FormatPlugin):
@@ -47,14 +54,54 @@ class BushiroadFormat(FormatPlugin):
     #: the largest top cut (0 = none allowed)
     max_cut: ClassVar[int] = 256
 
+    vocabulary = br_vocabulary.VOCABULARY
+
     def has_left(self, state: TournamentState, number: int) -> bool:
         return match_has_left(state.fmt, number)
+
+    def describe_result(self, state: TournamentState, result: Any) -> str:
+        return match_words.result_words(result)
+
+    def describe_body(self, body: Mapping[str, Any]) -> str:
+        return match_words.body_words(body)
+
+    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
+        return match_vocab.round_phase(state, round_no)
+
+    def table_at(self, state: TournamentState, round_no: int,
+                 table: int) -> tuple[list[int], Any] | None:
+        return match_vocab.table_at(state, round_no, table)
+
+    def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
+                      round_no: int, table: int) -> dict[str, Any]:
+        return br_vocabulary.result_kwargs(state, entry, given, round_no=round_no,
+                                           table=table)
+
+    def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
+        return br_vocabulary.slip_given(state, row)
 
     def new_state(self) -> MatchState:
         return MatchState(eliminate_at=self.eliminate_at)
 
+    def genesis_params(self, given: dict[str, Param]) -> dict[str, Param]:
+        """The defaults of the revision ``given`` names (the newest when it names none): a
+        BR_FR_1_2_0 genesis records exactly the parameters it always did."""
+        rules = str(given.get("rules", params.RULES_R2))
+        return {**self.params.defaults, **params.REVISION_PARAMS.get(rules, {}), **given}
+
     def check_spec(self, spec: FormatSpec) -> None:
         super().check_spec(spec)
+        rules = str(spec.params.get("rules"))
+        own = params.REVISION_PARAMS.get(rules, {})
+        other = {k for r in params.REVISION_PARAMS.values() for k in r} - set(own)
+        extra = sorted(other & set(spec.params))
+        if extra:
+            raise RuleError("DESIGN-10", f"{', '.join(extra)} is not a parameter of {rules}",
+                            hint=f"use --param rules={params.RULES_R2}")
+        missing = sorted(set(own) - set(spec.params))
+        if missing:
+            raise RuleError("DESIGN-10", f"genesis must record every parameter; missing "
+                            f"{', '.join(missing)}", finding="genesis")
         if not 0 <= spec.cut <= self.max_cut:
             raise RuleError("BR-FIN-1", f"a top cut of {spec.cut} is not possible in {spec.id}",
                             hint=f"use --cut 0..{self.max_cut}" if self.max_cut

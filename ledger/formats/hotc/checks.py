@@ -11,6 +11,8 @@ May import: ``ledger.formats.hotc.book``, ``ledger.state``, ``ledger.events``, `
 
 from __future__ import annotations
 
+import msgspec
+
 from ledger.errors import RuleError
 from ledger.events import PlayerRegistered, Role
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
@@ -33,6 +35,7 @@ from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.departure import (
     check_corrector,
     check_drop_losers,
+    check_penalty_cited,
     check_penalty_losers,
 )
 from ledger.formats.match.events import (
@@ -139,6 +142,9 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
                         f"{body.outcome.value} gives {got.winner}, {got.losers}",
                         finding="result_mismatch")
     _calls_cited(state, body)
+    check_penalty_cited(state.fmt, rnd, table, body.outcome, list(body.losers),
+                        None if isinstance(body.penalty_seq, msgspec.UnsetType)
+                        else body.penalty_seq)
     if body.outcome is Outcome.DROP:
         check_drop_losers(state.fmt, rnd, table, list(body.losers))
     elif body.outcome is Outcome.DOUBLE_LOSS:

@@ -33,7 +33,7 @@ from ledger.formats.hotc.plan import (
 from ledger.formats.hotc.results import decide_result
 from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import result_calls
-from ledger.formats.match.apply import find_round, find_table
+from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
 from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
 from ledger.formats.match.events import (
@@ -56,6 +56,7 @@ from ledger.formats.match.plan import (
     round_complete,
     round_ctx,
 )
+from ledger.formats.match.vocab import seat
 from ledger.keys import Signer
 
 if TYPE_CHECKING:
@@ -114,7 +115,8 @@ def _calls(t: Tournament, round_no: int, table: int, outcome: Outcome,
 def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
                   turn_player: int | None = None, slow_play: list[int] | None = None,
-                  note: str = "", losers: list[int] | None = None) -> list[SignedEvent]:
+                  note: str = "", losers: list[int] | None = None,
+                  penalty_seq: int | None = None) -> list[SignedEvent]:
     rnd, tab = open_table(t.state, round_no, table)
     slow_play, call = _calls(t, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
@@ -122,7 +124,9 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
     ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
                                  outcome=outcome, loss_reasons=d.loss_reasons,
                                  turn_player=turn_player, slow_play=sorted(slow_play or []),
-                                 note=note, slow_play_call=call), signer, time)
+                                 note=note, slow_play_call=call,
+                                 penalty_seq=msgspec.UNSET if penalty_seq is None
+                                 else penalty_seq), signer, time)
     return [ev, *_after_result(t, round_no, signer, time)]
 
 
@@ -132,13 +136,13 @@ def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome
                    note: str = "", reason: str = "") -> DecidedResult:
     """What this entry decides for a table that already has players (recording nothing):
     ``decide_result``, the one decision ``record_result`` and the audit use too."""
-    rnd = find_round(t.state.fmt, round_no)
-    tab = find_table(t.state.fmt, round_no, table)
-    if rnd is None or tab is None:
+    found = seat(t.state, round_no, table)
+    if found is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
+    phase, players = found
     slow_play, _call = _calls(t, round_no, table, outcome, slow_play)
-    d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
+    d = decide_result(phase, players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     return d.winner, list(d.losers), list(d.loss_reasons), outcome, None
 
@@ -171,7 +175,7 @@ def drop_player(t: Tournament, signer: Signer, time: str, number: int,
     out = [t.record(PlayerDropped(number=number, round=current_round_number(t.state),
                                   timing=timing, reason=reason), signer, time)]
     if timing is DropTiming.AFTER_PAIRING:      # a loss, or no winner (TC-23)
-        out += leave_open_round(t, signer, time, number, loss=Outcome.DROP, why="dropped")
+        out += leave_open_round(t, signer, time, number, outcome=Outcome.DROP, why="dropped")
     return out
 
 

@@ -17,18 +17,22 @@ from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOO
 from ledger.formats.hotc import commands
 from ledger.formats.hotc import cut_apply as _cut_apply  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc import slow_play as _slow_play  # noqa: F401  (fills HOTC_BOOK)
+from ledger.formats.hotc import vocabulary as hotc_vocabulary
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
 from ledger.formats.hotc.model import HotcState
 from ledger.formats.hotc.revision import (
-    DEFAULTS_R2,
-    HOTC_2013,
+    DEFAULTS_R3,
     LATEST,
     NEW_IN_R2,
+    NEW_IN_R3,
+    REQUIRED,
     REVISIONS,
     defaults_for,
 )
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
+from ledger.formats.match import vocab as match_vocab
+from ledger.formats.match import words as match_words
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import has_left as match_has_left
 from ledger.formats.match.plan import match_progress
@@ -39,15 +43,18 @@ from ledger.params import Param, ParamSpec
 from ledger.plugin import FormatPlugin, Progress
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
     from ledger.plugin import DecidedResult
     from ledger.state import TournamentState
+    from ledger.vocabulary import Given, ResultEntry
 
 FORMAT_ID = "hotc-swiss-de"
 
 PARAMS = ParamSpec(
-    defaults=DEFAULTS_R2,
+    defaults=DEFAULTS_R3,
     choices={"match_minutes": (1, 240), "rules": REVISIONS,
              "pair_down_counts": ("higher", "both"),           # AMB-H1
              "bye_priority": ("least_wins", "no_repeat"),      # AMB-H4 (R2 default first)
@@ -56,7 +63,7 @@ PARAMS = ParamSpec(
     default_cut=8,
     # a HOTC_2013 genesis has no invitation_required; officiating parameters are recorded
     # only when set, so genesis bytes stay
-    optional=NEW_IN_R2 | frozenset(OFFICIATING_CHOICES),
+    optional=NEW_IN_R2 | NEW_IN_R3 | frozenset(OFFICIATING_CHOICES),
 )
 
 
@@ -78,8 +85,31 @@ class HotcFormat(FormatPlugin):
     bodies = BODIES + OFFICIATING_BODIES
     book = with_officiating(MATCH_BOOK, HOTC_BOOK)
 
+    vocabulary = hotc_vocabulary.VOCABULARY
+
     def has_left(self, state: TournamentState, number: int) -> bool:
         return match_has_left(state.fmt, number)
+
+    def describe_result(self, state: TournamentState, result: Any) -> str:
+        return match_words.result_words(result)
+
+    def describe_body(self, body: Mapping[str, Any]) -> str:
+        return match_words.body_words(body)
+
+    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
+        return match_vocab.round_phase(state, round_no)
+
+    def table_at(self, state: TournamentState, round_no: int,
+                 table: int) -> tuple[list[int], Any] | None:
+        return match_vocab.table_at(state, round_no, table)
+
+    def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
+                      round_no: int, table: int) -> dict[str, Any]:
+        return hotc_vocabulary.result_kwargs(state, entry, given, round_no=round_no,
+                                             table=table)
+
+    def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
+        return hotc_vocabulary.slip_given(state, row)
 
     def new_state(self) -> HotcState:
         return HotcState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
@@ -91,18 +121,16 @@ class HotcFormat(FormatPlugin):
 
     def check_spec(self, spec: FormatSpec) -> None:
         super().check_spec(spec)
-        rules = spec.params.get("rules")
-        if rules == HOTC_2013:
-            extra = sorted(NEW_IN_R2 & set(spec.params))
-            if extra:
-                raise RuleError("DESIGN-10", f"{', '.join(extra)} is a parameter of "
-                                f"{LATEST}, not of {HOTC_2013}",
-                                hint=f"use --param rules={LATEST}")
-        else:
-            missing = sorted(NEW_IN_R2 - set(spec.params))
-            if missing:
-                raise RuleError("DESIGN-10", f"genesis must record every parameter; missing "
-                                f"{', '.join(missing)}", finding="genesis")
+        rules = str(spec.params.get("rules"))
+        required = REQUIRED.get(rules, frozenset())
+        extra = sorted((NEW_IN_R2 | NEW_IN_R3) - required & set(spec.params))
+        if extra:
+            raise RuleError("DESIGN-10", f"{', '.join(extra)} is not a parameter of "
+                            f"{rules}", hint=f"use --param rules={LATEST}")
+        missing = sorted(required - set(spec.params))
+        if missing:
+            raise RuleError("DESIGN-10", f"genesis must record every parameter; missing "
+                            f"{', '.join(missing)}", finding="genesis")
         if not 2 <= spec.cut <= 256 or spec.cut & (spec.cut - 1):
             raise RuleError("HOTC-SCOPE-2", f"cut size {spec.cut} is not a power of two in "
                             "2..256", hint="use --cut 2, 4, 8, 16, …")

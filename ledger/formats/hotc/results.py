@@ -26,9 +26,12 @@ def _other(players: list[int], p: int) -> int:
 
 
 def _member(players: list[int], p: int | None, what: str, rule: str = "LEDGER-RES-1") -> int:
-    if p is None or p not in players:
+    if p is None:
         raise RuleError(rule, f"{what} must be one of the players at this table "
-                        f"({players[0]} v {players[1]})", hint=f"name {what} by player number")
+                        f"(#{players[0]} v #{players[1]})", hint=f"name {what} by player number")
+    if p not in players:
+        raise RuleError(rule, f"#{p} is not at this table (#{players[0]} v #{players[1]})",
+                        hint=f"{what} is #{players[0]} or #{players[1]}")
     return p
 
 
@@ -55,6 +58,9 @@ def decide_result(phase: Phase, players: list[int], outcome: Outcome, *,
     if outcome is Outcome.CONCESSION:
         conceder = _member(players, loser, "the conceding player")
         return Decided(_other(players, conceder), [conceder], [LossReason.CONCESSION])
+    if outcome is Outcome.PENALTY:               # a Loss of Match or a DQ (issue 17)
+        penalised = _member(players, loser, "the penalised player", "BR-PEN-RANK-8")
+        return Decided(_other(players, penalised), [penalised], [LossReason.PENALTY])
     if outcome in (Outcome.DROP, Outcome.DOUBLE_LOSS) and losers is not None and \
             len(losers) > 1:                  # both left after the pairing (BR-DROP-2)
         if sorted(losers) != sorted(players):

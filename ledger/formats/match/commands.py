@@ -60,8 +60,9 @@ def round_seed(t: Tournament, number: int, signer: Signer, time: str,
 
 
 def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
-                     loss: Outcome, note: str = "", why: str = "left",
-                     double: Outcome = Outcome.DROP) -> list[SignedEvent]:
+                     outcome: Outcome, note: str = "", why: str = "left",
+                     double: Outcome = Outcome.DROP,
+                     penalty_seq: int | None = None) -> list[SignedEvent]:
     """``number`` leaves the open round after its pairing (a drop: ``loss = DROP``; a
     disqualification or a Loss of Match: ``CONCESSION``).  Their match without a result
     becomes their loss; a win they hold only because the opponent left first becomes the
@@ -72,8 +73,9 @@ def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
     if rnd is None or tab is None:
         return []
     if tab.result is None:
+        cite = {} if penalty_seq is None else {"penalty_seq": penalty_seq}
         return t.record_result(signer, time, round_no=rnd.number, table=tab.table,
-                               outcome=loss, loser=number, note=note)
+                               outcome=outcome, loser=number, note=note, **cite)
     if not both_out(t.state.fmt, rnd, tab, number):
         return []
     other = next(p for p in tab.players if p != number)

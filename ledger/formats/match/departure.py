@@ -148,3 +148,26 @@ def check_corrector(state: TournamentState, h: MatchState, rnd: RoundState,
     raise RuleError("RULES-1.3", "result_corrected must be signed by judge or head-judge "
                     "(a scorekeeper signs only the double loss of a drop, BR-DROP-2)",
                     hint="sign with a judge's key", finding="role_not_permitted")
+
+
+def check_penalty_cited(h: MatchState, rnd: RoundState, tab: TableState, outcome: Outcome,
+                        losers: list[int], penalty_seq: int | None) -> None:
+    """A loss by penalty (outcome ``penalty``, issue 17) cites the Loss of Match bound to
+    this match of its loser (BR-PEN-RANK-8) or the loser's disqualification in this round
+    (BR-PEN-RANK-9); any other result cites none."""
+    if outcome is not Outcome.PENALTY:
+        if penalty_seq is not None:
+            raise RuleError("BR-PEN-RANK-8", f"a {outcome.value} result cites no penalty",
+                            finding="result_mismatch")
+        return
+    o = h.officiating
+    loser = losers[0] if len(losers) == 1 else None
+    lom = any(p.seq == penalty_seq and p.number == loser and p.match
+              and p.round == rnd.number for p in o.pending)
+    dq = o.dq.get(loser) if loser is not None else None
+    if lom or (dq is not None and dq.seq == penalty_seq and dq.round == rnd.number):
+        return
+    raise RuleError("BR-PEN-RANK-8", f"round {rnd.number} table {tab.table}: a loss by "
+                    f"penalty cites seq {penalty_seq}, which is neither a Loss of Match for "
+                    f"this match nor a disqualification in this round of #{loser}",
+                    hint="see 'tourney penalty list'", finding="result_mismatch")

@@ -99,6 +99,10 @@ class MatchResult(Body, frozen=True, kw_only=True):
     last_battle: bool | msgspec.UnsetType = msgspec.UNSET
     #: HotC R2: the seq of the upheld slow_play_called a slow-play timeout cites
     slow_play_call: int | msgspec.UnsetType = msgspec.UNSET
+    #: ``penalty_results=cited`` (issue 17): the seq of the Loss of Match
+    #: (``penalty_issued``) or disqualification (``player_disqualified``) a loss by
+    #: penalty (outcome ``penalty``) is
+    penalty_seq: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class ResultRecorded(MatchResult, frozen=True, kw_only=True):

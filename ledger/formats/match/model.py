@@ -58,6 +58,9 @@ class Outcome(str, Enum):
     WOT_Q3 = "Q3"
     WOT_Q4 = "Q4"
     WOT_Q5 = "Q5"
+    # issue 17 (penalty_results=cited): a Loss of Match or a DQ, citing it (``penalty_seq``);
+    # last, so the history codes of the members above never move
+    PENALTY = "penalty"
 
 
 class DecidedBy(str, Enum):

@@ -213,8 +213,13 @@ def correctable_table(state: TournamentState, round_no: int,
     rnd = find_round(state.fmt, round_no)
     if rnd is None or rnd is not last_round(state) or \
             state.fmt.cut is not None and rnd.phase is Phase.SWISS:
+        amend = rnd is not None and rnd.phase is Phase.SWISS and state.fmt.cut is None
         raise RuleError("BR-PEN-3.10.2-AMEND-3", f"round {round_no} is final: a later "
-                        "round or the cut was already made", hint="no correction is possible")
+                        "round or the cut was already made",
+                        hint=f"the head judge amends it: tourney result amend --round "
+                             f"{round_no} --table {table} … --reason TEXT (later pairings "
+                             "stand)" if amend else "no correction is possible: the top "
+                             "cut was made")
     if state.fmt.champion is not None:
         raise RuleError("LEDGER-RES-3", "the tournament is over")
     tab = find_table(state.fmt, round_no, table)

@@ -10,7 +10,10 @@ May import: ``ledger.formats.match.model``.
 
 from __future__ import annotations
 
-from ledger.formats.match.model import Outcome, ResultState
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.formats.match.model import LossReason, Outcome, ResultState
 
 
 def games_text(games: list[int] | None) -> str:
@@ -21,20 +24,38 @@ def games_text(games: list[int] | None) -> str:
 
 
 def result_words(res: ResultState | None) -> str:
-    """One short phrase for a table's result."""
+    """One short phrase for a table's result: who won, the game score, and how (a
+    concession, a time-up, a slow-play call, Annex A, a loss by penalty, a drop …)."""
     if res is None:
         return "-"
     score = "" if res.games is None else " " + games_text(list(res.games))
     lost = res.losers[0] if res.losers else None
+    why = res.loss_reasons[0] if res.loss_reasons else None
     if res.winner is None and not res.losers:
         return f"draw{score}"
     if res.winner is None:
-        why = {Outcome.TIMEOUT: "time", Outcome.TIE: "tie",
-               Outcome.DOUBLE_LOSS: "tie"}.get(res.outcome, res.outcome.value)
-        return f"double loss ({why}){score}"
+        kind = {LossReason.PENALTY: "by penalty", LossReason.DROP_AFTER_PAIRING: "both left",
+                LossReason.TIMEOUT_DOUBLE: "time", LossReason.TIE: "tie",
+                LossReason.DOUBLE_LOSS: "tie"}.get(why) if why else None
+        return f"double loss ({kind or res.outcome.value.replace('_', ' ')}){score}"
     won = f"#{res.winner} wins{score}"
     extra = {Outcome.CONCESSION: f"#{lost} conceded", Outcome.DROP: f"#{lost} dropped",
+             Outcome.PENALTY: f"#{lost} loss by penalty",
              Outcome.SLOW_PLAY: f"time, #{lost} slow play",
-             Outcome.TIMEOUT: "time" if res.games is not None else f"time, #{lost} turn player"
-             }.get(res.outcome)
+             Outcome.TIMEOUT: "time-up, more game wins" if res.games is not None
+             else f"time, #{lost} turn player"}.get(res.outcome)
+    if why is LossReason.ANNEX_A:
+        extra = "Annex A"
     return f"{won} ({extra})" if extra else won
+
+
+def body_words(body: Mapping[str, Any]) -> str:
+    """The same phrase for a recorded result body (``log``: the wire fields)."""
+    try:
+        res = ResultState(seq=0, winner=body.get("winner"), losers=list(body["losers"]),
+                          loss_reasons=[LossReason(r) for r in body.get("loss_reasons", [])],
+                          outcome=Outcome(body["outcome"]),
+                          games=list(body["games"]) if body.get("games") else None)
+    except (KeyError, ValueError, TypeError):
+        return "?"
+    return result_words(res)

@@ -18,7 +18,7 @@ May import: ``msgspec``, ``ledger.aggregate`` (type hints), ``ledger.errors``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -35,6 +35,7 @@ from ledger.formats.officiating.events import (
     ScoreSheetReissued,
 )
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
+from ledger.formats.officiating.params import cites_penalties
 from ledger.formats.officiating.rules import (
     SCORE_SHEET,
     Assessment,
@@ -49,6 +50,7 @@ from ledger.formats.officiating.rules import (
     seated,
 )
 from ledger.keys import Signer
+from ledger.state import TournamentState
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -59,14 +61,22 @@ def offer(t: Tournament, number: int, section: str, penalty: Penalty) -> Assessm
     return assess(t.state, number, infraction(section), penalty)
 
 
+def penalty_loss(state: TournamentState, seq: int) -> dict[str, Any]:
+    """How a loss by penalty ``seq`` is recorded: as what it is, citing the penalty
+    (``penalty_results=cited``, issue 17), or as a concession with a note (before)."""
+    if cites_penalties(state):
+        return {"outcome": Outcome.PENALTY, "penalty_seq": seq}
+    return {"outcome": Outcome.CONCESSION}
+
+
 def _loss(t: Tournament, signer: Signer, time: str, number: int,
-          note: str) -> list[SignedEvent]:
+          note: str, seq: int) -> list[SignedEvent]:
     found = seated(t.state, number)
     if found is None:
         return []
     rnd, tab = found
     return t.record_result(signer, time, round_no=rnd.number, table=tab.table,
-                           outcome=Outcome.CONCESSION, loser=number, note=note)
+                           loser=number, note=note, **penalty_loss(t.state, seq))
 
 
 def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]:
@@ -90,7 +100,7 @@ def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]
                                    note="double loss by penalty (seq "
                                    f"{', '.join(map(str, seqs))}, BR-DROP-2)")
             continue
-        out += _loss(t, signer, time, number, f"loss by penalty (seq {seq})")
+        out += _loss(t, signer, time, number, f"loss by penalty (seq {seq})", seq)
     return out
 
 
@@ -123,7 +133,8 @@ def issue_penalty(t: Tournament, signer: Signer, time: str, *, number: int, sect
     if where in (AppliesTo.CURRENT_MATCH, AppliesTo.CURRENT_GAME):
         rec = [x for x in ms(t.state).officiating.pending if x.seq == ev.seq and x.match]
         if rec:       # the match in progress is lost; a forfeit win becomes a double loss
-            out += leave_open_round(t, signer, time, number, loss=Outcome.CONCESSION,
+            out += leave_open_round(t, signer, time, number,
+                                    **penalty_loss(t.state, ev.seq),
                                     note=f"loss by penalty (seq {ev.seq})",
                                     why="received a Loss of Match",
                                     double=Outcome.DOUBLE_LOSS)
@@ -152,6 +163,6 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
         after_event=h.champion is not None or h.final), signer, time)
     # the match in progress is lost; a win held only because the opponent left first
     # becomes the table's double loss (AMB-B24: a DQ after pairings is a drop, BR-DROP-2)
-    return [ev, *leave_open_round(t, signer, time, number, loss=Outcome.CONCESSION,
+    return [ev, *leave_open_round(t, signer, time, number, **penalty_loss(t.state, ev.seq),
                                   note=f"disqualified (seq {ev.seq})",
                                   why="was disqualified")]

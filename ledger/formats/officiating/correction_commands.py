@@ -16,6 +16,8 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ledger.errors import RuleError
 from ledger.events import SignedEvent
 from ledger.formats.match.model import LossReason, Outcome
@@ -70,20 +72,32 @@ def effect_report(before: Any, after: Any, round_no: int, players: list[int]) ->
 
 
 def amend_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
-                 winner: int | None, double_loss: bool = False, draw: bool = False,
-                 reason: str) -> tuple[list[SignedEvent], list[str]]:
+                 winner: int | None = None, double_loss: bool = False, draw: bool = False,
+                 reason: str, entry: dict[str, Any] | None = None
+                 ) -> tuple[list[SignedEvent], list[str]]:
+    """Amend an earlier round's result: ``entry`` is a result in the format's own terms
+    (``record_result`` keywords from its vocabulary, issue 17), decided by the format
+    exactly as a result entry is (``decided_result``: game score, time-up, draw …);
+    ``winner`` / ``double_loss`` / ``draw`` the plain shapes of before."""
     st = t.state
     row = amendable(st, round_no, table)
-    if winner is None and not double_loss and not draw:
-        raise RuleError("LEDGER-RES-1", "say the result the round should have had",
-                        hint="--winner N, --double-loss or --draw")
-    losers = ([p for p in row.players if p != winner] if winner is not None
-              else [] if draw else sorted(row.players))
-    outcome, reasons = _shape(row.players, winner, losers)
+    games: list[int] | None = None
+    if entry is not None:
+        winner, losers, reasons, outcome, games = t.plugin.decided_result(
+            t, **{**entry, "round_no": round_no, "table": table})
+    else:
+        if winner is None and not double_loss and not draw:
+            raise RuleError("LEDGER-RES-1", "say the result the round should have had",
+                            hint="--winner N, --double-loss or --draw")
+        losers = ([p for p in row.players if p != winner] if winner is not None
+                  else [] if draw else sorted(row.players))
+        outcome, reasons = _shape(row.players, winner, losers)
     before = copy.deepcopy(st)
     ev = t.record(ResultAmended(round=round_no, table=table, corrects_seq=row.seq or 0,
                                 winner=winner, losers=losers, outcome=outcome,
-                                loss_reasons=reasons, reason=reason), signer, time)
+                                loss_reasons=reasons, reason=reason,
+                                games=msgspec.UNSET if games is None else games),
+                  signer, time)
     return [ev], effect_report(before, t.state, round_no, row.players)
 
 

@@ -87,7 +87,8 @@ def structural(players: list[int], winner: int | None, losers: list[int],
     bad = (winner is not None and winner not in players) or \
         any(p not in players for p in losers) or winner in losers or \
         len(set(losers)) != len(losers) or len(reasons) != len(losers)
-    one = outcome in (Outcome.WIN, Outcome.CONCESSION, Outcome.DROP, Outcome.SLOW_PLAY)
+    one = outcome in (Outcome.WIN, Outcome.CONCESSION, Outcome.DROP, Outcome.SLOW_PLAY,
+                      Outcome.PENALTY)
     if outcome is Outcome.DRAW:
         bad = bad or winner is not None or bool(losers)
     elif one:
@@ -130,8 +131,9 @@ def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
         raise RuleError("LEDGER-RES-1", "an amendment needs a reason", hint="pass --reason")
     structural(row.players, body.winner, list(body.losers), body.outcome,
                list(body.loss_reasons))
+    games = None if isinstance(body.games, msgspec.UnsetType) else list(body.games)
     if (body.winner, sorted(body.losers)) == (row.winner, sorted(row.losers)) and \
-            body.outcome.value == row.outcome:
+            body.outcome.value == row.outcome and games == row.games:
         raise RuleError("LEDGER-RES-1", "the amendment changes nothing",
                         hint="give the result the round should have had")
 

@@ -25,7 +25,7 @@ from ledger.formats.officiating.model import OfficiatingState
 
 STRIDE = 12
 _OUTCOMES = ["win", "concession", "timeout", "slow_play", "tie", "drop", "draw",
-             "double_loss"]
+             "double_loss", "penalty"]
 _REASONS = ["play", "concession", "timeout_double", "timeout_slow_play",
             "timeout_turn_player", "tie", "drop_after_pairing", "double_loss", "annex_a",
             "timeout", "late_entry", "penalty"]

@@ -19,6 +19,10 @@ OFFICIATING_CHOICES: dict[str, Allowed] = {
     "extra_turns": (0, 5),                      # BR-XTURN-1 (default 0)
     "end_of_match": ("none", "eom_001"),        # 001 procedures (§5; default none)
     "penalties_on_score_sheets": (False, True),  # BR-PEN-3.18.3, AMB-B21 (default false)
+    # issue 17 (ADR 0015): a loss by penalty is recorded as one (outcome ``penalty``, the
+    # penalty cited); absent (rule revisions before HOTC_2013_R3 / BR_FR_1_2_0_R2): as a
+    # concession with a note
+    "penalty_results": ("concession", "cited"),
 }
 
 
@@ -53,3 +57,9 @@ def penalties_on_score_sheets(state: TournamentState) -> bool:
     sheet's Warning is raised to Loss of Match)."""
     v = state.format.params.get("penalties_on_score_sheets") if state.format else None
     return v is True
+
+
+def cites_penalties(state: TournamentState) -> bool:
+    """Whether a loss by penalty is recorded as one, citing the penalty (issue 17)."""
+    v = state.format.params.get("penalty_results") if state.format else None
+    return v == "cited"

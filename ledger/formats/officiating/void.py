@@ -49,7 +49,8 @@ def carried(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
     """The table's result is the loss a penalty given before this round owed (recorded with
     the pairing, BR-PEN-RANK-8): it is not a result the table entered."""
     res = tab.result
-    one = res is not None and res.outcome is Outcome.CONCESSION and len(res.losers) == 1
+    one = res is not None and res.outcome in (Outcome.CONCESSION, Outcome.PENALTY) and \
+        len(res.losers) == 1
     both = res is not None and res.outcome is Outcome.DOUBLE_LOSS and \
         sorted(res.losers) == sorted(tab.players)           # both owed it (BR-DROP-2)
     if res is None or not (one or both):

@@ -27,9 +27,12 @@ from ledger.params import Allowed, ParamSpec
 from ledger.plugin import FormatPlugin, Progress, RoundProgress
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
     from ledger.state import TournamentState
+    from ledger.vocabulary import Given, ResultEntry, Vocabulary
 
 #: the largest number of Cycles a genesis may announce (the rules set no upper bound)
 MAX_CYCLES = 64
@@ -70,6 +73,33 @@ class WotFormat(FormatPlugin):
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **kw)
+
+    def result_vocabulary(self) -> Vocabulary:
+        from ledger.formats.wot.vocabulary import VOCABULARIES
+
+        return VOCABULARIES[self.revision]
+
+    def table_at(self, state: TournamentState, round_no: int,
+                 table: int) -> tuple[list[int], Any] | None:
+        from ledger.formats.wot import plan
+
+        g = plan.find_game(state, round_no)
+        t = None if g is None else plan.find_table(g, table)
+        return None if t is None else ([t.hero, t.villain], t.result)
+
+    def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
+                      round_no: int, table: int) -> dict[str, Any]:
+        from ledger.formats.wot import vocabulary
+
+        return vocabulary.result_kwargs(entry, given, round_no=round_no, table=table)
+
+    def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
+        return self.result_vocabulary().from_slip(row), ""
+
+    def describe_body(self, body: Mapping[str, Any]) -> str:
+        from ledger.formats.wot.words import body_words
+
+        return body_words(body)
 
     def describe_result(self, state: TournamentState, result: Any) -> str:
         from ledger.formats.wot.words import result_words

@@ -8,6 +8,9 @@ May import: ``ledger.formats.wot.state``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ledger.formats.wot.state import ResultState
 
 
@@ -25,3 +28,14 @@ def result_words(res: ResultState | None) -> str:
         parts.append(f"#{res.conceded_by} conceded")
     parts.append("LB" if res.last_battle else "before LB")
     return " ".join(parts[:2]) + (f" ({'; '.join(parts[2:])})" if parts[2:] else "")
+
+
+def body_words(body: Mapping[str, Any]) -> str:
+    """The same phrase for a recorded result body (``log``)."""
+    def amounts(key: str) -> dict[int, int]:
+        return {int(k): int(v) for k, v in (body.get(key) or {}).items()}
+    res = ResultState(seq=0, outcome=str(body.get("outcome")), winner=body.get("winner"),
+                      support=amounts("support"), pattern=amounts("pattern"),
+                      neutral=body.get("neutral"), conceded_by=body.get("conceded_by"),
+                      last_battle=bool(body.get("last_battle")))
+    return result_words(res)

@@ -1,0 +1,88 @@
+"""The Bushiroad result vocabulary (issue 17), shared by ``bushiroad-swiss``,
+``bushiroad-de``, ``single-elim`` and ``round-robin``: what a fight can end in, as data,
+and what each outcome means for ``record_result``.
+
+Owns: ``VOCABULARY`` — a win with its game score (BR-MATCH-1), a draw (Swiss / round
+robin: worth 0, BR-SWISS-4; double elimination: a tie both lose, BR-DE-3), a time-up the
+game wins decide (the unfinished game is drawn: BR-SWISS-5, BR-DE-6, BR-SE-3), a
+concession, and the Annex A values when Annex A was announced (BR-ANNEXA-*) —,
+``result_kwargs`` and ``slip_given``.  Who won and why is decided by
+``ledger.formats.bushiroad.commands.result_body``, never here.
+
+May import: ``ledger.vocabulary``, ``ledger.formats.match.*``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.errors import UsageError
+from ledger.formats.match import vocab
+from ledger.formats.match.model import Outcome
+from ledger.state import TournamentState
+from ledger.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
+
+ANNEX = ResultField("annex_a", FieldKind.ANNEX,
+                    "Annex A values compared at time-up (and at later checkpoints), first "
+                    "player / second player: VG damage; WS level,clock; BF life.",
+                    "A/B[;A/B…]")
+
+VOCABULARY = Vocabulary(
+    title="Bushiroad (bushiroad-swiss, bushiroad-de, single-elim, round-robin)",
+    fields=(vocab.WINNER, vocab.DRAW, vocab.TIMEOUT, vocab.CONCESSION, ANNEX, vocab.GAMES),
+    entries=(
+        ResultEntry("win", "winner", "NUMBER won; --games A-B gives the game score (BO1: "
+                    "1-0 by default; BO3: required unless 2-0, BR-MATCH-1)",
+                    takes=("games",), example="--winner 8 --games 2-1"),
+        ResultEntry("draw", "draw", "equal game wins: Swiss and round robin a draw worth 0 "
+                    "(BR-SWISS-4), double elimination a tie both lose (BR-DE-3); BO3 gives "
+                    "the score", takes=("games",), example="--draw --games 1-1-1"),
+        ResultEntry("timeout", "timeout", "time ran out: the unfinished game is drawn and "
+                    "the game wins decide (BR-SWISS-5, BR-DE-6, BR-SE-3)",
+                    needs=("games",), example="--timeout --games 1-0-1"),
+        ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
+                    takes=("games",), example="--concession 5"),
+        ResultEntry("annex_a", "annex_a", "Annex A announced: the values at time-up decide "
+                    "the game in progress (BR-ANNEXA-0); --games counts the games before it",
+                    takes=("games",), example="--annex-a 2,3/2,5 --games 1-0"),
+    ),
+    notes=("--games: the first number is the first player at the table (round show).",),
+)
+
+
+def result_kwargs(state: TournamentState, entry: ResultEntry, given: Given, *,
+                  round_no: int, table: int) -> dict[str, Any]:
+    kw: dict[str, Any] = {"round_no": round_no, "table": table, "winner": None,
+                          "loser": None}
+    if "games" in given:
+        kw["games"] = given["games"]
+    if entry.key == "win":
+        kw.update(outcome=Outcome.WIN, winner=given["winner"])
+    elif entry.key == "draw":
+        # BO1: one drawn game, played out.  BO3 has no played-out draw (the first to two
+        # game wins takes it): equal game wins are a draw at time-up (BR-MATCH-1,
+        # BR-SWISS-5), decided by the game wins like any time-up.
+        bo3 = state.format is not None and state.format.params.get("match_format") == "BO3"
+        games = given.get("games")
+        if bo3 or (isinstance(games, list) and games[:2] != [0, 0]):
+            if not isinstance(games, list) or games[0] != games[1]:
+                raise UsageError("a draw has equal game wins",
+                                 hint="e.g. --draw --games 1-1-1 (BO3 at time-up) or "
+                                      "--draw (BO1: one drawn game)")
+            kw.update(outcome=Outcome.TIMEOUT)
+        else:
+            kw.update(outcome=Outcome.DRAW)
+    elif entry.key == "timeout":
+        kw.update(outcome=Outcome.TIMEOUT)
+    elif entry.key == "concession":
+        kw.update(outcome=Outcome.CONCESSION, loser=given["concession"])
+    else:
+        kw.update(outcome=Outcome.WIN, annex_values=given["annex_a"])
+        kw.setdefault("games", [0, 0])
+    return kw
+
+
+def slip_given(state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
+    """Bushiroad slips record the game score; at a time-up the game wins decide."""
+    return vocab.slip_given(state, row, games_recorded=True, turn_player_timeout=False)
