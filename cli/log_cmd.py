@@ -42,9 +42,9 @@ def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
     if kind == "draw_made":
         result = ",".join(str(i) for i in body.get("result") or [])
         return f"ctx={body.get('ctx')} seed_seq={body.get('seed_seq')} result={result}"
-    hotc = _hotc_summary(kind, body, plugin)
-    if hotc is not None:
-        return hotc
+    match = _match_summary(kind, body, plugin)
+    if match is not None:
+        return match
     text = " ".join(f"{k}={_plain(v)}" for k, v in sorted(body.items()))
     return text if len(text) <= 100 else text[:99] + "…"
 
@@ -73,8 +73,9 @@ def _nums(values: Any) -> str:
     return ",".join(f"#{n}" for n in values or []) or "-"
 
 
-def _hotc_summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str | None:
-    """Summaries of the HotC kinds (round, results, drops, cut, bracket, champion)."""
+def _match_summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str | None:
+    """Summaries of the match kinds (round, results in the format's words, drops, cut,
+    bracket, champion)."""
     if kind == "round_paired":
         tables = body.get("tables") or []
         bye = f", bye #{body['bye']}" if body.get("bye") is not None else ""

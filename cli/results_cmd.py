@@ -1,14 +1,16 @@
-"""``tourney result record``, ``tourney result correct`` and ``tourney drop``.
+"""``tourney result record``, ``tourney result correct``, ``tourney result codes`` and
+``tourney drop``.
 
-Owns: the commands (their outcome options and what they mean are
-``cli.result_options``), the drop-timing messages, and what is printed when a command closes a round:
-the stop rule's verdict (or the bracket's progress, or the champion) and the automatic
+Owns: the commands (their outcome options are the event's format's vocabulary, read
+through ``cli.result_options``), the drop-timing messages, and what is printed when a
+command closes a round: the stop rule's verdict (or the bracket's progress, or the
+champion, or the format's own word that a round is complete) and the automatic
 checkpoint when a head judge signed (else a hint to run ``tourney checkpoint``).  Who won
-and why each loser lost is the ledger's (``ledger.formats.hotc.results.decide_result``), never
-decided here.
+and why each loser lost is the format's (its ``record_result`` / ``decided_result``),
+never decided here; how a result reads is its ``describe_result``.
 
-May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.round_cmd``, ``cli.wot_cmd``,
-``ledger.*``.
+May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.result_options``,
+``cli.round_cmd``, ``projections.result_words``, ``ledger.*`` (no format package).
 """
 
 from __future__ import annotations
@@ -103,13 +105,21 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
 
 def _after(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
            events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
-    """What comes after a result: a closed round's verdict, or a Wheel of Time Game's."""
-    from cli.wot_cmd import after_result, is_wot
+    """What comes after a result: a closed round's verdict (``round_closed``), or the
+    format's word that the result completed its round (a Wheel of Time Game)."""
+    from ledger.plugin import require_plugin
 
-    if is_wot(state):
-        body = events[0].body
-        return after_result(s, led, log, signer, state, getattr(body, "round", 0))
-    return closing(s, led, log, signer, state, events)
+    round_no = getattr(events[0].body, "round", 0)
+    plugin = require_plugin(state.format.id if state.format else "")
+    verdict = plugin.round_verdict(state, round_no)
+    if verdict is None:
+        return closing(s, led, log, signer, state, events)
+    lines = [verdict]
+    cp = auto_checkpoint(s, led, log, signer, f"round {round_no} complete")
+    if cp is not None:
+        lines.append(f"checkpoint: {cp}")
+    return {"game_complete": True, "verdict": verdict,
+            "checkpoint": None if cp is None else cp.json()}, lines
 
 
 def _write(s: Session, command: Any) -> tuple[str, Any, TournamentState,

@@ -188,10 +188,10 @@ def round_lines(state: TournamentState, rnd: RoundState,
         lines.append(fit("advance without playing: "
                          + ", ".join(label(state, n) for n in rnd.advances), LINE_WIDTH))
     w = NAME_WIDTH
-    fmt = state.format
-    hotc = fmt is None or fmt.id == "hotc-swiss-de"
-    m = 1 if hotc or fmt is None else int(fmt.params.get("points_per_win", 1))
-    col = "WINS" if hotc else "PTS"      # Bushiroad pairs by points (BR-SWISS-2)
+    from ledger.plugin import plugin_for
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    col, m = ("WINS", 1) if plugin is None else plugin.group_column(state)
     lines.append(f"{'TABLE':>5}  {ljust('PLAYER', w)} {col:>4}  v  {ljust('PLAYER', w)} "
                  f"{col:>4}  RESULT")
     for t in rnd.tables:
@@ -230,26 +230,22 @@ def round_pair(
 
     Example: tourney round pair --seed-material "17 03 88 41" --seed-source "atmospheric randomizer #1123, 09:02" --key hj.pem
     """
-    from cli.wot_cmd import game_json, game_lines, is_wot, seed_unused
-
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.pair_round(signer, time, **seed)
         + apply_pending(t, signer, time),
-        seed_unused=lambda t: seed_unused(t.state) if is_wot(t.state)
-        else t.state.fmt.slots is not None,
+        seed_unused=lambda t: t.plugin.draws_nothing(t.state),
         unused_note="this pairing draws nothing: --seed-material was not recorded",
         done="round paired", kinds=("round_paired",))
     st = agg.state
-    if is_wot(st):
-        game = st.fmt.games[-1]
-        lines = [f"{seq_span(events)} written", *game_lines(st, game)]
+    own = agg.plugin.round_display(st, None)
+    if own is not None:                  # a format with rounds of its own (WoT Games)
+        lines = [f"{seq_span(events)} written", *own[0]]
         if cp is not None:
             lines.append(f"checkpoint: {cp}")
-        s.emit({"ok": True, "tournament": log, **game_json(st, game),
-                "events": events_brief(events), "checkpoint": None if cp is None else cp.json()},
-               lines)
+        s.emit({"ok": True, "tournament": log, **own[1], "events": events_brief(events),
+                "checkpoint": None if cp is None else cp.json()}, lines)
         return
     rnd = st.fmt.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd, lost_bye=bye_lost(st, rnd)),
@@ -283,19 +279,11 @@ def round_show(
         raise UsageError("--html and --json are different outputs", hint="pick one")
     with s.ledger(readonly=True) as led:
         log = s.tournament(led)
-        st = led.load(log).state
-        from cli.wot_cmd import game_json, game_lines, is_wot
-
-        if is_wot(st):
-            games = st.fmt.games
-            if not games:
-                raise UsageError(f"no Game of {log} has been paired yet",
-                                 hint="the head judge pairs one with 'tourney round pair'")
-            n = games[-1].number if number is None else number
-            if not 1 <= n <= len(games):
-                raise UsageError(f"{log} has no Game {n} (Games 1..{len(games)})",
-                                 hint="run 'tourney round show' for the latest Game")
-            s.emit(game_json(st, games[n - 1]), game_lines(st, games[n - 1]))
+        agg = led.load(log)
+        st = agg.state
+        own = agg.plugin.round_display(st, number)
+        if own is not None:              # a format with rounds of its own (WoT Games)
+            s.emit(own[1], own[0])
             return
         rounds = st.fmt.rounds
         if not rounds:

@@ -211,6 +211,27 @@ class FormatPlugin:
         format's table result state, or None for a table without one ("-")."""
         return "-" if result is None else "recorded"
 
+    def round_display(self, state: TournamentState,
+                      round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
+        """A format whose rounds are not the match layer's tables (Wheel of Time Games)
+        says how round ``round_no`` (None: the latest) reads: printable lines and the JSON
+        of ``round show``; None: the match layer's display."""
+        return None
+
+    def group_column(self, state: TournamentState) -> tuple[str, int]:
+        """The pairing sheet's score column: its header and what one win group is worth
+        (HotC pairs by wins; Bushiroad by points, BR-SWISS-2)."""
+        return "WINS", 1
+
+    def round_verdict(self, state: TournamentState, round_no: int) -> str | None:
+        """When a result completed round ``round_no`` of a format whose rounds close without
+        a ``round_closed`` event: what comes next, in words (None: not complete)."""
+        return None
+
+    def draws_nothing(self, state: TournamentState) -> bool:
+        """The next ``round pair`` draws nothing (no seed is recorded for it)."""
+        return False
+
     def describe_body(self, body: Mapping[str, Any]) -> str:
         """How a recorded result body (its wire fields, as ``log`` reads them) reads in
         words: the same phrase ``describe_result`` gives its table."""

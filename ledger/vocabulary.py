@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ledger.errors import UsageError
+from ledger.errors import RuleError, UsageError
 
 #: parsed field values by field name: int, bool, str, list[int], dict[int, int] …
 Given = dict[str, object]
@@ -48,6 +48,8 @@ class ResultField:
     metavar: str = ""
     off: str = ""                  # SWITCH: the option that says False ("before-last-battle")
     choices: tuple[str, ...] = ()  # CODE
+    rule: str = ""                 # CODE: the rule listing the codes (a code outside it is
+                                   # refused by that rule, exit 3)
 
     @property
     def option(self) -> str:
@@ -262,7 +264,10 @@ def read_value(f: ResultField, text: str) -> object:
     if f.kind is FieldKind.CODE:
         code = t.upper()
         if code not in f.choices:
-            raise UsageError(f"{f.option} {text!r} is not one of {', '.join(f.choices)}",
-                             hint="see 'tourney result codes' for what each code means")
+            message = f"{f.option} {text!r} is not one of {', '.join(f.choices)}"
+            hint = "see 'tourney result codes' for what each code means"
+            if f.rule:
+                raise RuleError(f.rule, message, hint=hint)
+            raise UsageError(message, hint=hint)
         return code
     raise bad

@@ -138,8 +138,8 @@ def test_defect_03_bushiroad_bo3_draw_recorded_and_read_as_draw(tmp_path: Path) 
     assert "draw 1-1-1" in line and "double loss" not in line
     assert "draw 1-1-1" in cli("round", "show", "1").out
     err = refuse(cli, cli.ledger, "result", "record", "--round", "1", "--table",
-                 str(tables[1]["table"]), "--draw", "--games", "2-1", *SK, code=2)
-    assert "equal game wins" in err
+                 str(tables[1]["table"]), "--draw", "--games", "2-1", *SK, code=3)
+    assert "equal game wins" in err and "BR-MATCH-1" in err
     _clean_audit(cli)
 
 

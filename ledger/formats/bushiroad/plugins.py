@@ -62,6 +62,14 @@ class BushiroadFormat(FormatPlugin):
     def describe_result(self, state: TournamentState, result: Any) -> str:
         return match_words.result_words(result)
 
+    def group_column(self, state: TournamentState) -> tuple[str, int]:
+        """Bushiroad pairs by points (BR-SWISS-2): a win group is points_per_win."""
+        fmt = state.format
+        return "PTS", int(fmt.params.get("points_per_win", 1)) if fmt else 1
+
+    def draws_nothing(self, state: TournamentState) -> bool:
+        return state.fmt.slots is not None      # a bracket round pairs by its slots
+
     def describe_body(self, body: Mapping[str, Any]) -> str:
         return match_words.body_words(body)
 

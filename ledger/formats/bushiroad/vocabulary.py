@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.errors import UsageError
+from ledger.errors import RuleError
 from ledger.formats.match import vocab
 from ledger.formats.match.model import Outcome
 from ledger.state import TournamentState
@@ -66,10 +66,11 @@ def result_kwargs(state: TournamentState, entry: ResultEntry, given: Given, *,
         bo3 = state.format is not None and state.format.params.get("match_format") == "BO3"
         games = given.get("games")
         if bo3 or (isinstance(games, list) and games[:2] != [0, 0]):
-            if not isinstance(games, list) or games[0] != games[1]:
-                raise UsageError("a draw has equal game wins",
-                                 hint="e.g. --draw --games 1-1-1 (BO3 at time-up) or "
-                                      "--draw (BO1: one drawn game)")
+            if not isinstance(games, list) or games[0] != games[1] or games[2:3] in ([], [0]):
+                raise RuleError("BR-MATCH-1", "a BO3 draw is equal game wins at time-up, "
+                                "the unfinished game drawn (BR-SWISS-5)",
+                                hint="e.g. --draw --games 1-1-1 (or 0-0-1); an unfinished "
+                                     "match ahead on games is --timeout --games A-B-D")
             kw.update(outcome=Outcome.TIMEOUT)
         else:
             kw.update(outcome=Outcome.DRAW)

@@ -93,6 +93,9 @@ class HotcFormat(FormatPlugin):
     def describe_result(self, state: TournamentState, result: Any) -> str:
         return match_words.result_words(result)
 
+    def draws_nothing(self, state: TournamentState) -> bool:
+        return state.fmt.slots is not None      # a bracket round pairs by its slots
+
     def describe_body(self, body: Mapping[str, Any]) -> str:
         return match_words.body_words(body)
 

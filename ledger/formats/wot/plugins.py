@@ -96,6 +96,32 @@ class WotFormat(FormatPlugin):
     def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
         return self.result_vocabulary().from_slip(row), ""
 
+    def round_display(self, state: TournamentState,
+                      round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
+        from ledger.errors import UsageError
+        from ledger.formats.wot import display
+
+        games = state.fmt.games
+        log = state.log
+        if not games:
+            raise UsageError(f"no Game of {log} has been paired yet",
+                             hint="the head judge pairs one with 'tourney round pair'")
+        n = games[-1].number if round_no is None else round_no
+        if not 1 <= n <= len(games):
+            raise UsageError(f"{log} has no Game {n} (Games 1..{len(games)})",
+                             hint="run 'tourney round show' for the latest Game")
+        return display.game_lines(state, games[n - 1]), display.game_json(state, games[n - 1])
+
+    def round_verdict(self, state: TournamentState, round_no: int) -> str | None:
+        from ledger.formats.wot import display
+
+        return display.verdict(state, round_no)
+
+    def draws_nothing(self, state: TournamentState) -> bool:
+        from ledger.formats.wot import display
+
+        return display.seed_unused(state)
+
     def describe_body(self, body: Mapping[str, Any]) -> str:
         from ledger.formats.wot.words import body_words
 

@@ -67,7 +67,7 @@ def _vocabulary(title: str, rule: str,
                 codes: tuple[tuple[str, str, tuple[str, ...], str], ...],
                 amounts: ResultField) -> Vocabulary:
     outcome = ResultField("outcome", FieldKind.CODE, f"The outcome code ({rule}).", "CODE",
-                          choices=tuple(c for c, *_ in codes))
+                          choices=tuple(c for c, *_ in codes), rule=rule)
     return Vocabulary(
         title=title,
         fields=(outcome, WINNER, amounts, *((NEUTRAL,) if amounts is PATTERN else ()),
