@@ -1,7 +1,8 @@
 """``tourney cut`` and ``tourney bracket``: top-cut selection and the random bracket.
 
-Owns: printing the cut (admitted undefeated, the eligible pool, the players drawn, the
-eliminated) and the bracket (slots, then the bracket round just paired), and the
+Owns: printing the selection (what it says is the format's ``selection_report``: HotC's
+admitted undefeated, eligible pool, players drawn and eliminated; Bushiroad's finalists
+or final standings) and the bracket (slots, then the bracket round just paired), and the
 checkpoint after each.  Selection, seeding and pairing are the ledger's
 (``Tournament.select_cut`` / ``seed_bracket``: HOTC-CUT-1..3, HOTC-TOP-1, AMB-H6/H9/H10),
 never redone here.
@@ -11,7 +12,7 @@ May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,7 +20,6 @@ from cli.common import (
     JsonOpt,
     KeyOpt,
     Session,
-    WrittenCheckpoint,
     events_brief,
     note,
     seq_span,
@@ -36,7 +36,6 @@ from cli.round_cmd import (
 from ledger.formats.officiating.commands import apply_pending
 
 if TYPE_CHECKING:
-    from ledger.events import SignedEvent
     from ledger.state import TournamentState
 
 
@@ -67,8 +66,6 @@ def cut(
 
     Example: tourney cut --seed-material "52 07 19" --seed-source "atmospheric randomizer #1131" --key hj.pem
     """
-    from ledger.formats.hotc.events import CutMade
-
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,
@@ -77,61 +74,11 @@ def cut(
         seed_unused=lambda t: False, unused_note="", done="cut made",
         kinds=("cut_made", "finalists_decided", "standings_finalized"))
     st = agg.state
-    ev = next((e for e in events if isinstance(e.body, CutMade)), events[-1])
-    b = ev.body
-    if not isinstance(b, CutMade):
-        _selection(s, st, events, cp)
-        return
-    ending = events[-1] if events[-1] is not ev else None
+    ev, lines, data = agg.plugin.selection_report(st, events, lambda ns: _names(st, ns))
     if seed_material is not None and not any(e.kind == "seed_recorded" for e in events):
         note("no random spot was drawn: --seed-material was not needed and not recorded")
-    lines = [f"{seq_span(events)}: top cut of {len(b.cut)} selected",
-             f"undefeated (admitted): {_names(st, b.undefeated)}",
-             f"random spots: {b.spots}; eligible pool: {_names(st, b.pool)}",
-             f"drawn: {_names(st, b.drawn)}",
-             f"top cut: {_names(st, b.cut)}",
-             f"eliminated: {_names(st, b.eliminated)}"]
-    if ending is None:
-        lines.append("next: seed the bracket with tourney bracket")
-    elif ending.kind == "champion_declared":
-        lines.append(f"seq {ending.seq}: champion {_names(st, b.cut)} (a cut of one: no "
-                     "match, AMB-H9)")
-    else:
-        lines.append(f"seq {ending.seq}: the event ends with no champion (head judge's "
-                     "ruling, AMB-H9)")
-    if cp is not None:
-        lines.append(f"checkpoint: {cp}")
-    s.emit(write_result(ev, spots=b.spots, undefeated=b.undefeated, pool=b.pool,
-                        drawn=b.drawn, cut=b.cut, eliminated=b.eliminated,
-                        draw_seq=b.draw_seq, events=events_brief(events),
-                        champion=st.fmt.champion,
-                        no_champion_seq=getattr(st.fmt, "no_champion_seq", None),
-                        checkpoint=None if cp is None else cp.json()), lines)
-
-
-def _selection(s: Session, st: TournamentState, events: list[SignedEvent],
-               cp: WrittenCheckpoint | None) -> None:
-    """Bushiroad: the finalists by ranking (BR-FIN-5) or the final standings."""
-    from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
-
-    ev = events[-1]
-    b = ev.body
-    drawn = any(e.kind == "draw_made" for e in events)
-    lines = [f"{seq_span(events)}: " + ("tie-break drawn (BR-SWISS-TB-7); " if drawn else "")]
-    data: dict[str, Any] = {}
-    if isinstance(b, FinalistsDecided):
-        lines[0] += f"top cut of {len(b.finalists)} by ranking (BR-FIN-5)"
-        lines += [f"finalists (seeds, best first): {_names(st, b.finalists)}",
-                  f"eliminated: {_names(st, b.eliminated)}",
-                  "next: seed the bracket with tourney bracket"]
-        data = {"finalists": b.finalists, "eliminated": b.eliminated,
-                "tiebreak_draw_seq": b.tiebreak_draw_seq}
-    elif isinstance(b, StandingsFinalized):
-        lines[0] += "final standings recorded (no top cut)"
-        lines += [f"winner: {_names(st, [b.champion]) if b.champion else 'none'}",
-                  f"order: {_names(st, b.order)}"]
-        data = {"order": b.order, "champion": b.champion,
-                "tiebreak_draw_seq": b.tiebreak_draw_seq}
+    lines = [f"{seq_span(events)}: {lines[0]}", *lines[1:]] if lines else \
+        [f"{seq_span(events)} written"]
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     s.emit(write_result(ev, **data, events=events_brief(events),

@@ -2,7 +2,8 @@
 HOTC_2013_R2: HOTC-SLOW-1/2).
 
 Owns: the ``call`` and ``rule`` commands and their one-line reports.  What a call or a
-ruling may say is the ledger's (``ledger.formats.hotc.slow_play``), never decided here.
+ruling may say is the format's (its plug-in verbs ``call_slow_play`` /
+``rule_slow_play``; a format without them refuses), never decided here.
 
 May import: ``typer``, ``cli.common``, ``ledger.*``.
 """
@@ -14,7 +15,6 @@ from typing import Annotated
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, write_result
-from ledger.formats.hotc.slow_play import call_slow_play, rule_slow_play
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Slow-play calls and the judge's rulings, recorded when they happen (HotC "
@@ -46,7 +46,7 @@ def call(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: call_slow_play(
+        ev = led.write(log, lambda t, time: t.plugin.call_slow_play(
             t, signer, time, round_no=round_no, table=table, caller=caller, called=called))
     s.emit(write_result(ev, call_seq=ev.seq),
            f"seq {ev.seq}: round {round_no} table {table}: #{caller} calls slow play on "
@@ -78,7 +78,7 @@ def rule(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: rule_slow_play(
+        ev = led.write(log, lambda t, time: t.plugin.rule_slow_play(
             t, signer, time, call_seq=call_seq, upheld=upheld, minutes_added=minutes_added))
     what = "upheld" if upheld else f"not upheld, {minutes_added} minute(s) added"
     s.emit(write_result(ev, call_seq=call_seq, upheld=upheld, minutes_added=minutes_added),

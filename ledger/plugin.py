@@ -170,6 +170,22 @@ class FormatPlugin:
                        **kw: Any) -> list[SignedEvent]:
         raise _no_verb(self, "result correct")
 
+    def selection_report(self, state: TournamentState, events: list[SignedEvent],
+                         names: Callable[[list[int]], str]
+                         ) -> tuple[SignedEvent, list[str], dict[str, Any]]:
+        """What ``tourney cut`` says of the selection ``events`` recorded: the principal
+        event, lines in words (``names`` labels player numbers) and its JSON fields."""
+        return events[-1], [], {}
+
+    def call_slow_play(self, t: Tournament, signer: Signer, time: str,
+                       **kw: Any) -> SignedEvent:
+        """A slow-play call made during a match, recorded when it happens (HotC R2)."""
+        raise _no_verb(self, "slowplay call")
+
+    def rule_slow_play(self, t: Tournament, signer: Signer, time: str,
+                       **kw: Any) -> SignedEvent:
+        raise _no_verb(self, "slowplay rule")
+
     def progress(self, state: TournamentState) -> Progress:
         """Where the event stands; a format that says nothing more is in its only phase
         once registration closes."""

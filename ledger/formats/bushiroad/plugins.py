@@ -35,7 +35,7 @@ from ledger.params import Param
 from ledger.plugin import FormatPlugin, Progress
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
@@ -61,6 +61,13 @@ class BushiroadFormat(FormatPlugin):
 
     def describe_result(self, state: TournamentState, result: Any) -> str:
         return match_words.result_words(result)
+
+    def selection_report(self, state: TournamentState, events: list[SignedEvent],
+                         names: Callable[[list[int]], str]
+                         ) -> tuple[SignedEvent, list[str], dict[str, Any]]:
+        from ledger.formats.bushiroad.report import selection_report
+
+        return selection_report(state, events, names)
 
     def group_column(self, state: TournamentState) -> tuple[str, int]:
         """Bushiroad pairs by points (BR-SWISS-2): a win group is points_per_win."""

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 from ledger.errors import RuleError, UsageError
 from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
-from ledger.formats.hotc import commands
+from ledger.formats.hotc import (
+    commands,
+    slow_play,  # (also fills HOTC_BOOK)
+)
 from ledger.formats.hotc import cut_apply as _cut_apply  # noqa: F401  (fills HOTC_BOOK)
-from ledger.formats.hotc import slow_play as _slow_play  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc import vocabulary as hotc_vocabulary
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
@@ -43,7 +45,7 @@ from ledger.params import Param, ParamSpec
 from ledger.plugin import FormatPlugin, Progress
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
@@ -149,6 +151,21 @@ class HotcFormat(FormatPlugin):
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
         return commands.correct_result(t, signer, time, **_hotc_result_options(kw))
+
+    def selection_report(self, state: TournamentState, events: list[SignedEvent],
+                         names: Callable[[list[int]], str]
+                         ) -> tuple[SignedEvent, list[str], dict[str, Any]]:
+        from ledger.formats.hotc.report import cut_report
+
+        return cut_report(state, events, names)
+
+    def call_slow_play(self, t: Tournament, signer: Signer, time: str,
+                       **kw: Any) -> SignedEvent:
+        return slow_play.call_slow_play(t, signer, time, **kw)
+
+    def rule_slow_play(self, t: Tournament, signer: Signer, time: str,
+                       **kw: Any) -> SignedEvent:
+        return slow_play.rule_slow_play(t, signer, time, **kw)
 
     def progress(self, state: TournamentState) -> Progress:
         return match_progress(state)
