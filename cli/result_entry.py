@@ -23,7 +23,6 @@ from ledger.rules import authorize
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.events import SignedEvent
-    from ledger.formats.match.model import ResultState
     from ledger.keys import Signer
     from ledger.state import TournamentState
 
@@ -37,23 +36,11 @@ class Unchanged:
     table: int
 
 
-def _same(t: Tournament, res: ResultState, kw: dict[str, Any]) -> bool:
-    """Whether entry ``kw`` decides exactly the recorded result ``res`` (a format that
-    cannot say so never counts as the same: the entry is then a conflict)."""
-    from ledger.plugin import require_plugin
-
-    fmt = t.state.format
-    if fmt is None:
-        return False
-    plugin = require_plugin(fmt.id)
+def _same(t: Tournament, res: Any, kw: dict[str, Any]) -> bool:
+    """Whether entry ``kw`` decides exactly the recorded result ``res``: the format's
+    own answer (``FormatPlugin.same_result``)."""
     args = {k: v for k, v in kw.items() if k not in ("reason", "note")}
-    try:
-        winner, losers, reasons, outcome, games = plugin.decided_result(t, **args)
-    except RuleError:
-        return False
-    recorded = (res.winner, list(res.losers), list(res.loss_reasons), res.outcome,
-                None if res.games is None else list(res.games))
-    return (winner, losers, reasons, outcome, games) == recorded
+    return t.plugin.same_result(t, res, args)
 
 
 def recorded_by(state: TournamentState, actor: str | None) -> str:

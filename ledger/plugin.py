@@ -253,6 +253,23 @@ class FormatPlugin:
         words: the same phrase ``describe_result`` gives its table."""
         return "recorded"
 
+    def same_result(self, t: Tournament, result: Any, kw: dict[str, Any]) -> bool:
+        """Whether the result entry ``kw`` (``record_result``'s keywords) decides exactly
+        the recorded ``result``: a retried or doubly keyed slip writes nothing.  By
+        default the format's ``decided_result`` against the result's winner, losers,
+        loss reasons, outcome and games; a format that cannot say never counts as the
+        same (the entry is then a conflict)."""
+        try:
+            decided = self.decided_result(t, **kw)
+        except RuleError:
+            return False
+        games = getattr(result, "games", None)
+        recorded = (getattr(result, "winner", None), list(getattr(result, "losers", [])),
+                    list(getattr(result, "loss_reasons", [])), getattr(result, "outcome", None),
+                    None if games is None else list(games))
+        return (decided[0], list(decided[1]), list(decided[2]), decided[3],
+                None if decided[4] is None else list(decided[4])) == recorded
+
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
         """What a result entry (``record_result``'s keywords, ``round_no`` and ``table``
         included) decides for its table, recording nothing: how a station tells an

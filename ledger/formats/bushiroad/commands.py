@@ -197,7 +197,7 @@ def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, 
     g = _games(t, players, outcome, winner, games, annex)
     named = losers or ([loser] if loser is not None else None)
     res = decide(t.state, phase, players, ending=ending, games=g, losers=named, annex=annex)
-    if outcome is Outcome.WIN and res.winner != winner:
+    if outcome is Outcome.WIN and annex is None and res.winner != winner:
         raise RuleError("BR-MATCH-1", f"the game score {g.a}-{g.b} does not make #{winner} "
                         "the winner", hint="check --games (first number = first player)")
     oc, reasons = outcome_of(res)

@@ -34,7 +34,7 @@ VOCABULARY = Vocabulary(
     entries=(
         ResultEntry("win", "winner", "NUMBER won; --games A-B gives the game score (BO1: "
                     "1-0 by default; BO3: required unless 2-0, BR-MATCH-1)",
-                    takes=("games",), example="--winner 8 --games 2-1"),
+                    takes=("games",), example="--winner 3 --games 2-1"),
         ResultEntry("draw", "draw", "equal game wins: Swiss and round robin a draw worth 0 "
                     "(BR-SWISS-4), double elimination a tie both lose (BR-DE-3); BO3 gives "
                     "the score", takes=("games",), example="--draw --games 1-1-1"),
@@ -42,10 +42,10 @@ VOCABULARY = Vocabulary(
                     "the game wins decide (BR-SWISS-5, BR-DE-6, BR-SE-3)",
                     needs=("games",), example="--timeout --games 1-0-1"),
         ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
-                    takes=("games",), example="--concession 5"),
+                    takes=("games",), example="--concession 3"),
         ResultEntry("annex_a", "annex_a", "Annex A announced: the values at time-up decide "
                     "the game in progress (BR-ANNEXA-0); --games counts the games before it",
-                    takes=("games",), example="--annex-a 2,3/2,5 --games 1-0"),
+                    takes=("games",), example="--annex-a 2,4/2,5 --games 1-0"),
     ),
     notes=("--games: the first number is the first player at the table (round show).",),
 )

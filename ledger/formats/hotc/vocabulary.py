@@ -42,17 +42,17 @@ VOCABULARY = Vocabulary(
     entries=(
         ResultEntry("win", "winner", "NUMBER won the game (played out, or supervised to its "
                     "end after both slow-play calls: add --both-slow-play, HOTC-TIME-3)",
-                    takes=("both_slow_play",), example="--winner 8"),
+                    takes=("both_slow_play",), example="--winner 3"),
         ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
-                    example="--concession 5"),
+                    example="--concession 3"),
         ResultEntry("timeout", "timeout", "time ran out with no upheld slow-play call: "
                     "both lose (HOTC-TIME-2; a time loss)", phases=(SWISS,),
                     example="--timeout"),
         ResultEntry("timeout", "timeout", "time ran out: the turn player loses "
                     "(HOTC-TOP-2)", needs=("turn_player",), phases=(TOP,),
-                    example="--timeout --turn-player 6"),
+                    example="--timeout --turn-player 3"),
         ResultEntry("slow_play", "slow_play", "time ran out after an upheld slow-play call "
-                    "against NUMBER: NUMBER loses (HOTC-TIME-2)", example="--slow-play 5"),
+                    "against NUMBER: NUMBER loses (HOTC-TIME-2)", example="--slow-play 3"),
         ResultEntry("double_loss", "double_loss", "the Swiss timeout double loss, as "
                     "--timeout (HOTC-TIME-2)", phases=(SWISS,), example="--double-loss"),
         ResultEntry("tie", "tie", "both met a losing condition at once: both lose, not a "

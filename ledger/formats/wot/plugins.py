@@ -122,6 +122,23 @@ class WotFormat(FormatPlugin):
 
         return display.seed_unused(state)
 
+    def same_result(self, t: Tournament, result: Any, kw: dict[str, Any]) -> bool:
+        """A WoT entry is the recorded result when it says the same code, winner, amounts
+        and phase (the phase the code fixes, or the one given for Q3/Q5)."""
+        from ledger.errors import TourneyError
+        from ledger.formats.wot import plan
+
+        code = str(kw.get("wot_outcome"))
+        try:
+            lb = plan.default_last_battle(t.state, code, kw.get("last_battle"))
+        except TourneyError:
+            return False
+        said = (code, kw.get("winner"), dict(kw.get("support") or {}),
+                dict(kw.get("pattern") or {}), kw.get("neutral"), kw.get("conceded_by"), lb)
+        return said == (result.outcome, result.winner, dict(result.support),
+                         dict(result.pattern), result.neutral, result.conceded_by,
+                         result.last_battle)
+
     def describe_body(self, body: Mapping[str, Any]) -> str:
         from ledger.formats.wot.words import body_words
 

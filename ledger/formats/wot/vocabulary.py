@@ -35,7 +35,7 @@ _CLASSIC_CODES = (
      ("winner", "support"), "--outcome O2 --winner 3 --support 3=2"),
     ("O3", "the opponent conceded or was declared forfeit during the Last Battle (GP 2/0)",
      ("winner", "support", "conceded_by"),
-     "--outcome O3 --winner 3 --support 3=3 --conceded-by 8"),
+     "--outcome O3 --winner 3 --support 3=2 --conceded-by 8"),
     ("O4", "win by a kill before the Last Battle (GP 2/-1)", ("winner",),
      "--outcome O4 --winner 3"),
     ("O5", "the opponent conceded or was declared forfeit before the Last Battle (GP 2/-1)",
@@ -52,14 +52,17 @@ _2001_CODES = (
      ("winner", "pattern"), "--outcome Q1 --winner 3 --pattern 3=9,8=4"),
     ("Q2", "tie: the final Last Battle game-turn completed without a winner (GP 1 each)",
      ("pattern",), "--outcome Q2 --pattern 3=7,8=7"),
-    ("Q3", "both lose, outside the pre-Last Battle kill case (GP 0 each)",
-     ("pattern", "last_battle"), "--outcome Q3 --pattern 3=5,8=6 --last-battle"),
+    ("Q3", "both lose, outside the pre-Last Battle kill case (GP 0 each); say when: "
+     "--last-battle or --before-last-battle", ("pattern", "last_battle"),
+     "--outcome Q3 --pattern 3=5,8=6 --last-battle"),
     ("Q4", "starting character or Ta'veren killed before the Last Battle (GP 2/0; no "
      "winner when both were killed, AMB-W4)", ("winner", "pattern", "neutral"),
      "--outcome Q4 --winner 3 --pattern 3=4,8=6 --neutral 5"),
     ("Q5", "the opponent conceded or was declared forfeit, any time (GP 2/0; the "
-     "conceder's TBP is 0)", ("winner", "pattern", "neutral", "conceded_by", "last_battle"),
-     "--outcome Q5 --winner 3 --pattern 3=4,8=6 --neutral 5 --conceded-by 8"),
+     "conceder's TBP is 0); say when: --last-battle or --before-last-battle",
+     ("winner", "pattern", "neutral", "conceded_by", "last_battle"),
+     "--outcome Q5 --winner 3 --pattern 3=4,8=6 --neutral 5 --conceded-by 8 "
+     "--before-last-battle"),
 )
 
 
@@ -73,7 +76,9 @@ def _vocabulary(title: str, rule: str,
         fields=(outcome, WINNER, amounts, *((NEUTRAL,) if amounts is PATTERN else ()),
                 CONCEDED, LAST_BATTLE),
         entries=tuple(ResultEntry(code, "outcome", f"{code}: {words} ({rule})",
-                                  takes=takes, example=example, value=code)
+                                  takes=tuple(t for t in takes if t != "last_battle"),
+                                  needs=("last_battle",) if "last_battle" in takes else (),
+                                  example=example, value=code)
                       for code, words, takes, example in codes),
         slip_columns=tuple(f.name for f in (WINNER, amounts, CONCEDED, LAST_BATTLE))
         + (("neutral",) if amounts is PATTERN else ()),
