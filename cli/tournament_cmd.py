@@ -51,7 +51,7 @@ def init(
     ctx: typer.Context,
     name: Annotated[str, typer.Option("--name", help="Tournament name (display).")],
     format: Annotated[str, typer.Option("--format", metavar="FORMAT",
-                                        help="Format id, e.g. hotc-swiss-de.")],
+                                        help="Format id (the README lists them; an unknown one is refused with the list).")],
     cut: Annotated[int | None, typer.Option("--cut", metavar="N",
                                             help="Top cut size (power of two).")] = None,
     tid: Annotated[str | None, typer.Option("--id", metavar="ID",
