@@ -23,16 +23,14 @@ from ledger.formats.bushiroad import vocabulary as br_vocabulary
 from ledger.formats.bushiroad.book import BR_BOOK
 from ledger.formats.bushiroad.events import BR_BODIES
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
-from ledger.formats.match import vocab as match_vocab
-from ledger.formats.match import words as match_words
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
-from ledger.formats.match.model import has_left as match_has_left
 from ledger.formats.match.plan import match_progress
+from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.params import Param
-from ledger.plugin import FormatPlugin, Progress
+from ledger.plugin import Progress
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -44,7 +42,7 @@ if TYPE_CHECKING:
     from ledger.vocabulary import Given, ResultEntry
 
 
-class BushiroadFormat(FormatPlugin):
+class BushiroadFormat(MatchFormat):
     state_type = MatchState
     bodies = BR_BODIES + OFFICIATING_BODIES
     book = with_officiating(BR_BOOK, MATCH_BOOK)
@@ -55,12 +53,6 @@ class BushiroadFormat(FormatPlugin):
     max_cut: ClassVar[int] = 256
 
     vocabulary = br_vocabulary.VOCABULARY
-
-    def has_left(self, state: TournamentState, number: int) -> bool:
-        return match_has_left(state.fmt, number)
-
-    def describe_result(self, state: TournamentState, result: Any) -> str:
-        return match_words.result_words(result)
 
     def selection_report(self, state: TournamentState, events: list[SignedEvent],
                          names: Callable[[list[int]], str]
@@ -73,19 +65,6 @@ class BushiroadFormat(FormatPlugin):
         """Bushiroad pairs by points (BR-SWISS-2): a win group is points_per_win."""
         fmt = state.format
         return "PTS", int(fmt.params.get("points_per_win", 1)) if fmt else 1
-
-    def draws_nothing(self, state: TournamentState) -> bool:
-        return state.fmt.slots is not None      # a bracket round pairs by its slots
-
-    def describe_body(self, body: Mapping[str, Any]) -> str:
-        return match_words.body_words(body)
-
-    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
-        return match_vocab.round_phase(state, round_no)
-
-    def table_at(self, state: TournamentState, round_no: int,
-                 table: int) -> tuple[list[int], Any] | None:
-        return match_vocab.table_at(state, round_no, table)
 
     def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
                       round_no: int, table: int) -> dict[str, Any]:

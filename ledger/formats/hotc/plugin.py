@@ -33,16 +33,14 @@ from ledger.formats.hotc.revision import (
     defaults_for,
 )
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
-from ledger.formats.match import vocab as match_vocab
-from ledger.formats.match import words as match_words
 from ledger.formats.match.book import MATCH_BOOK
-from ledger.formats.match.model import has_left as match_has_left
 from ledger.formats.match.plan import match_progress
+from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.params import Param, ParamSpec
-from ledger.plugin import FormatPlugin, Progress
+from ledger.plugin import Progress
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -79,7 +77,7 @@ def _hotc_result_options(kw: dict[str, Any]) -> dict[str, Any]:
     return kw
 
 
-class HotcFormat(FormatPlugin):
+class HotcFormat(MatchFormat):
     id = FORMAT_ID
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
     params = PARAMS
@@ -88,25 +86,6 @@ class HotcFormat(FormatPlugin):
     book = with_officiating(MATCH_BOOK, HOTC_BOOK)
 
     vocabulary = hotc_vocabulary.VOCABULARY
-
-    def has_left(self, state: TournamentState, number: int) -> bool:
-        return match_has_left(state.fmt, number)
-
-    def describe_result(self, state: TournamentState, result: Any) -> str:
-        return match_words.result_words(result)
-
-    def draws_nothing(self, state: TournamentState) -> bool:
-        return state.fmt.slots is not None      # a bracket round pairs by its slots
-
-    def describe_body(self, body: Mapping[str, Any]) -> str:
-        return match_words.body_words(body)
-
-    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
-        return match_vocab.round_phase(state, round_no)
-
-    def table_at(self, state: TournamentState, round_no: int,
-                 table: int) -> tuple[list[int], Any] | None:
-        return match_vocab.table_at(state, round_no, table)
 
     def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
                       round_no: int, table: int) -> dict[str, Any]:

@@ -1,0 +1,43 @@
+"""The plug-in base of the formats that play rounds of matches on the shared match layer
+(HotC, the Bushiroad formats): what they answer alike about results and rounds.
+
+Owns: ``MatchFormat`` — a ``FormatPlugin`` whose rounds are the match layer's tables:
+who has left, the phase of a round, a table's players and result, the words of a result
+(``ledger.formats.match.words``), and whether the next pairing draws (a bracket round
+pairs by its slots).  Each format still declares its own vocabulary and maps it.
+
+May import: ``ledger.plugin``, ``ledger.formats.match.*``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ledger.formats.match import vocab, words
+from ledger.formats.match.model import has_left
+from ledger.plugin import FormatPlugin
+
+if TYPE_CHECKING:
+    from ledger.state import TournamentState
+
+
+class MatchFormat(FormatPlugin):
+    def has_left(self, state: TournamentState, number: int) -> bool:
+        return has_left(state.fmt, number)
+
+    def describe_result(self, state: TournamentState, result: Any) -> str:
+        return words.result_words(result)
+
+    def describe_body(self, body: Mapping[str, Any]) -> str:
+        return words.body_words(body)
+
+    def draws_nothing(self, state: TournamentState) -> bool:
+        return state.fmt.slots is not None      # a bracket round pairs by its slots
+
+    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
+        return vocab.round_phase(state, round_no)
+
+    def table_at(self, state: TournamentState, round_no: int,
+                 table: int) -> tuple[list[int], Any] | None:
+        return vocab.table_at(state, round_no, table)
