@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import RuleError
+from ledger.plugin import plugin_of
 from ledger.rules import authorize
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def _same(t: Tournament, res: Any, kw: dict[str, Any]) -> bool:
     """Whether entry ``kw`` decides exactly the recorded result ``res``: the format's
     own answer (``FormatPlugin.same_result``)."""
     args = {k: v for k, v in kw.items() if k not in ("reason", "note")}
-    return t.plugin.same_result(t, res, args)
+    return plugin_of(t).same_result(t, res, args)
 
 
 def recorded_by(state: TournamentState, actor: str | None) -> str:
@@ -66,7 +67,7 @@ def enter_result(t: Tournament, signer: Signer, time: str, actor_of: Any,
     ``actor_of(seq)`` gives the key id that signed an earlier event (read on refusal)."""
     st = t.state
     authorize(st, signer.key_id, "result_recorded")   # before any shortcut (issue 17 #21)
-    seat = t.plugin.table_at(st, kw["round_no"], kw["table"])
+    seat = plugin_of(t).table_at(st, kw["round_no"], kw["table"])
     if seat is not None and seat[1] is not None:
         res = seat[1]
         if _same(t, res, kw):
@@ -86,7 +87,7 @@ def correct_entry(t: Tournament, signer: Signer, time: str,
     """Correct one result, or nothing when the table already holds exactly that result."""
     st = t.state
     authorize(st, signer.key_id, "result_corrected")  # before any shortcut (issue 17 #21)
-    seat = t.plugin.table_at(st, kw["round_no"], kw["table"])
+    seat = plugin_of(t).table_at(st, kw["round_no"], kw["table"])
     if seat is not None and seat[1] is not None:
         if _same(t, seat[1], kw):
             return Unchanged(seat[1].seq, kw["round_no"], kw["table"])

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand
 
+from ledger.plugin import plugin_of
+
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.vocabulary import Vocabulary
@@ -74,7 +76,7 @@ def entry_kwargs(t: Tournament, args: list[str], round_no: int,
                  table: int) -> dict[str, Any]:
     """The outcome options on the command line (the ones the command did not declare)
     → the keywords of the format's ``record_result`` / ``correct_result``."""
-    plugin = t.plugin
+    plugin = plugin_of(t)
     vocab = plugin.result_vocabulary()
     given = vocab.parse(args)
     entry = vocab.entry_for(given, plugin.round_phase(t.state, round_no))

@@ -29,6 +29,7 @@ from cli.common import (
 )
 from ledger.errors import UsageError
 from ledger.formats.officiating.commands import apply_pending
+from ledger.plugin import plugin_of
 
 if TYPE_CHECKING:
     from ledger.formats.match.model import ResultState, RoundState
@@ -235,11 +236,11 @@ def round_pair(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.pair_round(signer, time, **seed)
         + apply_pending(t, signer, time),
-        seed_unused=lambda t: t.plugin.draws_nothing(t.state),
+        seed_unused=lambda t: plugin_of(t).draws_nothing(t.state),
         unused_note="this pairing draws nothing: --seed-material was not recorded",
         done="round paired", kinds=("round_paired",))
     st = agg.state
-    own = agg.plugin.round_display(st, None)
+    own = plugin_of(agg).round_display(st, None)
     if own is not None:                  # a format with rounds of its own (WoT Games)
         lines = [f"{seq_span(events)} written", *own[0]]
         if cp is not None:
@@ -281,7 +282,7 @@ def round_show(
         log = s.tournament(led)
         agg = led.load(log)
         st = agg.state
-        own = agg.plugin.round_display(st, number)
+        own = plugin_of(agg).round_display(st, number)
         if own is not None:              # a format with rounds of its own (WoT Games)
             s.emit(own[1], own[0])
             return

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, write_result
+from ledger.plugin import plugin_of
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Slow-play calls and the judge's rulings, recorded when they happen (HotC "
@@ -46,7 +47,7 @@ def call(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: t.plugin.call_slow_play(
+        ev = led.write(log, lambda t, time: plugin_of(t).call_slow_play(
             t, signer, time, round_no=round_no, table=table, caller=caller, called=called))
     s.emit(write_result(ev, call_seq=ev.seq),
            f"seq {ev.seq}: round {round_no} table {table}: #{caller} calls slow play on "
@@ -78,7 +79,7 @@ def rule(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: t.plugin.rule_slow_play(
+        ev = led.write(log, lambda t, time: plugin_of(t).rule_slow_play(
             t, signer, time, call_seq=call_seq, upheld=upheld, minutes_added=minutes_added))
     what = "upheld" if upheld else f"not upheld, {minutes_added} minute(s) added"
     s.emit(write_result(ev, call_seq=call_seq, upheld=upheld, minutes_added=minutes_added),

@@ -7,7 +7,7 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 ``ledger.state.apply_event`` — it never validates, reads a clock or draws randomness.
 
 May import: ``eventsourcing``, ``ledger.events``, ``ledger.state``, ``ledger.rules``,
-``ledger.draw``, ``ledger.keys``, ``ledger.plugin``, ``ledger.clock``, ``ledger.text``,
+``ledger.draw``, ``ledger.keys``, ``ledger.format_socket``, ``ledger.clock``, ``ledger.text``,
 ``ledger.errors``.
 """
 
@@ -49,8 +49,8 @@ from ledger.events import (
     TournamentCreated,
     seal,
 )
+from ledger.format_socket import Format, require_plugin
 from ledger.keys import PublicKey, Signer
-from ledger.plugin import FormatPlugin, require_plugin
 from ledger.rules import check, check_claimed_time
 from ledger.state import TournamentState, apply_event
 from ledger.text import check_leaf_size, check_text, normalize_body
@@ -230,7 +230,7 @@ class Tournament(BaseAggregate[str]):
 
     # -- format verbs: decided by the tournament's format plug-in (DESIGN.md §10) -------
     @property
-    def plugin(self) -> FormatPlugin:
+    def plugin(self) -> Format:
         """The plug-in of this tournament's format (refused if it is not registered)."""
         return require_plugin(self.state.format.id if self.state.format else "")
 

@@ -15,14 +15,21 @@ May import: ``msgspec``, ``ledger.events``, ``ledger.errors``, ``ledger.params``
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 import msgspec
 
+from ledger import format_socket as _socket
 from ledger.errors import RuleError
-from ledger.events import ON_UNKNOWN_KIND, Body, FormatSpec, Role, SignedEvent, register_body
+from ledger.events import Body, FormatSpec, Role, SignedEvent
+from ledger.format_socket import (
+    known_formats,
+    load_all_formats,
+    make_format,
+    parse_params,
+    register_lazy,
+)
 from ledger.params import Param, ParamSpec
 
 if TYPE_CHECKING:
@@ -290,87 +297,29 @@ class FormatPlugin:
         raise _no_verb(self, "bracket")
 
 
-_PLUGINS: dict[str, FormatPlugin] = {}
-_LAZY: dict[str, str] = {}  # format id -> "module:ATTRIBUTE" not imported yet
-
-
+# -- the socket, typed as this base (every registered format subclasses it) -------------
 def register_format(plugin: FormatPlugin) -> None:
-    """Plug a format in: its body kinds into the wire table, itself into the socket."""
-    old = _PLUGINS.get(plugin.id)
-    if old is not None and old is not plugin:
-        raise ValueError(f"format {plugin.id} is registered twice")
-    for body in plugin.bodies:
-        register_body(body)
-    _PLUGINS[plugin.id] = plugin
-    _LAZY.pop(plugin.id, None)
-
-
-def register_lazy(format_id: str, target: str) -> None:
-    """Name where a format lives (``"package.module:ATTRIBUTE"``) without importing it: it
-    is imported the first time the socket is asked for it (or for a kind nobody knows),
-    so a command reads only the format its ledger runs."""
-    if format_id not in _PLUGINS:
-        _LAZY[format_id] = target
-
-
-def _load(format_id: str) -> FormatPlugin | None:
-    target = _LAZY.get(format_id)
-    if target is None:
-        return None
-    module, _, attr = target.partition(":")
-    plugin = getattr(importlib.import_module(module), attr)
-    if not isinstance(plugin, FormatPlugin) or plugin.id != format_id:
-        raise ValueError(f"{target} is not the plug-in of format {format_id}")
-    register_format(plugin)
-    return plugin
-
-
-def load_all_formats() -> bool:
-    """Import every format not imported yet; whether any was."""
-    pending = list(_LAZY)
-    for format_id in pending:
-        _load(format_id)
-    return bool(pending)
-
-
-ON_UNKNOWN_KIND.append(load_all_formats)
+    _socket.register_format(plugin)
 
 
 def plugin_for(format_id: str | None) -> FormatPlugin | None:
-    key = format_id or ""
-    plugin = _PLUGINS.get(key)
-    return plugin if plugin is not None or key not in _LAZY else _load(key)
-
-
-def known_formats() -> list[str]:
-    """The ids of every format plugged in, imported yet or not."""
-    return sorted({*_PLUGINS, *_LAZY})
+    return cast("FormatPlugin | None", _socket.plugin_for(format_id))
 
 
 def require_plugin(format_id: str) -> FormatPlugin:
-    plugin = plugin_for(format_id)
-    if plugin is None:
-        raise RuleError("RULES-8", f"unknown format {format_id!r}",
-                        hint=f"known formats: {', '.join(known_formats()) or 'none'}")
-    return plugin
+    return cast(FormatPlugin, _socket.require_plugin(format_id))
 
 
-def registered_formats() -> Iterable[FormatPlugin]:
-    load_all_formats()
-    return [_PLUGINS[k] for k in sorted(_PLUGINS)]
+def registered_formats() -> list[FormatPlugin]:
+    return [cast(FormatPlugin, p) for p in _socket.registered_formats()]
 
 
-def parse_params(format_id: str, pairs: list[str]) -> dict[str, Param]:
-    """``init --param NAME=VALUE`` overrides of a registered format's parameters."""
-    return require_plugin(format_id).params.parse(format_id, pairs)
+def plugin_of(t: Tournament) -> FormatPlugin:
+    """The plug-in of a tournament's format, with every verb of this base."""
+    return require_plugin(t.state.format.id if t.state.format else "")
 
 
-def make_format(format_id: str, cut: int | None,
-                params: dict[str, Param] | None = None) -> FormatSpec:
-    """The genesis ``format`` of a registered format: every parameter recorded, defaults
-    included (DESIGN.md §10 rule revisions), then validated as the audit will."""
-    plugin = require_plugin(format_id)
-    spec = FormatSpec(id=format_id, cut=plugin.params.default_cut if cut is None else cut,
-                      params=plugin.genesis_params(dict(params or {})))
-    plugin.check_spec(spec)
-    return spec
+__all__ = ["DecidedResult", "FormatPlugin", "Progress", "RoundProgress", "Rulebook",
+           "known_formats", "load_all_formats", "make_format", "parse_params", "plugin_for",
+           "plugin_of", "register_format", "register_lazy", "registered_formats",
+           "require_plugin"]

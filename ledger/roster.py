@@ -6,12 +6,12 @@ disqualified, declared forfeit) and ``roster`` (all such players, ascending: the
 roster).  The one definition the draw rules (command side and audit) use.  Who has left is
 the format's knowledge: the core asks the plug-in (``FormatPlugin.has_left``).
 
-May import: ``ledger.state``, ``ledger.plugin``.
+May import: ``ledger.state``, ``ledger.format_socket``.
 """
 
 from __future__ import annotations
 
-from ledger.plugin import plugin_for
+from ledger.format_socket import plugin_for
 from ledger.state import TournamentState
 
 

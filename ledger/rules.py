@@ -5,7 +5,7 @@ of every ledger-level rule, called by the command side before sealing and by the
 replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 
 May import: ``ledger.events``, ``ledger.state``, ``ledger.keys``, ``ledger.draw``,
-``ledger.plugin``, ``ledger.clock``, ``ledger.errors``.
+``ledger.format_socket``, ``ledger.clock``, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from ledger.events import (
     SeedRecorded,
     TournamentCreated,
 )
+from ledger.format_socket import plugin_for, require_plugin
 from ledger.keys import key_id
-from ledger.plugin import plugin_for, require_plugin
 from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
 from ledger.state import TournamentState
 
@@ -96,7 +96,7 @@ def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
 
 def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
-    own, then the format plug-in's (``ledger.plugin``), which may also add rules to core
+    own, then the format plug-in's (``ledger.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
     if not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)

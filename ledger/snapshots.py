@@ -9,7 +9,7 @@ and the exact state layout, so another layout is dropped and rebuilt), ``LedgerA
 ``LedgerCorrupt`` and ``StaleSnapshot``.
 
 May import: ``eventsourcing``, ``msgspec``, ``ledger.aggregate``, ``ledger.events``,
-``ledger.plugin``, ``ledger.state``, ``ledger.errors``, ``ledger.clock``,
+``ledger.format_socket``, ``ledger.state``, ``ledger.errors``, ``ledger.clock``,
 ``ledger.canonical``.
 """
 
@@ -30,7 +30,7 @@ from ledger.canonical import NonCanonicalError
 from ledger.clock import parse_time
 from ledger.errors import StorageError
 from ledger.events import open_leaf
-from ledger.plugin import plugin_for
+from ledger.format_socket import plugin_for
 from ledger.state import TournamentState
 
 SNAPSHOT_INTERVAL = 100

@@ -5,7 +5,7 @@ Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) an
 clock or draws randomness: the command side validates before sealing (``ledger.rules``),
 the audit validates on replay with the same rule functions, and both fold with this.
 
-May import: ``msgspec``, ``ledger.events``, ``ledger.merkle``, ``ledger.plugin`` (the
+May import: ``msgspec``, ``ledger.events``, ``ledger.merkle``, ``ledger.format_socket`` (the
 format socket).
 """
 
@@ -35,8 +35,8 @@ from ledger.events import (
     SignedEvent,
     TournamentCreated,
 )
+from ledger.format_socket import plugin_for
 from ledger.merkle import frontier_append, leaf_hash
-from ledger.plugin import plugin_for
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):

@@ -37,6 +37,7 @@ from ledger.formats.officiating.events import (
 )
 from ledger.formats.officiating.rules import WRONG_TABLE, level, ms
 from ledger.keys import Signer
+from ledger.plugin import plugin_of
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -83,7 +84,7 @@ def amend_result(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     row = amendable(st, round_no, table)
     games: list[int] | None = None
     if entry is not None:
-        winner, losers, reasons, outcome, games = t.plugin.decided_result(
+        winner, losers, reasons, outcome, games = plugin_of(t).decided_result(
             t, **{**entry, "round_no": round_no, "table": table})
     else:
         if winner is None and not double_loss and not draw:
