@@ -39,7 +39,7 @@ from ledger.formats.officiating.events import (
     ResultAmended,
 )
 from ledger.formats.officiating.history import Row
-from ledger.formats.officiating.rules import level, ms
+from ledger.formats.officiating.rules import dq_forced_loss, level, ms
 from ledger.state import Player, TournamentState
 
 HJ = frozenset({Role.HEAD_JUDGE})
@@ -121,6 +121,7 @@ def amendable(state: TournamentState, round_no: int, table: int) -> Row:
 
 @BOOK.checks(ResultAmended)
 def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
+    h = ms(state)
     row = amendable(state, body.round, body.table)
     if body.corrects_seq != row.seq:
         raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
@@ -130,6 +131,13 @@ def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
         raise RuleError("LEDGER-RES-1", "an amendment needs a reason", hint="pass --reason")
     structural(row.players, body.winner, list(body.losers), body.outcome,
                list(body.loss_reasons))
+    for p in row.players:
+        dq = dq_forced_loss(h.officiating, p, body.round)
+        if dq is not None and p not in body.losers:
+            raise RuleError("BR-PEN-RANK-9", f"player {p} was disqualified (seq {dq}) "
+                            f"during round {body.round}: that match is a loss, and no "
+                            "amendment turns it", hint=f"keep {p} a loser of that match",
+                            finding="penalty_not_applied")
     if (body.winner, sorted(body.losers)) == (row.winner, sorted(row.losers)) and \
             body.outcome.value == row.outcome:
         raise RuleError("LEDGER-RES-1", "the amendment changes nothing",

@@ -61,6 +61,9 @@ class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     after_event: bool = False
     #: the player had already dropped (their drop still ends their DE rounds, TC-06b)
     dropped_before: bool = False
+    #: the player's match of ``round`` had no result yet: the DQ made it a loss
+    #: (BR-PEN-RANK-9(a)), which no result or correction may turn (ADR 0018)
+    in_match: bool = False
 
 
 class Challenge(msgspec.Struct, kw_only=True, array_like=True, gc=False):
