@@ -17,7 +17,14 @@ from ledger.formats.match.model import DecidedBy, LossReason, Outcome
 from ledger.formats.officiating.commands import disqualify
 from ledger.formats.officiating.correction_commands import amend_result
 from ledger.formats.officiating.events import ResultAmended
-from tests.conftest import HJ, JUDGE
+from ledger.formats.officiating.floor import ChallengeDecided, ChallengeRaised, RulingMade
+from ledger.formats.officiating.floor_commands import (
+    decide_challenge,
+    make_ruling,
+    raise_challenge,
+)
+from ledger.formats.officiating.floor_rules import remaining
+from tests.conftest import HJ, JUDGE, public
 from tests.test_officiating import LOG, _append_forged, _codes, _rows, finish_round, pair, \
     setup, table_of
 
@@ -77,3 +84,69 @@ def test_defect16_amendment_cannot_turn_a_dq_forced_loss_into_a_win(tmp_path: Pa
     seq = _append_forged(loc, body, HJ)
     assert seq in _codes(loc)["penalty_not_applied"]
     del rnd
+
+
+# -- item 17: undecided appeals count toward the challenge limit -----------------------------------
+def test_defect17_challenge_limit_counts_undecided_appeals(tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, players=4, swiss_rounds=2, challenge_limit=1)
+    pair(led)
+    rnd, tab = table_of(led, 1)
+    f = tab.players[0]
+    r = led.write(LOG, lambda t, now: make_ruling(t, JUDGE, now, round_no=rnd.number,
+                                                  table=tab.table, question="q", ruling="r"))
+    raised = [led.write(LOG, lambda t, now: raise_challenge(t, JUDGE, now, ruling_seq=r.seq,
+                                                            players=[f]))
+              for _ in range(3)]
+    assert [list(c.body.refused) for c in raised] == [[], [f], [f]]   # AMB-B26
+    assert remaining(led.load(LOG).state, f) == 0                     # never "−2 left"
+    # the first appeal overturned: its stake comes back (BR-APPEAL-3)
+    led.write(LOG, lambda t, now: decide_challenge(t, HJ, now, challenge_seq=raised[0].seq,
+                                                   ruling="hj", same_as_first=False))
+    assert remaining(led.load(LOG).state, f) == 1
+    assert verify_ledger(loc, LOG, None).ok
+    c = led.write(LOG, lambda t, now: raise_challenge(t, JUDGE, now, ruling_seq=r.seq,
+                                                      players=[f]))
+    assert list(c.body.refused) == []
+    led.close()
+    # a rogue second appeal, accepted while the first is undecided: the audit reports it
+    seq = _append_forged(loc, ChallengeRaised(ruling_seq=r.seq, players=[f]), JUDGE)
+    assert seq in _codes(loc)["challenge_limit_exceeded"]
+
+
+# -- item 18: the head judge's own first ruling in a multi-judge event -------------------------------
+def test_defect18_head_judge_cannot_rule_first_or_decide_own_ruling_appeal(
+        tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, players=4, swiss_rounds=2)    # a judge besides the HJ
+    pair(led)
+    rnd, tab = table_of(led, 1)
+    before = _rows(loc)
+    with pytest.raises(RuleError) as err:                    # BR-APPEAL-2, BR-OFF-4
+        led.write(LOG, lambda t, now: make_ruling(t, HJ, now, round_no=rnd.number,
+                                                  table=tab.table, question="q", ruling="r"))
+    assert err.value.rule == "BR-APPEAL-2" and "floor judge" in err.value.message
+    assert _rows(loc) == before
+    led.close()
+    # a rogue head-judge ruling, appealed, then decided by the same head judge
+    ruling = _append_forged(loc, RulingMade(round=rnd.number, table=tab.table, question="q",
+                                            ruling="r"), HJ)
+    appeal = _append_forged(loc, ChallengeRaised(ruling_seq=ruling,
+                                                 players=[tab.players[0]]), JUDGE)
+    decided = _append_forged(loc, ChallengeDecided(challenge_seq=appeal, ruling="upheld",
+                                                   same_as_first=True,
+                                                   decrement=[tab.players[0]]), HJ)
+    codes = _codes(loc)
+    assert ruling in codes["role_not_permitted"] and decided in codes["role_not_permitted"]
+
+
+def test_defect18_single_judge_event_head_judge_rules_and_decides(tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, players=4, swiss_rounds=2)
+    led.write(LOG, lambda t, now: t.revoke_official(public(JUDGE).key_id, "left", HJ, now))
+    pair(led)
+    rnd, tab = table_of(led, 1)
+    r = led.write(LOG, lambda t, now: make_ruling(t, HJ, now, round_no=rnd.number,
+                                                  table=tab.table, question="q", ruling="r"))
+    c = led.write(LOG, lambda t, now: raise_challenge(t, HJ, now, ruling_seq=r.seq,
+                                                      players=[tab.players[0]]))
+    led.write(LOG, lambda t, now: decide_challenge(t, HJ, now, challenge_seq=c.seq,
+                                                   ruling="upheld", same_as_first=True))
+    assert verify_ledger(loc, LOG, None).ok

@@ -95,6 +95,8 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     overrides: dict[int, int] = {}
     #: ruling seq → the players of the match it was made in (appeals cite rulings)
     rulings: dict[int, list[int]] = {}
+    #: ruling seq → key id of the judge who made it (BR-APPEAL-2: not its appeal's judge)
+    ruling_by: dict[int, str] = {}
     #: challenge seq → the challenge; player → challenges used (BR-APPEAL-3, AMB-B26)
     challenges: dict[int, Challenge] = {}
     challenges_used: dict[int, int] = {}
