@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
 from ledger.formats.match.events import ResultCorrected
-from ledger.formats.match.model import DecidedBy, LossReason, Outcome
+from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Status
 from ledger.formats.officiating.commands import disqualify
-from ledger.formats.officiating.correction_commands import amend_result
-from ledger.formats.officiating.events import ResultAmended
+from ledger.formats.officiating.correction_commands import amend_result, undrop
+from ledger.formats.officiating.events import PlayerUndropped, ResultAmended
 from ledger.formats.officiating.floor import ChallengeDecided, ChallengeRaised, RulingMade
 from ledger.formats.officiating.floor_commands import (
     decide_challenge,
@@ -24,7 +25,7 @@ from ledger.formats.officiating.floor_commands import (
     raise_challenge,
 )
 from ledger.formats.officiating.floor_rules import remaining
-from tests.conftest import HJ, JUDGE, public
+from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 from tests.test_officiating import LOG, _append_forged, _codes, _rows, finish_round, pair, \
     setup, table_of
 
@@ -149,4 +150,49 @@ def test_defect18_single_judge_event_head_judge_rules_and_decides(tmp_path: Path
                                                       players=[tab.players[0]]))
     led.write(LOG, lambda t, now: decide_challenge(t, HJ, now, challenge_seq=c.seq,
                                                    ruling="upheld", same_as_first=True))
+    assert verify_ledger(loc, LOG, None).ok
+
+
+# -- item 19: undoing a drop made after the pairing --------------------------------------------------
+def test_defect19_undrop_after_pairing_takes_back_the_forfeit_loss(tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, players=4, swiss_rounds=2)
+    pair(led)
+    rnd, tab = table_of(led, 1)
+    opp = next(p for p in tab.players if p != 1)
+    dropped = led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, 1))
+    forfeit = next(e for e in dropped if e.kind == "result_recorded")
+    st = led.load(LOG).state
+    assert (st.fmt.records[1].losses, st.fmt.records[opp].wins) == (1, 1)
+    events, lines = led.write(LOG, lambda t, now: undrop(t, HJ, now, number=1,
+                                                         reason="wrong player marked"))
+    assert events[0].body.forfeit_seq == forfeit.seq
+    assert any("taken back" in line for line in lines)
+    st = led.load(LOG).state
+    r1, ro = st.fmt.records[1], st.fmt.records[opp]
+    assert r1.status is Status.ACTIVE and (r1.wins, r1.losses) == (0, 0)
+    assert (ro.wins, ro.losses) == (0, 0)
+    _rnd, now_tab = table_of(led, 1)
+    assert now_tab.result is None                # the match is played and recorded
+    finish_round(led)
+    assert verify_ledger(loc, LOG, None).ok
+    pair(led)
+    dropped = led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, 2))
+    led.close()
+    # a rogue undrop citing a seq that is not the standing forfeit: the audit reports it
+    seq = _append_forged(loc, PlayerUndropped(number=2, round=2, reason="x",
+                                              forfeit_seq=dropped[0].seq), HJ)
+    assert seq in _codes(loc)["result_mismatch"]
+
+
+def test_defect19_undrop_keep_forfeit_says_the_loss_stands(tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, players=4, swiss_rounds=2)
+    pair(led)
+    led.write(LOG, lambda t, now: t.drop_player(SCOREKEEPER, now, 1))
+    events, lines = led.write(LOG, lambda t, now: undrop(
+        t, HJ, now, number=1, reason="came back", keep_forfeit=True))
+    assert isinstance(events[0].body.forfeit_seq, msgspec.UnsetType)
+    assert any("stands (BR-DROP-2" in line for line in lines)
+    st = led.load(LOG).state
+    assert st.fmt.records[1].losses == 1 and st.fmt.records[1].status is Status.ACTIVE
+    finish_round(led)
     assert verify_ledger(loc, LOG, None).ok

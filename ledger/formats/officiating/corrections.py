@@ -268,6 +268,25 @@ def _apply_override(state: TournamentState, ev: SignedEvent, body: PairingOverri
 
 
 # -- player_undropped ------------------------------------------------------------------------
+def drop_forfeit(state: TournamentState, number: int) -> tuple[RoundState, TableState] | None:
+    """The open round's table whose current result is ``number``'s forfeit by a drop after
+    the pairing (BR-DROP-2: the only loser, ``drop_after_pairing``, the opponent the
+    winner), or None.  An undrop may take it back (ADR 0018)."""
+    h = ms(state)
+    rnd = open_round(state)
+    if rnd is None:
+        return None
+    for tab in rnd.tables:
+        res = tab.result
+        if number in tab.players and res is not None and res.losers == [number] and \
+                res.winner is not None and res.outcome is Outcome.DROP and \
+                res.loss_reasons == [LossReason.DROP_AFTER_PAIRING]:
+            rec = h.records.get(res.winner)
+            if rec is not None and rec.status is not Status.DROPPED:
+                return rnd, tab
+    return None
+
+
 @BOOK.checks(PlayerUndropped)
 def _undropped(state: TournamentState, body: PlayerUndropped, actor: str) -> None:
     h = ms(state)
@@ -282,6 +301,14 @@ def _undropped(state: TournamentState, body: PlayerUndropped, actor: str) -> Non
         raise RuleError("HOTC-DROP-1", "the cut was made since the drop")
     if not body.reason.strip():
         raise RuleError("BR-DROP-1", "undoing a drop needs a reason", hint="pass --reason")
+    if not isinstance(body.forfeit_seq, msgspec.UnsetType):
+        at = drop_forfeit(state, body.number)
+        cur = at[1].result.seq if at is not None and at[1].result is not None else None
+        if cur != body.forfeit_seq:
+            raise RuleError("BR-DROP-2", f"seq {body.forfeit_seq} is not player "
+                            f"{body.number}'s standing forfeit by a drop after the pairing"
+                            + (f" (that is seq {cur})" if cur is not None else ""),
+                            finding="result_mismatch")
 
 
 @BOOK.applies(PlayerUndropped)
@@ -294,6 +321,13 @@ def _apply_undropped(state: TournamentState, ev: SignedEvent, body: PlayerUndrop
     rec.status = (Status.CUT if cut else Status.ELIMINATED
                   if h.eliminate_at and rec.losses >= h.eliminate_at else Status.ACTIVE)
     rec.dropped_round = rec.dropped_after_rounds = rec.dropped_losses = None
+    if not isinstance(body.forfeit_seq, msgspec.UnsetType):
+        at = drop_forfeit(state, body.number)
+        if at is not None and at[1].result is not None:
+            rnd, tab = at
+            effect(state, rnd, tab, tab.result, -1)     # the match is back to be played
+            tab.result = None
+            history.clear_result(h.officiating, rnd.number, tab.table)
 
 
 # -- player_added_late -----------------------------------------------------------------------
