@@ -15,6 +15,7 @@ from audit.verify import verify_ledger
 from ledger.errors import RuleError
 from ledger.formats.match.events import ResultCorrected
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Status
+from ledger.formats.officiating import history
 from ledger.formats.officiating.commands import disqualify
 from ledger.formats.officiating.correction_commands import amend_result, undrop
 from ledger.formats.officiating.events import PlayerUndropped, ResultAmended
@@ -25,6 +26,7 @@ from ledger.formats.officiating.floor_commands import (
     raise_challenge,
 )
 from ledger.formats.officiating.floor_rules import remaining
+from projections.br_standings import br_standings
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 from tests.test_officiating import LOG, _append_forged, _codes, _rows, finish_round, pair, \
     setup, table_of
@@ -75,7 +77,6 @@ def test_defect16_amendment_cannot_turn_a_dq_forced_loss_into_a_win(tmp_path: Pa
                                                    winner=1, reason="x"))
     assert err.value.rule == "BR-PEN-RANK-9"
     st = led.load(LOG).state
-    from ledger.formats.officiating import history
     row = history.get(st.fmt.officiating, 1, tab.table)
     assert row is not None and row.seq is not None
     led.close()
@@ -196,3 +197,33 @@ def test_defect19_undrop_keep_forfeit_says_the_loss_stands(tmp_path: Path) -> No
     assert st.fmt.records[1].losses == 1 and st.fmt.records[1].status is Status.ACTIVE
     finish_round(led)
     assert verify_ledger(loc, LOG, None).ok
+
+
+# -- item 20: a DE amendment that would eliminate a fighter who played on ----------------------------
+def test_defect20_de_amend_eliminating_a_fighter_who_played_later_is_refused(
+        tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, "bushiroad-de", players=8)
+    for _ in range(3):
+        pair(led)
+        finish_round(led)
+    st = led.load(LOG).state
+    # a fighter who won round 1, lost round 2 and played round 3
+    p = next(n for n, r in sorted(st.fmt.records.items())
+             if r.played[:2] == "WL" and len(r.played) >= 3 and r.played[2] != "-")
+    rows = history.round_rows(st.fmt.officiating, 1)
+    table = next(t for t, row in rows.items() if p in row.players)
+    opp = next(x for x in rows[table].players if x != p)
+    before = _rows(loc)
+    with pytest.raises(RuleError) as err:
+        led.write(LOG, lambda t, now: amend_result(t, HJ, now, round_no=1, table=table,
+                                                   winner=opp, reason="slip swapped"))
+    assert err.value.rule == "BR-DE-1" and "played round(s) 3" in err.value.message
+    assert "penalty" in (err.value.hint or "")
+    assert _rows(loc) == before                               # nothing written
+    assert len(br_standings(led.load(LOG).state)) == 8         # the event stays readable
+    led.close()
+    body = ResultAmended(round=1, table=table, corrects_seq=rows[table].seq or 0,
+                         winner=opp, losers=[p], outcome=Outcome.WIN,
+                         loss_reasons=[LossReason.PLAY], reason="forged")
+    seq = _append_forged(loc, body, HJ)
+    assert seq in _codes(loc)["rule_violation"]                # and the audit reports it
