@@ -28,11 +28,19 @@ from ledger.formats.officiating.floor_commands import (
 from ledger.formats.officiating.floor_rules import remaining
 from projections.br_standings import br_standings
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
-from tests.test_officiating import LOG, _append_forged, _codes, _rows, finish_round, pair, \
-    setup, table_of
+from tests.test_officiating import (
+    LOG,
+    _append_forged,
+    _codes,
+    _rows,
+    finish_round,
+    pair,
+    setup,
+    table_of,
+)
 
 
-# -- item 16: a DQ's forced loss stays a loss ---------------------------------------------------
+# -- item 16: a DQ's forced loss stays a loss --------------------------------------------------
 def test_defect16_correction_cannot_turn_a_dq_forced_loss_into_a_win(tmp_path: Path) -> None:
     loc, led = setup(tmp_path, players=4, swiss_rounds=3)
     pair(led)
@@ -88,7 +96,7 @@ def test_defect16_amendment_cannot_turn_a_dq_forced_loss_into_a_win(tmp_path: Pa
     del rnd
 
 
-# -- item 17: undecided appeals count toward the challenge limit -----------------------------------
+# -- item 17: undecided appeals count toward the challenge limit -------------------------------
 def test_defect17_challenge_limit_counts_undecided_appeals(tmp_path: Path) -> None:
     loc, led = setup(tmp_path, players=4, swiss_rounds=2, challenge_limit=1)
     pair(led)
@@ -115,7 +123,7 @@ def test_defect17_challenge_limit_counts_undecided_appeals(tmp_path: Path) -> No
     assert seq in _codes(loc)["challenge_limit_exceeded"]
 
 
-# -- item 18: the head judge's own first ruling in a multi-judge event -------------------------------
+# -- item 18: the head judge's own first ruling in a multi-judge event -------------------------
 def test_defect18_head_judge_cannot_rule_first_or_decide_own_ruling_appeal(
         tmp_path: Path) -> None:
     loc, led = setup(tmp_path, players=4, swiss_rounds=2)    # a judge besides the HJ
@@ -154,7 +162,7 @@ def test_defect18_single_judge_event_head_judge_rules_and_decides(tmp_path: Path
     assert verify_ledger(loc, LOG, None).ok
 
 
-# -- item 19: undoing a drop made after the pairing --------------------------------------------------
+# -- item 19: undoing a drop made after the pairing --------------------------------------------
 def test_defect19_undrop_after_pairing_takes_back_the_forfeit_loss(tmp_path: Path) -> None:
     loc, led = setup(tmp_path, players=4, swiss_rounds=2)
     pair(led)
@@ -199,7 +207,7 @@ def test_defect19_undrop_keep_forfeit_says_the_loss_stands(tmp_path: Path) -> No
     assert verify_ledger(loc, LOG, None).ok
 
 
-# -- item 20: a DE amendment that would eliminate a fighter who played on ----------------------------
+# -- item 20: a DE amendment that would eliminate a fighter who played on ----------------------
 def test_defect20_de_amend_eliminating_a_fighter_who_played_later_is_refused(
         tmp_path: Path) -> None:
     loc, led = setup(tmp_path, "bushiroad-de", players=8)

@@ -30,6 +30,7 @@ from ledger.formats.match.model import (
 from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.officiating import history
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.elimination import no_retroactive_elimination, second_loss
 from ledger.formats.officiating.events import (
     CorrectionKind,
     LevelAmended,
@@ -142,53 +143,13 @@ def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
             body.outcome.value == row.outcome:
         raise RuleError("LEDGER-RES-1", "the amendment changes nothing",
                         hint="give the result the round should have had")
-    _no_retroactive_elimination(state, body, row)
-
-
-def _no_retroactive_elimination(state: TournamentState, body: ResultAmended,
-                                row: Row) -> None:
-    """BR-DE-1: an amendment may not give a fighter the eliminating loss before a round
-    they played — the rounds paired since stand, and a fighter out after round k has
-    no result in a later round, so the event would have no standings (issue 21 item 20,
-    ADR 0018)."""
-    h = ms(state)
-    if not h.eliminate_at:
-        return
-    for p in row.players:
-        rec = h.records.get(p)
-        if rec is None or p not in body.losers or p in row.losers:
-            continue
-        played = rec.played.ljust(body.round, "-")
-        trial = PlayerRecord(number=p, played=played[:body.round - 1] + "L"
-                             + played[body.round:])
-        out = second_loss(trial)
-        later = sorted(r for r, _t, x in history.rows(h.officiating)
-                       if p in x.players and r > body.round)
-        if out is not None and later and out < later[-1]:
-            gone = [r for r in later if r > out]
-            raise RuleError("BR-DE-1", f"the amendment gives #{p} a second loss by round "
-                            f"{out}, but #{p} played round(s) "
-                            f"{', '.join(map(str, gone))} after it: an eliminated fighter "
-                            "cannot have played on",
-                            hint=f"keep round {body.round}'s result (the later rounds "
-                                 "stand) and record the error as a penalty ('tourney "
-                                 "penalty issue'), as BR-FIN-3 does for an error found late",
-                            finding="rule_violation")
+    no_retroactive_elimination(state, body, row)
 
 
 def _state_of(row: Row, seq: int) -> ResultState:
     return ResultState(seq=seq, winner=row.winner, losers=list(row.losers),
                        loss_reasons=[LossReason(r) for r in row.loss_reasons],
                        outcome=Outcome(row.outcome), games=row.games)
-
-
-def second_loss(rec: PlayerRecord) -> int | None:
-    seen = 0
-    for i, c in enumerate(rec.played, start=1):
-        seen += c in ("L", "X", "N")
-        if seen >= 2:
-            return i
-    return None
 
 
 @BOOK.applies(ResultAmended)
@@ -355,9 +316,10 @@ def _apply_undropped(state: TournamentState, ev: SignedEvent, body: PlayerUndrop
     rec.dropped_round = rec.dropped_after_rounds = rec.dropped_losses = None
     if not isinstance(body.forfeit_seq, msgspec.UnsetType):
         at = drop_forfeit(state, body.number)
-        if at is not None and at[1].result is not None:
+        res = at[1].result if at is not None else None
+        if at is not None and res is not None:
             rnd, tab = at
-            effect(state, rnd, tab, tab.result, -1)     # the match is back to be played
+            effect(state, rnd, tab, res, -1)     # the match is back to be played
             tab.result = None
             history.clear_result(h.officiating, rnd.number, tab.table)
 
