@@ -33,8 +33,9 @@ def standings_document(state: TournamentState) -> dict[str, Any]:
 def event_summary(state: TournamentState) -> dict[str, Any]:
     """Champion (or None), the top cut (sorted, or None) and the rounds paired so far."""
     h = state.fmt
-    if isinstance(h, MatchState):
-        return {"champion": h.champion, "cut": None if h.cut is None else sorted(h.cut),
+    if isinstance(h, MatchState):     # a revoked champion's title passes down or is void
+        champ = None if h.champion is None else standings_document(state)["champion"]
+        return {"champion": champ, "cut": None if h.cut is None else sorted(h.cut),
                 "rounds": len(h.rounds)}
     if isinstance(h, WotState):
         rows = standings_document(state)["players"]
