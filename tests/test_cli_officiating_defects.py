@@ -47,3 +47,22 @@ def test_defect21_post_event_dq_of_the_champion_is_reflected_everywhere(
     else:
         assert 'class="champion"' not in index
     cli("audit", "report", str(site / "report.json"))
+
+
+# -- item 23: audit report on a file that is no report ----------------------------------------
+def test_defect23_audit_report_on_non_json_or_empty_object_is_report_malformed_exit_4(
+        tmp_path: Path) -> None:
+    cli = make_event(tmp_path)
+    ledger_bytes = cli.ledger.read_bytes()
+    cases = {"notes.txt": b"this is not JSON\n", "binary.json": b"\xff\xfe\x00garbage",
+             "empty.json": b"{}", "list.json": b"[1, 2]"}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        run = cli("audit", "report", name, "--json", code=4)
+        found = [f for f in run.doc["findings"] if f["code"] == "report_malformed"]
+        assert len(found) == 1 and "tourney publish" in found[0]["message"], name
+        text = cli("audit", "report", name, code=4)
+        assert "report_malformed" in text.out + text.err, name
+    cli("audit", "report", "missing.json", code=2)       # no such file: a usage error
+    cli("audit", "report", ".", code=2)                  # a directory: a usage error
+    assert cli.ledger.read_bytes() == ledger_bytes       # nothing written
