@@ -29,6 +29,7 @@ import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
 from ledger.errors import ExitCode, TourneyError, UsageError
+from ledger.text import whole_number
 
 if TYPE_CHECKING:
     from ledger.state import TournamentState
@@ -97,20 +98,21 @@ def read_slips(data: bytes, name: str) -> tuple[list[Slip], list[Bad]]:
             bad.append(Bad(line, problem))
             continue
         winner = None if rec["winner"].lower() in (DOUBLE_LOSS, NO_WINNER) \
-            else int(rec["winner"])
-        slips.append(Slip(line, int(rec["round"]), int(rec["table"]), winner,
+            else whole_number(rec["winner"])
+        slips.append(Slip(line, whole_number(rec["round"]) or 0,
+                          whole_number(rec["table"]) or 0, winner,
                           (rec.get("decided_by") or "play").lower(), rec.get("games", "")))
     return slips, bad
 
 
 def _check(rec: dict[str, str]) -> str | None:
     for col in ("round", "table"):
-        if not rec[col].isdigit() or int(rec[col]) < 1:
-            return f"{col} {rec[col]!r} is not a whole number >= 1"
+        if (whole_number(rec[col]) or 0) < 1:
+            return f"{col} {rec[col]!r} is not a whole number >= 1 in ASCII digits"
     win = rec["winner"].lower()
-    if win not in (DOUBLE_LOSS, NO_WINNER) and (not win.isdigit() or int(win) < 1):
-        return (f"winner {rec['winner']!r} is not a player number, {DOUBLE_LOSS} or "
-                f"{NO_WINNER}")
+    if win not in (DOUBLE_LOSS, NO_WINNER) and (whole_number(win) or 0) < 1:
+        return (f"winner {rec['winner']!r} is not a player number (ASCII digits), "
+                f"{DOUBLE_LOSS} or {NO_WINNER}")
     how = (rec.get("decided_by") or "play").lower()
     if how not in DECIDED_BY:
         return f"decided_by {rec.get('decided_by')!r} is not one of {', '.join(DECIDED_BY)}"
