@@ -200,3 +200,25 @@ def test_defect22_long_unbroken_name_does_not_overflow_published_pages_at_390px(
         vw, right, page_w, inner = _measure(site, page)
         assert vw == 390, page
         assert (right, page_w, inner) == (390, 390, 0), page
+
+
+# -- item 19 through the CLI: what happens to the forfeit is said ------------------------------
+def test_defect19_cli_undrop_after_pairing_says_what_happens_to_the_forfeit(
+        tmp_path: Path) -> None:
+    cli, _log = open_event(tmp_path, "bushiroad-swiss", ["Ann", "Bob", "Cat", "Dan", "Eve",
+                                                         "Fay"])
+    doc = cli("round", "pair", "--seed-material", "11 42 7 19", "--seed-source", "dice",
+              "--key", "hj.pem", "--json").doc
+    table = doc["tables"][0]
+    p, opp = table["players"]
+    cli("drop", str(p), "--key", "sk.pem")
+    out = cli("undrop", str(p), "--reason", "wrong player", "--key", "hj.pem").out
+    assert f"round 1 table {table['table']}" in out and "taken back" in out
+    shown = cli("round", "show", "1", "--json").doc
+    assert next(t for t in shown["tables"] if t["table"] == table["table"])["result"] is None
+    cli("drop", str(p), "--key", "sk.pem")
+    kept = cli("undrop", str(p), "--reason", "came back", "--keep-forfeit", "--key",
+               "hj.pem", "--json").doc
+    assert kept["forfeit_taken_back"] is None and any("stands" in x for x in kept["effect"])
+    st = cli("standings", "--json").doc
+    assert next(r for r in st["players"] if r["number"] == opp)["wins"] == 1
