@@ -42,7 +42,9 @@ def report_document(ev: SignedEvent, notes: dict[str, str]) -> dict[str, Any]:
 
 def _file_findings(doc: Any, leaves: list[tuple[int, bytes]]) -> list[Finding]:
     if not isinstance(doc, dict) or doc.get("version") != REPORT_DOC:
-        return [finding("report_malformed", None, f"not a {REPORT_DOC} document")]
+        return [finding("report_malformed", None, f"not a {REPORT_DOC} document (its "
+                        "\"version\" is missing or other): pass the report.json that "
+                        "'tourney publish' wrote")]
     seq, figures = doc.get("seq"), doc.get("figures")
     try:
         leaf = base64.b64decode(str(doc.get("leaf")), validate=True)
@@ -82,16 +84,26 @@ def verify_report(report_file: Path, target: str | None, *, tournament: str | No
     from ledger.errors import UsageError
 
     try:
-        doc = msgspec.json.decode(report_file.read_bytes())
+        raw = report_file.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"report {report_file} not found",
                          hint="pass DIR/report.json written by 'tourney publish'") from None
+    except IsADirectoryError:
+        raise UsageError(f"report {report_file} is a directory",
+                         hint="pass DIR/report.json written by 'tourney publish'") from None
+    # a file that is not JSON is a malformed report, like any other that is not one:
+    # finding report_malformed, exit 4 (docs/AUDIT.md §3.3; issue 21 item 23)
+    unreadable: Finding | None = None
+    doc: Any = None
+    try:
+        doc = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
-        raise UsageError(f"{report_file} is not JSON: {exc}") from None
+        unreadable = finding("report_malformed", None, f"{report_file.name} is not JSON "
+                             f"({exc}): pass the report.json that 'tourney publish' wrote")
     leaves, notes, log, source = load_target(target, tournament, checkpoints)
     base = audit_leaves(leaves, notes, log=log, source=source)
     try:
-        extra = _file_findings(doc, leaves)
+        extra = [unreadable] if unreadable is not None else _file_findings(doc, leaves)
     except NonCanonicalError as exc:
         extra = [finding("report_malformed", None, f"the log cannot be folded: {exc.message}")]
     return make_report(log=base.log, events=base.events, root=base.root,

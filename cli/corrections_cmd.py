@@ -199,10 +199,14 @@ def undrop(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(metavar="NUMBER", min=1, help="Player number.")],
     reason: ReasonOpt,
+    keep_forfeit: Annotated[bool, _Opt("--keep-forfeit", help=(
+        "A drop after the pairing: keep its forfeit loss (default: take it back, the "
+        "match is played)."))] = False,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Undo a drop recorded by mistake, before the next pairing (head judge).
+    """Undo a drop recorded by mistake, before the next pairing (head judge). A drop
+    made after the pairing also takes back its forfeit loss, unless --keep-forfeit.
 
     Example: tourney undrop 7 --reason "wrong player marked" --key hj.pem
     """
@@ -210,10 +214,12 @@ def undrop(
 
     s = Session(ctx, key=key, json=json)
     why = _reason(reason)
-    log, events, _x, cp = _write(s, lambda t, time, signer: (act(
-        t, signer, time, number=number, reason=why), None))
-    s.emit(_doc(log, events, cp, number=number),
-           [f"seq {events[0].seq}: #{number} is back in the event"])
+    log, events, lines, cp = _write(s, lambda t, time, signer: act(
+        t, signer, time, number=number, reason=why, keep_forfeit=keep_forfeit))
+    fs = events[0].body.forfeit_seq
+    s.emit(_doc(log, events, cp, number=number, effect=lines,
+                forfeit_taken_back=fs if isinstance(fs, int) else None),
+           [f"seq {events[0].seq}: {lines[0]}", *lines[1:]])
 
 
 def player_late(

@@ -21,6 +21,7 @@ import typer
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes, write_result
 from ledger.errors import TourneyError, UsageError
 from ledger.events import PlayerRegistered
+from ledger.text import whole_number
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Players: register (scorekeeper or head judge) and list.\n\n"
@@ -148,10 +149,11 @@ def parse_csv(path: Path) -> list[Row]:
             rec = {c: f.strip() for c, f in zip(cols, fields, strict=True)}
             num: int | None = None
             if rec["number"]:
-                if not rec["number"].isdigit() or not 1 <= int(rec["number"]) <= MAX_NUMBER:
-                    raise bad(line, f"number {rec['number']!r} is not a whole number >= 1",
-                              "use a player number, or leave it empty for the next free one")
-                num = int(rec["number"])
+                num = whole_number(rec["number"])
+                if num is None or not 1 <= num <= MAX_NUMBER:
+                    raise bad(line, f"number {rec['number']!r} is not a whole number >= 1 "
+                              "in ASCII digits", "use a player number (0-9), or leave it "
+                              "empty for the next free one")
                 if num in seen:
                     raise bad(line, f"number {num} is already used on line {seen[num]}")
                 seen[num] = line

@@ -28,6 +28,7 @@ import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
 from ledger.errors import ExitCode, TourneyError, UsageError
+from ledger.text import whole_number
 
 if TYPE_CHECKING:
     from ledger.plugin import FormatPlugin
@@ -86,9 +87,8 @@ def read_slips(data: bytes, name: str) -> tuple[list[str], list[Slip], list[Bad]
             bad.append(Bad(line, f"{len(fields)} fields, the header has {len(cols)}"))
             continue
         rec = {c: f.strip() for c, f in zip(cols, fields, strict=True)}
-        problem = next((f"{c} {rec[c]!r} is not a whole number >= 1" for c in REQUIRED
-                        if not (rec[c].isascii() and rec[c].isdigit() and int(rec[c]) >= 1)),
-                       None)
+        problem = next((f"{c} {rec[c]!r} is not a whole number >= 1 in ASCII digits"
+                        for c in REQUIRED if (whole_number(rec[c]) or 0) < 1), None)
         if problem:
             bad.append(Bad(line, problem))
             continue

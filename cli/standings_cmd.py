@@ -82,7 +82,7 @@ def standings(
     recs = h.records
     head = (f"{log}: standings after {h.swiss_rounds} Swiss rounds"
             + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
-            + (f"; champion #{h.champion}" if h.champion is not None else "")
+            + champion_note(st)
             + (f"; no champion (head judge's ruling, seq {h.no_champion_seq})"
                if getattr(h, "no_champion_seq", None) is not None else ""))
     top = h.cut is not None
@@ -118,7 +118,7 @@ def _br(s: Session, log: str, st: TournamentState, csv_out: bool) -> None:
     total = f" of {h.rounds_total}" if h.rounds_total else ""
     head = (f"{log}: standings after {h.swiss_rounds}{total} rounds"
             + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
-            + (f"; champion #{h.champion}" if h.champion is not None else "")
+            + champion_note(st)
             + ("; final" if h.final else " (provisional: MW% over the rounds played, "
                "AMB-B31)" if not h.swiss_over else ""))
     lines = [head, f"{'RANK':>4}  {'NUM':>5}  {'NAME':<26}  {'PTS':>4}  {'W-L-D':>7}  "
@@ -145,3 +145,20 @@ def _wot(s: Session, log: str, st: TournamentState, csv_out: bool) -> None:
         s.emit({"tournament": log, **wot_standings_json(st)})
         return
     s.emit(None, standings_lines(log, st))
+
+
+def champion_note(st: TournamentState) -> str:
+    """"; champion #N" for the header: the champion of record (a disqualified champion's
+    title passed down or void, ``projections.revocation.champion_of_record``)."""
+    from projections.standings_doc import event_summary
+
+    h = st.fmt
+    if getattr(h, "champion", None) is None:
+        return ""
+    champ = event_summary(st)["champion"]
+    dq = h.officiating.dq.get(h.champion)
+    if champ == h.champion:
+        return f"; champion #{champ}"
+    why = f"#{h.champion} disqualified (seq {dq.seq if dq else '?'})"
+    return (f"; champion #{champ} (passed down: {why})" if champ is not None
+            else f"; no champion (title void: {why})")

@@ -200,6 +200,9 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     reg = ("open" if st.registration_closed_seq is None
            else f"closed at seq {st.registration_closed_seq}")
     progress = _progress(st)
+    if progress["champion"] is not None:     # a disqualified champion's title (ADR 0018)
+        from projections.standings_doc import event_summary
+        progress["champion"] = event_summary(st)["champion"]
     data = {"tournament": log, "name": st.name,
             "format": None if fmt is None else {"id": fmt.id, "cut": fmt.cut,
                                                 "params": fmt.params},

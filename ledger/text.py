@@ -1,13 +1,15 @@
 """Free text in events: what may be signed, and how big an event may be (docs/AUDIT.md §2).
 
 Owns: the one definition of safe display text (no C0/C1 controls, DEL, NUL, line or
-paragraph separators, bidi overrides/isolates/marks, lone surrogates; NFC), the size
+paragraph separators, bidi overrides/isolates/marks, lone surrogates, invisible
+characters — zero-width space, word joiner, BOM, soft hyphen, Hangul fillers, tags — nor
+a zero-width (non-)joiner outside a non-Latin word; NFC), the size
 limits of a name, a reason and a whole leaf, ``normalize_body`` (NFC of every string of a
 body, applied by the command side before it signs) and ``check_text`` (the rule itself, run
 by the command side before signing and by the audit on every event, finding
 ``unsafe_text``), plus the byte prefilters the audit uses to skip the exact check on
 plainly safe leaves (``leaf_text_clean``: nothing to check; ``leaf_is_plain``: only the
-length limits).
+length limits), and ``whole_number`` (a number typed in an imported file: ASCII digits).
 
 Display code escapes what it prints anyway (``escape_display``): a foreign log may hold
 anything, and the audit reports it.
@@ -43,7 +45,21 @@ VERBATIM_FIELDS = frozenset({"checkpoint", "attestation", "material", "list"})
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _LINE = "\u2028\u2029"
 _SURROGATE = "\ud800-\udfff"  # never valid text; argv of undecodable bytes carries them
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + _BIDI + _LINE + _SURROGATE + "]")
+#: characters that render as nothing, so "Ann" and "Ann\u200b" look alike (issue 21 item
+#: 22, ADR 0018): the invisible format characters (soft hyphen, Mongolian vowel separator,
+#: zero-width space, word joiner and invisible operators, deprecated format controls, BOM /
+#: zero-width no-break space, interlinear annotation, tags), the combining grapheme joiner
+#: and the Hangul fillers.  Visible format characters (Arabic number signs …) stay.
+_INVISIBLE = ("\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u2060-\u2064"
+              "\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f")
+#: ZWNJ / ZWJ shape Persian, Indic scripts and emoji sequences, so they pass inside a word
+#: of those: between two characters that are neither Latin (U+0000-U+024F), space, nor
+#: another joiner.  Elsewhere (alone, at an end, in Latin text) they only hide.
+_J = "\u200c\u200d"
+_WORD = f"[^\\x00-\\u024f\\s{_J}{_INVISIBLE}{_BIDI}{_LINE}{_SURROGATE}]"
+_BAD_JOINER = f"(?<!{_WORD})[{_J}]|[{_J}](?!{_WORD})"
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + _BIDI + _LINE + _SURROGATE + _INVISIBLE + "]|"
+                     + _BAD_JOINER)
 
 #: On canonical leaf bytes every unsafe character shows up as one of these: a JSON escape
 #: (msgspec escapes C0 controls as \\n, \\t, \\uXXXX …), the UTF-8 of a C1 control, of a
@@ -107,9 +123,10 @@ def _check_string(text: str, path: str, key: str) -> None:
     bad = unsafe_chars(text)
     if bad:
         shown = ", ".join(sorted(set(bad))[:5])
-        raise RuleError(RULE, f"{path} holds control or bidi characters ({shown})",
+        raise RuleError(RULE, f"{path} holds control, bidi or invisible characters ({shown})",
                         hint="type the text without terminal escapes, control characters, "
-                             "newlines or direction overrides", finding="unsafe_text")
+                             "newlines, direction overrides or zero-width characters",
+                        finding="unsafe_text")
     if not text.isascii() and not unicodedata.is_normalized("NFC", text):
         raise RuleError(RULE, f"{path} is not in Unicode NFC",
                         hint="normalise the text to NFC", finding="unsafe_text")
@@ -118,6 +135,14 @@ def _check_string(text: str, path: str, key: str) -> None:
         raise RuleError(RULE, f"{path} is {len(text)} characters, more than {limit}",
                         hint=f"shorten it to at most {limit} characters",
                         finding="unsafe_text")
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number when it is ASCII digits only, else None: "٣" and "７"
+    are digits to ``str.isdigit`` and ``int`` but no player number (issue 21 item 22)."""
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
 
 
 def leaf_limit(players: int) -> int:

@@ -25,7 +25,7 @@ from ledger.formats.bushiroad.mw import fraction_str, mw_str
 from ledger.formats.bushiroad.standings import ranking
 from ledger.formats.match.model import MatchState, Status
 from ledger.state import TournamentState
-from projections.revocation import revoke
+from projections.revocation import champion_of_record, revoke
 
 COLUMNS = ["rank", "number", "name", "points", "wins", "losses", "draws", "status", "mw",
            "omw", "oomw"]
@@ -88,9 +88,12 @@ def _rows(state: TournamentState) -> list[dict[str, Any]]:
 
 def br_standings_json(state: TournamentState) -> dict[str, Any]:
     h: MatchState = state.fmt
-    return {"players": _rows(state), "rounds": h.swiss_rounds if h else 0,
+    rows = _rows(state)
+    first = next((r["number"] for r in rows if r["rank"] == 1), None)
+    return {"players": rows, "rounds": h.swiss_rounds if h else 0,
             "rounds_total": h.rounds_total if h else 0,
-            "champion": h.champion if h else None, "final": bool(h and h.final)}
+            "champion": champion_of_record(h.champion, h.officiating.dq, first) if h
+            else None, "final": bool(h and h.final)}
 
 
 def br_standings_csv(state: TournamentState) -> str:

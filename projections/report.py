@@ -32,7 +32,7 @@ REPORT_VERSION = "tourney-report/v1"
 def report_figures(state: TournamentState, size: int, root_hex: str) -> dict[str, Any]:
     """Everything ``report_published`` states, computed from the state at ``size``."""
     table = standings_document(state)
-    summary = event_summary(state)
+    summary = event_summary(state, table)
     fmt = state.format
     return {
         "version": REPORT_VERSION,

@@ -1,7 +1,10 @@
 """Standing revocation after a disqualification (BR-PEN-RANK-9(b)-(d), AMB-B24), shared by
 both standings projections.
 
-Owns: ``revoke`` — given the ranking computed with every player in it (a disqualified
+Owns: ``champion_of_record`` (a champion whose standing a disqualification revoked —
+after the event too, BR-PEN-RANK-9(e) — is no champion: with ``pass_down`` the title goes
+to the fighter now ranked first, with ``void`` it stays vacant; issue 21 item 21, ADR 0018)
+and ``revoke`` — given the ranking computed with every player in it (a disqualified
 player's results stay in every opponent's record and tie-breakers), drop the players whose
 standing was revoked; with ``pass_down`` the places below move up, with ``void`` the
 revoked place stays empty (the ranks below keep their numbers).
@@ -34,3 +37,14 @@ def revoke(rows: Sequence[tuple[int, int, T]],
         if n not in gone:
             out.append((rank - bisect_left(passed, rank), row))
     return out
+
+
+def champion_of_record(champion: int | None, dq: dict[int, DqRecord],
+                       first: int | None) -> int | None:
+    """The champion the standings, info, report and site name: ``champion`` (the one the
+    bracket declared) unless their standing was revoked; then ``first`` (the number ranked
+    1 once revoked players are out) with ``pass_down``, else None (``void``)."""
+    d = dq.get(champion) if champion is not None else None
+    if d is None or not d.standing_revoked:
+        return champion
+    return first if d.prize_policy is PrizePolicy.PASS_DOWN else None

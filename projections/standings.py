@@ -43,7 +43,7 @@ import msgspec
 import ledger.formats.match.percent as percent
 from ledger.formats.match.model import HotcState, PlayerRecord, Status
 from ledger.state import TournamentState
-from projections.revocation import revoke
+from projections.revocation import champion_of_record, revoke
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
 MW_FLOOR_HUNDREDTHS = percent.FLOOR_HUNDREDTHS
@@ -240,7 +240,10 @@ def standings_json(state: TournamentState) -> dict[str, Any]:
     cut's.
     """
     h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
-    return {"players": _rows(state), "rounds": h.swiss_rounds, "champion": h.champion}
+    rows = _rows(state)
+    first = next((r["number"] for r in rows if r["rank"] == 1), None)
+    return {"players": rows, "rounds": h.swiss_rounds,
+            "champion": champion_of_record(h.champion, h.officiating.dq, first)}
 
 
 def standings_csv(state: TournamentState) -> str:

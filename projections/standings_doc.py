@@ -30,11 +30,15 @@ def standings_document(state: TournamentState) -> dict[str, Any]:
     return br_standings_json(state)
 
 
-def event_summary(state: TournamentState) -> dict[str, Any]:
-    """Champion (or None), the top cut (sorted, or None) and the rounds paired so far."""
+def event_summary(state: TournamentState,
+                  table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Champion (or None), the top cut (sorted, or None) and the rounds paired so far;
+    ``table``: the ``standings_document`` already computed, if any."""
     h = state.fmt
-    if isinstance(h, MatchState):
-        return {"champion": h.champion, "cut": None if h.cut is None else sorted(h.cut),
+    if isinstance(h, MatchState):     # a revoked champion's title passes down or is void
+        champ = None if h.champion is None else (
+            table if table is not None else standings_document(state))["champion"]
+        return {"champion": champ, "cut": None if h.cut is None else sorted(h.cut),
                 "rounds": len(h.rounds)}
     if isinstance(h, WotState):
         rows = standings_document(state)["players"]

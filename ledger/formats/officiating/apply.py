@@ -58,10 +58,13 @@ def _reissued(state: TournamentState, ev: SignedEvent, body: ScoreSheetReissued)
 def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualified) -> None:
     h: MatchState = state.fmt
     r = h.records.get(body.number)
+    rnd = h.rounds[-1] if h.rounds else None
+    in_match = rnd is not None and rnd.number == body.round and rnd.closed_seq is None \
+        and any(body.number in t.players and t.result is None for t in rnd.tables)
     h.officiating.dq[body.number] = DqRecord(
         seq=ev.seq, round=body.round, standing_revoked=body.standing_revoked,
         prize_policy=body.prize_policy, after_event=body.after_event,
-        dropped_before=r is not None and r.status is Status.DROPPED)
+        dropped_before=r is not None and r.status is Status.DROPPED, in_match=in_match)
     if r is None:
         return
     if r.status is Status.CUT and r.cut_finish is None:

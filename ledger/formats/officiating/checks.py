@@ -35,6 +35,7 @@ from ledger.formats.officiating.rules import (
     assess,
     auto_raise,
     check_applies_to,
+    dq_forced_loss,
     head_judges,
     level,
     ms,
@@ -194,12 +195,12 @@ def _result_guard(state: TournamentState, body: ResultRecorded | ResultCorrected
                 raise RuleError("BR-PEN-RANK-7", f"player {p}'s game losses by penalty "
                                 "decide this match", hint=f"record --concession {p}",
                                 finding="penalty_not_applied")
-        dq = o.dq.get(p)
-        if dq is not None and dq.round == body.round and isinstance(body, ResultRecorded) \
-                and not lost:
-            raise RuleError("BR-PEN-RANK-9", f"player {p} was disqualified (seq {dq.seq}) "
-                            "during this match: it is a loss", hint=f"record --concession {p}",
-                            finding="penalty_not_applied")
+        dq = dq_forced_loss(o, p, body.round)
+        if dq is not None and not lost:    # a correction too (issue 21 item 16)
+            raise RuleError("BR-PEN-RANK-9", f"player {p} was disqualified (seq {dq}) "
+                            "during this match: it is a loss, and no correction turns it",
+                            hint=f"record or correct it as a loss for {p} "
+                                 f"(--concession {p})", finding="penalty_not_applied")
 
 
 guards(ResultRecorded)(_result_guard)

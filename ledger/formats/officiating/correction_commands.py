@@ -26,7 +26,7 @@ from ledger.formats.officiating import history
 from ledger.formats.officiating.amend import Played, amend
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import issue_penalty
-from ledger.formats.officiating.corrections import amendable, manual_tables
+from ledger.formats.officiating.corrections import amendable, drop_forfeit, manual_tables
 from ledger.formats.officiating.events import (
     LevelAmended,
     PairingOverridden,
@@ -124,10 +124,24 @@ def void_pairing(t: Tournament, signer: Signer, time: str, *,
                                    reason=reason), signer, time)]
 
 
-def undrop(t: Tournament, signer: Signer, time: str, *, number: int,
-           reason: str) -> list[SignedEvent]:
-    return [t.record(PlayerUndropped(number=number, round=current_round_number(t.state),
-                                     reason=reason), signer, time)]
+def undrop(t: Tournament, signer: Signer, time: str, *, number: int, reason: str,
+           keep_forfeit: bool = False) -> tuple[list[SignedEvent], list[str]]:
+    """Undo a drop; a drop after the pairing also takes its forfeit result back (the
+    match is then played and recorded as usual) unless ``keep_forfeit`` — and the lines
+    returned say which (BR-DROP-2, ADR 0018)."""
+    at = drop_forfeit(t.state, number)
+    res = at[1].result if at is not None else None
+    cite: dict[str, Any] = {} if res is None or keep_forfeit else {"forfeit_seq": res.seq}
+    ev = t.record(PlayerUndropped(number=number, round=current_round_number(t.state),
+                                  reason=reason, **cite), signer, time)
+    lines = [f"#{number} is back in the event"]
+    if at is not None and res is not None:
+        where = f"round {at[0].number} table {at[1].table}"
+        lines.append(f"the forfeit loss of {where} (seq {res.seq}) is taken back: record "
+                     "the match's result when it is played" if cite else
+                     f"the forfeit loss of {where} (seq {res.seq}) stands (BR-DROP-2, "
+                     "--keep-forfeit): the opponent keeps the win")
+    return [ev], lines
 
 
 def add_late(t: Tournament, signer: Signer, time: str, *, name: str, byes: int, losses: int,

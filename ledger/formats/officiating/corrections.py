@@ -30,6 +30,7 @@ from ledger.formats.match.model import (
 from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.officiating import history
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.elimination import no_retroactive_elimination, second_loss
 from ledger.formats.officiating.events import (
     CorrectionKind,
     LevelAmended,
@@ -39,7 +40,7 @@ from ledger.formats.officiating.events import (
     ResultAmended,
 )
 from ledger.formats.officiating.history import Row
-from ledger.formats.officiating.rules import level, ms
+from ledger.formats.officiating.rules import dq_forced_loss, level, ms
 from ledger.state import Player, TournamentState
 
 HJ = frozenset({Role.HEAD_JUDGE})
@@ -122,6 +123,7 @@ def amendable(state: TournamentState, round_no: int, table: int) -> Row:
 
 @BOOK.checks(ResultAmended)
 def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
+    h = ms(state)
     row = amendable(state, body.round, body.table)
     if body.corrects_seq != row.seq:
         raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
@@ -131,26 +133,25 @@ def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
         raise RuleError("LEDGER-RES-1", "an amendment needs a reason", hint="pass --reason")
     structural(row.players, body.winner, list(body.losers), body.outcome,
                list(body.loss_reasons))
+    for p in row.players:
+        dq = dq_forced_loss(h.officiating, p, body.round)
+        if dq is not None and p not in body.losers:
+            raise RuleError("BR-PEN-RANK-9", f"player {p} was disqualified (seq {dq}) "
+                            f"during round {body.round}: that match is a loss, and no "
+                            "amendment turns it", hint=f"keep {p} a loser of that match",
+                            finding="penalty_not_applied")
     games = None if isinstance(body.games, msgspec.UnsetType) else list(body.games)
     if (body.winner, sorted(body.losers)) == (row.winner, sorted(row.losers)) and \
             body.outcome.value == row.outcome and games == row.games:
         raise RuleError("LEDGER-RES-1", "the amendment changes nothing",
                         hint="give the result the round should have had")
+    no_retroactive_elimination(state, body, row)
 
 
 def _state_of(row: Row, seq: int) -> ResultState:
     return ResultState(seq=seq, winner=row.winner, losers=list(row.losers),
                        loss_reasons=[LossReason(r) for r in row.loss_reasons],
                        outcome=Outcome(row.outcome), games=row.games)
-
-
-def second_loss(rec: PlayerRecord) -> int | None:
-    seen = 0
-    for i, c in enumerate(rec.played, start=1):
-        seen += c in ("L", "X", "N")
-        if seen >= 2:
-            return i
-    return None
 
 
 @BOOK.applies(ResultAmended)
@@ -262,6 +263,25 @@ def _apply_override(state: TournamentState, ev: SignedEvent, body: PairingOverri
 
 
 # -- player_undropped ------------------------------------------------------------------------
+def drop_forfeit(state: TournamentState, number: int) -> tuple[RoundState, TableState] | None:
+    """The open round's table whose current result is ``number``'s forfeit by a drop after
+    the pairing (BR-DROP-2: the only loser, ``drop_after_pairing``, the opponent the
+    winner), or None.  An undrop may take it back (ADR 0018)."""
+    h = ms(state)
+    rnd = open_round(state)
+    if rnd is None:
+        return None
+    for tab in rnd.tables:
+        res = tab.result
+        if number in tab.players and res is not None and res.losers == [number] and \
+                res.winner is not None and res.outcome is Outcome.DROP and \
+                res.loss_reasons == [LossReason.DROP_AFTER_PAIRING]:
+            rec = h.records.get(res.winner)
+            if rec is not None and rec.status is not Status.DROPPED:
+                return rnd, tab
+    return None
+
+
 @BOOK.checks(PlayerUndropped)
 def _undropped(state: TournamentState, body: PlayerUndropped, actor: str) -> None:
     h = ms(state)
@@ -276,6 +296,14 @@ def _undropped(state: TournamentState, body: PlayerUndropped, actor: str) -> Non
         raise RuleError("HOTC-DROP-1", "the cut was made since the drop")
     if not body.reason.strip():
         raise RuleError("BR-DROP-1", "undoing a drop needs a reason", hint="pass --reason")
+    if not isinstance(body.forfeit_seq, msgspec.UnsetType):
+        at = drop_forfeit(state, body.number)
+        cur = at[1].result.seq if at is not None and at[1].result is not None else None
+        if cur != body.forfeit_seq:
+            raise RuleError("BR-DROP-2", f"seq {body.forfeit_seq} is not player "
+                            f"{body.number}'s standing forfeit by a drop after the pairing"
+                            + (f" (that is seq {cur})" if cur is not None else ""),
+                            finding="result_mismatch")
 
 
 @BOOK.applies(PlayerUndropped)
@@ -288,6 +316,14 @@ def _apply_undropped(state: TournamentState, ev: SignedEvent, body: PlayerUndrop
     rec.status = (Status.CUT if cut else Status.ELIMINATED
                   if h.eliminate_at and rec.losses >= h.eliminate_at else Status.ACTIVE)
     rec.dropped_round = rec.dropped_after_rounds = rec.dropped_losses = None
+    if not isinstance(body.forfeit_seq, msgspec.UnsetType):
+        at = drop_forfeit(state, body.number)
+        res = at[1].result if at is not None else None
+        if at is not None and res is not None:
+            rnd, tab = at
+            effect(state, rnd, tab, res, -1)     # the match is back to be played
+            tab.result = None
+            history.clear_result(h.officiating, rnd.number, tab.table)
 
 
 # -- player_added_late -----------------------------------------------------------------------

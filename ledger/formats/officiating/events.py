@@ -125,12 +125,16 @@ class PairingOverridden(Body, frozen=True, kw_only=True):
 
 
 class PlayerUndropped(Body, frozen=True, kw_only=True):
-    """A drop recorded by mistake is undone before the next pairing (head judge)."""
+    """A drop recorded by mistake is undone before the next pairing (head judge).
+    ``forfeit_seq`` (a drop after the pairing, BR-DROP-2) cites the drop's forfeit result
+    of the open round, taken back with the drop: the match is played and recorded as
+    usual.  Unset, a forfeit loss stands (ADR 0018; the field is absent from the wire)."""
 
     KIND = CorrectionKind.PLAYER_UNDROPPED
     number: int
     round: int
     reason: str
+    forfeit_seq: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class PlayerAddedLate(Body, frozen=True, kw_only=True):

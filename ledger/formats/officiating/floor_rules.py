@@ -77,9 +77,21 @@ def _open_table(state: TournamentState, round_no: int, table: int) -> list[int]:
 
 
 # -- rulings and challenges ---------------------------------------------------------------
+def other_judges(state: TournamentState, actor: str) -> list[str]:
+    """Active judges and head judges besides ``actor``: a multi-judge event when any."""
+    return sorted(k for k, o in state.officials.items()
+                  if k != actor and o.revoked_seq is None and _J.intersection(o.roles))
+
+
 @BOOK.checks(RulingMade)
 def _ruling(state: TournamentState, body: RulingMade, actor: str) -> None:
     _table_players(state, body.round, body.table)
+    o = state.officials.get(actor)
+    if o is not None and Role.HEAD_JUDGE in o.roles and other_judges(state, actor):
+        raise RuleError("BR-APPEAL-2", "in a multi-judge event a floor judge makes the "
+                        "first ruling, not the head judge (BR-OFF-4): the head judge "
+                        "rules on its appeal", hint="record the floor judge's ruling with "
+                        "that judge's key", finding="role_not_permitted")
     if not body.question.strip() or not body.ruling.strip() or body.minutes < 0:
         raise RuleError("BR-APPEAL-1", "a ruling records the question and the ruling",
                         hint="pass --question and --ruling")
@@ -89,19 +101,31 @@ def _ruling(state: TournamentState, body: RulingMade, actor: str) -> None:
 def _ruling_apply(state: TournamentState, ev: SignedEvent, body: RulingMade) -> None:
     row = history.get(state.fmt.officiating, body.round, body.table)
     state.fmt.officiating.rulings[ev.seq] = list(row.players) if row else []
+    state.fmt.officiating.ruling_by[ev.seq] = ev.actor
+
+
+def committed(state: TournamentState, number: int) -> int:
+    """Challenges ``number`` has used or staked: decided ones that cost a count plus every
+    accepted challenge still undecided (each may yet cost one, BR-APPEAL-3), so appeals
+    raised before any is decided cannot overrun the limit (issue 21 item 17, ADR 0018)."""
+    o = ms(state).officiating
+    return o.challenges_used.get(number, 0) + sum(
+        1 for c in o.challenges.values() if c.decided_seq is None and number in c.players)
 
 
 def refused_players(state: TournamentState, players: list[int]) -> list[int]:
-    """Challengers with no challenge left (AMB-B26: recorded and refused)."""
+    """Challengers with no challenge left, undecided ones counted (AMB-B26: recorded and
+    refused)."""
     limit = challenge_limit(state)
-    used = ms(state).officiating.challenges_used
-    return [] if limit is None else sorted(p for p in players if used.get(p, 0) >= limit)
+    return [] if limit is None else sorted(p for p in players
+                                           if committed(state, p) >= limit)
 
 
 def remaining(state: TournamentState, number: int) -> int | None:
+    """Challenges left to ``number`` (never below 0); undecided ones are counted as spent
+    until the head judge decides them."""
     limit = challenge_limit(state)
-    return None if limit is None else limit - ms(state).officiating.challenges_used.get(
-        number, 0)
+    return None if limit is None else max(0, limit - committed(state, number))
 
 
 @BOOK.checks(ChallengeRaised)
@@ -136,6 +160,13 @@ def _decided(state: TournamentState, body: ChallengeDecided, actor: str) -> None
     if not ch.players:
         raise RuleError("AMB-B26", "every challenger had no challenge left: the floor "
                         "ruling stands", finding="challenge_limit_exceeded")
+    judge = ms(state).officiating.ruling_by.get(ch.ruling_seq)
+    if judge == actor and other_judges(state, actor):
+        raise RuleError("BR-APPEAL-2", f"the ruling appealed (seq {ch.ruling_seq}) is "
+                        "this head judge's own: in a multi-judge event its appeal is not "
+                        "decided by the judge who made it (BR-OFF-4)",
+                        hint="another head judge decides the appeal",
+                        finding="role_not_permitted")
     if not body.ruling.strip():
         raise RuleError("BR-APPEAL-3", "the decision records the head judge's ruling")
     if body.same_as_first and not set(body.decrement) <= set(ch.players) or \

@@ -80,6 +80,14 @@ def put_result(o: OfficiatingState, round_no: int, table: int, *, seq: int,
                               _code(_OUTCOME_CODES, Outcome, outcome), *g]
 
 
+def clear_result(o: OfficiatingState, round_no: int, table: int) -> None:
+    """The table has no result again (an undone drop's forfeit taken back, ADR 0018)."""
+    flat = o.history.get(round_no)
+    i = 1 + (table - 1) * STRIDE
+    if flat is not None and table >= 1 and i + STRIDE <= len(flat):
+        flat[i + 2:i + STRIDE] = [0] * (STRIDE - 2)
+
+
 def _row(flat: list[int], table: int) -> Row:
     i = 1 + (table - 1) * STRIDE
     a, b, seq, w, l1, l2, r1, r2, oc, ga, gb, gd = flat[i:i + STRIDE]

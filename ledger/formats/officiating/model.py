@@ -61,6 +61,9 @@ class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     after_event: bool = False
     #: the player had already dropped (their drop still ends their DE rounds, TC-06b)
     dropped_before: bool = False
+    #: the player's match of ``round`` had no result yet: the DQ made it a loss
+    #: (BR-PEN-RANK-9(a)), which no result or correction may turn (ADR 0018)
+    in_match: bool = False
 
 
 class Challenge(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -92,6 +95,8 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     overrides: dict[int, int] = {}
     #: ruling seq → the players of the match it was made in (appeals cite rulings)
     rulings: dict[int, list[int]] = {}
+    #: ruling seq → key id of the judge who made it (BR-APPEAL-2: not its appeal's judge)
+    ruling_by: dict[int, str] = {}
     #: challenge seq → the challenge; player → challenges used (BR-APPEAL-3, AMB-B26)
     challenges: dict[int, Challenge] = {}
     challenges_used: dict[int, int] = {}

@@ -244,6 +244,14 @@ def binds_now(state: TournamentState, penalty: Penalty, applies_to: AppliesTo) -
     return applies_to is AppliesTo.NEXT_GAME and games_per_match(state) > 1
 
 
+def dq_forced_loss(o: OfficiatingState, number: int, round_no: int) -> int | None:
+    """The seq of ``number``'s disqualification when it made their match of ``round_no``
+    a loss (given while that match had no result, BR-PEN-RANK-9(a)): every result,
+    correction and amendment of that match must keep it a loss (ADR 0018)."""
+    dq = o.dq.get(number)
+    return dq.seq if dq is not None and dq.round == round_no and dq.in_match else None
+
+
 def head_judges(state: TournamentState) -> list[str]:
     return sorted(k for k, o in state.officials.items()
                   if o.revoked_seq is None and Role.HEAD_JUDGE in o.roles)
