@@ -102,6 +102,7 @@ CODES: dict[str, Severity] = {
     "cosignature_bad": Severity.ERROR,
     "cosignature_inconsistent": Severity.ERROR,
     "cosignature_stale": Severity.ERROR,
+    "cosignature_revoked": Severity.WARNING,
     "witness_quorum_missing": Severity.ERROR,
     "witness_quorum_pending": Severity.INFO,
     "pairing_overridden": Severity.INFO,

@@ -1,0 +1,113 @@
+"""Issue 21 items 4, 5, 7 and 8: witnesses that cannot be fooled (THREATS T13, T27).
+
+Real keys, real SQLite ledgers, real notes; the CLI half runs ``tourney`` as a subprocess.
+Each test is named after the defect it pins and fails on the code before the fix."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+from audit.verify import verify_ledger
+from ledger.checkpoint import Checkpoint, sign_checkpoint
+from ledger.checkpoint_store import origin_of
+from ledger.events import LedgerPolicy, OfficialAdded, Role, seal
+from ledger.keys import Signer, load_signer
+from ledger.merkle import leaf_hash, root_from_hashes
+from ledger.store import Ledger
+from ledger.witness import WitnessState, cosignature_line
+from tests.conftest import STRANGER
+from tests.test_cli_contract import Cli
+from tests.test_publish import make_event
+from tests.test_witness import W1, W2, _finished_event, codes, do_cosign, new_checkpoint
+
+
+def _raw_rows(db: Path, log: str) -> list[tuple[int, bytes]]:
+    with sqlite3.connect(db) as con:
+        return [(v, bytes(s)) for v, s in con.execute(
+            "SELECT originator_version, state FROM stored_events WHERE originator_id=? "
+            "ORDER BY originator_version", (log,))]
+
+
+def _forge_official_added(db: Path, log: str, claimed: Signer, real: Signer,
+                          newcomer: Signer) -> None:
+    """An ``official_added`` making ``newcomer`` head judge, claiming to be ``claimed``'s
+    but signed by ``real``: a forged row nobody but the audit (and now a witness) checks."""
+    import base64
+
+    last_v, last = _raw_rows(db, log)[-1]
+    body = OfficialAdded(key_id=newcomer.key_id,
+                         public_key=base64.b64encode(newcomer.public_key_raw).decode(),
+                         role=Role.HEAD_JUDGE, name="Outsider")
+    ev = seal(log=log, seq=last_v + 1, prev=hashlib.sha256(last).hexdigest(),
+              time="2030-01-01T00:00:00.000000Z", body=body, signer=real)
+    leaf = ev.leaf.replace(f'"actor":"{real.key_id}"'.encode(),
+                           f'"actor":"{claimed.key_id}"'.encode())
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO stored_events VALUES (?,?,?,?)",
+                    (log, last_v + 1, ev.kind, leaf))
+        con.execute("DELETE FROM stored_snapshots")
+
+
+def _witnessed_cli(tmp_path: Path) -> tuple[Cli, str]:
+    cli = Cli(tmp_path, tmp_path / "t.db")
+    for n in ("hj", "w"):
+        cli("keys", "new", "--name", f"{n} person", "--out", f"{n}.pem")
+    log = cli("init", "--name", "Witnessed Open", "--format", "hotc-swiss-de", "--cut", "2",
+              "--key", "hj.pem", "--json").doc["tournament"]
+    cli("official", "add", "--role", "witness", "--name", "Wendy", "--public-key",
+        "w.pem.pub", "--key", "hj.pem")
+    cli("player", "add", "Ada", "--key", "hj.pem")
+    return cli, log
+
+
+def test_witness_cosign_refuses_a_forged_official_added_outsider_head_judge(
+        tmp_path: Path) -> None:
+    """Item 4: the witness folded events without verifying their signatures."""
+    cli, log = _witnessed_cli(tmp_path)
+    hj = load_signer(tmp_path / "hj.pem")
+    _forge_official_added(cli.ledger, log, claimed=hj, real=STRANGER, newcomer=STRANGER)
+    leaves = [leaf for _v, leaf in _raw_rows(cli.ledger, log)]
+    cp = Checkpoint(origin_of(log), len(leaves),
+                    root_from_hashes([leaf_hash(x) for x in leaves]))
+    note = tmp_path / "outsider.note"
+    note.write_bytes(sign_checkpoint(cp, cp.origin, STRANGER.private_key))
+    before = note.read_bytes()
+    run = cli("witness", "cosign", str(note), "--key", "w.pem", code=4)
+    assert f"event {len(leaves)}" in run.err and "signature" in run.err, run.err
+    assert len(run.err.strip().splitlines()) == 1
+    assert note.read_bytes() == before, "the refused note was cosigned"
+    assert not (tmp_path / "w.pem.witness.json").exists(), "the witness state moved on"
+
+
+def test_witness_cosign_bundle_with_a_round_loads_the_format_registry(tmp_path: Path) -> None:
+    """Item 8: 'witness cosign NOTE --bundle DIR' failed on every bundle holding a round
+    ("unknown event kind 'round_paired'", exit 4)."""
+    cli = make_event(tmp_path)
+    for n in ("w",):
+        cli("keys", "new", "--name", f"{n} person", "--out", f"{n}.pem")
+    cli("official", "add", "--role", "witness", "--name", "Wendy", "--public-key",
+        "w.pem.pub", "--key", "hj.pem")
+    size = cli("checkpoint", "--key", "hj.pem", "--json").doc["size"]
+    cli("export", "pub")
+    assert b'"round_paired"' in (tmp_path / "pub" / "log.jsonl").read_bytes()
+    note = tmp_path / "pub" / "checkpoints" / f"{size}.note"
+    doc = cli("witness", "cosign", str(note), "--bundle", "pub", "--key", "w.pem",
+              "--json").doc
+    assert doc["size"] == size and b"tourney-witness/" in note.read_bytes()
+
+
+def test_revoked_witness_cosignature_does_not_count_toward_quorum(tmp_path: Path) -> None:
+    """Item 5: a hand-made cosignature of a revoked witness counted in the audit."""
+    loc, log, hj = _finished_event(tmp_path, LedgerPolicy(witness_quorum=2))
+    with Ledger(loc) as led:
+        led.write(log, lambda t, now: t.revoke_official(W2.key_id, "lost laptop", hj, now))
+    note = new_checkpoint(loc, log, hj)
+    do_cosign(loc, note, W1, WitnessState(key_id=W1.key_id), ts=1_370_078_000, log=log)
+    data = note.read_bytes()
+    text = data[:data.rfind(b"\n\n") + 1]
+    note.write_bytes(data + cosignature_line(text, W2, 1_370_078_000))  # by hand
+    report = verify_ledger(loc, log, None)
+    assert "witness_quorum_missing" in codes(report) and not report.ok, report.findings
+    assert "cosignature_revoked" in codes(report)
