@@ -71,6 +71,12 @@ CODES: dict[str, Severity] = {
     "commitment_not_sealed": Severity.ERROR,
     "commitment_unrevealed": Severity.INFO,
     "draw_seed_other_ctx": Severity.ERROR,
+    # issue 21 (ledger.randomness.binding): seeds bound to time and to their draw
+    "seed_predates_need": Severity.ERROR,
+    "drand_beacon_reused": Severity.ERROR,
+    "random_org_userdata_mismatch": Severity.ERROR,
+    "commitment_duplicate": Severity.ERROR,
+    "commitment_bypassed": Severity.ERROR,
     "draw_seed_reused": Severity.ERROR,
     "draw_items_not_roster": Severity.ERROR,
     "report_mismatch": Severity.ERROR,
@@ -107,6 +113,7 @@ CODES: dict[str, Severity] = {
     "witness_quorum_pending": Severity.INFO,
     "pairing_overridden": Severity.INFO,
     "pairing_voided": Severity.INFO,
+    "pairing_voided_again": Severity.WARNING,  # issue 21 item 3: a round voided twice or more
 }
 
 
