@@ -155,8 +155,8 @@ def test_key(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def _import(loc: Location, data: bytes, **kw: Any) -> Any:
-    from ledger.randomness.commands import import_random_org
     from ledger.clock import FixedClock
+    from ledger.randomness.commands import import_random_org
     with Ledger(loc, clock=FixedClock("2013-06-02T09:00:00.000000Z")) as led:
         return led.write("t1", lambda t, now: import_random_org(
             t, data, reason="r", signer=HJ, time=now, **kw))
