@@ -82,6 +82,7 @@ CODES: dict[str, Severity] = {
     "report_mismatch": Severity.ERROR,
     "report_not_in_log": Severity.ERROR,
     "report_malformed": Severity.ERROR,
+    "report_superseded": Severity.ERROR,  # issue 21 item 9: a later report replaced it
     "proof_invalid": Severity.ERROR,
     "event_not_sealed": Severity.WARNING,
     "swiss_after_stop": Severity.ERROR,       # HotC R2: a Swiss round paired once HOTC-STOP-1 held

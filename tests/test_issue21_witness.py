@@ -111,3 +111,18 @@ def test_revoked_witness_cosignature_does_not_count_toward_quorum(tmp_path: Path
     report = verify_ledger(loc, log, None)
     assert "witness_quorum_missing" in codes(report) and not report.ok, report.findings
     assert "cosignature_revoked" in codes(report)
+
+
+def test_audit_report_accepts_a_report_a_later_report_superseded(tmp_path: Path) -> None:
+    """Item 9: a report made before a later one (e.g. before a disqualification) still
+    passed against the ledger holding the newer report; now it says by which it was
+    superseded, exit 4."""
+    cli = make_event(tmp_path)
+    old = cli("publish", "site-before", "--key", "hj.pem", "--json").doc
+    cli("player", "rename", "3", "Player Three", "--key", "hj.pem")
+    new = cli("publish", "site-after", "--key", "hj.pem", "--json").doc
+    run = cli("audit", "report", "site-before/report.json", "--json", code=4)
+    [sup] = [f for f in run.doc["findings"] if f["code"] == "report_superseded"]
+    assert sup["seq"] == old["seq"] and f"seq {new['seq']}" in sup["message"]
+    assert sup["severity"] == "error"
+    cli("audit", "report", "site-after/report.json")  # the newest one still passes
