@@ -37,6 +37,7 @@ from ledger.checkpoint import (
     verify_consistency_between,
 )
 from ledger.checkpoint_store import decode_public_key, fsync_directory, trusted_checkpoint
+from ledger.cosignature_table import signature_line
 from ledger.errors import RuleError, StorageError, UsageError
 from ledger.events import Role
 from ledger.keys import Signer, verify_signature
@@ -218,8 +219,7 @@ def cosign(note: bytes, *, state: TournamentState, leaf_hashes: Sequence[bytes],
     text, sigs = split_note(note)
     name = witness_key_name(signer.key_id)
     kept = [s for s in sigs if s.name != name]
-    block = b"".join(f"{SIG_PREFIX}{s.name} ".encode() + base64.b64encode(
-        s.key_hash + s.signature) + b"\n" for s in kept)
+    block = b"".join(signature_line(s) for s in kept)
     out = text + b"\n" + block + cosignature_line(text, signer, timestamp)
     wstate.logs[cp.origin] = _Entry(size=cp.size, root=base64.b64encode(cp.root).decode(),
                                     timestamp=timestamp)

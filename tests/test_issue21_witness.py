@@ -126,3 +126,40 @@ def test_audit_report_accepts_a_report_a_later_report_superseded(tmp_path: Path)
     assert sup["seq"] == old["seq"] and f"seq {new['seq']}" in sup["message"]
     assert sup["severity"] == "error"
     cli("audit", "report", "site-after/report.json")  # the newest one still passes
+
+
+def _pem_of(signer: Signer, path: Path) -> None:
+    from tests.test_publish import _pem
+    _pem(signer, path)
+
+
+def test_cosignatures_lived_only_in_note_files_a_copied_db_failed_its_quorum(
+        tmp_path: Path) -> None:
+    """Item 7: a copied ``.db`` (an SQLite backup) failed its witness quorum although both
+    witnesses cosigned: the cosignatures lived only in note files."""
+    import shutil
+
+    loc, log, hj = _finished_event(tmp_path, LedgerPolicy(witness_quorum=2))
+    note = new_checkpoint(loc, log, hj)
+    cli = Cli(tmp_path, Path(loc.text))
+    for i, w in enumerate((W1, W2)):
+        _pem_of(w, tmp_path / f"w{i}.pem")
+        doc = cli("witness", "cosign", str(note), "--key", f"w{i}.pem", "--json").doc
+        assert doc["stored_in_ledger"] is True
+    backup = tmp_path / "elsewhere" / "backup.db"
+    backup.parent.mkdir()
+    shutil.copyfile(loc.text, backup)  # the .db alone: no note files beside it
+    rep = cli("audit", "verify", str(backup), "--json").doc
+    assert rep["ok"] and "witness_quorum_missing" not in {f["code"] for f in rep["findings"]}
+    # a witness that worked from a bundle: the head judge attaches its note later
+    (tmp_path / "b").mkdir()
+    loc2, log2, hj2 = _finished_event(tmp_path / "b", LedgerPolicy(witness_quorum=1))
+    note2 = new_checkpoint(loc2, log2, hj2)
+    do_cosign(loc2, note2, W1, WitnessState(key_id=W1.key_id), ts=1_370_078_000, log=log2)
+    cli2 = Cli(tmp_path, Path(loc2.text))
+    moved = tmp_path / "b" / "copy.db"
+    shutil.copyfile(loc2.text, moved)
+    cli2("audit", "verify", str(moved), code=4)  # quorum missing: not in the ledger yet
+    assert cli2("witness", "attach", str(note2), "--json").doc["stored"] == 1
+    shutil.copyfile(loc2.text, moved)
+    cli2("audit", "verify", str(moved))
