@@ -11,13 +11,13 @@ from pathlib import Path
 
 from audit.verify import verify_ledger
 from ledger.checkpoint import Checkpoint, sign_checkpoint
-from ledger.checkpoint_store import origin_of
+from ledger.checkpoint_store import leaf_hashes, origin_of
 from ledger.events import LedgerPolicy, OfficialAdded, Role, seal
 from ledger.keys import Signer, load_signer
 from ledger.merkle import leaf_hash, root_from_hashes
 from ledger.store import Ledger
-from ledger.witness import WitnessState, cosignature_line
-from tests.conftest import STRANGER
+from ledger.witness import WitnessState, cosign, cosignature_line
+from tests.conftest import STRANGER, public
 from tests.test_cli_contract import Cli
 from tests.test_publish import make_event
 from tests.test_witness import W1, W2, _finished_event, codes, do_cosign, new_checkpoint
@@ -163,3 +163,46 @@ def test_cosignatures_lived_only_in_note_files_a_copied_db_failed_its_quorum(
     assert cli2("witness", "attach", str(note2), "--json").doc["stored"] == 1
     shutil.copyfile(loc2.text, moved)
     cli2("audit", "verify", str(moved))
+
+
+def test_cosignatures_lived_only_in_note_files_postgres_ledger_failed_its_quorum(
+        tmp_path: Path) -> None:
+    """Item 7 on the real PostgreSQL server: audited from "another machine" (no note files
+    at all), the ledger carries both witnesses' cosignatures."""
+    import pytest
+
+    from ledger.checkpoint_store import write_checkpoint
+    from ledger.clock import FixedClock
+    from ledger.cosignature_table import store_cosignatures
+    from ledger.formats.simulation import demo_key, simulate
+    from ledger.location import Location
+    from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
+
+    reason = pg_skip_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    log, pg = unique_log("pg-cosig"), Location(pg_url())
+    try:
+        with Ledger(pg, create=True, clock=FixedClock()) as led:
+            simulate(led, log=log, players=8, seed_text="w", cut=2, checkpoints=None,
+                     policy=LedgerPolicy(witness_quorum=2))
+            hj = demo_key("w", "head-judge")
+            for w in (W1, W2):
+                led.write(log, lambda t, now, w=w: t.add_official(
+                    public(w), Role.WITNESS, w.name, hj, now))
+            _path, _cp = write_checkpoint(led, log, hj, tmp_path / "cp")
+            state = led.load(log).state
+            hashes = leaf_hashes(led, log, state.size)
+            note = (tmp_path / "cp" / f"{state.size}.note").read_bytes()
+            for w in (W1, W2):
+                note, _ = cosign(note, state=state, leaf_hashes=hashes, signer=w,
+                                 wstate=WitnessState(key_id=w.key_id), timestamp=1_370_078_000)
+            assert store_cosignatures(led, state, note) == 2
+        report = verify_ledger(pg, log, None)  # no note directory: the ledger alone
+        assert report.ok and "witness_quorum_missing" not in codes(report), report.findings
+    finally:
+        with Ledger(pg) as led:
+            delete_pg_tournament(led, log)
+        import psycopg
+        with psycopg.connect(pg_url(), connect_timeout=5) as con:
+            con.execute("DELETE FROM tourney_cosignatures WHERE log = %s", (log,))
