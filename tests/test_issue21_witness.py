@@ -206,3 +206,43 @@ def test_cosignatures_lived_only_in_note_files_postgres_ledger_failed_its_quorum
         import psycopg
         with psycopg.connect(pg_url(), connect_timeout=5) as con:
             con.execute("DELETE FROM tourney_cosignatures WHERE log = %s", (log,))
+
+
+def test_appeal_proof_file_ignored_the_genesis_witness_policy(tmp_path: Path) -> None:
+    """Item 6: a proof from an insider-rewritten history (a checkpoint only the head judge
+    signed, which no witness cosigns) verified against the real genesis.  Now a proof
+    carries the cosigned checkpoint and the witnesses' key events, and fails without."""
+    import json
+    import subprocess
+    import sys
+
+    import pytest
+
+    from ledger.errors import VerificationError
+    from ledger.proof_file import verify_proof_file
+
+    loc, log, hj = _finished_event(tmp_path, LedgerPolicy(witness_quorum=1))
+    note = new_checkpoint(loc, log, hj)
+    bare = note.read_bytes()
+    cli = Cli(tmp_path, Path(loc.text))
+    cli("proof", "12", "--checkpoint", str(note), "--out", "uncosigned.json", code=4)
+    do_cosign(loc, note, W1, WitnessState(key_id=W1.key_id), ts=1_370_078_000, log=log)
+    cli("proof", "12", "--checkpoint", str(note), "--out", "appeal.json")
+    good = (tmp_path / "appeal.json").read_bytes()
+    assert cli("audit", "proof", "appeal.json", "--json").doc["ok"]
+    script = Path(__file__).resolve().parents[1] / "docs" / "verify_proof.py"
+    ran = subprocess.run([sys.executable, str(script), str(tmp_path / "appeal.json")],
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    # the same proof with the head judge's signature only (what a rewritten history has)
+    doc = json.loads(good)
+    doc["checkpoint"] = bare.decode()
+    stripped = tmp_path / "head-judge-only.json"
+    stripped.write_text(json.dumps(doc))
+    with pytest.raises(VerificationError) as exc:
+        verify_proof_file(stripped.read_bytes())
+    assert "witness cosignature" in exc.value.message
+    cli("audit", "proof", str(stripped), code=4)
+    ran = subprocess.run([sys.executable, str(script), str(stripped)],
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 1 and "witness" in ran.stdout, ran.stdout
