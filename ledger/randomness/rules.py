@@ -213,15 +213,15 @@ def check_commitment(state: TournamentState, body: SeedCommitted) -> None:
         raise RuleError(RULE, f"beacon round {body.round} is out of range")
     if not body.reason.strip():
         raise RuleError("LEDGER-RAND-1", "a commitment needs a reason", hint="pass --reason")
-    # issue 21 items 2–3: the round is still in the future by the log's own latest time,
-    # and the draw has no other commitment
+    # issue 21 items 2–3: the draw has no other commitment, and the round is still in the
+    # future by the log's own latest time
+    check_commitment_unique(state, body)
     latest = latest_unix(state)
     if latest is not None and drand.round_time(body.chain, body.round) <= latest:
         raise RuleError(RULE, f"{body.chain} round {body.round} was published before the "
                         f"log's latest event ({state.latest_time}): a commitment must "
                         "precede its beacon round", hint="pick a later round",
                         finding="commitment_not_sealed")
-    check_commitment_unique(state, body)
 
 
 def _parent(ctx: str) -> str:
