@@ -196,8 +196,36 @@ def _sealed_before_beacon(state: TournamentState, body: SeedRecorded, commit_seq
                         f"the commitment at seq {commit_seq}", finding="commitment_not_sealed")
     published = drand.round_time(chain, rnd)
     if parse_time(commit_time).timestamp() >= published:
-        raise RuleError(RULE, f"{bad} {rnd}: committed at {commit_time}, after the round was "
+        raise RuleError(RULE, f"{bad} {rnd}: committed at {commit_time} (the latest claimed "
+                        "time of the log up to the commitment), after the round was "
                         "published", finding="commitment_not_sealed")
+    _witnessed_before(state, note, published, f"{bad} {rnd}")
+
+
+def _witnessed_before(state: TournamentState, note: bytes, published: int,
+                      bad: str) -> None:
+    """Issue 21 item 2: under a genesis witness policy, claimed times are not enough: a
+    valid cosignature of an unrevoked witness on the checkpoint covering the commitment
+    must be older than the beacon round (an independent clock saw the commitment)."""
+    if state.ledger_policy.witness_quorum == 0:
+        return
+    from ledger.checkpoint import split_note
+    from ledger.witness import cosignatures, witnesses_of
+
+    cp, _sigs = parse_checkpoint_note(note)
+    witnesses = witnesses_of(state)
+    live = {w.key_id for w in witnesses.values()
+            if w.revoked_seq is None or w.revoked_seq > cp.size}
+    text, sigs = split_note(note)
+    stamps = [co.timestamp for co in cosignatures(text, sigs, witnesses)
+              if co.valid and co.key_id in live]
+    if not stamps or min(stamps) >= published:
+        seen = "none" if not stamps else f"the earliest is unix {min(stamps)}"
+        raise RuleError(RULE, f"{bad}: the genesis policy asks for witnesses, and no witness "
+                        f"cosigned the checkpoint before the round was published ({seen})",
+                        hint="have a witness cosign the commitment's checkpoint before the "
+                             "beacon round (pick a round far enough ahead with --lead)",
+                        finding="commitment_not_sealed")
 
 
 def check_commitment(state: TournamentState, body: SeedCommitted) -> None:
