@@ -89,6 +89,13 @@ def note_findings(notes: list[ParsedNote], roots: dict[int, bytes], state: Tourn
                 out.append(finding("cosignature_bad", cp.size, f"{name}: the cosignature of "
                                    f"witness {co.key_id} does not verify"))
                 continue
+            w = next(x for x in witnesses.values() if x.key_id == co.key_id)
+            if w.revoked_seq is not None and w.revoked_seq <= cp.size:
+                # issue 21 item 5: never counts toward the quorum or freshness
+                out.append(finding("cosignature_revoked", cp.size, f"{name}: witness "
+                                   f"{co.key_id} was revoked at seq {w.revoked_seq}; its "
+                                   f"cosignature of size {cp.size} does not count"))
+                continue
             if not consistent:
                 out.append(finding("cosignature_inconsistent", cp.size, f"{name}: witness "
                                    f"{co.key_id} cosigned a tree that is not this log's "

@@ -71,11 +71,18 @@ CODES: dict[str, Severity] = {
     "commitment_not_sealed": Severity.ERROR,
     "commitment_unrevealed": Severity.INFO,
     "draw_seed_other_ctx": Severity.ERROR,
+    # issue 21 (ledger.randomness.binding): seeds bound to time and to their draw
+    "seed_predates_need": Severity.ERROR,
+    "drand_beacon_reused": Severity.ERROR,
+    "random_org_userdata_mismatch": Severity.ERROR,
+    "commitment_duplicate": Severity.ERROR,
+    "commitment_bypassed": Severity.ERROR,
     "draw_seed_reused": Severity.ERROR,
     "draw_items_not_roster": Severity.ERROR,
     "report_mismatch": Severity.ERROR,
     "report_not_in_log": Severity.ERROR,
     "report_malformed": Severity.ERROR,
+    "report_superseded": Severity.ERROR,  # issue 21 item 9: a later report replaced it
     "proof_invalid": Severity.ERROR,
     "event_not_sealed": Severity.WARNING,
     "swiss_after_stop": Severity.ERROR,       # HotC R2: a Swiss round paired once HOTC-STOP-1 held
@@ -102,10 +109,12 @@ CODES: dict[str, Severity] = {
     "cosignature_bad": Severity.ERROR,
     "cosignature_inconsistent": Severity.ERROR,
     "cosignature_stale": Severity.ERROR,
+    "cosignature_revoked": Severity.WARNING,
     "witness_quorum_missing": Severity.ERROR,
     "witness_quorum_pending": Severity.INFO,
     "pairing_overridden": Severity.INFO,
     "pairing_voided": Severity.INFO,
+    "pairing_voided_again": Severity.WARNING,  # issue 21 item 3: a round voided twice or more
 }
 
 

@@ -2,8 +2,9 @@
 
 Owns: ``report_document`` (the ``report.json`` that ``tourney publish`` writes: the figures,
 their digest and the exact signed ``report_published`` leaf) and ``verify_report`` (the whole
-audit of the log, plus: the report's leaf is in the log at its seq, and every figure in the
-file equals the one recomputed from the first ``size`` events with the projections).
+audit of the log, plus: the report's leaf is in the log at its seq, no later report
+superseded it, and every figure in the file equals the one recomputed from the first
+``size`` events with the projections).
 
 May import: ``msgspec``, ``ledger.*``, ``projections.*``, ``audit.findings``, ``audit.verify``.
 """
@@ -59,7 +60,7 @@ def _file_findings(doc: Any, leaves: list[tuple[int, bytes]]) -> list[Finding]:
         return [finding("report_malformed", seq, exc.message)]
     if not isinstance(body, ReportPublished):
         return [finding("report_malformed", seq, f"seq {seq} is not a report_published")]
-    out: list[Finding] = []
+    out: list[Finding] = _superseded(leaves, seq)
     if not isinstance(figures, dict):
         return [finding("report_malformed", seq, "figures are not an object")]
     try:
@@ -76,6 +77,20 @@ def _file_findings(doc: Any, leaves: list[tuple[int, bytes]]) -> list[Finding]:
     derived = report_figures(state, body.size, root.hex())
     out += [finding("report_mismatch", seq, d) for d in compare_figures(figures, derived)]
     return out
+
+
+def _superseded(leaves: list[tuple[int, bytes]], seq: int) -> list[Finding]:
+    """Issue 21 item 9: a report that a later ``report_published`` superseded (e.g. one
+    made before a disqualification) is not the log's report any more: name the newest."""
+    later = [i for i, (_v, raw) in enumerate(leaves[seq:], start=seq + 1)
+             if b'"kind":"report_published"' in raw]
+    if not later:
+        return []
+    newest = later[-1]
+    return [finding("report_superseded", seq, f"the report at seq {seq} is superseded by "
+                    f"the report at seq {newest} (published later"
+                    + (f"; {len(later)} later reports in all" if len(later) > 1 else "")
+                    + "): check that one instead")]
 
 
 def verify_report(report_file: Path, target: str | None, *, tournament: str | None,

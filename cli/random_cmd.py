@@ -338,8 +338,8 @@ def reveal(
     """
     import msgspec
 
-    from ledger.checkpoint import parse_checkpoint_note
-    from ledger.checkpoint_store import list_checkpoint_files
+    from ledger.checkpoint import CheckpointError, parse_checkpoint_note
+    from ledger.checkpoint_store import ledger_notes, list_checkpoint_files
     from ledger.randomness.commands import beacon_bytes, reveal_seed
     from ledger.randomness.commit import SecretFile
 
@@ -358,11 +358,19 @@ def reveal(
         log = s.tournament(led)
         if log != sec.tournament:
             raise UsageError(f"{secret_file} belongs to tournament {sec.tournament}, not {log}")
-        note_bytes = None
-        for path in list_checkpoint_files(s.checkpoint_dir(log)):
-            if parse_checkpoint_note(path.read_bytes())[0].size >= sec.commit_seq:
-                note_bytes = path.read_bytes()
-                break
+        # the smallest checkpoint covering the commitment, the copy with the most
+        # signature lines (the ledger's own carries the witness cosignatures stored beside
+        # it, issue 21 item 7; a file may carry one cosigned elsewhere)
+        covering: list[tuple[int, int, int, bytes]] = []
+        known = ledger_notes(led, log, list_checkpoint_files(s.checkpoint_dir(log)))
+        for i, (_name, data) in enumerate(known):
+            try:
+                size = parse_checkpoint_note(data)[0].size
+            except CheckpointError:
+                continue
+            if size >= sec.commit_seq:
+                covering.append((size, -data.count(b"\n"), i, data))
+        note_bytes = min(covering)[3] if covering else None
         if note_bytes is None:
             from ledger.errors import RuleError
             raise RuleError("DESIGN-6", f"no checkpoint covers commitment seq {sec.commit_seq}"

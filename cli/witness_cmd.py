@@ -11,11 +11,14 @@ May import: ``typer``, ``cli.common``, ``ledger.*``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes
+
+if TYPE_CHECKING:
+    from ledger.state import TournamentState
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Witnesses cosign checkpoints so that a head judge cannot quietly rewrite history.\n\n"
@@ -51,9 +54,11 @@ def witness_cosign(
 
     Example: tourney witness cosign bundle/checkpoints/40.note --bundle bundle/ --key w.pem
     """
-    from ledger.checkpoint_store import leaf_hashes
+    import ledger.formats.registry  # noqa: F401  (issue 21 item 8: every kind parses)
     from ledger.clock import default_clock, parse_time
+    from ledger.merkle import leaf_hash
     from ledger.witness import atomic_write, cosign, load_state, save_state
+    from ledger.witness_fold import verified_fold
 
     s = Session(ctx, key=key, json=json)
     signer = s.signer()
@@ -61,53 +66,96 @@ def witness_cosign(
     wstate = load_state(spath, signer.key_id)
     data = read_file_bytes(note, "checkpoint note")
     if bundle is not None:
-        log, tstate, hashes = _from_bundle(bundle)
+        leaves = _bundle_leaves(bundle)
+        where = f"{bundle}/log.jsonl"
     else:
         with s.ledger(readonly=True) as led:
             log = s.tournament(led)
-            tstate = led.load(log).state
-            hashes = leaf_hashes(led, log, tstate.size)
+            leaves = [leaf for _v, leaf in led.raw_leaves(log)]
+        where = "the ledger"
+    # issue 21 item 4: every event the witness relies on is verified, never a snapshot
+    tstate = verified_fold(leaves, where)
+    log, hashes = tstate.log, [leaf_hash(leaf) for leaf in leaves]
     timestamp = int(parse_time(default_clock().now()).timestamp())
     cosigned, cp = cosign(data, state=tstate, leaf_hashes=hashes, signer=signer,
                           wstate=wstate, timestamp=timestamp)
     save_state(spath, wstate)
     target = out if out is not None else note
     atomic_write(target, cosigned)
+    stored = None if bundle is not None else _store(s, tstate, cosigned)
     s.emit({"ok": True, "tournament": log, "note": str(target), "size": cp.size,
             "root": cp.root.hex(), "witness": signer.key_id, "timestamp": timestamp,
-            "state": str(spath)},
+            "state": str(spath), "stored_in_ledger": stored},
            [f"cosigned {target} (size {cp.size}, root {cp.root.hex()})",
-            f"witness {signer.key_id}, state {spath}"])
+            f"witness {signer.key_id}, state {spath}"]
+           + ([] if stored is None else ["cosignature stored in the ledger"]))
 
 
-def _from_bundle(directory: Path) -> tuple[str, Any, list[bytes]]:
-    """Fold an exported bundle's leaves (each canonical, chained and in seq order; the
-    witness's consistency check does the rest) into the state the decision needs."""
-    from ledger.canonical import NonCanonicalError
-    from ledger.errors import UsageError, VerificationError
-    from ledger.events import ZERO_HASH, open_leaf
-    from ledger.merkle import leaf_hash
-    from ledger.state import TournamentState, apply_event
+def _store(s: Session, tstate: TournamentState, cosigned: bytes) -> bool:
+    """Issue 21 item 7: keep the cosignature in the ledger beside the checkpoint, so a
+    copied ``.db`` or a PostgreSQL ledger audited elsewhere carries it.  A witness without
+    write access says so; the head judge attaches the note later."""
+    from cli.common import note
+    from ledger.cosignature_table import store_cosignatures
+    from ledger.errors import StorageError
 
-    data = read_file_bytes(directory / "log.jsonl", "bundle log")
-    lines = data.split(b"\n")
+    try:
+        with s.ledger() as led:
+            store_cosignatures(led, tstate, cosigned)
+        return True
+    except StorageError as exc:
+        note(f"the cosigned note was written, but the ledger could not store it "
+             f"({exc.message}): run 'tourney witness attach NOTE' with write access")
+        return False
+
+
+@app.command("attach")
+def witness_attach(
+    ctx: typer.Context,
+    notes: Annotated[list[Path], typer.Argument(metavar="NOTE...", help=(
+        "Cosigned checkpoint notes (e.g. returned by a witness that worked from a "
+        "bundle)."))],
+    json: JsonOpt = False,
+) -> None:
+    """Store the witness cosignatures of cosigned notes in the ledger, beside the
+    checkpoint of the same size and root (only valid cosignatures of the log's witnesses).
+
+    A copied .db file or a PostgreSQL ledger then audits with them: the genesis witness
+    quorum needs no note files.
+
+    Example: tourney witness attach pub/checkpoints/40.note
+    """
+    from cli.common import read_file_bytes
+    from ledger.checkpoint import CheckpointError
+    from ledger.cosignature_table import store_cosignatures
+
+    s = Session(ctx, json=json)
+    datas = [(p, read_file_bytes(p, "checkpoint note")) for p in notes]
+    added = 0
+    with s.ledger() as led:
+        log = s.tournament(led)
+        tstate = led.load(log).state
+        for path, data in datas:
+            try:
+                added += store_cosignatures(led, tstate, data)
+            except CheckpointError as exc:
+                raise CheckpointError(f"{path}: {exc.message}",
+                                      hint="pass checkpoint notes of this tournament") \
+                    from None
+    s.emit({"ok": True, "tournament": log, "stored": added},
+           [f"{added} new cosignature(s) stored in the ledger of {log}"])
+
+
+def _bundle_leaves(directory: Path) -> list[bytes]:
+    """The leaves of an exported bundle's ``log.jsonl``, one per line."""
+    from ledger.errors import UsageError
+
+    lines = read_file_bytes(directory / "log.jsonl", "bundle log").split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    state, prev = TournamentState(), ZERO_HASH
-    for i, line in enumerate(lines, start=1):
-        try:
-            ev = open_leaf(line)
-        except NonCanonicalError as exc:
-            raise VerificationError(f"{directory}/log.jsonl line {i}: {exc.message}",
-                                    hint="run 'tourney audit verify' on the bundle") from None
-        if ev.seq != i or ev.prev != prev or (i > 1 and ev.log != state.log):
-            raise UsageError(f"{directory}/log.jsonl line {i} is out of order or chain",
-                             hint="run 'tourney audit verify' on the bundle first")
-        apply_event(state, ev)
-        prev = ev.leaf_hash_hex
     if not lines:
         raise UsageError(f"{directory}/log.jsonl is empty")
-    return state.log, state, [leaf_hash(line) for line in lines]
+    return lines
 
 
 @app.command("show")

@@ -33,21 +33,19 @@ def main(path):
     doc = json.load(open(path, encoding="utf-8"))
     need(doc["version"] == "tourney-proof/v1" and set(doc) == {"version", "tournament", "checkpoint", "event", "keys"}, "not a proof file")
     note = doc["checkpoint"].encode()
-    text, sigs = note[:note.rindex(b"\n\n") + 1], note[note.rindex(b"\n\n") + 2:].decode().splitlines()
-    origin, size, root = text.decode().split("\n")[:3]
-    size, root, keys, events = int(size), base64.b64decode(root), {}, []
+    text, sigs = note[:note.rindex(b"\n\n") + 1], note[note.rindex(b"\n\n") + 2:].decode().splitlines(); origin, size, root = text.decode().split("\n")[:3]
+    size, root, keys, events, quorum = int(size), base64.b64decode(root), {}, [], 0
     for e in [doc["event"], *doc["keys"]]:
         leaf = base64.b64decode(e["leaf"], validate=True)
         need(base64.b64encode(leaf).decode() == e["leaf"] and all(len(x) == 64 and x == x.lower() for x in e["proof"]), "not canonical")
         need(root_from(leaf, e["seq"] - 1, size, [bytes.fromhex(x) for x in e["proof"]]) == root, f"seq {e['seq']}: not in the checkpoint")
         obj = json.loads(leaf)
         need(canon(obj) == leaf and obj["event"]["seq"] == e["seq"], f"seq {e['seq']}: not canonical")
-        need(origin == "tourney/" + obj["event"]["log"], f"seq {e['seq']}: another log")
-        events.append(obj)
+        need(origin == "tourney/" + obj["event"]["log"], f"seq {e['seq']}: another log"); events.append(obj)
     for o in events[1:]:
         ev, body = o["event"], o["event"]["body"]
-        if ev["kind"] == "tournament_created": keys[body["head_judge"]["key_id"]] = (body["head_judge"]["public_key"], True, True)
-        if ev["kind"] == "official_added": keys[body["key_id"]] = (body["public_key"], body["role"] == "head_judge", False)
+        if ev["kind"] == "tournament_created": keys[body["head_judge"]["key_id"]], quorum = (body["head_judge"]["public_key"], True, True, False), (body.get("policy") or {}).get("witness_quorum", 0)
+        if ev["kind"] == "official_added": keys[body["key_id"]] = (body["public_key"], body["role"] == "head_judge", False, body["role"] == "witness")
     need(any(v[2] for v in keys.values()), "no genesis event")
     for o in events[1:] + events[:1]:
         ev, pub = o["event"], keys.get(o["event"]["actor"])
@@ -57,8 +55,10 @@ def main(path):
         kh = h(origin.encode(), b"\n\x01", pub)[:4]
         return any(l.startswith("\u2014 " + origin + " ") and (b := base64.b64decode(l.split(" ")[2]))[:4] == kh and ed_ok(pub, b[4:], text) for l in sigs)
     need(any(v[1] and note_ok(base64.b64decode(v[0])) for v in keys.values()), "checkpoint not signed by a head judge")
-    ev = events[0]["event"]
-    need(doc["tournament"] == ev["log"], "the file names another tournament")
+    def cosigned(kid, pub, name):  # C2SP tlog-cosignature/v1: key hash, u64 time, Ed25519
+        return any(l.startswith("\u2014 " + name + " ") and (b := base64.b64decode(l.split(" ")[2]))[:4] == h(name.encode(), b"\n\x04", pub)[:4] and ed_ok(pub, b[12:], b"cosignature/v1\ntime %d\n" % int.from_bytes(b[4:12], "big") + text) for l in sigs)
+    need(sum(bool(v[3] and cosigned(k, base64.b64decode(v[0]), "tourney-witness/" + k)) for k, v in keys.items()) >= quorum, "fewer witness cosignatures than the genesis policy asks")
+    need(doc["tournament"] == (ev := events[0]["event"])["log"], "the file names another tournament")
     print(f"OK: {origin} seq {ev['seq']} {ev['kind']} by {ev['actor']} in checkpoint size {size}; genesis {hashlib.sha256(base64.b64decode(doc['keys'][0]['leaf'])).hexdigest()}")
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from ledger.checkpoint import (
     verify_consistency_between,
     verify_inclusion_at,
 )
+from ledger.cosignature_table import CosignatureTable, with_cosignatures
 from ledger.errors import StorageError, UsageError, VerificationError
 from ledger.events import Role
 from ledger.keys import Signer
@@ -209,10 +210,13 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer, directory: Path |
 
 def ledger_notes(ledger: Ledger, log: str, files: Sequence[Path]) -> list[tuple[str, bytes]]:
     """Every checkpoint note of ``log`` known here, as (display name, bytes): the ledger's
-    own (``ledger:<size>``; issue 7: a copied ``.db`` audits with its checkpoints), then
+    own (``ledger:<size>``, with the cosignatures stored beside it; issue 7 and issue 21
+    item 7: a copied ``.db`` audits with its checkpoints and cosignatures), then
     each of ``files`` whose bytes are not already among them.  An unreadable file is a
     storage error."""
-    out = [(f"ledger:{size}", note) for size, note in ledger.checkpoints.notes(log)]
+    cosigned = CosignatureTable(ledger).lines(log)  # issue 21 item 7
+    out = [(f"ledger:{size}", with_cosignatures(note, cosigned.get(size, [])))
+           for size, note in ledger.checkpoints.notes(log)]
     known = {note for _n, note in out}
     for p in files:
         try:
@@ -230,7 +234,8 @@ def latest_note(ledger: Ledger, log: str, directory: Path | None) -> tuple[str, 
     best: tuple[int, str, bytes] | None = None
     stored = ledger.checkpoints.latest(log)
     if stored is not None:
-        best = (stored[0], f"ledger:{stored[0]}", stored[1])
+        lines = CosignatureTable(ledger).lines(log).get(stored[0], [])
+        best = (stored[0], f"ledger:{stored[0]}", with_cosignatures(stored[1], lines))
     files = list_checkpoint_files(directory) if directory is not None else []
     for p in reversed(files):
         try:

@@ -24,12 +24,17 @@ if TYPE_CHECKING:
     from ledger.store import Ledger
 
 TABLE = "tourney_checkpoints"
-_SQLITE_DDL = (f"CREATE TABLE IF NOT EXISTS {TABLE} (log TEXT NOT NULL, size INTEGER NOT NULL, "
-               "root BLOB NOT NULL, note BLOB NOT NULL, PRIMARY KEY (log, size))")
 
 
 class CheckpointTable:
-    """The checkpoint notes of every tournament in one ledger."""
+    """The checkpoint notes of every tournament in one ledger (subclasses store other
+    rows beside them with the same plumbing: ``ledger.cosignature_table``)."""
+
+    TABLE = TABLE
+    DDL = ("log TEXT NOT NULL, size INTEGER NOT NULL, root BLOB NOT NULL, note BLOB NOT NULL, "
+           "PRIMARY KEY (log, size)")
+    PG_DDL = ("log TEXT NOT NULL, size BIGINT NOT NULL, root BYTEA NOT NULL, note BYTEA NOT "
+              "NULL, PRIMARY KEY (log, size)")
 
     def __init__(self, ledger: Ledger) -> None:
         self._ledger = ledger
@@ -41,23 +46,22 @@ class CheckpointTable:
     # -- SQL dialect ---------------------------------------------------------------------
     def _name(self) -> Any:
         if not self._pg:
-            return TABLE
+            return self.TABLE
         from psycopg.sql import Identifier
-        return Identifier(self._datastore.schema or "public", TABLE)
+        return Identifier(self._datastore.schema or "public", self.TABLE)
 
     def _sql(self, template: str) -> Any:
         """``template`` with ``{t}`` for the table and ``?`` placeholders, per backend."""
         if not self._pg:
-            return template.format(t=TABLE)
+            return template.format(t=self.TABLE)
         from psycopg.sql import SQL
         return SQL(template.replace("?", "%s").replace("{t}", "{}")).format(self._name())
 
     def _create(self) -> None:
         if self._ready:
             return
-        ddl = _SQLITE_DDL if not self._pg else self._sql(
-            "CREATE TABLE IF NOT EXISTS {t} (log TEXT NOT NULL, size BIGINT NOT NULL, "
-            "root BYTEA NOT NULL, note BYTEA NOT NULL, PRIMARY KEY (log, size))")
+        columns = self.PG_DDL if self._pg else self.DDL
+        ddl = self._sql(f"CREATE TABLE IF NOT EXISTS {{t}} ({columns})")
         try:
             self._run(ddl, (), commit=True)
         except StorageError as err:
@@ -73,7 +77,7 @@ class CheckpointTable:
                 curs.execute(sql, params)
                 return [] if commit else list(curs.fetchall())
         except Exception as exc:  # the library wraps driver errors in its own classes
-            if _missing_table(exc):
+            if _missing_table(exc, self.TABLE):
                 return []
             raise StorageError(f"cannot access checkpoints in "
                                f"{self._ledger.location.display()}: {exc}",
@@ -113,12 +117,12 @@ class CheckpointTable:
         return (int(rows[0]["size"]), bytes(rows[0]["note"])) if rows else None
 
 
-def _missing_table(exc: BaseException) -> bool:
-    """A read before any checkpoint was written: the table does not exist yet."""
+def _missing_table(exc: BaseException, table: str = TABLE) -> bool:
+    """A read before any row was written: the table does not exist yet."""
     seen: BaseException | None = exc
     while seen is not None:
         text = str(seen)
-        if f"no such table: {TABLE}" in text or (TABLE in text and "does not exist" in text):
+        if f"no such table: {table}" in text or (table in text and "does not exist" in text):
             return True
         seen = seen.__cause__ or seen.__context__
     return False

@@ -1,7 +1,8 @@
 """Clocks for the command side: the only place tourney reads time.
 
 Owns: ``Clock`` protocol, ``SystemClock`` (UTC, RFC 3339 with ``Z``) and ``FixedClock``
-(a start and a step, for golden files and reproducible scripts).  Replay never reads a
+(a start and a step, for golden files and reproducible scripts), and the pure helpers on
+claimed times (``format_time``, ``parse_time``, ``later_time``).  Replay never reads a
 clock: times are decided once by a command and written into the event.
 
 May import: the standard library, ``ledger.errors``.
@@ -25,6 +26,24 @@ def parse_time(text: str) -> datetime:
     if not text.endswith("Z"):
         raise ValueError(f"time {text!r} is not RFC 3339 UTC ending in Z")
     return datetime.fromisoformat(text[:-1] + "+00:00")
+
+
+def later_time(a: str, b: str) -> str:
+    """The later of two claimed times (``a`` may be "" for none).  Times of tourney's own
+    fixed-width shape compare as strings (cheap on every replayed event); others are
+    parsed, and an unparsable one never wins (the audit flags it as ``time_malformed``)."""
+    if not a:
+        return b
+    if len(a) == len(b) == 27 and a[-1] == b[-1] == "Z":
+        return b if b > a else a
+    try:
+        tb = parse_time(b)
+    except ValueError:
+        return a
+    try:
+        return b if tb > parse_time(a) else a
+    except ValueError:
+        return b
 
 
 class Clock(Protocol):

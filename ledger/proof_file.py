@@ -5,9 +5,12 @@ checkpoint, plus the key events that make it checkable: the genesis, the checkpo
 signer's and the event signer's ``official_added``, each with its own inclusion proof) and
 ``verify_proof_file`` (every check without the ledger: inclusion of each leaf in the
 checkpoint, the checkpoint's signature by a head-judge key declared in those key events,
-the key events' own signatures, and the event's signature).  Trust anchor: the genesis
-(its leaf hash is printed); revocations later than the key events cannot be seen without
-the log.  docs/verify_proof.py re-implements the same checks in ~50 lines.
+the key events' own signatures, and the event's signature).  When the genesis policy asks
+for witnesses (``witness_quorum``), the checkpoint carries their cosignatures (those stored
+in the ledger are merged in) and the file their ``official_added`` events; a file without
+them fails (issue 21 item 6).  Trust anchor: the genesis (its leaf hash is printed);
+revocations later than the key events cannot be seen without the log.
+docs/verify_proof.py re-implements the same checks in ~50 lines.
 
 May import: ``msgspec``, ``ledger.*`` (checkpoint, checkpoint_store, events, keys, merkle,
 store, errors).
@@ -27,6 +30,7 @@ from ledger.canonical import NonCanonicalError
 from ledger.checkpoint import (
     CheckpointError,
     parse_checkpoint_note,
+    split_note,
     verify_checkpoint_note,
     verify_inclusion_at,
 )
@@ -56,6 +60,7 @@ def build_proof_file(ledger: Any, log: str, seq: int, note: bytes) -> dict[str, 
 
     state = ledger.load(log).state
     cp = trusted_checkpoint(state, note)
+    note = _with_stored_cosignatures(ledger, log, cp.size, note)
     if not 1 <= seq <= cp.size:
         raise UsageError(f"seq {seq} is not covered by the checkpoint of size {cp.size}",
                          hint="pick a later checkpoint (tourney checkpoint) or an earlier seq")
@@ -64,14 +69,57 @@ def build_proof_file(ledger: Any, log: str, seq: int, note: bytes) -> dict[str, 
     actor = parse_leaf(leaves[seq - 1]).event.actor
     signer_ids = {kid for kid, off in state.officials.items() if Role.HEAD_JUDGE in off.roles}
     key_seqs = {1}
+    cosigners = _cosigners(state, note)  # issue 21 item 6: the witnesses' key events too
+    quorum = state.ledger_policy.witness_quorum
+    if len(cosigners) < quorum:
+        raise VerificationError(
+            f"the checkpoint of size {cp.size} carries {len(cosigners)} of the {quorum} "
+            "witness cosignature(s) the genesis policy requires",
+            hint="have the witnesses cosign it ('tourney witness cosign', 'tourney witness "
+                 "attach'), or pass --checkpoint NOTE of a cosigned one")
     for off in state.officials.values():
-        if off.added_seq <= cp.size and (off.key_id == actor or off.key_id in signer_ids):
+        if off.added_seq <= cp.size and (off.key_id == actor or off.key_id in signer_ids
+                                         or off.key_id in cosigners):
             key_seqs.add(off.added_seq)
     doc = {"version": VERSION, "tournament": log, "checkpoint": note.decode("utf-8"),
            "event": _entry(hashes, leaves, seq),
            "keys": [_entry(hashes, leaves, s) for s in sorted(key_seqs)]}
     verify_proof_file(msgspec.json.encode(doc))
     return doc
+
+
+def _with_stored_cosignatures(ledger: Any, log: str, size: int, note: bytes) -> bytes:
+    from ledger.cosignature_table import CosignatureTable, with_cosignatures
+
+    return with_cosignatures(note, CosignatureTable(ledger).lines(log).get(size, []))
+
+
+def _cosigners(state: Any, note: bytes) -> set[str]:
+    """Key ids of the log's witnesses whose cosignature on ``note`` verifies."""
+    from ledger.witness import cosignatures, witnesses_of
+
+    text, sigs = split_note(note)
+    return {co.key_id for co in cosignatures(text, sigs, witnesses_of(state)) if co.valid}
+
+
+def _witness_quorum(genesis: TournamentCreated, note: bytes,
+                    witness_keys: dict[str, bytes]) -> None:
+    """The genesis witness policy (issue 21 item 6): the checkpoint carries valid
+    cosignatures of at least ``witness_quorum`` witnesses declared in the file, so a
+    checkpoint of an insider-rewritten history (which no witness cosigns) proves nothing."""
+    from ledger.witness import Witness, cosign_key_hash, cosignatures, witness_key_name
+
+    quorum = genesis.policy.witness_quorum if genesis.policy is not None else 0
+    if quorum == 0:
+        return
+    declared = {cosign_key_hash(witness_key_name(kid), pub):
+                Witness(kid, witness_key_name(kid), pub, 0, None)
+                for kid, pub in witness_keys.items()}
+    text, sigs = split_note(note)
+    have = {co.key_id for co in cosignatures(text, sigs, declared) if co.valid}
+    if len(have) < quorum:
+        raise _fail(f"the genesis policy asks for {quorum} witness cosignature(s) on the "
+                    f"checkpoint; it carries {len(have)} by witnesses declared in the file")
 
 
 @dataclass(frozen=True)
@@ -128,10 +176,13 @@ def verify_proof_file(data: bytes) -> ProofResult:
         raise _fail("the proof file lacks the genesis event")
     organizer = genesis.event.body.head_judge
     keys[organizer.key_id] = (base64.b64decode(organizer.public_key), True)
+    witness_keys: dict[str, bytes] = {}
     for p in parsed[1:]:
         if isinstance(p.event.body, OfficialAdded):
             b = p.event.body
             keys[b.key_id] = (base64.b64decode(b.public_key), b.role is Role.HEAD_JUDGE)
+            if b.role is Role.WITNESS:
+                witness_keys[b.key_id] = keys[b.key_id][0]
     for p in [*parsed[1:], parsed[0]]:
         ev = p.event
         signer = keys.get(ev.actor)
@@ -149,6 +200,7 @@ def verify_proof_file(data: bytes) -> ProofResult:
                 continue
     else:
         raise _fail("the checkpoint is not signed by a head judge declared in the file")
+    _witness_quorum(genesis.event.body, note, witness_keys)
     ev = parsed[0].event
     if doc["tournament"] != ev.log:
         raise _fail(f"the file names tournament {doc['tournament']!r}, the event {ev.log!r}")

@@ -6,7 +6,7 @@ clock or draws randomness: the command side validates before sealing (``ledger.r
 the audit validates on replay with the same rule functions, and both fold with this.
 
 May import: ``msgspec``, ``ledger.events``, ``ledger.merkle``, ``ledger.format_socket`` (the
-format socket).
+format socket), ``ledger.clock`` (``later_time`` only: never reads a clock).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from ledger.clock import later_time
 from ledger.events import (
     DEFAULT_POLICY,
     ZERO_HASH,
@@ -115,6 +116,10 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
     merkle: list[bytes] = []
     withdrawn: dict[int, int] = {}  # player number -> seq of its player_withdrawn
+    # issue 21 (ledger.randomness.binding): the latest claimed time of the events so far
+    # (seeds must be published after it) and the drand beacons already used as seeds
+    latest_time: str = ""
+    beacons_used: dict[str, int] = {}  # "<chain>:<round>" -> seq of its seed_recorded
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -149,6 +154,7 @@ def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None
     state.size = ev.seq
     state.head = ev.leaf_hash_hex if head is None else head
     state.last_time = ev.time
+    state.latest_time = later_time(state.latest_time, ev.time)
 
 
 @applies(TournamentCreated)
@@ -213,6 +219,8 @@ def _seed_recorded(state: TournamentState, ev: SignedEvent, body: SeedRecorded) 
     if body.hashed_api_key is not None and body.serial is not None \
             and body.serial.isdigit():
         state.random_org_serials[body.hashed_api_key] = int(body.serial)
+    if body.provenance == "drand" and body.chain is not None and body.round is not None:
+        state.beacons_used.setdefault(f"{body.chain}:{body.round}", ev.seq)
     if body.commit_seq is not None:
         com = state.commitments.get(body.commit_seq)
         if com is not None and com.revealed_seq is None:
@@ -222,7 +230,10 @@ def _seed_recorded(state: TournamentState, ev: SignedEvent, body: SeedRecorded) 
 @applies(SeedCommitted)
 def _seed_committed(state: TournamentState, ev: SignedEvent, body: SeedCommitted) -> None:
     state.commitments[ev.seq] = Commitment(seq=ev.seq, commitment=body.commitment,
-                                           chain=body.chain, round=body.round, time=ev.time,
+                                           chain=body.chain, round=body.round,
+                                           # judged by the latest claimed time up to it
+                                           # (issue 21 item 2), never its own alone
+                                           time=later_time(state.latest_time, ev.time),
                                            ctx=body.ctx)
 
 

@@ -14,7 +14,8 @@ A witness is an official with role ``witness`` (``official_added``); its key nam
 signature stays valid.
 
 May import: ``cryptography``, ``msgspec``, ``ledger.checkpoint``, ``ledger.checkpoint_store``,
-``ledger.events``, ``ledger.keys``, ``ledger.merkle``, ``ledger.state``, ``ledger.errors``.
+``ledger.events``, ``ledger.keys``, ``ledger.merkle``, ``ledger.state``, ``ledger.errors``,
+``ledger.witness_fold``.
 """
 
 from __future__ import annotations
@@ -36,20 +37,16 @@ from ledger.checkpoint import (
     verify_consistency_between,
 )
 from ledger.checkpoint_store import decode_public_key, fsync_directory, trusted_checkpoint
-from ledger.errors import RuleError, StorageError, UsageError, VerificationError
+from ledger.cosignature_table import signature_line
+from ledger.errors import RuleError, StorageError, UsageError
 from ledger.events import Role
 from ledger.keys import Signer, verify_signature
 from ledger.merkle import ProofError, consistency_proof, root_from_hashes
 from ledger.state import TournamentState
+from ledger.witness_fold import WitnessRefusal
 
 SIG_TYPE_COSIGNATURE = 0x04
 COSIGN_PREFIX = b"cosignature/v1\ntime "
-
-
-class WitnessRefusal(VerificationError):
-    """The witness refuses to cosign (exit 4): C2SP tlog-witness 409 / 422 cases."""
-
-    code = "witness_refused"
 
 
 def witness_key_name(key_id: str) -> str:
@@ -222,8 +219,7 @@ def cosign(note: bytes, *, state: TournamentState, leaf_hashes: Sequence[bytes],
     text, sigs = split_note(note)
     name = witness_key_name(signer.key_id)
     kept = [s for s in sigs if s.name != name]
-    block = b"".join(f"{SIG_PREFIX}{s.name} ".encode() + base64.b64encode(
-        s.key_hash + s.signature) + b"\n" for s in kept)
+    block = b"".join(signature_line(s) for s in kept)
     out = text + b"\n" + block + cosignature_line(text, signer, timestamp)
     wstate.logs[cp.origin] = _Entry(size=cp.size, root=base64.b64encode(cp.root).decode(),
                                     timestamp=timestamp)

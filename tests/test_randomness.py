@@ -38,6 +38,9 @@ CHAINED = next(b for b in DRAND["beacons"] if b["round"] == 3311596)
 # quicknet round 1000 is published at genesis + 999·3 s = 2023-08-23T15:59:24Z
 BEFORE_ROUND_1000 = "2023-08-23T15:00:00.000000Z"
 AFTER_ROUND_1000 = "2023-08-23T16:30:00.000000Z"
+# the RANDOM.ORG example response was completed at 2014-06-03 17:15:13Z (issue 21 item 1:
+# a seed must be newer than the event that needs it)
+BEFORE_RORG_EXAMPLE = "2014-06-03T17:00:00.000000Z"
 
 
 def response(raw: str | None = None, sig: str | None = None) -> bytes:
@@ -92,7 +95,8 @@ def refused(c: Cli, *args: str, finding: str, env: dict[str, str] | None = None)
 
 # -- RANDOM.ORG (T22, T23) ------------------------------------------------------------------
 
-def test_random_org_response_recorded_verbatim_and_audited(cli: Cli) -> None:
+def test_random_org_response_recorded_verbatim_and_audited(tmp_path: Path) -> None:
+    cli = _event(tmp_path, BEFORE_RORG_EXAMPLE)  # the example response is from 2014
     (cli.cwd / "r.json").write_bytes(response())
     doc = cli("seed", "import-random-org", "r.json", "--reason", "seating", "--key", "hj.pem",
               "--json").doc
@@ -151,8 +155,9 @@ def test_key(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def _import(loc: Location, data: bytes, **kw: Any) -> Any:
+    from ledger.clock import FixedClock
     from ledger.randomness.commands import import_random_org
-    with Ledger(loc) as led:
+    with Ledger(loc, clock=FixedClock("2013-06-02T09:00:00.000000Z")) as led:
         return led.write("t1", lambda t, now: import_random_org(
             t, data, reason="r", signer=HJ, time=now, **kw))
 
@@ -186,7 +191,8 @@ def test_random_org_serial_gap_and_reuse(tmp_path: Path, test_key: Any) -> None:
 
 # -- drand (T21) ----------------------------------------------------------------------------
 
-def test_drand_quicknet_beacon_recorded_and_audited(cli: Cli) -> None:
+def test_drand_quicknet_beacon_recorded_and_audited(cli_2023: Cli) -> None:
+    cli = cli_2023  # an event before the beacons (issue 21 item 1)
     doc = cli("seed", "import-drand", "--round", "1000", "--signature", QUICK["sig"],
               "--reason", "cut", "--ctx", "cut", "--key", "hj.pem", "--json").doc
     body = doc["event"]["event"]["body"]

@@ -34,3 +34,15 @@ GRANT USAGE ON SEQUENCE tourney_events_notification_id_seq TO :"station";
 GRANT USAGE ON TYPE stored_event_text TO :"station";
 GRANT SELECT, INSERT, DELETE ON tourney_snapshots TO :"station";
 GRANT SELECT, INSERT ON tourney_checkpoints TO :"station";  -- notes are signed by the head judge key
+
+-- Witness cosignatures stored beside the checkpoints (issue 21 item 7, ADR 0016):
+-- append-only like them; stations and witnesses append, readers verify every line.
+CREATE TABLE IF NOT EXISTS tourney_cosignatures (log TEXT NOT NULL, size BIGINT NOT NULL,
+  line BYTEA NOT NULL, PRIMARY KEY (log, size, line));
+DROP TRIGGER IF EXISTS tourney_cosignatures_append_only ON tourney_cosignatures;
+CREATE TRIGGER tourney_cosignatures_append_only BEFORE UPDATE OR DELETE ON tourney_cosignatures
+  FOR EACH ROW EXECUTE FUNCTION tourney_append_only();
+DROP TRIGGER IF EXISTS tourney_cosignatures_no_truncate ON tourney_cosignatures;
+CREATE TRIGGER tourney_cosignatures_no_truncate BEFORE TRUNCATE ON tourney_cosignatures
+  FOR EACH STATEMENT EXECUTE FUNCTION tourney_append_only();
+GRANT SELECT, INSERT ON tourney_cosignatures TO :"station";  -- lines are verified on read

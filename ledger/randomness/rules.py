@@ -7,6 +7,7 @@ active roster).  Raise ``RuleError`` with the audit's finding code.
 
 May import: ``ledger.errors``, ``ledger.events``, ``ledger.state``, ``ledger.draw``,
 ``ledger.checkpoint``, ``ledger.clock``, ``ledger.roster``, ``ledger.randomness.*``.
+Time and draw binding (issue 21) is ``ledger.randomness.binding``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,15 @@ from ledger.draw import seed_from_material
 from ledger.errors import RuleError
 from ledger.events import DrawMade, Role, SeedCommitted, SeedRecorded
 from ledger.randomness import drand, random_org
+from ledger.randomness.binding import (
+    check_beacon_once,
+    check_commitment_unique,
+    check_fresh,
+    check_not_bypassed,
+    check_user_data,
+    latest_unix,
+    random_org_time,
+)
 from ledger.randomness.commit import commitment, reveal_material
 from ledger.roster import registered, roster, still_in
 from ledger.state import TournamentState
@@ -83,6 +93,9 @@ def check_seed(state: TournamentState, body: SeedRecorded) -> None:
         if body.material != rand.hex():
             raise RuleError(RULE, "drand seed material is not SHA-256(signature) of the "
                             "attested beacon", finding="drand_randomness_mismatch")
+        check_beacon_once(state, body.chain, body.round)          # issue 21 item 1
+        check_fresh(state, drand.round_time(body.chain, body.round),
+                    f"drand {body.chain} round {body.round}")
     elif body.provenance == "commit_reveal":
         _commit_reveal(state, body)
     if body.seed != seed_from_material(body.material).hex():
@@ -101,6 +114,11 @@ def _random_org(state: TournamentState, body: SeedRecorded) -> None:
     if body.serial != str(signed.serial) or body.hashed_api_key != signed.hashed_api_key:
         raise RuleError(RULE, "serial or hashed_api_key differ from the signed object",
                         finding="random_org_mismatch")
+    # issue 21 item 1: every response (the first of an API key too) is bound to time and,
+    # through userData where present, to this draw
+    check_fresh(state, random_org_time(signed.completion_time),
+                f"RANDOM.ORG response serial {signed.serial}")
+    check_user_data(state, body, signed.random_raw)
     last = state.random_org_serials.get(signed.hashed_api_key)
     if last is None:
         return
@@ -178,8 +196,36 @@ def _sealed_before_beacon(state: TournamentState, body: SeedRecorded, commit_seq
                         f"the commitment at seq {commit_seq}", finding="commitment_not_sealed")
     published = drand.round_time(chain, rnd)
     if parse_time(commit_time).timestamp() >= published:
-        raise RuleError(RULE, f"{bad} {rnd}: committed at {commit_time}, after the round was "
+        raise RuleError(RULE, f"{bad} {rnd}: committed at {commit_time} (the latest claimed "
+                        "time of the log up to the commitment), after the round was "
                         "published", finding="commitment_not_sealed")
+    _witnessed_before(state, note, published, f"{bad} {rnd}")
+
+
+def _witnessed_before(state: TournamentState, note: bytes, published: int,
+                      bad: str) -> None:
+    """Issue 21 item 2: under a genesis witness policy, claimed times are not enough: a
+    valid cosignature of an unrevoked witness on the checkpoint covering the commitment
+    must be older than the beacon round (an independent clock saw the commitment)."""
+    if state.ledger_policy.witness_quorum == 0:
+        return
+    from ledger.checkpoint import split_note
+    from ledger.witness import cosignatures, witnesses_of
+
+    cp, _sigs = parse_checkpoint_note(note)
+    witnesses = witnesses_of(state)
+    live = {w.key_id for w in witnesses.values()
+            if w.revoked_seq is None or w.revoked_seq > cp.size}
+    text, sigs = split_note(note)
+    stamps = [co.timestamp for co in cosignatures(text, sigs, witnesses)
+              if co.valid and co.key_id in live]
+    if not stamps or min(stamps) >= published:
+        seen = "none" if not stamps else f"the earliest is unix {min(stamps)}"
+        raise RuleError(RULE, f"{bad}: the genesis policy asks for witnesses, and no witness "
+                        f"cosigned the checkpoint before the round was published ({seen})",
+                        hint="have a witness cosign the commitment's checkpoint before the "
+                             "beacon round (pick a round far enough ahead with --lead)",
+                        finding="commitment_not_sealed")
 
 
 def check_commitment(state: TournamentState, body: SeedCommitted) -> None:
@@ -195,6 +241,15 @@ def check_commitment(state: TournamentState, body: SeedCommitted) -> None:
         raise RuleError(RULE, f"beacon round {body.round} is out of range")
     if not body.reason.strip():
         raise RuleError("LEDGER-RAND-1", "a commitment needs a reason", hint="pass --reason")
+    # issue 21 items 2–3: the draw has no other commitment, and the round is still in the
+    # future by the log's own latest time
+    check_commitment_unique(state, body)
+    latest = latest_unix(state)
+    if latest is not None and drand.round_time(body.chain, body.round) <= latest:
+        raise RuleError(RULE, f"{body.chain} round {body.round} was published before the "
+                        f"log's latest event ({state.latest_time}): a commitment must "
+                        "precede its beacon round", hint="pick a later round",
+                        finding="commitment_not_sealed")
 
 
 def _parent(ctx: str) -> str:
@@ -213,7 +268,9 @@ def _same_decision(state: TournamentState, body: DrawMade) -> bool:
 
 
 def check_draw_hygiene(state: TournamentState, body: DrawMade) -> None:
-    """A seed serves exactly one draw context; player draws are over players still in."""
+    """A seed serves exactly one draw context; player draws are over players still in;
+    a committed draw uses its reveal (issue 21 item 3)."""
+    check_not_bypassed(state, body)
     seed = state.seeds[body.seed_seq]
     if seed.ctx is not None:
         if body.ctx != seed.ctx and not body.ctx.startswith(seed.ctx + "/"):

@@ -24,7 +24,11 @@ def notice(state: TournamentState, body: Body) -> tuple[str, str] | None:
     if not isinstance(state.fmt, MatchState):
         return None
     if isinstance(body, PairingVoided):
-        return "pairing_voided", void_notice(body, attempt(state, body.round) + 1)
+        k = attempt(state, body.round) + 1
+        # issue 21 item 3: each void is a fresh draw, so repeated voids of one round are a
+        # way to re-roll: a warning from the second on
+        return ("pairing_voided" if k == 1 else "pairing_voided_again"), \
+            void_notice(body, k)
     if not isinstance(body, PairingOverridden):
         return None
     rnd = find_round(state.fmt, body.round)
