@@ -84,6 +84,7 @@ class CheckpointTable:
         """Store ``note`` (a signed checkpoint of ``log`` at ``size`` with ``root``) and
         return the note now stored for that size: the given one, or an earlier note with
         the same root.  Raises ``VerificationError`` if a different root is stored."""
+        self._ledger.prepare_write()
         self._create()
         sql = self._sql("INSERT INTO {t} (log, size, root, note) VALUES (?, ?, ?, ?) "
                         "ON CONFLICT (log, size) DO NOTHING")

@@ -5,7 +5,9 @@ tables and switch it to WAL), a read-only look at its bytes and schema: a direct
 usage error; a missing, empty, foreign, truncated or damaged file a storage error with a
 message that says which; and the URI parameter a read-only connection needs (``mode=ro``,
 or ``immutable=1`` on read-only media when no unmerged write-ahead log would be ignored).
-``sqlite_uri`` builds such URIs.
+``sqlite_uri`` builds such URIs.  A file in rollback-journal mode (a ``VACUUM INTO`` copy,
+one the ``sqlite3`` shell made) is read as it is and switched to WAL only just before its
+first write (``defer_wal``, ``switch_to_wal``; issue 21, item 12).
 
 May import: ``sqlite3``, ``ledger.errors``.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from ledger.errors import StorageError, UsageError
@@ -95,3 +98,39 @@ def probe_sqlite(path: Path, *, create: bool) -> str:
         raise StorageError(f"{path} is not a tourney ledger ({what})",
                            hint="pass the .db file written by 'tourney init'")
     return mode
+
+
+def holds_wal_header(path: Path) -> bool:
+    """The file is in WAL mode (header bytes 18–19 are 2; 1 is a rollback journal: a
+    ``VACUUM INTO`` copy, a file the ``sqlite3`` shell made)."""
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(20)
+    except OSError:
+        return False
+    return len(header) == 20 and header[18] == 2
+
+
+def defer_wal(pool: Any, path: Path, *, create: bool, readonly: bool) -> bool:
+    """Keep the library from switching a rollback-journal file to WAL when it connects
+    (issue 21, item 12): a read, or a write that is refused, leaves the file as it is.
+    True when the file must be switched (``switch_to_wal``) before its first write."""
+    pending = not create and not holds_wal_header(path)
+    if pool is not None and (readonly or pending):
+        pool.is_journal_mode_wal = True
+    return pending and not readonly
+
+
+def switch_to_wal(path: Path) -> None:
+    """Put a rollback-journal ledger into WAL mode, just before its first write (issue 21,
+    item 12): reads and refused writes leave the file as it is."""
+    try:
+        con = sqlite3.connect(sqlite_uri(path, "mode=rw"), uri=True, timeout=30)
+        try:
+            con.execute("PRAGMA journal_mode=WAL")
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot write to {path}: {exc}",
+                           hint="check disk space and permissions") from None
+

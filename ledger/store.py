@@ -42,14 +42,13 @@ from ledger.errors import ConcurrencyError, StorageError, UsageError, Verificati
 from ledger.events import open_leaf
 from ledger.location import Location
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
-from ledger.sqlite_probe import probe_sqlite, sqlite_uri
+from ledger.sqlite_probe import defer_wal, probe_sqlite, sqlite_uri, switch_to_wal
 from ledger.write_guard import LeafReader, authority_problem, head_problem
 from ledger.write_turn import writer_turn
 
 if TYPE_CHECKING:
     from ledger.checkpoint_table import CheckpointTable
     from ledger.write_session import WriteSession
-
 
 
 def _project(aggregate: Any, events: Any) -> Any:
@@ -114,8 +113,16 @@ class Ledger:
                 _time.sleep(0.05 * (attempt + 1))
 
         self._sync_mode = "FULL"
+        self._wal_pending = not location.is_postgres and defer_wal(
+            self._sqlite_pool(), location.path, create=create, readonly=self.readonly)
         if not location.is_postgres:
             self._hook_sqlite_connections()
+
+    def prepare_write(self) -> None:
+        """Just before a write: a rollback-journal SQLite file is switched to WAL."""
+        if self._wal_pending:
+            switch_to_wal(self.location.path)
+            self._wal_pending = False
 
     # -- durability (SQLite) -------------------------------------------------------------
     def _sqlite_pool(self) -> Any:
@@ -295,16 +302,9 @@ class Ledger:
                 return
             gt = rows[-1].originator_version
 
-    def leaf(self, log: str, seq: int) -> bytes | None:
-        """The stored leaf bytes of one event (None if there is no such seq)."""
-        for ver, data in self.raw_leaves(log, after=seq - 1):
-            return data if ver == seq else None
-        return None
-
     def actor_of(self, log: str, seq: int) -> str | None:
         """The key id that signed event ``seq`` (None if unreadable or absent)."""
-
-        data = self.leaf(log, seq)
+        data = self.raw_leaf(log, seq)
         try:
             return open_leaf(data).actor if data is not None else None
         except NonCanonicalError:
@@ -391,6 +391,7 @@ class Ledger:
         return WriteSession(self, log)
 
     def _save(self, agg: Tournament) -> None:
+        self.prepare_write()
         try:
             self.app.save(agg)
         except IntegrityError:

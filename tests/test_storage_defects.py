@@ -129,3 +129,50 @@ def test_item15_checkpoints_dir_without_a_note_of_this_log_is_a_usage_error(
         assert "only notes of tourney/" in run.err
     with closing(sqlite3.connect(d / "t.db")) as con:  # the audit wrote nothing
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# -- 12. SQLite files in rollback-journal mode ------------------------------------------
+
+def _journal_copy(d: Path) -> Path:
+    """A ``VACUUM INTO`` copy of the ledger: a rollback-journal (``delete``) file."""
+    with closing(sqlite3.connect(d / "t.db")) as con:
+        con.execute(f"VACUUM INTO '{d / 'copy.db'}'")
+    return d / "copy.db"
+
+
+def _journal_mode(db: Path) -> str:
+    with closing(sqlite3.connect(db)) as con:
+        return str(con.execute("PRAGMA journal_mode").fetchone()[0])
+
+
+def test_item12_rollback_journal_ledger_is_readable_by_every_read_command(
+        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+    _cli, d, log = fresh(event, tmp_path)
+    copy = _journal_copy(d)
+    assert _journal_mode(copy) == "delete"
+    before = copy.read_bytes()
+    cli = Cli(d, copy)
+    assert cli("info", "--json").doc["tournament"] == log
+    cli("log")
+    cli("standings")
+    assert cli("audit", "verify", "--json").doc["ok"]
+    cli("export", "bundle")
+    assert cli("audit", "verify", "bundle", "--json").doc["ok"]
+    assert copy.read_bytes() == before and not Path(f"{copy}-wal").exists()
+    assert _journal_mode(copy) == "delete"
+
+
+def test_item12_refused_write_does_not_switch_a_rollback_journal_file_to_wal(
+        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+    _cli, d, log = fresh(event, tmp_path)
+    copy = _journal_copy(d)
+    before = copy.read_bytes()
+    cli = Cli(d, copy)
+    cli("player", "add", "Late Entry", "--key", "hj.pem", code=3)  # registration closed
+    assert copy.read_bytes() == before and not Path(f"{copy}-wal").exists()
+    assert _journal_mode(copy) == "delete"
+    # an accepted write makes it an ordinary WAL ledger, and it audits clean
+    cli("round", "pair", "--seed-material", "journal test seed", "--seed-source", "test dice",
+        "--key", "hj.pem")
+    assert _journal_mode(copy) == "wal"
+    assert cli("audit", "verify", "--json").doc["ok"]
