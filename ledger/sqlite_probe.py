@@ -9,19 +9,22 @@ or ``immutable=1`` on read-only media when no unmerged write-ahead log would be 
 one the ``sqlite3`` shell made) is read as it is and switched to WAL only just before its
 first write (``defer_wal``, ``switch_to_wal``; issue 21, item 12).
 
-May import: ``sqlite3``, ``ledger.errors``.
+May import: ``sqlite3``, ``ledger.errors``, ``ledger.location``.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from ledger.errors import StorageError, UsageError
+from ledger.location import Location
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+FULL_BELOW = 64 * 1024  # bytes free: a disk with less is full for a ledger
 
 
 def sqlite_uri(path: Path, mode: str) -> str:
@@ -88,7 +91,9 @@ def probe_sqlite(path: Path, *, create: bool) -> str:
                                        hint="open it once on writable storage, or copy "
                                             "both files there") from None
                 continue
-            raise StorageError(f"cannot open ledger {path}: {exc}") from None
+            raise StorageError(f"cannot open ledger {path}: {storage_cause(path, exc)}",
+                               hint="free disk space, or copy the ledger to a disk with "
+                                    "room; nothing was written") from None
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"ledger {path} is damaged or not a tourney ledger ({exc})",
                                hint="restore it from a copy or audit an exported "
@@ -98,6 +103,25 @@ def probe_sqlite(path: Path, *, create: bool) -> str:
         raise StorageError(f"{path} is not a tourney ledger ({what})",
                            hint="pass the .db file written by 'tourney init'")
     return mode
+
+
+def storage_cause(where: Path | Location, exc: BaseException | str) -> str:
+    """What went wrong, in words (issue 21, item 13): a full disk is named as such, since
+    SQLite reports one as "database or disk is full" on a write and as a bare "disk I/O
+    error" when a reader cannot create its ``-shm`` index."""
+    text = str(exc)
+    if isinstance(where, Location):
+        if where.is_postgres:
+            return text
+        where = where.path
+    try:
+        st = os.statvfs(where if where.is_dir() else where.parent)
+        full = st.f_bavail * st.f_frsize < FULL_BELOW
+    except OSError:
+        full = False
+    if full or "disk is full" in text or "No space left" in text:
+        return f"the disk holding {where} is full ({text})"
+    return text
 
 
 def holds_wal_header(path: Path) -> bool:

@@ -30,11 +30,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from eventsourcing.persistence import (
-    IntegrityError,
-    PersistenceError,
-)
+from eventsourcing.persistence import IntegrityError, PersistenceError
 
+from ledger import sqlite_probe as sq
 from ledger.aggregate import Tournament
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock
@@ -42,7 +40,6 @@ from ledger.errors import ConcurrencyError, StorageError, UsageError, Verificati
 from ledger.events import open_leaf
 from ledger.location import Location
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
-from ledger.sqlite_probe import defer_wal, probe_sqlite, sqlite_uri, switch_to_wal
 from ledger.write_guard import LeafReader, authority_problem, head_problem
 from ledger.write_turn import writer_turn
 
@@ -79,9 +76,9 @@ class Ledger:
             if create and not path.parent.is_dir():
                 raise StorageError(f"directory {path.parent} does not exist",
                                    hint="create it or choose another --ledger")
-            mode = probe_sqlite(path, create=create)
+            mode = sq.probe_sqlite(path, create=create)
             if self.readonly:
-                env["SQLITE_DBNAME"] = sqlite_uri(path, mode)
+                env["SQLITE_DBNAME"] = sq.sqlite_uri(path, mode)
                 env["CREATE_TABLE"] = "no"
             else:
                 writable = (os.access(path, os.W_OK) if path.exists() else True) and \
@@ -107,13 +104,14 @@ class Ledger:
                     continue
                 # several processes creating the schema at once may collide; retry briefly
                 if attempt == 3:
-                    raise StorageError(f"cannot open ledger {location.display()}: {exc}",
+                    raise StorageError(f"cannot open ledger {location.display()}: "
+                                       f"{sq.storage_cause(location, exc)}",
                                        hint="check the path or URL and that the server "
                                             "runs") from None
                 _time.sleep(0.05 * (attempt + 1))
 
         self._sync_mode = "FULL"
-        self._wal_pending = not location.is_postgres and defer_wal(
+        self._wal_pending = not location.is_postgres and sq.defer_wal(
             self._sqlite_pool(), location.path, create=create, readonly=self.readonly)
         if not location.is_postgres:
             self._hook_sqlite_connections()
@@ -121,7 +119,7 @@ class Ledger:
     def prepare_write(self) -> None:
         """Just before a write: a rollback-journal SQLite file is switched to WAL."""
         if self._wal_pending:
-            switch_to_wal(self.location.path)
+            sq.switch_to_wal(self.location.path)
             self._wal_pending = False
 
     # -- durability (SQLite) -------------------------------------------------------------
@@ -397,5 +395,7 @@ class Ledger:
         except IntegrityError:
             raise
         except PersistenceError as exc:
-            raise StorageError(f"cannot write to {self.location.display()}: {exc}",
-                               hint="check disk space, permissions or the server") from None
+            raise StorageError(f"cannot write to {self.location.display()}: "
+                               f"{sq.storage_cause(self.location, exc)}",
+                               hint="check disk space, permissions or the server; this "
+                                    "command wrote nothing") from None

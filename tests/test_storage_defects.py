@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.small_disk import disk_skip_reason, fill, small_disk
-from tests.test_cli_contract import Cli, snapshot
+from tests.test_cli_contract import Cli, raw_bytes, snapshot
 
 
 def _tree(d: Path) -> dict[str, bytes]:
@@ -176,3 +176,55 @@ def test_item12_refused_write_does_not_switch_a_rollback_journal_file_to_wal(
         "--key", "hj.pem")
     assert _journal_mode(copy) == "wal"
     assert cli("audit", "verify", "--json").doc["ok"]
+
+
+# -- 13. storage failures exit 5, name the cause, write nothing partial ------------------
+
+def _on_disk(cli: Cli, d: Path, disk: Path) -> Cli:
+    """The event moved onto ``disk`` with round 1 paired; returns its CLI."""
+    shutil.copy(d / "t.db", disk / "t.db")
+    shutil.copytree(d / "t.db.checkpoints", disk / "t.db.checkpoints")
+    on = Cli(d, disk / "t.db")
+    on("round", "pair", "--seed-material", "full disk", "--seed-source", "test dice",
+       "--key", "hj.pem")
+    tables = on("round", "show", "--json").doc
+    rows = ["round,table,winner"] + [
+        f"1,{t['table']},{t['players'][0]}" for t in tables["tables"]]
+    (d / "r.csv").write_text("\n".join(rows) + "\n")
+    return on
+
+
+def test_item13_result_import_on_a_full_disk_exits_5_naming_the_cause(
+        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+    if disk_skip_reason():
+        pytest.skip(disk_skip_reason() or "")
+    cli, d, log = fresh(event, tmp_path)
+    with small_disk(tmp_path / "disk", "2m") as disk:
+        on = _on_disk(cli, d, disk)
+        fill(disk)
+        before = raw_bytes(disk / "t.db")
+        run = on("result", "import", "r.csv", "--key", "hj.pem", code=5)
+        assert "is full" in run.err and "line 2" in run.err and "refused" not in run.out
+        first = (d / "r.csv").read_text().splitlines()[1].split(",")
+        on("result", "record", "--round", "1", "--table", first[1], "--winner", first[2],
+           "--key", "hj.pem", code=5)
+        assert raw_bytes(disk / "t.db") == before
+        for p in disk.glob("filler-*"):
+            p.unlink()
+        on("result", "import", "r.csv", "--key", "hj.pem")  # the same file, once there is room
+        assert on("audit", "verify", "--json").doc["ok"]
+
+
+def test_item13_audit_on_a_full_disk_exits_5_naming_the_full_disk(
+        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+    if disk_skip_reason():
+        pytest.skip(disk_skip_reason() or "")
+    cli, d, log = fresh(event, tmp_path)
+    with small_disk(tmp_path / "disk", "2m") as disk:
+        shutil.copy(d / "t.db", disk / "t.db")  # closed cleanly: no -shm index yet
+        on = Cli(d, disk / "t.db")
+        fill(disk)
+        before = raw_bytes(disk / "t.db")
+        run = on("audit", "verify", code=5)
+        assert "is full" in run.err and "disk I/O error" in run.err
+        assert raw_bytes(disk / "t.db") == before
