@@ -121,6 +121,8 @@ def storage_cause(where: Path | Location, exc: BaseException | str) -> str:
         full = False
     if full or "disk is full" in text or "No space left" in text:
         return f"the disk holding {where} is full ({text})"
+    if "database is locked" in text:
+        return f"another process kept the write lock of {where} too long ({text})"
     return text
 
 

@@ -39,6 +39,7 @@ from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
 from ledger.location import Location
+from ledger.pg_station import station_env
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.write_guard import LeafReader, authority_problem, head_problem
 from ledger.write_turn import writer_turn
@@ -89,8 +90,8 @@ class Ledger:
                                             "read commands work where it is")
                 if not create:
                     env["CREATE_TABLE"] = "no"
-        elif not create:
-            env["CREATE_TABLE"] = "no"
+        else:
+            env = station_env({**env, "CREATE_TABLE": "no"} if not create else env)
         self.clock = clock or default_clock()
         for attempt in range(4):
             try:
