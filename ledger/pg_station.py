@@ -7,7 +7,8 @@ end to a session left idle inside its transaction, e.g. a suspended laptop; and 
 application name ``tourney@<host>`` unless ``PGAPPNAME`` names the station already),
 ``is_lock_timeout`` and ``lock_wait_error``: the one-line storage error (exit 5) naming the
 session that holds the event table's lock (its role, application name, address, process
-id and for how long), read from ``pg_locks`` and ``pg_stat_activity``.
+id and for how long), read from ``pg_locks`` and ``pg_stat_activity``; ``recovery_hint``:
+what to do about a bad row (issue 21, item 10).
 
 May import: ``ledger.errors``, ``ledger.store`` (types only), the standard library
 (``psycopg`` through the library's datastore).
@@ -85,3 +86,10 @@ def lock_wait_error(ledger: Ledger, log: str, waited: float) -> StorageError:
         f"{held}; nothing was written",
         hint="run the command again; if that station is frozen or offline, the server "
              "drops its session (see docs/OPERATIONS.md, 'A station freezes')")
+
+
+def recovery_hint(log: str, seq: int) -> str:
+    """What to do about a bad row at ``seq`` (docs/OPERATIONS.md, 'A bad row')."""
+    return (f"run 'tourney audit verify'; if a station wrote a bad row, the PostgreSQL owner "
+            f"withdraws it: SELECT tourney_withdraw('{log}', {seq}, 'reason') "
+            "(docs/OPERATIONS.md, 'A bad row'); a SQLite file is restored from a copy")

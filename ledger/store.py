@@ -39,7 +39,7 @@ from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
 from ledger.location import Location
-from ledger.pg_station import station_env
+from ledger.pg_station import recovery_hint, station_env
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.write_guard import LeafReader, authority_problem, head_problem
 from ledger.write_turn import writer_turn
@@ -378,8 +378,7 @@ class Ledger:
         if not rebuilt:
             raise SnapshotMismatch(problem)
         raise VerificationError(f"refusing to sign on top of {log}: {problem}",
-                                hint="the stored events were changed; run 'tourney audit "
-                                     "verify' and restore the ledger from a copy")
+                                hint=recovery_hint(log, agg.state.size))
 
     def session(self, log: str) -> WriteSession:
         """Many commands on one tournament from one process (``result import``): the
