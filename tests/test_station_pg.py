@@ -153,7 +153,10 @@ def test_item10_station_cannot_plant_a_checkpoint_row(
     from ledger.keys import load_signer
     db, owner, hj_url, st_url, table = event
     log = _log_id(hj_url)
-    size, _head_leaf = _head(hj_url, log)
+    _tourney(tmp_path, st_url, "result", "record", "--round", "1", "--table",
+             str(table["table"]), "--winner", str(table["players"][0]),  # type: ignore[index]
+             "--key", "sk.pem")
+    size, _head_leaf = _head(hj_url, log)  # no checkpoint at this size yet
     _tourney(tmp_path, hj_url, "keys", "new", "--name", "Mallory", "--out", "outsider.pem")
     root = bytes(32)
     forged = {who: sign_checkpoint(Checkpoint(origin=f"tourney/{log}", size=size, root=root),
@@ -166,6 +169,9 @@ def test_item10_station_cannot_plant_a_checkpoint_row(
                             "(%s, %s, %s, %s)", (log, size, root, note))
     # the head judge's checkpoint at that size goes in, and audits clean
     _tourney(tmp_path, hj_url, "checkpoint", "--key", "hj.pem")
+    with psycopg.connect(hj_url) as con:
+        assert con.execute("SELECT count(*) FROM tourney_checkpoints WHERE log = %s AND "
+                           "size = %s", (log, size)).fetchone() == (1,)
     assert json.loads(_tourney(tmp_path, hj_url, "audit", "verify", "--json").stdout)["ok"]
 
 
