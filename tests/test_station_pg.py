@@ -211,3 +211,36 @@ def test_item10_bad_row_recovery_withdraws_it_and_keeps_it_on_record(
     assert [(w, v, bytes(d)) for w, v, d, _r, _b in kept] == [("event", seq + 1, bad)]
     _tourney(tmp_path, st_url, *slip)
     assert json.loads(_tourney(tmp_path, hj_url, "audit", "verify", "--json").stdout)["ok"]
+
+
+def test_item10_planted_checkpoint_row_from_before_the_upgrade_is_withdrawn(
+        event: tuple[str, str, str, str, dict[str, object]], tmp_path: Path) -> None:
+    import psycopg
+
+    from ledger.checkpoint import Checkpoint, sign_checkpoint
+    from ledger.keys import load_signer
+    db, owner, hj_url, st_url, table = event
+    log = _log_id(hj_url)
+    _tourney(tmp_path, st_url, "result", "record", "--round", "1", "--table",
+             str(table["table"]), "--winner", str(table["players"][0]),  # type: ignore[index]
+             "--key", "sk.pem")
+    size, _leaf_bytes = _head(hj_url, log)
+    planted = sign_checkpoint(Checkpoint(origin=f"tourney/{log}", size=size, root=bytes(32)),
+                              f"tourney/{log}", load_signer(tmp_path / "sk.pem").private_key)
+    # a row a station planted before station-role.sql was run (the old grants allowed it)
+    _psql(db, owner, "-c", "ALTER TABLE tourney_checkpoints DISABLE TRIGGER "
+          "tourney_checkpoints_admit")
+    with psycopg.connect(st_url.replace(st_url.split("@")[0].split("//")[1], owner)) as con:
+        con.execute("INSERT INTO tourney_checkpoints (log, size, root, note) VALUES "
+                    "(%s, %s, %s, %s)", (log, size, bytes(32), planted))
+    _psql(db, owner, "-c", "ALTER TABLE tourney_checkpoints ENABLE TRIGGER "
+          "tourney_checkpoints_admit")
+    _tourney(tmp_path, hj_url, "checkpoint", "--key", "hj.pem", code=4)  # blocked
+    out = _psql(db, owner, "-Atc", f"SELECT tourney_withdraw_checkpoint('{log}', {size}, "
+                "'planted by a station before the upgrade')")
+    assert out.stdout.strip() == "1"
+    _tourney(tmp_path, hj_url, "checkpoint", "--key", "hj.pem")
+    assert json.loads(_tourney(tmp_path, hj_url, "audit", "verify", "--json").stdout)["ok"]
+    with psycopg.connect(hj_url) as con:
+        kept = con.execute("SELECT what, version, data FROM tourney_withdrawn").fetchall()
+    assert [(w, v, bytes(d)) for w, v, d in kept] == [("checkpoint", size, planted)]
