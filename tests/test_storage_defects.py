@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
 from contextlib import closing
 from pathlib import Path
 
@@ -133,10 +134,16 @@ def test_item15_checkpoints_dir_without_a_note_of_this_log_is_a_usage_error(
 
 # -- 12. SQLite files in rollback-journal mode ------------------------------------------
 
-def _journal_copy(d: Path) -> Path:
-    """A ``VACUUM INTO`` copy of the ledger: a rollback-journal (``delete``) file."""
-    with closing(sqlite3.connect(d / "t.db")) as con:
-        con.execute(f"VACUUM INTO '{d / 'copy.db'}'")
+def _journal_copy(d: Path, how: str = "vacuum") -> Path:
+    """A rollback-journal (``delete``) copy of the ledger: ``VACUUM INTO``, or the
+    ``sqlite3`` shell's ``.dump`` loaded into a new file by the shell."""
+    if how == "vacuum":
+        with closing(sqlite3.connect(d / "t.db")) as con:
+            con.execute(f"VACUUM INTO '{d / 'copy.db'}'")
+    else:
+        dump = subprocess.run(["sqlite3", str(d / "t.db"), ".dump"], capture_output=True,
+                              check=True).stdout
+        subprocess.run(["sqlite3", str(d / "copy.db")], input=dump, check=True)
     return d / "copy.db"
 
 
@@ -145,10 +152,13 @@ def _journal_mode(db: Path) -> str:
         return str(con.execute("PRAGMA journal_mode").fetchone()[0])
 
 
+@pytest.mark.parametrize("how", ["vacuum", "shell"])
 def test_item12_rollback_journal_ledger_is_readable_by_every_read_command(
-        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+        event: tuple[Cli, Path, str], tmp_path: Path, how: str) -> None:
+    if how == "shell" and shutil.which("sqlite3") is None:
+        pytest.skip("the sqlite3 shell is not installed (apt-get install sqlite3)")
     _cli, d, log = fresh(event, tmp_path)
-    copy = _journal_copy(d)
+    copy = _journal_copy(d, how)
     assert _journal_mode(copy) == "delete"
     before = copy.read_bytes()
     cli = Cli(d, copy)
