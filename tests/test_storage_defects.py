@@ -238,3 +238,23 @@ def test_item13_audit_on_a_full_disk_exits_5_naming_the_full_disk(
         run = on("audit", "verify", code=5)
         assert "is full" in run.err and "disk I/O error" in run.err
         assert raw_bytes(disk / "t.db") == before
+
+
+def test_item13_checkpoint_note_on_a_full_disk_exits_5_and_leaves_no_temp_file(
+        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+    if disk_skip_reason():
+        pytest.skip(disk_skip_reason() or "")
+    cli, d, log = fresh(event, tmp_path)
+    cli("round", "pair", "--seed-material", "notes", "--seed-source", "test dice",
+        "--key", "hj.pem")
+    with small_disk(tmp_path / "disk", "64k") as disk:
+        fill(disk)
+        run = cli("--checkpoints", str(disk / "notes"), "checkpoint", "--key", "hj.pem",
+                  code=5)
+        assert "No space left on device" in run.err, run.err
+        assert not list(disk.rglob("*.tmp"))
+        for p in disk.glob("filler-*"):
+            p.unlink()
+        cli("--checkpoints", str(disk / "notes"), "checkpoint", "--key", "hj.pem")
+        assert list((disk / "notes").rglob("*.note"))
+    assert cli("audit", "verify", "--json").doc["ok"]
