@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ledger.checkpoint import CheckpointError, parse_checkpoint_note
 from ledger.checkpoint_store import fsync_directory, ledger_notes, list_checkpoint_files
-from ledger.errors import StorageError, UsageError
+from ledger.errors import UsageError, write_failure
 from ledger.store import Ledger
 
 README = """This directory is a tourney export bundle of tournament {log}.
@@ -75,9 +75,9 @@ def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path |
         _swap_in(staging, directory)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
-        raise StorageError(f"cannot write bundle to {directory}: {exc.strerror or exc}",
-                           hint="free disk space or choose another directory; nothing was "
-                                "exported and an earlier bundle there is unchanged") from None
+        raise write_failure(exc, f"cannot write bundle to {directory}",
+                            hint="free disk space or choose another directory; nothing was "
+                                 "exported and an earlier bundle there is unchanged") from None
     return BundleInfo(directory=directory, events=len(leaves), checkpoints=len(named))
 
 

@@ -137,11 +137,11 @@ def holds_wal_header(path: Path) -> bool:
     return len(header) == 20 and header[18] == 2
 
 
-def defer_wal(pool: Any, path: Path, *, create: bool, readonly: bool) -> bool:
+def defer_wal(pool: Any, path: Path, *, readonly: bool) -> bool:
     """Keep the library from switching a rollback-journal file to WAL when it connects
     (issue 21, item 12): a read, or a write that is refused, leaves the file as it is.
     True when the file must be switched (``switch_to_wal``) before its first write."""
-    pending = not create and not holds_wal_header(path)
+    pending = path.is_file() and path.stat().st_size > 0 and not holds_wal_header(path)
     if pool is not None and (readonly or pending):
         pool.is_journal_mode_wal = True
     return pending and not readonly

@@ -113,7 +113,7 @@ class Ledger:
 
         self._sync_mode = "FULL"
         self._wal_pending = not location.is_postgres and sq.defer_wal(
-            self._sqlite_pool(), location.path, create=create, readonly=self.readonly)
+            self._sqlite_pool(), location.path, readonly=self.readonly)
         if not location.is_postgres:
             self._hook_sqlite_connections()
 
