@@ -1,7 +1,11 @@
 -- tourney on PostgreSQL: stations may read and append, never rewrite (docs/OPERATIONS.md).
 -- Run as the ledger's owner (the head judge's role) AFTER 'tourney init' created the tables:
 --   psql "postgresql://OWNER@HOST/DB" -v station=tourney_station -f station-role.sql
--- Idempotent: running it again changes nothing.
+-- Idempotent: running it again changes nothing; on an existing ledger it upgrades it.
+-- Installs: the admission functions every inserted event and checkpoint row goes through
+-- (tourney_admit_event, tourney_admit_checkpoint), the append-only triggers, the station
+-- grants, and the owner's recovery for a bad row (tourney_withdraw,
+-- tourney_withdraw_checkpoint; docs/OPERATIONS.md, "A bad row"; ADR 0017).
 
 -- The checkpoint table is created by the first checkpoint; make sure it exists now.
 CREATE TABLE IF NOT EXISTS tourney_checkpoints (log TEXT NOT NULL, size BIGINT NOT NULL,
