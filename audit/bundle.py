@@ -1,20 +1,24 @@
 """Export bundles (DESIGN.md §4): everything an auditor needs, nothing else.
 
 Owns: ``export_bundle`` — ``DIR/log.jsonl`` (the stored leaf bytes verbatim, one per
-line, in seq order), ``DIR/checkpoints/<size>.note`` and ``DIR/README.txt``.
+line, in seq order), ``DIR/checkpoints/<size>.note`` and ``DIR/README.txt``, written into
+a staging directory beside DIR and renamed into place (issue 21, item 14): an interrupted
+or failed export (a full disk) leaves no bundle, or the earlier one, never a partial one.
 
 May import: ``ledger.*``.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ledger.checkpoint import CheckpointError, parse_checkpoint_note
-from ledger.checkpoint_store import ledger_notes, list_checkpoint_files
-from ledger.errors import UsageError
+from ledger.checkpoint_store import fsync_directory, ledger_notes, list_checkpoint_files
+from ledger.errors import UsageError, write_failure
 from ledger.store import Ledger
 
 README = """This directory is a tourney export bundle of tournament {log}.
@@ -65,19 +69,58 @@ def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path |
         raise UsageError("a stored leaf contains a newline; run 'tourney audit verify'")
     named = _bundle_note_names(ledger_notes(
         ledger, log, list_checkpoint_files(checkpoints) if checkpoints is not None else []))
+    staging = directory.parent / f".{directory.name}.export-{os.getpid()}"
     try:
-        if force and (directory / "checkpoints").is_dir():
-            shutil.rmtree(directory / "checkpoints")
-        (directory / "checkpoints").mkdir(parents=True, exist_ok=True)
-        with open(directory / "log.jsonl", "wb") as fh:
-            for leaf in leaves:
-                fh.write(leaf + b"\n")
-        for name, note in named:
-            (directory / "checkpoints" / name).write_bytes(note)
-        (directory / "README.txt").write_text(README.format(log=log, dirname=directory.name))
+        _write_staging(staging, leaves, named, README.format(log=log, dirname=directory.name))
+        _swap_in(staging, directory)
     except OSError as exc:
-        raise UsageError(f"cannot write bundle to {directory}: {exc.strerror}") from None
+        shutil.rmtree(staging, ignore_errors=True)
+        raise write_failure(exc, f"cannot write bundle to {directory}",
+                            hint="free disk space or choose another directory; nothing was "
+                                 "exported and an earlier bundle there is unchanged") from None
     return BundleInfo(directory=directory, events=len(leaves), checkpoints=len(named))
+
+
+def _write_staging(staging: Path, leaves: list[bytes], named: list[tuple[str, bytes]],
+                   readme: str) -> None:
+    """The whole bundle in a fresh staging directory, every file fsynced (issue 21, item
+    14): notes first, then the log, then the README, so nothing is visible until the
+    rename and a bundle is never a prefix of one."""
+    shutil.rmtree(staging, ignore_errors=True)
+    (staging / "checkpoints").mkdir(parents=True)
+    for name, note in named:
+        _write_durably(staging / "checkpoints" / name, [note])
+    fsync_directory(staging / "checkpoints")
+    _write_durably(staging / "log.jsonl", (leaf + b"\n" for leaf in leaves))
+    _write_durably(staging / "README.txt", [readme.encode("utf-8")])
+    fsync_directory(staging)
+
+
+def _write_durably(path: Path, chunks: Iterable[bytes]) -> None:
+    with open(path, "wb") as fh:
+        for chunk in chunks:
+            fh.write(chunk)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _swap_in(staging: Path, directory: Path) -> None:
+    """Rename the finished bundle into place; an earlier bundle (``--force``) is moved
+    aside first and removed only once the new one is there."""
+    old: Path | None = None
+    if directory.is_dir() and any(directory.iterdir()):
+        old = directory.parent / f".{directory.name}.replaced-{os.getpid()}"
+        shutil.rmtree(old, ignore_errors=True)
+        os.rename(directory, old)
+    try:
+        os.rename(staging, directory)  # replaces an empty directory atomically
+    except OSError:
+        if old is not None:
+            os.rename(old, directory)
+        raise
+    fsync_directory(directory.parent)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _bundle_note_names(notes: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:

@@ -110,6 +110,48 @@ def read_notes(files: Sequence[Path]) -> list[NoteFile]:
     return out
 
 
+def published_notes(directories: Sequence[Path], log: str) -> list[NoteFile]:
+    """The notes of ``log`` in the auditor's ``--checkpoints`` directories (issue 21, item
+    15): a note of another tournament (another origin) is not about this log and is left
+    out; an unparsable note is kept for the audit to report.  A directory that holds no
+    note of ``log`` binds nothing, so it is a usage error rather than a silent pass."""
+    from ledger.checkpoint import CheckpointError, parse_checkpoint_note
+    from ledger.checkpoint_store import note_files, origin_of
+
+    out: list[NoteFile] = []
+    for directory in directories:
+        mine = 0
+        others: set[str] = set()
+        for name, note in read_notes(note_files([directory], log)):
+            try:
+                origin = parse_checkpoint_note(note)[0].origin
+            except CheckpointError:
+                origin = origin_of(log)
+            if origin != origin_of(log):
+                others.add(origin)
+                continue
+            mine += 1
+            out.append((name, note))
+        if mine == 0:
+            held = f" (only notes of {', '.join(sorted(others))})" if others else ""
+            raise UsageError(f"--checkpoints {directory} holds no checkpoint note of "
+                             f"tournament {log}{held}",
+                             hint="pass the directory where this tournament's *.note "
+                                  "files were published")
+    return out
+
+
+def _merged(notes: list[NoteFile], more: list[NoteFile]) -> list[NoteFile]:
+    """``notes`` then each of ``more`` whose bytes are not already among them."""
+    known = {note for _n, note in notes}
+    out = list(notes)
+    for name, note in more:
+        if note not in known:
+            known.add(note)
+            out.append((name, note))
+    return out
+
+
 def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
                   progress: Progress | None = None, *,
                   published: Sequence[Path] = ()) -> Report:
@@ -125,8 +167,9 @@ def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
         signatures = start_signatures(leaves)
         with _closing_on_error(signatures[0]):
             # the notes stored in the ledger itself (issue 7), then the note files
-            notes = ledger_notes(ledger, tid, note_files(
-                [checkpoint_dir(location, checkpoints, tid)], tid) + note_files(published, tid))
+            notes = _merged(ledger_notes(ledger, tid, note_files(
+                [checkpoint_dir(location, checkpoints, tid)], tid)),
+                published_notes(published, tid))
     return audit_leaves(leaves, notes, log=tid, source=location.display(), progress=progress,
                         signatures=signatures)
 
@@ -153,12 +196,11 @@ def verify_bundle(directory: Path, progress: Progress | None = None, *,
     with _closing_on_error(signatures[0]):
         from ledger.checkpoint_store import note_files
 
-        files = note_files([directory / "checkpoints"], log or "")
+        notes = read_notes(note_files([directory / "checkpoints"], log or ""))
         if log:
-            files += note_files(published, log)
+            notes = _merged(notes, published_notes(published, log))
         else:
-            files += [p for d in published for p in note_files([d], "")]
-        notes = read_notes(files)
+            notes += read_notes([p for d in published for p in note_files([d], "")])
     return audit_leaves(leaves, notes, source=str(directory), progress=progress,
                         signatures=signatures)
 
@@ -194,8 +236,9 @@ def load_target(target: str | None, tournament: str | None,
             lines.pop()
         leaves = [(i, line) for i, line in enumerate(lines, start=1)]
         log = _expected_log(leaves) or ""
-        return (leaves, read_notes(note_files([path / "checkpoints", *published], log)),
-                None, str(path))
+        own = read_notes(note_files([path / "checkpoints"], log))
+        return (leaves, _merged(own, published_notes(published, log) if log else
+                                read_notes(note_files(published, log))), None, str(path))
     location = location_from(target)
     if not location.exists():
         raise StorageError(f"ledger {location.display()} does not exist",
@@ -203,6 +246,6 @@ def load_target(target: str | None, tournament: str | None,
     with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(tournament)
         leaves = list(ledger.raw_leaves(tid))
-        notes = ledger_notes(ledger, tid,
-                             note_files([checkpoint_dir(location, None, tid), *published], tid))
+        notes = _merged(ledger_notes(ledger, tid, note_files(
+            [checkpoint_dir(location, None, tid)], tid)), published_notes(published, tid))
     return leaves, notes, tid, location.display()

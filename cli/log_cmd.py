@@ -17,7 +17,7 @@ import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes
-from ledger.errors import UsageError
+from ledger.errors import UsageError, write_failure
 
 
 def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
@@ -279,7 +279,7 @@ def _proof_file(ctx: typer.Context, seq: int, note_file: Path | None, out: Path,
     try:
         out.write_bytes(msgspec.json.format(msgspec.json.encode(doc), indent=1) + b"\n")
     except OSError as exc:
-        raise UsageError(f"cannot write {out}: {exc.strerror}") from None
+        raise write_failure(exc, f"cannot write {out}") from None
     s.emit({"ok": True, "tournament": log_id, "seq": seq, "file": str(out),
             "checkpoint": str(path)},
            [f"proof of seq {seq} against {path} written to {out}",

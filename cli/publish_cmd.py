@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session
-from ledger.errors import ConcurrencyError, UsageError
+from ledger.errors import ConcurrencyError, UsageError, write_failure
 
 
 def publish(
@@ -70,9 +70,9 @@ def publish(
     try:
         files = render_site(directory, agg.state, figures=figures, rounds=rounds, report=report)
     except OSError as exc:
-        raise UsageError(f"cannot write the site to {directory}: {exc.strerror}",
-                         hint=f"the report is signed at seq {ev.seq}; fix the directory "
-                              "and publish again") from None
+        raise write_failure(exc, f"cannot write the site to {directory}",
+                            hint=f"the report is signed at seq {ev.seq}; fix the directory "
+                                 "or free disk space and publish again") from None
     s.emit({"ok": True, "tournament": log, "seq": ev.seq, "digest": report["digest"],
             "checkpoint": {"size": cp0.size, "root": cp0.root.hex()},
             "sealed": {"size": cp1.size, "root": cp1.root.hex()},

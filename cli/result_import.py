@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
-from ledger.errors import ExitCode, TourneyError, UsageError
+from ledger.errors import ExitCode, StorageError, TourneyError, UsageError
 from ledger.text import whole_number
 
 if TYPE_CHECKING:
@@ -174,6 +174,12 @@ def result_import(
                 return enter_result(t, signer, time, lambda seq: led.actor_of(log, seq), **kw)
             try:
                 events = session.write(command)
+            except StorageError as err:  # the ledger, not the slip (issue 21, item 13)
+                raise StorageError(f"{name} line {slip.line}: {err.message}; "
+                                   f"{len(written)} earlier slips were recorded, this and "
+                                   "later lines were not",
+                                   hint="fix the cause and import the file again: slips "
+                                        "already recorded are left unchanged") from None
             except TourneyError as err:
                 bad.append(Bad(slip.line, err.cli_message().removeprefix("error: "),
                                int(err.exit_code)))

@@ -32,7 +32,7 @@ from ledger.checkpoint import (
     verify_inclusion_at,
 )
 from ledger.cosignature_table import CosignatureTable, with_cosignatures
-from ledger.errors import StorageError, UsageError, VerificationError
+from ledger.errors import StorageError, UsageError, VerificationError, write_failure
 from ledger.events import Role
 from ledger.keys import Signer
 from ledger.location import Location
@@ -166,9 +166,9 @@ def write_note_file(directory: Path, cp: Checkpoint, note: bytes) -> Path:
                                     hint="the log was forked or the file was edited; "
                                          "run 'tourney audit verify'")
         return path
+    tmp = path.with_suffix(".tmp")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
         with open(tmp, "wb") as fh:
             fh.write(note)
             fh.flush()
@@ -176,8 +176,9 @@ def write_note_file(directory: Path, cp: Checkpoint, note: bytes) -> Path:
         os.replace(tmp, path)
         fsync_directory(directory)
     except OSError as exc:
-        raise UsageError(f"cannot write checkpoint to {directory}: {exc.strerror}",
-                         hint="pass --checkpoints DIR") from None
+        tmp.unlink(missing_ok=True)
+        raise write_failure(exc, f"cannot write checkpoint to {directory}",
+                            hint="free disk space, or pass --checkpoints DIR") from None
     return path
 
 

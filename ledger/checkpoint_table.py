@@ -11,7 +11,8 @@ Rows hold the exact note bytes (the signed text is never re-encoded) plus the si
 root parsed from them at write time, for lookups only: readers verify the note itself.
 A second note for a size with a different root is refused (a fork), never stored.
 
-May import: ``ledger.errors``, ``ledger.store`` (types only), the standard library.
+May import: ``ledger.errors``, ``ledger.sqlite_probe``, ``ledger.store`` (types only), the
+standard library.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import StorageError, VerificationError
+from ledger.sqlite_probe import storage_cause
 
 if TYPE_CHECKING:
     from ledger.store import Ledger
@@ -80,7 +82,8 @@ class CheckpointTable:
             if _missing_table(exc, self.TABLE):
                 return []
             raise StorageError(f"cannot access checkpoints in "
-                               f"{self._ledger.location.display()}: {exc}",
+                               f"{self._ledger.location.display()}: "
+                               f"{storage_cause(self._ledger.location, exc)}",
                                hint="check disk space, permissions or the server") from None
 
     # -- API -----------------------------------------------------------------------------
@@ -88,6 +91,7 @@ class CheckpointTable:
         """Store ``note`` (a signed checkpoint of ``log`` at ``size`` with ``root``) and
         return the note now stored for that size: the given one, or an earlier note with
         the same root.  Raises ``VerificationError`` if a different root is stored."""
+        self._ledger.prepare_write()
         self._create()
         sql = self._sql("INSERT INTO {t} (log, size, root, note) VALUES (?, ?, ?, ?) "
                         "ON CONFLICT (log, size) DO NOTHING")

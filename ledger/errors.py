@@ -9,6 +9,7 @@ May import: nothing from this project (leaf module).
 
 from __future__ import annotations
 
+import errno
 from enum import IntEnum
 
 
@@ -84,3 +85,17 @@ class ConcurrencyError(StorageError):
     """Another writer won the race for the same seq and retries ran out (exit 5)."""
 
     code = "concurrent_write"
+
+
+#: OS errors that are the storage's fault, not the path's: exit 5 (issue 21, item 13)
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EFBIG})
+
+
+def write_failure(exc: OSError, message: str, *, hint: str | None = None) -> TourneyError:
+    """The error for a failed file write: a full, read-only or failing disk is a storage
+    error (exit 5) naming the cause; anything else (a bad path, no permission) usage."""
+    text = f"{message}: {exc.strerror or exc}"
+    if exc.errno in STORAGE_ERRNOS:
+        return StorageError(text, hint=hint or "free disk space or write elsewhere; nothing "
+                                               "partial was kept")
+    return UsageError(text, hint=hint)

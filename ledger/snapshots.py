@@ -10,7 +10,7 @@ and the exact state layout, so another layout is dropped and rebuilt), ``LedgerA
 
 May import: ``eventsourcing``, ``msgspec``, ``ledger.aggregate``, ``ledger.events``,
 ``ledger.format_socket``, ``ledger.state``, ``ledger.errors``, ``ledger.clock``,
-``ledger.canonical``.
+``ledger.canonical``, ``ledger.pg_station`` (the recovery hint).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from ledger.clock import parse_time
 from ledger.errors import StorageError
 from ledger.events import open_leaf
 from ledger.format_socket import plugin_for
+from ledger.pg_station import recovery_hint
 from ledger.state import TournamentState
 
 SNAPSHOT_INTERVAL = 100
@@ -128,10 +129,10 @@ class LeafMapper(Mapper[str]):
             signed = open_leaf(bytes(stored_event.state))
         except NonCanonicalError as exc:
             raise LedgerCorrupt(f"event {oid}#{ver} is unreadable: {exc.message}",
-                                hint="run 'tourney audit verify' for the full report") from None
+                                hint=recovery_hint(str(oid), ver)) from None
         if signed.seq != ver or signed.log != oid:
             raise LedgerCorrupt(f"event {oid}#{ver} claims {signed.log}#{signed.seq}",
-                                hint="run 'tourney audit verify' for the full report")
+                                hint=recovery_hint(str(oid), ver))
         ts = parse_time(signed.time)
         if ver == 1:
             return TournamentStarted(originator_id=oid, originator_version=ver, timestamp=ts,

@@ -5,20 +5,26 @@ tables and switch it to WAL), a read-only look at its bytes and schema: a direct
 usage error; a missing, empty, foreign, truncated or damaged file a storage error with a
 message that says which; and the URI parameter a read-only connection needs (``mode=ro``,
 or ``immutable=1`` on read-only media when no unmerged write-ahead log would be ignored).
-``sqlite_uri`` builds such URIs.
+``sqlite_uri`` builds such URIs.  A file in rollback-journal mode (a ``VACUUM INTO`` copy,
+one the ``sqlite3`` shell made) is read as it is and switched to WAL only just before its
+first write (``defer_wal``, ``switch_to_wal``; issue 21, item 12).
 
-May import: ``sqlite3``, ``ledger.errors``.
+May import: ``sqlite3``, ``ledger.errors``, ``ledger.location``.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from ledger.errors import StorageError, UsageError
+from ledger.location import Location
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+FULL_BELOW = 64 * 1024  # bytes free: a disk with less is full for a ledger
 
 
 def sqlite_uri(path: Path, mode: str) -> str:
@@ -85,7 +91,9 @@ def probe_sqlite(path: Path, *, create: bool) -> str:
                                        hint="open it once on writable storage, or copy "
                                             "both files there") from None
                 continue
-            raise StorageError(f"cannot open ledger {path}: {exc}") from None
+            raise StorageError(f"cannot open ledger {path}: {storage_cause(path, exc)}",
+                               hint="free disk space, or copy the ledger to a disk with "
+                                    "room; nothing was written") from None
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"ledger {path} is damaged or not a tourney ledger ({exc})",
                                hint="restore it from a copy or audit an exported "
@@ -95,3 +103,60 @@ def probe_sqlite(path: Path, *, create: bool) -> str:
         raise StorageError(f"{path} is not a tourney ledger ({what})",
                            hint="pass the .db file written by 'tourney init'")
     return mode
+
+
+def storage_cause(where: Path | Location, exc: BaseException | str) -> str:
+    """What went wrong, in words (issue 21, item 13): a full disk is named as such, since
+    SQLite reports one as "database or disk is full" on a write and as a bare "disk I/O
+    error" when a reader cannot create its ``-shm`` index."""
+    text = str(exc)
+    if isinstance(where, Location):
+        if where.is_postgres:
+            return text
+        where = where.path
+    try:
+        st = os.statvfs(where if where.is_dir() else where.parent)
+        full = st.f_bavail * st.f_frsize < FULL_BELOW
+    except OSError:
+        full = False
+    if full or "disk is full" in text or "No space left" in text:
+        return f"the disk holding {where} is full ({text})"
+    if "database is locked" in text:
+        return f"another process kept the write lock of {where} too long ({text})"
+    return text
+
+
+def holds_wal_header(path: Path) -> bool:
+    """The file is in WAL mode (header bytes 18–19 are 2; 1 is a rollback journal: a
+    ``VACUUM INTO`` copy, a file the ``sqlite3`` shell made)."""
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(20)
+    except OSError:
+        return False
+    return len(header) == 20 and header[18] == 2
+
+
+def defer_wal(pool: Any, path: Path, *, readonly: bool) -> bool:
+    """Keep the library from switching a rollback-journal file to WAL when it connects
+    (issue 21, item 12): a read, or a write that is refused, leaves the file as it is.
+    True when the file must be switched (``switch_to_wal``) before its first write."""
+    pending = path.is_file() and path.stat().st_size > 0 and not holds_wal_header(path)
+    if pool is not None and (readonly or pending):
+        pool.is_journal_mode_wal = True
+    return pending and not readonly
+
+
+def switch_to_wal(path: Path) -> None:
+    """Put a rollback-journal ledger into WAL mode, just before its first write (issue 21,
+    item 12): reads and refused writes leave the file as it is."""
+    try:
+        con = sqlite3.connect(sqlite_uri(path, "mode=rw"), uri=True, timeout=30)
+        try:
+            con.execute("PRAGMA journal_mode=WAL")
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot write to {path}: {exc}",
+                           hint="check disk space and permissions") from None
+

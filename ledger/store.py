@@ -30,26 +30,23 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from eventsourcing.persistence import (
-    IntegrityError,
-    PersistenceError,
-)
+from eventsourcing.persistence import IntegrityError, PersistenceError
 
+from ledger import sqlite_probe as sq
 from ledger.aggregate import Tournament
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
 from ledger.events import open_leaf
 from ledger.location import Location
+from ledger.pg_station import recovery_hint, station_env
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
-from ledger.sqlite_probe import probe_sqlite, sqlite_uri
 from ledger.write_guard import LeafReader, authority_problem, head_problem
 from ledger.write_turn import writer_turn
 
 if TYPE_CHECKING:
     from ledger.checkpoint_table import CheckpointTable
     from ledger.write_session import WriteSession
-
 
 
 def _project(aggregate: Any, events: Any) -> Any:
@@ -80,9 +77,9 @@ class Ledger:
             if create and not path.parent.is_dir():
                 raise StorageError(f"directory {path.parent} does not exist",
                                    hint="create it or choose another --ledger")
-            mode = probe_sqlite(path, create=create)
+            mode = sq.probe_sqlite(path, create=create)
             if self.readonly:
-                env["SQLITE_DBNAME"] = sqlite_uri(path, mode)
+                env["SQLITE_DBNAME"] = sq.sqlite_uri(path, mode)
                 env["CREATE_TABLE"] = "no"
             else:
                 writable = (os.access(path, os.W_OK) if path.exists() else True) and \
@@ -93,8 +90,8 @@ class Ledger:
                                             "read commands work where it is")
                 if not create:
                     env["CREATE_TABLE"] = "no"
-        elif not create:
-            env["CREATE_TABLE"] = "no"
+        else:
+            env = station_env({**env, "CREATE_TABLE": "no"} if not create else env)
         self.clock = clock or default_clock()
         for attempt in range(4):
             try:
@@ -108,14 +105,23 @@ class Ledger:
                     continue
                 # several processes creating the schema at once may collide; retry briefly
                 if attempt == 3:
-                    raise StorageError(f"cannot open ledger {location.display()}: {exc}",
+                    raise StorageError(f"cannot open ledger {location.display()}: "
+                                       f"{sq.storage_cause(location, exc)}",
                                        hint="check the path or URL and that the server "
                                             "runs") from None
                 _time.sleep(0.05 * (attempt + 1))
 
         self._sync_mode = "FULL"
+        self._wal_pending = not location.is_postgres and sq.defer_wal(
+            self._sqlite_pool(), location.path, readonly=self.readonly)
         if not location.is_postgres:
             self._hook_sqlite_connections()
+
+    def prepare_write(self) -> None:
+        """Just before a write: a rollback-journal SQLite file is switched to WAL."""
+        if self._wal_pending:
+            sq.switch_to_wal(self.location.path)
+            self._wal_pending = False
 
     # -- durability (SQLite) -------------------------------------------------------------
     def _sqlite_pool(self) -> Any:
@@ -295,16 +301,9 @@ class Ledger:
                 return
             gt = rows[-1].originator_version
 
-    def leaf(self, log: str, seq: int) -> bytes | None:
-        """The stored leaf bytes of one event (None if there is no such seq)."""
-        for ver, data in self.raw_leaves(log, after=seq - 1):
-            return data if ver == seq else None
-        return None
-
     def actor_of(self, log: str, seq: int) -> str | None:
         """The key id that signed event ``seq`` (None if unreadable or absent)."""
-
-        data = self.leaf(log, seq)
+        data = self.raw_leaf(log, seq)
         try:
             return open_leaf(data).actor if data is not None else None
         except NonCanonicalError:
@@ -379,8 +378,7 @@ class Ledger:
         if not rebuilt:
             raise SnapshotMismatch(problem)
         raise VerificationError(f"refusing to sign on top of {log}: {problem}",
-                                hint="the stored events were changed; run 'tourney audit "
-                                     "verify' and restore the ledger from a copy")
+                                hint=recovery_hint(log, agg.state.size))
 
     def session(self, log: str) -> WriteSession:
         """Many commands on one tournament from one process (``result import``): the
@@ -391,10 +389,13 @@ class Ledger:
         return WriteSession(self, log)
 
     def _save(self, agg: Tournament) -> None:
+        self.prepare_write()
         try:
             self.app.save(agg)
         except IntegrityError:
             raise
         except PersistenceError as exc:
-            raise StorageError(f"cannot write to {self.location.display()}: {exc}",
-                               hint="check disk space, permissions or the server") from None
+            raise StorageError(f"cannot write to {self.location.display()}: "
+                               f"{sq.storage_cause(self.location, exc)}",
+                               hint="check disk space, permissions or the server; this "
+                                    "command wrote nothing") from None

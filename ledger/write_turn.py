@@ -3,14 +3,18 @@
 Owns: ``writer_turn`` — stations writing one tournament queue on a session advisory lock
 (granted in arrival order) with a bounded wait (``TURN_WAIT_MS``), so no station starves
 re-deciding lost races; past the wait the write goes ahead optimistically and a lost race
-is retried as always (``Ledger.retrying``), so correctness never depends on the lock.
+is retried as always (``Ledger.retrying``), so correctness never depends on the lock.  A
+write that then waits too long for the event table's lock fails naming the session that
+holds it (``ledger.pg_station``; issue 21, item 11).
 
-May import: ``eventsourcing``, ``psycopg`` (PostgreSQL only), ``ledger.errors``.
+May import: ``eventsourcing``, ``psycopg`` (PostgreSQL only), ``ledger.errors``,
+``ledger.pg_station``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -18,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.persistence import PersistenceError
 
 from ledger.errors import StorageError
+from ledger.pg_station import is_lock_timeout, lock_wait_error
 
 if TYPE_CHECKING:
     from ledger.store import Ledger
@@ -51,8 +56,13 @@ def writer_turn(ledger: Ledger, log: str) -> Iterator[None]:
                 locked = False  # a holder that does not let go: write optimistically
             finally:
                 conn.execute("SET lock_timeout = 0")
+            start = time.monotonic()
             try:
                 yield
+            except StorageError as err:  # issue 21, item 11: name who holds the lock
+                if is_lock_timeout(err):
+                    raise lock_wait_error(ledger, log, time.monotonic() - start) from None
+                raise
             finally:
                 if locked:
                     conn.execute("SELECT pg_advisory_unlock(%s)", (key,))

@@ -97,6 +97,11 @@ def test_defect1_checkpoints_option_that_cannot_apply_is_a_usage_error(
     cli("--checkpoints", "a", "--checkpoints", "b", "checkpoint", "--key", "hj.pem", code=2)
     cli("audit", "verify", "--checkpoints", "no-such-dir", code=2)
     assert snapshot(d / "t.db") == before
+    # an empty published directory binds nothing: a usage error (issue 21, item 15)
+    cli("--checkpoints", "a", "--checkpoints", "b", "audit", "verify", "--json", code=2)
+    for p in (d / "t.db.checkpoints" / log).glob("*.note"):
+        shutil.copy(p, d / "a" / p.name)
+        shutil.copy(p, d / "b" / p.name)
     assert cli("--checkpoints", "a", "--checkpoints", "b", "audit", "verify",
                "--json").doc["ok"]
 

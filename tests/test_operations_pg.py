@@ -58,9 +58,10 @@ def scratch() -> Iterator[tuple[str, str, str]]:
               "-c", f"DROP ROLE IF EXISTS {owner}", ok=False)
 
 
-def _tourney(cwd: Path, url: str, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
-    env.update(TOURNEY_LEDGER=url, PYTHONPATH=str(ROOT))
+def _tourney(cwd: Path, url: str, *args: str, code: int = 0,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
+    env = {**base, "TOURNEY_LEDGER": url, "PYTHONPATH": str(ROOT), **(env or {})}
     proc = subprocess.run([*TOURNEY, *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == code, (args, proc.stdout, proc.stderr)

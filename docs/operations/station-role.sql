@@ -1,15 +1,171 @@
 -- tourney on PostgreSQL: stations may read and append, never rewrite (docs/OPERATIONS.md).
 -- Run as the ledger's owner (the head judge's role) AFTER 'tourney init' created the tables:
 --   psql "postgresql://OWNER@HOST/DB" -v station=tourney_station -f station-role.sql
--- Idempotent: running it again changes nothing.
+-- Idempotent: running it again changes nothing; on an existing ledger it upgrades it.
+-- Installs: the admission functions every inserted event and checkpoint row goes through
+-- (tourney_admit_event, tourney_admit_checkpoint), the append-only triggers, the station
+-- grants, and the owner's recovery for a bad row (tourney_withdraw,
+-- tourney_withdraw_checkpoint; docs/OPERATIONS.md, "A bad row"; ADR 0017).
 
 -- The checkpoint table is created by the first checkpoint; make sure it exists now.
 CREATE TABLE IF NOT EXISTS tourney_checkpoints (log TEXT NOT NULL, size BIGINT NOT NULL,
   root BYTEA NOT NULL, note BYTEA NOT NULL, PRIMARY KEY (log, size));
 
--- The event and checkpoint tables are append-only for every role, owner included.
+-- Keys the log declares (genesis head judge, official_added), kept by the admission
+-- function below; backfilled from the rows already there.
+CREATE TABLE IF NOT EXISTS tourney_declared_keys (log TEXT NOT NULL, key_id TEXT NOT NULL,
+  public_key TEXT NOT NULL, role TEXT NOT NULL, seq BIGINT NOT NULL,
+  PRIMARY KEY (log, key_id, role));
+-- Rows the owner withdrew with tourney_withdraw (the recovery): kept, never deleted.
+CREATE TABLE IF NOT EXISTS tourney_withdrawn (log TEXT NOT NULL, what TEXT NOT NULL,
+  version BIGINT NOT NULL, data BYTEA, reason TEXT NOT NULL, withdrawn_by NAME NOT NULL,
+  withdrawn_at TIMESTAMPTZ NOT NULL DEFAULT now());
+
+-- Canonical JSON (DESIGN.md §4: sorted keys, no whitespace, msgspec's escapes).
+CREATE OR REPLACE FUNCTION tourney_canonical(j jsonb) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE out text;
+BEGIN
+  CASE jsonb_typeof(j)
+  WHEN 'object' THEN
+    SELECT '{' || coalesce(string_agg(to_json(key)::text || ':' || tourney_canonical(value),
+                                      ',' ORDER BY key COLLATE "C"), '') || '}'
+      INTO out FROM jsonb_each(j);
+  WHEN 'array' THEN
+    SELECT '[' || coalesce(string_agg(tourney_canonical(value), ',' ORDER BY n), '') || ']'
+      INTO out FROM jsonb_array_elements(j) WITH ORDINALITY AS t(value, n);
+  WHEN 'string' THEN out := to_json(j #>> '{}')::text;
+  ELSE out := j::text;
+  END CASE;
+  RETURN out;
+END $$;
+
+-- The station write function (issue 21, item 10): every row of tourney_events, whoever
+-- inserts it, must be a canonical leaf {"event":…,"sig":…} of its own tournament, the
+-- next in sequence, linked to its predecessor by SHA-256, signed (a 64-byte signature)
+-- by a key the log declared before it.  Anything else is refused and never stored.
+CREATE OR REPLACE FUNCTION tourney_admit_event() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  doc jsonb; ev jsonb; txt text; prev_state bytea; why text;
+BEGIN
+  BEGIN
+    txt := convert_from(NEW.state, 'UTF8');
+    doc := txt::jsonb;
+  EXCEPTION WHEN others THEN
+    RAISE EXCEPTION 'tourney: refused row % of %: not a UTF-8 JSON leaf',
+      NEW.originator_version, NEW.originator_id USING ERRCODE = 'check_violation';
+  END;
+  ev := doc -> 'event';
+  IF jsonb_typeof(doc) <> 'object' OR ev IS NULL OR jsonb_typeof(ev) <> 'object'
+     OR (SELECT count(*) FROM jsonb_object_keys(doc)) <> 2 OR doc ->> 'sig' IS NULL THEN
+    why := 'not a leaf {"event":…,"sig":…}';
+  ELSIF tourney_canonical(doc) <> txt THEN
+    why := 'not canonical JSON';
+  ELSIF ev ->> 'log' IS DISTINCT FROM NEW.originator_id
+     OR jsonb_typeof(ev -> 'seq') <> 'number'
+     OR (ev ->> 'seq') <> NEW.originator_version::text
+     OR ev ->> 'kind' IS DISTINCT FROM NEW.topic THEN
+    why := 'its log, seq or kind differs from the row';
+  ELSIF (doc ->> 'sig') !~ '^[A-Za-z0-9+/]{86}==$' THEN
+    why := 'no 64-byte signature';
+  ELSIF NEW.originator_version = 1 THEN
+    IF ev ->> 'kind' <> 'tournament_created' OR ev ->> 'prev' <> repeat('0', 64)
+       OR ev #>> '{body,head_judge,key_id}' IS DISTINCT FROM ev ->> 'actor' THEN
+      why := 'seq 1 is not a genesis signed by the head judge it names';
+    END IF;
+  ELSE
+    SELECT state INTO prev_state FROM tourney_events
+      WHERE originator_id = NEW.originator_id
+        AND originator_version = NEW.originator_version - 1;
+    IF prev_state IS NULL THEN
+      why := 'it is not the next in sequence';
+    ELSIF ev ->> 'prev' IS DISTINCT FROM encode(sha256(prev_state), 'hex') THEN
+      why := 'it does not link to the row before it';
+    ELSIF NOT EXISTS (SELECT 1 FROM tourney_declared_keys
+                      WHERE log = NEW.originator_id AND key_id = ev ->> 'actor') THEN
+      why := 'its signer ' || coalesce(ev ->> 'actor', '?') || ' is not a key the log declared';
+    END IF;
+  END IF;
+  IF why IS NOT NULL THEN
+    RAISE EXCEPTION 'tourney: refused row % of %: %', NEW.originator_version,
+      NEW.originator_id, why USING ERRCODE = 'check_violation';
+  END IF;
+  IF ev ->> 'kind' = 'tournament_created' THEN
+    INSERT INTO tourney_declared_keys VALUES (NEW.originator_id,
+      ev #>> '{body,head_judge,key_id}', ev #>> '{body,head_judge,public_key}',
+      'head_judge', 1) ON CONFLICT DO NOTHING;
+  ELSIF ev ->> 'kind' = 'official_added' THEN
+    INSERT INTO tourney_declared_keys VALUES (NEW.originator_id, ev #>> '{body,key_id}',
+      ev #>> '{body,public_key}', ev #>> '{body,role}', NEW.originator_version)
+      ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NEW;
+END $$;
+INSERT INTO tourney_declared_keys
+  SELECT originator_id, j #>> '{event,body,head_judge,key_id}',
+         j #>> '{event,body,head_judge,public_key}', 'head_judge', 1
+  FROM (SELECT originator_id, convert_from(state, 'UTF8')::jsonb AS j FROM tourney_events
+        WHERE topic = 'tournament_created' AND originator_version = 1) g
+  ON CONFLICT DO NOTHING;
+INSERT INTO tourney_declared_keys
+  SELECT originator_id, j #>> '{event,body,key_id}', j #>> '{event,body,public_key}',
+         j #>> '{event,body,role}', originator_version
+  FROM (SELECT originator_id, originator_version, convert_from(state, 'UTF8')::jsonb AS j
+        FROM tourney_events WHERE topic = 'official_added') o
+  ON CONFLICT DO NOTHING;
+DROP TRIGGER IF EXISTS tourney_events_admit ON tourney_events;
+CREATE TRIGGER tourney_events_admit BEFORE INSERT ON tourney_events
+  FOR EACH ROW EXECUTE FUNCTION tourney_admit_event();
+
+-- Checkpoint rows: only a note of this log at this size and root, no larger than the log,
+-- carrying a signature line by a head-judge key the log declared (C2SP signed-note key
+-- hash).  Stations may not insert them at all (see the grants below).
+CREATE OR REPLACE FUNCTION tourney_admit_checkpoint() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE txt text; body text; origin text; ok boolean;
+BEGIN
+  BEGIN
+    txt := convert_from(NEW.note, 'UTF8');
+  EXCEPTION WHEN others THEN
+    txt := NULL;
+  END;
+  origin := 'tourney/' || NEW.log;
+  body := origin || E'\n' || NEW.size || E'\n' || encode(NEW.root, 'base64') || E'\n\n';
+  ok := txt IS NOT NULL AND length(NEW.root) = 32 AND left(txt, length(body)) = body
+    AND NEW.size <= (SELECT coalesce(max(originator_version), 0) FROM tourney_events
+                     WHERE originator_id = NEW.log)
+    AND EXISTS (
+      SELECT 1 FROM regexp_matches(substr(txt, length(body) + 1),
+                                   E'— (\\S+) ([A-Za-z0-9+/=]+)\n', 'g') AS m(g),
+                    tourney_declared_keys k
+      WHERE k.log = NEW.log AND k.role = 'head_judge' AND m.g[1] = origin
+        AND substr(decode(m.g[2], 'base64'), 1, 4) = substr(sha256(convert_to(origin, 'UTF8')
+              || '\x0a01'::bytea || decode(k.public_key, 'base64')), 1, 4));
+  IF NOT coalesce(ok, false) THEN
+    RAISE EXCEPTION 'tourney: refused checkpoint of % at size %: not a note of this log '
+      'signed by its head judge', NEW.log, NEW.size USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+DROP TRIGGER IF EXISTS tourney_checkpoints_admit ON tourney_checkpoints;
+CREATE TRIGGER tourney_checkpoints_admit BEFORE INSERT ON tourney_checkpoints
+  FOR EACH ROW EXECUTE FUNCTION tourney_admit_checkpoint();
+
+-- The event and checkpoint tables are append-only for every role, owner included; the
+-- one exception is the owner's recovery, tourney_withdraw, below.
 CREATE OR REPLACE FUNCTION tourney_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF TG_OP = 'DELETE' AND TG_TABLE_NAME = 'tourney_events' THEN
+    IF current_setting('tourney.withdraw', true) =
+       OLD.originator_id || ':' || OLD.originator_version THEN
+      RETURN OLD;
+    END IF;
+  ELSIF TG_OP = 'DELETE' AND TG_TABLE_NAME = 'tourney_checkpoints' THEN
+    IF current_setting('tourney.withdraw', true) = OLD.log || ':checkpoint:' || OLD.size THEN
+      RETURN OLD;
+    END IF;
+  END IF;
   RAISE EXCEPTION '% is append-only: a tournament ledger is never rewritten', TG_TABLE_NAME;
 END $$;
 DROP TRIGGER IF EXISTS tourney_events_append_only ON tourney_events;
@@ -33,7 +189,61 @@ GRANT SELECT, INSERT, UPDATE ON tourney_events TO :"station";
 GRANT USAGE ON SEQUENCE tourney_events_notification_id_seq TO :"station";
 GRANT USAGE ON TYPE stored_event_text TO :"station";
 GRANT SELECT, INSERT, DELETE ON tourney_snapshots TO :"station";
-GRANT SELECT, INSERT ON tourney_checkpoints TO :"station";  -- notes are signed by the head judge key
+GRANT SELECT ON tourney_checkpoints, tourney_declared_keys, tourney_withdrawn TO :"station";
+-- checkpoint rows are written by the head judge's (owner) role only
+REVOKE INSERT, UPDATE, DELETE ON tourney_checkpoints FROM :"station";
+
+-- The recovery (docs/OPERATIONS.md, "A bad row"): the owner withdraws the newest rows of
+-- a tournament from seq FROM_SEQ on, or one checkpoint row, when the audit or a refused
+-- command names it as bad.  Only rows no checkpoint covers; each is kept in
+-- tourney_withdrawn with the reason and the role that withdrew it.  Stations may not.
+CREATE OR REPLACE FUNCTION tourney_withdraw(p_log text, p_from bigint, p_reason text)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE r record; n integer := 0; top bigint;
+BEGIN
+  IF coalesce(trim(p_reason), '') = '' THEN
+    RAISE EXCEPTION 'tourney_withdraw: give the reason (the audit finding or error)';
+  END IF;
+  IF EXISTS (SELECT 1 FROM tourney_checkpoints WHERE log = p_log AND size >= p_from) THEN
+    RAISE EXCEPTION 'tourney_withdraw: a checkpoint of % covers seq %: signed history is '
+      'never withdrawn (withdraw the checkpoint row first if it is the bad one)', p_log, p_from;
+  END IF;
+  SELECT max(originator_version) INTO top FROM tourney_events WHERE originator_id = p_log;
+  FOR r IN SELECT * FROM tourney_events WHERE originator_id = p_log
+           AND originator_version >= p_from ORDER BY originator_version DESC LOOP
+    INSERT INTO tourney_withdrawn (log, what, version, data, reason, withdrawn_by)
+      VALUES (p_log, 'event', r.originator_version, r.state, p_reason, session_user);
+    PERFORM set_config('tourney.withdraw', p_log || ':' || r.originator_version, true);
+    DELETE FROM tourney_events WHERE originator_id = p_log
+      AND originator_version = r.originator_version;
+    n := n + 1;
+  END LOOP;
+  PERFORM set_config('tourney.withdraw', '', true);
+  DELETE FROM tourney_snapshots WHERE originator_id = p_log;  -- caches: rebuilt on use
+  DELETE FROM tourney_declared_keys WHERE log = p_log AND seq >= p_from;
+  RETURN n;
+END $$;
+CREATE OR REPLACE FUNCTION tourney_withdraw_checkpoint(p_log text, p_size bigint,
+  p_reason text) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE n integer;
+BEGIN
+  IF coalesce(trim(p_reason), '') = '' THEN
+    RAISE EXCEPTION 'tourney_withdraw_checkpoint: give the reason';
+  END IF;
+  INSERT INTO tourney_withdrawn (log, what, version, data, reason, withdrawn_by)
+    SELECT log, 'checkpoint', size, note, p_reason, session_user FROM tourney_checkpoints
+    WHERE log = p_log AND size = p_size;
+  PERFORM set_config('tourney.withdraw', p_log || ':checkpoint:' || p_size, true);
+  DELETE FROM tourney_checkpoints WHERE log = p_log AND size = p_size;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  PERFORM set_config('tourney.withdraw', '', true);
+  RETURN n;
+END $$;
+REVOKE ALL ON FUNCTION tourney_withdraw(text, bigint, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION tourney_withdraw_checkpoint(text, bigint, text) FROM PUBLIC;
+DROP TRIGGER IF EXISTS tourney_withdrawn_append_only ON tourney_withdrawn;
+CREATE TRIGGER tourney_withdrawn_append_only BEFORE UPDATE OR DELETE ON tourney_withdrawn
+  FOR EACH ROW EXECUTE FUNCTION tourney_append_only();
 
 -- Witness cosignatures stored beside the checkpoints (issue 21 item 7, ADR 0016):
 -- append-only like them; stations and witnesses append, readers verify every line.
