@@ -21,9 +21,10 @@ def test_r2_event_through_the_cli(tmp_path: Path) -> None:
     init = cli("init", "--name", "Nationals", "--format", "hotc-swiss-de", "--cut", "2",
                "--param", "invitation_required=true", "--key", "hj.pem", "--json").doc
     genesis = init["event"]["event"]["body"]["format"]["params"]
-    assert genesis == {"match_minutes": 40, "rules": "HOTC_2013_R2",
+    # the default revision is R3 (R2 and a loss by penalty cited, issue 17)
+    assert genesis == {"match_minutes": 40, "rules": "HOTC_2013_R3",
                        "pair_down_counts": "higher", "bye_priority": "least_wins",
-                       "invitation_required": True}
+                       "invitation_required": True, "penalty_results": "cited"}
     for role, name in (("scorekeeper", "sk"), ("judge", "judge")):
         cli("official", "add", "--role", role, "--name", name, "--public-key",
             f"{name}.pem.pub", "--key", "hj.pem")

@@ -49,11 +49,21 @@ def clean(ev: HotcEvent) -> None:
 # -- the revision at genesis ---------------------------------------------------------------
 
 def test_new_tournaments_default_to_r2_with_every_parameter() -> None:
-    assert make_format("hotc-swiss-de", 8).params == DEFAULTS_R2
+    # the newest revision (R3, issue 17: a loss by penalty cited) is R2 and one parameter
+    assert make_format("hotc-swiss-de", 8).params == {**DEFAULTS_R2, "rules": "HOTC_2013_R3",
+                                                      "penalty_results": "cited"}
     assert DEFAULTS_R2["bye_priority"] == "least_wins"
     assert DEFAULTS_R2["invitation_required"] is False
+    # an R2 genesis records exactly what it did before R3
+    assert make_format("hotc-swiss-de", 8, {"rules": "HOTC_2013_R2"}).params == DEFAULTS_R2
     # a HOTC_2013 genesis records exactly what it always did (the sample's bytes)
     assert make_format("hotc-swiss-de", 8, OLD).params == DEFAULTS_2013
+
+
+def test_penalty_results_is_not_a_parameter_of_earlier_revisions() -> None:
+    for rules in ("HOTC_2013", "HOTC_2013_R2"):
+        with pytest.raises(RuleError, match=f"not of {rules}"):
+            make_format("hotc-swiss-de", 8, {"rules": rules, "penalty_results": "cited"})
 
 
 def test_invitation_required_is_not_a_hotc_2013_parameter() -> None:

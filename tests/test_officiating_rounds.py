@@ -182,7 +182,9 @@ def test_loss_of_game_waits_for_a_match_with_games(tmp_path: Path) -> None:
     finish_round(led)
     events = pair(led)                    # round 3: the loser plays, the LoG decides it
     [res] = [e.body for e in events if e.kind == "result_recorded"]
-    assert (res.round, res.losers, res.outcome) == (3, [loser], Outcome.CONCESSION)
+    # a loss by penalty, citing the LoG (BO1: the game is the match; issue 17, R2 rules)
+    assert (res.round, res.losers, res.outcome, res.penalty_seq) == \
+        (3, [loser], Outcome.PENALTY, log_.seq)
     assert verify_ledger(loc, LOG, None).ok
 
 

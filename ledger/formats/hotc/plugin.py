@@ -109,8 +109,9 @@ class HotcFormat(MatchFormat):
         required = REQUIRED.get(rules, frozenset())
         extra = sorted((NEW_IN_R2 | NEW_IN_R3) - required & set(spec.params))
         if extra:
-            raise RuleError("DESIGN-10", f"{', '.join(extra)} is not a parameter of "
-                            f"{rules}", hint=f"use --param rules={LATEST}")
+            raise RuleError("DESIGN-10", f"{', '.join(extra)} is a parameter of a later "
+                            f"revision ({LATEST}), not of {rules}",
+                            hint=f"use --param rules={LATEST}")
         missing = sorted(required - set(spec.params))
         if missing:
             raise RuleError("DESIGN-10", f"genesis must record every parameter; missing "
