@@ -56,8 +56,10 @@ def no_swiss_phase(state: TournamentState) -> bool:
 def stop_count_holds(state: TournamentState) -> bool:
     """HOTC-STOP-1 as revised (R2): after round 1, the X-0 count taken now — when the next
     Swiss round would be paired — is below N_cut (a drop or a correction since the round
-    closed counts)."""
-    return stop_rule(len(undefeated(state.fmt.records.values())), cut_size(state))
+    closed counts).  The count is the one kept as records change
+    (``MatchState.unbeaten``, ``ledger.formats.match.unbeaten``), not a recount of the
+    field at every drop check (issue 22 item 3)."""
+    return stop_rule(state.fmt.unbeaten, cut_size(state))
 
 
 def swiss_over(state: TournamentState) -> bool:
@@ -89,7 +91,7 @@ def swiss_preconditions(state: TournamentState) -> int:
         raise RuleError("AMB-H6", f"{len(active)} entrants, {rel} the top {cut_size(state)}: "
                         "there is no Swiss phase", hint="go straight to 'tourney cut'")
     if h.rounds and revised(state) and stop_count_holds(state):
-        x0 = len(undefeated(h.records.values()))
+        x0 = h.unbeaten
         raise RuleError("HOTC-STOP-1", f"{x0} active players are undefeated, fewer than "
                         f"{cut_size(state)}: the Swiss phase is over",
                         hint="select the top cut with 'tourney cut'", finding="swiss_after_stop")
