@@ -9,7 +9,7 @@ for ``result correct`` (an identical correction writes nothing).  What an entry 
 (winner, losers, reasons, games) is the format's own ``decided_result``, the decision its
 ``record_result`` makes, never redone here.
 
-May import: ``cli.round_cmd`` (labels), ``ledger.*``.
+May import: ``cli.result_text`` (labels), ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def recorded_by(state: TournamentState, actor: str | None) -> str:
 
 
 def describe(state: TournamentState, res: ResultState) -> str:
-    from cli.round_cmd import result_text
+    from cli.result_text import result_text
     return result_text(res)
 
 

@@ -7,7 +7,7 @@ checkpoint when a head judge signed (else a hint to run ``tourney checkpoint``).
 and why each loser lost is the ledger's (``ledger.formats.hotc.results.decide_result``), never
 decided here.
 
-May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.round_cmd``, ``cli.wot_cmd``,
+May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.result_text``, ``cli.wot_cmd``,
 ``ledger.*``.
 """
 
@@ -45,7 +45,7 @@ from cli.result_options import (  # noqa: F401  (choose, parse_games: re-exporte
     parse_annex,
     parse_games,
 )
-from cli.round_cmd import label, result_text
+from cli.result_text import label, result_text
 from cli.wot_cmd import (
     ConcededOpt,
     LastBattleOpt,

@@ -3,12 +3,13 @@
 Owns: the printable round (table, both players by number and name, win groups, rematch
 and pair-down marks, the result once in), the ``round show --json`` document of DESIGN.md
 §8 (``round_json``), the ``--seed-material/--seed-source`` options that pairing, cut and
-bracket share (``SeedMaterialOpt``, ``SeedSourceOpt``, ``seed_args``) and the player label
-``#7 Name``.  Pairing itself (bye, draws, Rule A/B, the bracket) is the ledger's
+bracket share (``SeedMaterialOpt``, ``SeedSourceOpt``, ``seed_args``); the player label ``#7 Name`` and
+the result phrase are ``cli.result_text``'s.  Pairing itself (bye, draws, Rule A/B, the bracket) is the ledger's
 (``Tournament.pair_round``), never redone here; the checkpoint after the pairing is
 ``cli.common.auto_checkpoint``.
 
-May import: ``typer``, ``cli.common``, ``ledger.*``, ``projections.*``.
+May import: ``typer``, ``cli.common``, ``cli.result_text``, ``cli.text``, ``ledger.*``,
+``projections.*``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from cli.common import (
     note,
     seq_span,
 )
+from cli.result_text import label, result_text
 from ledger.errors import UsageError
 from ledger.formats.officiating.commands import apply_pending
 
@@ -107,14 +109,6 @@ def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
     return log, events, agg, cp
 
 
-def label(state: TournamentState, number: int | None) -> str:
-    """``#7 Ada Lovelace`` (``-`` for nobody)."""
-    if number is None:
-        return "-"
-    player = state.players.get(number)
-    return f"#{number} {player.name}" if player is not None else f"#{number}"
-
-
 def result_json(res: ResultState | None) -> dict[str, Any] | None:
     if res is None:
         return None
@@ -136,29 +130,6 @@ def round_json(rnd: RoundState, overridden: Overridden | None = None, *,
             "bye": rnd.bye, "phase": rnd.phase.value, "advances": list(rnd.advances),
             "closed": rnd.closed_seq is not None, "bye_lost": lost_bye,
             "overridden": None if overridden is None else overridden.json()}
-
-
-def result_text(res: ResultState | None) -> str:
-    """One short phrase for a table's result (numbers only: the names are on the line)."""
-    from ledger.formats.match.model import Outcome
-
-    if res is None:
-        return "-"
-    score = "" if res.games is None else " " + "-".join(
-        str(g) for g in (res.games if res.games[2:] != [0] else res.games[:2]))
-    lost = res.losers[0] if res.losers else None
-    if res.winner is None and not res.losers:
-        return f"draw{score}"
-    if res.winner is None:
-        why = {Outcome.TIMEOUT: "time", Outcome.TIE: "tie",
-               Outcome.DOUBLE_LOSS: "tie"}.get(res.outcome, res.outcome.value)
-        return f"double loss ({why}){score}"
-    won = f"#{res.winner} wins{score}"
-    extra = {Outcome.CONCESSION: f"#{lost} conceded", Outcome.DROP: f"#{lost} dropped",
-             Outcome.SLOW_PLAY: f"time, #{lost} slow play",
-             Outcome.TIMEOUT: "time" if res.games is not None else f"time, #{lost} turn player"
-             }.get(res.outcome)
-    return f"{won} ({extra})" if extra else won
 
 
 def override_lines(o: Overridden) -> list[str]:
