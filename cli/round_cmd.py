@@ -30,7 +30,6 @@ from cli.common import (
 )
 from cli.result_text import label, result_text
 from ledger.errors import UsageError
-from ledger.formats.officiating.commands import apply_pending
 
 if TYPE_CHECKING:
     from ledger.formats.match.model import ResultState, RoundState
@@ -217,6 +216,7 @@ def round_pair(
     Example: tourney round pair --seed-material "17 03 88 41" --seed-source "atmospheric randomizer #1123, 09:02" --key hj.pem
     """
     from cli.wot_cmd import game_json, game_lines, is_wot, seed_unused
+    from ledger.formats.officiating.commands import apply_pending  # writes only
 
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
