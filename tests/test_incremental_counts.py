@@ -74,7 +74,9 @@ def events(draw: st.DrawFn) -> dict[str, Any]:
     if fmt == "hotc-swiss-de":
         params["rules"] = draw(st.sampled_from(["HOTC_2013", "HOTC_2013_R2"]))
     hotc = fmt == "hotc-swiss-de"
-    return {"format_id": fmt, "players": draw(st.integers(3, 30)),
+    # a Bushiroad Swiss of fewer than 9 has no recommended R_total (a round robin is)
+    return {"format_id": fmt, "players": draw(st.integers(3, 30) if hotc or fmt == "bushiroad-de"
+                                              else st.integers(9, 30)),
             "cut": draw(st.sampled_from([2, 4, 8])) if hotc else None,
             "timeouts": draw(st.sampled_from([Fraction(0), Fraction(1, 5)])) if hotc
             else Fraction(0),
