@@ -20,7 +20,7 @@ the process and its children (steadier than wall clock on a shared machine).  Th
 exponent between the smallest and the largest field is log(t_large / t_small) /
 log(n_large / n_small) (goal ≤ 1.05).
 
-    python bench/bench_growth.py [--players 4096,32768] [--runs 3] \
+    python bench/bench_growth.py [--players 4096,32768] [--runs 3] [--large-runs 1] \
         [--only simulate,audit,pair,standings,show] [--build main=/work/main/.venv]
 
 Prints: BENCH growth build=… cmd=… players=… wall_s=… cpu_s=… (runs=…)
@@ -104,6 +104,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", default="4096,32768")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--large-runs", type=int, default=1,
+                    help="runs at every size but the smallest (a 32,768 simulate is minutes)")
     ap.add_argument("--only", default="simulate,audit,pair,standings,show")
     ap.add_argument("--build", action="append", default=[],
                     help="NAME=VENV: another build to measure side by side")
@@ -141,7 +143,8 @@ def main() -> None:
                 subprocess.run([b.python, str(here), "--make", str(root / b.name / "due"),
                                 "--players", str(n)], env=env, check=True, cwd=root / b.name)
         need_sim = bool(only & {"simulate", "audit", "standings", "show"})
-        for r in range(args.runs):
+        runs = args.runs if n == sizes[0] else args.large_runs
+        for r in range(runs):
             for b in builds:
                 d = root / b.name
                 if need_sim and ("simulate" in only or r == 0):
@@ -173,7 +176,7 @@ def main() -> None:
                                           env))
                 add(b, "libs", n, run([b.python, "-c", LIBS], env))
             for (bn, cmd, size), ts in sorted(times.items()):
-                if size == n and len(ts) == r + 1 and r == args.runs - 1:
+                if size == n and len(ts) == r + 1 and r == runs - 1:
                     print(f"BENCH growth build={bn} cmd={cmd} players={size} "
                           f"wall_s={statistics.median(t[0] for t in ts):.3f} "
                           f"cpu_s={statistics.median(t[1] for t in ts):.3f} runs={len(ts)}",
