@@ -122,3 +122,32 @@ def test_seal_builds_the_same_leaf_as_encoding_it_whole() -> None:
         whole = canonical({"event": msgspec.json.decode(ev.leaf)["event"],
                            "sig": base64.b64encode(ev.sig).decode()})
         assert ev.leaf == whole
+
+
+def test_bushiroad_swiss_checks_plan_only_in_the_audit(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Bushiroad Swiss pairing (same pattern): its check never re-plans a round the
+    command side just planned; the audit of the event re-plans every Swiss round."""
+    import ledger.formats.bushiroad.checks as br_checks
+    from audit.verify import verify_ledger
+    from ledger.formats.simulation import simulate
+    from ledger.location import Location
+    from ledger.store import Ledger
+
+    calls = [0]
+    plan = br_checks.plan_swiss
+
+    def spy(*a: object, **k: object) -> RoundPaired:
+        calls[0] += 1
+        return plan(*a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(br_checks, "plan_swiss", spy)
+    loc = Location(str(tmp_path / "b.db"))
+    with Ledger(loc, create=True) as led:
+        simulate(led, log="b", players=12, seed_text="decide once", checkpoints=None,
+                 format_id="bushiroad-swiss", cut=None)
+        swiss = sum(1 for _v, leaf in led.raw_leaves("b") if b'"kind":"round_paired"' in leaf
+                    and b'"phase":"swiss"' in leaf)
+    assert swiss >= 3 and calls[0] == 0
+    assert verify_ledger(loc, "b", None).ok
+    assert calls[0] == swiss
