@@ -7,7 +7,7 @@ checkpoint after each.  Selection, seeding and pairing are the ledger's
 (``Tournament.select_cut`` / ``seed_bracket``: HOTC-CUT-1..3, HOTC-TOP-1, AMB-H6/H9/H10),
 never redone here.
 
-May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``cli.result_text``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from cli.common import (
     seq_span,
     write_result,
 )
+from cli.result_text import label
 from cli.round_cmd import (
     SeedMaterialOpt,
     SeedSourceOpt,
-    label,
     round_json,
     round_lines,
     seeded_write,

@@ -9,7 +9,7 @@ for ``result correct`` (an identical correction writes nothing).  What an entry 
 (winner, losers, reasons, games) is the format's own ``decided_result``, the decision its
 ``record_result`` makes, never redone here.
 
-May import: ``cli.round_cmd`` (labels), ``ledger.*``.
+May import: ``cli.result_text`` (labels), ``ledger.*``.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from cli.result_options import (
     TableOpt,
     entry_kwargs,
 )
-from cli.round_cmd import label
+from cli.result_text import label
 from ledger.errors import TourneyError, UsageError
 from ledger.formats.match.events import DropTiming, PlayerDropped, ResultRecorded
 

@@ -3,12 +3,13 @@
 Owns: the printable round (table, both players by number and name, win groups, rematch
 and pair-down marks, the result once in), the ``round show --json`` document of DESIGN.md
 §8 (``round_json``), the ``--seed-material/--seed-source`` options that pairing, cut and
-bracket share (``SeedMaterialOpt``, ``SeedSourceOpt``, ``seed_args``) and the player label
-``#7 Name``.  Pairing itself (bye, draws, Rule A/B, the bracket) is the ledger's
+bracket share (``SeedMaterialOpt``, ``SeedSourceOpt``, ``seed_args``); the player label ``#7 Name`` and
+the result phrase is the format's (``projections.result_words``).  Pairing itself (bye, draws, Rule A/B, the bracket) is the ledger's
 (``Tournament.pair_round``), never redone here; the checkpoint after the pairing is
 ``cli.common.auto_checkpoint``.
 
-May import: ``typer``, ``cli.common``, ``ledger.*``, ``projections.*``.
+May import: ``typer``, ``cli.common``, ``cli.result_text``, ``cli.text``, ``ledger.*``,
+``projections.*``.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from cli.common import (
     note,
     seq_span,
 )
+from cli.result_text import label
 from ledger.errors import UsageError
-from ledger.formats.officiating.commands import apply_pending
 from ledger.plugin import plugin_of
+from projections.result_words import describe
 
 if TYPE_CHECKING:
     from ledger.formats.match.model import ResultState, RoundState
@@ -108,14 +110,6 @@ def seeded_write(s: Session, seed_material: str | None, seed_source: str | None,
     return log, events, agg, cp
 
 
-def label(state: TournamentState, number: int | None) -> str:
-    """``#7 Ada Lovelace`` (``-`` for nobody)."""
-    if number is None:
-        return "-"
-    player = state.players.get(number)
-    return f"#{number} {player.name}" if player is not None else f"#{number}"
-
-
 def result_json(res: ResultState | None) -> dict[str, Any] | None:
     if res is None:
         return None
@@ -137,14 +131,6 @@ def round_json(rnd: RoundState, overridden: Overridden | None = None, *,
             "bye": rnd.bye, "phase": rnd.phase.value, "advances": list(rnd.advances),
             "closed": rnd.closed_seq is not None, "bye_lost": lost_bye,
             "overridden": None if overridden is None else overridden.json()}
-
-
-def result_text(res: ResultState | None) -> str:
-    """One short phrase for a table's result: the match layer's words
-    (``ledger.formats.match.words``; the format's own via ``projections.result_words``)."""
-    from ledger.formats.match.words import result_words
-
-    return result_words(res)
 
 
 def override_lines(o: Overridden) -> list[str]:
@@ -203,7 +189,7 @@ def round_lines(state: TournamentState, rnd: RoundState,
             marks.append("rematch")
         if t.pair_down is not None:
             marks.append(f"pair-down #{t.pair_down}")
-        tail = result_text(t.result) + (f" [{', '.join(marks)}]" if marks else "")
+        tail = describe(state, t.result) + (f" [{', '.join(marks)}]" if marks else "")
         core = (f"{t.table:>5}  {ljust(label(state, a), w)} {rjust(ga, 4)}  v  "
                 f"{ljust(label(state, b), w)} {rjust(gb, 4)}")
         if width(core) + 2 + width(tail) <= LINE_WIDTH:
@@ -231,6 +217,8 @@ def round_pair(
 
     Example: tourney round pair --seed-material "17 03 88 41" --seed-source "atmospheric randomizer #1123, 09:02" --key hj.pem
     """
+    from ledger.formats.officiating.commands import apply_pending  # writes only
+
     s = Session(ctx, key=key, json=json)
     log, events, agg, cp = seeded_write(
         s, seed_material, seed_source,

@@ -8,7 +8,7 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 
 May import: ``eventsourcing``, ``ledger.events``, ``ledger.state``, ``ledger.rules``,
 ``ledger.draw``, ``ledger.keys``, ``ledger.format_socket``, ``ledger.clock``, ``ledger.text``,
-``ledger.errors``.
+``ledger.errors``, ``ledger.decided``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import msgspec
 from eventsourcing.domain import (
     BaseAggregate,
     CanInitAggregate,
@@ -28,6 +27,7 @@ from eventsourcing.domain import (
 from eventsourcing.utils import get_topic
 
 from ledger.clock import parse_time
+from ledger.decided import decided_scope
 from ledger.draw import ALGORITHM, draw_v1, seed_from_material
 from ledger.errors import RuleError
 from ledger.events import (
@@ -53,7 +53,7 @@ from ledger.format_socket import Format, require_plugin
 from ledger.keys import PublicKey, Signer
 from ledger.rules import check, check_claimed_time
 from ledger.state import TournamentState, apply_event
-from ledger.text import check_leaf_size, check_text, normalize_body
+from ledger.text import check_leaf_size, checked_text
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,7 @@ class Tournament(BaseAggregate[str]):
                 key_id=signer.key_id, public_key=signer.public_key_b64,
                 name=signer.name or name),
             policy=None if policy == LedgerPolicy() else policy)
-        body = normalize_body(body)
-        check_text(msgspec.to_builtins(body))
+        body = checked_text(body)
         check_claimed_time(TournamentState(), time)
         check(TournamentState(), body, signer.key_id)
         signed = seal(log=log, seq=1, prev=ZERO_HASH, time=time, body=body, signer=signer)
@@ -132,12 +131,15 @@ class Tournament(BaseAggregate[str]):
         return cls._create(TournamentStarted, id=log, signed=signed,
                            timestamp=parse_time(time))
 
-    def record(self, body: Body, signer: Signer, time: str) -> SignedEvent:
-        """Decide (all rules), seal (sign) and trigger one event; returns it."""
-        body = normalize_body(body)
-        check_text(msgspec.to_builtins(body))
+    def record(self, body: Body, signer: Signer, time: str, *,
+               decided: bool = False) -> SignedEvent:
+        """Decide (all rules), seal (sign) and trigger one event; returns it.
+        ``decided``: ``body`` was just computed by the rule's own plan from this state, so
+        its check need not plan it again (``ledger.decided``; the audit always does)."""
+        body = checked_text(body)
         check_claimed_time(self.state, time)
-        check(self.state, body, signer.key_id)
+        with decided_scope(body if decided else None):
+            check(self.state, body, signer.key_id)
         signed = seal(log=self.id, seq=self.version + 1, prev=self.state.head, time=time,
                       body=body, signer=signer)
         check_leaf_size(len(signed.leaf), len(self.state.players))
@@ -226,7 +228,7 @@ class Tournament(BaseAggregate[str]):
         result = draw_v1(bytes.fromhex(seed.seed), ctx, pre)
         return self.record(DrawMade(ctx=ctx, algorithm=ALGORITHM, seed=seed.seed,
                                     seed_seq=sseq, items=pre, result=result, reason=reason,
-                                    universe=universe), signer, time)
+                                    universe=universe), signer, time, decided=True)
 
     # -- format verbs: decided by the tournament's format plug-in (DESIGN.md §10) -------
     @property

@@ -289,7 +289,10 @@ def seal(*, log: str, seq: int, prev: str, time: str, body: Body,
     ev = event_dict(log=log, seq=seq, prev=prev, time=time, actor=signer.key_id, body=body)
     ev_bytes = canonical(ev)
     sig = signer.sign(signing_input(ev_bytes))
-    leaf = canonical({"event": ev, "sig": base64.b64encode(sig).decode()})
+    # canonical({"event": ev, "sig": …}) without encoding and checking ``ev`` a second
+    # time: keys sorted ("event" < "sig"), no whitespace, the event's own canonical bytes
+    # and the signature's base64 (plain ASCII, no escape) — the same bytes (issue 22)
+    leaf = b'{"event":' + ev_bytes + b',"sig":"' + base64.b64encode(sig) + b'"}'
     return SignedEvent(log=log, seq=seq, prev=prev, time=time, kind=body.KIND.value,
                        actor=signer.key_id, body=body, sig=sig, leaf=leaf)
 

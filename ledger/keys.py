@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,7 +63,8 @@ class Signer:
     private_key: Ed25519PrivateKey
     name: str = ""
 
-    @property
+    # computed once per signer (a write asks for the key id several times per event)
+    @cached_property
     def public_key_raw(self) -> bytes:
         return public_raw(self.private_key.public_key())
 
@@ -70,7 +72,7 @@ class Signer:
     def public_key_b64(self) -> str:
         return base64.b64encode(self.public_key_raw).decode()
 
-    @property
+    @cached_property
     def key_id(self) -> str:
         return key_id(self.public_key_raw)
 

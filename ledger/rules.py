@@ -5,7 +5,7 @@ of every ledger-level rule, called by the command side before sealing and by the
 replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 
 May import: ``ledger.events``, ``ledger.state``, ``ledger.keys``, ``ledger.draw``,
-``ledger.format_socket``, ``ledger.clock``, ``ledger.errors``.
+``ledger.format_socket``, ``ledger.clock``, ``ledger.errors``, ``ledger.decided``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 from ledger.canonical import MAX_SAFE_INT
 from ledger.clock import parse_time
+from ledger.decided import is_decided
 from ledger.draw import ALGORITHM, draw_v1
 from ledger.errors import RuleError
 from ledger.events import (
@@ -315,6 +316,8 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
         raise RuleError("LEDGER-RAND-1", "draw items must be distinct non-negative integers "
                         "pre-ordered ascending (by player number)", finding="draw_mismatch")
     check_draw_hygiene(state, body)
+    if is_decided(body):   # Tournament.make_draw drew it just now (ledger.decided)
+        return
     expected = draw_v1(bytes.fromhex(seed.seed), body.ctx, body.items)
     if body.result != expected:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "

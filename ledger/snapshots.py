@@ -10,7 +10,7 @@ and the exact state layout, so another layout is dropped and rebuilt), ``LedgerA
 
 May import: ``eventsourcing``, ``msgspec``, ``ledger.aggregate``, ``ledger.events``,
 ``ledger.format_socket``, ``ledger.state``, ``ledger.errors``, ``ledger.clock``,
-``ledger.canonical``, ``ledger.pg_station`` (the recovery hint).
+``ledger.canonical``, ``ledger.pg_station`` (the recovery hint), ``ledger.snapshot_layouts``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from ledger.errors import StorageError
 from ledger.events import open_leaf
 from ledger.format_socket import plugin_for
 from ledger.pg_station import recovery_hint
+from ledger.snapshot_layouts import LAYOUTS
 from ledger.state import TournamentState
 
 SNAPSHOT_INTERVAL = 100
@@ -50,19 +51,26 @@ _snap_decoder = msgspec.msgpack.Decoder(_SnapshotRecord)
 _topics: dict[str, str] = {}
 
 
+def layout_digest(format_id: str | None = None) -> str:
+    """The exact layout of the core state and of ``format_id``'s state: 16 hex digits of
+    SHA-256 over their msgspec JSON schemas (computed; ``LAYOUTS`` holds the results)."""
+    plugin = plugin_for(format_id)
+    schemas = [msgspec.json.schema(_SnapshotRecord),
+               msgspec.json.schema(plugin.state_type) if plugin else None]
+    return hashlib.sha256(msgspec.json.encode(schemas, order="sorted")).hexdigest()[:16]
+
+
 def snapshot_topic(format_id: str | None = None) -> str:
     """Snapshots are positional (array-like) caches: their topic names the tournament's
     format and the exact layout of the core state and of that format's state, so a
     snapshot written by another version (or for a format not plugged in here) is dropped
-    and rebuilt."""
+    and rebuilt.  The layout is read from ``ledger.snapshot_layouts.LAYOUTS`` (no schema
+    is computed per command), or computed for a format not listed there."""
     key = format_id or ""
     topic = _topics.get(key)
     if topic is None:
-        plugin = plugin_for(format_id)
-        schemas = [msgspec.json.schema(_SnapshotRecord),
-                   msgspec.json.schema(plugin.state_type) if plugin else None]
-        digest = hashlib.sha256(msgspec.json.encode(schemas, order="sorted")).hexdigest()
-        topic = _topics[key] = f"tourney-snapshot/{key or '-'}/{digest[:16]}"
+        digest = LAYOUTS.get(key) or layout_digest(format_id)
+        topic = _topics[key] = f"tourney-snapshot/{key or '-'}/{digest}"
     return topic
 
 

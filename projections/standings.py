@@ -114,76 +114,79 @@ class _Line(NamedTuple):
 
 
 def _lines(state: TournamentState) -> list[_Line]:
-    """The ranking, computed once in integers: linear in players + Swiss matches."""
+    """The ranking, computed once in integers: linear in players + Swiss matches.
+
+    Columns in player-number order (lists, as the Bushiroad standings' ``columns``, ADR
+    0013): one pass over the records for wins, losses, opponents and MW%, then
+    ``percent.opponent_keys`` for OMW% and OOMW%, then one sort of integer keys."""
     h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
     r_total = h.swiss_rounds
     records = h.records
     numbers = sorted(set(state.players) | set(records))
-    recs = {n: records.get(n) or PlayerRecord(number=n) for n in numbers}
+    known = set(numbers)
+    recs = [records.get(n) or PlayerRecord(number=n) for n in numbers]
 
-    # Swiss-phase facts from the folded records (top-cut matches are counted apart).
-    wins = {n: recs[n].wins - recs[n].top_wins for n in numbers}
-    losses = {n: recs[n].losses - recs[n].top_losses for n in numbers}
-    byes = {n: recs[n].byes for n in numbers}
-    opps: dict[int, list[int]] = {n: [o for o in recs[n].opponents if o in recs]
-                                  for n in numbers}
-    # top cut: the round in which each player went out (still in: after the last round)
-    still_in = len(h.rounds) + 1
-    cut_seen: dict[int, int] = {}
-    for n in h.cut or []:
-        if n in recs:
-            knocked_out = recs[n].cut_finish
-            cut_seen[n] = still_in if knocked_out is None else knocked_out
-
-    # MW% in hundredths, once per player (BR-DE-TB-3/4).
-    mw: dict[int, int] = {}
-    for n in numbers:
-        rec = recs[n]
+    # Swiss-phase facts from the folded records (top-cut matches are counted apart), and
+    # MW% in hundredths once per player (BR-DE-TB-3/4).
+    wins: list[int] = []
+    mw: list[int] = []
+    opps: list[list[int]] = []
+    for rec in recs:
+        w = rec.wins - rec.top_wins
+        wins.append(w)
         if rec.second_loss_round is None and rec.dropped_after_rounds is None:
             e = r_total
         else:
             e = effective_rounds(rec, r_total)
-        mw[n] = percent.mw_hundredths(wins[n], e)
+        mw.append(percent.mw_hundredths(w, e))
+        o = rec.opponents
+        opps.append(o if known.issuperset(o) else [x for x in o if x in known])
+    # top cut: the round in which each player went out (still in: after the last round)
+    still_in = len(h.rounds) + 1
     # OMW% = omw_key / (100·L) and OOMW% = oomw_key / (100·L²), L = lcm of the Swiss
     # opponent counts (AMB-B3, AMB-B6): one common denominator, so comparisons are integer.
-    omw_list, oomw_list, common = percent.opponent_keys(
-        numbers, [mw[n] for n in numbers], [opps[n] for n in numbers])
-    omw_key = dict(zip(numbers, omw_list, strict=True))
-    oomw_key = dict(zip(numbers, oomw_list, strict=True))
+    omw_key, oomw_key, common = percent.opponent_keys(numbers, mw, opps)
     omw_den, oomw_den = 100 * common, 100 * common * common
 
     cut = set(h.cut or ())
-    finish: dict[int, int | None] = {}
+    champion = h.champion
+    finish: list[int | None] = []
     ranked: list[tuple[int, int, int, int, int, int]] = []
-    for n in numbers:
-        rec = recs[n]
+    for i, rec in enumerate(recs):
+        n = numbers[i]
         status = rec.status
         fin = rec.cut_finish
-        if n == h.champion or status is Status.CHAMPION:
+        if n == champion or status is Status.CHAMPION:
             tier, place = 0, 0
         elif n in cut or status is Status.CUT:
             tier = 1
             if fin is None and status is Status.DROPPED:
-                fin = cut_seen.get(n)  # dropped in the bracket: out when last seen
+                fin = still_in if n in cut else None   # dropped in the bracket: out
+                #                                        when last seen
                 place = -(fin or 0)
             else:
                 place = -fin if fin is not None else -_ALIVE
         else:
             tier, place = 2, 0
-        finish[n] = fin
-        ranked.append((tier, place, -wins[n], -omw_key[n], -oomw_key[n], n))
+        finish.append(fin)
+        ranked.append((tier, place, -wins[i], -omw_key[i], -oomw_key[i], i))
 
     ranked.sort()
     out: list[_Line] = []
     rank = 0
     prev: tuple[int, ...] = ()
-    for i, row in enumerate(ranked):
-        key, n = row[:5], row[5]
+    for j, row in enumerate(ranked):
+        key, i = row[:5], row[5]
         if key != prev:
-            rank, prev = i + 1, key
-        out.append(_Line(n, rank, wins[n], losses[n], byes[n], recs[n], finish[n], mw[n],
-                         (omw_key[n], omw_den), (oomw_key[n], oomw_den)))
-    revoked = revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)
+            rank, prev = j + 1, key
+        rec = recs[i]
+        out.append(_Line(numbers[i], rank, wins[i], rec.losses - rec.top_losses, rec.byes,
+                         rec, finish[i], mw[i], (omw_key[i], omw_den),
+                         (oomw_key[i], oomw_den)))
+    dq = h.officiating.dq
+    if not any(d.standing_revoked for d in dq.values()):
+        return out
+    revoked = revoke([(x.number, x.rank, x) for x in out], dq)
     return [x._replace(rank=rank) for rank, x in revoked]
 
 

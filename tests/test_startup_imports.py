@@ -104,3 +104,65 @@ def test_a_read_command_loads_no_cryptography(tmp_path: Path, small_ledger: obje
     assert isinstance(small_ledger, Location)
     mods = _modules(["--ledger", small_ledger.text, "info"], tmp_path)
     assert "eventsourcing" in _tops(mods) and "cryptography" not in _tops(mods)
+
+
+SCHEMA_PROBE = r"""
+import json, sys
+import msgspec.json
+calls = []
+real = msgspec.json.schema
+msgspec.json.schema = lambda *a, **k: (calls.append(a), real(*a, **k))[1]
+sys.argv = ["tourney", *json.loads(sys.argv[1])]
+from cli.main import run
+try:
+    run()
+except SystemExit as exc:
+    code = exc.code
+sys.stderr.write("\nPROBE " + json.dumps({"schemas": len(calls), "code": code,
+                                          "modules": sorted(sys.modules)}) + "\n")
+"""
+
+
+def _probe(args: list[str], cwd: Path) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
+    env.update(PYTHONPATH=str(ROOT), TOURNEY_FIXED_CLOCK=CLOCK)
+    proc = subprocess.run([sys.executable, "-c", SCHEMA_PROBE, json.dumps(args)], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=60)
+    out: dict[str, object] = json.loads(proc.stderr.rsplit("\nPROBE ", 1)[1])
+    return out
+
+
+def test_result_record_imports_no_round_display_and_computes_no_schema(
+        tmp_path: Path) -> None:
+    """Issue 22 item 6: recording a result imports neither ``cli.round_cmd`` (the round
+    display; the result phrase is ``cli.result_text``'s) nor the other result commands'
+    modules, and no command computes a JSON schema to name its snapshots
+    (ledger/snapshot_layouts.py) — the ledger holds a snapshot, so its topic is needed."""
+    from ledger.aggregate import Tournament
+    from ledger.clock import FixedClock
+    from ledger.events import Role
+    from ledger.formats.registry import make_format
+    from ledger.keys import PublicKey, write_new_key
+    from ledger.location import Location
+    from ledger.store import Ledger
+
+    hj = write_new_key(tmp_path / "hj.pem", "HJ", None)
+    sk = write_new_key(tmp_path / "sk.pem", "SK", None)
+    loc = Location(str(tmp_path / "t.db"))
+    with Ledger(loc, create=True, clock=FixedClock()) as led:
+        led.create("t", lambda now: Tournament.create(
+            log="t", name="T", fmt=make_format("hotc-swiss-de", 4), signer=hj, time=now))
+        led.write("t", lambda t, now: t.add_official(
+            PublicKey(raw=sk.public_key_raw), Role.SCOREKEEPER, "SK", hj, now))
+        for i in range(120):   # past SNAPSHOT_INTERVAL: the commands load a snapshot
+            led.write("t", lambda t, now: t.register_player(f"P{i}", sk, now))
+        led.write("t", lambda t, now: t.close_registration(hj, now))
+        led.write("t", lambda t, now: t.pair_round(hj, now, material="1 2 3", source="x"))
+    got = _probe(["--ledger", loc.text, "result", "record", "--round", "1", "--table", "1",
+                  "--timeout", "--key", "sk.pem"], tmp_path)
+    assert got["code"] in (0, None), got["code"]
+    mods = set(got["modules"])  # type: ignore[call-overload]
+    assert "cli.result_text" in mods and "cli.round_cmd" not in mods
+    assert got["schemas"] == 0
+    read = _probe(["--ledger", loc.text, "standings"], tmp_path)
+    assert read["code"] in (0, None) and read["schemas"] == 0

@@ -71,7 +71,9 @@ def _run_all(steps: Sequence[Step], t: Tournament, now: str) -> None:
 
 
 def _register(sk: Signer, i: int, t: Tournament, now: str) -> object:
-    return t.register_player(f"Player {i:04d}", sk, now)
+    # players 1..N into a new event: ``i`` is the next free number, named here rather than
+    # found by a scan of every number so far at each registration (issue 22)
+    return t.register_player(f"Player {i:04d}", sk, now, number=i)
 
 
 def _drop(sk: Signer, n: int, t: Tournament, now: str) -> object:

@@ -19,6 +19,7 @@ from ledger.formats.bushiroad.plan import rounds_total_at_start
 from ledger.formats.match.apply import consume_draws
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState, Phase, Status
+from ledger.formats.match.unbeaten import set_status
 from ledger.state import TournamentState
 
 
@@ -52,10 +53,10 @@ def _finalists(state: TournamentState, ev: SignedEvent, body: FinalistsDecided) 
     h.final = not body.finalists         # nobody left to select: the event ends here
     for n in body.finalists:
         if n in h.records:
-            h.records[n].status = Status.CUT
+            set_status(h, h.records[n], Status.CUT)
     for n in body.eliminated:
         if n in h.records:
-            h.records[n].status = Status.ELIMINATED
+            set_status(h, h.records[n], Status.ELIMINATED)
 
 
 @BR_BOOK.applies(StandingsFinalized)
@@ -67,4 +68,4 @@ def _final(state: TournamentState, ev: SignedEvent, body: StandingsFinalized) ->
     if body.champion is not None:
         h.champion = body.champion
         if body.champion in h.records:
-            h.records[body.champion].status = Status.CHAMPION
+            set_status(h, h.records[body.champion], Status.CHAMPION)

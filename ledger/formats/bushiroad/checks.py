@@ -5,7 +5,7 @@ body with ``plan`` and the match layer's plan (the code the commands use) and re
 difference, so the audit re-runs every pairing, bye, round-robin round, result, selection,
 final order and bracket from the recorded seeds and the state at that seq.
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``, ``ledger.decided``,
 ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``,
 ``ledger.formats.officiating.rules`` (the wrong-table double loss, AMB-B25).
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger.decided import is_decided
 from ledger.errors import RuleError
 from ledger.events import Role
 from ledger.formats.bushiroad.book import BR_BOOK as BOOK
@@ -115,6 +116,8 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
             else:
                 order = list(ms(state).order or [])
             expected = round_robin_round(state, n, order, list(body.draws))
+        elif is_decided(body):                 # pair_round planned it just now
+            return                             # (ledger.decided; the audit plans again)
         else:
             active = entrants(state)           # built once for the bye, the draw, the plan
             items = bye_items(state, active)

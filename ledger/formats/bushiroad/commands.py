@@ -103,20 +103,22 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
     seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
     draws = []
     bye = None
-    items = bye_items(st)
+    active = entrants(st)      # the field, built once: the draws change no record
+    items = bye_items(st, active)
     if items is not None:
         ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
                          reason=f"round {n} bye (AMB-B1)", signer=signer, time=time)
         out.append(ev)
         draws.append(ev.seq)
         bye = st.draw_results[ev.seq][0]
-    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye),
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye, active),
                      seed_seq=seed_seq, reason=f"round {n} pairing order (BR-SWISS-1/2)",
                      signer=signer, time=time)
     out.append(ev)
     draws.append(ev.seq)
     out.append(t.record(plan_swiss(st, n, bye, st.draw_results[ev.seq], draws,
-                                   algorithm=PAIRING_ALGORITHM), signer, time))
+                                   algorithm=PAIRING_ALGORITHM, active=active), signer, time,
+                        decided=True))
     return out
 
 

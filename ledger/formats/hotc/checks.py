@@ -6,13 +6,14 @@ and refuses any difference — so the audit re-runs every pairing, bye, cut and 
 draw from the recorded seeds and the state at that seq.
 
 May import: ``ledger.formats.hotc.book``, ``ledger.state``, ``ledger.events``, ``ledger.errors``,
-``ledger.formats.hotc.*``.
+``ledger.decided``, ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
 
 import msgspec
 
+from ledger.decided import is_decided
 from ledger.errors import RuleError
 from ledger.events import PlayerRegistered, Role
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
@@ -54,6 +55,7 @@ from ledger.formats.match.plan import (
     ctx,
     current_round_number,
     dropping_record,
+    entrants,
     last_round,
     open_table,
     pairing_items,
@@ -108,7 +110,10 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
         expected = plan_top_cut(state)
     else:
         n = swiss_preconditions(state)
-        items = bye_items(state)
+        if is_decided(body):   # pair_round planned it just now (ledger.decided)
+            return
+        active = entrants(state)   # once, for the bye, the draw items and the plan
+        items = bye_items(state, active)
         want = 1 if items is None else 2
         if body.round != n or len(body.draws) != want:
             raise _mismatch("pairing_mismatch", "round/draws", (n, want),
@@ -116,10 +121,11 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
         bye = None
         if items is not None:
             bye = bye_from_draw(state, recorded_draw(state, body.draws[0],
-                                                     round_ctx(state, n, "bye"), items))
+                                                     round_ctx(state, n, "bye"), items),
+                                active)
         order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
-                      pairing_items(state, bye))
-        expected = plan_swiss(state, n, bye, order, list(body.draws))
+                              pairing_items(state, bye, active))
+        expected = plan_swiss(state, n, bye, order, list(body.draws), active=active)
     if expected != body:
         raise _mismatch("pairing_mismatch", f"round {body.round} pairing",
                         [t.players for t in expected.tables] + [expected.bye],

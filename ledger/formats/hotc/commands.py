@@ -49,6 +49,7 @@ from ledger.formats.match.plan import (
     correctable_table,
     ctx,
     current_round_number,
+    entrants,
     open_table,
     pairing_items,
     plan_swiss,
@@ -75,20 +76,23 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
     seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
     draws: list[int] = []
     bye = None
-    items = bye_items(st)
+    # the field, built once: the draws change no record (issue 22 item 4)
+    active = entrants(st)
+    items = bye_items(st, active)
     if items is not None:
         what = "bye candidates in order" if revised(st) else "bye"
         ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
                          reason=f"round {n} {what} (HOTC-BYE-5)", signer=signer, time=time)
         out.append(ev)
         draws.append(ev.seq)
-        bye = bye_from_draw(st, st.draw_results[ev.seq])
-    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye),
+        bye = bye_from_draw(st, st.draw_results[ev.seq], active)
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye, active),
                      seed_seq=seed_seq, reason=f"round {n} pairing order (HOTC-PAIR-1)",
                      signer=signer, time=time)
     out.append(ev)
     draws.append(ev.seq)
-    out.append(t.record(plan_swiss(st, n, bye, st.draw_results[ev.seq], draws), signer, time))
+    body = plan_swiss(st, n, bye, st.draw_results[ev.seq], draws, active=active)
+    out.append(t.record(body, signer, time, decided=True))
     return out
 
 

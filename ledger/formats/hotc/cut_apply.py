@@ -12,6 +12,7 @@ from ledger.formats.hotc.events import CutMade, NoChampionRuled
 from ledger.formats.hotc.model import HotcState
 from ledger.formats.match.apply import consume_draws
 from ledger.formats.match.model import MatchState, Status
+from ledger.formats.match.unbeaten import set_status
 from ledger.state import TournamentState
 
 
@@ -24,10 +25,10 @@ def _cut(state: TournamentState, ev: SignedEvent, body: CutMade) -> None:
     h.swiss_over = True
     for n in body.cut:
         if n in h.records:
-            h.records[n].status = Status.CUT
+            set_status(h, h.records[n], Status.CUT)
     for n in body.eliminated:
         if n in h.records:
-            h.records[n].status = Status.ELIMINATED
+            set_status(h, h.records[n], Status.ELIMINATED)
 
 
 @HOTC_BOOK.applies(NoChampionRuled)

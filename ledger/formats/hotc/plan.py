@@ -21,8 +21,9 @@ from ledger.formats.hotc.events import CutMade, NoChampionRuled
 from ledger.formats.hotc.revision import revised
 from ledger.formats.match.events import ChampionDeclared, DropTiming, RoundClosed
 from ledger.formats.match.model import Phase, RoundState, Status
-from ledger.formats.match.pairing import bye_candidates
+from ledger.formats.match.pairing import Entrant, bye_candidates
 from ledger.formats.match.plan import (
+    active_count,
     close_top_cut,
     drop_timing,
     entrants,
@@ -56,8 +57,10 @@ def no_swiss_phase(state: TournamentState) -> bool:
 def stop_count_holds(state: TournamentState) -> bool:
     """HOTC-STOP-1 as revised (R2): after round 1, the X-0 count taken now — when the next
     Swiss round would be paired — is below N_cut (a drop or a correction since the round
-    closed counts)."""
-    return stop_rule(len(undefeated(state.fmt.records.values())), cut_size(state))
+    closed counts).  The count is the one kept as records change
+    (``MatchState.unbeaten``, ``ledger.formats.match.unbeaten``), not a recount of the
+    field at every drop check (issue 22 item 3)."""
+    return stop_rule(state.fmt.unbeaten, cut_size(state))
 
 
 def swiss_over(state: TournamentState) -> bool:
@@ -83,17 +86,17 @@ def swiss_preconditions(state: TournamentState) -> int:
     if h.cut is not None or h.swiss_over and not revised(state):
         raise RuleError("HOTC-STOP-1", "the Swiss phase is over",
                         hint="select the top cut with 'tourney cut', then 'tourney bracket'")
-    active = entrants(state)
+    active = active_count(state)
     if not h.rounds and no_swiss_phase(state):
         rel = "fewer than" if revised(state) else "no more than"
-        raise RuleError("AMB-H6", f"{len(active)} entrants, {rel} the top {cut_size(state)}: "
+        raise RuleError("AMB-H6", f"{active} entrants, {rel} the top {cut_size(state)}: "
                         "there is no Swiss phase", hint="go straight to 'tourney cut'")
     if h.rounds and revised(state) and stop_count_holds(state):
-        x0 = len(undefeated(h.records.values()))
+        x0 = h.unbeaten
         raise RuleError("HOTC-STOP-1", f"{x0} active players are undefeated, fewer than "
                         f"{cut_size(state)}: the Swiss phase is over",
                         hint="select the top cut with 'tourney cut'", finding="swiss_after_stop")
-    if len(active) < 2:
+    if active < 2:
         raise RuleError("HOTC-PAIR-1", "fewer than two active players",
                         hint="select the top cut with 'tourney cut'")
     return len(h.rounds) + 1
@@ -109,20 +112,26 @@ def hotc_drop_timing(state: TournamentState, number: int) -> DropTiming:
     return timing
 
 
-def choose_bye(state: TournamentState, order: list[int]) -> int:
-    """HOTC-BYE-5 as revised (R2) on the recorded order of the candidates."""
-    return bye_by_pairing(entrants(state), order, param(state, "pair_down_counts", "higher"))
+def choose_bye(state: TournamentState, order: list[int],
+               active: list[Entrant] | None = None) -> int:
+    """HOTC-BYE-5 as revised (R2) on the recorded order of the candidates (``active`` =
+    ``entrants(state)`` if the caller already built them)."""
+    return bye_by_pairing(entrants(state) if active is None else active, order,
+                          param(state, "pair_down_counts", "higher"))
 
 
-def bye_from_draw(state: TournamentState, drawn: list[int]) -> int:
+def bye_from_draw(state: TournamentState, drawn: list[int],
+                  active: list[Entrant] | None = None) -> int:
     """The bye given the bye draw's result: HOTC_2013 takes the first drawn candidate;
     R2 applies HOTC-BYE-5 as revised to the drawn order."""
-    return choose_bye(state, drawn) if revised(state) else drawn[0]
+    return choose_bye(state, drawn, active) if revised(state) else drawn[0]
 
 
-def bye_items(state: TournamentState) -> list[int] | None:
+def bye_items(state: TournamentState,
+              active: list[Entrant] | None = None) -> list[int] | None:
     """Candidates of the bye draw, or None when the field is even (HOTC-BYE-1)."""
-    active = entrants(state)
+    if active is None:
+        active = entrants(state)
     if len(active) % 2 == 0:
         return None
     return bye_candidates(active, param(state, "bye_priority", "no_repeat"))

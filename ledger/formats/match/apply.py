@@ -32,6 +32,7 @@ from ledger.formats.match.model import (
     Status,
     TableState,
 )
+from ledger.formats.match.unbeaten import is_unbeaten, put_record, retally, set_status
 from ledger.state import TournamentState
 
 
@@ -48,6 +49,13 @@ def find_table(h: MatchState, number: int, table: int) -> TableState | None:
     return rnd.tables[table - 1]
 
 
+def set_tables(rnd: RoundState, tables: list[TableState]) -> None:
+    """Give ``rnd`` its tables (a pairing, an override, or the tables a void restores) and
+    count those that already hold a result (``RoundState.results``)."""
+    rnd.tables = tables
+    rnd.results = sum(t.result is not None for t in tables)
+
+
 def _pair_down_flag(state: TournamentState) -> str:
     fmt = state.format
     return str(fmt.params.get("pair_down_counts", "higher")) if fmt else "higher"
@@ -55,8 +63,10 @@ def _pair_down_flag(state: TournamentState) -> str:
 
 @BOOK.applies(RegistrationClosed)
 def _open_records(state: TournamentState, ev: SignedEvent, body: RegistrationClosed) -> None:
+    h: MatchState = state.fmt
     for number in state.players:
-        state.fmt.records.setdefault(number, PlayerRecord(number=number))
+        if number not in h.records:
+            put_record(h, PlayerRecord(number=number))
 
 
 @BOOK.applies(RoundPaired)
@@ -64,7 +74,7 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     h = state.fmt
     rec = h.records
     for old in h.rounds:   # only the newest round keeps its tables (see MatchState)
-        old.tables = []
+        set_tables(old, [])
     consume_draws(state)
     tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
                          rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
@@ -142,6 +152,7 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
         r = rec.get(loser)
         if r is None:
             continue
+        before = is_unbeaten(r)
         if top:
             r.top_losses += sign
         if sign > 0:
@@ -157,6 +168,7 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
                 r.status = Status.ELIMINATED if r.losses >= h.eliminate_at else Status.ACTIVE
         elif r.status is Status.CUT:
             r.cut_finish = rnd.number if sign > 0 else None
+        retally(h, r, before)
 
 
 def _record(state: TournamentState, ev: SignedEvent,
@@ -167,6 +179,8 @@ def _record(state: TournamentState, ev: SignedEvent,
         return
     if table.result is not None:
         _effect(state, rnd, table, table.result, -1)
+    else:
+        rnd.results += 1
     games = None if isinstance(body.games, msgspec.UnsetType) else list(body.games)
     table.result = ResultState(seq=ev.seq, winner=body.winner, losers=list(body.losers),
                                loss_reasons=list(body.loss_reasons), outcome=body.outcome,
@@ -194,7 +208,7 @@ def _dropped(state: TournamentState, ev: SignedEvent, body: PlayerDropped) -> No
         still_open = rnd is not None and rnd.closed_seq is None
         r.cut_finish = (rnd.number if still_open and rnd is not None
                         else len(state.fmt.rounds) + 1)
-    r.status = Status.DROPPED
+    set_status(state.fmt, r, Status.DROPPED)
     r.dropped_round = body.round
     # Swiss rounds this player completed: closed ones, plus the open one if their own
     # result is already in or they hold its bye (BR-DE-TB-4 "dropped after d rounds").
@@ -248,7 +262,7 @@ def _seeded(state: TournamentState, ev: SignedEvent, body: BracketSeeded) -> Non
         h.swiss_over = True
         for n in h.cut:
             if n in h.records:
-                h.records[n].status = Status.CUT
+                set_status(h, h.records[n], Status.CUT)
 
 
 @BOOK.applies(ChampionDeclared)
@@ -256,5 +270,5 @@ def _champion(state: TournamentState, ev: SignedEvent, body: ChampionDeclared) -
     state.fmt.champion = body.number
     r = state.fmt.records.get(body.number)
     if r is not None:
-        r.status = Status.CHAMPION
+        set_status(state.fmt, r, Status.CHAMPION)
 

@@ -156,6 +156,10 @@ class RoundState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     entries: list[int | None] = []  # top cut: the bracket entries this round was paired from
     closed_seq: int | None = None
     corrected_seq: int | None = None  # latest result_corrected of this round
+    #: tables of ``tables`` with a result, kept by ``ledger.formats.match.apply``
+    #: (``set_tables`` and each result) so that whether the round is complete is not a
+    #: scan of its tables per result (issue 22 item 2)
+    results: int = 0
 
 
 class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -184,6 +188,8 @@ class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     slots: list[int | None] | None = None
     entries: list[int | None] | None = None   # the current top-cut round's bracket entries
     champion: int | None = None
+    #: active players with no loss (X-0), kept by ``ledger.formats.match.unbeaten``
+    unbeaten: int = 0
     #: penalties, pending result effects and disqualifications (``ledger.formats.officiating``)
     officiating: OfficiatingState = msgspec.field(default_factory=OfficiatingState)
 

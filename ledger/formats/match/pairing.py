@@ -17,6 +17,7 @@ May import: ``ledger.matching``, ``ledger.formats.match.model``.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -129,14 +130,19 @@ def _make_pair(a: Entrant, b: Entrant) -> Pair:
 
 
 def _pair_in_order(members: list[Entrant]) -> list[Pair] | None:
-    """Pair an even list in draw order without rematches; one swap repair at the end."""
+    """Pair an even list in draw order without rematches; one swap repair at the end.
+
+    The players still to pair are a deque: the next player is taken from the front in
+    O(1) and their opponent is usually among the first few (rematches are few), so the
+    pass is linear in the group, not quadratic (issue 22 item 1; the pairs are the same
+    as taking from the front of a list)."""
     pairs: list[tuple[Entrant, Entrant]] = []
-    rest = list(members)
+    rest = deque(members)
     while rest:
-        a = rest.pop(0)
+        a = rest.popleft()
         j = next((k for k, b in enumerate(rest) if b.number not in a.opponents), None)
         if j is None:
-            b = rest.pop(0)
+            b = rest.popleft()
             for k, (c, d) in enumerate(pairs):
                 if c.number not in a.opponents and d.number not in b.opponents:
                     pairs[k] = (c, a)
@@ -149,7 +155,12 @@ def _pair_in_order(members: list[Entrant]) -> list[Pair] | None:
             else:
                 return None
             continue
-        pairs.append((a, rest.pop(j)))
+        if j == 0:
+            pairs.append((a, rest.popleft()))
+        else:
+            b = rest[j]
+            del rest[j]
+            pairs.append((a, b))
     return [_make_pair(a, b) for a, b in pairs]
 
 

@@ -162,7 +162,9 @@ def plan_top_cut(state: TournamentState) -> RoundPaired:
 
 
 def round_complete(rnd: RoundState) -> bool:
-    return all(t.result is not None for t in rnd.tables)
+    """Every table of ``rnd`` has a result: the count kept at each result
+    (``RoundState.results``), not a scan of the tables (issue 22 item 2)."""
+    return rnd.results == len(rnd.tables)
 
 
 def drop_timing(state: TournamentState, number: int) -> DropTiming:

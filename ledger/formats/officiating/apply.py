@@ -12,6 +12,7 @@ import msgspec
 from ledger.events import SignedEvent
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import LossReason, MatchState, Phase, RoundState, Status
+from ledger.formats.match.unbeaten import add_losses, set_status
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.catalogue import Penalty, group
 from ledger.formats.officiating.events import (
@@ -77,7 +78,7 @@ def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualif
                 x.closed_seq is not None or x.bye == body.number or any(
                     body.number in t.players and t.result is not None for t in x.tables)))
         r.dropped_losses = r.losses
-    r.status = Status.DISQUALIFIED
+    set_status(h, r, Status.DISQUALIFIED)
 
 
 @BOOK.applies(RoundPaired)
@@ -133,14 +134,14 @@ def _bye_lost(h: MatchState, number: int, round_no: int) -> None:
     if r is None:
         return
     r.wins -= 1
-    r.losses += 1
+    add_losses(h, r, 1)
     r.loss_reasons.append(LossReason.PENALTY)
     s = r.played.ljust(round_no, "-")
     r.played = s[:round_no - 1] + "N" + s[round_no:]
     if r.losses >= 2 and r.second_loss_round is None:
         r.second_loss_round = round_no
     if h.eliminate_at and r.losses >= h.eliminate_at and r.status is Status.ACTIVE:
-        r.status = Status.ELIMINATED
+        set_status(h, r, Status.ELIMINATED)
 
 
 def bye_restored(h: MatchState, number: int, round_no: int) -> None:
@@ -149,7 +150,7 @@ def bye_restored(h: MatchState, number: int, round_no: int) -> None:
     if r is None:
         return
     r.wins += 1
-    r.losses -= 1
+    add_losses(h, r, -1)
     if LossReason.PENALTY in r.loss_reasons:
         i = len(r.loss_reasons) - 1 - r.loss_reasons[::-1].index(LossReason.PENALTY)
         del r.loss_reasons[i]
@@ -158,4 +159,4 @@ def bye_restored(h: MatchState, number: int, round_no: int) -> None:
     if r.second_loss_round == round_no:
         r.second_loss_round = None
     if h.eliminate_at and r.losses < h.eliminate_at and r.status is Status.ELIMINATED:
-        r.status = Status.ACTIVE
+        set_status(h, r, Status.ACTIVE)

@@ -14,7 +14,7 @@ import msgspec
 
 from ledger.errors import RuleError
 from ledger.events import Role, SignedEvent
-from ledger.formats.match.apply import effect, find_round
+from ledger.formats.match.apply import effect, find_round, set_tables
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired, Table
 from ledger.formats.match.model import (
     LossReason,
@@ -28,6 +28,7 @@ from ledger.formats.match.model import (
     TableState,
 )
 from ledger.formats.match.plan import current_round_number, open_round
+from ledger.formats.match.unbeaten import put_record, set_status
 from ledger.formats.officiating import history
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.elimination import no_retroactive_elimination, second_loss
@@ -252,9 +253,10 @@ def _apply_override(state: TournamentState, ev: SignedEvent, body: PairingOverri
     if rnd is None:
         return
     _pair_counts(state, rnd.tables, -1)
-    rnd.tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
-                             rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
-                  for t in body.tables]
+    set_tables(rnd, [TableState(table=t.table, players=list(t.players),
+                                groups=list(t.groups), rematch=t.rematch,
+                                pair_down=t.pair_down, pair_up=t.pair_up)
+                     for t in body.tables])
     _pair_counts(state, body.tables, +1)
     history.put_round(h.officiating, body.round, True,
                       [list(t.players) for t in sorted(body.tables, key=lambda t: t.table)])
@@ -313,8 +315,8 @@ def _apply_undropped(state: TournamentState, ev: SignedEvent, body: PlayerUndrop
     if rec is None:
         return
     cut = h.cut is not None and rec.number in h.cut
-    rec.status = (Status.CUT if cut else Status.ELIMINATED
-                  if h.eliminate_at and rec.losses >= h.eliminate_at else Status.ACTIVE)
+    set_status(h, rec, Status.CUT if cut else Status.ELIMINATED
+               if h.eliminate_at and rec.losses >= h.eliminate_at else Status.ACTIVE)
     rec.dropped_round = rec.dropped_after_rounds = rec.dropped_losses = None
     if not isinstance(body.forfeit_seq, msgspec.UnsetType):
         at = drop_forfeit(state, body.number)
@@ -356,7 +358,7 @@ def _apply_late(state: TournamentState, ev: SignedEvent, body: PlayerAddedLate) 
                        losses=body.losses, played=played,
                        loss_reasons=[LossReason.LATE_ENTRY] * body.losses)
     rec.second_loss_round = second_loss(rec)
-    state.fmt.records[body.number] = rec
+    put_record(state.fmt, rec)
 
 
 # -- level_amended -----------------------------------------------------------------------------

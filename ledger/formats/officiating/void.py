@@ -25,7 +25,7 @@ import re
 
 from ledger.errors import RuleError
 from ledger.events import DrawMade, SignedEvent
-from ledger.formats.match.apply import effect, find_round
+from ledger.formats.match.apply import effect, find_round, set_tables
 from ledger.formats.match.model import (
     MatchState,
     Outcome,
@@ -145,7 +145,7 @@ def _apply(state: TournamentState, ev: SignedEvent, body: PairingVoided) -> None
     h.swiss_rounds = max((r.number for r in h.rounds if r.phase is Phase.SWISS), default=0)
     prev = h.rounds[-1] if h.rounds else None
     if prev is not None and not prev.tables:
-        prev.tables = history.tables_of(o, prev.number)
+        set_tables(prev, history.tables_of(o, prev.number))
     o.history.pop(rnd.number, None)
     o.layout.pop(rnd.number, None)
     for x in o.pending:                          # bind again when the round is re-paired
