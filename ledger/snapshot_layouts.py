@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "b74a17c703ecfaa5",
-    "bushiroad-de": "b4533c3e52a96084",
-    "bushiroad-swiss": "b4533c3e52a96084",
-    "hotc-swiss-de": "f0803835b043d5d9",
-    "round-robin": "b4533c3e52a96084",
-    "single-elim": "b4533c3e52a96084",
-    "wot-2001": "15f84f06ff8e0824",
-    "wot-classic": "15f84f06ff8e0824",
+    "": "9f116617e41db79b",
+    "bushiroad-de": "ce510beab3f4dbbb",
+    "bushiroad-swiss": "ce510beab3f4dbbb",
+    "hotc-swiss-de": "639a69d44c447cd2",
+    "round-robin": "ce510beab3f4dbbb",
+    "single-elim": "ce510beab3f4dbbb",
+    "wot-2001": "a7484358ef04e1e0",
+    "wot-classic": "a7484358ef04e1e0",
 }
