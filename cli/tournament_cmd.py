@@ -74,13 +74,18 @@ def init(
         "--witness-max-age", metavar="SECONDS", min=0,
         help="The newest witness cosignature may be at most this much older than the "
              "last event (0: no limit).")] = 0,
+    another_event: Annotated[bool, typer.Option(
+        "--another-event",
+        help="Add this tournament to a ledger that already holds one (then every command "
+             "needs --tournament ID); without it, init refuses such a ledger.")] = False,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Create a tournament (genesis event); the signing key becomes head judge.
 
     Creates the ledger file if it does not exist. Refuses, writing nothing, if the
-    tournament id is already in the ledger. The format's parameters are fixed here and
+    ledger already holds an event (pass --ledger NEW.db for a new event, or
+    --another-event to keep several in one ledger) or the tournament id is taken. The format's parameters are fixed here and
     shown by 'tourney info'.
 
     Example: tourney init --name "Spring Open 2026" --format hotc-swiss-de --cut 8 --key hj.pem
@@ -112,6 +117,8 @@ def init(
     existed = location.is_postgres or location.path.exists()
     saved = False
     try:
+        if existed:
+            _refuse_second_event(s, another_event)
         with s.ledger(create=True) as led:
             led.create(log, lambda time: Tournament.create(
                 log=log, name=name.strip(), fmt=fmt, signer=signer, time=time,
@@ -129,6 +136,22 @@ def init(
             f"format:     {fmt.id} (cut {fmt.cut})",
             f"head judge: {signer.key_id} ({signer.name or '-'})",
             f"ledger:     {location.display()}"])
+
+
+def _refuse_second_event(s: Session, another_event: bool) -> None:
+    """Issue 17, defect 15: ``init`` on a ledger that already holds an event is refused
+    (exit 2, nothing written) unless ``--another-event`` says it is meant; a second
+    tournament in one ledger makes every later command need ``--tournament``."""
+    if another_event:
+        return
+    with s.ledger(readonly=True) as led:
+        held = led.tournament_ids()
+    if held:
+        raise UsageError(
+            f"the ledger {s.location.display()} already holds tournament "
+            f"{', '.join(repr(t) for t in held)}",
+            hint="pass --ledger NEW.db for a new event, or --another-event to add a second "
+                 "tournament to this ledger; nothing was written")
 
 
 def _remove_sqlite(path: Path) -> None:

@@ -273,7 +273,7 @@ def test_rule_refusals_exit_3(world: World) -> None:
 
 def test_init_refuses_an_existing_tournament(world: World) -> None:
     run = refuse(world, "init", "--name", "Spring Open 2026", "--format", "hotc-swiss-de",
-                 "--key", "hj.pem", code=2)
+                 "--another-event", "--key", "hj.pem", code=2)
     assert "already exists" in run.err
 
 

@@ -1,0 +1,70 @@
+"""Issue 17 defects 15, 18 and 20: the desk's refusals and messages tell the truth.
+
+Real ``tourney`` subprocesses on real SQLite files (``tests.test_cli_contract.Cli``);
+every refusal leaves the ledger's bytes unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers.cli_event import open_event
+from tests.test_cli_contract import Cli, _remember_secret, snapshot
+
+
+def _keys(cli: Cli, d: Path, *stems: str) -> None:
+    for stem in stems:
+        cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
+        _remember_secret(d / f"{stem}.pem")
+
+
+def test_defect_15_init_refuses_a_ledger_that_already_holds_an_event(tmp_path: Path) -> None:
+    cli = Cli(tmp_path, tmp_path / "tournament.db")
+    _keys(cli, tmp_path, "hj")
+    cli("init", "--name", "Practice", "--format", "hotc-swiss-de", "--key", "hj.pem")
+    before = snapshot(tmp_path / "tournament.db")
+    run = cli("init", "--name", "Spring Open", "--format", "hotc-swiss-de", "--key", "hj.pem",
+              code=2)
+    assert "already holds tournament 'practice'" in run.err
+    assert "--ledger NEW.db" in run.err and "--another-event" in run.err
+    assert snapshot(tmp_path / "tournament.db") == before
+    # still one event: commands need no --tournament
+    assert cli("info", "--json").doc["tournament"] == "practice"
+    # asked for explicitly, a second event is added
+    doc = cli("init", "--name", "Spring Open", "--format", "hotc-swiss-de", "--another-event",
+              "--key", "hj.pem", "--json").doc
+    assert doc["tournament"] == "spring-open"
+    # a new ledger file, as the hint says, needs no flag
+    cli("--ledger", "new.db", "init", "--name", "Spring Open", "--format", "hotc-swiss-de",
+        "--key", "hj.pem")
+
+
+def test_defect_18_forfeit_says_the_open_table_still_needs_its_concession(
+        tmp_path: Path) -> None:
+    import shlex
+
+    cli, _log = open_event(tmp_path, "wot-classic", ["Ana", "Ben", "Cal", "Dee"])
+    doc = cli("round", "pair", "--seed-material", "forfeit 1 2 3", "--seed-source", "test",
+              "--key", "hj.pem", "--json").doc
+    table = doc["tables"][0]
+    gone, other = table["hero"], table["villain"]
+    before = len(cli("log", "--json").doc)
+    run = cli("forfeit", str(gone), "--reason", "outside assistance", "--key", "hj.pem")
+    # the old text claimed the open table "is recorded as their concession"; nothing was
+    assert "is recorded as their concession" not in run.out
+    assert len(cli("log", "--json").doc) == before + 1
+    shown = cli("round", "show", "1", "--json").doc
+    assert next(t for t in shown["tables"] if t["table"] == table["table"]).get("result") \
+        in (None, {})
+    assert f"Game 1 table {table['table']} is still open and nothing was recorded" in run.out
+    assert "O3 or O5" in run.out
+    # the line it prints records that concession as it says
+    command = run.out.split("e.g. ", 1)[1].strip()
+    assert command.startswith("tourney result record ")
+    cli(*shlex.split(command)[1:], "--key", "sk.pem")
+    shown = cli("round", "show", "1", "--json").doc
+    rec = next(t for t in shown["tables"] if t["table"] == table["table"])["result"]
+    assert rec["outcome"] == "O5" and rec["winner"] == other
+    # a forfeit with no open table says so
+    jd = cli("forfeit", str(other), "--reason", "left", "--key", "hj.pem", "--json").doc
+    assert jd["open_table"] is None
