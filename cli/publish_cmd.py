@@ -48,7 +48,7 @@ def publish(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        cp_dir = s.checkpoint_dir(log)
+        cp_dir = s.checkpoint_dir(led, log)
         note0, cp0 = write_checkpoint(led, log, signer, cp_dir)
         figures: dict[str, Any] = {}
 

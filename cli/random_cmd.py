@@ -339,7 +339,6 @@ def reveal(
     import msgspec
 
     from ledger.checkpoint import parse_checkpoint_note
-    from ledger.checkpoint_store import list_checkpoint_files
     from ledger.randomness.commands import beacon_bytes, reveal_seed
     from ledger.randomness.commit import SecretFile
 
@@ -359,7 +358,7 @@ def reveal(
         if log != sec.tournament:
             raise UsageError(f"{secret_file} belongs to tournament {sec.tournament}, not {log}")
         note_bytes = None
-        for path in list_checkpoint_files(s.checkpoint_dir(log)):
+        for path in s.checkpoint_files(led, log):
             if parse_checkpoint_note(path.read_bytes())[0].size >= sec.commit_seq:
                 note_bytes = path.read_bytes()
                 break

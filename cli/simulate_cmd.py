@@ -212,7 +212,7 @@ def simulate(
     location = _sim_location(s, players)
     existed = location.exists()
 
-    def cp_dir(log: str) -> Path:
+    def cp_dir(log: str) -> Path:  # once the genesis is written (keyed by its hash)
         from ledger.checkpoint_store import checkpoint_dir
         return checkpoint_dir(location, s.checkpoint_override(), log)
     created = False
@@ -235,7 +235,7 @@ def simulate(
                 created = True
                 result = run_simulation(led, log=log, players=players, seed_text=seed,
                                         cut=size, timeouts=timeout_rate, drops=drop_rate,
-                                        checkpoints=cp_dir(log),
+                                        checkpoints=lambda: cp_dir(log),
                                         progress=bar.say, format_id=format,
                                         params=params)
         except TourneyError:

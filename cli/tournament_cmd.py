@@ -18,7 +18,7 @@ import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, write_result
-from ledger.errors import TourneyError, UsageError
+from ledger.errors import RuleError, TourneyError, UsageError
 
 #: Tournament ids: 1-64 characters, Unicode letters, digits and combining marks (NFC),
 #: plus ``.``, ``_`` and ``-``, starting with a letter or digit.
@@ -109,7 +109,10 @@ def init(
     if format not in FORMAT_IDS:
         raise UsageError(f"unknown format {format!r}",
                          hint=f"known formats: {', '.join(sorted(FORMAT_IDS))}")
-    fmt = make_format(format, cut, parse_params(format, list(param or [])))
+    try:
+        fmt = make_format(format, cut, parse_params(format, list(param or [])))
+    except RuleError as err:  # issue 17, defect 20: a bad --param/--cut is usage (exit 2)
+        raise UsageError(err.message, hint=err.hint) from None
     policy = LedgerPolicy(time_tolerance_s=time_tolerance, witness_quorum=witness_quorum,
                           witness_max_age_s=witness_max_age)
     signer = s.signer()
@@ -209,7 +212,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
-        cp_dir = s.checkpoint_dir(log)
+        cp_dir = s.checkpoint_dir(led, log)
         found = latest_note(led, log, cp_dir)
     hj = st.officials.get(st.organizer)
     active = [o for o in st.officials.values() if o.revoked_seq is None]
@@ -283,7 +286,7 @@ def registration_close(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = F
         log = s.tournament(led)
         ev, st = led.write(log, lambda t, time: (t.close_registration(signer, time), t.state))
         try:
-            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(log), state=st)
+            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(led, log), state=st)
         except TourneyError as err:
             note(f"registration closed at seq {ev.seq}, but the checkpoint failed")
             raise err

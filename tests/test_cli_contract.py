@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from ledger.draw import draw_v1, seed_from_material
+from tests.helpers.checks import note_dir
 
 CLOCK = "2026-03-01T09:00:00.000000Z"
 _SECRETS: list[str] = []  # base64 lines of every private key file created here
@@ -321,13 +322,15 @@ def test_import_close_checkpoint_and_proofs(world: World) -> None:
     assert closed["checkpoint"]["stored"] == "ledger"
     assert closed["checkpoint"]["size"] == closed["seq"]
     assert Path(closed["checkpoint"]["path"]) == (
-        world.dir / "later.db.checkpoints" / closed["tournament"] / f"{closed['seq']}.note")
+        note_dir(world.dir / "later.db.checkpoints", closed["tournament"])
+        / f"{closed['seq']}.note")
     cli(*env, "seed", "record", "--material", "more", "--source", "dice", "--reason", "r1",
         "--key", "hj.pem")
     mirror = world.dir / "published"
     second = cli(*env, "--checkpoints", str(mirror), "checkpoint", "--key", "hj.pem",
                  "--json").doc
-    assert Path(second["path"]) == mirror / second["tournament"] / f"{second['size']}.note"
+    assert Path(second["path"]) == note_dir(mirror, second["tournament"]) / (
+        f"{second['size']}.note")
     proof = cli(*env, "proof", "3", "--json").doc  # the latest note, from the ledger
     assert proof["verified"] is True and proof["size"] == second["size"]
     assert proof["index"] == 2 and all(len(h) == 64 for h in proof["proof"])
