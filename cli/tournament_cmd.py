@@ -179,23 +179,12 @@ def _progress(st: Any) -> dict[str, Any]:
     return out
 
 
-def _next_step(progress: dict[str, Any]) -> str:
-    rnd = progress["round"]
-    phase = progress["phase"]
-    if phase == "registration":
-        return "register players, then 'tourney registration close'"
-    if phase == "finished":
-        return "done: 'tourney export DIR' for the auditors"
-    if rnd is not None and rnd["open"]:
-        what = "Game" if rnd["phase"] == "game" else "round"
-        return f"enter the results of {what} {rnd['number']} ('tourney result record/import')"
-    if phase == "cut_window":
-        return "select the top cut: 'tourney cut'"
-    if phase == "cut_made":
-        return "seed the bracket: 'tourney bracket'"
-    if phase == "top_cut":
-        return "pair the next bracket round: 'tourney round pair'"
-    return "pair the next round: 'tourney round pair'"
+def _next_step(st: Any) -> str:
+    """What comes next, as the format says (``FormatPlugin.next_step``)."""
+    from ledger.plugin import plugin_for
+
+    plugin = plugin_for(st.format.id if st.format else None)
+    return "register players" if plugin is None else plugin.next_step(st)
 
 
 def info(ctx: typer.Context, json: JsonOpt = False) -> None:
@@ -235,7 +224,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
             "registration": {"closed": st.registration_closed_seq is not None,
                              "closed_seq": st.registration_closed_seq},
             "policy": msgspec.to_builtins(st.ledger_policy),
-            **progress, "next": _next_step(progress),
+            **progress, "next": _next_step(st),
             "size": st.size, "head": st.head, "created": st.created_time,
             "last_event_time": st.last_time, "ledger": s.location.display(),
             "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}
@@ -263,7 +252,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     if champ is not None:
         player = st.players.get(champ)
         lines.append(f"champion:     #{champ} {player.name if player else ''}".rstrip())
-    lines += [f"next:         {_next_step(progress)}",
+    lines += [f"next:         {_next_step(st)}",
               f"size:         {st.size} events",
               f"head:         {st.head}",
               "checkpoint:   " + (f"size {latest['size']} ({latest['where']})" if latest

@@ -169,6 +169,31 @@ class FormatPlugin:
         return Progress(phase="registration" if state.registration_closed_seq is None
                         else "swiss")
 
+    def next_step(self, state: TournamentState) -> str:
+        """What comes next, in words with the command to run (``tourney info`` and the
+        line printed when a round closes; issue 17, defect 13): read from ``progress``
+        and the recorded cut, so a format without a top cut is never sent to select
+        one, and a finished event is never sent anywhere."""
+        progress = self.progress(state)
+        rnd, phase = progress.round, progress.phase
+        cut = state.format.cut if state.format is not None else 0
+        if phase == "registration":
+            return "register players, then 'tourney registration close'"
+        if phase == "finished":
+            return "the event is over: 'tourney standings', 'tourney publish DIR', " \
+                   "'tourney export DIR' for the auditors"
+        if rnd is not None and rnd.open:
+            what = "Game" if rnd.phase == "game" else "round"
+            return f"enter the results of {what} {rnd.number} ('tourney result record/import')"
+        if phase == "cut_window":
+            return (f"select the top {cut}: 'tourney cut'" if cut else
+                    "no top cut: record the final standings with 'tourney cut'")
+        if phase == "cut_made":
+            return "seed the bracket: 'tourney bracket'"
+        if phase == "top_cut":
+            return "pair the next bracket round: 'tourney bracket'"
+        return "pair the next round: 'tourney round pair'"
+
     def describe_result(self, state: TournamentState, result: Any) -> str:
         """How one table's result reads in words, numbers only (``round show``, ``log``,
         slips, pages): the format's own vocabulary (issue 17).  ``result`` is the
