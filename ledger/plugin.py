@@ -169,6 +169,11 @@ class FormatPlugin:
         return Progress(phase="registration" if state.registration_closed_seq is None
                         else "swiss")
 
+    def check_registration_close(self, state: TournamentState) -> None:
+        """Refuse (``RuleError``) closing registration on a field this format cannot run
+        as configured, before anything is written: a command-side check (issue 17,
+        defect 9), not an audit rule, so ledgers already closed audit as before."""
+
     def next_step(self, state: TournamentState) -> str:
         """What comes next, in words with the command to run (``tourney info`` and the
         line printed when a round closes; issue 17, defect 13): read from ``progress``

@@ -68,3 +68,33 @@ def test_defect_18_forfeit_says_the_open_table_still_needs_its_concession(
     # a forfeit with no open table says so
     jd = cli("forfeit", str(other), "--reason", "left", "--key", "hj.pem", "--json").doc
     assert jd["open_table"] is None
+
+
+def test_defect_09_bushiroad_swiss_without_a_recommendation_refuses_registration_close(
+        tmp_path: Path) -> None:
+    cli = Cli(tmp_path, tmp_path / "t.db")
+    _keys(cli, tmp_path, "hj")
+    cli("init", "--name", "WS Cup", "--format", "bushiroad-swiss", "--cut", "4",
+        "--key", "hj.pem")
+    for i in range(1, 9):                    # 8 fighters with a top cut: no table row
+        cli("player", "add", f"P{i}", "--key", "hj.pem")
+    before = snapshot(tmp_path / "t.db")
+    run = cli("registration", "close", "--key", "hj.pem", code=3)
+    assert "no recommended number of Swiss rounds for 8 fighters" in run.err
+    assert "--param swiss_rounds=N" in run.err and "9-1024" in run.err
+    assert snapshot(tmp_path / "t.db") == before
+    # the fix it names: a ninth fighter puts the field in the table, and round 1 pairs
+    cli("player", "add", "P9", "--key", "hj.pem")
+    cli("registration", "close", "--key", "hj.pem")
+    cli("round", "pair", "--seed-material", "nine 4 1 7", "--seed-source", "test",
+        "--key", "hj.pem")
+    # a fixed number of rounds needs no table: 3 fighters close and pair
+    d2 = tmp_path / "fixed"
+    d2.mkdir()
+    fixed = Cli(d2, d2 / "t.db")
+    _keys(fixed, d2, "hj")
+    fixed("init", "--name", "Tiny", "--format", "bushiroad-swiss", "--param",
+          "swiss_rounds=2", "--key", "hj.pem")
+    for i in range(1, 4):
+        fixed("player", "add", f"P{i}", "--key", "hj.pem")
+    fixed("registration", "close", "--key", "hj.pem")
