@@ -176,9 +176,14 @@ def result_import(
 
     winner is a player number, double-loss or none; decided_by is play (default),
     concession, slow-play, timeout, tie (HotC) or draw (Bushiroad); games is A-B[-D],
-    the first player at the table first (Bushiroad records it).  A bad row is refused with its line number, good rows are
-    written; a slip already recorded identically is left unchanged.  Exit 3 if any row
-    was refused.  The last result of a round closes it, as with 'result record'.
+    the first player at the table first (Bushiroad records it).  A bad row is refused with
+    its line number, good rows are written; a slip already recorded identically is left
+    unchanged.
+
+    A partial import: exit 3 when any row was refused (DESIGN.md §8), and the good rows
+    ARE written, each in its own transaction; the summary says how many.  Fix the refused
+    rows and import the same file again: rows already recorded are left unchanged.  The
+    last result of a round closes it, as with 'result record'.
 
     Example: tourney result import round3.csv --key sk.pem
     """
@@ -231,5 +236,7 @@ def result_import(
                + f"; {len(unchanged)} already recorded identically; {len(bad)} refused")
     s.emit({"ok": not bad, "tournament": log, "written": written, "unchanged": unchanged,
             "refused": refused, "closed": closings}, [summary, *lines])
-    if bad:
+    if bad:  # issue 17, defect 20: a partial import says what it wrote (exit 3, §8)
+        note(f"partial import: {len(written)} good rows were written, {len(bad)} refused; "
+             f"fix the refused rows and import {name} again (recorded rows stay unchanged)")
         raise typer.Exit(int(ExitCode.REFUSED))

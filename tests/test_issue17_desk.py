@@ -98,3 +98,58 @@ def test_defect_09_bushiroad_swiss_without_a_recommendation_refuses_registration
     for i in range(1, 4):
         fixed("player", "add", f"P{i}", "--key", "hj.pem")
     fixed("registration", "close", "--key", "hj.pem")
+
+
+def test_defect_20_every_bad_param_value_is_a_usage_error(tmp_path: Path) -> None:
+    cli = Cli(tmp_path, tmp_path / "t.db")
+    _keys(cli, tmp_path, "hj")
+    for fmt, bad in (("bushiroad-swiss", ("--param", "swiss_rounds=99")),   # was exit 3
+                     ("bushiroad-swiss", ("--param", "match_format=BO5")),   # was exit 3
+                     ("bushiroad-swiss", ("--param", "swiss_rounds=x")),
+                     ("hotc-swiss-de", ("--param", "bye_priority=random")),  # was exit 3
+                     ("bushiroad-swiss", ("--param", "stop_rule=undefeated_below_cut"))):
+        run = cli("init", "--name", "Bad", "--format", fmt, *bad, "--key", "hj.pem", code=2)
+        assert "error:" in run.err
+        assert not (tmp_path / "t.db").exists()
+
+
+def test_defect_20_partial_import_writes_good_rows_and_says_how_many(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.test_cli_contract import TOURNEY
+
+    cli, _log = open_event(tmp_path, "hotc-swiss-de", ["A", "B", "C", "D", "E", "F"],
+                           "--cut", "2")
+    doc = cli("round", "pair", "--seed-material", "partial 5 1 9", "--seed-source", "test",
+              "--key", "hj.pem", "--json").doc
+    t1, t2 = doc["tables"][0], doc["tables"][1]
+    (tmp_path / "slips.csv").write_text(
+        "round,table,winner\n"
+        f"1,{t1['table']},{t1['players'][0]}\n"
+        f"1,{t2['table']},99\n")
+    proc = subprocess.run([*TOURNEY, "result", "import", "slips.csv", "--key", "sk.pem"],
+                          cwd=tmp_path, env=cli.env, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 3                       # DESIGN §8: any refused row
+    assert "imported 1 results" in proc.stdout
+    assert "partial import: 1 good rows were written, 1 refused" in proc.stderr
+    shown = cli("round", "show", "1", "--json").doc
+    assert next(t for t in shown["tables"] if t["table"] == t1["table"])["result"]
+    help_text = " ".join(cli("result", "import", "--help").out.split())
+    assert "the good rows ARE written" in help_text
+
+
+def test_defect_20_registration_close_does_not_exit_4_after_writing(tmp_path: Path) -> None:
+    """The exit 4 came from a note file of an earlier event of the same name in the
+    name-keyed directory (defect 8): the practice ledger deleted, the event started again."""
+    db = tmp_path / "tournament.db"
+    cli = Cli(tmp_path, db)
+    _keys(cli, tmp_path, "hj")
+    for day, players in ((1, ("A", "B")), (2, ("C", "D", "E"))):
+        env = {"TOURNEY_FIXED_CLOCK": f"2026-03-0{day}T09:00:00.000000Z"}
+        db.unlink(missing_ok=True)
+        cli("init", "--name", "Cup", "--format", "hotc-swiss-de", "--key", "hj.pem", env=env)
+        for p in players:
+            cli("player", "add", p, "--key", "hj.pem", env=env)
+        doc = cli("registration", "close", "--key", "hj.pem", "--json", env=env).doc
+        assert doc["ok"] and Path(doc["checkpoint"]["path"]).is_file()
