@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
+from cli.csv_files import delimiter_hint
 from ledger.errors import ExitCode, TourneyError, UsageError
 
 if TYPE_CHECKING:
@@ -74,7 +75,9 @@ def read_slips(data: bytes, name: str) -> tuple[list[Slip], list[Bad]]:
     if not any(cols) or any(c not in COLUMNS for c in cols) or len(set(cols)) != len(cols) \
             or not set(REQUIRED) <= set(cols):
         raise UsageError(f"{name} line 1: the header must be round,table,winner"
-                         "[,games,decided_by]", hint="fix the header; nothing was written")
+                         "[,games,decided_by]",
+                         hint=delimiter_hint(header or []) or "fix the header; nothing was "
+                                                              "written")
     slips: list[Slip] = []
     bad: list[Bad] = []
     while True:
