@@ -236,10 +236,10 @@ def result_import(
     summary = (f"imported {len(written)} results from {name}"
                + (f" (seq {written[0]['seq']})" if len(written) == 1 else
                   f" (seqs {written[0]['seq']}..{written[-1]['seq']})" if written else "")
-               + f"; {len(unchanged)} already recorded identically; {len(bad)} refused")
+               + f"; {len(unchanged)} already recorded identically; {len(bad)} refused"
+               + (f" (partial import: the {len(written)} good rows were written; fix the "
+                  f"refused rows and import {name} again)" if bad else ""))
     s.emit({"ok": not bad, "tournament": log, "written": written, "unchanged": unchanged,
             "refused": refused, "closed": closings}, [summary, *lines])
-    if bad:  # issue 17, defect 20: a partial import says what it wrote (exit 3, §8)
-        note(f"partial import: {len(written)} good rows were written, {len(bad)} refused; "
-             f"fix the refused rows and import {name} again (recorded rows stay unchanged)")
+    if bad:
         raise typer.Exit(int(ExitCode.REFUSED))

@@ -132,7 +132,7 @@ def test_defect_20_partial_import_writes_good_rows_and_says_how_many(tmp_path: P
                           timeout=60)
     assert proc.returncode == 3                       # DESIGN §8: any refused row
     assert "imported 1 results" in proc.stdout
-    assert "partial import: 1 good rows were written, 1 refused" in proc.stderr
+    assert "partial import: the 1 good rows were written" in proc.stdout
     shown = cli("round", "show", "1", "--json").doc
     assert next(t for t in shown["tables"] if t["table"] == t1["table"])["result"]
     help_text = " ".join(cli("result", "import", "--help").out.split())
