@@ -3,8 +3,9 @@
 Owns: the publish sequence — seal the log in a checkpoint, sign a ``report_published``
 event with the figures of the log at that checkpoint, seal again (so the report itself is
 covered), then write the site (``projections.site``) and ``report.json``
-(``audit.report.report_document``) into DIR.  The figures are ``projections.report``'s,
-never recomputed here.
+(``audit.report.report_document``) into DIR; and ``--pairings-only``, one round's pairings
+page written read-only with no key (ADR 0022: who may publish).  The figures are
+``projections.report``'s, never recomputed here.
 
 May import: ``typer``, ``cli.common``, ``audit.*``, ``projections.*``, ``ledger.*``.
 """

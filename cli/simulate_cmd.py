@@ -5,8 +5,9 @@ rates parsed with ``fractions.Fraction``, cut size), choosing the tournament id
 (``sim-<N>``, then ``sim-<N>-2``, ``-3``, … so the same command can run twice in one
 ledger), creating the ledger file like ``init`` (and removing it again if nothing could be
 written), the progress display on stderr (rich when stderr is a terminal, plain status
-lines otherwise, nothing in ``--json`` mode), and the summary with the audit's verdict
-(exit 4 when the audit fails).  The event itself is ``ledger.formats.simulation.simulate``'s and
+lines otherwise, nothing in ``--json`` mode), the demo key files written beside the
+ledger (``<ledger>.demo-keys/<id>/``, marked DEMO, 0600), and the summary with the audit's
+verdict (exit 4 when the audit fails).  The event itself is ``ledger.formats.simulation.simulate``'s and
 the audit is ``audit.verify.verify_ledger``, never redone here.
 
 May import: ``typer``, ``rich``, ``msgspec``, ``cli.common``, ``cli.tournament_cmd``,

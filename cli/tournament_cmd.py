@@ -1,7 +1,8 @@
 """``tourney init``, ``tourney info`` and ``tourney registration close``.
 
 Owns: the genesis command (tournament id slug and its validation, format parameters,
-creating the SQLite file only once everything else checked out), the tournament summary,
+one event per ledger unless ``--another-event``, creating the SQLite file only once
+everything else checked out), the tournament summary,
 and closing registration (followed by the automatic checkpoint of DESIGN.md §4).
 
 May import: ``typer``, ``cli.common``, ``ledger.*``.

@@ -2,7 +2,8 @@
 
 Owns: ``Rulebook`` (a format's dispatch tables: state transitions, checks, permissions),
 ``FormatPlugin`` (the base every format subclasses: id, parameters, state type, the pure
-``evolve`` / ``check`` pair, and the command verbs it supports) and the socket
+``evolve`` / ``check`` pair, the command verbs it supports, what comes next in words
+from its ``progress``, and a command-side check before registration closes) and the socket
 ``register_format`` / ``plugin_for`` / ``registered_formats``.
 
 The core never imports a format: ``ledger.formats.registry`` (imported by the CLI, the
