@@ -140,7 +140,8 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
     """Sign the current tree head (head judge) as a checkpoint, stored in the ledger.
 
     The note is also written as a file in the checkpoint directory (--checkpoints DIR or
-    the default <ledger>.checkpoints/<id>/), where publishing and witnesses read it.
+    the default <ledger>.checkpoints/<id>-<genesis hash>/), where publishing and witnesses
+    read it.
 
     Example: tourney checkpoint --key hj.pem
     """
