@@ -13,13 +13,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, write_result
 from ledger.errors import RuleError, TourneyError, UsageError
+
+if TYPE_CHECKING:
+    from ledger.store import Ledger
 
 #: Tournament ids: 1-64 characters, Unicode letters, digits and combining marks (NFC),
 #: plus ``.``, ``_`` and ``-``, starting with a letter or digit.
@@ -121,9 +124,12 @@ def init(
     existed = location.is_postgres or location.path.exists()
     saved = False
     try:
-        if existed:
-            _refuse_second_event(s, another_event)
+        if existed and not location.is_postgres:  # read-only: the file's bytes stay as they are
+            with s.ledger(readonly=True) as led:
+                _refuse_second_event(s, led, another_event)
         with s.ledger(create=True) as led:
+            if location.is_postgres:  # the schema may not exist yet: opened to create it
+                _refuse_second_event(s, led, another_event)
             led.create(log, lambda time: Tournament.create(
                 log=log, name=name.strip(), fmt=fmt, signer=signer, time=time,
                 policy=policy))
@@ -142,14 +148,13 @@ def init(
             f"ledger:     {location.display()}"])
 
 
-def _refuse_second_event(s: Session, another_event: bool) -> None:
+def _refuse_second_event(s: Session, led: Ledger, another_event: bool) -> None:
     """Issue 17, defect 15: ``init`` on a ledger that already holds an event is refused
     (exit 2, nothing written) unless ``--another-event`` says it is meant; a second
     tournament in one ledger makes every later command need ``--tournament``."""
     if another_event:
         return
-    with s.ledger(readonly=True) as led:
-        held = led.tournament_ids()
+    held = led.tournament_ids()
     if held:
         raise UsageError(
             f"the ledger {s.location.display()} already holds tournament "
