@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,11 +46,11 @@ BUNDLE_FILES = ("log.jsonl", "checkpoints", "README.txt")
 
 
 def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path | None,
-                  *, force: bool = False) -> BundleInfo:
+                  *, force: bool = False, note_files: Sequence[Path] = ()) -> BundleInfo:
     """Write the bundle of ``log``: its leaves, every checkpoint note stored in the ledger
-    (plus those of the ``checkpoints`` directory) and the README.  An existing non-empty
-    directory is refused unless ``force`` — and even then only a directory holding nothing
-    but an earlier bundle is replaced."""
+    (plus those of the ``checkpoints`` directory and ``note_files``) and the README.  An
+    existing non-empty directory is refused unless ``force`` — and even then only a
+    directory holding nothing but an earlier bundle is replaced."""
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"{directory} exists and is not a directory",
                          hint="export into a new directory")
@@ -68,7 +68,8 @@ def export_bundle(ledger: Ledger, log: str, directory: Path, checkpoints: Path |
     if any(b"\n" in leaf for leaf in leaves):
         raise UsageError("a stored leaf contains a newline; run 'tourney audit verify'")
     named = _bundle_note_names(ledger_notes(
-        ledger, log, list_checkpoint_files(checkpoints) if checkpoints is not None else []))
+        ledger, log, [*(list_checkpoint_files(checkpoints) if checkpoints is not None else []),
+                      *note_files]))
     staging = directory.parent / f".{directory.name}.export-{os.getpid()}"
     try:
         _write_staging(staging, leaves, named, README.format(log=log, dirname=directory.name))

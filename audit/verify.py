@@ -29,6 +29,7 @@ from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_le
 if TYPE_CHECKING:
     from audit.checkpoints import NoteFile
     from ledger.location import Location
+    from ledger.store import Ledger
 
 Progress = Callable[[int, int], None]
 _GENESIS = b'"kind":"tournament_created"'
@@ -158,7 +159,6 @@ def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
     """Audit one tournament of a ledger (SQLite file or PostgreSQL URL), reading raw rows
     through a read-only connection.  Notes: the ledger's own checkpoint directory plus
     every ``published`` directory of the auditor (issue 12, defect 1)."""
-    from ledger.checkpoint_store import checkpoint_dir, ledger_notes, note_files
     from ledger.store import Ledger
 
     with Ledger(location, readonly=True) as ledger:
@@ -167,9 +167,7 @@ def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
         signatures = start_signatures(leaves)
         with _closing_on_error(signatures[0]):
             # the notes stored in the ledger itself (issue 7), then the note files
-            notes = _merged(ledger_notes(ledger, tid, note_files(
-                [checkpoint_dir(location, checkpoints, tid)], tid)),
-                published_notes(published, tid))
+            notes = _ledger_notes(ledger, location, checkpoints, tid, leaves, published)
     return audit_leaves(leaves, notes, log=tid, source=location.display(), progress=progress,
                         signatures=signatures)
 
@@ -221,7 +219,7 @@ def load_target(target: str | None, tournament: str | None,
     """(leaves, checkpoint notes, tournament id or None, source) of a ledger path/URL or an
     exported bundle directory; the auditor's ``published`` note directories bind every
     input (issue 12, defect 1)."""
-    from ledger.checkpoint_store import checkpoint_dir, ledger_notes, note_files
+    from ledger.checkpoint_store import note_files
     from ledger.location import location_from
     from ledger.store import Ledger
 
@@ -246,6 +244,27 @@ def load_target(target: str | None, tournament: str | None,
     with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(tournament)
         leaves = list(ledger.raw_leaves(tid))
-        notes = _merged(ledger_notes(ledger, tid, note_files(
-            [checkpoint_dir(location, None, tid)], tid)), published_notes(published, tid))
+        notes = _ledger_notes(ledger, location, None, tid, leaves, published)
     return leaves, notes, tid, location.display()
+
+
+def _ledger_notes(ledger: Ledger, location: Location, checkpoints: Path | None, tid: str,
+                  leaves: Sequence[tuple[int, bytes]],
+                  published: Sequence[Path]) -> list[NoteFile]:
+    """The notes of one tournament of a ledger: those stored in it (with their stored
+    cosignatures), its note directory's (keyed by its genesis hash; issue 17, defect 8),
+    its own notes in the old name-keyed directory, then every note of this log in the
+    auditor's ``published`` directories (``published_notes``; issue 21, item 15)."""
+    from ledger.checkpoint_store import (
+        checkpoint_dir,
+        ledger_notes,
+        legacy_note_files,
+        note_files,
+    )
+
+    own: list[Path] = []
+    if leaves:
+        genesis = leaves[0][1]
+        own = [*note_files([checkpoint_dir(location, checkpoints, tid, genesis)], tid),
+               *legacy_note_files(ledger, location, checkpoints, tid)]
+    return _merged(ledger_notes(ledger, tid, own), published_notes(published, tid))

@@ -47,7 +47,8 @@ def export(
     s = Session(ctx, json=json)
     with s.ledger(readonly=True) as led:
         log_id = s.tournament(led)
-        info = export_bundle(led, log_id, directory, s.checkpoint_dir(log_id), force=force)
+        info = export_bundle(led, log_id, directory, None, force=force,
+                             note_files=s.checkpoint_files(led, log_id))
     s.emit({"ok": True, "tournament": log_id, "directory": str(info.directory),
             "events": info.events, "checkpoints": info.checkpoints},
            [f"exported {info.events} events and {info.checkpoints} checkpoints of "

@@ -134,11 +134,20 @@ class Session:
                              hint="pass it once (several are for 'tourney audit verify')")
         return dirs[0] if dirs else None
 
-    def checkpoint_dir(self, log: str) -> Path:
-        """Where note files of this ledger are read from (``--checkpoints`` or the
-        default ``<ledger>.checkpoints/<id>/``)."""
-        from ledger.checkpoint_store import checkpoint_dir
-        return checkpoint_dir(self.location, self.checkpoint_override(), log)
+    def checkpoint_dir(self, ledger: Ledger, log: str) -> Path:
+        """Where note files of this log are written and read (``--checkpoints DIR`` or the
+        default ``<ledger>.checkpoints/``, then ``<id>-<genesis hash>/``; issue 17,
+        defect 8: keyed by the log, never by its name)."""
+        from ledger.checkpoint_store import checkpoint_dir, genesis_of
+        return checkpoint_dir(self.location, self.checkpoint_override(), log,
+                              genesis_of(ledger, log))
+
+    def checkpoint_files(self, ledger: Ledger, log: str) -> list[Path]:
+        """The note files of this log: its directory's, then those of the old name-keyed
+        directory that are this log's (``legacy_note_files``)."""
+        from ledger.checkpoint_store import legacy_note_files, list_checkpoint_files
+        return [*list_checkpoint_files(self.checkpoint_dir(ledger, log)),
+                *legacy_note_files(ledger, self.location, self.checkpoint_override(), log)]
 
     # -- output --------------------------------------------------------------------------
     def emit(self, data: Any, lines: str | Iterable[str] = ()) -> None:
@@ -248,7 +257,7 @@ def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: 
     ``state`` is the tournament as just saved (so nothing is read again)."""
     from ledger.checkpoint_store import checkpoint_if_head_judge
 
-    mirror = s.checkpoint_dir(log)  # also as files: reveal, publish and witnesses read them
+    mirror = s.checkpoint_dir(ledger, log)  # also as files: reveal, publish and witnesses read them
     try:
         cp = checkpoint_if_head_judge(ledger, log, signer, mirror, state=state)
     except TourneyError:

@@ -153,7 +153,8 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
     """Sign the current tree head (head judge) as a checkpoint, stored in the ledger.
 
     The note is also written as a file in the checkpoint directory (--checkpoints DIR or
-    the default <ledger>.checkpoints/<id>/), where publishing and witnesses read it.
+    the default <ledger>.checkpoints/<id>-<genesis hash>/), where publishing and witnesses
+    read it.
 
     Example: tourney checkpoint --key hj.pem
     """
@@ -163,7 +164,7 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
     signer = s.signer()
     with s.ledger() as led:
         log_id = s.tournament(led)
-        path, cp = write_checkpoint(led, log_id, signer, s.checkpoint_dir(log_id))
+        path, cp = write_checkpoint(led, log_id, signer, s.checkpoint_dir(led, log_id))
     s.emit({"ok": True, "tournament": log_id, "path": None if path is None else str(path),
             "stored": "ledger", "origin": cp.origin, "size": cp.size, "root": cp.root.hex()},
            [f"checkpoint: {'in the ledger' + (f' and {path}' if path else '')}",
@@ -173,10 +174,10 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
 def _latest_note(s: Session, led: Any, log_id: str) -> tuple[str, bytes]:
     from ledger.checkpoint_store import latest_note
 
-    found = latest_note(led, log_id, s.checkpoint_dir(log_id))
+    found = latest_note(led, log_id, s.checkpoint_dir(led, log_id))
     if found is None:
         raise UsageError(f"no checkpoint of {log_id} in the ledger or "
-                         f"{s.checkpoint_dir(log_id)}",
+                         f"{s.checkpoint_dir(led, log_id)}",
                          hint="write one with 'tourney checkpoint' or pass --checkpoint NOTE")
     return found
 

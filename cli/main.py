@@ -79,7 +79,7 @@ def root(
         help="Tournament id (default: the only tournament in the ledger).")] = None,
     checkpoints: Annotated[list[Path] | None, typer.Option(
         "--checkpoints", metavar="DIR", envvar=CHECKPOINTS_ENV, show_default=False,
-        help="Checkpoint directory (default: <ledger>.checkpoints/<id>/); repeatable for "
+        help="Checkpoint directory (default: <ledger>.checkpoints/, notes in <id>-<hash>/); repeatable for "
              "'audit verify', where every note of every DIR binds the audit.")] = None,
     json: Annotated[bool, typer.Option(
         "--json", help="Exactly one JSON document on stdout; diagnostics on stderr.")]

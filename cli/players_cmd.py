@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes, write_result
+from cli.csv_files import delimiter_hint
 from ledger.errors import TourneyError, UsageError
 from ledger.events import PlayerRegistered
 from ledger.text import whole_number
@@ -129,6 +130,9 @@ def parse_csv(path: Path) -> list[Row]:
         raise bad(1, "the header row is missing",
                   "the first line must be number,name[,nickname,deck,clan,invitation,external_id]")
     cols = [h.strip().lower() for h in header]
+    hint = delimiter_hint(header)
+    if hint is not None and not set(cols) <= set(COLUMNS):
+        raise bad(1, f"the header {','.join(header)!r} is not comma-separated", hint)
     for c in cols:
         if c not in COLUMNS:
             raise bad(1, f"unknown column {c!r}", f"columns are {', '.join(COLUMNS)}")

@@ -3,8 +3,9 @@
 Owns: the publish sequence — seal the log in a checkpoint, sign a ``report_published``
 event with the figures of the log at that checkpoint, seal again (so the report itself is
 covered), then write the site (``projections.site``) and ``report.json``
-(``audit.report.report_document``) into DIR.  The figures are ``projections.report``'s,
-never recomputed here.
+(``audit.report.report_document``) into DIR; and ``--pairings-only``, one round's pairings
+page written read-only with no key (ADR 0022: who may publish).  The figures are
+``projections.report``'s, never recomputed here.
 
 May import: ``typer``, ``cli.common``, ``audit.*``, ``projections.*``, ``ledger.*``.
 """
@@ -17,17 +18,29 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session
-from ledger.errors import ConcurrencyError, UsageError, write_failure
+from ledger.errors import ConcurrencyError, RuleError, UsageError, write_failure
 
 
 def publish(
     ctx: typer.Context,
     directory: Annotated[Path, typer.Argument(metavar="DIR", help=(
         "Directory for the site (created; files of the same names are replaced)."))],
+    pairings_only: Annotated[bool, typer.Option(
+        "--pairings-only",
+        help="Write only the pairings page of the latest round (or --round N): signs "
+             "nothing and needs no key, so a scorekeeper can post pairings.")] = False,
+    round_no: Annotated[int | None, typer.Option(
+        "--round", metavar="N", min=1, show_default=False,
+        help="With --pairings-only: the round to post (default: the latest).")] = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Sign a report of the standings, cut and champion (head judge) and write the site.
+
+    Who may publish (ADR 0022): the signed report and the site need a head judge's key
+    (they seal the log in a checkpoint, DESIGN.md §5); pairings are not signed, so
+    anyone with the ledger posts them: 'tourney publish DIR --pairings-only' (no key)
+    or 'tourney round show N --html'.
 
     DIR gets index.html, standings, pairings by table and by name, result slips and the
     bracket (HTML for phones and print, plus the same data as JSON), a "how to verify"
@@ -45,11 +58,23 @@ def publish(
     s = Session(ctx, key=key, json=json)
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"{directory} is not a directory", hint="pass a directory for the site")
+    if pairings_only:
+        _publish_pairings(s, directory, round_no)
+        return
+    if round_no is not None:
+        raise UsageError("--round applies only with --pairings-only",
+                         hint="the signed site holds every round")
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        cp_dir = s.checkpoint_dir(log)
-        note0, cp0 = write_checkpoint(led, log, signer, cp_dir)
+        cp_dir = s.checkpoint_dir(led, log)
+        try:
+            note0, cp0 = write_checkpoint(led, log, signer, cp_dir)
+        except RuleError as err:  # issue 17, defect 24: say who may publish what
+            raise RuleError(err.rule, err.message.removesuffix(f" [{err.rule}]"),
+                            hint="the signed report needs the head judge's key; pairings "
+                                 f"need none: 'tourney publish {directory} --pairings-only'",
+                            finding=err.finding) from None
         figures: dict[str, Any] = {}
 
         def act(t: Any, time: str) -> Any:
@@ -82,3 +107,40 @@ def publish(
             f"site: {len(files)} files in {directory} (open {directory / 'index.html'})",
             f"publishers check it with: tourney audit report {directory / 'report.json'} "
             "LEDGER|BUNDLE"])
+
+
+def _publish_pairings(s: Session, directory: Path, number: int | None) -> None:
+    """Issue 17, defect 24: one round's pairings page (``projections.site.round_page``, as
+    'round show --html' prints it) written to DIR; read-only, signs nothing, no key."""
+    from cli.round_cmd import bye_lost
+    from projections.report import round_doc
+    from projections.rounds import load_round, override_of
+    from projections.site import round_page
+
+    with s.ledger(readonly=True) as led:
+        log = s.tournament(led)
+        st = led.load(log).state
+        rounds = getattr(st.fmt, "rounds", None)
+        if rounds is None:
+            raise UsageError(f"{log} pairs Games, not rounds of tables",
+                             hint="post them with 'tourney round show N'")
+        if not rounds:
+            raise UsageError(f"no round of {log} has been paired yet",
+                             hint="the head judge pairs one with 'tourney round pair'")
+        n = rounds[-1].number if number is None else number
+        rnd = load_round(led, log, st, n)
+        if rnd is None:
+            raise UsageError(f"{log} has no round {n} (rounds 1..{rounds[-1].number})",
+                             hint="leave out --round for the latest round")
+        page = round_page(st, round_doc(rnd, override_of(led, log, st, rnd),
+                                        lost_bye=bye_lost(st, rnd)), st.size)
+    path = directory / f"round-{n}.html"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}",
+                         hint="pass a writable directory") from None
+    s.emit({"ok": True, "tournament": log, "round": n, "signed": False, "path": str(path)},
+           [f"round {n} pairings of {log}: {path} (not signed; the head judge's "
+            "'tourney publish' signs the report)"])

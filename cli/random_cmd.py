@@ -339,7 +339,7 @@ def reveal(
     import msgspec
 
     from ledger.checkpoint import CheckpointError, parse_checkpoint_note
-    from ledger.checkpoint_store import ledger_notes, list_checkpoint_files
+    from ledger.checkpoint_store import ledger_notes
     from ledger.randomness.commands import beacon_bytes, reveal_seed
     from ledger.randomness.commit import SecretFile
 
@@ -362,7 +362,7 @@ def reveal(
         # signature lines (the ledger's own carries the witness cosignatures stored beside
         # it, issue 21 item 7; a file may carry one cosigned elsewhere)
         covering: list[tuple[int, int, int, bytes]] = []
-        known = ledger_notes(led, log, list_checkpoint_files(s.checkpoint_dir(log)))
+        known = ledger_notes(led, log, s.checkpoint_files(led, log))
         for i, (_name, data) in enumerate(known):
             try:
                 size = parse_checkpoint_note(data)[0].size

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
+from cli.csv_files import delimiter_hint
 from ledger.errors import ExitCode, StorageError, TourneyError, UsageError
 from ledger.text import whole_number
 
@@ -69,7 +70,9 @@ def read_slips(data: bytes, name: str) -> tuple[list[str], list[Slip], list[Bad]
     if not any(cols) or len(set(cols)) != len(cols) or not set(REQUIRED) <= set(cols):
         raise UsageError(f"{name} line 1: the header must start round,table and name the "
                          "format's slip columns (match formats: round,table,winner"
-                         "[,games,decided_by])", hint="fix the header; nothing was written")
+                         "[,games,decided_by])",
+                         hint=delimiter_hint(header or []) or "fix the header; nothing was "
+                                                              "written")
     slips: list[Slip] = []
     bad: list[Bad] = []
     while True:
@@ -142,9 +145,11 @@ def result_import(
     player at the table first (recorded where the format keeps game scores).  Wheel of
     Time: outcome,winner,support|pattern,neutral,conceded_by,last_battle — the options of
     'result record' as columns ('tourney result codes').  A slip already recorded
-    identically is left unchanged.  A bad row is refused with its line number while the
-    good rows ARE written: a partial import exits 3 and says how many rows were written
-    (fix the refused rows and import them again; the written ones stay unchanged).  The
+    identically is left unchanged.
+
+    A partial import: exit 3 when any row was refused (DESIGN.md §8), and the good rows
+    ARE written, each in its own transaction; the summary says how many.  Fix the refused
+    rows and import the same file again: rows already recorded are left unchanged.  The
     last result of a round closes it, as with 'result record'.
 
     Example: tourney result import round3.csv --key sk.pem
@@ -204,7 +209,9 @@ def result_import(
     summary = (f"imported {len(written)} results from {name}"
                + (f" (seq {written[0]['seq']})" if len(written) == 1 else
                   f" (seqs {written[0]['seq']}..{written[-1]['seq']})" if written else "")
-               + f"; {len(unchanged)} already recorded identically; {len(bad)} refused")
+               + f"; {len(unchanged)} already recorded identically; {len(bad)} refused"
+               + (f" (partial import: the {len(written)} good rows were written; fix the "
+                  f"refused rows and import {name} again)" if bad else ""))
     s.emit({"ok": not bad, "tournament": log, "written": written, "unchanged": unchanged,
             "refused": refused, "closed": closings}, [summary, *lines])
     if bad:

@@ -56,6 +56,7 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
     """What a command that may have closed a round adds to its output (JSON, lines)."""
     from ledger.formats.match.events import ChampionDeclared, RoundClosed
     from ledger.formats.match.model import Phase
+    from ledger.plugin import require_plugin
 
     closed = next((e.body for e in events if isinstance(e.body, RoundClosed)), None)
     champ = next((e.body for e in events if isinstance(e.body, ChampionDeclared)), None)
@@ -64,14 +65,12 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
     if closed is None:
         return extra, []
     n = closed.round
-    cut = state.format.cut if state.format else 8
-    if closed.phase is Phase.SWISS:
+    if closed.phase is Phase.SWISS:  # what comes next is the format's to say (defect 13)
         gone = (f"; eliminated: {', '.join(f'#{p}' for p in closed.eliminated)}"
                 if closed.eliminated else "")
-        verdict = (f"{closed.undefeated} undefeated, fewer than the top {cut}: "
-                   "Swiss phase over: run tourney cut" if closed.swiss_over else
-                   f"{closed.undefeated} undefeated; Swiss continues (pair round {n + 1} "
-                   "with tourney round pair)")
+        verdict = (f"{closed.undefeated} undefeated; "
+                   + ("Swiss phase over: " if closed.swiss_over else "Swiss continues: ")
+                   + require_plugin(state.format.id if state.format else "").next_step(state))
         lines = [f"round {n} closed: {verdict}{gone}"]
     elif champ is not None:
         verdict = f"champion: {label(state, champ.number)}"

@@ -5,8 +5,9 @@ rates parsed with ``fractions.Fraction``, cut size), choosing the tournament id
 (``sim-<N>``, then ``sim-<N>-2``, ``-3``, … so the same command can run twice in one
 ledger), creating the ledger file like ``init`` (and removing it again if nothing could be
 written), the progress display on stderr (rich when stderr is a terminal, plain status
-lines otherwise, nothing in ``--json`` mode), and the summary with the audit's verdict
-(exit 4 when the audit fails).  The event itself is ``ledger.formats.simulation.simulate``'s and
+lines otherwise, nothing in ``--json`` mode), the demo key files written beside the
+ledger (``<ledger>.demo-keys/<id>/``, marked DEMO, 0600), and the summary with the audit's
+verdict (exit 4 when the audit fails).  The event itself is ``ledger.formats.simulation.simulate``'s and
 the audit is ``audit.verify.verify_ledger``, never redone here.
 
 May import: ``typer``, ``rich``, ``msgspec``, ``cli.common``, ``cli.tournament_cmd``,
@@ -26,8 +27,10 @@ import typer
 from cli.common import JsonOpt, Session, note
 from cli.tournament_cmd import _remove_sqlite, valid_id
 from ledger.errors import ExitCode, TourneyError, UsageError
+from ledger.formats.registry import FORMAT_IDS
 
 if TYPE_CHECKING:
+    from ledger.keys import Signer
     from ledger.location import Location
     from ledger.store import Ledger
 
@@ -106,6 +109,30 @@ class _Progress:
             self._progress.stop()
 
 
+def demo_keys_dir(location: Location, log: str) -> Path:
+    """Where ``simulate`` writes the demo keys of ``log``: ``<ledger>.demo-keys/<id>/``
+    beside a SQLite file, ``./tourney-demo-keys/<id>/`` for PostgreSQL."""
+    base = Path("tourney-demo-keys") if location.is_postgres else \
+        location.path.with_name(location.path.name + ".demo-keys")
+    return base / log
+
+
+def _write_demo_keys(location: Location, log: str, hj: Signer, sk: Signer) -> Path:
+    """Issue 17, defect 22: the demo keys that signed the simulation, as key files marked
+    DEMO (0600), so a newcomer can continue or publish the simulated event."""
+    from ledger.keys import write_key
+
+    directory = demo_keys_dir(location, log)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        write_key(directory / "head-judge.pem", hj, None, demo=True)
+        write_key(directory / "scorekeeper.pem", sk, None, demo=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write the demo keys to {directory}: {exc.strerror}",
+                         hint="run the simulation in a writable directory") from None
+    return directory
+
+
 def _sim_location(s: Session, players: int) -> Location:
     """The ledger a simulation writes to: the one given (``--ledger`` or TOURNEY_LEDGER),
     else a fresh ``sim-<N>.db`` (``sim-<N>-2.db``, …) in the current directory — never
@@ -141,7 +168,7 @@ def simulate(
     players: Annotated[int, typer.Option("--players", metavar="N",
                                          help=f"Number of players (2..{MAX_PLAYERS}).")],
     format: Annotated[str, typer.Option("--format", metavar="FORMAT",
-                                        help="Format id: hotc-swiss-de.")],
+                                        help=f"Format id: {', '.join(FORMAT_IDS)}.")],
     seed: Annotated[str, typer.Option(
         "--seed", metavar="TEXT",
         help="Seed text: derives the demo keys, every recorded seed and every simulated "
@@ -171,13 +198,15 @@ def simulate(
     refused.  Demo keys derived from --seed sign every event; seeds, draws and
     checkpoints are recorded as in a real event.
 
-    Formats: hotc-swiss-de, bushiroad-swiss, bushiroad-de, single-elim, round-robin,
-    wot-2001, wot-classic (all Cycles; --timeouts and --drops do not apply).
+    The demo keys are written beside the ledger, marked as demo keys (0600):
+    <ledger>.demo-keys/<id>/head-judge.pem and scorekeeper.pem, so the simulated event
+    can be continued or published (tourney publish site/ --key …/head-judge.pem).
+
+    Formats: {formats} (Wheel of Time: all Cycles; --timeouts and --drops do not apply).
 
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
     from audit.verify import verify_ledger
-    from ledger.formats.registry import FORMAT_IDS
     from ledger.formats.simulation import demo_key
     from ledger.formats.simulation import simulate as run_simulation
     from ledger.store import Ledger
@@ -212,7 +241,7 @@ def simulate(
     location = _sim_location(s, players)
     existed = location.exists()
 
-    def cp_dir(log: str) -> Path:
+    def cp_dir(log: str) -> Path:  # once the genesis is written (keyed by its hash)
         from ledger.checkpoint_store import checkpoint_dir
         return checkpoint_dir(location, s.checkpoint_override(), log)
     created = False
@@ -235,13 +264,14 @@ def simulate(
                 created = True
                 result = run_simulation(led, log=log, players=players, seed_text=seed,
                                         cut=size, timeouts=timeout_rate, drops=drop_rate,
-                                        checkpoints=cp_dir(log),
+                                        checkpoints=lambda: cp_dir(log),
                                         progress=bar.say, format_id=format,
                                         params=params)
         except TourneyError:
             if not created and not existed and not location.is_postgres:
                 _remove_sqlite(location.path)
             raise
+        keys_dir = _write_demo_keys(location, log, hj, sk)
         bar.say(f"auditing {result.events} events")
         report = verify_ledger(location, log, s.checkpoint_override(), progress=bar.audit)
         with Ledger(location, readonly=True) as led:
@@ -254,7 +284,10 @@ def simulate(
             "events": result.events, "rounds": result.rounds, "cut": result.cut,
             "champion": result.champion, "no_champion_seq": ruling,
             "checkpoints": str(cp_dir(log)),
-            "demo_keys": {"head_judge": hj.key_id, "scorekeeper": sk.key_id},
+            "demo_keys": {"head_judge": hj.key_id, "scorekeeper": sk.key_id,
+                          "directory": str(keys_dir),
+                          "head_judge_file": str(keys_dir / "head-judge.pem"),
+                          "scorekeeper_file": str(keys_dir / "scorekeeper.pem")},
             "audit": msgspec.to_builtins(report)}
 
     def who(n: int | None) -> str:
@@ -263,16 +296,21 @@ def simulate(
     lines = [f"simulated {log} in {location.display()}: {players} players, "
              f"{result.events} events, {result.rounds} rounds",
              f"demo keys (derived from the seed text, NOT for real events): head judge "
-             f"{hj.key_id}, scorekeeper {sk.key_id}",
+             f"{hj.key_id}, scorekeeper {sk.key_id}, written (0600) to {keys_dir}/",
              f"top cut: {', '.join(who(n) for n in result.cut) or 'none'}",
              f"champion: {who(result.champion)}" + (
                  f" (head judge's no-champion ruling, seq {ruling})" if ruling else ""),
              f"audit: {'OK' if report.ok else 'FAILED'} ({len(report.findings)} findings, "
              f"{errors} errors; {report.checkpoints} checkpoints in the ledger)",
              f"look around: tourney --ledger {location.display()} --tournament {log} "
-             "standings"]
+             "standings",
+             f"publish it: tourney --ledger {location.display()} --tournament {log} "
+             f"publish site/ --key {keys_dir / 'head-judge.pem'}"]
     s.emit(data, lines)
     if not report.ok:
         note(f"error: verification failed: {errors} error findings in {log} "
              f"(see 'tourney --tournament {log} audit verify')")
         raise typer.Exit(int(ExitCode.VERIFICATION))
+
+
+simulate.__doc__ = (simulate.__doc__ or "").replace("{formats}", ", ".join(FORMAT_IDS))

@@ -1,7 +1,8 @@
 """``tourney init``, ``tourney info`` and ``tourney registration close``.
 
 Owns: the genesis command (tournament id slug and its validation, format parameters,
-creating the SQLite file only once everything else checked out), the tournament summary,
+one event per ledger unless ``--another-event``, creating the SQLite file only once
+everything else checked out), the tournament summary,
 and closing registration (followed by the automatic checkpoint of DESIGN.md §4).
 
 May import: ``typer``, ``cli.common``, ``ledger.*``.
@@ -12,13 +13,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, write_result
-from ledger.errors import TourneyError, UsageError
+from ledger.errors import RuleError, TourneyError, UsageError
+
+if TYPE_CHECKING:
+    from ledger.store import Ledger
 
 #: Tournament ids: 1-64 characters, Unicode letters, digits and combining marks (NFC),
 #: plus ``.``, ``_`` and ``-``, starting with a letter or digit.
@@ -74,13 +78,18 @@ def init(
         "--witness-max-age", metavar="SECONDS", min=0,
         help="The newest witness cosignature may be at most this much older than the "
              "last event (0: no limit).")] = 0,
+    another_event: Annotated[bool, typer.Option(
+        "--another-event",
+        help="Add this tournament to a ledger that already holds one (then every command "
+             "needs --tournament ID); without it, init refuses such a ledger.")] = False,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Create a tournament (genesis event); the signing key becomes head judge.
 
     Creates the ledger file if it does not exist. Refuses, writing nothing, if the
-    tournament id is already in the ledger. The format's parameters are fixed here and
+    ledger already holds an event (pass --ledger NEW.db for a new event, or
+    --another-event to keep several in one ledger) or the tournament id is taken. The format's parameters are fixed here and
     shown by 'tourney info'.
 
     Example: tourney init --name "Spring Open 2026" --format hotc-swiss-de --cut 8 --key hj.pem
@@ -104,7 +113,10 @@ def init(
     if format not in FORMAT_IDS:
         raise UsageError(f"unknown format {format!r}",
                          hint=f"known formats: {', '.join(sorted(FORMAT_IDS))}")
-    fmt = make_format(format, cut, parse_params(format, list(param or [])))
+    try:
+        fmt = make_format(format, cut, parse_params(format, list(param or [])))
+    except RuleError as err:  # issue 17, defect 20: a bad --param/--cut is usage (exit 2)
+        raise UsageError(err.message, hint=err.hint) from None
     policy = LedgerPolicy(time_tolerance_s=time_tolerance, witness_quorum=witness_quorum,
                           witness_max_age_s=witness_max_age)
     signer = s.signer()
@@ -112,7 +124,12 @@ def init(
     existed = location.is_postgres or location.path.exists()
     saved = False
     try:
+        if existed and not location.is_postgres:  # read-only: the file's bytes stay as they are
+            with s.ledger(readonly=True) as led:
+                _refuse_second_event(s, led, another_event)
         with s.ledger(create=True) as led:
+            if location.is_postgres:  # the schema may not exist yet: opened to create it
+                _refuse_second_event(s, led, another_event)
             led.create(log, lambda time: Tournament.create(
                 log=log, name=name.strip(), fmt=fmt, signer=signer, time=time,
                 policy=policy))
@@ -129,6 +146,21 @@ def init(
             f"format:     {fmt.id} (cut {fmt.cut})",
             f"head judge: {signer.key_id} ({signer.name or '-'})",
             f"ledger:     {location.display()}"])
+
+
+def _refuse_second_event(s: Session, led: Ledger, another_event: bool) -> None:
+    """Issue 17, defect 15: ``init`` on a ledger that already holds an event is refused
+    (exit 2, nothing written) unless ``--another-event`` says it is meant; a second
+    tournament in one ledger makes every later command need ``--tournament``."""
+    if another_event:
+        return
+    held = led.tournament_ids()
+    if held:
+        raise UsageError(
+            f"the ledger {s.location.display()} already holds tournament "
+            f"{', '.join(repr(t) for t in held)}",
+            hint="pass --ledger NEW.db for a new event, or --another-event to add a second "
+                 "tournament to this ledger; nothing was written")
 
 
 def _remove_sqlite(path: Path) -> None:
@@ -153,23 +185,12 @@ def _progress(st: Any) -> dict[str, Any]:
     return out
 
 
-def _next_step(progress: dict[str, Any]) -> str:
-    rnd = progress["round"]
-    phase = progress["phase"]
-    if phase == "registration":
-        return "register players, then 'tourney registration close'"
-    if phase == "finished":
-        return "done: 'tourney export DIR' for the auditors"
-    if rnd is not None and rnd["open"]:
-        what = "Game" if rnd["phase"] == "game" else "round"
-        return f"enter the results of {what} {rnd['number']} ('tourney result record/import')"
-    if phase == "cut_window":
-        return "select the top cut: 'tourney cut'"
-    if phase == "cut_made":
-        return "seed the bracket: 'tourney bracket'"
-    if phase == "top_cut":
-        return "pair the next bracket round: 'tourney round pair'"
-    return "pair the next round: 'tourney round pair'"
+def _next_step(st: Any) -> str:
+    """What comes next, as the format says (``FormatPlugin.next_step``)."""
+    from ledger.plugin import plugin_for
+
+    plugin = plugin_for(st.format.id if st.format else None)
+    return "register players" if plugin is None else plugin.next_step(st)
 
 
 def info(ctx: typer.Context, json: JsonOpt = False) -> None:
@@ -186,7 +207,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
-        cp_dir = s.checkpoint_dir(log)
+        cp_dir = s.checkpoint_dir(led, log)
         found = latest_note(led, log, cp_dir)
     hj = st.officials.get(st.organizer)
     active = [o for o in st.officials.values() if o.revoked_seq is None]
@@ -212,7 +233,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
             "registration": {"closed": st.registration_closed_seq is not None,
                              "closed_seq": st.registration_closed_seq},
             "policy": msgspec.to_builtins(st.ledger_policy),
-            **progress, "next": _next_step(progress),
+            **progress, "next": _next_step(st),
             "size": st.size, "head": st.head, "created": st.created_time,
             "last_event_time": st.last_time, "ledger": s.location.display(),
             "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}
@@ -240,7 +261,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     if champ is not None:
         player = st.players.get(champ)
         lines.append(f"champion:     #{champ} {player.name if player else ''}".rstrip())
-    lines += [f"next:         {_next_step(progress)}",
+    lines += [f"next:         {_next_step(st)}",
               f"size:         {st.size} events",
               f"head:         {st.head}",
               "checkpoint:   " + (f"size {latest['size']} ({latest['where']})" if latest
@@ -263,7 +284,7 @@ def registration_close(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = F
         log = s.tournament(led)
         ev, st = led.write(log, lambda t, time: (t.close_registration(signer, time), t.state))
         try:
-            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(log), state=st)
+            path, cp = write_checkpoint(led, log, signer, s.checkpoint_dir(led, log), state=st)
         except TourneyError as err:
             note(f"registration closed at seq {ev.seq}, but the checkpoint failed")
             raise err

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Witnesses cosign checkpoints so that a head judge cannot quietly rewrite history.\n\n"
-    "Example: tourney witness cosign tournament.db.checkpoints/spring/40.note --key w.pem"))
+    "Example: tourney witness cosign tournament.db.checkpoints/spring-3fa2b1c4d5e6f708/40.note --key w.pem"))
 
 
 def _state_path(key: Path, state: Path | None) -> Path:

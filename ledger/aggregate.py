@@ -179,6 +179,8 @@ class Tournament(BaseAggregate[str]):
                            time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
+        if self.state.format is not None:
+            self.plugin.check_registration_close(self.state)
         return self.record(RegistrationClosed(players=len(self.state.players)), signer, time)
 
     def record_seed(self, *, material: str, source: str, reason: str, signer: Signer,

@@ -4,8 +4,9 @@ Owns: ``write_checkpoint`` (the head judge signs the RFC 6962 root of the log, t
 the state's Merkle frontier and never by re-reading the log, as a C2SP signed note stored
 in the ledger's own table, ``ledger.checkpoint_table``, and mirrored as ``<dir>/<size>.note``
 when a directory is given), ``ledger_notes`` / ``latest_note`` (the ledger's notes plus a
-directory's), where note files of a ledger live (``<ledger>.checkpoints/<log>/`` for a
-SQLite file, ``./tourney-checkpoints/<log>/`` for PostgreSQL, or ``--checkpoints``),
+directory's), where note files of a ledger live (``<ledger>.checkpoints/<log>-<hash>/`` for a
+SQLite file, ``./tourney-checkpoints/<log>-<hash>/`` for PostgreSQL, or ``--checkpoints``; each
+log's directory keyed by its genesis hash, the old name-keyed one still read),
 ``trusted_checkpoint`` (verifies a note against the head-judge keys the log itself
 declares, active at that size) and the inclusion / consistency proofs the CLI prints.
 
@@ -36,7 +37,13 @@ from ledger.errors import StorageError, UsageError, VerificationError, write_fai
 from ledger.events import Role
 from ledger.keys import Signer
 from ledger.location import Location
-from ledger.merkle import consistency_proof, frontier_root, inclusion_proof, leaf_hash
+from ledger.merkle import (
+    consistency_proof,
+    frontier_root,
+    inclusion_proof,
+    leaf_hash,
+    root_from_hashes,
+)
 from ledger.rules import CHECKPOINT, authorize
 from ledger.state import TournamentState
 from ledger.store import Ledger
@@ -47,14 +54,60 @@ def origin_of(log: str) -> str:
     return f"tourney/{log}"
 
 
-def checkpoint_dir(location: Location, override: Path | None, log: str) -> Path:
+def note_dir_name(log: str, genesis_leaf: bytes) -> str:
+    """The name of a log's note directory: ``<id>-<first 16 hex of its genesis leaf
+    hash>``.  Issue 17, defect 8: keyed by the log itself, so a second event of the same
+    name (a fresh database, a deleted practice ledger) never shares a directory."""
+    return f"{log}-{leaf_hash(genesis_leaf).hex()[:16]}"
+
+
+def _base_dir(location: Location, override: Path | None) -> Path:
     if override is not None:
-        base = override
-    elif location.is_postgres:
-        base = Path("tourney-checkpoints")
-    else:
-        base = location.path.with_name(location.path.name + ".checkpoints")
-    return base / log
+        return override
+    if location.is_postgres:
+        return Path("tourney-checkpoints")
+    return location.path.with_name(location.path.name + ".checkpoints")
+
+
+def checkpoint_dir(location: Location, override: Path | None, log: str,
+                   genesis_leaf: bytes | None = None) -> Path:
+    """Where the note files of ``log`` live: ``<base>/<id>-<genesis hash>/`` under
+    ``--checkpoints DIR``, ``<ledger>.checkpoints/`` (SQLite) or ``./tourney-checkpoints/``
+    (PostgreSQL).  Without ``genesis_leaf`` the ledger is opened read-only to read it."""
+    if genesis_leaf is None:
+        with Ledger(location, readonly=True) as led:
+            genesis_leaf = genesis_of(led, log)
+    return _base_dir(location, override) / note_dir_name(log, genesis_leaf)
+
+
+def genesis_of(ledger: Ledger, log: str) -> bytes:
+    """The stored genesis leaf of ``log`` (a usage error when there is none)."""
+    leaf = ledger.raw_leaf(log, 1)
+    if leaf is None:
+        raise UsageError(f"no tournament {log!r} in {ledger.location.display()}",
+                         hint="create one with 'tourney init'")
+    return leaf
+
+
+def legacy_note_files(ledger: Ledger, location: Location, override: Path | None,
+                      log: str) -> list[Path]:
+    """The notes of ``log`` in the old name-keyed directory ``<base>/<id>/`` (before issue
+    17): read, never written, and only those whose root is this log's root at their size;
+    a note there of another event of the same name (or a fork of this one) is left alone.
+    Pass that directory with ``--checkpoints`` to read every note in it."""
+    files = list_checkpoint_files(_base_dir(location, override) / log)
+    if not files:
+        return []
+    parsed: list[tuple[Path, Checkpoint]] = []
+    for p in files:
+        try:
+            parsed.append((p, parse_checkpoint_note(p.read_bytes())[0]))
+        except (CheckpointError, OSError):
+            continue
+    hashes = leaf_hashes(ledger, log, max((cp.size for _p, cp in parsed), default=0))
+    return [p for p, cp in parsed
+            if cp.origin == origin_of(log) and 0 < cp.size <= len(hashes)
+            and root_from_hashes(hashes[:cp.size]) == cp.root]
 
 
 def _claimed_size(path: Path) -> int:
@@ -79,13 +132,18 @@ def list_checkpoint_files(directory: Path) -> list[Path]:
     return sorted(found, key=lambda p: (_claimed_size(p), p.name))
 
 
-def note_files(directories: Sequence[Path], log: str) -> list[Path]:
-    """The note files of every directory given: ``DIR/*.note`` and ``DIR/<log>/*.note``
-    (a published directory may hold one tournament or several), each file once."""
+def note_files(directories: Sequence[Path], log: str,
+               genesis_leaf: bytes | None = None) -> list[Path]:
+    """The note files of every directory given: ``DIR/*.note``, ``DIR/<log>/*.note`` and,
+    with the log's genesis leaf, ``DIR/<log>-<hash>/*.note`` (a published directory may
+    hold one tournament or several), each file once."""
     seen: set[Path] = set()
     out: list[Path] = []
     for directory in directories:
-        for d in (directory, directory / log):
+        subs = [directory, directory / log]
+        if genesis_leaf is not None and log:
+            subs.append(directory / note_dir_name(log, genesis_leaf))
+        for d in subs:
             for p in list_checkpoint_files(d):
                 key = p.resolve()
                 if key not in seen:

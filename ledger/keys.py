@@ -122,23 +122,44 @@ def write_new_key(out: Path, name: str, passphrase: bytes | None) -> Signer:
                              hint="choose another --out; keys are never overwritten")
     if not out.parent.is_dir():
         raise UsageError(f"directory {out.parent} does not exist", hint="create it first")
-    from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     signer = Signer(Ed25519PrivateKey.generate(), name)
+    write_key(out, signer, passphrase)
+    return signer
+
+
+#: the first line of a demo key file (``tourney simulate``; issue 17, defect 22)
+DEMO_MARK = b"# DEMO KEY of a simulated event: NOT for real events\n"
+
+
+def write_key(out: Path, signer: Signer, passphrase: bytes | None, *,
+              demo: bool = False) -> None:
+    """Write ``signer`` as ``out`` (private PKCS#8 PEM, 0600) and ``out.pub``.  A new file
+    is created exclusively; with ``demo`` the files carry ``DEMO_MARK`` and replace only
+    an earlier demo key file (a real key is never overwritten)."""
+    from cryptography.hazmat.primitives import serialization
+
     enc: serialization.KeySerializationEncryption = (
         serialization.BestAvailableEncryption(passphrase) if passphrase
         else serialization.NoEncryption())
+    head = (DEMO_MARK if demo else b"") + _comment(signer.name, signer.key_id)
     pem = signer.private_key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, enc)
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(_comment(name, signer.key_id) + pem)
-    os.chmod(out, 0o600)
     spki = signer.private_key.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-    pub_path.write_bytes(_comment(name, signer.key_id) + spki)
-    return signer
+    pub_path = out.with_name(out.name + ".pub")
+    if demo:
+        for path in (out, pub_path):
+            if path.exists() and not path.read_bytes().startswith(DEMO_MARK):
+                raise UsageError(f"{path} exists and is not a demo key",
+                                 hint="move it away; keys are never overwritten")
+            path.unlink(missing_ok=True)
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(head + pem)
+    os.chmod(out, 0o600)
+    pub_path.write_bytes(head + spki)
 
 
 def _plain_pkcs8_seed(data: bytes) -> bytes | None:

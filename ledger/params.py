@@ -23,6 +23,21 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _refused(allowed: Allowed, value: object) -> str | None:
+    """None when ``value`` is allowed, else the allowed values in words (the one check
+    of a value, for ``init --param`` and the audit's genesis check alike)."""
+    if isinstance(allowed[0], bool):
+        ok = isinstance(value, bool)
+    elif _is_int(allowed[0]):
+        ok = _is_int(value) and allowed[0] <= value <= allowed[1]  # type: ignore[operator]
+    else:
+        ok = isinstance(value, str) and value in allowed
+    if ok:
+        return None
+    return f"{allowed[0]}..{allowed[1]}" if _is_int(allowed[0]) else \
+        ", ".join(str(a) for a in allowed)
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     defaults: dict[str, Param]
@@ -56,6 +71,10 @@ class ParamSpec:
                                      hint=f"allowed: {allowed[0]}..{allowed[1]}") from None
             else:
                 out[name] = value
+            shown = _refused(allowed, out[name])
+            if shown is not None:  # issue 17, defect 20: every bad value is usage (exit 2)
+                raise UsageError(f"--param {name}={value} is not allowed",
+                                 hint=f"allowed: {shown}")
         return out
 
     def check(self, spec: FormatSpec) -> None:
@@ -65,15 +84,8 @@ class ParamSpec:
             if allowed is None:
                 raise RuleError("RULES-8", f"{spec.id} has no parameter {name!r}",
                                 hint=f"parameters: {', '.join(self.names())}")
-            if isinstance(allowed[0], bool):
-                ok = isinstance(value, bool)
-            elif _is_int(allowed[0]):
-                ok = _is_int(value) and allowed[0] <= value <= allowed[1]  # type: ignore[operator]
-            else:
-                ok = isinstance(value, str) and value in allowed
-            if not ok:
-                shown = f"{allowed[0]}..{allowed[1]}" if _is_int(allowed[0]) else \
-                    ", ".join(str(a) for a in allowed)
+            shown = _refused(allowed, value)
+            if shown is not None:
                 raise RuleError("RULES-8", f"parameter {name}={value!r} is not allowed",
                                 hint=f"allowed: {shown}")
         missing = sorted(set(self.defaults) - self.optional - set(spec.params))

@@ -2,7 +2,8 @@
 
 Owns: ``Rulebook`` (a format's dispatch tables: state transitions, checks, permissions),
 ``FormatPlugin`` (the base every format subclasses: id, parameters, state type, the pure
-``evolve`` / ``check`` pair, and the command verbs it supports) and the socket
+``evolve`` / ``check`` pair, the command verbs it supports, what comes next in words
+from its ``progress``, and a command-side check before registration closes) and the socket
 ``register_format`` / ``plugin_for`` / ``registered_formats``.
 
 The core never imports a format: ``ledger.formats.registry`` (imported by the CLI, the
@@ -227,6 +228,35 @@ class FormatPlugin:
         """One slip row (``result import``; columns besides round and table) → the field
         values it gives and a note kept with the result."""
         return self.result_vocabulary().from_slip(row), ""
+    def check_registration_close(self, state: TournamentState) -> None:
+        """Refuse (``RuleError``) closing registration on a field this format cannot run
+        as configured, before anything is written: a command-side check (issue 17,
+        defect 9), not an audit rule, so ledgers already closed audit as before."""
+
+    def next_step(self, state: TournamentState) -> str:
+        """What comes next, in words with the command to run (``tourney info`` and the
+        line printed when a round closes; issue 17, defect 13): read from ``progress``
+        and the recorded cut, so a format without a top cut is never sent to select
+        one, and a finished event is never sent anywhere."""
+        progress = self.progress(state)
+        rnd, phase = progress.round, progress.phase
+        cut = state.format.cut if state.format is not None else 0
+        if phase == "registration":
+            return "register players, then 'tourney registration close'"
+        if phase == "finished":
+            return "the event is over: 'tourney standings', 'tourney publish DIR', " \
+                   "'tourney export DIR' for the auditors"
+        if rnd is not None and rnd.open:
+            what = "Game" if rnd.phase == "game" else "round"
+            return f"enter the results of {what} {rnd.number} ('tourney result record/import')"
+        if phase == "cut_window":
+            return (f"select the top {cut}: 'tourney cut'" if cut else
+                    "no top cut: record the final standings with 'tourney cut'")
+        if phase == "cut_made":
+            return "seed the bracket: 'tourney bracket'"
+        if phase == "top_cut":
+            return "pair the next bracket round: 'tourney bracket'"
+        return "pair the next round: 'tourney round pair'"
 
     def describe_result(self, state: TournamentState, result: Any) -> str:
         """How one table's result reads in words, numbers only (``round show``, ``log``,

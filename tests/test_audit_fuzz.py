@@ -31,7 +31,7 @@ def real_bundle(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[bytes], 
     loc = Location(str(d / "sim.db"))
     with Ledger(loc, create=True, clock=FixedClock()) as led:
         simulate(led, log="fz", players=6, seed_text="fuzz", cut=2,
-                 checkpoints=checkpoint_dir(loc, None, "fz"))
+                 checkpoints=lambda: checkpoint_dir(loc, None, "fz"))
         write_checkpoint(led, "fz", demo_key("fuzz", "head-judge"),
                          checkpoint_dir(loc, None, "fz"))
         export_bundle(led, "fz", d / "b", checkpoint_dir(loc, None, "fz"))

@@ -167,8 +167,8 @@ def test_swiss_round_one(event: Event) -> None:
     assert out["timeout"]["winner"] is None and len(out["timeout"]["losers"]) == 2
     close1 = out["close1"]
     assert close1["round_closed"]["swiss_over"] is False
-    assert close1["verdict"].endswith("undefeated; Swiss continues (pair round 2 with "
-                                      "tourney round pair)")
+    assert close1["verdict"].endswith("undefeated; Swiss continues: pair the next round: "
+                                      "'tourney round pair'")
     assert close1["checkpoint"] is None and "tourney checkpoint" in close1["hint"]
     human = out["close1_human"].out
     assert human.startswith("Round 1 (Swiss): 5 tables, 5 results in, closed")
@@ -183,7 +183,7 @@ def test_swiss_stops_and_correction(event: Event) -> None:
     dropped = {out["drop_after"]["number"], out["drop_before"]["number"]}
     assert not dropped & {p for t in r2["tables"] for p in t["players"]}
     assert out["close2"]["round_closed"]["swiss_over"] is True
-    assert "Swiss phase over: run tourney cut" in out["close2"]["verdict"]
+    assert "Swiss phase over: select the top 4: 'tourney cut'" in out["close2"]["verdict"]
     fixed = out["correct"]
     body = fixed["event"]["event"]["body"]
     assert fixed["kind"] == "result_corrected" and body["corrects_seq"] < fixed["seq"]

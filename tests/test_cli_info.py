@@ -19,7 +19,7 @@ def test_info_of_a_finished_event_names_its_champion(tmp_path: Path, fmt: str,
     sim = cli("simulate", "--players", str(players), "--format", fmt, "--seed", "info",
               "--json").doc
     info = cli("info", "--json").doc
-    assert info["phase"] == "finished" and info["next"].startswith("done")
+    assert info["phase"] == "finished" and info["next"].startswith("the event is over")
     assert info["champion"] == sim["champion"] is not None
     rnd = info["round"]
     assert rnd["open"] is False and rnd["missing_results"] == []

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.checks import note_dir
 from tests.test_cli_contract import Cli, Run
 
 ARGS = ("simulate", "--players", "16", "--format", "hotc-swiss-de", "--seed", "t",
@@ -47,7 +48,7 @@ def test_simulate_prints_a_champion_and_audits_clean(sims: Sims) -> None:
     with closing(sqlite3.connect(sims.dir / "sim.db")) as db:
         sizes = [r[0] for r in db.execute(
             "SELECT size FROM tourney_checkpoints WHERE log = 'sim-16' ORDER BY size")]
-    files = sorted(int(p.stem) for p in (sims.dir / "sim.db.checkpoints" / "sim-16").glob(
+    files = sorted(int(p.stem) for p in note_dir(sims.dir / "sim.db.checkpoints", "sim-16").glob(
         "*.note"))
     assert len(sizes) >= 5 and files == sizes
     report = sims.cli("--tournament", "sim-16", "audit", "verify", "--json").doc

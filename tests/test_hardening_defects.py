@@ -25,6 +25,7 @@ from ledger.location import Location
 from ledger.snapshots import SNAPSHOT_INTERVAL
 from ledger.store import Ledger
 from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small
+from tests.helpers.checks import note_dir
 from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
 
 
@@ -61,7 +62,7 @@ def _rolled_back_bundle(cli: Cli, d: Path, log: str) -> tuple[Path, Path]:
     from tests.test_threats import note_for
     published = d / "published"
     published.mkdir()
-    for p in (d / "t.db.checkpoints" / log).glob("*.note"):
+    for p in note_dir(d / "t.db.checkpoints", log).glob("*.note"):
         shutil.copy(p, published / f"published-{p.name}")
     cli("export", "bundle")
     lines = (d / "bundle" / "log.jsonl").read_bytes().split(b"\n")[:-1]

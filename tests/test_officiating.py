@@ -152,8 +152,9 @@ def test_tc20e_penalties_do_not_cross_tournaments(tmp_path: Path) -> None:
     other = Location(str(tmp_path / "other.db"))
     led2 = Ledger(other, create=True, clock=FixedClock())
     led2.create("next", lambda now: Tournament.create(
-        log="next", name="Next", fmt=make_format("bushiroad-swiss", 0,
-                                                 {"tournament_level": 2}),
+        log="next", name="Next", fmt=make_format("bushiroad-swiss", 0,   # 2 fighters: the
+                                                 {"tournament_level": 2,  # rounds are set
+                                                  "swiss_rounds": 1}),    # (ADR 0022)
         signer=HJ, time=now))
     led2.write("next", lambda t, now: t.register_player("P1", HJ, now))
     led2.write("next", lambda t, now: t.register_player("P2", HJ, now))

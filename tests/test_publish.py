@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives import serialization
 
+from ledger.checkpoint_store import checkpoint_dir
 from ledger.clock import FixedClock
 from ledger.formats.simulation import demo_key, simulate
 from ledger.location import Location
@@ -39,7 +40,7 @@ def make_event(d: Path, log: str = "pub-12") -> Cli:
     db = d / "t.db"
     with Ledger(Location(str(db)), create=True, clock=FixedClock()) as led:
         simulate(led, log=log, players=12, seed_text=SEED, cut=4,
-                 checkpoints=d / "t.db.checkpoints" / log)
+                 checkpoints=lambda: checkpoint_dir(Location(str(db)), None, log))
     _pem(demo_key(SEED, "head-judge"), d / "hj.pem")
     _pem(demo_key(SEED, "scorekeeper"), d / "sk.pem")
     return Cli(d, db)

@@ -398,7 +398,7 @@ def _sim_rows(tmp: Path) -> tuple[Location, str, list[tuple[int, bytes]]]:
     loc = Location(str(tmp / "sim.db"))
     with Ledger(loc, create=True, clock=FixedClock()) as led:
         simulate(led, log="s", players=6, seed_text="t25", cut=2,
-                 checkpoints=checkpoint_dir(loc, None, "s"))
+                 checkpoints=lambda: checkpoint_dir(loc, None, "s"))
         rows = list(led.raw_leaves("s"))
     return loc, "s", rows
 

@@ -184,7 +184,7 @@ def test_default_policy_is_omitted_from_genesis_and_a_set_one_is_recorded_in_ful
     loc = Location(str(tmp_path / "b.db"))
     with Ledger(loc, create=True, clock=FixedClock()) as led:
         simulate(led, log="p", players=4, seed_text="p", cut=2,
-                 checkpoints=checkpoint_dir(loc, None, "p"),
+                 checkpoints=lambda: checkpoint_dir(loc, None, "p"),
                  policy=LedgerPolicy(witness_quorum=1))
         genesis = next(led.raw_leaves("p"))[1]
     body = parse_leaf(genesis).event.body
@@ -197,7 +197,7 @@ def _finished_event(tmp_path: Path, policy: LedgerPolicy) -> tuple[Location, str
     loc = Location(str(tmp_path / "sim.db"))
     with Ledger(loc, create=True, clock=FixedClock()) as led:
         simulate(led, log="w", players=8, seed_text="w", cut=2,
-                 checkpoints=checkpoint_dir(loc, None, "w"), policy=policy)
+                 checkpoints=lambda: checkpoint_dir(loc, None, "w"), policy=policy)
     hj = demo_key("w", "head-judge")
     add_witnesses(loc, W1, W2, log="w", by=hj)
     return loc, "w", hj

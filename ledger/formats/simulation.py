@@ -86,7 +86,8 @@ def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
 
 def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int | None = 8,
              timeouts: Fraction = Fraction(0), drops: Fraction = Fraction(0),
-             checkpoints: Path | None, progress: Progress | None = None,
+             checkpoints: Path | Callable[[], Path] | None,
+             progress: Progress | None = None,
              format_id: str = HOTC, params: dict[str, Param] | None = None,
              policy: LedgerPolicy | None = None) -> SimulationResult:
     hj, sk = demo_key(seed_text, "head-judge"), demo_key(seed_text, "scorekeeper")
@@ -96,6 +97,8 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     ledger.create(log, lambda now: Tournament.create(
         log=log, name=f"Simulated {title} event ({players} players)",
         fmt=fmt, signer=hj, time=now, policy=policy))
+    if callable(checkpoints):  # a log's note directory is keyed by its genesis hash
+        checkpoints = checkpoints()
     cut = fmt.cut
     ledger.write(log, lambda t, now: t.add_official(
         PublicKey(sk.public_key_raw, sk.name), Role.SCOREKEEPER, sk.name, hj, now))

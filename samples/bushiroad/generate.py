@@ -26,7 +26,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from audit.bundle import export_bundle
-from ledger.checkpoint_store import checkpoint_dir
 from ledger.clock import FixedClock
 from ledger.formats.simulation import simulate
 from ledger.location import Location
@@ -49,7 +48,7 @@ def generate(out: Path, format_id: str) -> None:
     log = f"sample-{format_id}"
     with tempfile.TemporaryDirectory() as tmp:
         loc = Location(str(Path(tmp) / "sample.db"))
-        cps = checkpoint_dir(loc, None, log)
+        cps = Path(tmp) / "notes"  # a private note directory (the bundle takes them)
         with Ledger(loc, create=True, clock=FixedClock("2026-05-01T09:00:00.000000Z")) as led:
             simulate(led, log=log, players=players, seed_text=f"{log} fixture", cut=cut,
                      timeouts=timeouts, drops=drops, checkpoints=cps, format_id=format_id,

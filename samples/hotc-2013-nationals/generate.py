@@ -22,7 +22,7 @@ from pathlib import Path
 
 from audit.bundle import export_bundle
 from ledger.aggregate import Tournament
-from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
+from ledger.checkpoint_store import write_checkpoint
 from ledger.clock import FixedClock
 from ledger.events import Role
 from ledger.formats.match.model import Outcome, Status
@@ -71,7 +71,7 @@ def play(led: Ledger, cross_low_wins: bool) -> None:
 def generate(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         loc = Location(str(Path(tmp) / "sample.db"))
-        cps = checkpoint_dir(loc, None, LOG)
+        cps = Path(tmp) / "notes"  # a private note directory (the bundle takes them)
         with Ledger(loc, create=True, clock=FixedClock("2013-06-01T09:00:00.000000Z")) as led:
             led.create(LOG, lambda now: Tournament.create(
                 log=LOG, name="WS US 2013 WGP National Qualifier (format example, 70 players)",

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from audit.bundle import export_bundle
 from ledger.aggregate import Tournament
-from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
+from ledger.checkpoint_store import write_checkpoint
 from ledger.clock import FixedClock
 from ledger.draw import seed_from_material
 from ledger.events import Role
@@ -66,7 +66,7 @@ def play(led: Ledger, n: int, skip: set[int]) -> None:
 def generate(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         loc = Location(str(Path(tmp) / "sample.db"))
-        cps = checkpoint_dir(loc, None, LOG)
+        cps = Path(tmp) / "notes"  # a private note directory (the bundle takes them)
         with Ledger(loc, create=True, clock=FixedClock("2001-09-15T09:00:00.000000Z")) as led:
             led.create(LOG, lambda now: Tournament.create(
                 log=LOG, name="Tar Valon Open (WoT CCG, July 2001 rules, 11 players)",

@@ -11,6 +11,7 @@ import functools
 import hashlib
 import os
 import uuid
+from pathlib import Path
 from typing import Any
 
 from eventsourcing.application import project_aggregate
@@ -20,6 +21,14 @@ from ledger.keys import verify_signature
 from ledger.store import Ledger
 
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def note_dir(base: Path, log: str) -> Path:
+    """The one note directory of tournament ``log`` under ``base``: ``<log>-<16 hex of
+    its genesis leaf hash>`` (issue 17, defect 8)."""
+    found = [p for p in base.glob(f"{log}-*") if p.is_dir() and len(p.name) == len(log) + 17]
+    assert len(found) == 1, found
+    return found[0]
 
 
 def pg_url() -> str:

@@ -18,10 +18,11 @@ from ledger.errors import RuleError
 from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.bushiroad import apply as _apply  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import checks as _checks  # noqa: F401  (fills BR_BOOK)
-from ledger.formats.bushiroad import commands, params
+from ledger.formats.bushiroad import commands, params, plan
 from ledger.formats.bushiroad import vocabulary as br_vocabulary
 from ledger.formats.bushiroad.book import BR_BOOK
 from ledger.formats.bushiroad.events import BR_BODIES
+from ledger.formats.bushiroad.plan import FormatId
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import MatchState
@@ -107,6 +108,25 @@ class BushiroadFormat(MatchFormat):
             raise RuleError("BR-SWISS-ROUNDS-4", "announce either a fixed number of rounds "
                             "or a stop rule, not both",
                             hint="drop --param swiss_rounds, or use stop_rule=fixed")
+
+    def check_registration_close(self, state: TournamentState) -> None:
+        """Issue 17, defect 9: a Swiss with ``swiss_rounds=0`` needs a recommended number
+        of rounds for its field (BR-SWISS-ROUNDS-2/3); outside the tables the organizer
+        must set it (AMB-B28), and genesis fixed it, so registration does not close on a
+        field that would dead-end at 'round pair'."""
+        if plan.fmt_id(state) is not FormatId.SWISS:
+            return
+        try:
+            plan.rounds_for_field(state, len(state.players))
+        except RuleError as err:
+            cut = plan.cut_size(state)
+            fits = "9-1024 fighters with a top cut" if cut else "5-1024 fighters"
+            raise RuleError(err.rule, err.message.removesuffix(f" [{err.rule}]"),
+                            hint=f"the table covers {fits}: register or withdraw fighters "
+                                 "to fit it, or start the event in a new ledger with "
+                                 "'tourney --ledger NEW.db init … --param swiss_rounds=N' "
+                                 "(round-robin for 2-4 fighters); nothing was written",
+                            finding=err.finding) from None
 
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:

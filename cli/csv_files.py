@@ -1,0 +1,28 @@
+"""The file-level diagnosis of a CSV file the desk imports (players, result slips).
+
+Owns: ``delimiter_hint`` — a header that is not comma-separated (a spreadsheet's
+semicolon CSV, a tab- or pipe-separated export) is named by its delimiter, so the
+one-line error says what to change instead of listing unknown columns (issue 17,
+defect 24).  Used where ``players_cmd`` and ``result_import`` check a file's header.
+
+May import: the standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: delimiters other programs write, by the name the error uses
+OTHER_DELIMITERS: dict[str, str] = {";": "semicolon", "\t": "tab", "|": "pipe"}
+
+
+def delimiter_hint(header: Sequence[str]) -> str | None:
+    """The hint for a header read as comma-separated whose fields hold another delimiter
+    (``round;table;winner``), or None when the header is not that."""
+    for delimiter, name in OTHER_DELIMITERS.items():
+        if any(delimiter in field for field in header):
+            shown = "\\t" if delimiter == "\t" else delimiter
+            return (f"the file is {name}-separated ('{shown}'), not comma-separated: save it "
+                    "as CSV with commas (a spreadsheet's 'CSV UTF-8 (comma delimited)'); "
+                    "nothing was written")
+    return None
