@@ -24,6 +24,7 @@ import msgspec
 from ledger.canonical import canonical
 from ledger.formats.match.model import MatchState
 from ledger.state import TournamentState
+from projections.result_words import describe
 from projections.standings_doc import event_summary, standings_document
 
 REPORT_VERSION = "tourney-report/v1"
@@ -100,15 +101,21 @@ def player_label(state: TournamentState, number: int | None) -> str:
     return f'{p.name} "{p.nickname}"' if p.nickname else p.name
 
 
-def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False) -> dict[str, Any]:
+def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False,
+              state: TournamentState | None = None) -> dict[str, Any]:
     """A round as plain data (``tourney round show --json`` shape); ``overridden`` is the
     head judge's override of its pairing (``projections.rounds.Overridden``) or None,
-    ``lost_bye`` whether its bye was lost to a Loss of Match (BR-SWISS-7)."""
+    ``lost_bye`` whether its bye was lost to a Loss of Match (BR-SWISS-7).  With ``state``
+    each result also carries ``words``: the format's own words for it
+    (``projections.result_words.describe``)."""
     def result(res: Any) -> dict[str, Any] | None:
         if res is None:
             return None
-        return {"seq": res.seq, "winner": res.winner, "losers": list(res.losers),
-                "outcome": str(getattr(res.outcome, "value", res.outcome))}
+        out = {"seq": res.seq, "winner": res.winner, "losers": list(res.losers),
+               "outcome": str(getattr(res.outcome, "value", res.outcome))}
+        if state is not None:
+            out["words"] = describe(state, res)
+        return out
 
     return {"round": rnd.number, "phase": str(getattr(rnd.phase, "value", rnd.phase)),
             "bye": rnd.bye, "advances": list(rnd.advances),
@@ -131,7 +138,7 @@ def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any
         rnd = load_round(led, log, state, meta.number)
         if rnd is not None:
             out.append(round_doc(rnd, override_of(led, log, state, rnd),
-                                 lost_bye=bye_lost(state, rnd)))
+                                 lost_bye=bye_lost(state, rnd), state=state))
     return out
 
 

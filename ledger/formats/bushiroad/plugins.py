@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
     from ledger.plugin import DecidedResult
+    from ledger.standings_view import StandingsView
     from ledger.state import TournamentState
 
 
@@ -97,6 +98,11 @@ class BushiroadFormat(FormatPlugin):
                      material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:
         return commands.seed_bracket(t, signer, time, material=material, source=source)
+
+    def standings(self, state: TournamentState) -> StandingsView:
+        from ledger.formats.bushiroad.standings_view import view
+
+        return view(state)
 
 
 class BushiroadSwiss(BushiroadFormat):

@@ -29,6 +29,7 @@ from ledger.plugin import FormatPlugin, Progress, RoundProgress
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.standings_view import StandingsView
     from ledger.state import TournamentState
 
 #: the largest number of Cycles a genesis may announce (the rules set no upper bound)
@@ -107,6 +108,11 @@ class WotFormat(FormatPlugin):
     def declare_forfeit(self, t: Tournament, signer: Signer, time: str,
                         **kw: Any) -> list[SignedEvent]:
         return commands.declare_forfeit(t, signer, time, **kw)
+
+    def standings(self, state: TournamentState) -> StandingsView:
+        from ledger.formats.wot.standings_view import view
+
+        return view(state)
 
 
 class WotClassic(WotFormat):

@@ -42,8 +42,8 @@ import msgspec
 
 import ledger.formats.match.percent as percent
 from ledger.formats.match.model import HotcState, PlayerRecord, Status
+from ledger.formats.officiating.revocation import revoke, revoked_marks
 from ledger.state import TournamentState
-from projections.revocation import revoke
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
 MW_FLOOR_HUNDREDTHS = percent.FLOOR_HUNDREDTHS
@@ -98,7 +98,7 @@ def effective_rounds(rec: PlayerRecord, r_total: int) -> int:
     return percent.effective_rounds(r_total, rec.second_loss_round, drop)
 
 
-class _Line(NamedTuple):
+class Line(NamedTuple):
     """One ranked line in integers: MW% = mw/100, OMW% and OOMW% as (num, den)."""
 
     number: int
@@ -113,8 +113,11 @@ class _Line(NamedTuple):
     oomw: tuple[int, int]
 
 
-def _lines(state: TournamentState) -> list[_Line]:
-    """The ranking, computed once in integers: linear in players + Swiss matches."""
+def ranked_lines(state: TournamentState, *, keep_revoked: bool = False) -> list[Line]:
+    """The ranking, computed once in integers: linear in players + Swiss matches.
+
+    ``keep_revoked``: players whose standing was revoked follow, with the rank they held
+    (the standings view shows them marked, defect 4)."""
     h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
     r_total = h.swiss_rounds
     records = h.records
@@ -174,17 +177,18 @@ def _lines(state: TournamentState) -> list[_Line]:
         ranked.append((tier, place, -wins[n], -omw_key[n], -oomw_key[n], n))
 
     ranked.sort()
-    out: list[_Line] = []
+    out: list[Line] = []
     rank = 0
     prev: tuple[int, ...] = ()
     for i, row in enumerate(ranked):
         key, n = row[:5], row[5]
         if key != prev:
             rank, prev = i + 1, key
-        out.append(_Line(n, rank, wins[n], losses[n], byes[n], recs[n], finish[n], mw[n],
+        out.append(Line(n, rank, wins[n], losses[n], byes[n], recs[n], finish[n], mw[n],
                          (omw_key[n], omw_den), (oomw_key[n], oomw_den)))
     revoked = revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)
-    return [x._replace(rank=rank) for rank, x in revoked]
+    gone = revoked_marks(h.officiating.dq) if keep_revoked else {}
+    return [x._replace(rank=rank) for rank, x in revoked] + [x for x in out if x.number in gone]
 
 
 def standings(state: TournamentState) -> list[Standing]:
@@ -202,7 +206,7 @@ def standings(state: TournamentState) -> list[Standing]:
         number=x.number, name=players[x.number].name if x.number in players else "",
         rank=x.rank, wins=x.wins, losses=x.losses, byes=x.byes, pair_downs=x.rec.pair_downs,
         status=Status(x.rec.status).value, mw=frac((x.mw, 100)), omw=frac(x.omw),
-        oomw=frac(x.oomw), cut_finish=x.cut_finish) for x in _lines(state)]
+        oomw=frac(x.oomw), cut_finish=x.cut_finish) for x in ranked_lines(state)]
 
 
 def _fraction_text(num: int, den: int) -> str:
@@ -218,8 +222,13 @@ def _truncated(num: int, den: int, places: int) -> str:
 
 
 def _rows(state: TournamentState) -> list[dict[str, Any]]:
+    return [row_document(state, x) for x in ranked_lines(state)]
+
+
+def row_document(state: TournamentState, x: Line) -> dict[str, Any]:
+    """One line's normative JSON row (DESIGN.md §8; what the signed report states)."""
     players = state.players
-    return [{
+    return {
         "number": x.number, "name": players[x.number].name if x.number in players else "",
         "rank": x.rank, "wins": x.wins, "losses": x.losses,
         "status": Status(x.rec.status).value, "byes": x.byes,
@@ -228,7 +237,7 @@ def _rows(state: TournamentState) -> list[dict[str, Any]]:
         "oomw": _fraction_text(*x.oomw), "mw_percent": _truncated(x.mw, 100, 4),
         "omw_percent": _truncated(*x.omw, 4), "oomw_percent": _truncated(*x.oomw, 4),
         "top_cut_wins": x.rec.top_wins, "top_cut_losses": x.rec.top_losses,
-    } for x in _lines(state)]
+    }
 
 
 def standings_json(state: TournamentState) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 from ledger.formats.bushiroad.mw import fraction_str, mw_str
 from ledger.formats.bushiroad.standings import ranking
 from ledger.formats.match.model import MatchState, Status
+from ledger.formats.officiating.revocation import revoke, revoked_marks
 from ledger.state import TournamentState
-from projections.revocation import revoke
 
 COLUMNS = ["rank", "number", "name", "points", "wins", "losses", "draws", "status", "mw",
            "omw", "oomw"]
@@ -47,7 +47,9 @@ class BrStanding(NamedTuple):
     cut_finish: int | None
 
 
-def br_standings(state: TournamentState) -> list[BrStanding]:
+def br_standings(state: TournamentState, *, keep_revoked: bool = False) -> list[BrStanding]:
+    """The rows best first; ``keep_revoked``: players whose standing was revoked follow,
+    with the rank they held (the standings view shows them marked, defect 4)."""
     h: MatchState = state.fmt
     if not isinstance(h, MatchState) or not h.records:
         return []
@@ -75,15 +77,22 @@ def br_standings(state: TournamentState) -> list[BrStanding]:
             number=row.fighter, name=p.name if p else "", rank=rank, points=row.points,
             wins=row.wins, losses=row.losses, draws=row.draws, status=rec.status.value,
             mw=row.mw, omw=row.omw, oomw=row.oomw, cut_finish=rec.cut_finish))
+    gone = revoked_marks(h.officiating.dq) if keep_revoked else {}
     return [x._replace(rank=rank) for rank, x in
-            revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)]
+            revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)] + [
+        x for x in out if x.number in gone]
 
 
 def _rows(state: TournamentState) -> list[dict[str, Any]]:
-    return [{"rank": s.rank, "number": s.number, "name": s.name, "points": s.points,
+    return [row_document(s) for s in br_standings(state)]
+
+
+def row_document(s: BrStanding) -> dict[str, Any]:
+    """One row's normative JSON (DESIGN.md §8/§11; what the signed report states)."""
+    return {"rank": s.rank, "number": s.number, "name": s.name, "points": s.points,
              "wins": s.wins, "losses": s.losses, "draws": s.draws, "status": s.status,
              "mw": mw_str(s.mw), "omw": fraction_str(s.omw), "oomw": fraction_str(s.oomw),
-             "cut_finish": s.cut_finish} for s in br_standings(state)]
+             "cut_finish": s.cut_finish}
 
 
 def br_standings_json(state: TournamentState) -> dict[str, Any]:

@@ -1,12 +1,13 @@
 """Standing revocation after a disqualification (BR-PEN-RANK-9(b)-(d), AMB-B24), shared by
-both standings projections.
+every format's standings.
 
-Owns: ``revoke`` — given the ranking computed with every player in it (a disqualified
-player's results stay in every opponent's record and tie-breakers), drop the players whose
+Owns: ``revoked_marks`` (who was revoked, how: shown on the standings, unranked) and
+``revoke`` — given the ranking computed with every player in it (a disqualified player's
+results stay in every opponent's record and tie-breakers), drop the players whose
 standing was revoked; with ``pass_down`` the places below move up, with ``void`` the
 revoked place stays empty (the ranks below keep their numbers).
 
-May import: ``ledger.formats.officiating.model``.
+May import: ``ledger.formats.officiating.model``, ``ledger.standings_view``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from ledger.formats.officiating.model import DqRecord, PrizePolicy
+from ledger.standings_view import Revoked
 
 T = TypeVar("T")
 
@@ -34,3 +36,10 @@ def revoke(rows: Sequence[tuple[int, int, T]],
         if n not in gone:
             out.append((rank - bisect_left(passed, rank), row))
     return out
+
+
+def revoked_marks(dq: dict[int, DqRecord]) -> dict[int, Revoked]:
+    """The players whose standing was revoked, with the mark the standings show (defect 4:
+    shown, unranked, with the revocation and the prize policy; never silently left out)."""
+    return {n: Revoked(seq=d.seq, round=d.round, prize_policy=d.prize_policy.value)
+            for n, d in dq.items() if d.standing_revoked}

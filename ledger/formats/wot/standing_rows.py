@@ -74,7 +74,7 @@ def wot_standings(state: TournamentState) -> list[WotRow]:
     return rows
 
 
-def _row_json(r: WotRow) -> dict[str, Any]:
+def row_json(r: WotRow) -> dict[str, Any]:
     return {"number": r.number, "name": r.name, "rank": r.rank, "gp": str(r.gp),
             "tbp": format_tbp(r.tbp), "wins": r.wins, "losses": r.losses, "ties": r.ties,
             "byes": r.byes, "status": r.status}
@@ -86,7 +86,7 @@ def wot_standings_json(state: TournamentState) -> dict[str, Any]:
             "games_paired": len(games),
             "games_scored": sum(1 for g in games if plan.complete(g)),
             "games_total": plan.games_total(state), "final": plan.over(state),
-            "players": [_row_json(r) for r in wot_standings(state)]}
+            "players": [row_json(r) for r in wot_standings(state)]}
 
 
 def wot_standings_csv(state: TournamentState) -> str:
