@@ -23,6 +23,7 @@ import msgspec
 
 from ledger.canonical import canonical
 from ledger.formats.match.model import MatchState
+from ledger.plugin import plugin_for
 from ledger.state import TournamentState
 from projections.result_words import describe
 from projections.standings_doc import event_summary, standings_document
@@ -132,8 +133,12 @@ def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any
     from projections.rounds import bye_lost, load_round, override_of
 
     out: list[dict[str, Any]] = []
-    if not isinstance(state.fmt, MatchState):     # rounds of matches only (not WoT Games)
-        return out
+    if not isinstance(state.fmt, MatchState):
+        # a format whose rounds are not matches (Wheel of Time Games) may give its own
+        # documents, in the same shape (``round_docs(state)`` on its plug-in)
+        plugin = plugin_for(state.format.id if state.format else None)
+        own = getattr(plugin, "round_docs", None)
+        return list(own(state)) if own is not None else out
     for meta in state.fmt.rounds:
         rnd = load_round(led, log, state, meta.number)
         if rnd is not None:

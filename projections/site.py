@@ -69,7 +69,9 @@ def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         res = tb.get("result")
         winner = None if res is None or res["winner"] is None else \
             (0 if res["winner"] == a else 1)
-        tables.append({"table": tb["table"], "a": _label(state, a), "b": _label(state, b),
+        sides = tb.get("sides") or ("", "")
+        tables.append({"table": tb["table"], "a": _label(state, a) + sides[0],
+                       "b": _label(state, b) + sides[1],
                        "marks": marks, "result": _result_text(state, res), "winner": winner})
         for me, other in ((a, b), (b, a)):
             by_name.append({"label": _label(state, me), "table": tb["table"],
@@ -81,14 +83,16 @@ def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         by_name.append({"label": _label(state, n), "table": "—",
                         "opponent": "advances without playing", "key": _sort_key(state, n)})
     by_name.sort(key=lambda p: p["key"])
-    phase = "Swiss" if r["phase"] == "swiss" else "top cut"
+    phase = {"swiss": "Swiss", "top_cut": "top cut", "game": "Game"}.get(r["phase"], r["phase"])
     over = r.get("overridden")
     note = None if not over else (
         f"Pairing overridden by the head judge (seq {over['seq']}): {over['reason']}. "
         f"The engine's pairing (seq {over['paired_seq']}, not played): " + ", ".join(
             f"table {t['table']} {_label(state, t['players'][0])} v "
             f"{_label(state, t['players'][1])}" for t in over["engine_tables"]) + ".")
-    return {"round": r["round"], "phase_label": phase, "tables": tables, "by_name": by_name,
+    return {"round": r["round"], "phase_label": phase,
+            "noun": "Game" if r["phase"] == "game" else "Round", "tables": tables,
+            "by_name": by_name,
             "override_note": note,
             "bye_label": None if r.get("bye") is None else _label(state, r["bye"]) + (
                 " (lost: Loss of Match)" if r.get("bye_lost") else ""),
@@ -143,14 +147,15 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     size = figures["checkpoint"]["size"]
     t = _tournament(state, size)
     bracket = bracket_doc(state, rounds)
-    nav = {"rounds": [r["round"] for r in rounds],
+    nav = {"rounds": [r["round"] for r in rounds], "noun": view.round_noun.capitalize(),
            "bracket": event_summary(state)["cut"] is not None}
     views = [_round_view(state, r) for r in rounds]
     common = {"t": t, "nav": nav, "inline_css": None}
     pages: dict[str, str | bytes] = {"style.css": _css()}
     summary = event_summary(state)
     pages["index.html"] = env.get_template("index.html").render(
-        rounds=views, played=summary["rounds"], noun=view.round_noun, **common)
+        rounds=views, paired=summary["rounds"], noun=view.round_noun,
+        done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
         s=_standings_view(view), **common)
     for r, v in zip(rounds, views, strict=True):

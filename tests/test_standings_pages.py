@@ -183,3 +183,28 @@ def test_defect_17_round_show_html_links_only_to_pages_it_writes(
                      | ({doc["bye"]} if doc["bye"] is not None else set()))
     rows = re.findall(r"<tr><td>#(\d+) ", by_name)
     assert sorted(int(n) for n in rows) == numbers
+
+
+@pytest.mark.parametrize("fmt", ["wot-classic", "wot-2001"])
+def test_defect_07_publish_writes_the_wheel_of_time_game_pages(
+        sites: dict[str, Cli], fmt: str) -> None:
+    cli = sites[fmt]
+    site = cli.cwd / "site"
+    doc = cli("standings", "--json").doc
+    games = doc["games_paired"]
+    assert games > 0 and doc["final"] is True
+    index = (site / "index.html").read_text()
+    assert f"{games} Games played" in index and "0 rounds" not in index
+    for n in range(1, games + 1):
+        page = (site / f"round-{n}.html").read_text()
+        assert f"Game {n} · Game · pairings by table" in page
+        show = cli("round", "show", str(n), "--json").doc
+        for t in show["tables"]:
+            assert f"#{t['hero']} " in page and f"#{t['villain']} " in page
+        assert (site / f"round-{n}-names.html").is_file()
+        assert (site / f"round-{n}-slips.html").is_file()
+        # the result words are the format's own (as the log and round show print them)
+        rows = re.findall(r"<tr><td class=\"num\">\d+</td>.*?</tr>", page)
+        assert len(rows) == len(show["tables"])
+        assert all("(Hero)" in r and "(Villain)" in r for r in rows)
+    assert f'href="round-{games}.html">Game {games}</a>' in index

@@ -109,6 +109,12 @@ class WotFormat(FormatPlugin):
                         **kw: Any) -> list[SignedEvent]:
         return commands.declare_forfeit(t, signer, time, **kw)
 
+    def round_docs(self, state: TournamentState) -> list[dict[str, Any]]:
+        """Every Game as a round document for the published site (defect 7)."""
+        from ledger.formats.wot.game_docs import game_docs
+
+        return game_docs(state)
+
     def standings(self, state: TournamentState) -> StandingsView:
         from ledger.formats.wot.standings_view import view
 
