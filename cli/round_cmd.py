@@ -189,9 +189,11 @@ def round_lines(state: TournamentState, rnd: RoundState,
                          + ", ".join(label(state, n) for n in rnd.advances), LINE_WIDTH))
     w = NAME_WIDTH
     fmt = state.format
-    hotc = fmt is None or fmt.id == "hotc-swiss-de"
-    m = 1 if hotc or fmt is None else int(fmt.params.get("points_per_win", 1))
-    col = "WINS" if hotc else "PTS"      # Bushiroad pairs by points (BR-SWISS-2)
+    # a format that scores match points pairs by points (Bushiroad, BR-SWISS-2); one
+    # without (HotC) by wins: the genesis records every parameter the format has
+    points = fmt is not None and "points_per_win" in fmt.params
+    m = int(fmt.params.get("points_per_win", 1)) if fmt is not None and points else 1
+    col = "PTS" if points else "WINS"
     lines.append(f"{'TABLE':>5}  {ljust('PLAYER', w)} {col:>4}  v  {ljust('PLAYER', w)} "
                  f"{col:>4}  RESULT")
     for t in rnd.tables:
