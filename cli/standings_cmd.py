@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import io
 import sys
-from fractions import Fraction
 from typing import Annotated
 
 import typer
@@ -22,15 +21,10 @@ import typer
 from cli.common import JsonOpt, Session
 from cli.text import ljust, rjust, width
 from ledger.errors import UsageError
-from ledger.standings_view import Align, StandingsView, percent_text
+from ledger.standings_view import Align, StandingsView
 
 #: the widest a name cell gets in the printed table (longer names end in "…")
 NAME_WIDTH = 24
-
-
-def percent(value: Fraction) -> str:
-    """A fraction of 1 as a percentage truncated (never rounded) to 2 decimals."""
-    return percent_text(value).rstrip("%")
 
 
 def standings(

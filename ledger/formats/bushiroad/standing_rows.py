@@ -2,7 +2,7 @@
 ``single-elim``, ``round-robin``): BR-SWISS-TB / BR-DE-TB over the qualifying stage, with
 the top cut's finish first.
 
-Owns: ``BrStanding`` rows and their JSON / CSV documents (DESIGN.md §8 and §11: ``points``,
+Owns: ``BrStanding`` rows and their JSON document (DESIGN.md §8 and §11: ``points``,
 ``mw`` truncated to two decimals as ``"0.33"``, ``omw`` / ``oomw`` as exact ``"num/den"``,
 ``rank`` after head-to-head and the recorded tie-break).  The ranking itself is the
 format's (``ledger.formats.bushiroad.standings.ranking``), never recomputed here.
@@ -16,8 +16,6 @@ May import: ``ledger.*``.
 
 from __future__ import annotations
 
-import csv
-import io
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -100,12 +98,3 @@ def br_standings_json(state: TournamentState) -> dict[str, Any]:
     return {"players": _rows(state), "rounds": h.swiss_rounds if h else 0,
             "rounds_total": h.rounds_total if h else 0,
             "champion": h.champion if h else None, "final": bool(h and h.final)}
-
-
-def br_standings_csv(state: TournamentState) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in _rows(state):
-        writer.writerow(["" if row[c] is None else row[c] for c in COLUMNS])
-    return buf.getvalue()
