@@ -67,9 +67,9 @@ def view(state: TournamentState) -> StandingsView:
     if bracket_only:
         columns: tuple[Column, ...] = (RANK, NUMBER, NAME, FINISH, BRACKET_RECORD)
         played = sum(1 for r in h.rounds if all(t.result for t in r.tables))
-        head = (f"bracket after {played} of {bracket_rounds(h)} rounds"
-                + (f"; champion #{h.champion}" if h.champion is not None else "")
-                + ("" if over else "; in the bracket: still playing"))
+        head = ("bracket not seeded yet" if h.slots is None else
+                f"bracket after {played} of {bracket_rounds(h)} rounds"
+                + (f"; champion #{h.champion}" if h.champion is not None else ""))
         notes: tuple[str, ...] = ("Ranked by bracket finish (BR-SE): the champion, the "
                                   "finalist, the semi-finalists, and so on.",)
         seeding = "random seeding by a recorded draw (BR-SE-1)"
