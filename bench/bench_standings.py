@@ -16,9 +16,9 @@ import statistics
 import time
 
 import ledger.formats.registry  # noqa: F401  (the formats' kinds, to read every leaf)
+from ledger.formats.hotc.standings import standings, standings_json
 from ledger.location import Location
 from ledger.store import Ledger
-from projections.standings import standings, standings_json
 
 
 def main() -> None:

@@ -54,6 +54,7 @@ def publish(
     from ledger.events import ReportPublished
     from projections.report import report_digest, report_figures, round_docs
     from projections.site import render_site
+    from projections.standings_doc import settled_view
 
     s = Session(ctx, key=key, json=json)
     if directory.exists() and not directory.is_dir():
@@ -90,10 +91,12 @@ def publish(
         ev, agg = led.write(log, act, retries=0)
         note1, cp1 = write_checkpoint(led, log, signer, cp_dir)
         rounds = round_docs(led, log, agg.state)
+        view = settled_view(led, log, agg.state)
     notes = {str(cp0.size): note0.read_text(), str(cp1.size): note1.read_text()}
     report = report_document(ev, notes)
     try:
-        files = render_site(directory, agg.state, figures=figures, rounds=rounds, report=report)
+        files = render_site(directory, agg.state, figures=figures, rounds=rounds, report=report,
+                            view=view)
     except OSError as exc:
         raise write_failure(exc, f"cannot write the site to {directory}",
                             hint=f"the report is signed at seq {ev.seq}; fix the directory "

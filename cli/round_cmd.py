@@ -291,7 +291,7 @@ def round_show(
         from projections.report import round_doc
         from projections.site import round_page
 
-        sys.stdout.write(round_page(st, round_doc(rnd, over, lost_bye=bye_lost(st, rnd)),
+        sys.stdout.write(round_page(st, round_doc(rnd, over, lost_bye=bye_lost(st, rnd), state=st),
                                     st.size))
         sys.stdout.flush()
         return

@@ -1,31 +1,30 @@
-"""``tourney standings``: the ranked standings as a table, JSON or CSV.
+"""``tourney standings``: the ranked standings as a table, JSON, CSV or one HTML page.
 
-Owns: the printed table (rank, number, name, Swiss record W-L, byes, pair-downs, status,
-MW%, OMW%, OOMW% truncated to two decimals) and the choice of output.  The ranking and
-the JSON/CSV documents are ``projections.standings``' (AMB-H15), never recomputed here.
+Owns: the choice of output and the generic printed table (columns as the format declares
+them, ``ledger.standings_view``, aligned by display width with ``cli.text``).  The rows,
+ranks and arithmetic are the format's (``FormatPlugin.standings``), never recomputed here;
+mid-round the standings are as of the last completed round and say so
+(``projections.standings_doc.settled_view``).  Names no format.
 
-May import: ``typer``, ``cli.common``, ``projections.*``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``cli.text``, ``projections.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import sys
-from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from cli.common import JsonOpt, Session
+from cli.text import ljust, rjust, width
 from ledger.errors import UsageError
+from ledger.standings_view import Align, StandingsView
 
-if TYPE_CHECKING:
-    from ledger.state import TournamentState
-
-
-def percent(value: Fraction) -> str:
-    """A fraction of 1 as a percentage truncated (never rounded) to 2 decimals."""
-    hundredths = (value.numerator * 10_000) // value.denominator
-    return f"{hundredths // 100}.{hundredths % 100:02d}"
+#: the widest a name cell gets in the printed table (longer names end in "…")
+NAME_WIDTH = 24
 
 
 def standings(
@@ -38,14 +37,15 @@ def standings(
 ) -> None:
     """Show the standings (table, --json, --csv or --html for the desk printer).
 
-    Order (HotC AMB-H15): champion, top cut by finishing round, then Swiss wins, OMW%,
-    OOMW%.  W-L and byes count the Swiss phase; TOP is the top-cut record (JSON:
-    top_cut_wins, top_cut_losses).
+    The columns are the format's: its sort key first after RANK # NAME, then its
+    tiebreakers as percentages truncated to two decimals (JSON keeps the exact fraction:
+    "figures": {"omw": {"exact": "191/400", "display": "47.75%"}}).  While a round is in
+    progress the standings are as of the last completed round, and say so.  A disqualified
+    player whose standing was revoked is listed last, unranked, with the prize policy.
 
     Example: tourney standings --html > standings.html
     """
-    from projections.standings import standings as ranked
-    from projections.standings import standings_csv, standings_json
+    from projections.standings_doc import settled_view
 
     s = Session(ctx, json=json)
     if sum((csv_out, s.json, html)) > 1:
@@ -53,112 +53,43 @@ def standings(
     with s.ledger(readonly=True) as led:
         log = s.tournament(led)
         st = led.load(log).state
+        view = settled_view(led, log, st)
     if html:
         from projections.site import standings_page
-        from projections.standings_doc import standings_document
 
-        sys.stdout.write(standings_page(st, standings_document(st)["players"], st.size))
+        sys.stdout.write(standings_page(st, view, st.size))
         sys.stdout.flush()
         return
-    from cli.wot_cmd import is_wot
-
-    if is_wot(st):
-        _wot(s, log, st, csv_out)
-        return
-    if st.format is not None and st.format.id != "hotc-swiss-de":
-        _br(s, log, st, csv_out)
-        return
     if csv_out:
-        sys.stdout.write(standings_csv(st))
-        sys.stdout.flush()
-        return
-    if s.json:
-        s.emit({"tournament": log, **standings_json(st)})
-        return
-    from cli.text import ljust
-
-    rows = ranked(st)
-    h = st.fmt
-    recs = h.records
-    head = (f"{log}: standings after {h.swiss_rounds} Swiss rounds"
-            + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
-            + champion_note(st)
-            + (f"; no champion (head judge's ruling, seq {h.no_champion_seq})"
-               if getattr(h, "no_champion_seq", None) is not None else ""))
-    top = h.cut is not None
-    lines = [head, f"{'RANK':>4}  {'NUM':>5}  {ljust('NAME', 22)}  {'W-L':>5}  "
-                   + (f"{'TOP':>5}  " if top else "")
-                   + f"{'BYES':>4}  {'STATUS':<11}  {'MW%':>6}  {'OMW%':>6}  {'OOMW%':>6}"]
-    for r in rows:
-        rec = recs.get(r.number)
-        tw, tl = (rec.top_wins, rec.top_losses) if rec is not None else (0, 0)
-        lines.append(f"{r.rank:>4}  {r.number:>5}  {ljust(r.name, 22)}  "
-                     f"{f'{r.wins}-{r.losses}':>5}  " + (f"{f'{tw}-{tl}':>5}  " if top else "")
-                     + f"{r.byes:>4}  {r.status:<11}  {percent(r.mw):>6}  "
-                     f"{percent(r.omw):>6}  {percent(r.oomw):>6}")
-    lines.append("W-L is the Swiss record (the tiebreakers' basis)"
-                 + ("; TOP is the top-cut record" if top else ""))
-    s.emit(None, lines)
-
-
-def _br(s: Session, log: str, st: TournamentState, csv_out: bool) -> None:
-    """Bushiroad formats: points, W-L-D, MW% (truncated, floored), OMW%, OOMW% (BR-SWISS-TB,
-    BR-DE-TB); the JSON and CSV are ``projections.br_standings``'."""
-    from projections.br_standings import br_standings, br_standings_csv, br_standings_json
-
-    if csv_out:
-        sys.stdout.write(br_standings_csv(st))
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(view.csv_rows())
+        sys.stdout.write(buf.getvalue())
         sys.stdout.flush()
         return
     if s.json:
         s.emit({"tournament": log, "format": st.format.id if st.format else None,
-                **br_standings_json(st)})
+                **view.json()})
         return
-    h = st.fmt
-    total = f" of {h.rounds_total}" if h.rounds_total else ""
-    head = (f"{log}: standings after {h.swiss_rounds}{total} rounds"
-            + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
-            + champion_note(st)
-            + ("; final" if h.final else " (provisional: MW% over the rounds played, "
-               "AMB-B31)" if not h.swiss_over else ""))
-    lines = [head, f"{'RANK':>4}  {'NUM':>5}  {'NAME':<26}  {'PTS':>4}  {'W-L-D':>7}  "
-                   f"{'STATUS':<12}  {'MW%':>5}  {'OMW%':>6}  {'OOMW%':>6}"]
-    for r in br_standings(st):
-        name = r.name if len(r.name) <= 26 else r.name[:25] + "…"
-        lines.append(f"{r.rank:>4}  {r.number:>5}  {name:<26}  {r.points:>4}  "
-                     f"{f'{r.wins}-{r.losses}-{r.draws}':>7}  {r.status:<12}  "
-                     f"{percent(r.mw):>6}  {percent(r.omw):>6}  {percent(r.oomw):>6}")
-    s.emit(None, lines)
+    s.emit(None, table_lines(log, view))
 
 
-def _wot(s: Session, log: str, st: TournamentState, csv_out: bool) -> None:
-    """Wheel of Time: GP and TBP (exact strings), shared places 1, 2, 2, 4 (DESIGN.md §11);
-    the rows are ``projections.wot_standings``'."""
-    from cli.wot_cmd import standings_lines
-    from projections.wot_standings import wot_standings_csv, wot_standings_json
+def table_lines(log: str, view: StandingsView) -> list[str]:
+    """The printed table: heading, header, one line per row, notes (wide characters
+    aligned by display width, ``cli.text``)."""
+    cells = [[c.text(r.values.get(c.key)) for c in view.columns] for r in view.rows]
+    widths = []
+    for i, c in enumerate(view.columns):
+        w = max([width(c.header)] + [width(row[i]) for row in cells])
+        widths.append(min(w, NAME_WIDTH) if c.key == "name" else w)
 
-    if csv_out:
-        sys.stdout.write(wot_standings_csv(st))
-        sys.stdout.flush()
-        return
-    if s.json:
-        s.emit({"tournament": log, **wot_standings_json(st)})
-        return
-    s.emit(None, standings_lines(log, st))
+    def line(texts: list[str]) -> str:
+        return "  ".join(rjust(t, w) if c.align is Align.RIGHT else ljust(t, w)
+                         for c, t, w in zip(view.columns, texts, widths, strict=True)
+                         ).rstrip()
 
-
-def champion_note(st: TournamentState) -> str:
-    """"; champion #N" for the header: the champion of record (a disqualified champion's
-    title passed down or void, ``projections.revocation.champion_of_record``)."""
-    from projections.standings_doc import event_summary
-
-    h = st.fmt
-    if getattr(h, "champion", None) is None:
-        return ""
-    champ = event_summary(st)["champion"]
-    dq = h.officiating.dq.get(h.champion)
-    if champ == h.champion:
-        return f"; champion #{champ}"
-    why = f"#{h.champion} disqualified (seq {dq.seq if dq else '?'})"
-    return (f"; champion #{champ} (passed down: {why})" if champ is not None
-            else f"; no champion (title void: {why})")
+    head = f"{log}: {view.heading}" + (f" — {view.as_of}" if view.as_of else "")
+    out = [head, line([c.header for c in view.columns])]
+    out += [line(row) for row in cells]
+    out += [f"#{r.number} {r.name}: {r.revoked.text()}" for r in view.rows if r.revoked]
+    out += list(view.notes)
+    return out

@@ -44,25 +44,6 @@ def _label(state: TournamentState, n: int) -> str:
     return text if len(text) <= 24 else text[:23] + "…"
 
 
-def standings_lines(log: str, state: TournamentState) -> list[str]:
-    from ledger.formats.wot import plan
-    from ledger.formats.wot.model import format_tbp
-    from projections.wot_standings import wot_standings
-    games = plan.ws(state).games
-    scored = sum(1 for g in games if plan.complete(g))
-    head = (f"{log}: {'final ranking' if plan.over(state) else 'standings'} after {scored} "
-            f"of {plan.games_total(state)} Games (GP, then TBP; equal scores share a place)")
-    lines = [head, f"{'RANK':>4}  {'NUM':>5}  {'NAME':<24}  {'GP':>4}  {'TBP':>9}  "
-                   f"{'W-L-T':>7}  {'BYES':>4}  STATUS"]
-    for r in wot_standings(state):
-        name = r.name if len(r.name) <= 24 else r.name[:23] + "…"
-        rank = "-" if r.rank is None else str(r.rank)
-        lines.append(f"{rank:>4}  {r.number:>5}  {name:<24}  {r.gp:>4}  "
-                     f"{format_tbp(r.tbp):>9}  {f'{r.wins}-{r.losses}-{r.ties}':>7}  "
-                     f"{r.byes:>4}  {r.status}")
-    return lines
-
-
 def _judge_write(s: Session, verb: str, **kw: Any) -> tuple[str, list[SignedEvent], Any]:
     signer = s.signer()
     with s.ledger() as led:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.standings_view import StandingsView
     from ledger.state import TournamentState
     from ledger.vocabulary import Given, ResultEntry, Vocabulary
 
@@ -325,6 +326,12 @@ class FormatPlugin:
                      material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:
         raise _no_verb(self, "bracket")
+
+    def standings(self, state: TournamentState) -> StandingsView | None:
+        """The standings as this format declares them: columns as data, rows best first
+        (``ledger.standings_view``; issue 17, ADR 0021), rendered generically by every
+        output.  None: the format keeps no standings."""
+        return None
 
 
 # -- the socket, typed as this base (every registered format subclasses it) -------------

@@ -23,7 +23,9 @@ import msgspec
 
 from ledger.canonical import canonical
 from ledger.formats.match.model import MatchState
+from ledger.plugin import plugin_for
 from ledger.state import TournamentState
+from projections.result_words import describe
 from projections.standings_doc import event_summary, standings_document
 
 REPORT_VERSION = "tourney-report/v1"
@@ -32,7 +34,7 @@ REPORT_VERSION = "tourney-report/v1"
 def report_figures(state: TournamentState, size: int, root_hex: str) -> dict[str, Any]:
     """Everything ``report_published`` states, computed from the state at ``size``."""
     table = standings_document(state)
-    summary = event_summary(state, table)
+    summary = event_summary(state)
     fmt = state.format
     return {
         "version": REPORT_VERSION,
@@ -100,15 +102,21 @@ def player_label(state: TournamentState, number: int | None) -> str:
     return f'{p.name} "{p.nickname}"' if p.nickname else p.name
 
 
-def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False) -> dict[str, Any]:
+def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False,
+              state: TournamentState | None = None) -> dict[str, Any]:
     """A round as plain data (``tourney round show --json`` shape); ``overridden`` is the
     head judge's override of its pairing (``projections.rounds.Overridden``) or None,
-    ``lost_bye`` whether its bye was lost to a Loss of Match (BR-SWISS-7)."""
+    ``lost_bye`` whether its bye was lost to a Loss of Match (BR-SWISS-7).  With ``state``
+    each result also carries ``words``: the format's own words for it
+    (``projections.result_words.describe``)."""
     def result(res: Any) -> dict[str, Any] | None:
         if res is None:
             return None
-        return {"seq": res.seq, "winner": res.winner, "losers": list(res.losers),
-                "outcome": str(getattr(res.outcome, "value", res.outcome))}
+        out = {"seq": res.seq, "winner": res.winner, "losers": list(res.losers),
+               "outcome": str(getattr(res.outcome, "value", res.outcome))}
+        if state is not None:
+            out["words"] = describe(state, res)
+        return out
 
     return {"round": rnd.number, "phase": str(getattr(rnd.phase, "value", rnd.phase)),
             "bye": rnd.bye, "advances": list(rnd.advances),
@@ -125,13 +133,17 @@ def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any
     from projections.rounds import bye_lost, load_round, override_of
 
     out: list[dict[str, Any]] = []
-    if not isinstance(state.fmt, MatchState):     # rounds of matches only (not WoT Games)
-        return out
+    if not isinstance(state.fmt, MatchState):
+        # a format whose rounds are not matches (Wheel of Time Games) may give its own
+        # documents, in the same shape (``round_docs(state)`` on its plug-in)
+        plugin = plugin_for(state.format.id if state.format else None)
+        own = getattr(plugin, "round_docs", None)
+        return list(own(state)) if own is not None else out
     for meta in state.fmt.rounds:
         rnd = load_round(led, log, state, meta.number)
         if rnd is not None:
             out.append(round_doc(rnd, override_of(led, log, state, rnd),
-                                 lost_bye=bye_lost(state, rnd)))
+                                 lost_bye=bye_lost(state, rnd), state=state))
     return out
 
 

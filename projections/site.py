@@ -3,8 +3,10 @@
 Owns: ``render_site`` (pages + JSON into a directory), ``standings_page`` and
 ``round_page`` (one self-contained page with inline CSS, for ``--html``).  Templates and
 ``style.css`` live in ``projections/templates/``; autoescaping is on.  Columns of the
-standings table are whatever the standings projection's rows carry (format-agnostic);
-rounds are the plain dicts of ``projections.report.round_doc``.
+standings table are those the format declares (``ledger.standings_view``: header,
+alignment, phone or not, a percentage with its exact fraction one tap away); result words
+are the format's (``projections.result_words.describe``, via ``round_doc``); rounds are the
+plain dicts of ``projections.report.round_doc``.  Names no format.
 
 May import: ``jinja2``, ``ledger.*``, ``projections.*``.
 """
@@ -14,18 +16,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.standings_view import Align, StandingsView
 from ledger.state import TournamentState
 from projections.report import bracket_doc, player_label, to_json
-from projections.standings_doc import event_summary
+from projections.standings_doc import event_summary, standings_view
 
 TEMPLATES = Path(__file__).parent / "templates"
-#: Always shown, also on a phone; other standings columns hide below 40rem (not in print).
-PRIMARY = ("rank", "number", "name", "wins", "losses", "status", "points", "gp")
-LABELS = {"number": "#", "mw_percent": "MW%", "omw_percent": "OMW%", "oomw_percent": "OOMW%",
-          "mw": "MW (exact)", "omw": "OMW (exact)", "oomw": "OOMW (exact)",
-          "pair_downs": "pair-downs", "cut_finish": "cut out in round"}
-STANDINGS_NOTE = ("Ranks share a number on an exact tie. Tiebreakers are exact fractions; "
-                  "percentages are truncated, never rounded.")
+STANDINGS_NOTE = ("Ranks share a number on an exact tie. Percentages are truncated, never "
+                  "rounded; tap one for the exact fraction.")
 
 
 def _env() -> Any:
@@ -55,12 +53,11 @@ def _label(state: TournamentState, n: int | None) -> str:
 
 
 def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
+    """The format's words for a table's result (``projections.result_words.describe``,
+    carried by ``round_doc(…, state=…)``); "—" while there is none."""
     if res is None:
         return "—"
-    if res["winner"] is None:
-        return f"double loss ({res['outcome']})"
-    extra = "" if res["outcome"] == "win" else f" ({res['outcome'].replace('_', ' ')})"
-    return f"{_label(state, res['winner'])} wins{extra}"
+    return str(res.get("words") or "recorded")
 
 
 def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +69,9 @@ def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         res = tb.get("result")
         winner = None if res is None or res["winner"] is None else \
             (0 if res["winner"] == a else 1)
-        tables.append({"table": tb["table"], "a": _label(state, a), "b": _label(state, b),
+        sides = tb.get("sides") or ("", "")
+        tables.append({"table": tb["table"], "a": _label(state, a) + sides[0],
+                       "b": _label(state, b) + sides[1],
                        "marks": marks, "result": _result_text(state, res), "winner": winner})
         for me, other in ((a, b), (b, a)):
             by_name.append({"label": _label(state, me), "table": tb["table"],
@@ -84,14 +83,16 @@ def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         by_name.append({"label": _label(state, n), "table": "—",
                         "opponent": "advances without playing", "key": _sort_key(state, n)})
     by_name.sort(key=lambda p: p["key"])
-    phase = "Swiss" if r["phase"] == "swiss" else "top cut"
+    phase = {"swiss": "Swiss", "top_cut": "top cut", "game": "Game"}.get(r["phase"], r["phase"])
     over = r.get("overridden")
     note = None if not over else (
         f"Pairing overridden by the head judge (seq {over['seq']}): {over['reason']}. "
         f"The engine's pairing (seq {over['paired_seq']}, not played): " + ", ".join(
             f"table {t['table']} {_label(state, t['players'][0])} v "
             f"{_label(state, t['players'][1])}" for t in over["engine_tables"]) + ".")
-    return {"round": r["round"], "phase_label": phase, "tables": tables, "by_name": by_name,
+    return {"round": r["round"], "phase_label": phase,
+            "noun": "Game" if r["phase"] == "game" else "Round", "tables": tables,
+            "by_name": by_name,
             "override_note": note,
             "bye_label": None if r.get("bye") is None else _label(state, r["bye"]) + (
                 " (lost: Loss of Match)" if r.get("bye_lost") else ""),
@@ -103,33 +104,30 @@ def _sort_key(state: TournamentState, n: int) -> tuple[str, int]:
     return ((p.name if p else "").casefold(), n)
 
 
-def _standings_view(rows: list[dict[str, Any]]) -> tuple[list[dict[str, str]],
-                                                          list[dict[str, Any]]]:
-    keys: list[str] = []
-    for row in rows:
-        keys += [k for k in row if k not in keys]
-    order = [k for k in PRIMARY if k in keys] + [k for k in keys if k not in PRIMARY]
-    columns = []
-    for k in order:
-        numeric = all(isinstance(r.get(k), int) or r.get(k) is None for r in rows) \
-            or k.endswith("_percent")
-        cls = ("num " if numeric else "") + ("" if k in PRIMARY else "optional")
-        columns.append({"key": k, "label": LABELS.get(k, k.replace("_", " ")),
-                        "cls": cls.strip()})
-    classes = [c["cls"] for c in columns]
-    view = [{"status": r.get("status"),
-             "cells": [(cls, "—" if r.get(k) is None else r.get(k))
-                       for cls, k in zip(classes, order, strict=True)]}
-            for r in rows]
-    return columns, view
+def _standings_view(view: StandingsView) -> dict[str, Any]:
+    """The standings table as the format declares it: headers, alignment, which columns a
+    phone keeps; a fraction cell shows its display text with the exact fraction one tap
+    away (``<abbr title="191/400">``)."""
+    columns = [{"label": c.header, "title": c.title,
+                "cls": " ".join(x for x in ("num" if c.align is Align.RIGHT else "",
+                                            "" if c.phone else "optional") if x)}
+               for c in view.columns]
+    rows = []
+    for r in view.rows:
+        cells = []
+        for c, col in zip(view.columns, columns, strict=True):
+            value = r.values.get(c.key)
+            cells.append({"cls": col["cls"], "text": c.text(value), "exact": c.exact(value)})
+        rows.append({"status": r.status, "revoked": r.revoked is not None, "cells": cells})
+    revoked = [f"#{r.number} {r.name}: {r.revoked.text()}" for r in view.rows if r.revoked]
+    return {"heading": view.heading, "as_of": view.as_of, "columns": columns, "rows": rows,
+            "revoked": revoked, "notes": list(view.notes), "note": STANDINGS_NOTE}
 
 
-def standings_page(state: TournamentState, rows: list[dict[str, Any]], size: int) -> str:
+def standings_page(state: TournamentState, view: StandingsView, size: int) -> str:
     """One self-contained standings page (inline CSS) for the desk printer."""
-    columns, view = _standings_view(rows)
     return str(_env().get_template("standings.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), columns=columns, rows=view,
-        standings_note=STANDINGS_NOTE))
+        t=_tournament(state, size), nav=None, inline_css=_css(), s=_standings_view(view)))
 
 
 def round_page(state: TournamentState, r: dict[str, Any], size: int) -> str:
@@ -139,22 +137,27 @@ def round_page(state: TournamentState, r: dict[str, Any], size: int) -> str:
 
 
 def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
-                rounds: list[dict[str, Any]], report: dict[str, Any]) -> list[Path]:
+                rounds: list[dict[str, Any]], report: dict[str, Any],
+                view: StandingsView | None = None) -> list[Path]:
     """Write the whole site into ``out`` (created; existing files of the same names are
-    replaced).  Returns the files written."""
+    replaced).  Returns the files written.  ``view``: the standings to show (mid-round,
+    ``projections.standings_doc.settled_view``'s); the state's own by default."""
     env = _env()
+    view = standings_view(state) if view is None else view
     size = figures["checkpoint"]["size"]
     t = _tournament(state, size)
     bracket = bracket_doc(state, rounds)
-    nav = {"rounds": [r["round"] for r in rounds],
+    nav = {"rounds": [r["round"] for r in rounds], "noun": view.round_noun.capitalize(),
            "bracket": event_summary(state)["cut"] is not None}
     views = [_round_view(state, r) for r in rounds]
     common = {"t": t, "nav": nav, "inline_css": None}
     pages: dict[str, str | bytes] = {"style.css": _css()}
-    pages["index.html"] = env.get_template("index.html").render(rounds=views, **common)
-    columns, view = _standings_view(figures["standings"])
+    summary = event_summary(state)
+    pages["index.html"] = env.get_template("index.html").render(
+        rounds=views, paired=summary["rounds"], noun=view.round_noun,
+        done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
-        columns=columns, rows=view, standings_note=STANDINGS_NOTE, **common)
+        s=_standings_view(view), **common)
     for r, v in zip(rounds, views, strict=True):
         n = r["round"]
         pages[f"round-{n}.html"] = env.get_template("round.html").render(r=v, **common)
@@ -164,13 +167,13 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     slots = bracket["slots"] or []
     pages["bracket.html"] = env.get_template("bracket.html").render(
         seeds=[f"{i}: {_label(state, n) if n else 'empty'}" for i, n in enumerate(slots, 1)],
+        seeding=view.seeding or "seeding",
         bracket_rounds=[v for v in views if v["phase_label"] == "top cut"], **common)
     pages["bracket.json"] = to_json(bracket)
     pages["verify.html"] = env.get_template("verify.html").render(
         cp=figures["checkpoint"], digest=report["digest"], report_seq=report["seq"],
         actor=report["actor"], **common)
-    pages["standings.json"] = to_json({"players": figures["standings"],
-                                       "champion": figures["champion"],
+    pages["standings.json"] = to_json({**view.json(), "champion": figures["champion"],
                                        "cut": figures["cut"], "checkpoint":
                                        figures["checkpoint"]})
     pages["report.json"] = to_json(report)

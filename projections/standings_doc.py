@@ -1,48 +1,67 @@
-"""The standings document of any format: one entry point for the CLI, publishing and the
+"""The standings of any format: one entry point for the CLI, publishing and the
 publisher's check (``tourney audit report``).
 
-Owns: ``standings_document`` (the ``standings --json`` document of the tournament's
-format: HotC, Bushiroad or Wheel of Time) and ``event_summary`` (champion, cut, rounds
-played: the figures every format states).  Dispatches on the type of the format state the
-plug-in keeps, never on a list of format ids.
+Owns: ``standings_view`` (the format's declared ``StandingsView``, ``FormatPlugin.standings``),
+``settled_view`` (mid-round: the view as of the last completed round, saying so — defect 5),
+``standings_document`` (the format's normative JSON document: what ``report_published``
+signs, unchanged since rule revision 1) and ``event_summary`` (champion, cut, rounds
+played: the figures every format states).  Names no format: the plug-in declares it all.
 
-May import: ``ledger.*``, ``projections.*``.
+May import: ``ledger.*`` (the core and the socket, no format package), ``projections.*``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ledger.formats.match.model import MatchState
-from ledger.formats.wot.state import WotState
-from ledger.state import TournamentState
+from ledger.events import open_leaf
+from ledger.plugin import plugin_for
+from ledger.standings_view import StandingsView
+from ledger.state import TournamentState, apply_event
+from ledger.store import Ledger
+
+_NONE = StandingsView(heading="no standings", columns=(), rows=(),
+                      document={"players": []}, csv_columns=())
+
+
+def standings_view(state: TournamentState) -> StandingsView:
+    """The standings as the tournament's format declares them (an empty view without)."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    view = plugin.standings(state) if plugin is not None and state.fmt is not None else None
+    return view if view is not None else _NONE
+
+
+def state_before(led: Ledger, log: str, seq: int) -> TournamentState:
+    """The tournament folded from its first event up to (not including) ``seq``."""
+    state = TournamentState()
+    for ver, leaf in led.raw_leaves(log):
+        if ver >= seq:
+            break
+        apply_event(state, open_leaf(leaf))
+    return state
+
+
+def settled_view(led: Ledger, log: str, state: TournamentState) -> StandingsView:
+    """The standings as of the last completed round: while a round (a Game) is in progress
+    the view is the one its pairing was made from, and says so (defect 5)."""
+    view = standings_view(state)
+    open_round = view.open_round
+    if open_round is None:
+        return view
+    before = standings_view(state_before(led, log, open_round.paired_seq))
+    noun = open_round.noun
+    done = open_round.number - 1
+    as_of = (f"as of {noun} {done}" if done > 0 else f"before {noun} 1") + (
+        f"; {noun} {open_round.number} is in progress (results not all in)")
+    return before.with_as_of(as_of, open_round)
 
 
 def standings_document(state: TournamentState) -> dict[str, Any]:
-    if isinstance(state.fmt, WotState):
-        from projections.wot_standings import wot_standings_json
-        return wot_standings_json(state)
-    if state.format is not None and state.format.id == "hotc-swiss-de" or not isinstance(
-            state.fmt, MatchState):
-        from projections.standings import standings_json
-        return standings_json(state)
-    from projections.br_standings import br_standings_json
-    return br_standings_json(state)
+    """The format's normative standings document (``players``: the ranked rows)."""
+    return standings_view(state).document
 
 
-def event_summary(state: TournamentState,
-                  table: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Champion (or None), the top cut (sorted, or None) and the rounds paired so far;
-    ``table``: the ``standings_document`` already computed, if any."""
-    h = state.fmt
-    if isinstance(h, MatchState):     # a revoked champion's title passes down or is void
-        champ = None if h.champion is None else (
-            table if table is not None else standings_document(state))["champion"]
-        return {"champion": champ, "cut": None if h.cut is None else sorted(h.cut),
-                "rounds": len(h.rounds)}
-    if isinstance(h, WotState):
-        rows = standings_document(state)["players"]
-        firsts = [r["number"] for r in rows if r.get("rank") == 1]
-        return {"champion": firsts[0] if len(firsts) == 1 and standings_document(
-            state).get("final") else None, "cut": None, "rounds": len(h.games)}
-    return {"champion": None, "cut": None, "rounds": 0}
+def event_summary(state: TournamentState) -> dict[str, Any]:
+    """Champion (or None), the top cut (sorted, or None) and the rounds paired so far."""
+    view = standings_view(state)
+    return {"champion": view.champion, "cut": view.cut, "rounds": view.rounds}

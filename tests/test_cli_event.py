@@ -230,7 +230,7 @@ def test_standings(event: Event) -> None:
     assert all(set(r) >= {"number", "name", "rank", "wins", "losses", "status"} for r in rows)
     assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
     human = out["standings_human"].out.splitlines()
-    assert human[1].split()[:4] == ["RANK", "NUM", "NAME", "W-L"]
+    assert human[1].split()[:4] == ["RANK", "#", "NAME", "W-L"]   # the declared headers
     assert human[2].split()[:2] == ["1", str(champion)]
 
 

@@ -158,7 +158,11 @@ def test_dq_mid_event(event: Event) -> None:
     o = event.out
     assert [e["kind"] for e in o["dq"]["events"]] == ["player_disqualified", "result_recorded"]
     assert all(o["z"] not in t for t in o["t3"])
-    assert o["z"] not in [r["number"] for r in o["standings"]["players"]]
+    # not ranked, but shown last and marked with the revocation (defect 4, ADR 0021)
+    ranked = [r["number"] for r in o["standings"]["players"] if "revoked" not in r]
+    assert o["z"] not in ranked
+    last = o["standings"]["players"][-1]
+    assert last["number"] == o["z"] and last["revoked"]["standing_revoked"] is True
 
 
 def test_amendment_and_override(event: Event) -> None:

@@ -12,11 +12,11 @@ import pytest
 from audit.verify import verify_ledger
 from ledger.formats.bushiroad.model import Withdrawal
 from ledger.formats.bushiroad.mw import de_effective_rounds
+from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.bushiroad.standings import histories
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.commands import disqualify
-from projections.br_standings import br_standings
 from tests.conftest import HJ, SCOREKEEPER
 from tests.test_officiating import LOG, finish_round, pair, setup
 

@@ -13,11 +13,11 @@ import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
+from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.match.events import DropTiming, ResultCorrected, ResultRecorded
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.commands import disqualify
-from projections.br_standings import br_standings
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
 from tests.test_officiating import LOG, _append_forged, _codes, finish_round, pair, setup
 

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from ledger.formats.bushiroad.model import History, Outcome, RoundEntry, Withdrawal
 from ledger.formats.bushiroad.mw import de_effective_rounds, de_mw_hundredths
+from ledger.formats.hotc.standings import effective_rounds as hotc_effective_rounds
+from ledger.formats.hotc.standings import mw_de
 from ledger.formats.match.model import PlayerRecord, Status
 from ledger.formats.match.percent import (
     FLOOR_HUNDREDTHS,
@@ -19,8 +21,6 @@ from ledger.formats.match.percent import (
     mw_hundredths,
     opponent_keys,
 )
-from projections.standings import effective_rounds as hotc_effective_rounds
-from projections.standings import mw_de
 
 
 @pytest.mark.parametrize(("points", "max_points", "expected"), [

@@ -20,6 +20,8 @@ from ledger.aggregate import Tournament
 from ledger.clock import FixedClock
 from ledger.errors import RuleError
 from ledger.events import Role, parse_leaf, seal
+from ledger.formats.bushiroad.standing_rows import br_standings
+from ledger.formats.hotc.standings import standings
 from ledger.formats.match.events import ResultRecorded, RoundPaired, Table
 from ledger.formats.match.model import LossReason, Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
@@ -30,8 +32,6 @@ from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.formats.registry import make_format
 from ledger.location import Location
 from ledger.store import Ledger
-from projections.br_standings import br_standings
-from projections.standings import standings
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
 LOG = "off"

@@ -11,6 +11,7 @@ import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
+from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.match.model import Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating import history
@@ -22,7 +23,6 @@ from ledger.formats.officiating.correction_commands import (
     undrop,
     wrong_table,
 )
-from projections.br_standings import br_standings
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
 from tests.test_officiating import LOG, finish_round, pair, setup
 

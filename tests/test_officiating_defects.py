@@ -13,6 +13,7 @@ import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
+from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.match.events import ResultCorrected
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Status
 from ledger.formats.officiating import history
@@ -26,7 +27,6 @@ from ledger.formats.officiating.floor_commands import (
     raise_challenge,
 )
 from ledger.formats.officiating.floor_rules import remaining
-from projections.br_standings import br_standings
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 from tests.test_officiating import (
     LOG,

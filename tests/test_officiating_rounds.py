@@ -21,6 +21,7 @@ import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
+from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome
 from ledger.formats.match.plan import open_round
@@ -34,7 +35,6 @@ from ledger.formats.officiating.correction_commands import (
     wrong_table,
 )
 from ledger.formats.officiating.model import AppliesTo
-from projections.br_standings import br_standings
 from projections.report import round_doc
 from projections.rounds import bye_lost, load_round, override_of
 from tests.conftest import HJ, SCOREKEEPER

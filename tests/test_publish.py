@@ -63,13 +63,15 @@ def test_publish_writes_signed_report_and_site(published: tuple[Cli, dict[str, A
         assert (site / name).is_file(), name
     report = json.loads((site / "report.json").read_text())
     standings = json.loads(cli("standings", "--json").out)
-    assert report["figures"]["standings"] == standings["players"]
+    # the signed rows are the normative rows; --json adds the uniform "figures" (ADR 0021)
+    assert report["figures"]["standings"] == [
+        {k: v for k, v in row.items() if k != "figures"} for row in standings["players"]]
     assert report["figures"]["champion"] == standings["champion"] is not None
     assert report["seq"] == doc["seq"] and report["figures"]["checkpoint"]["size"] == doc["seq"] - 1
-    # every column the projection provides is a column of the page (format-agnostic)
+    # every column the format declares is a column of the page (format-agnostic)
     page = (site / "standings.html").read_text()
     assert page.count("<tr") == len(standings["players"]) + 1
-    assert page.count('<th class') == len(standings["players"][0])
+    assert page.count('<th class') == len(standings["columns"])
     # by name: alphabetical, every player of round 1 once
     names = (site / "round-1-names.html").read_text()
     order = [names.index(f"<tr><td>#{n} Player {n:04d}</td>") for n in range(1, 13)]

@@ -14,6 +14,14 @@ from typing import Any
 import msgspec
 import pytest
 
+from ledger.formats.hotc.standings import (
+    COLUMNS,
+    effective_rounds,
+    mw_de,
+    standings,
+    standings_csv,
+    standings_json,
+)
 from ledger.formats.match.model import (
     HotcState,
     LossReason,
@@ -26,14 +34,6 @@ from ledger.formats.match.model import (
     TableState,
 )
 from ledger.state import Player, TournamentState
-from projections.standings import (
-    COLUMNS,
-    effective_rounds,
-    mw_de,
-    standings,
-    standings_csv,
-    standings_json,
-)
 
 # --- builders -----------------------------------------------------------------------------
 

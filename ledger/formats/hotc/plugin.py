@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
     from ledger.plugin import DecidedResult
+    from ledger.standings_view import StandingsView
     from ledger.state import TournamentState
     from ledger.vocabulary import Given, ResultEntry
 
@@ -167,6 +168,11 @@ class HotcFormat(MatchFormat):
                      material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:
         return commands.seed_bracket(t, signer, time, material=material, source=source)
+
+    def standings(self, state: TournamentState) -> StandingsView:
+        from ledger.formats.hotc.standings_view import view
+
+        return view(state)
 
 
 HOTC = HotcFormat()

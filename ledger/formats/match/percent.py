@@ -5,7 +5,7 @@ at 0.33, BR-SWISS-TB-3 / BR-DE-TB-3), ``effective_rounds`` (E(f) of BR-DE-TB-4, 
 AMB-B24) and ``opponent_keys`` (OMW% and OOMW% as exact means, one term per match,
 BR-SWISS-TB-4/5, AMB-B3, 0 for a fighter without opponents, AMB-B6).  One implementation,
 called by the Bushiroad formats (``bushiroad/mw.py``, ``bushiroad/columns.py``) and by the
-HotC standings read model (``projections/standings.py``, AMB-H15: BR-DE-TB over the Swiss
+HotC standings read model (``ledger/formats/hotc/standings.py``, AMB-H15: BR-DE-TB over the Swiss
 phase), so the command side, the projections and the audit compute the same numbers.
 
 Integer arithmetic only, no ``Fraction`` in the loop: MW% is an integer number of

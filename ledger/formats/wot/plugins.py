@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from ledger.aggregate import Tournament
     from ledger.keys import Signer
+    from ledger.standings_view import StandingsView
     from ledger.state import TournamentState
     from ledger.vocabulary import Given, ResultEntry, Vocabulary
 
@@ -180,6 +181,17 @@ class WotFormat(FormatPlugin):
     def declare_forfeit(self, t: Tournament, signer: Signer, time: str,
                         **kw: Any) -> list[SignedEvent]:
         return commands.declare_forfeit(t, signer, time, **kw)
+
+    def round_docs(self, state: TournamentState) -> list[dict[str, Any]]:
+        """Every Game as a round document for the published site (defect 7)."""
+        from ledger.formats.wot.game_docs import game_docs
+
+        return game_docs(state)
+
+    def standings(self, state: TournamentState) -> StandingsView:
+        from ledger.formats.wot.standings_view import view
+
+        return view(state)
 
 
 class WotClassic(WotFormat):

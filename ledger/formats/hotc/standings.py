@@ -42,8 +42,8 @@ import msgspec
 
 import ledger.formats.match.percent as percent
 from ledger.formats.match.model import HotcState, PlayerRecord, Status
+from ledger.formats.officiating.revocation import revoke, revoked_marks
 from ledger.state import TournamentState
-from projections.revocation import champion_of_record, revoke
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
 MW_FLOOR_HUNDREDTHS = percent.FLOOR_HUNDREDTHS
@@ -98,7 +98,7 @@ def effective_rounds(rec: PlayerRecord, r_total: int) -> int:
     return percent.effective_rounds(r_total, rec.second_loss_round, drop)
 
 
-class _Line(NamedTuple):
+class Line(NamedTuple):
     """One ranked line in integers: MW% = mw/100, OMW% and OOMW% as (num, den)."""
 
     number: int
@@ -113,81 +113,82 @@ class _Line(NamedTuple):
     oomw: tuple[int, int]
 
 
-def _lines(state: TournamentState) -> list[_Line]:
+def ranked_lines(state: TournamentState, *, keep_revoked: bool = False) -> list[Line]:
     """The ranking, computed once in integers: linear in players + Swiss matches.
 
-    Columns in player-number order (lists, as the Bushiroad standings' ``columns``, ADR
-    0013): one pass over the records for wins, losses, opponents and MW%, then
-    ``percent.opponent_keys`` for OMW% and OOMW%, then one sort of integer keys."""
+    ``keep_revoked``: players whose standing was revoked follow, with the rank they held
+    (the standings view shows them marked, defect 4)."""
     h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
     r_total = h.swiss_rounds
     records = h.records
     numbers = sorted(set(state.players) | set(records))
-    known = set(numbers)
-    recs = [records.get(n) or PlayerRecord(number=n) for n in numbers]
+    recs = {n: records.get(n) or PlayerRecord(number=n) for n in numbers}
 
-    # Swiss-phase facts from the folded records (top-cut matches are counted apart), and
-    # MW% in hundredths once per player (BR-DE-TB-3/4).
-    wins: list[int] = []
-    mw: list[int] = []
-    opps: list[list[int]] = []
-    for rec in recs:
-        w = rec.wins - rec.top_wins
-        wins.append(w)
+    # Swiss-phase facts from the folded records (top-cut matches are counted apart).
+    wins = {n: recs[n].wins - recs[n].top_wins for n in numbers}
+    losses = {n: recs[n].losses - recs[n].top_losses for n in numbers}
+    byes = {n: recs[n].byes for n in numbers}
+    opps: dict[int, list[int]] = {n: [o for o in recs[n].opponents if o in recs]
+                                  for n in numbers}
+    # top cut: the round in which each player went out (still in: after the last round)
+    still_in = len(h.rounds) + 1
+    cut_seen: dict[int, int] = {}
+    for n in h.cut or []:
+        if n in recs:
+            knocked_out = recs[n].cut_finish
+            cut_seen[n] = still_in if knocked_out is None else knocked_out
+
+    # MW% in hundredths, once per player (BR-DE-TB-3/4).
+    mw: dict[int, int] = {}
+    for n in numbers:
+        rec = recs[n]
         if rec.second_loss_round is None and rec.dropped_after_rounds is None:
             e = r_total
         else:
             e = effective_rounds(rec, r_total)
-        mw.append(percent.mw_hundredths(w, e))
-        o = rec.opponents
-        opps.append(o if known.issuperset(o) else [x for x in o if x in known])
-    # top cut: the round in which each player went out (still in: after the last round)
-    still_in = len(h.rounds) + 1
+        mw[n] = percent.mw_hundredths(wins[n], e)
     # OMW% = omw_key / (100·L) and OOMW% = oomw_key / (100·L²), L = lcm of the Swiss
     # opponent counts (AMB-B3, AMB-B6): one common denominator, so comparisons are integer.
-    omw_key, oomw_key, common = percent.opponent_keys(numbers, mw, opps)
+    omw_list, oomw_list, common = percent.opponent_keys(
+        numbers, [mw[n] for n in numbers], [opps[n] for n in numbers])
+    omw_key = dict(zip(numbers, omw_list, strict=True))
+    oomw_key = dict(zip(numbers, oomw_list, strict=True))
     omw_den, oomw_den = 100 * common, 100 * common * common
 
     cut = set(h.cut or ())
-    champion = h.champion
-    finish: list[int | None] = []
+    finish: dict[int, int | None] = {}
     ranked: list[tuple[int, int, int, int, int, int]] = []
-    for i, rec in enumerate(recs):
-        n = numbers[i]
+    for n in numbers:
+        rec = recs[n]
         status = rec.status
         fin = rec.cut_finish
-        if n == champion or status is Status.CHAMPION:
+        if n == h.champion or status is Status.CHAMPION:
             tier, place = 0, 0
         elif n in cut or status is Status.CUT:
             tier = 1
             if fin is None and status is Status.DROPPED:
-                fin = still_in if n in cut else None   # dropped in the bracket: out
-                #                                        when last seen
+                fin = cut_seen.get(n)  # dropped in the bracket: out when last seen
                 place = -(fin or 0)
             else:
                 place = -fin if fin is not None else -_ALIVE
         else:
             tier, place = 2, 0
-        finish.append(fin)
-        ranked.append((tier, place, -wins[i], -omw_key[i], -oomw_key[i], i))
+        finish[n] = fin
+        ranked.append((tier, place, -wins[n], -omw_key[n], -oomw_key[n], n))
 
     ranked.sort()
-    out: list[_Line] = []
+    out: list[Line] = []
     rank = 0
     prev: tuple[int, ...] = ()
-    for j, row in enumerate(ranked):
-        key, i = row[:5], row[5]
+    for i, row in enumerate(ranked):
+        key, n = row[:5], row[5]
         if key != prev:
-            rank, prev = j + 1, key
-        rec = recs[i]
-        out.append(_Line(numbers[i], rank, wins[i], rec.losses - rec.top_losses, rec.byes,
-                         rec, finish[i], mw[i], (omw_key[i], omw_den),
-                         (oomw_key[i], oomw_den)))
-    dq = h.officiating.dq
-    if not any(d.standing_revoked for d in dq.values()):
-        return out
-    revoked = revoke([(x.number, x.rank, x) for x in out], dq)
-    return [x._replace(rank=rank) for rank, x in revoked]
+            rank, prev = i + 1, key
+        out.append(Line(n, rank, wins[n], losses[n], byes[n], recs[n], finish[n], mw[n],
+                         (omw_key[n], omw_den), (oomw_key[n], oomw_den)))
+    revoked = revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)
+    gone = revoked_marks(h.officiating.dq) if keep_revoked else {}
+    return [x._replace(rank=rank) for rank, x in revoked] + [x for x in out if x.number in gone]
 
 
 def standings(state: TournamentState) -> list[Standing]:
@@ -205,7 +206,7 @@ def standings(state: TournamentState) -> list[Standing]:
         number=x.number, name=players[x.number].name if x.number in players else "",
         rank=x.rank, wins=x.wins, losses=x.losses, byes=x.byes, pair_downs=x.rec.pair_downs,
         status=Status(x.rec.status).value, mw=frac((x.mw, 100)), omw=frac(x.omw),
-        oomw=frac(x.oomw), cut_finish=x.cut_finish) for x in _lines(state)]
+        oomw=frac(x.oomw), cut_finish=x.cut_finish) for x in ranked_lines(state)]
 
 
 def _fraction_text(num: int, den: int) -> str:
@@ -221,8 +222,13 @@ def _truncated(num: int, den: int, places: int) -> str:
 
 
 def _rows(state: TournamentState) -> list[dict[str, Any]]:
+    return [row_document(state, x) for x in ranked_lines(state)]
+
+
+def row_document(state: TournamentState, x: Line) -> dict[str, Any]:
+    """One line's normative JSON row (DESIGN.md §8; what the signed report states)."""
     players = state.players
-    return [{
+    return {
         "number": x.number, "name": players[x.number].name if x.number in players else "",
         "rank": x.rank, "wins": x.wins, "losses": x.losses,
         "status": Status(x.rec.status).value, "byes": x.byes,
@@ -231,7 +237,7 @@ def _rows(state: TournamentState) -> list[dict[str, Any]]:
         "oomw": _fraction_text(*x.oomw), "mw_percent": _truncated(x.mw, 100, 4),
         "omw_percent": _truncated(*x.omw, 4), "oomw_percent": _truncated(*x.oomw, 4),
         "top_cut_wins": x.rec.top_wins, "top_cut_losses": x.rec.top_losses,
-    } for x in _lines(state)]
+    }
 
 
 def standings_json(state: TournamentState) -> dict[str, Any]:
@@ -243,10 +249,7 @@ def standings_json(state: TournamentState) -> dict[str, Any]:
     cut's.
     """
     h = state.fmt if isinstance(state.fmt, HotcState) else HotcState()
-    rows = _rows(state)
-    first = next((r["number"] for r in rows if r["rank"] == 1), None)
-    return {"players": rows, "rounds": h.swiss_rounds,
-            "champion": champion_of_record(h.champion, h.officiating.dq, first)}
+    return {"players": _rows(state), "rounds": h.swiss_rounds, "champion": h.champion}
 
 
 def standings_csv(state: TournamentState) -> str:

@@ -1,15 +1,16 @@
 """Standing revocation after a disqualification (BR-PEN-RANK-9(b)-(d), AMB-B24), shared by
-both standings projections.
+every format's standings.
 
 Owns: ``champion_of_record`` (a champion whose standing a disqualification revoked —
 after the event too, BR-PEN-RANK-9(e) — is no champion: with ``pass_down`` the title goes
-to the fighter now ranked first, with ``void`` it stays vacant; issue 21 item 21, ADR 0018)
-and ``revoke`` — given the ranking computed with every player in it (a disqualified
-player's results stay in every opponent's record and tie-breakers), drop the players whose
+to the fighter now ranked first, with ``void`` it stays vacant; issue 21 item 21, ADR
+0018), ``revoked_marks`` (who was revoked, how: shown on the standings, unranked) and
+``revoke`` — given the ranking computed with every player in it (a disqualified player's
+results stay in every opponent's record and tie-breakers), drop the players whose
 standing was revoked; with ``pass_down`` the places below move up, with ``void`` the
 revoked place stays empty (the ranks below keep their numbers).
 
-May import: ``ledger.formats.officiating.model``.
+May import: ``ledger.formats.officiating.model``, ``ledger.standings_view``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from ledger.formats.officiating.model import DqRecord, PrizePolicy
+from ledger.standings_view import Revoked
 
 T = TypeVar("T")
 
@@ -37,6 +39,13 @@ def revoke(rows: Sequence[tuple[int, int, T]],
         if n not in gone:
             out.append((rank - bisect_left(passed, rank), row))
     return out
+
+
+def revoked_marks(dq: dict[int, DqRecord]) -> dict[int, Revoked]:
+    """The players whose standing was revoked, with the mark the standings show (defect 4:
+    shown, unranked, with the revocation and the prize policy; never silently left out)."""
+    return {n: Revoked(seq=d.seq, round=d.round, prize_policy=d.prize_policy.value)
+            for n, d in dq.items() if d.standing_revoked}
 
 
 def champion_of_record(champion: int | None, dq: dict[int, DqRecord],

@@ -2,7 +2,7 @@
 ``single-elim``, ``round-robin``): BR-SWISS-TB / BR-DE-TB over the qualifying stage, with
 the top cut's finish first.
 
-Owns: ``BrStanding`` rows and their JSON / CSV documents (DESIGN.md §8 and §11: ``points``,
+Owns: ``BrStanding`` rows and their JSON document (DESIGN.md §8 and §11: ``points``,
 ``mw`` truncated to two decimals as ``"0.33"``, ``omw`` / ``oomw`` as exact ``"num/den"``,
 ``rank`` after head-to-head and the recorded tie-break).  The ranking itself is the
 format's (``ledger.formats.bushiroad.standings.ranking``), never recomputed here.
@@ -16,16 +16,14 @@ May import: ``ledger.*``.
 
 from __future__ import annotations
 
-import csv
-import io
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ledger.formats.bushiroad.mw import fraction_str, mw_str
 from ledger.formats.bushiroad.standings import ranking
 from ledger.formats.match.model import MatchState, Status
+from ledger.formats.officiating.revocation import revoke, revoked_marks
 from ledger.state import TournamentState
-from projections.revocation import champion_of_record, revoke
 
 COLUMNS = ["rank", "number", "name", "points", "wins", "losses", "draws", "status", "mw",
            "omw", "oomw"]
@@ -47,7 +45,9 @@ class BrStanding(NamedTuple):
     cut_finish: int | None
 
 
-def br_standings(state: TournamentState) -> list[BrStanding]:
+def br_standings(state: TournamentState, *, keep_revoked: bool = False) -> list[BrStanding]:
+    """The rows best first; ``keep_revoked``: players whose standing was revoked follow,
+    with the rank they held (the standings view shows them marked, defect 4)."""
     h: MatchState = state.fmt
     if not isinstance(h, MatchState) or not h.records:
         return []
@@ -75,31 +75,26 @@ def br_standings(state: TournamentState) -> list[BrStanding]:
             number=row.fighter, name=p.name if p else "", rank=rank, points=row.points,
             wins=row.wins, losses=row.losses, draws=row.draws, status=rec.status.value,
             mw=row.mw, omw=row.omw, oomw=row.oomw, cut_finish=rec.cut_finish))
+    gone = revoked_marks(h.officiating.dq) if keep_revoked else {}
     return [x._replace(rank=rank) for rank, x in
-            revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)]
+            revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)] + [
+        x for x in out if x.number in gone]
 
 
 def _rows(state: TournamentState) -> list[dict[str, Any]]:
-    return [{"rank": s.rank, "number": s.number, "name": s.name, "points": s.points,
+    return [row_document(s) for s in br_standings(state)]
+
+
+def row_document(s: BrStanding) -> dict[str, Any]:
+    """One row's normative JSON (DESIGN.md §8/§11; what the signed report states)."""
+    return {"rank": s.rank, "number": s.number, "name": s.name, "points": s.points,
              "wins": s.wins, "losses": s.losses, "draws": s.draws, "status": s.status,
              "mw": mw_str(s.mw), "omw": fraction_str(s.omw), "oomw": fraction_str(s.oomw),
-             "cut_finish": s.cut_finish} for s in br_standings(state)]
+             "cut_finish": s.cut_finish}
 
 
 def br_standings_json(state: TournamentState) -> dict[str, Any]:
     h: MatchState = state.fmt
-    rows = _rows(state)
-    first = next((r["number"] for r in rows if r["rank"] == 1), None)
-    return {"players": rows, "rounds": h.swiss_rounds if h else 0,
+    return {"players": _rows(state), "rounds": h.swiss_rounds if h else 0,
             "rounds_total": h.rounds_total if h else 0,
-            "champion": champion_of_record(h.champion, h.officiating.dq, first) if h
-            else None, "final": bool(h and h.final)}
-
-
-def br_standings_csv(state: TournamentState) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in _rows(state):
-        writer.writerow(["" if row[c] is None else row[c] for c in COLUMNS])
-    return buf.getvalue()
+            "champion": h.champion if h else None, "final": bool(h and h.final)}

@@ -2,7 +2,7 @@
 ranking with shared places (1, 2, 2, 4; WOTOLD-RANK-1/2, AMB-W11/W12).
 
 Owns: ``WotRow``, ``wot_standings`` (rows in ranking order, removed players last without a
-rank) and ``wot_standings_json`` / ``wot_standings_csv``.  Totals and places are
+rank) and ``wot_standings_json`` (CSV: ``standings_view``).  Totals and places are
 ``ledger.formats.wot.plan.standings``' (the functions the pairing and the audit use); this
 module only counts wins, losses, ties and byes for display.
 
@@ -11,8 +11,6 @@ May import: ``ledger.*``.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -74,7 +72,7 @@ def wot_standings(state: TournamentState) -> list[WotRow]:
     return rows
 
 
-def _row_json(r: WotRow) -> dict[str, Any]:
+def row_json(r: WotRow) -> dict[str, Any]:
     return {"number": r.number, "name": r.name, "rank": r.rank, "gp": str(r.gp),
             "tbp": format_tbp(r.tbp), "wins": r.wins, "losses": r.losses, "ties": r.ties,
             "byes": r.byes, "status": r.status}
@@ -86,15 +84,4 @@ def wot_standings_json(state: TournamentState) -> dict[str, Any]:
             "games_paired": len(games),
             "games_scored": sum(1 for g in games if plan.complete(g)),
             "games_total": plan.games_total(state), "final": plan.over(state),
-            "players": [_row_json(r) for r in wot_standings(state)]}
-
-
-def wot_standings_csv(state: TournamentState) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["rank", "number", "name", "gp", "tbp", "wins", "losses", "ties", "byes",
-                "status"])
-    for r in wot_standings(state):
-        w.writerow(["" if r.rank is None else r.rank, r.number, r.name, r.gp,
-                    format_tbp(r.tbp), r.wins, r.losses, r.ties, r.byes, r.status])
-    return buf.getvalue()
+            "players": [row_json(r) for r in wot_standings(state)]}

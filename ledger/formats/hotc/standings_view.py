@@ -1,0 +1,77 @@
+"""The HotC standings as the format declares them (issue 17, ADR 0021): columns and rows
+for every output (``tourney standings`` text, JSON, CSV, HTML, the published site).
+
+Owns: ``view`` — the ``StandingsView`` of a HotC event: RANK # NAME W-L (Swiss record, the
+sort key after the cut, AMB-H15) TOP BYES STATUS MW% OMW% OOMW%, rows in the order and with
+the arithmetic of ``ledger.formats.hotc.standings`` (never recomputed), disqualified
+players whose standing was revoked shown last, unranked, marked (BR-PEN-RANK-9).
+
+May import: ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ledger.formats.hotc.standings import COLUMNS, ranked_lines, row_document
+from ledger.formats.match.model import MatchState, Status
+from ledger.formats.match.standings_view import (
+    NAME,
+    NUMBER,
+    RANK,
+    STATUS,
+    champion_shown,
+    open_round,
+    percent_column,
+    shown_status,
+)
+from ledger.formats.officiating.revocation import revoked_marks
+from ledger.standings_view import Align, Column, Row, Show, StandingsView
+from ledger.state import TournamentState
+
+RECORD = Column("record", "W-L", align=Align.RIGHT, phone=True,
+                title="Swiss wins-losses (the tiebreakers' basis)")
+TOP = Column("top", "TOP", align=Align.RIGHT, title="top-cut wins-losses")
+BYES = Column("byes", "BYES", Show.NUMBER, Align.RIGHT)
+PERCENTS = (percent_column("mw", "MW%", "match-win percentage (BR-DE-TB-3)"),
+            percent_column("omw", "OMW%", "opponents' match-win percentage"),
+            percent_column("oomw", "OOMW%", "opponents' opponents' match-win percentage"))
+
+
+def view(state: TournamentState) -> StandingsView:
+    h = state.fmt if isinstance(state.fmt, MatchState) else MatchState()
+    top = h.cut is not None
+    columns = (RANK, NUMBER, NAME, RECORD, *((TOP,) if top else ()), BYES, STATUS,
+               *PERCENTS)
+    marks = revoked_marks(h.officiating.dq)
+    over = h.champion is not None
+    rows = []
+    for x in ranked_lines(state, keep_revoked=True):
+        doc = row_document(state, x)
+        mark = marks.get(x.number)
+        rec = x.rec
+        status = (Status.DISQUALIFIED.value if mark is not None
+                  else shown_status(h, rec, over))
+        rows.append(Row(
+            number=x.number, name=doc["name"], rank=None if mark else x.rank, status=status,
+            values={"rank": None if mark else x.rank, "number": x.number,
+                    "name": doc["name"], "record": f"{x.wins}-{x.losses}",
+                    "top": f"{rec.top_wins}-{rec.top_losses}", "byes": x.byes,
+                    "status": status, "mw": Fraction(x.mw, 100), "omw": Fraction(*x.omw),
+                    "oomw": Fraction(*x.oomw)},
+            document=doc, revoked=mark))
+    champ, said = champion_shown(h, rows)
+    head = (f"standings after {h.swiss_rounds} Swiss rounds"
+            + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
+            + said
+            + (f"; no champion (head judge's ruling, seq {no_champion})"
+               if (no_champion := getattr(h, "no_champion_seq", None)) is not None else ""))
+    notes = ("W-L is the Swiss record (the tiebreakers' basis)"
+             + ("; TOP is the top-cut record" if top else ""),)
+    document = {"players": [r.document for r in rows if r.revoked is None],
+                "rounds": h.swiss_rounds, "champion": champ}
+    return StandingsView(
+        heading=head, columns=columns, rows=tuple(rows), document=document,
+        csv_columns=COLUMNS, notes=notes, open_round=open_round(h), champion=champ,
+        cut=None if h.cut is None else sorted(h.cut), rounds=len(h.rounds),
+        seeding="random seeding by a recorded draw (HOTC-TOP-1)")

@@ -1,0 +1,60 @@
+"""The Wheel of Time standings as the format declares them (issue 17, ADR 0021).
+
+Owns: ``view`` — RANK # NAME GP TBP W-L-T BYES STATUS (GP then TBP, shared places
+1, 2, 2, 4: WOTOLD-RANK-1/2, AMB-W11/W12), rows from ``ledger.formats.wot.standing_rows``
+(totals and places are ``plan.standings``', never recomputed); players removed by a
+Declaration of Forfeiture follow without a rank.  TBP prints as the format writes it
+(``model.format_tbp``), its exact fraction kept in JSON ``figures``.
+
+May import: ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.formats.wot import plan
+from ledger.formats.wot.model import format_tbp
+from ledger.formats.wot.standing_rows import row_json, wot_standings, wot_standings_json
+from ledger.standings_view import Align, Column, OpenRound, Row, Show, StandingsView
+from ledger.state import TournamentState
+
+COLUMNS = (
+    Column("rank", "RANK", Show.NUMBER, Align.RIGHT, phone=True),
+    Column("number", "#", Show.NUMBER, Align.RIGHT, phone=True, title="player number"),
+    Column("name", "NAME", phone=True),
+    Column("gp", "GP", Show.NUMBER, Align.RIGHT, phone=True, title="Game Points"),
+    Column("tbp", "TBP", Show.DECIMAL, Align.RIGHT, phone=True, decimal=format_tbp,
+           title="Tie-Breaker Points"),
+    Column("record", "W-L-T", align=Align.RIGHT, title="wins-losses-ties"),
+    Column("byes", "BYES", Show.NUMBER, Align.RIGHT),
+    Column("status", "STATUS"),
+)
+CSV_COLUMNS = ("rank", "number", "name", "gp", "tbp", "wins", "losses", "ties", "byes",
+               "status")
+
+
+def view(state: TournamentState) -> StandingsView:
+    games = plan.ws(state).games
+    scored = sum(1 for g in games if plan.complete(g))
+    final = plan.over(state)
+    rows = []
+    for r in wot_standings(state):
+        status = "finished" if final and r.status == "active" else r.status
+        rows.append(Row(
+            number=r.number, name=r.name, rank=r.rank, status=status,
+            values={"rank": r.rank, "number": r.number, "name": r.name, "gp": r.gp,
+                    "tbp": r.tbp, "record": f"{r.wins}-{r.losses}-{r.ties}",
+                    "byes": r.byes, "status": status},
+            document=row_json(r)))
+    document = wot_standings_json(state)
+    document["players"] = [r.document for r in rows]
+    firsts = [r.number for r in rows if r.rank == 1]
+    last = games[-1] if games else None
+    open_game = (OpenRound(last.number, last.paired_seq, noun="Game")
+                 if last is not None and not plan.complete(last) else None)
+    head = (f"{'final ranking' if final else 'standings'} after {scored} of "
+            f"{plan.games_total(state)} Games (GP, then TBP; equal scores share a place)")
+    return StandingsView(
+        heading=head, columns=COLUMNS, rows=tuple(rows), document=document,
+        csv_columns=CSV_COLUMNS, open_round=open_game,
+        champion=firsts[0] if len(firsts) == 1 and final else None, cut=None,
+        rounds=len(games), round_noun="Game")
