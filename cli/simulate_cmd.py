@@ -181,8 +181,8 @@ def simulate(
                                         "0.02.")] = "0",
     cut: Annotated[int | None, typer.Option(
         "--cut", metavar="N", show_default=False,
-        help="Top cut size (default: the format's: 8 for hotc-swiss-de, none for the "
-             "Bushiroad formats).")] = None,
+        help="Top cut size (default: the format's own, as 'tourney init' records it).")]
+        = None,
     param: Annotated[list[str] | None, typer.Option(
         "--param", metavar="NAME=VALUE", show_default=False,
         help="A format parameter, as for 'tourney init' (repeatable).")] = None,
@@ -207,7 +207,7 @@ def simulate(
     Example: tourney simulate --players 70 --format hotc-swiss-de --seed "spring demo" --timeouts 0.05 --drops 0.02
     """
     from audit.verify import verify_ledger
-    from ledger.formats.simulation import demo_key
+    from ledger.formats.simulation import check_rates, demo_key
     from ledger.formats.simulation import simulate as run_simulation
     from ledger.store import Ledger
 
@@ -228,10 +228,7 @@ def simulate(
         raise UsageError(exc.message, hint=exc.hint) from None
     timeout_rate = parse_rate(timeouts, "--timeouts")
     drop_rate = parse_rate(drops, "--drops")
-    if format.startswith("wot-") and (timeout_rate or drop_rate):
-        raise UsageError("--timeouts and --drops do not apply to Wheel of Time events",
-                         hint="a WoT Game always ends (Last Battle, WOTOLD-TIME-2/3) and a "
-                              "player leaves only by a Declaration of Forfeiture")
+    check_rates(format, timeout_rate, drop_rate)
     if not seed:
         raise UsageError("--seed is empty", hint="pass any text, e.g. --seed demo")
     if tid is not None and not valid_id(tid):

@@ -1,13 +1,11 @@
-"""Wheel of Time on the command line: Games, results by outcome code, the Judge's powers.
+"""The Judge's powers beyond the core's (Wheel of Time today): ``tourney forfeit``
+(Declaration of Forfeiture, WOTOLD-FORF-1) and ``tourney tbp-override`` (WOTOLD-FORF-2).
 
-Owns: ``is_wot``, the printable and JSON forms of a WoT Game (``game_lines`` /
-``game_json``: table, Hero, Villain, GP before the Game, rematch and deck-repeat marks,
-the result), the WoT result options of ``result record`` / ``result correct`` (``--outcome``
-and the amounts it needs, parsed into ``record_result`` keyword arguments), the standings
-table, and the commands ``tourney forfeit`` (Declaration of Forfeiture) and ``tourney
-tbp-override`` (WOTOLD-FORF-2).  Every decision is the ledger's (``ledger.formats.wot``).
+Owns: the two commands and their one-line reports.  They call the event's format's own
+verbs (``declare_forfeit``, ``override_tbp``, ``forfeit_todo``); a format without them
+refuses by name.  Nothing here knows a format (issue 17).
 
-May import: ``typer``, ``cli.common``, ``projections.*``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``ledger.*`` (no format package).
 """
 
 from __future__ import annotations
@@ -33,9 +31,10 @@ if TYPE_CHECKING:
 _Opt = typer.Option
 
 
-def is_wot(state: TournamentState) -> bool:
-    from ledger.formats.wot.state import WotState
-    return isinstance(state.fmt, WotState)
+def plugin_of_state(state: TournamentState) -> Any:
+    from ledger.plugin import require_plugin
+
+    return require_plugin(state.format.id if state.format else "")
 
 
 def _label(state: TournamentState, n: int) -> str:
@@ -75,8 +74,8 @@ def forfeit(
     The player is removed from the standings and future pairings and loses all points;
     opponents keep their earlier results.  A table of theirs still open in the Game in
     progress is not closed by this: the scorekeeper records it as their concession
-    (O5, or O3 in the Last Battle; Q5 in wot-2001) with --conceded-by, and the command
-    prints that line.
+    (the revision's concession code, with --conceded-by), and the command prints that
+    line.
 
     Example: tourney forfeit 7 --reason "illegal deck size (WOTOLD-DECK-6)" --key judge.pem
     """
@@ -84,38 +83,11 @@ def forfeit(
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the player is declared forfeit")
     log, events, st = _judge_write(s, "forfeit", number=number, reason=reason)
-    open_table, todo = _forfeit_open_table(st, number)
+    open_table, todo = plugin_of_state(st).forfeit_todo(st, number)
     s.emit(write_result(events[0], number=number, events=events_brief(events),
                         open_table=open_table),
            [f"{seq_span(events)}: {_label(st, number)} declared forfeit: removed, all "
             "points lost", todo])
-
-
-def _forfeit_open_table(st: TournamentState, number: int) -> tuple[dict[str, Any] | None, str]:
-    """Issue 17, defect 18: what a Declaration of Forfeiture leaves to do, truthfully.
-
-    The forfeit records no result (WOTOLD-FORF-1, AMB-W10): a table of the player's that
-    is still open in the Game in progress stays open until it is recorded as their
-    concession (the revision's code, ``plan.forfeit_code``).  Returns that table (or None)
-    and the line that says so."""
-    from ledger.formats.wot import plan
-
-    games = plan.ws(st).games
-    game = games[-1] if games else None
-    table = None if game is None else next(
-        (t for t in game.tables if number in (t.hero, t.villain) and t.result is None), None)
-    if game is None or table is None:
-        return None, "no open table of theirs: nothing else to record"
-    other = table.villain if table.hero == number else table.hero
-    codes = sorted({plan.forfeit_code(st, False), plan.forfeit_code(st, True)})
-    command = (f"tourney result record --round {game.number} --table {table.table} "
-               f"--outcome {codes[-1]} --winner {other} --conceded-by {number}")
-    if len(codes) == 1:  # wot-2001's Q5 takes both Patterns and the Neutral Pattern
-        command += f" --pattern {other}=P,{number}=P --neutral N"
-    return ({"round": game.number, "table": table.table, "opponent": other,
-             "codes": codes, "record": command},
-            f"Game {game.number} table {table.table} is still open and nothing was recorded "
-            f"there: record it as their concession ({' or '.join(codes)}), e.g. {command}")
 
 
 def tbp_override(

@@ -84,6 +84,17 @@ def _result(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> object:
     return t.record_result(sk, now, **kw)
 
 
+def check_rates(format_id: str, timeouts: Fraction, drops: Fraction) -> None:
+    """Refuse simulated time-ups or drops where the format has none: a Wheel of Time Game
+    always ends (Last Battle, WOTOLD-TIME-2/3) and a player leaves only by a Declaration
+    of Forfeiture."""
+    if format_id.startswith("wot-") and (timeouts or drops):
+        from ledger.errors import UsageError
+        raise UsageError("--timeouts and --drops do not apply to Wheel of Time events",
+                         hint="a WoT Game always ends (Last Battle, WOTOLD-TIME-2/3) and a "
+                              "player leaves only by a Declaration of Forfeiture")
+
+
 def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int | None = 8,
              timeouts: Fraction = Fraction(0), drops: Fraction = Fraction(0),
              checkpoints: Path | Callable[[], Path] | None,

@@ -2,7 +2,8 @@
 format's own display of its rounds, reached through its plug-in (``round_display``,
 ``round_verdict``, ``draws_nothing``), never named by the CLI.
 
-Owns: ``game_lines`` / ``game_json`` (table, Hero, Villain, marks, result; the JSON keys
+Owns: ``forfeit_todo`` (what a Declaration of Forfeiture leaves to record, issue 17
+defect 18), ``game_lines`` / ``game_json`` (table, Hero, Villain, marks, result; the JSON keys
 of DESIGN.md §8 plus Hero/Villain), ``verdict`` (what a completed Game leads to) and
 ``seed_unused`` (the next Game draws nothing).
 
@@ -95,3 +96,28 @@ def seed_unused(state: TournamentState) -> bool:
         return plan.tie_items(plan.entrants(state)) is None
     except Exception:  # noqa: BLE001 - the pairing itself reports the refusal
         return False
+
+
+def forfeit_todo(st: TournamentState, number: int) -> tuple[dict[str, Any] | None, str]:
+    """Issue 17, defect 18: what a Declaration of Forfeiture leaves to do, truthfully.
+
+    The forfeit records no result (WOTOLD-FORF-1, AMB-W10): a table of the player's that
+    is still open in the Game in progress stays open until it is recorded as their
+    concession (the revision's code, ``plan.forfeit_code``).  Returns that table (or None)
+    and the line that says so."""
+    games = plan.ws(st).games
+    game = games[-1] if games else None
+    table = None if game is None else next(
+        (t for t in game.tables if number in (t.hero, t.villain) and t.result is None), None)
+    if game is None or table is None:
+        return None, "no open table of theirs: nothing else to record"
+    other = table.villain if table.hero == number else table.hero
+    codes = sorted({plan.forfeit_code(st, False), plan.forfeit_code(st, True)})
+    command = (f"tourney result record --round {game.number} --table {table.table} "
+               f"--outcome {codes[-1]} --winner {other} --conceded-by {number}")
+    if len(codes) == 1:  # wot-2001's Q5 takes both Patterns and the Neutral Pattern
+        command += f" --pattern {other}=P,{number}=P --neutral N"
+    return ({"round": game.number, "table": table.table, "opponent": other,
+             "codes": codes, "record": command},
+            f"Game {game.number} table {table.table} is still open and nothing was recorded "
+            f"there: record it as their concession ({' or '.join(codes)}), e.g. {command}")

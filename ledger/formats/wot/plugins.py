@@ -113,6 +113,12 @@ class WotFormat(FormatPlugin):
                              hint="run 'tourney round show' for the latest Game")
         return display.game_lines(state, games[n - 1]), display.game_json(state, games[n - 1])
 
+    def forfeit_todo(self, state: TournamentState,
+                     number: int) -> tuple[dict[str, Any] | None, str]:
+        from ledger.formats.wot import display
+
+        return display.forfeit_todo(state, number)
+
     def round_verdict(self, state: TournamentState, round_no: int) -> str | None:
         from ledger.formats.wot import display
 
