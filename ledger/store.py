@@ -39,7 +39,7 @@ from ledger.aggregate import Tournament
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
-from ledger.events import open_leaf
+from ledger.events import Kind, open_leaf
 from ledger.location import Location
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.sqlite_probe import probe_sqlite, sqlite_uri
@@ -49,7 +49,6 @@ from ledger.write_turn import writer_turn
 if TYPE_CHECKING:
     from ledger.checkpoint_table import CheckpointTable
     from ledger.write_session import WriteSession
-
 
 
 def _project(aggregate: Any, events: Any) -> Any:
@@ -197,27 +196,39 @@ class Ledger:
         self.close()
 
     # -- reading -----------------------------------------------------------------------
-    def tournament_ids(self) -> list[str]:
-        """Every tournament in this ledger, in creation order (genesis notifications)."""
+    def tournament_ids(self, *, limit: int = 1_000_000) -> list[str]:
+        """Tournaments in creation order: a scan of the events table (a named one is
+        looked up by its key, ``has_tournament``)."""
         try:
             notes = self.app.recorder.select_notifications(
-                start=None, limit=1_000_000, topics=["tournament_created"])
+                start=None, limit=limit, topics=[Kind.TOURNAMENT_CREATED.value])
         except PersistenceError as exc:
             raise StorageError(f"cannot read ledger {self.location.display()}: {exc}") from None
         return [str(n.originator_id) for n in notes]
 
+    def has_tournament(self, log: str) -> bool:
+        """Whether ``log`` is a tournament here: its genesis row read by the primary key,
+        whatever else the database holds (ADR 0020)."""
+        try:
+            rows = self.app.recorder.select_events(log, lte=1, limit=1)
+        except PersistenceError as exc:
+            raise StorageError(f"cannot read ledger {self.location.display()}: {exc}") from None
+        return bool(rows) and rows[0].topic == Kind.TOURNAMENT_CREATED.value
+
     def resolve(self, log: str | None) -> str:
         """The tournament to act on: the one named, or the only one in the ledger."""
-        ids = self.tournament_ids()
         if log is not None:
-            if log not in ids:
+            if not self.has_tournament(log):
+                ids = self.tournament_ids()
                 raise UsageError(f"no tournament {log!r} in {self.location.display()}",
                                  hint=f"tournaments here: {', '.join(ids) or 'none'}")
             return log
+        ids = self.tournament_ids(limit=2)
         if not ids:
             raise UsageError(f"ledger {self.location.display()} holds no tournament",
                              hint="create one with 'tourney init'")
         if len(ids) > 1:
+            ids = self.tournament_ids()
             raise UsageError(f"ledger holds {len(ids)} tournaments: {', '.join(ids)}",
                              hint="pass --tournament ID or set TOURNEY_TOURNAMENT")
         return ids[0]
@@ -295,16 +306,9 @@ class Ledger:
                 return
             gt = rows[-1].originator_version
 
-    def leaf(self, log: str, seq: int) -> bytes | None:
-        """The stored leaf bytes of one event (None if there is no such seq)."""
-        for ver, data in self.raw_leaves(log, after=seq - 1):
-            return data if ver == seq else None
-        return None
-
     def actor_of(self, log: str, seq: int) -> str | None:
         """The key id that signed event ``seq`` (None if unreadable or absent)."""
-
-        data = self.leaf(log, seq)
+        data = self.raw_leaf(log, seq)
         try:
             return open_leaf(data).actor if data is not None else None
         except NonCanonicalError:
@@ -312,7 +316,7 @@ class Ledger:
 
     # -- writing -----------------------------------------------------------------------
     def create(self, log: str, build: Callable[[str], Tournament]) -> Tournament:
-        if log in self.tournament_ids():
+        if self.has_tournament(log):
             raise UsageError(f"tournament {log!r} already exists in "
                              f"{self.location.display()}",
                              hint="choose another --id or --name, or another --ledger")

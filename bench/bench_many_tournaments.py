@@ -1,0 +1,149 @@
+"""Whole-process cost of a command in a database shared by many tournaments (issue 22
+item 7, ADR 0020).
+
+Two ledgers per storage, built in-process with real signed events: ``one`` holds only the
+measured tournament ``bench`` (256 players, round 1 paired); ``many`` holds the same
+tournament plus ``--others`` (default 1,000) shop events of 24 players each with round 1
+paired and decided and round 2 paired (about 40 events each).  Then, interleaved run by
+run, the real console script of each build given with ``--tourney`` (this checkout's by
+default; main's for a before/after) runs ``info`` and ``result record`` (a new table each
+run) with ``--tournament bench`` on both ledgers.  Reported: p50 per build, storage,
+command and ledger, and the ratio many/one (goal ≤ 1.02).
+
+    python bench/bench_many_tournaments.py [--runs 15] [--others 1000] [--storage sqlite,pg]
+        [--tourney NAME=PATH ...]      # e.g. --tourney main=/work/main/.venv/bin/tourney
+
+PostgreSQL: databases ``<--pg-prefix>one`` / ``many`` are (re)created on
+``--pg-url`` (default postgresql://postgres@127.0.0.1:5432/, prefix ``bench_many_``).
+
+Prints:  BENCH many-tournaments build=… storage=… command=… one_p50_ms=… many_p50_ms=…
+         ratio=…
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ledger.aggregate import Tournament
+from ledger.formats.match.model import Outcome
+from ledger.formats.registry import make_format
+from ledger.keys import Signer, write_new_key
+from ledger.location import Location
+from ledger.store import Ledger
+
+OUT = Path("bench/out/many")
+
+
+def add_event(led: Ledger, log: str, signer: Signer, players: int, *, decided: bool) -> None:
+    """A HotC event: ``players`` registered, round 1 paired (decided and round 2 paired
+    when ``decided``)."""
+    led.create(log, lambda now: Tournament.create(
+        log=log, name=f"Shop {log}", fmt=make_format("hotc-swiss-de", 8), signer=signer,
+        time=now))
+
+    def run(t: Tournament, now: str) -> None:
+        for i in range(players):
+            t.register_player(f"Player {i + 1:04d}", signer, now)
+        t.close_registration(signer, now)
+        t.pair_round(signer, now, material=f"{log} R1", source="bench")
+        if decided:
+            for tab in list(t.state.fmt.rounds[-1].tables):
+                if tab.result is None:
+                    t.record_result(signer, now, round_no=1, table=tab.table,
+                                    outcome=Outcome.WIN, winner=tab.players[0])
+            t.pair_round(signer, now, material=f"{log} R2", source="bench")
+    led.write(log, run)
+
+
+def build(loc: Location, signer: Signer, others: int) -> list[tuple[int, int]]:
+    """The ledger at ``loc``: ``bench`` and ``others`` shop events; the open tables."""
+    with Ledger(loc, create=True) as led:
+        with led.group_commit():
+            add_event(led, "bench", signer, 256, decided=False)
+            for i in range(others):
+                add_event(led, f"shop-{i:04d}", signer, 24, decided=True)
+        return [(t.table, t.players[0]) for t in led.load("bench").state.fmt.rounds[-1].tables]
+
+
+def pg_reset(url: str, name: str) -> Location:
+    import psycopg
+
+    with psycopg.connect(url + "postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return Location(url + name)
+
+
+def timed(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    ms = (time.perf_counter() - t0) * 1000
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): "
+                         f"{proc.stderr.decode().strip()}")
+    return ms
+
+
+def p50(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--others", type=int, default=1000)
+    ap.add_argument("--storage", default="sqlite,pg")
+    ap.add_argument("--pg-url", default="postgresql://postgres@127.0.0.1:5432/")
+    ap.add_argument("--pg-prefix", default="bench_many_")
+    ap.add_argument("--tourney", action="append", default=[],
+                    help="NAME=PATH of a tourney executable (repeatable)")
+    args = ap.parse_args()
+    here = shutil.which("tourney") or str(Path(sys.executable).with_name("tourney"))
+    builds = dict(b.split("=", 1) for b in args.tourney) or {"this": here}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("TOURNEY_") and k != "PYTHONDONTWRITEBYTECODE"}
+    shutil.rmtree(OUT, ignore_errors=True)
+    OUT.mkdir(parents=True)
+    key = OUT / "hj.pem"
+    signer = write_new_key(key, "bench head judge", None)
+
+    for storage in args.storage.split(","):
+        ledgers: dict[str, tuple[Location, list[tuple[int, int]]]] = {}
+        for which, others in (("one", 0), ("many", args.others)):
+            t0 = time.perf_counter()
+            loc = (Location(str(OUT / f"{which}.db")) if storage == "sqlite"
+                   else pg_reset(args.pg_url, f"{args.pg_prefix}{which}"))
+            ledgers[which] = (loc, build(loc, signer, others))
+            print(f"# {storage} {which}: built in {time.perf_counter() - t0:.1f} s",
+                  file=sys.stderr, flush=True)
+        assert 2 * args.runs * len(builds) <= len(ledgers["one"][1]), "too few tables"
+        times: dict[tuple[str, str, str], list[float]] = {}
+        for run in range(args.runs):
+            for bname, exe in builds.items():
+                for which, (loc, tables) in ledgers.items():
+                    base = [exe, "--ledger", loc.text, "--tournament", "bench"]
+                    tab, win = tables.pop(0)
+                    times.setdefault((bname, "info", which), []).append(
+                        timed(base + ["info"], env))
+                    times.setdefault((bname, "record", which), []).append(
+                        timed(base + ["--key", str(key), "result", "record", "--round", "1",
+                                      "--table", str(tab), "--winner", str(win)], env))
+        for bname in builds:
+            for command in ("info", "record"):
+                one = p50(times[(bname, command, "one")])
+                many = p50(times[(bname, command, "many")])
+                print(f"BENCH many-tournaments build={bname} storage={storage} "
+                      f"command={command} others={args.others} runs={args.runs} "
+                      f"one_p50_ms={one:.1f} many_p50_ms={many:.1f} ratio={many / one:.3f}",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()
