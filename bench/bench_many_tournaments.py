@@ -6,9 +6,10 @@ measured tournament ``bench`` (256 players, round 1 paired); ``many`` holds the 
 tournament plus ``--others`` (default 1,000) shop events of 24 players each with round 1
 paired and decided and round 2 paired (about 40 events each).  Then, interleaved run by
 run, the real console script of each build given with ``--tourney`` (this checkout's by
-default; main's for a before/after) runs ``info`` and ``result record`` (a new table each
-run) with ``--tournament bench`` on both ledgers.  Reported: p50 per build, storage,
-command and ledger, and the ratio many/one (goal ≤ 1.02).
+default; main's for a before/after) runs ``info``, ``standings`` and ``result record`` (a
+new table each run) with ``--tournament bench`` on both ledgers; a build whose command
+fails is reported ``failed=1``.  Reported: p50 per build, storage, command and ledger, and
+the ratio many/one (goal ≤ 1.02).
 
     python bench/bench_many_tournaments.py [--runs 15] [--others 1000] [--storage sqlite,pg]
         [--tourney NAME=PATH ...]      # e.g. --tourney main=/work/main/.venv/bin/tourney
@@ -80,13 +81,15 @@ def pg_reset(url: str, name: str) -> Location:
     return Location(url + name)
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> float | None:
+    """Wall milliseconds of one run (None, and the error on stderr, if it failed)."""
     t0 = time.perf_counter()
     proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     ms = (time.perf_counter() - t0) * 1000
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): "
-                         f"{proc.stderr.decode().strip()}")
+        print(f"# FAILED ({proc.returncode}) {' '.join(argv)}: "
+              f"{proc.stderr.decode().strip()[-300:]}", file=sys.stderr, flush=True)
+        return None
     return ms
 
 
@@ -125,18 +128,29 @@ def main() -> None:
                   file=sys.stderr, flush=True)
         assert 2 * args.runs * len(builds) <= len(ledgers["one"][1]), "too few tables"
         times: dict[tuple[str, str, str], list[float]] = {}
-        for run in range(args.runs):
+        failed: set[tuple[str, str]] = set()
+        for _run in range(args.runs):
             for bname, exe in builds.items():
                 for which, (loc, tables) in ledgers.items():
                     base = [exe, "--ledger", loc.text, "--tournament", "bench"]
                     tab, win = tables.pop(0)
-                    times.setdefault((bname, "info", which), []).append(
-                        timed(base + ["info"], env))
-                    times.setdefault((bname, "record", which), []).append(
-                        timed(base + ["--key", str(key), "result", "record", "--round", "1",
-                                      "--table", str(tab), "--winner", str(win)], env))
+                    for command, argv in (
+                            ("info", ["info"]), ("standings", ["standings"]),
+                            ("record", ["--key", str(key), "result", "record", "--round",
+                                        "1", "--table", str(tab), "--winner", str(win)])):
+                        if (bname, command) in failed:
+                            continue
+                        ms = timed(base + argv, env)
+                        if ms is None:
+                            failed.add((bname, command))
+                        else:
+                            times.setdefault((bname, command, which), []).append(ms)
         for bname in builds:
-            for command in ("info", "record"):
+            for command in ("info", "standings", "record"):
+                if (bname, command) in failed:
+                    print(f"BENCH many-tournaments build={bname} storage={storage} "
+                          f"command={command} failed=1", flush=True)
+                    continue
                 one = p50(times[(bname, command, "one")])
                 many = p50(times[(bname, command, "many")])
                 print(f"BENCH many-tournaments build={bname} storage={storage} "
