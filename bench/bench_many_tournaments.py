@@ -12,19 +12,20 @@ fails is reported ``failed=1``.  Reported: p50 per build, storage, command and l
 the ratio many/one (goal ≤ 1.02).
 
     python bench/bench_many_tournaments.py [--runs 15] [--others 1000] [--storage sqlite,pg]
-        [--tourney NAME=PATH ...]      # e.g. --tourney main=/work/main/.venv/bin/tourney
+        [--tourney NAME=PATH ...] [--reuse]  # e.g. --tourney main=/work/main/.venv/bin/tourney
 
 PostgreSQL: databases ``<--pg-prefix>one`` / ``many`` are (re)created on
 ``--pg-url`` (default postgresql://postgres@127.0.0.1:5432/, prefix ``bench_many_``).
 
 Prints:  BENCH many-tournaments build=… storage=… command=… one_p50_ms=… many_p50_ms=…
-         ratio=…
+         ratio=… one_cpu_ms=… many_cpu_ms=… cpu_ratio=…
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,7 @@ from pathlib import Path
 from ledger.aggregate import Tournament
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
-from ledger.keys import Signer, write_new_key
+from ledger.keys import Signer, load_signer, write_new_key
 from ledger.location import Location
 from ledger.store import Ledger
 
@@ -62,35 +63,51 @@ def add_event(led: Ledger, log: str, signer: Signer, players: int, *, decided: b
     led.write(log, run)
 
 
-def build(loc: Location, signer: Signer, others: int) -> list[tuple[int, int]]:
-    """The ledger at ``loc``: ``bench`` and ``others`` shop events; the open tables."""
+def build(loc: Location, signer: Signer, others: int) -> None:
+    """The ledger at ``loc``: ``bench`` and ``others`` shop events."""
     with Ledger(loc, create=True) as led:
         with led.group_commit():
             add_event(led, "bench", signer, 256, decided=False)
             for i in range(others):
                 add_event(led, f"shop-{i:04d}", signer, 24, decided=True)
-        return [(t.table, t.players[0]) for t in led.load("bench").state.fmt.rounds[-1].tables]
 
 
-def pg_reset(url: str, name: str) -> Location:
+def open_tables(loc: Location) -> list[tuple[int, int]]:
+    """(table, first player) of every undecided table of ``bench``'s round 1."""
+    with Ledger(loc, readonly=True) as led:
+        return [(t.table, t.players[0]) for t in led.load("bench").state.fmt.rounds[-1].tables
+                if t.result is None]
+
+
+def pg_reset(url: str, name: str, reuse: bool) -> tuple[Location, bool]:
+    """The database ``name`` (created afresh unless ``reuse`` and it exists); whether it
+    was created."""
     import psycopg
 
     with psycopg.connect(url + "postgres", autocommit=True) as conn:
+        if reuse and conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                  (name,)).fetchone():
+            return Location(url + name), False
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {name}")
-    return Location(url + name)
+    return Location(url + name), True
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float | None:
-    """Wall milliseconds of one run (None, and the error on stderr, if it failed)."""
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float] | None:
+    """(wall ms, CPU ms of the process) of one run (None, and the error on stderr, if it
+    failed).  CPU time swings less than wall time on a shared machine; a SQLite scan is
+    in it, a PostgreSQL scan (in the server) only in the wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     ms = (time.perf_counter() - t0) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         print(f"# FAILED ({proc.returncode}) {' '.join(argv)}: "
               f"{proc.stderr.decode().strip()[-300:]}", file=sys.stderr, flush=True)
         return None
-    return ms
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return ms, cpu
 
 
 def p50(xs: list[float]) -> float:
@@ -105,6 +122,8 @@ def main() -> None:
     ap.add_argument("--storage", default="sqlite,pg")
     ap.add_argument("--pg-url", default="postgresql://postgres@127.0.0.1:5432/")
     ap.add_argument("--pg-prefix", default="bench_many_")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep ledgers built by an earlier run (their open tables)")
     ap.add_argument("--tourney", action="append", default=[],
                     help="NAME=PATH of a tourney executable (repeatable)")
     args = ap.parse_args()
@@ -112,22 +131,29 @@ def main() -> None:
     builds = dict(b.split("=", 1) for b in args.tourney) or {"this": here}
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("TOURNEY_") and k != "PYTHONDONTWRITEBYTECODE"}
-    shutil.rmtree(OUT, ignore_errors=True)
-    OUT.mkdir(parents=True)
     key = OUT / "hj.pem"
-    signer = write_new_key(key, "bench head judge", None)
+    if not (args.reuse and key.is_file()):
+        shutil.rmtree(OUT, ignore_errors=True)
+        OUT.mkdir(parents=True)
+        write_new_key(key, "bench head judge", None)
+    signer = load_signer(key)
 
     for storage in args.storage.split(","):
         ledgers: dict[str, tuple[Location, list[tuple[int, int]]]] = {}
         for which, others in (("one", 0), ("many", args.others)):
             t0 = time.perf_counter()
-            loc = (Location(str(OUT / f"{which}.db")) if storage == "sqlite"
-                   else pg_reset(args.pg_url, f"{args.pg_prefix}{which}"))
-            ledgers[which] = (loc, build(loc, signer, others))
-            print(f"# {storage} {which}: built in {time.perf_counter() - t0:.1f} s",
-                  file=sys.stderr, flush=True)
+            if storage == "sqlite":
+                loc = Location(str(OUT / f"{which}.db"))
+                fresh = not (args.reuse and loc.path.is_file())
+            else:
+                loc, fresh = pg_reset(args.pg_url, f"{args.pg_prefix}{which}", args.reuse)
+            if fresh:
+                build(loc, signer, others)
+                print(f"# {storage} {which}: built in {time.perf_counter() - t0:.1f} s",
+                      file=sys.stderr, flush=True)
+            ledgers[which] = (loc, open_tables(loc))
         assert 2 * args.runs * len(builds) <= len(ledgers["one"][1]), "too few tables"
-        times: dict[tuple[str, str, str], list[float]] = {}
+        times: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
         failed: set[tuple[str, str]] = set()
         for _run in range(args.runs):
             for bname, exe in builds.items():
@@ -151,12 +177,15 @@ def main() -> None:
                     print(f"BENCH many-tournaments build={bname} storage={storage} "
                           f"command={command} failed=1", flush=True)
                     continue
-                one = p50(times[(bname, command, "one")])
-                many = p50(times[(bname, command, "many")])
+                one = p50([w for w, _c in times[(bname, command, "one")]])
+                many = p50([w for w, _c in times[(bname, command, "many")]])
+                one_cpu = p50([c for _w, c in times[(bname, command, "one")]])
+                many_cpu = p50([c for _w, c in times[(bname, command, "many")]])
                 print(f"BENCH many-tournaments build={bname} storage={storage} "
                       f"command={command} others={args.others} runs={args.runs} "
-                      f"one_p50_ms={one:.1f} many_p50_ms={many:.1f} ratio={many / one:.3f}",
-                      flush=True)
+                      f"one_p50_ms={one:.1f} many_p50_ms={many:.1f} ratio={many / one:.3f} "
+                      f"one_cpu_ms={one_cpu:.1f} many_cpu_ms={many_cpu:.1f} "
+                      f"cpu_ratio={many_cpu / one_cpu:.3f}", flush=True)
 
 
 if __name__ == "__main__":
