@@ -43,7 +43,7 @@ from ledger.events import Kind, open_leaf
 from ledger.location import Location
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
 from ledger.sqlite_probe import probe_sqlite, sqlite_uri
-from ledger.write_guard import LeafReader, authority_problem, head_problem
+from ledger.write_guard import LeafReader, Trust, authority_problem, head_problem
 from ledger.write_turn import writer_turn
 
 if TYPE_CHECKING:
@@ -350,18 +350,20 @@ class Ledger:
         raise ConcurrencyError("unreachable")  # pragma: no cover
 
     def _decide(self, log: str, command: Callable[[Tournament, str], T],
-                agg: Tournament | None = None) -> tuple[Tournament, T]:
+                agg: Tournament | None = None, trust: Trust | None = None
+                ) -> tuple[Tournament, T]:
         """Decide ``command`` on ``agg`` (else the loaded tournament), head and authority
-        verified; a cache that lied is dropped and the decision made again from events."""
+        verified (what ``trust`` holds was verified by this writer already); a cache that
+        lied is dropped and the decision made again from events."""
         try:
-            return self._decide_verified(log, command, rebuilt=False, agg=agg)
+            return self._decide_verified(log, command, rebuilt=False, agg=agg, trust=trust)
         except SnapshotMismatch:
             delete_snapshots(self.app, log)  # a cache lied: rebuild and decide again
             return self._decide_verified(log, command, rebuilt=True)
 
     def _decide_verified(self, log: str, command: Callable[[Tournament, str], T], *,
-                         rebuilt: bool, agg: Tournament | None = None
-                         ) -> tuple[Tournament, T]:
+                         rebuilt: bool, agg: Tournament | None = None,
+                         trust: Trust | None = None) -> tuple[Tournament, T]:
         """Load (from events only when ``rebuilt``), verify the head, decide, verify the
         signers' authority (issue 12, defect 8): the head leaf is the one the state was
         folded to, it links to its predecessor and its signature verifies; each new
@@ -371,14 +373,20 @@ class Ledger:
         the state was just rebuilt from events: then the ledger was tampered (exit 4)."""
         if agg is None or rebuilt:
             agg = self._load(log, use_snapshot=False) if rebuilt else self.load(log)
-        problem = head_problem(self._reader(log), agg.state) if agg.state.size else None
+        trust = trust or Trust()
+        problem = head_problem(self._reader(log), agg.state) \
+            if agg.state.size and not trust.holds_head(agg.state) else None
         if problem is None:
             result = command(agg, self.clock.now())
             pending = getattr(agg, "_pending_events", [])
-            actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed")})
+            actors = sorted(a for a in {e.signed.actor for e in pending
+                                        if hasattr(e, "signed")}
+                            if not trust.holds_authority(agg.state, a))
             problem = next((p for p in (authority_problem(self._reader(log), agg.state, a)
                                         for a in actors) if p), None)
         if problem is None:
+            for a in actors:
+                trust.hold_authority(agg.state, a)
             return agg, result
         if not rebuilt:
             raise SnapshotMismatch(problem)
