@@ -51,14 +51,6 @@ if TYPE_CHECKING:
     from ledger.write_session import WriteSession
 
 
-def _project(aggregate: Any, events: Any) -> Any:
-    """Fold stored events onto the snapshot (the library's default also runs a runtime
-    Protocol check per event, which costs more than the fold itself)."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return aggregate
-
-
 T = TypeVar("T")
 
 
@@ -379,9 +371,8 @@ class Ledger:
         if problem is None:
             result = command(agg, self.clock.now())
             pending = getattr(agg, "_pending_events", [])
-            actors = sorted(a for a in {e.signed.actor for e in pending
-                                        if hasattr(e, "signed")}
-                            if not trust.holds_authority(agg.state, a))
+            actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed") and
+                             not trust.holds_authority(agg.state, e.signed.actor)})
             problem = next((p for p in (authority_problem(self._reader(log), agg.state, a)
                                         for a in actors) if p), None)
         if problem is None:
