@@ -17,7 +17,8 @@ the ratio many/one (goal ≤ 1.02).
 PostgreSQL: databases ``<--pg-prefix>one`` / ``many`` are (re)created on
 ``--pg-url`` (default postgresql://postgres@127.0.0.1:5432/, prefix ``bench_many_``).
 
-Prints:  BENCH many-tournaments build=… storage=… command=… one_p50_ms=… many_p50_ms=…
+Prints:  BENCH many-tournaments-lookup storage=… ledger=one|many by_key_ms=… listing_ms=…
+         BENCH many-tournaments build=… storage=… command=… one_p50_ms=… many_p50_ms=…
          ratio=… one_cpu_ms=… many_cpu_ms=… cpu_ratio=…
 """
 
@@ -115,6 +116,26 @@ def p50(xs: list[float]) -> float:
     return s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
 
 
+def lookup(storage: str, ledgers: dict[str, Location], runs: int = 31) -> None:
+    """In-process, on each ledger: the lookup of ``bench`` by its key
+    (``has_tournament``) against the listing it replaced (``tournament_ids``, a scan of
+    the events table for genesis rows) — median milliseconds."""
+    for which, loc in ledgers.items():
+        with Ledger(loc, readonly=True) as led:
+            led.has_tournament("bench")
+            by_key, listing = [], []
+            for _ in range(runs):
+                t0 = time.perf_counter()
+                assert led.has_tournament("bench")
+                t1 = time.perf_counter()
+                assert "bench" in led.tournament_ids()
+                t2 = time.perf_counter()
+                by_key.append((t1 - t0) * 1000)
+                listing.append((t2 - t1) * 1000)
+        print(f"BENCH many-tournaments-lookup storage={storage} ledger={which} "
+              f"by_key_ms={p50(by_key):.2f} listing_ms={p50(listing):.2f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
@@ -153,6 +174,7 @@ def main() -> None:
                       file=sys.stderr, flush=True)
             ledgers[which] = (loc, open_tables(loc))
         assert 2 * args.runs * len(builds) <= len(ledgers["one"][1]), "too few tables"
+        lookup(storage, {w: loc for w, (loc, _t) in ledgers.items()})
         times: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
         failed: set[tuple[str, str]] = set()
         for _run in range(args.runs):
@@ -171,7 +193,7 @@ def main() -> None:
                             failed.add((bname, command))
                         else:
                             times.setdefault((bname, command, which), []).append(ms)
-        for bname in builds:
+        for bname in builds if args.runs else ():
             for command in ("info", "standings", "record"):
                 if (bname, command) in failed:
                     print(f"BENCH many-tournaments build={bname} storage={storage} "

@@ -65,7 +65,7 @@ class Ledger:
                  clock: Clock | None = None, readonly: bool = False) -> None:
         self.location = location
         self.readonly = readonly and not create
-        env = location.env()
+        env = location.env(connections=1 if self.readonly else 2)
         if not location.is_postgres:
             path = location.path
             if create and not path.parent.is_dir():
