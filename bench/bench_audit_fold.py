@@ -104,7 +104,7 @@ print(json.dumps({"per_s": len(jobs) / (time.process_time() - t0), "events": len
 
 def run_json(code: str, src: Path, bundle: Path, *args: str) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(src)}
-    out = subprocess.run([sys.executable, "-c", code, str(bundle / "log.jsonl"), *args],
+    out = subprocess.run([sys.executable, "-P", "-c", code, str(bundle / "log.jsonl"), *args],
                          env=env, check=True, capture_output=True, text=True).stdout
     result: dict[str, float] = json.loads(out)
     return result
@@ -118,7 +118,7 @@ def whole_process(src: Path, bundle: Path, cores: int) -> tuple[float, float]:
     cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:cores])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(["taskset", "-c", cpus, sys.executable, "-c",
+    proc = subprocess.run(["taskset", "-c", cpus, sys.executable, "-P", "-c",
                            "import sys; from cli.main import run; sys.argv[0] = 'tourney'; "
                            "sys.exit(run())", "audit", "verify", str(bundle)],
                           env=env, capture_output=True, text=True)
