@@ -14,6 +14,9 @@ the ratio many/one (goal ≤ 1.02).
     python bench/bench_many_tournaments.py [--runs 15] [--others 1000] [--storage sqlite,pg]
         [--tourney NAME=PATH ...] [--reuse]  # e.g. --tourney main=/work/main/.venv/bin/tourney
 
+A ``--tourney`` wrapper that runs ``python -c`` over another checkout must pass ``-P``
+(``PYTHONPATH=DIR python -P -c …``): without it the current directory's code is imported.
+
 PostgreSQL: databases ``<--pg-prefix>one`` / ``many`` are (re)created on
 ``--pg-url`` (default postgresql://postgres@127.0.0.1:5432/, prefix ``bench_many_``).
 
