@@ -9,20 +9,18 @@ the command side uses.  Imported by ``audit.verify`` only once the signature wor
 running, so its imports (every format) overlap with signature checks.
 
 May import: ``ledger.*``, ``projections.report``, ``audit.findings``, ``audit.sigpool``,
-``audit.checkpoints``, ``audit.timing``.
+``audit.leafcheck``, ``audit.checkpoints``, ``audit.timing``.
 """
 
 from __future__ import annotations
 
 import gc
-import hashlib
 from collections.abc import Callable, Sequence
-
-import msgspec
 
 import ledger.formats.registry  # noqa: F401  (the formats the audit re-runs)
 from audit.checkpoints import NoteFile, note_findings, parse_notes
 from audit.findings import Finding, Report, Severity, finding, make_report, rule_finding
+from audit.leafcheck import chain_hash, leaf_findings
 from audit.sigpool import SignaturePool
 from audit.timing import time_findings
 from ledger.canonical import NonCanonicalError
@@ -32,7 +30,8 @@ from ledger.events import (
     ZERO_HASH,
     ReportPublished,
     SeedRecorded,
-    TournamentCreated,
+    SignedEvent,
+    decode_checked,
     parse_leaf,
 )
 from ledger.formats.officiating.notices import notice
@@ -40,14 +39,7 @@ from ledger.formats.wot.events import TbpOverridden
 from ledger.merkle import MerkleAccumulator, leaf_hash
 from ledger.rules import check
 from ledger.state import TournamentState, apply_event
-from ledger.text import (
-    MAX_LEAF_BYTES,
-    check_leaf_size,
-    check_text,
-    check_text_typed,
-    leaf_is_plain,
-    leaf_text_clean,
-)
+from ledger.text import MAX_LEAF_BYTES, check_leaf_size
 
 Progress = Callable[[int, int], None]
 
@@ -93,88 +85,95 @@ def _fold(leaves: Sequence[tuple[int, bytes]], log: str | None, wanted_sizes: se
           ) -> tuple[TournamentState, MerkleAccumulator, dict[int, bytes], int]:
     """Every leaf in order: bytes, canonical form, chain, signature job, rules, text, state
     (the per-event steps of docs/AUDIT.md §2); returns the folded state, the Merkle
-    accumulator, the roots at the wanted sizes and the champion's seq."""
+    accumulator, the roots at the wanted sizes and the champion's seq.  The stateless
+    steps of a leaf the signature workers cleared (``audit.prechecks``) are not run
+    again: its hashes are theirs and it is decoded without checking its form."""
     state = TournamentState()
     acc = MerkleAccumulator()
     roots: dict[int, bytes] = {}
     prev = ZERO_HASH
     champion_seq = 0
     total = len(leaves)
+    pre = sigs.prechecks(log)
+    ahead = False  # the current block was checked by a worker
     for i, (version, leaf) in enumerate(leaves, start=1):
+        k = i - 1
+        if pre is not None and k % pre.block == 0:
+            ahead = pre.take(k // pre.block)
+        if ahead and pre is not None and pre.clear(k):
+            digest, merkle_leaf = pre.chain_and_leaf_hash(k)
+            this_hash = digest.hex()
+            ev = decode_checked(leaf)
+            if ev.actor in keys:
+                sigs.counted(i)
+        else:
+            this_hash, merkle_leaf = chain_hash(leaf), leaf_hash(leaf)
+            parsed = leaf_findings(i, version, leaf, log, prev, findings)
+            if parsed is None:
+                ev = None
+            else:
+                ev = parsed.event
+                pub = keys.get(ev.actor)
+                if pub is not None and not sigs.confirm(i, leaf, ev.actor, ev.sig,
+                                                        parsed.noncanonical is None):
+                    sigs.add(i, (pub, ev.sig, SIG_DOMAIN + parsed.signed_bytes))
         root_before = acc.root() if b'"report_published"' in leaf else None
-        acc.append(leaf_hash(leaf))
+        acc.append(merkle_leaf)
         if i in wanted_sizes:
             roots[i] = acc.root()
-        this_hash = hashlib.sha256(leaf).hexdigest()
-        if version != i:
-            findings.append(finding("seq_gap", i, f"stored version {version} at position "
-                                    f"{i}: an event was deleted or inserted"))
-        try:
-            parsed = parse_leaf(leaf)
-        except NonCanonicalError as exc:
-            findings.append(finding("malformed", i, exc.message))
-            prev = this_hash
+        prev = this_hash
+        if ev is None:
             times.append("")
             continue
-        ev = parsed.event
         times.append(ev.time)
-        if parsed.noncanonical is not None:
-            findings.append(finding("non_canonical", i, parsed.noncanonical))
-        if log is not None and ev.log != log:
-            findings.append(finding("log_mismatch", i, f"event belongs to log {ev.log!r}, "
-                                    f"not {log!r}"))
-        if ev.seq != i:
-            findings.append(finding("seq_mismatch", i, f"event says seq {ev.seq} at "
-                                    f"position {i}"))
-        if ev.prev != prev:
-            findings.append(finding("chain_broken", i, f"prev {ev.prev[:16]}… is not the hash "
-                                    f"of event {i - 1} ({prev[:16]}…)"))
-        if (i == 1) != isinstance(ev.body, TournamentCreated):
-            findings.append(finding("genesis", i, "seq 1 must be tournament_created, and only "
-                                    "seq 1"))
-        pub = keys.get(ev.actor)
-        if pub is not None and not sigs.confirm(i, leaf, ev.actor, ev.sig,
-                                                parsed.noncanonical is None):
-            sigs.add(i, (pub, ev.sig, SIG_DOMAIN + parsed.signed_bytes))
-        try:
-            check(state, ev.body, ev.actor)
-            if isinstance(ev.body, TbpOverridden):        # WOTOLD-FORF-2: listed for review
-                b = ev.body
-                findings.append(finding("tbp_override", i, f"Judge override: Game {b.round} "
-                                        f"table {b.table}: #{b.number} TBP {b.old} -> {b.new} "
-                                        f"(method: {b.method}; reason: {b.reason})"))
-        except RuleError as exc:
-            findings.append(rule_finding(exc.finding, i, exc.message))
-        except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
-            findings.append(finding("rule_violation", i, f"event cannot be checked "
-                                    f"against the state: {type(exc).__name__}: {exc}"))
-        if ev.kind == "champion_declared":
-            champion_seq = i
-        if isinstance(ev.body, ReportPublished):
-            findings.extend(_check_report_event(state, ev.body, i, root_before))
-        if isinstance(ev.body, SeedRecorded) and ev.body.gap_reason:
-            findings.append(finding("random_org_serial_gap_explained", i, "RANDOM.ORG "
-                                    f"serials skipped; the head judge says: "
-                                    f"{ev.body.gap_reason}"))
-        text_problems = _text_findings(i, leaf, ev.body, len(state.players))
-        if text_problems:
-            findings.extend(text_problems)
-        try:
-            noted = notice(state, ev.body)
-        except Exception:  # noqa: BLE001 - a notice never stops the audit
-            noted = None
-        if noted is not None:
-            findings.append(finding(noted[0], i, noted[1]))
-        try:
-            apply_event(state, ev, this_hash)
-        except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
-            findings.append(finding("malformed", i, f"event cannot be applied: "
-                                    f"{type(exc).__name__}: {exc}"))
-        prev = this_hash
+        champion_seq = _transition(state, ev, i, leaf, this_hash, root_before, findings) \
+            or champion_seq
         if progress is not None and (i % 1000 == 0 or i == total):
             progress(i, total)
 
     return state, acc, roots, champion_seq
+
+
+def _transition(state: TournamentState, ev: SignedEvent, i: int, leaf: bytes,
+                this_hash: str, root_before: bytes | None, findings: list[Finding]) -> int:
+    """The state's part of leaf ``i``: roles and rules, the size limit (it grows with the
+    players), the report and the notices, then the transition; ``i`` if it declares the
+    champion, else 0."""
+    try:
+        check(state, ev.body, ev.actor)
+        if isinstance(ev.body, TbpOverridden):        # WOTOLD-FORF-2: listed for review
+            b = ev.body
+            findings.append(finding("tbp_override", i, f"Judge override: Game {b.round} "
+                                    f"table {b.table}: #{b.number} TBP {b.old} -> {b.new} "
+                                    f"(method: {b.method}; reason: {b.reason})"))
+    except RuleError as exc:
+        findings.append(rule_finding(exc.finding, i, exc.message))
+    except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
+        findings.append(finding("rule_violation", i, f"event cannot be checked "
+                                f"against the state: {type(exc).__name__}: {exc}"))
+    if isinstance(ev.body, ReportPublished):
+        findings.extend(_check_report_event(state, ev.body, i, root_before))
+    if isinstance(ev.body, SeedRecorded) and ev.body.gap_reason:
+        findings.append(finding("random_org_serial_gap_explained", i, "RANDOM.ORG "
+                                f"serials skipped; the head judge says: "
+                                f"{ev.body.gap_reason}"))
+    if len(leaf) > MAX_LEAF_BYTES:
+        try:
+            check_leaf_size(len(leaf), len(state.players))
+        except RuleError as exc:
+            findings.append(finding(exc.finding, i, exc.message))
+    try:
+        noted = notice(state, ev.body)
+    except Exception:  # noqa: BLE001 - a notice never stops the audit
+        noted = None
+    if noted is not None:
+        findings.append(finding(noted[0], i, noted[1]))
+    try:
+        apply_event(state, ev, this_hash)
+    except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
+        findings.append(finding("malformed", i, f"event cannot be applied: "
+                                f"{type(exc).__name__}: {exc}"))
+    return i if ev.kind == "champion_declared" else 0
 
 
 def fold_report(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile], *,
@@ -219,28 +218,3 @@ def fold_report(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile], 
     return make_report(log=log, events=total, root=acc.root().hex(),
                        checkpoints=len(parsed_notes), findings=findings, source=source)
 
-
-
-
-def _text_findings(i: int, leaf: bytes, body: object, players: int = 0) -> list[Finding]:
-    """Free text and size limits (docs/AUDIT.md §2 step 9a), the same rule the command
-    side applies before signing; the exact check runs only on leaves the byte prefilter
-    cannot clear."""
-    out: list[Finding] = []
-    if len(leaf) > MAX_LEAF_BYTES:
-        try:
-            check_leaf_size(len(leaf), players)
-        except RuleError as exc:
-            out.append(finding(exc.finding, i, exc.message))
-    if leaf_text_clean(leaf):
-        return out
-    try:
-        if leaf_is_plain(leaf):
-            check_text_typed(body)  # type: ignore[arg-type]
-        else:
-            check_text(msgspec.json.decode(leaf).get("event", {}).get("body"))
-    except RuleError as exc:
-        out.append(finding(exc.finding, i, exc.message))
-    except Exception as exc:  # noqa: BLE001 - a hostile body must not stop the audit
-        out.append(finding("unsafe_text", i, f"text cannot be checked: {exc}"))
-    return out

@@ -18,7 +18,12 @@ actor and signature the fold decoded — then the presumed signing input is exac
 fold's (``ledger.events.parse_leaf`` slices a canonical leaf the same way).  Any other leaf
 gets the fold's own job and the presumed verdict is ignored.
 
-May import: ``cryptography``, the standard library.
+Before any signature the workers run the stateless checks of every leaf for the fold
+(``audit.prechecks``, issue 22 item 9): the fold then does only state transitions and
+rule re-derivation for the leaves they cleared.
+
+May import: ``cryptography``, the standard library, ``audit.prechecks`` (lazily, once
+workers are started).
 """
 
 from __future__ import annotations
@@ -29,10 +34,13 @@ import os
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+if TYPE_CHECKING:
+    from audit.prechecks import Prechecks
 
 Job = tuple[bytes, bytes, bytes]  # (raw public key, signature, message)
 #: jobs one process claims at a time (a few milliseconds of work)
@@ -42,6 +50,14 @@ PARALLEL_THRESHOLD = 4096
 _ENVELOPE = b'{"event":'
 _HEAD = _ENVELOPE + b'{"actor":"'
 _SIG = b',"sig":"'
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (``taskset`` and cgroups included)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 @lru_cache(maxsize=256)
@@ -92,11 +108,14 @@ class _Shared:
     processes: a claim counter under a lock and one verdict byte per job in shared memory.
     The workers are forked at once and inherit everything ``job`` needs."""
 
-    def __init__(self, job: Callable[[int], Job | None], count: int, workers: int) -> None:
+    def __init__(self, job: Callable[[int], Job | None], count: int, workers: int,
+                 first: Callable[[Any, Any], Prechecks] | None = None) -> None:
         ctx = multiprocessing.get_context("fork")
         self.job, self.count = job, count
         self.next: Any = ctx.RawValue("q", 0)
         self.lock = ctx.Lock()
+        #: the stateless pass the workers run before any signature (``audit.prechecks``)
+        self.first = first(ctx, self.lock) if first is not None else None
         self.verdicts: Any = ctx.RawArray("b", count)
         self.procs: list[BaseProcess] = [ctx.Process(target=self._worker, daemon=True)
                                          for _ in range(workers)]
@@ -108,6 +127,8 @@ class _Shared:
         streams or exit handlers, whose locks another thread may have held at the fork."""
         code = 0
         try:
+            if self.first is not None:
+                self.first.work()
             self.work()
         except BaseException:   # noqa: BLE001 - the parent verifies what is left
             code = 1
@@ -140,6 +161,8 @@ class _Shared:
     def stop(self) -> None:
         with self.lock:
             self.next.value = self.count
+            if self.first is not None:
+                self.first.stop()
         for p in self.procs:
             p.join()
 
@@ -155,9 +178,10 @@ def reads_as(leaf: bytes, actor: str, sig: bytes) -> bool:
 class SignaturePool:
     """Collect jobs; verify them on every core (or inline for small logs)."""
 
-    def __init__(self, expected: int) -> None:
-        cores = os.cpu_count() or 1
+    def __init__(self, expected: int, workers: int | None = None) -> None:
+        cores = usable_cores() if workers is None else workers + 1
         self._workers = cores - 1 if expected >= PARALLEL_THRESHOLD and cores > 1 else 0
+        self._log: str | None = None
         self._presume: Callable[[int], Job | None] | None = None
         self._confirmed: list[int] = []
         self._shared: _Shared | None = None
@@ -165,19 +189,31 @@ class SignaturePool:
         self._jobs: list[Job] = []
 
     def presubmit(self, leaves: Sequence[tuple[int, bytes]], keys: dict[str, bytes],
-                  domain: bytes) -> None:
-        """Start verifying the presumed job of every leaf (tag = position, from 1) in worker
-        processes right away, before the fold has parsed anything.  Without workers (a
-        small log, one core) nothing is presumed: the fold adds every job."""
+                  domain: bytes, log: str | None = None) -> None:
+        """Start worker processes right away, before the fold has parsed anything: they
+        run the stateless checks of every leaf of tournament ``log`` (``prechecks``),
+        then verify the presumed job of every leaf (tag = position, from 1).  Without
+        workers (a small log, one core) nothing is presumed: the fold adds every job."""
         if not self._workers or not leaves:
             return
+        from audit.prechecks import Prechecks
 
         def job(i: int) -> Job | None:
             got = presumed_job(leaves[i][1], keys, domain)
             return None if got is None else got[1]
 
-        self._presume = job
-        self._shared = _Shared(job, len(leaves), self._workers)
+        self._presume, self._log = job, log
+        self._shared = _Shared(job, len(leaves), self._workers,
+                               lambda ctx, lock: Prechecks(ctx, lock, leaves, log, keys))
+
+    def prechecks(self, log: str | None) -> Prechecks | None:
+        """The workers' stateless pass over these leaves, if they run one for ``log``."""
+        shared = self._shared
+        return shared.first if shared is not None and self._log == log else None
+
+    def counted(self, tag: int) -> None:
+        """Leaf ``tag`` was cleared by the stateless pass: its presumed verdict counts."""
+        self._confirmed.append(tag)
 
     def confirm(self, tag: int, leaf: bytes, actor: str, sig: bytes, canonical: bool) -> bool:
         """Whether the presumed job of leaf ``tag`` is the job the fold would submit, so

@@ -71,13 +71,15 @@ def _expected_log(leaves: Sequence[tuple[int, bytes]]) -> str | None:
         return None
 
 
-def start_signatures(leaves: Sequence[tuple[int, bytes]]
-                     ) -> tuple[SignaturePool, dict[str, bytes]]:
-    """The key map and a signature pool already verifying the presumed job of every leaf
-    (``audit.sigpool``); the fold confirms or replaces each."""
+def start_signatures(leaves: Sequence[tuple[int, bytes]], log: str | None = None, *,
+                     workers: int | None = None) -> tuple[SignaturePool, dict[str, bytes]]:
+    """The key map and a signature pool already running the stateless checks of every
+    leaf of ``log`` and verifying its presumed job (``audit.sigpool``, ``audit.prechecks``;
+    ``workers``: how many, default one fewer than the usable cores); the fold uses or
+    redoes each."""
     keys = _key_map(leaves)
-    sigs = SignaturePool(len(leaves))
-    sigs.presubmit(leaves, keys, SIG_DOMAIN)
+    sigs = SignaturePool(len(leaves), workers)
+    sigs.presubmit(leaves, keys, SIG_DOMAIN, log)
     return sigs, keys
 
 
@@ -92,7 +94,7 @@ def audit_leaves(leaves: Sequence[tuple[int, bytes]], notes: Sequence[NoteFile],
         findings: list[Finding] = [finding("empty_log", None, "the log holds no events")]
         return make_report(log=log, events=0, root=None, checkpoints=0, findings=findings,
                            source=source)
-    sigs, keys = signatures if signatures is not None else start_signatures(leaves)
+    sigs, keys = signatures if signatures is not None else start_signatures(leaves, log)
     with _closing_on_error(sigs):
         from audit.fold import fold_report
 
@@ -164,7 +166,7 @@ def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
     with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(log)
         leaves = list(ledger.raw_leaves(tid))
-        signatures = start_signatures(leaves)
+        signatures = start_signatures(leaves, tid)
         with _closing_on_error(signatures[0]):
             # the notes stored in the ledger itself (issue 7), then the note files
             notes = _ledger_notes(ledger, location, checkpoints, tid, leaves, published)
@@ -190,7 +192,7 @@ def verify_bundle(directory: Path, progress: Progress | None = None, *,
         lines.pop()
     leaves = [(i, line) for i, line in enumerate(lines, start=1)]
     log = _expected_log(leaves)
-    signatures = start_signatures(leaves)
+    signatures = start_signatures(leaves, log)
     with _closing_on_error(signatures[0]):
         from ledger.checkpoint_store import note_files
 

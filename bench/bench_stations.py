@@ -20,7 +20,11 @@ pairing latency.
 ``--mode`` session (default): each station process keeps the tournament in memory and
 catches up with the other stations' events before each slip (``Ledger.session``, as
 ``result import`` does); api: every slip loads it afresh (as one ``result record``);
-cli: every slip is a real ``tourney result record`` process (slower; use a smaller field).
+cli: every slip is a real ``tourney result record`` process (slower; use a smaller field);
+server: the stations send their slips to one long-lived writer process, which decides
+every queued slip on the tournament it keeps in memory and commits them together
+(``WriteSession.write_batch``, ADR 0020) before it acknowledges them — the live server's
+write path.
 PostgreSQL URL: ``--url`` or TOURNEY_TEST_PG (default
 postgresql://postgres@127.0.0.1:5432/test); the run uses its own tournament id and
 deletes its rows afterwards unless ``--keep``.
@@ -132,6 +136,63 @@ def station(url: str, log: str, key: str, slips: list[tuple[int, int]], mode: st
     out.put((times, retries))
 
 
+def writer(url: str, log: str, keys: list[str], requests: Any, replies: list[Any],
+           out: Any) -> None:
+    """``--mode server``: the one long-lived writer of this machine (the live server's
+    write path, ADR 0020).  It keeps the tournament in memory, takes every slip queued
+    by the stations, decides them in order and commits them together
+    (``WriteSession.write_batch``: one writer turn, one transaction), then answers each
+    station — after the commit, never before."""
+    from cli.result_entry import enter_result
+    from ledger.formats.match.model import Outcome
+
+    signers = [load_signer(Path(k)) for k in keys]
+    batches: list[int] = []
+    with Ledger(Location(url)) as led:
+        session = led.session(log)
+        _ = session.state  # loaded before the first slip, as a server at start-up
+        replies[0].put("ready")
+        left = len(keys)
+        while left:
+            queued = [requests.get()]
+            while True:
+                try:
+                    queued.append(requests.get_nowait())
+                except Exception:  # noqa: BLE001 - queue.Empty: take what is queued
+                    break
+            slips = []
+            for st, table, winner in queued:
+                if table < 0:
+                    left -= 1
+                    continue
+                slips.append((st, lambda t, now, st=st, table=table, winner=winner:
+                              enter_result(t, signers[st], now,
+                                           lambda seq: led.actor_of(log, seq), round_no=1,
+                                           table=table, outcome=Outcome.WIN, winner=winner)))
+            if not slips:
+                continue
+            outcomes = session.write_batch([slip for _st, slip in slips], retries=64)
+            batches.append(len(slips))
+            for (st, _slip), outcome in zip(slips, outcomes, strict=True):
+                replies[st].put(isinstance(outcome, Exception))
+    out.put(("batches", batches))
+
+
+def server_station(index: int, slips: list[tuple[int, int]], requests: Any, reply: Any,
+                   out: Any) -> None:
+    """``--mode server``: a station that sends each slip to the writer and waits for its
+    acknowledgement (the commit)."""
+    times: list[float] = []
+    for table, winner in slips:
+        t0 = time.perf_counter()
+        requests.put((index, table, winner))
+        if reply.get():
+            raise SystemExit(f"station {index}: slip for table {table} refused")
+        times.append((time.perf_counter() - t0) * 1000)
+    requests.put((index, -1, -1))
+    out.put((times, 0))
+
+
 def head_judge(url: str, log: str, key: str, out: Any) -> None:
     """Watch round 1; pair round 2 the moment the last result lands; checkpoint."""
     from ledger.checkpoint_store import write_checkpoint
@@ -195,11 +256,13 @@ def main() -> None:
     ap.add_argument("--stations", type=int, default=8)
     ap.add_argument("--players", type=int, default=4096)
     ap.add_argument("--url", default=os.environ.get("TOURNEY_TEST_PG") or PG_DEFAULT)
-    ap.add_argument("--mode", choices=("session", "api", "cli"), default="session",
+    ap.add_argument("--mode", choices=("session", "api", "cli", "server"), default="session",
                     help="session: a station process keeps the tournament in memory and "
                          "catches up with the others' events (as 'result import'); api: "
                          "every slip loads the tournament afresh (as 'result record'); cli: "
-                         "every slip is a real 'tourney result record' process")
+                         "every slip is a real 'tourney result record' process; server: "
+                         "the stations send slips to one long-lived writer process that "
+                         "commits what is queued together (ADR 0020)")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
 
@@ -220,22 +283,38 @@ def main() -> None:
     out = ctx.Queue()
     judge = ctx.Process(target=head_judge, args=(loc.text, log, str(hj_key), out))
     judge.start()
-    procs = [ctx.Process(target=station, args=(loc.text, log, str(sk_keys[i]),
-                                               tabs[i::args.stations], args.mode, out))
-             for i in range(args.stations)]
+    batches: list[int] = []
+    if args.mode == "server":
+        requests = ctx.Queue()
+        replies = [ctx.Queue() for _ in range(args.stations)]
+        server = ctx.Process(target=writer, args=(loc.text, log, [str(k) for k in sk_keys],
+                                                  requests, replies, out))
+        server.start()
+        assert replies[0].get() == "ready"
+        procs = [ctx.Process(target=server_station, args=(i, tabs[i::args.stations],
+                                                          requests, replies[i], out))
+                 for i in range(args.stations)]
+    else:
+        procs = [ctx.Process(target=station, args=(loc.text, log, str(sk_keys[i]),
+                                                   tabs[i::args.stations], args.mode, out))
+                 for i in range(args.stations)]
     start = time.perf_counter()
     for p in procs:
         p.start()
     times: list[float] = []
     retries = 0
     paired_ms = None
-    for _ in range(args.stations + 1):
+    for _ in range(args.stations + 1 + (args.mode == "server")):
         item = out.get()
         if item[0] == "paired":
             paired_ms = item[1]
+        elif item[0] == "batches":
+            batches = item[1]
         else:
             times += item[0]
             retries += item[1]
+    if args.mode == "server":
+        procs.append(server)
     elapsed = time.perf_counter() - start
     for p in [*procs, judge]:
         p.join()
@@ -250,6 +329,7 @@ def main() -> None:
           f"round2_paired={check['round2']} p50_ms={pct(times, 50):.1f} "
           f"p99_ms={pct(times, 99):.1f} results_per_s={len(times) / elapsed:.0f} "
           f"retries={retries} pair_next_ms={paired_ms:.0f} events={check['events']} "
+          f"commits={len(batches) if batches else len(times)} "
           f"load={os.getloadavg()[0]:.2f} ok={ok}", flush=True)
     if not check["audit_ok"]:
         print(f"# findings: {check['findings'][:10]}")

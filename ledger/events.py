@@ -356,13 +356,8 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
     with the raw body spliced in, then the body alone).  Otherwise the generic check of
     ``ledger.canonical`` decides (extra body fields are allowed, DESIGN.md §5).
     """
-    try:
-        raw = _leaf_decoder.decode(leaf)
-        ev = raw.event
-        body = _body_decoder(ev.kind).decode(ev.body)
-        sig = base64.b64decode(raw.sig, validate=True)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
-        raise NonCanonicalError(f"malformed event: {exc}") from None
+    raw, body, sig = _decode(leaf)
+    ev = raw.event
     problem: str | None = None
     if base64.b64encode(sig).decode() != raw.sig:
         problem = "signature is not canonical base64 (unused bits or padding differ)"
@@ -382,9 +377,30 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
             signed_bytes = _sorted.encode(msgspec.json.decode(leaf)["event"])
         except (msgspec.DecodeError, KeyError, TypeError, ValueError) as exc:
             raise NonCanonicalError(f"malformed event: {exc}") from None
-    signed = SignedEvent(log=ev.log, seq=ev.seq, prev=ev.prev, time=ev.time, kind=ev.kind,
-                         actor=ev.actor, body=body, sig=sig, leaf=leaf)
-    return ParsedLeaf(event=signed, signed_bytes=signed_bytes, noncanonical=problem)
+    return ParsedLeaf(event=_signed(raw, body, sig, leaf), signed_bytes=signed_bytes,
+                      noncanonical=problem)
+
+
+def _decode(leaf: bytes) -> tuple[Any, Body, bytes]:
+    try:
+        raw = _leaf_decoder.decode(leaf)
+        return raw, _body_decoder(raw.event.kind).decode(raw.event.body), \
+            base64.b64decode(raw.sig, validate=True)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+        raise NonCanonicalError(f"malformed event: {exc}") from None
+
+
+def _signed(raw: Any, body: Body, sig: bytes, leaf: bytes) -> SignedEvent:
+    ev = raw.event
+    return SignedEvent(log=ev.log, seq=ev.seq, prev=ev.prev, time=ev.time, kind=ev.kind,
+                       actor=ev.actor, body=body, sig=sig, leaf=leaf)
+
+
+def decode_checked(leaf: bytes) -> SignedEvent:
+    """The typed event of leaf bytes ``parse_leaf`` already found canonical (the audit's
+    workers did, docs/AUDIT.md §6): decoded, not checked again."""
+    raw, body, sig = _decode(leaf)
+    return _signed(raw, body, sig, leaf)
 
 
 def open_leaf(leaf: bytes) -> SignedEvent:

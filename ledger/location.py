@@ -34,7 +34,10 @@ class Location:
     def exists(self) -> bool:
         return True if self.is_postgres else self.path.is_file()
 
-    def env(self) -> dict[str, str]:
+    def env(self, *, connections: int = 2) -> dict[str, str]:
+        """The library's settings.  PostgreSQL: ``connections`` opened at once (a write
+        holds its writer turn on one and works on another; a read needs one), more only
+        on demand — each costs a server backend and a round trip (issue 22 item 8)."""
         if not self.is_postgres:
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
                     "SQLITE_DBNAME": str(self.path), "SQLITE_LOCK_TIMEOUT": "30",
@@ -49,6 +52,7 @@ class Location:
                 "POSTGRES_USER": unquote(url.username or "postgres"),
                 "POSTGRES_PASSWORD": unquote(url.password or ""),
                 "POSTGRES_CONNECT_TIMEOUT": "5",
+                "POSTGRES_POOL_SIZE": str(connections),
                 "ORIGINATOR_ID_TYPE": "text"}
 
     def display(self) -> str:

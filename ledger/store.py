@@ -37,24 +37,16 @@ from ledger.aggregate import Tournament
 from ledger.canonical import NonCanonicalError
 from ledger.clock import Clock, default_clock
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
-from ledger.events import open_leaf
+from ledger.events import Kind, open_leaf
 from ledger.location import Location
 from ledger.pg_station import recovery_hint, station_env
 from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
-from ledger.write_guard import LeafReader, authority_problem, head_problem
+from ledger.write_guard import LeafReader, Trust, authority_problem, head_problem
 from ledger.write_turn import writer_turn
 
 if TYPE_CHECKING:
     from ledger.checkpoint_table import CheckpointTable
     from ledger.write_session import WriteSession
-
-
-def _project(aggregate: Any, events: Any) -> Any:
-    """Fold stored events onto the snapshot (the library's default also runs a runtime
-    Protocol check per event, which costs more than the fold itself)."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return aggregate
 
 
 T = TypeVar("T")
@@ -71,7 +63,7 @@ class Ledger:
                  clock: Clock | None = None, readonly: bool = False) -> None:
         self.location = location
         self.readonly = readonly and not create
-        env = location.env()
+        env = location.env(connections=1 if self.readonly else 2)
         if not location.is_postgres:
             path = location.path
             if create and not path.parent.is_dir():
@@ -203,27 +195,39 @@ class Ledger:
         self.close()
 
     # -- reading -----------------------------------------------------------------------
-    def tournament_ids(self) -> list[str]:
-        """Every tournament in this ledger, in creation order (genesis notifications)."""
+    def tournament_ids(self, *, limit: int = 1_000_000) -> list[str]:
+        """Tournaments in creation order: a scan of the events table (a named one is
+        looked up by its key, ``has_tournament``)."""
         try:
             notes = self.app.recorder.select_notifications(
-                start=None, limit=1_000_000, topics=["tournament_created"])
+                start=None, limit=limit, topics=[Kind.TOURNAMENT_CREATED.value])
         except PersistenceError as exc:
             raise StorageError(f"cannot read ledger {self.location.display()}: {exc}") from None
         return [str(n.originator_id) for n in notes]
 
+    def has_tournament(self, log: str) -> bool:
+        """Whether ``log`` is a tournament here: its genesis row read by the primary key,
+        whatever else the database holds (ADR 0020)."""
+        try:
+            rows = self.app.recorder.select_events(log, lte=1, limit=1)
+        except PersistenceError as exc:
+            raise StorageError(f"cannot read ledger {self.location.display()}: {exc}") from None
+        return bool(rows) and rows[0].topic == Kind.TOURNAMENT_CREATED.value
+
     def resolve(self, log: str | None) -> str:
         """The tournament to act on: the one named, or the only one in the ledger."""
-        ids = self.tournament_ids()
         if log is not None:
-            if log not in ids:
+            if not self.has_tournament(log):
+                ids = self.tournament_ids()
                 raise UsageError(f"no tournament {log!r} in {self.location.display()}",
                                  hint=f"tournaments here: {', '.join(ids) or 'none'}")
             return log
+        ids = self.tournament_ids(limit=2)
         if not ids:
             raise UsageError(f"ledger {self.location.display()} holds no tournament",
                              hint="create one with 'tourney init'")
         if len(ids) > 1:
+            ids = self.tournament_ids()
             raise UsageError(f"ledger holds {len(ids)} tournaments: {', '.join(ids)}",
                              hint="pass --tournament ID or set TOURNEY_TOURNAMENT")
         return ids[0]
@@ -311,7 +315,7 @@ class Ledger:
 
     # -- writing -----------------------------------------------------------------------
     def create(self, log: str, build: Callable[[str], Tournament]) -> Tournament:
-        if log in self.tournament_ids():
+        if self.has_tournament(log):
             raise UsageError(f"tournament {log!r} already exists in "
                              f"{self.location.display()}",
                              hint="choose another --id or --name, or another --ledger")
@@ -345,18 +349,20 @@ class Ledger:
         raise ConcurrencyError("unreachable")  # pragma: no cover
 
     def _decide(self, log: str, command: Callable[[Tournament, str], T],
-                agg: Tournament | None = None) -> tuple[Tournament, T]:
+                agg: Tournament | None = None, trust: Trust | None = None
+                ) -> tuple[Tournament, T]:
         """Decide ``command`` on ``agg`` (else the loaded tournament), head and authority
-        verified; a cache that lied is dropped and the decision made again from events."""
+        verified (what ``trust`` holds was verified by this writer already); a cache that
+        lied is dropped and the decision made again from events."""
         try:
-            return self._decide_verified(log, command, rebuilt=False, agg=agg)
+            return self._decide_verified(log, command, rebuilt=False, agg=agg, trust=trust)
         except SnapshotMismatch:
             delete_snapshots(self.app, log)  # a cache lied: rebuild and decide again
             return self._decide_verified(log, command, rebuilt=True)
 
     def _decide_verified(self, log: str, command: Callable[[Tournament, str], T], *,
-                         rebuilt: bool, agg: Tournament | None = None
-                         ) -> tuple[Tournament, T]:
+                         rebuilt: bool, agg: Tournament | None = None,
+                         trust: Trust | None = None) -> tuple[Tournament, T]:
         """Load (from events only when ``rebuilt``), verify the head, decide, verify the
         signers' authority (issue 12, defect 8): the head leaf is the one the state was
         folded to, it links to its predecessor and its signature verifies; each new
@@ -366,14 +372,19 @@ class Ledger:
         the state was just rebuilt from events: then the ledger was tampered (exit 4)."""
         if agg is None or rebuilt:
             agg = self._load(log, use_snapshot=False) if rebuilt else self.load(log)
-        problem = head_problem(self._reader(log), agg.state) if agg.state.size else None
+        trust = trust or Trust()
+        problem = head_problem(self._reader(log), agg.state) \
+            if agg.state.size and not trust.holds_head(agg.state) else None
         if problem is None:
             result = command(agg, self.clock.now())
             pending = getattr(agg, "_pending_events", [])
-            actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed")})
+            actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed") and
+                             not trust.holds_authority(agg.state, e.signed.actor)})
             problem = next((p for p in (authority_problem(self._reader(log), agg.state, a)
                                         for a in actors) if p), None)
         if problem is None:
+            for a in actors:
+                trust.hold_authority(agg.state, a)
             return agg, result
         if not rebuilt:
             raise SnapshotMismatch(problem)

@@ -6,6 +6,8 @@ predecessor and its signature verifies with the key the state names) and
 organizer, the signer's own ``official_added`` signed by that organizer).  A constant
 number of row reads and signature checks, never a replay; ``None`` when all is well, else a
 one-line description.  The rows come through a ``LeafReader`` so any store can feed it.
+``Trust`` is what a long-lived writer (``ledger.write_session``) already verified or wrote
+itself, so it does not check the same signatures and read the same rows again (ADR 0020).
 
 May import: ``ledger.events``, ``ledger.keys``, ``ledger.state``.
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
 from ledger.keys import verify_signature
@@ -94,3 +96,35 @@ def authority_problem(read: LeafReader, st: TournamentState, actor: str) -> str 
                                  SIG_DOMAIN + parsed.signed_bytes):
         return f"key {actor} is not an official by seq {off.added_seq}"
     return None
+
+
+@dataclass
+class Trust:
+    """What one writer process verified or signed itself: the head it may sign on top
+    of without checking it again, and the officials whose authority leaves it verified
+    (keyed by everything ``authority_problem`` compares, so a changed entry is checked
+    again).  Held in memory only, by a session that keeps its aggregate: a state it did
+    not fold itself (a reload, events of other writers) has another head and is
+    verified as usual."""
+
+    head: tuple[int, str] | None = None
+    officials: set[tuple[str, ...]] = field(default_factory=set)
+
+    def holds_head(self, st: TournamentState) -> bool:
+        return self.head == (st.size, st.head)
+
+    def authority_key(self, st: TournamentState, actor: str) -> tuple[str, ...] | None:
+        off, org = st.officials.get(actor), st.officials.get(st.organizer)
+        if off is None or org is None:
+            return None
+        return (actor, str(off.added_seq), off.public_key, *sorted(off.roles),
+                st.organizer, org.public_key)
+
+    def holds_authority(self, st: TournamentState, actor: str) -> bool:
+        key = self.authority_key(st, actor)
+        return key is not None and key in self.officials
+
+    def hold_authority(self, st: TournamentState, actor: str) -> None:
+        key = self.authority_key(st, actor)
+        if key is not None:
+            self.officials.add(key)

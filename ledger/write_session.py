@@ -1,23 +1,27 @@
-"""A station's batch of writes to one tournament (``result import``, the load test).
+"""A long-lived writer of one tournament (``result import``, the load test, the live
+server of docs/LIVE.md).
 
 Owns: ``WriteSession`` — ``Ledger.write`` with the aggregate kept in memory between
 commands: before each command it catches up with the events other writers appended since
 (only those are read and folded), then decides through the ledger's own verified
-``_decide`` and saves in the writer turn (``Ledger.retrying``).
+``_decide`` and saves in the writer turn (``Ledger.retrying``).  The head it wrote itself
+and the authority leaves it verified are held in a ``Trust`` and not checked again (a
+head written by another writer is); ``write_batch`` decides queued commands together and
+commits them in one transaction (ADR 0020).
 
 May import: ``eventsourcing``, ``ledger.store``, ``ledger.aggregate``, ``ledger.state``,
-``ledger.errors``.
+``ledger.errors``, ``ledger.write_guard``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from eventsourcing.persistence import PersistenceError
 
-from ledger.errors import StorageError
-from ledger.store import _project
+from ledger.errors import StorageError, TourneyError
+from ledger.write_guard import Trust
 
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
@@ -25,6 +29,14 @@ if TYPE_CHECKING:
     from ledger.store import Ledger
 
 T = TypeVar("T")
+
+
+def _project(aggregate: Any, events: Any) -> Any:
+    """Fold stored events onto the aggregate (the library's default also runs a runtime
+    Protocol check per event, which costs more than the fold itself)."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 class WriteSession:
@@ -39,6 +51,8 @@ class WriteSession:
         self.ledger = ledger
         self.log = log
         self._agg: Tournament | None = None
+        #: the head this session wrote and the authorities it verified (ADR 0020)
+        self.trust = Trust()
 
     @property
     def state(self) -> TournamentState:
@@ -60,6 +74,53 @@ class WriteSession:
     def write(self, command: Callable[[Tournament, str], T], *, retries: int = 8) -> T:
         """Decide and save one command (its own transaction), retried on a lost race."""
         agg, result = self.ledger.retrying(
-            self.log, lambda: self.ledger._decide(self.log, command, self._current()), retries)
-        self._agg = agg
+            self.log, lambda: self.ledger._decide(self.log, command, self._current(),
+                                                  self.trust), retries)
+        self._keep(agg)
         return result
+
+    def write_batch(self, commands: Sequence[Callable[[Tournament, str], T]], *,
+                    retries: int = 8) -> list[T | TourneyError]:
+        """Decide queued commands in order on the kept aggregate, each on the state the
+        ones before it left, and save all their events in one transaction (one writer
+        turn, one commit); per command its result or its refusal.  A refused command
+        writes nothing; if it had emitted events before refusing, the batch is decided
+        again without it.  A lost race re-decides the whole batch on the caught-up
+        state.  Nothing is acknowledged before the commit."""
+        refused: dict[int, TourneyError] = {}
+        while True:
+            try:
+                agg, results = self.ledger.retrying(
+                    self.log, lambda: self.ledger._decide(
+                        self.log, lambda t, now: _run_batch(t, now, commands, refused),
+                        self._current(), self.trust), retries)
+            except _Dirty:
+                continue  # ``refused`` grew: decide the rest again on a fresh aggregate
+            self._keep(agg)
+            return [refused[k] if k in refused else results[k] for k in range(len(commands))]
+
+    def _keep(self, agg: Tournament) -> None:
+        """After a commit: keep the aggregate, and trust the head it wrote itself."""
+        self._agg = agg
+        self.trust.head = (agg.state.size, agg.state.head)
+
+
+class _Dirty(Exception):
+    """A command refused after emitting events: the aggregate holds them, so drop it."""
+
+
+def _run_batch(agg: Tournament, now: str, commands: Sequence[Callable[[Tournament, str], T]],
+               refused: dict[int, TourneyError]) -> dict[int, T]:
+    """The batch's commands in order on ``agg`` (those not refused already)."""
+    results: dict[int, T] = {}
+    for k, command in enumerate(commands):
+        if k in refused:
+            continue
+        before = len(getattr(agg, "_pending_events", ()))
+        try:
+            results[k] = command(agg, now)
+        except TourneyError as exc:
+            refused[k] = exc
+            if len(getattr(agg, "_pending_events", ())) != before:
+                raise _Dirty() from None
+    return results

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,9 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import audit.prechecks as prechecks
 import audit.sigpool as sigpool
 from audit.findings import Report
-from audit.verify import _key_map, audit_leaves
+from audit.verify import _expected_log, _key_map, audit_leaves, start_signatures
 from ledger.canonical import NonCanonicalError
 from ledger.events import SIG_DOMAIN, parse_leaf
 from ledger.location import Location
@@ -36,7 +38,8 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Worker processes even for a tiny log: two workers, blocks of two jobs."""
     monkeypatch.setattr(sigpool, "PARALLEL_THRESHOLD", 1)
     monkeypatch.setattr(sigpool, "BLOCK", 2)
-    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(prechecks, "BLOCK", 2)
+    monkeypatch.setattr(sigpool, "usable_cores", lambda: 3)
     yield
 
 
@@ -45,12 +48,27 @@ def findings(report: Report) -> list[tuple[str, int | None, str]]:
 
 
 def both_ways(leaves: Leaves, monkeypatch: pytest.MonkeyPatch) -> tuple[Report, Report]:
+    """The inline audit and the parallel one, whose fold ran on leaves the workers
+    cleared ahead of it (``audit.prechecks``) — also compared with a parallel audit that
+    did not wait for them (the fold then takes whatever block is not done yet)."""
     inline = audit_leaves(leaves, [])
     with monkeypatch.context() as m:
         m.setattr(sigpool, "PARALLEL_THRESHOLD", 1)
         m.setattr(sigpool, "BLOCK", 2)
-        m.setattr(os, "cpu_count", lambda: 3)
-        parallel = audit_leaves(leaves, [])
+        m.setattr(prechecks, "BLOCK", 2)
+        m.setattr(sigpool, "usable_cores", lambda: 3)
+        raced = audit_leaves(leaves, [])
+        log = _expected_log(leaves)
+        started = start_signatures(leaves, log)
+        pre = started[0].prechecks(log)
+        assert pre is not None
+        deadline = time.monotonic() + 60
+        while not pre.finished():
+            assert time.monotonic() < deadline, "the workers never finished the stateless pass"
+            time.sleep(0.005)
+        assert all(state == 2 for state in pre.blocks)   # every block done by a worker
+        parallel = audit_leaves(leaves, [], signatures=started)
+    assert findings(raced) == findings(parallel)
     return inline, parallel
 
 
