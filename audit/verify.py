@@ -113,35 +113,46 @@ def read_notes(files: Sequence[Path]) -> list[NoteFile]:
     return out
 
 
-def published_notes(directories: Sequence[Path], log: str) -> list[NoteFile]:
+def published_notes(directories: Sequence[Path], log: str,
+                    genesis: bytes | None = None) -> list[NoteFile]:
     """The notes of ``log`` in the auditor's ``--checkpoints`` directories (issue 21, item
-    15): a note of another tournament (another origin) is not about this log and is left
-    out; an unparsable note is kept for the audit to report.  A directory that holds no
-    note of ``log`` binds nothing, so it is a usage error rather than a silent pass."""
-    from ledger.checkpoint import CheckpointError, parse_checkpoint_note
+    15): ``DIR/*.note``, ``DIR/<log>/`` and ``DIR/<log>-<genesis hash>/`` (issue 17,
+    defect 8).  A note of another tournament (another origin) is not about this log and is
+    left out; an unparsable note is kept for the audit to report.  A directory that holds
+    no note of ``log`` binds nothing, so it is a usage error rather than a silent pass
+    (naming the tournaments whose notes it does hold)."""
     from ledger.checkpoint_store import note_files, origin_of
 
     out: list[NoteFile] = []
     for directory in directories:
-        mine = 0
-        others: set[str] = set()
-        for name, note in read_notes(note_files([directory], log)):
-            try:
-                origin = parse_checkpoint_note(note)[0].origin
-            except CheckpointError:
-                origin = origin_of(log)
-            if origin != origin_of(log):
-                others.add(origin)
-                continue
-            mine += 1
-            out.append((name, note))
-        if mine == 0:
+        mine = [(name, note) for name, note in read_notes(note_files([directory], log,
+                                                                     genesis))
+                if _origin(note, log) == origin_of(log)]
+        if not mine:
+            subdirs = sorted(d for d in directory.iterdir() if d.is_dir()) \
+                if directory.is_dir() else []
+            others = {_origin(note, log)
+                      for _n, note in read_notes(note_files([directory, *subdirs], ""))}
+            others.discard(origin_of(log))
             held = f" (only notes of {', '.join(sorted(others))})" if others else ""
             raise UsageError(f"--checkpoints {directory} holds no checkpoint note of "
                              f"tournament {log}{held}",
                              hint="pass the directory where this tournament's *.note "
                                   "files were published")
+        out += mine
     return out
+
+
+def _origin(note: bytes, log: str) -> str:
+    """A note's origin line (an unparsable note counts as this log's: the audit reports
+    it)."""
+    from ledger.checkpoint import CheckpointError, parse_checkpoint_note
+    from ledger.checkpoint_store import origin_of
+
+    try:
+        return parse_checkpoint_note(note)[0].origin
+    except CheckpointError:
+        return origin_of(log)
 
 
 def _merged(notes: list[NoteFile], more: list[NoteFile]) -> list[NoteFile]:
@@ -198,7 +209,8 @@ def verify_bundle(directory: Path, progress: Progress | None = None, *,
 
         notes = read_notes(note_files([directory / "checkpoints"], log or ""))
         if log:
-            notes = _merged(notes, published_notes(published, log))
+            notes = _merged(notes, published_notes(published, log,
+                                                   leaves[0][1] if leaves else None))
         else:
             notes += read_notes([p for d in published for p in note_files([d], "")])
     return audit_leaves(leaves, notes, source=str(directory), progress=progress,
@@ -237,7 +249,8 @@ def load_target(target: str | None, tournament: str | None,
         leaves = [(i, line) for i, line in enumerate(lines, start=1)]
         log = _expected_log(leaves) or ""
         own = read_notes(note_files([path / "checkpoints"], log))
-        return (leaves, _merged(own, published_notes(published, log) if log else
+        return (leaves, _merged(own, published_notes(published, log,
+                                                     leaves[0][1] if leaves else None) if log else
                                 read_notes(note_files(published, log))), None, str(path))
     location = location_from(target)
     if not location.exists():
@@ -269,4 +282,5 @@ def _ledger_notes(ledger: Ledger, location: Location, checkpoints: Path | None, 
         genesis = leaves[0][1]
         own = [*note_files([checkpoint_dir(location, checkpoints, tid, genesis)], tid),
                *legacy_note_files(ledger, location, checkpoints, tid)]
-    return _merged(ledger_notes(ledger, tid, own), published_notes(published, tid))
+    return _merged(ledger_notes(ledger, tid, own),
+                   published_notes(published, tid, leaves[0][1] if leaves else None))

@@ -105,7 +105,11 @@ def checked_text(body: Body) -> Body:
     control character), no string longer than ``MAX_NAME`` — passes as it is, without the
     walk over every value (a 4,096-player pairing is 30,000 values; issue 22 item 4);
     anything else gets ``normalize_body`` and the exact ``check_text``."""
-    if leaf_text_clean(msgspec.json.encode(body)):
+    try:
+        clean = leaf_text_clean(msgspec.json.encode(body))
+    except UnicodeEncodeError:       # a lone surrogate (undecodable argv bytes): refused below
+        clean = False
+    if clean:
         return body
     body = normalize_body(body)
     check_text(msgspec.to_builtins(body))

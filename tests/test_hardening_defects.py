@@ -100,7 +100,7 @@ def test_defect1_checkpoints_option_that_cannot_apply_is_a_usage_error(
     assert snapshot(d / "t.db") == before
     # an empty published directory binds nothing: a usage error (issue 21, item 15)
     cli("--checkpoints", "a", "--checkpoints", "b", "audit", "verify", "--json", code=2)
-    for p in (d / "t.db.checkpoints" / log).glob("*.note"):
+    for p in note_dir(d / "t.db.checkpoints", log).glob("*.note"):
         shutil.copy(p, d / "a" / p.name)
         shutil.copy(p, d / "b" / p.name)
     assert cli("--checkpoints", "a", "--checkpoints", "b", "audit", "verify",

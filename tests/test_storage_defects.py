@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.checks import note_dir
 from tests.helpers.small_disk import disk_skip_reason, fill, small_disk
 from tests.test_cli_contract import Cli, raw_bytes, snapshot
 
@@ -40,7 +41,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> tuple[Cli, Path, str]:
     other("player", "add", "Someone", "--key", "hj.pem")
     other("checkpoint", "--key", "hj.pem")
     (d / "other-notes").mkdir()
-    for p in (d / "other.db.checkpoints" / other_log).glob("*.note"):
+    for p in note_dir(d / "other.db.checkpoints", other_log).glob("*.note"):
         shutil.copy(p, d / "other-notes" / f"other-{p.name}")
     snapshot(d / "t.db")
     return cli, d, log
@@ -103,7 +104,7 @@ def test_item15_checkpoints_dir_with_another_events_note_passes_a_genuine_log(
     cli, d, log = fresh(event, tmp_path)
     published = d / "published"
     published.mkdir()
-    for p in (d / "t.db.checkpoints" / log).glob("*.note"):
+    for p in note_dir(d / "t.db.checkpoints", log).glob("*.note"):
         shutil.copy(p, published / p.name)
     for p in (d / "other-notes").glob("*.note"):
         shutil.copy(p, published / p.name)

@@ -93,8 +93,8 @@ def slip_given(state: TournamentState, row: Mapping[str, str], *, games_recorded
     elif win.isascii() and win.isdigit() and int(win) >= 1:
         winner = int(win)
     else:
-        raise UsageError(f"winner {row.get('winner')!r} is not a player number, "
-                         f"{DOUBLE_LOSS_WORD} or {NO_WINNER_WORD}")
+        raise UsageError(f"winner {row.get('winner')!r} is not a player number in ASCII "
+                         f"digits, {DOUBLE_LOSS_WORD} or {NO_WINNER_WORD}")
     if win == DOUBLE_LOSS_WORD and how not in ("play", "timeout", "tie"):
         raise UsageError(f"{DOUBLE_LOSS_WORD} goes with decided_by timeout or tie, not {how}")
     if win == NO_WINNER_WORD and how not in ("draw", "timeout"):

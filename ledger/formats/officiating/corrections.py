@@ -325,6 +325,7 @@ def _apply_undropped(state: TournamentState, ev: SignedEvent, body: PlayerUndrop
             rnd, tab = at
             effect(state, rnd, tab, res, -1)     # the match is back to be played
             tab.result = None
+            rnd.results -= 1                     # the round's count of tables with a result
             history.clear_result(h.officiating, rnd.number, tab.table)
 
 
