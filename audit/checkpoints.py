@@ -21,8 +21,8 @@ from audit.findings import Finding, finding
 from ledger.checkpoint import Checkpoint, CheckpointError, NoteSignature, parse_checkpoint_note
 from ledger.checkpoint_store import origin_of, trusted_checkpoint
 from ledger.clock import parse_time
+from ledger.cosign import cosignatures, witnesses_of
 from ledger.state import TournamentState
-from ledger.witness import cosignatures, witnesses_of
 
 NoteFile = tuple[str, bytes]  # (display name, note bytes)
 ParsedNote = tuple[str, bytes, Checkpoint, list[NoteSignature]]

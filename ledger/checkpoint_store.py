@@ -15,7 +15,6 @@ May import: ``ledger.*`` (merkle, checkpoint, rules, state, store, keys, errors)
 
 from __future__ import annotations
 
-import base64
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from ledger.checkpoint import (
     verify_consistency_between,
     verify_inclusion_at,
 )
+from ledger.cosign import decode_public_key
 from ledger.cosignature_table import CosignatureTable, with_cosignatures
 from ledger.errors import StorageError, UsageError, VerificationError, write_failure
 from ledger.events import Role
@@ -178,15 +178,6 @@ def head_judge_keys_at(state: TournamentState, size: int) -> list[tuple[str, byt
         if raw is not None:  # a hostile log may declare garbage; it never verifies
             keys.append((off.key_id, raw))
     return keys
-
-
-def decode_public_key(text: str) -> bytes | None:
-    """The raw 32-byte Ed25519 key of a base64 ``public_key`` field, or None."""
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except ValueError:
-        return None
-    return raw if len(raw) == 32 else None
 
 
 def trusted_checkpoint(state: TournamentState, note: bytes) -> Checkpoint:

@@ -11,7 +11,7 @@ Rows hold the exact note bytes (the signed text is never re-encoded) plus the si
 root parsed from them at write time, for lookups only: readers verify the note itself.
 A second note for a size with a different root is refused (a fork), never stored.
 
-May import: ``ledger.errors``, ``ledger.sqlite_probe``, ``ledger.store`` (types only), the
+May import: ``ledger.errors``, ``ledger.sqlite_probe``, ``ledger.storage_handle`` (types only), the
 standard library.
 """
 
@@ -23,7 +23,7 @@ from ledger.errors import StorageError, VerificationError
 from ledger.sqlite_probe import storage_cause
 
 if TYPE_CHECKING:
-    from ledger.store import Ledger
+    from ledger.storage_handle import LedgerHandle
 
 TABLE = "tourney_checkpoints"
 
@@ -38,7 +38,7 @@ class CheckpointTable:
     PG_DDL = ("log TEXT NOT NULL, size BIGINT NOT NULL, root BYTEA NOT NULL, note BYTEA NOT "
               "NULL, PRIMARY KEY (log, size)")
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: LedgerHandle) -> None:
         self._ledger = ledger
         rec: Any = ledger.app.recorder
         self._datastore = rec.datastore

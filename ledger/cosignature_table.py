@@ -10,7 +10,7 @@ copied ``.db`` file, or a PostgreSQL ledger audited from another machine, carrie
 witnesses' cosignatures like its checkpoints; readers verify every line again.
 
 May import: ``ledger.checkpoint``, ``ledger.checkpoint_table``, ``ledger.witness``,
-``ledger.state``, ``ledger.store`` (types only).
+``ledger.state``, ``ledger.storage_handle`` (types only).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ledger.checkpoint_table import CheckpointTable
 
 if TYPE_CHECKING:
     from ledger.state import TournamentState
-    from ledger.store import Ledger
+    from ledger.storage_handle import LedgerHandle
 
 
 def signature_line(sig: NoteSignature) -> bytes:
@@ -61,10 +61,10 @@ def with_cosignatures(note: bytes, lines: list[bytes]) -> bytes:
     return note + b"".join(line for line in lines if line not in have)
 
 
-def store_cosignatures(ledger: Ledger, state: TournamentState, note: bytes) -> int:
+def store_cosignatures(ledger: LedgerHandle, state: TournamentState, note: bytes) -> int:
     """Store the valid cosignatures of declared witnesses in ``note`` when the ledger
     holds a checkpoint of the same size and root; returns how many lines were new."""
-    from ledger.witness import cosignatures, witness_key_name, witnesses_of
+    from ledger.cosign import cosignatures, witness_key_name, witnesses_of
 
     cp, sigs = parse_checkpoint_note(note)
     stored = dict(ledger.checkpoints.notes(state.log)).get(cp.size)

@@ -10,7 +10,7 @@ session that holds the event table's lock (its role, application name, address, 
 id and for how long), read from ``pg_locks`` and ``pg_stat_activity``; ``recovery_hint``:
 what to do about a bad row (issue 21, item 10).
 
-May import: ``ledger.errors``, ``ledger.store`` (types only), the standard library
+May import: ``ledger.errors``, ``ledger.storage_handle`` (types only), the standard library
 (``psycopg`` through the library's datastore).
 """
 
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.errors import StorageError
 
 if TYPE_CHECKING:
-    from ledger.store import Ledger
+    from ledger.storage_handle import LedgerHandle
 
 LOCK_TRY_S = 1  # one attempt's wait for the event table's lock; the event store makes
 # up to 10 attempts, so a write gives up after about 12 s
@@ -58,7 +58,7 @@ ORDER BY a.xact_start NULLS LAST
 """
 
 
-def holders(ledger: Ledger) -> list[str]:
+def holders(ledger: LedgerHandle) -> list[str]:
     """Who holds the event table's write lock now, one description per session."""
     rec: Any = ledger.app.recorder
     schema = rec.datastore.schema or "public"
@@ -77,7 +77,7 @@ def holders(ledger: Ledger) -> list[str]:
     return out
 
 
-def lock_wait_error(ledger: Ledger, log: str, waited: float) -> StorageError:
+def lock_wait_error(ledger: LedgerHandle, log: str, waited: float) -> StorageError:
     """The error of a write that waited ``waited`` seconds for the event table's lock."""
     who = holders(ledger)
     held = f"held by {'; '.join(who)}" if who else "held by another session"

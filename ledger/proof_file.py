@@ -96,7 +96,7 @@ def _with_stored_cosignatures(ledger: Any, log: str, size: int, note: bytes) -> 
 
 def _cosigners(state: Any, note: bytes) -> set[str]:
     """Key ids of the log's witnesses whose cosignature on ``note`` verifies."""
-    from ledger.witness import cosignatures, witnesses_of
+    from ledger.cosign import cosignatures, witnesses_of
 
     text, sigs = split_note(note)
     return {co.key_id for co in cosignatures(text, sigs, witnesses_of(state)) if co.valid}
@@ -107,7 +107,7 @@ def _witness_quorum(genesis: TournamentCreated, note: bytes,
     """The genesis witness policy (issue 21 item 6): the checkpoint carries valid
     cosignatures of at least ``witness_quorum`` witnesses declared in the file, so a
     checkpoint of an insider-rewritten history (which no witness cosigns) proves nothing."""
-    from ledger.witness import Witness, cosign_key_hash, cosignatures, witness_key_name
+    from ledger.cosign import Witness, cosign_key_hash, cosignatures, witness_key_name
 
     quorum = genesis.policy.witness_quorum if genesis.policy is not None else 0
     if quorum == 0:

@@ -21,101 +21,38 @@ May import: ``cryptography``, ``msgspec``, ``ledger.checkpoint``, ``ledger.check
 from __future__ import annotations
 
 import base64
-import hashlib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
 from ledger.checkpoint import (
-    SIG_PREFIX,
     Checkpoint,
-    NoteSignature,
     split_note,
     verify_consistency_between,
 )
-from ledger.checkpoint_store import decode_public_key, fsync_directory, trusted_checkpoint
+from ledger.checkpoint_store import fsync_directory, trusted_checkpoint
+from ledger.cosign import (  # noqa: F401  (the pure checks, re-exported for callers)
+    COSIGN_PREFIX,
+    SIG_TYPE_COSIGNATURE,
+    Cosignature,
+    Witness,
+    cosign_key_hash,
+    cosignature_line,
+    cosignatures,
+    cosigned_message,
+    decode_public_key,
+    witness_key_name,
+    witnesses_of,
+)
 from ledger.cosignature_table import signature_line
 from ledger.errors import RuleError, StorageError, UsageError
 from ledger.events import Role
-from ledger.keys import Signer, verify_signature
+from ledger.keys import Signer
 from ledger.merkle import ProofError, consistency_proof, root_from_hashes
 from ledger.state import TournamentState
 from ledger.witness_fold import WitnessRefusal
-
-SIG_TYPE_COSIGNATURE = 0x04
-COSIGN_PREFIX = b"cosignature/v1\ntime "
-
-
-def witness_key_name(key_id: str) -> str:
-    return f"tourney-witness/{key_id}"
-
-
-def cosign_key_hash(name: str, public_key_raw: bytes) -> bytes:
-    data = name.encode("utf-8") + b"\n" + bytes([SIG_TYPE_COSIGNATURE]) + public_key_raw
-    return hashlib.sha256(data).digest()[:4]
-
-
-def cosigned_message(text: bytes, timestamp: int) -> bytes:
-    return COSIGN_PREFIX + str(timestamp).encode("ascii") + b"\n" + text
-
-
-def cosignature_line(text: bytes, signer: Signer, timestamp: int) -> bytes:
-    name = witness_key_name(signer.key_id)
-    blob = (cosign_key_hash(name, signer.public_key_raw) + timestamp.to_bytes(8, "big")
-            + signer.sign(cosigned_message(text, timestamp)))
-    return f"{SIG_PREFIX}{name} {base64.b64encode(blob).decode('ascii')}\n".encode()
-
-
-@dataclass(frozen=True)
-class Witness:
-    key_id: str
-    name: str  # key name in notes
-    public_key: bytes
-    added_seq: int
-    revoked_seq: int | None
-
-
-@dataclass(frozen=True)
-class Cosignature:
-    key_id: str
-    timestamp: int
-    valid: bool
-
-
-def witnesses_of(state: TournamentState) -> dict[bytes, Witness]:
-    """Witness keys the log declares, by cosignature key hash."""
-    out: dict[bytes, Witness] = {}
-    for off in state.officials.values():
-        if Role.WITNESS not in off.roles:
-            continue
-        pub = decode_public_key(off.public_key)
-        if pub is None:
-            continue
-        name = witness_key_name(off.key_id)
-        out[cosign_key_hash(name, pub)] = Witness(off.key_id, name, pub, off.added_seq,
-                                                  off.revoked_seq)
-    return out
-
-
-def cosignatures(text: bytes, signatures: Sequence[NoteSignature],
-                 witnesses: dict[bytes, Witness]) -> list[Cosignature]:
-    """Every cosignature line of a declared witness, verified (unknown lines ignored)."""
-    out: list[Cosignature] = []
-    for sig in signatures:
-        w = witnesses.get(sig.key_hash)
-        if w is None or sig.name != w.name:
-            continue
-        if len(sig.signature) != 72:
-            out.append(Cosignature(w.key_id, 0, False))
-            continue
-        ts = int.from_bytes(sig.signature[:8], "big")
-        ok = verify_signature(w.public_key, sig.signature[8:], cosigned_message(text, ts))
-        out.append(Cosignature(w.key_id, ts, ok))
-    return out
-
 
 # -- the witness's own state ----------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ledger.canonical import NonCanonicalError
-from ledger.checkpoint_store import decode_public_key
+from ledger.cosign import decode_public_key
 from ledger.errors import RuleError, VerificationError
 from ledger.events import SIG_DOMAIN, ZERO_HASH, TournamentCreated, parse_leaf
 from ledger.keys import verify_signature

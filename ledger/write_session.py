@@ -9,7 +9,7 @@ and the authority leaves it verified are held in a ``Trust`` and not checked aga
 head written by another writer is); ``write_batch`` decides queued commands together and
 commits them in one transaction (ADR 0020).
 
-May import: ``eventsourcing``, ``ledger.store``, ``ledger.aggregate``, ``ledger.state``,
+May import: ``eventsourcing``, ``ledger.storage_handle``, ``ledger.aggregate``, ``ledger.state``,
 ``ledger.errors``, ``ledger.write_guard``.
 """
 
@@ -26,7 +26,7 @@ from ledger.write_guard import Trust
 if TYPE_CHECKING:
     from ledger.aggregate import Tournament
     from ledger.state import TournamentState
-    from ledger.store import Ledger
+    from ledger.storage_handle import LedgerHandle
 
 T = TypeVar("T")
 
@@ -47,7 +47,7 @@ class WriteSession:
     refusal, an "unchanged" — rests on the ledger as it is; a lost race (the aggregate
     then holds our unsaved event) drops it and loads afresh."""
 
-    def __init__(self, ledger: Ledger, log: str) -> None:
+    def __init__(self, ledger: LedgerHandle, log: str) -> None:
         self.ledger = ledger
         self.log = log
         self._agg: Tournament | None = None

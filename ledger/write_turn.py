@@ -25,13 +25,13 @@ from ledger.errors import StorageError
 from ledger.pg_station import is_lock_timeout, lock_wait_error
 
 if TYPE_CHECKING:
-    from ledger.store import Ledger
+    from ledger.storage_handle import LedgerHandle
 
 TURN_WAIT_MS = 3000  # PostgreSQL: the longest wait for a tournament's writer turn
 
 
 @contextmanager
-def writer_turn(ledger: Ledger, log: str) -> Iterator[None]:
+def writer_turn(ledger: LedgerHandle, log: str) -> Iterator[None]:
     """PostgreSQL: wait for this tournament's turn (a session advisory lock, granted
     in arrival order) so that concurrent stations queue instead of racing — no
     station starves re-deciding lost races.  The wait is bounded (``TURN_WAIT_MS``):

@@ -84,3 +84,41 @@ def test_format_imports_no_other_format(path: Path) -> None:
                 and (own is not None or path.name not in ("simulation.py",)):
             bad.append(m)
     assert bad == [], f"{path} imports another format: {sorted(bad)}"
+
+
+def test_core_import_graph_has_no_circle() -> None:
+    """Issue 17: the core's modules (ledger/ minus ledger/formats/) import each other
+    without a circle, type-only imports included: the format socket below the state, the
+    rules and the aggregate, the plug-in base above them; the storage helpers name the
+    store's Protocol (``ledger.storage_handle``), never the store; the pure cosignature
+    checks (``ledger.cosign``) below the witness."""
+    modules = {}
+    for path in (ROOT / "ledger").rglob("*.py"):
+        rel = path.relative_to(ROOT).with_suffix("")
+        if "formats" in rel.parts:
+            continue
+        name = ".".join(rel.parts).removesuffix(".__init__")
+        modules[name] = path
+    graph = {m: {d for d in _module_imports(p) if d in modules and d != m}
+             for m, p in modules.items()}
+    state: dict[str, int] = {}          # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        path.append(m)
+        for d in sorted(graph[m]):
+            if state.get(d) == 1:
+                return path[path.index(d):] + [d]
+            if d not in state:
+                found = visit(d)
+                if found:
+                    return found
+        state[m] = 2
+        path.pop()
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            circle = visit(m)
+            assert circle is None, " -> ".join(circle or [])

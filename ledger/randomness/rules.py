@@ -210,7 +210,7 @@ def _witnessed_before(state: TournamentState, note: bytes, published: int,
     if state.ledger_policy.witness_quorum == 0:
         return
     from ledger.checkpoint import split_note
-    from ledger.witness import cosignatures, witnesses_of
+    from ledger.cosign import cosignatures, witnesses_of
 
     cp, _sigs = parse_checkpoint_note(note)
     witnesses = witnesses_of(state)

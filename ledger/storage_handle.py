@@ -1,0 +1,42 @@
+"""What the storage helpers ask of an open ledger (issue 17: the storage modules' import
+graph without a circle).
+
+Owns: ``LedgerHandle`` — the Protocol of ``ledger.store.Ledger`` that the writer turn,
+the write session, the checkpoint and cosignature tables and the PostgreSQL station
+helpers use: its event-store application, its location, the stored checkpoints, the
+write preparation, and the load / decide / retry steps of a write.  ``Ledger`` imports
+those helpers; they name only this Protocol, never the store.
+
+May import: ``ledger.location``, ``ledger.aggregate`` and ``ledger.write_guard`` (types).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from ledger.aggregate import Tournament
+    from ledger.location import Location
+    from ledger.write_guard import Trust
+
+T = TypeVar("T")
+
+
+class LedgerHandle(Protocol):
+    app: Any                   # the event-store application (``ledger.snapshots.LedgerApp``)
+    location: Location
+
+    @property
+    def checkpoints(self) -> Any: ...
+
+    def prepare_write(self) -> None: ...
+
+    def load(self, log: str) -> Tournament: ...
+
+    def retrying(self, log: str, decide: Callable[[], tuple[Tournament, T]],
+                 retries: int) -> tuple[Tournament, T]: ...
+
+    def _decide(self, log: str, command: Callable[[Tournament, str], T],
+                agg: Tournament | None = None, trust: Trust | None = None
+                ) -> tuple[Tournament, T]: ...
