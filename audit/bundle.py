@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ledger.checkpoint import CheckpointError, parse_checkpoint_note
-from ledger.checkpoint_store import fsync_directory, ledger_notes, list_checkpoint_files
 from ledger.errors import UsageError, write_failure
-from ledger.store import Ledger
+from ledger.proofs.checkpoint import CheckpointError, parse_checkpoint_note
+from ledger.proofs.checkpoint_store import fsync_directory, ledger_notes, list_checkpoint_files
+from ledger.storage.store import Ledger
 
 README = """This directory is a tourney export bundle of tournament {log}.
 

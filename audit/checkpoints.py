@@ -18,11 +18,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from audit.findings import Finding, finding
-from ledger.checkpoint import Checkpoint, CheckpointError, NoteSignature, parse_checkpoint_note
-from ledger.checkpoint_store import origin_of, trusted_checkpoint
-from ledger.clock import parse_time
-from ledger.cosign import cosignatures, witnesses_of
-from ledger.state import TournamentState
+from ledger.core.state import TournamentState
+from ledger.proofs.checkpoint import (
+    Checkpoint,
+    CheckpointError,
+    NoteSignature,
+    parse_checkpoint_note,
+)
+from ledger.proofs.checkpoint_store import origin_of, trusted_checkpoint
+from ledger.proofs.cosign import cosignatures, witnesses_of
+from ledger.wire.clock import parse_time
 
 NoteFile = tuple[str, bytes]  # (display name, note bytes)
 ParsedNote = tuple[str, bytes, Checkpoint, list[NoteSignature]]

@@ -4,7 +4,7 @@ job, roles, rules, text and state, then signatures, times and checkpoints
 
 Owns: ``fold_report`` (the audit of a non-empty log whose signature jobs are already
 running, see ``audit.verify.start_signatures``).  Never trusts snapshots or projections:
-it refolds every event with the same ``ledger.rules.check`` / ``ledger.state.apply_event``
+it refolds every event with the same ``ledger.core.rules.check`` / ``ledger.core.state.apply_event``
 the command side uses.  Imported by ``audit.verify`` only once the signature workers are
 running, so its imports (every format) overlap with signature checks.
 
@@ -23,9 +23,14 @@ from audit.findings import Finding, Report, Severity, finding, make_report, rule
 from audit.leafcheck import chain_hash, leaf_findings
 from audit.sigpool import SignaturePool
 from audit.timing import time_findings
-from ledger.canonical import NonCanonicalError
+from ledger.core.rules import check
+from ledger.core.state import TournamentState, apply_event
 from ledger.errors import RuleError
-from ledger.events import (
+from ledger.formats.officiating.notices import notice
+from ledger.formats.wot.events import TbpOverridden
+from ledger.proofs.merkle import MerkleAccumulator, leaf_hash
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.events import (
     SIG_DOMAIN,
     ZERO_HASH,
     ReportPublished,
@@ -34,12 +39,7 @@ from ledger.events import (
     decode_checked,
     parse_leaf,
 )
-from ledger.formats.officiating.notices import notice
-from ledger.formats.wot.events import TbpOverridden
-from ledger.merkle import MerkleAccumulator, leaf_hash
-from ledger.rules import check
-from ledger.state import TournamentState, apply_event
-from ledger.text import MAX_LEAF_BYTES, check_leaf_size
+from ledger.wire.text import MAX_LEAF_BYTES, check_leaf_size
 
 Progress = Callable[[int, int], None]
 

@@ -19,10 +19,10 @@ import hashlib
 import msgspec
 
 from audit.findings import Finding, finding
-from ledger.canonical import NonCanonicalError
 from ledger.errors import RuleError
-from ledger.events import ParsedLeaf, TournamentCreated, parse_leaf
-from ledger.text import check_text, check_text_typed, leaf_is_plain, leaf_text_clean
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.events import ParsedLeaf, TournamentCreated, parse_leaf
+from ledger.wire.text import check_text, check_text_typed, leaf_is_plain, leaf_text_clean
 
 
 def chain_hash(leaf: bytes) -> str:

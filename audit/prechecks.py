@@ -8,7 +8,7 @@ block a state byte.  A leaf is ``CLEAR`` when ``audit.leafcheck.leaf_findings`` 
 nothing (bytes, canonical form, log, seq, chain link, genesis, text) and, when its actor
 has a key, the presumed signature job of ``audit.sigpool`` reads the same actor and
 signature — so the fold decodes it without checking its form again
-(``ledger.events.decode_checked``) and counts the presumed verdict.  Anything else is
+(``ledger.wire.events.decode_checked``) and counts the presumed verdict.  Anything else is
 ``FLAGGED``: the fold runs the same checks itself and writes the findings.
 
 The fold asks for a block once, when it reaches it (``take``): a block the workers have
@@ -17,7 +17,7 @@ and checked there.  The block state is read and written under the pool's lock, w
 acquire and release order the workers' writes before the fold's reads.  Never a verdict
 of the fold's own: a worker can only spare the fold work, not decide what it reports.
 
-May import: ``multiprocessing``, ``ledger.events``, ``ledger.merkle``,
+May import: ``multiprocessing``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
 ``audit.leafcheck``, ``audit.sigpool`` (its presumed-job reading only).
 """
 
@@ -29,8 +29,8 @@ from typing import Any
 
 from audit.leafcheck import leaf_findings
 from audit.sigpool import reads_as
-from ledger.events import ZERO_HASH
-from ledger.merkle import leaf_hash
+from ledger.proofs.merkle import leaf_hash
+from ledger.wire.events import ZERO_HASH
 
 BLOCK = 64
 #: leaf status

@@ -21,10 +21,10 @@ import msgspec
 
 from audit.findings import Finding, Report, finding, make_report
 from audit.verify import audit_leaves, load_target
-from ledger.canonical import NonCanonicalError, canonical
-from ledger.events import ReportPublished, SignedEvent, parse_leaf
-from ledger.merkle import leaf_hash, root_from_hashes
-from ledger.state import TournamentState, apply_event
+from ledger.core.state import TournamentState, apply_event
+from ledger.proofs.merkle import leaf_hash, root_from_hashes
+from ledger.wire.canonical import NonCanonicalError, canonical
+from ledger.wire.events import ReportPublished, SignedEvent, parse_leaf
 from projections.report import compare_figures, report_figures
 
 REPORT_DOC = "tourney-report-file/v1"

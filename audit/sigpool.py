@@ -15,7 +15,7 @@ that rate is spent.
 
 A presumed verdict counts only for a leaf the fold *confirms*: canonical, with the same
 actor and signature the fold decoded — then the presumed signing input is exactly the
-fold's (``ledger.events.parse_leaf`` slices a canonical leaf the same way).  Any other leaf
+fold's (``ledger.wire.events.parse_leaf`` slices a canonical leaf the same way).  Any other leaf
 gets the fold's own job and the presumed verdict is ignored.
 
 Before any signature the workers run the stateless checks of every leaf for the fold

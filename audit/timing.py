@@ -5,7 +5,7 @@ Owns: ``time_findings`` — which event's claimed time is malformed, which one *
 honest successor is not blamed) and which one *regressed* (behind the latest earlier
 non-jumping event by more than the tolerance).  Ordering is by ``seq``; times are claims.
 
-May import: ``ledger.clock``, ``audit.findings``.
+May import: ``ledger.wire.clock``, ``audit.findings``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from audit.findings import Finding, finding
-from ledger.clock import parse_time
+from ledger.wire.clock import parse_time
 
 
 def _all_valid(times: Sequence[str]) -> bool:

@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING
 
 from audit.findings import Finding, Report, finding, make_report
 from audit.sigpool import SignaturePool
-from ledger.canonical import NonCanonicalError
 from ledger.errors import StorageError, UsageError
-from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
 
 if TYPE_CHECKING:
     from audit.checkpoints import NoteFile
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
 
 Progress = Callable[[int, int], None]
 _GENESIS = b'"kind":"tournament_created"'
@@ -121,7 +121,7 @@ def published_notes(directories: Sequence[Path], log: str,
     left out; an unparsable note is kept for the audit to report.  A directory that holds
     no note of ``log`` binds nothing, so it is a usage error rather than a silent pass
     (naming the tournaments whose notes it does hold)."""
-    from ledger.checkpoint_store import note_files, origin_of
+    from ledger.proofs.checkpoint_store import note_files, origin_of
 
     out: list[NoteFile] = []
     for directory in directories:
@@ -146,8 +146,8 @@ def published_notes(directories: Sequence[Path], log: str,
 def _origin(note: bytes, log: str) -> str:
     """A note's origin line (an unparsable note counts as this log's: the audit reports
     it)."""
-    from ledger.checkpoint import CheckpointError, parse_checkpoint_note
-    from ledger.checkpoint_store import origin_of
+    from ledger.proofs.checkpoint import CheckpointError, parse_checkpoint_note
+    from ledger.proofs.checkpoint_store import origin_of
 
     try:
         return parse_checkpoint_note(note)[0].origin
@@ -172,7 +172,7 @@ def verify_ledger(location: Location, log: str | None, checkpoints: Path | None,
     """Audit one tournament of a ledger (SQLite file or PostgreSQL URL), reading raw rows
     through a read-only connection.  Notes: the ledger's own checkpoint directory plus
     every ``published`` directory of the auditor (issue 12, defect 1)."""
-    from ledger.store import Ledger
+    from ledger.storage.store import Ledger
 
     with Ledger(location, readonly=True) as ledger:
         tid = ledger.resolve(log)
@@ -205,7 +205,7 @@ def verify_bundle(directory: Path, progress: Progress | None = None, *,
     log = _expected_log(leaves)
     signatures = start_signatures(leaves, log)
     with _closing_on_error(signatures[0]):
-        from ledger.checkpoint_store import note_files
+        from ledger.proofs.checkpoint_store import note_files
 
         notes = read_notes(note_files([directory / "checkpoints"], log or ""))
         if log:
@@ -233,9 +233,9 @@ def load_target(target: str | None, tournament: str | None,
     """(leaves, checkpoint notes, tournament id or None, source) of a ledger path/URL or an
     exported bundle directory; the auditor's ``published`` note directories bind every
     input (issue 12, defect 1)."""
-    from ledger.checkpoint_store import note_files
-    from ledger.location import location_from
-    from ledger.store import Ledger
+    from ledger.proofs.checkpoint_store import note_files
+    from ledger.storage.location import location_from
+    from ledger.storage.store import Ledger
 
     path = Path(target) if target else None
     if path is not None and path.is_dir():
@@ -270,7 +270,7 @@ def _ledger_notes(ledger: Ledger, location: Location, checkpoints: Path | None, 
     cosignatures), its note directory's (keyed by its genesis hash; issue 17, defect 8),
     its own notes in the old name-keyed directory, then every note of this log in the
     auditor's ``published`` directories (``published_notes``; issue 21, item 15)."""
-    from ledger.checkpoint_store import (
+    from ledger.proofs.checkpoint_store import (
         checkpoint_dir,
         ledger_notes,
         legacy_note_files,

@@ -24,13 +24,13 @@ import statistics
 import time
 from pathlib import Path
 
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
+from ledger.core.aggregate import Tournament
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.keys import Signer
 
 HJ = Signer.from_seed(b"\x01" * 32, "bench head judge")
 OUT = Path("bench/out")

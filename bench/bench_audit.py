@@ -21,14 +21,14 @@ from pathlib import Path
 
 from audit.sigpool import verify_batch
 from audit.verify import verify_ledger
-from ledger.aggregate import Tournament
-from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
-from ledger.clock import FixedClock
-from ledger.events import SIG_DOMAIN, parse_leaf
+from ledger.core.aggregate import Tournament
 from ledger.formats.registry import make_format
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import checkpoint_dir, write_checkpoint
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import SIG_DOMAIN, parse_leaf
+from ledger.wire.keys import Signer
 
 HJ = Signer.from_seed(bytes([7]) * 32, "bench head judge")
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import ledger.formats.registry  # noqa: F401  (the formats' kinds, to read every leaf)
 from audit.sigpool import verify_batch
-from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
+from ledger.wire.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
 
 OUT = Path("bench/out/auditcli")
 

@@ -84,7 +84,7 @@ _RAW = r"""
 import base64, json, sys, time
 import ledger.formats.registry
 from audit.sigpool import verify_batch
-from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
+from ledger.wire.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
 lines = open(sys.argv[1], 'rb').read().split(b"\n")[:-1]
 parsed = [parse_leaf(x) for x in lines]
 keys = {}

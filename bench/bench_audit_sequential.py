@@ -12,8 +12,8 @@ import statistics
 import time
 
 import audit.verify as verify
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
 
 
 class _NoPool:

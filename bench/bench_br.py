@@ -25,15 +25,15 @@ from pathlib import Path
 
 import ledger.formats.registry  # noqa: F401
 from bench.bench_audit import raw_rate_jobs
-from ledger.checkpoint_store import checkpoint_dir
-from ledger.draw import draw_v1
+from ledger.core.draw import draw_v1
 from ledger.formats.bushiroad.plan import PAIRING_ALGORITHM
 from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.match.pairing import pair_swiss
 from ledger.formats.match.plan import PAIRING_LIMITS, entrants
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import checkpoint_dir
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
 
 
 def _timed(fn: object, runs: int) -> list[float]:

@@ -49,12 +49,12 @@ LIBS = "import typer, msgspec, eventsourcing, cryptography"
 
 def make_pair_due(d: Path, players: int) -> None:
     """A HotC event of ``players`` with round 1 complete and closed (round 2 due)."""
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
     from ledger.formats.match.model import Outcome
     from ledger.formats.registry import make_format
-    from ledger.keys import write_new_key
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    from ledger.wire.keys import write_new_key
 
     signer = write_new_key(d / "hj.pem", "bench head judge", None)
     with Ledger(Location(str(d / "t.db")), create=True) as led:

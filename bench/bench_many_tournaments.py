@@ -36,12 +36,12 @@ import sys
 import time
 from pathlib import Path
 
-from ledger.aggregate import Tournament
+from ledger.core.aggregate import Tournament
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
-from ledger.keys import Signer, load_signer, write_new_key
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.keys import Signer, load_signer, write_new_key
 
 OUT = Path("bench/out/many")
 

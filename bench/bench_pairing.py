@@ -23,7 +23,7 @@ import hashlib
 import statistics
 import time
 
-from ledger.draw import draw_v1
+from ledger.core.draw import draw_v1
 from ledger.formats.hotc.bye import bye_by_pairing
 from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from audit.verify import verify_ledger
 from bench.bench_audit import raw_rate_jobs
-from ledger.checkpoint_store import checkpoint_dir
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import checkpoint_dir
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
 
 
 def main() -> None:

@@ -17,8 +17,8 @@ import time
 
 import ledger.formats.registry  # noqa: F401  (the formats' kinds, to read every leaf)
 from ledger.formats.hotc.standings import standings, standings_json
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
 
 
 def main() -> None:

@@ -46,12 +46,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ledger.aggregate import Tournament
-from ledger.events import Role
+from ledger.core.aggregate import Tournament
 from ledger.formats.registry import make_format
-from ledger.keys import PublicKey, load_signer, write_new_key
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import Role
+from ledger.wire.keys import PublicKey, load_signer, write_new_key
 
 OUT = Path("bench/out/stations")
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
@@ -195,8 +195,8 @@ def server_station(index: int, slips: list[tuple[int, int]], requests: Any, repl
 
 def head_judge(url: str, log: str, key: str, out: Any) -> None:
     """Watch round 1; pair round 2 the moment the last result lands; checkpoint."""
-    from ledger.checkpoint_store import write_checkpoint
     from ledger.formats.match.plan import open_round
+    from ledger.proofs.checkpoint_store import write_checkpoint
 
     signer = load_signer(Path(key))
     with Ledger(Location(url)) as led:
@@ -216,7 +216,7 @@ def head_judge(url: str, log: str, key: str, out: Any) -> None:
 
 def verify(loc: Location, log: str, tables: int) -> dict[str, Any]:
     from audit.verify import verify_ledger
-    from ledger.events import open_leaf
+    from ledger.wire.events import open_leaf
 
     per_table: dict[int, int] = {}
     results = 0

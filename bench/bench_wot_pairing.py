@@ -36,7 +36,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ledger.draw import draw_v1
+from ledger.core.draw import draw_v1
 from ledger.formats.wot.model import Revision, Side
 from ledger.formats.wot.pairing import Entrant, Pairing, Table, pair_game
 
@@ -93,16 +93,16 @@ def _pair(hj: object, material: str, t: object, now: str) -> object:
 def build(path: Path, n: int, hj: Any, sk: Any, games: int = 2) -> Any:
     """A real SQLite ledger: wot-classic, N players, ``games`` Games played (simulated
     outcomes); returns the folded state."""
-    from ledger.aggregate import Tournament
-    from ledger.clock import FixedClock
-    from ledger.draw import seed_from_material
-    from ledger.events import Role
+    from ledger.core.aggregate import Tournament
+    from ledger.core.draw import seed_from_material
     from ledger.formats.registry import make_format
     from ledger.formats.wot import plan
     from ledger.formats.wot.sim import simulated_result
-    from ledger.keys import PublicKey
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    from ledger.wire.clock import FixedClock
+    from ledger.wire.events import Role
+    from ledger.wire.keys import PublicKey
 
     with Ledger(Location(str(path)), create=True, clock=FixedClock()) as led:
         led.create("b", lambda now: Tournament.create(
@@ -134,9 +134,9 @@ def build(path: Path, n: int, hj: Any, sk: Any, games: int = 2) -> Any:
 
 def decide(n: int, repeat: int) -> None:
     """The command/audit decision on a real folded ledger after two Games."""
-    from ledger.draw import seed_from_material
+    from ledger.core.draw import seed_from_material
     from ledger.formats.wot import plan
-    from ledger.keys import Signer
+    from ledger.wire.keys import Signer
 
     hj = Signer.from_seed(bytes([1]) * 32, "hj")
     sk = Signer.from_seed(bytes([3]) * 32, "sk")
@@ -163,7 +163,7 @@ def process(n: int, repeat: int) -> None:
     import subprocess
     import sys
 
-    from ledger.keys import load_signer
+    from ledger.wire.keys import load_signer
 
     tourney = [sys.executable, "-m", "cli.main"]
     with tempfile.TemporaryDirectory() as tmp:

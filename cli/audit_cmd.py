@@ -115,7 +115,7 @@ def audit_verify(
     """
     from audit.findings import report_json
     from audit.verify import verify_bundle, verify_ledger
-    from ledger.location import location_from
+    from ledger.storage.location import location_from
 
     s = Session(ctx, json=json)
     published = [*s.g.checkpoints, *(checkpoints or [])]
@@ -225,7 +225,7 @@ def audit_proof(
     """
     import ledger.formats.registry  # noqa: F401  (the proved event may be of any format)
     from cli.common import read_file_bytes
-    from ledger.proof_file import verify_proof_file
+    from ledger.proofs.proof_file import verify_proof_file
 
     s = Session(ctx, json=json)
     res = verify_proof_file(read_file_bytes(proof_file, "proof file"))

@@ -13,7 +13,7 @@ command writes after pairings, results, the cut and the bracket).
 Nothing here catches errors: every expected failure is a ``ledger.errors.TourneyError``
 that propagates to ``cli.main.run``.
 
-May import: ``typer``, ``msgspec``, ``ledger.*`` (ledger.store lazily: it pulls in
+May import: ``typer``, ``msgspec``, ``ledger.*`` (ledger.storage.store lazily: it pulls in
 ``eventsourcing``, which commands such as ``keys`` do not need).
 """
 
@@ -33,11 +33,11 @@ import typer
 from ledger.errors import TourneyError, UsageError
 
 if TYPE_CHECKING:
-    from ledger.events import SignedEvent
-    from ledger.keys import Signer
-    from ledger.location import Location
-    from ledger.state import TournamentState
-    from ledger.store import Ledger
+    from ledger.core.state import TournamentState
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    from ledger.wire.events import SignedEvent
+    from ledger.wire.keys import Signer
 
 TOURNAMENT_ENV = "TOURNEY_TOURNAMENT"
 KEY_ENV = "TOURNEY_KEY"
@@ -99,7 +99,7 @@ class Session:
     # -- inputs --------------------------------------------------------------------------
     @property
     def location(self) -> Location:
-        from ledger.location import location_from
+        from ledger.storage.location import location_from
         return location_from(self.g.ledger)
 
     def key_path(self) -> Path:
@@ -109,7 +109,7 @@ class Session:
         return self._key
 
     def signer(self) -> Signer:
-        from ledger.keys import load_signer
+        from ledger.wire.keys import load_signer
         return load_signer(self.key_path())
 
     @contextmanager
@@ -117,7 +117,7 @@ class Session:
         """The ledger; ``readonly`` for commands that only read (they work on write-
         protected media and never change the file)."""
         import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
-        from ledger.store import Ledger
+        from ledger.storage.store import Ledger
         with Ledger(self.location, create=create, readonly=readonly) as led:
             yield led
 
@@ -138,14 +138,14 @@ class Session:
         """Where note files of this log are written and read (``--checkpoints DIR`` or the
         default ``<ledger>.checkpoints/``, then ``<id>-<genesis hash>/``; issue 17,
         defect 8: keyed by the log, never by its name)."""
-        from ledger.checkpoint_store import checkpoint_dir, genesis_of
+        from ledger.proofs.checkpoint_store import checkpoint_dir, genesis_of
         return checkpoint_dir(self.location, self.checkpoint_override(), log,
                               genesis_of(ledger, log))
 
     def checkpoint_files(self, ledger: Ledger, log: str) -> list[Path]:
         """The note files of this log: its directory's, then those of the old name-keyed
         directory that are this log's (``legacy_note_files``)."""
-        from ledger.checkpoint_store import legacy_note_files, list_checkpoint_files
+        from ledger.proofs.checkpoint_store import legacy_note_files, list_checkpoint_files
         return [*list_checkpoint_files(self.checkpoint_dir(ledger, log)),
                 *legacy_note_files(ledger, self.location, self.checkpoint_override(), log)]
 
@@ -159,7 +159,7 @@ def emit(json_mode: bool, data: Any, lines: str | Iterable[str] = ()) -> None:
     """Print ``data`` as JSON, or ``lines`` for a terminal with every control, bidi or
     line-separator character shown as a visible ``\\uXXXX`` escape (issue 12, defect 9:
     a foreign log's text can never move the cursor, recolour or reorder a posted table)."""
-    from ledger.text import escape_display
+    from ledger.wire.text import escape_display
 
     if json_mode:
         sys.stdout.write(msgspec.json.encode(data).decode("utf-8") + "\n")
@@ -172,7 +172,7 @@ def emit(json_mode: bool, data: Any, lines: str | Iterable[str] = ()) -> None:
 def note(message: str) -> None:
     """A diagnostic line on stderr (never stdout, so --json stays one document), escaped
     like ``emit``."""
-    from ledger.text import escape_display
+    from ledger.wire.text import escape_display
 
     sys.stderr.write(escape_display(message) + "\n")
     sys.stderr.flush()
@@ -255,7 +255,7 @@ def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: 
     """DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
     head judge (else None).  ``done`` says what was already written if it fails;
     ``state`` is the tournament as just saved (so nothing is read again)."""
-    from ledger.checkpoint_store import checkpoint_if_head_judge
+    from ledger.proofs.checkpoint_store import checkpoint_if_head_judge
 
     mirror = s.checkpoint_dir(ledger, log)  # also as files: reveal, publish and witnesses read them
     try:

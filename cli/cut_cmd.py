@@ -33,11 +33,11 @@ from cli.round_cmd import (
     round_lines,
     seeded_write,
 )
+from ledger.core.plugin import plugin_of
 from ledger.formats.officiating.commands import apply_pending
-from ledger.plugin import plugin_of
 
 if TYPE_CHECKING:
-    from ledger.state import TournamentState
+    from ledger.core.state import TournamentState
 
 
 def _names(state: TournamentState, numbers: list[int]) -> str:

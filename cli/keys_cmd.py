@@ -4,7 +4,7 @@ Owns: ``keys new`` (FILE private 0600 + FILE.pub; the private key is never print
 passphrase from TOURNEY_KEY_PASSPHRASE or an interactive prompt) and ``keys show``.
 Never opens a ledger.
 
-May import: ``typer``, ``cli.common``, ``ledger.keys``, ``ledger.errors``.
+May import: ``typer``, ``cli.common``, ``ledger.wire.keys``, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import typer
 
 from cli.common import JsonOpt, Session, read_file_bytes
 from ledger.errors import UsageError
-from ledger.keys import PASSPHRASE_ENV, load_public_key, load_signer, write_new_key
+from ledger.wire.keys import PASSPHRASE_ENV, load_public_key, load_signer, write_new_key
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Create and inspect Ed25519 signing keys.\n\n"

@@ -2,7 +2,7 @@
 Merkle tree.
 
 Owns: the one-line event summaries of ``log`` and the printing of checkpoints and
-proofs.  Trees, notes and proofs are ``ledger.checkpoint_store``'s; a proof that does not
+proofs.  Trees, notes and proofs are ``ledger.proofs.checkpoint_store``'s; a proof that does not
 verify raises ``VerificationError`` there (exit 4), never a second check here.
 
 May import: ``typer``, ``msgspec``, ``cli.common``, ``ledger.*``.
@@ -52,8 +52,8 @@ def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
 def _plugin_of(led: Any, log_id: str) -> Any:
     """The format plug-in of the log (its words for results), None if unreadable: the
     log is still listed, event by event."""
+    from ledger.core.plugin import plugin_for
     from ledger.errors import TourneyError
-    from ledger.plugin import plugin_for
 
     try:
         state = led.load(log_id).state
@@ -119,8 +119,8 @@ def log(
     Example: tourney log --from 5 --kind player_registered
     """
     import ledger.formats.registry  # noqa: F401  (the formats' kinds)
-    from ledger.events import BODY_TYPES, body_type_of
-    from ledger.snapshots import LedgerCorrupt
+    from ledger.storage.snapshots import LedgerCorrupt
+    from ledger.wire.events import BODY_TYPES, body_type_of
 
     s = Session(ctx, json=json)
     if kind is not None and body_type_of(kind) is None:
@@ -158,7 +158,7 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
 
     Example: tourney checkpoint --key hj.pem
     """
-    from ledger.checkpoint_store import write_checkpoint
+    from ledger.proofs.checkpoint_store import write_checkpoint
 
     s = Session(ctx, key=key, json=json)
     signer = s.signer()
@@ -172,7 +172,7 @@ def checkpoint(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
 
 
 def _latest_note(s: Session, led: Any, log_id: str) -> tuple[str, bytes]:
-    from ledger.checkpoint_store import latest_note
+    from ledger.proofs.checkpoint_store import latest_note
 
     found = latest_note(led, log_id, s.checkpoint_dir(led, log_id))
     if found is None:
@@ -204,7 +204,7 @@ def proof(
     if out is not None:
         _proof_file(ctx, seq, note_file, out, json)
         return
-    from ledger.checkpoint_store import inclusion
+    from ledger.proofs.checkpoint_store import inclusion
 
     s = Session(ctx, json=json)
     with s.ledger(readonly=True) as led:
@@ -237,7 +237,7 @@ def consistency(
 
     Example: tourney consistency 12 bundle/checkpoints/40.note
     """
-    from ledger.checkpoint_store import consistency as prove
+    from ledger.proofs.checkpoint_store import consistency as prove
 
     s = Session(ctx, json=json)
     with s.ledger(readonly=True) as led:
@@ -265,7 +265,7 @@ def consistency(
 
 def _proof_file(ctx: typer.Context, seq: int, note_file: Path | None, out: Path,
                 json: bool) -> None:
-    from ledger.proof_file import build_proof_file
+    from ledger.proofs.proof_file import build_proof_file
 
     s = Session(ctx, json=json)
     if out.exists():

@@ -1,7 +1,7 @@
 """``tourney official``: add, revoke and list officials (DESIGN.md §5, RULES.md §1.3).
 
 Owns: the mapping of the command-line role names (``head-judge`` …) to ``Role`` and the
-three commands.  Authority checks are the ledger's (``ledger.rules``), never repeated here.
+three commands.  Authority checks are the ledger's (``ledger.core.rules``), never repeated here.
 
 May import: ``typer``, ``cli.common``, ``ledger.*``.
 """
@@ -16,7 +16,7 @@ import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, is_hex, write_result
 from ledger.errors import UsageError
-from ledger.events import Role
+from ledger.wire.events import Role
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Officials: judges, scorekeepers, time-keepers and head judges (signed by the organizer).\n\n"
@@ -54,7 +54,7 @@ def official_add(
 
     Example: tourney official add --role judge --name "Carol" --public-key carol.pem.pub --key hj.pem
     """
-    from ledger.keys import load_public_key
+    from ledger.wire.keys import load_public_key
 
     s = Session(ctx, key=key, json=json)
     pub = load_public_key(public_key)

@@ -21,8 +21,8 @@ import typer
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes, write_result
 from cli.csv_files import delimiter_hint
 from ledger.errors import TourneyError, UsageError
-from ledger.events import PlayerRegistered
-from ledger.text import whole_number
+from ledger.wire.events import PlayerRegistered
+from ledger.wire.text import whole_number
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Players: register (scorekeeper or head judge) and list.\n\n"

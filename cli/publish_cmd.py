@@ -50,8 +50,8 @@ def publish(
     Example: tourney publish site/ --key hj.pem
     """
     from audit.report import report_document
-    from ledger.checkpoint_store import write_checkpoint
-    from ledger.events import ReportPublished
+    from ledger.proofs.checkpoint_store import write_checkpoint
+    from ledger.wire.events import ReportPublished
     from projections.report import report_digest, report_figures, round_docs
     from projections.site import render_site
     from projections.standings_doc import settled_view

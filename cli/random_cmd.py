@@ -28,10 +28,10 @@ from cli.common import (
     write_result,
 )
 from ledger.errors import UsageError
-from ledger.events import DrawMade, SeedRecorded, SignedEvent
+from ledger.wire.events import DrawMade, SeedRecorded, SignedEvent
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 seed_app = typer.Typer(no_args_is_help=True, help=(
     "Seeds: record randomizer output verbatim with its provenance (head judge).\n\n"
@@ -157,7 +157,7 @@ ChainOpt = Annotated[str, _Opt("--chain", metavar="NAME",
 
 
 def _seed_lines(ev: object) -> list[str]:
-    from ledger.events import SignedEvent
+    from ledger.wire.events import SignedEvent
 
     assert isinstance(ev, SignedEvent) and isinstance(ev.body, SeedRecorded)
     return [f"seq {ev.seq}: {ev.body.provenance} seed recorded (verified)",
@@ -266,10 +266,10 @@ def commit(
     """
     import msgspec
 
-    from ledger.clock import parse_time
     from ledger.randomness import drand
     from ledger.randomness.commands import commit_seed
     from ledger.randomness.commit import SALT_BYTES, SECRET_BYTES, SecretFile
+    from ledger.wire.clock import parse_time
 
     s = Session(ctx, key=key, json=json)
     if out.exists():
@@ -338,8 +338,8 @@ def reveal(
     """
     import msgspec
 
-    from ledger.checkpoint import CheckpointError, parse_checkpoint_note
-    from ledger.checkpoint_store import ledger_notes
+    from ledger.proofs.checkpoint import CheckpointError, parse_checkpoint_note
+    from ledger.proofs.checkpoint_store import ledger_notes
     from ledger.randomness.commands import beacon_bytes, reveal_seed
     from ledger.randomness.commit import SecretFile
 

@@ -17,15 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.plugin import plugin_of
+from ledger.core.rules import authorize
 from ledger.errors import RuleError
-from ledger.plugin import plugin_of
-from ledger.rules import authorize
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
-    from ledger.events import SignedEvent
-    from ledger.keys import Signer
-    from ledger.state import TournamentState
+    from ledger.core.aggregate import Tournament
+    from ledger.core.state import TournamentState
+    from ledger.wire.events import SignedEvent
+    from ledger.wire.keys import Signer
 
 
 @dataclass(frozen=True)

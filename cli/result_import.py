@@ -29,11 +29,11 @@ import typer
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
 from cli.csv_files import delimiter_hint
 from ledger.errors import ExitCode, StorageError, TourneyError, UsageError
-from ledger.text import whole_number
+from ledger.wire.text import whole_number
 
 if TYPE_CHECKING:
-    from ledger.plugin import FormatPlugin
-    from ledger.state import TournamentState
+    from ledger.core.plugin import FormatPlugin
+    from ledger.core.state import TournamentState
 
 REQUIRED = ("round", "table")
 
@@ -119,7 +119,7 @@ def slip_kwargs(slip: Slip, state: TournamentState) -> dict[str, Any]:
     """``record_result`` keyword arguments of one slip: the row read by the format into
     the outcome its ``result record`` options would give (one reading of an outcome
     for the command line and the batch: ``Vocabulary.entry_for``, ``result_kwargs``)."""
-    from ledger.plugin import require_plugin
+    from ledger.core.plugin import require_plugin
 
     plugin = require_plugin(state.format.id if state.format else "")
     vocab = plugin.result_vocabulary()
@@ -171,7 +171,7 @@ def result_import(
         log = s.tournament(led)
         session = led.session(log)
         st = session.state
-        from ledger.plugin import require_plugin
+        from ledger.core.plugin import require_plugin
         check_header(require_plugin(st.format.id if st.format else ""), cols, name)
         for slip in slips:
             def command(t: Any, time: str, slip: Slip = slip) -> Any:

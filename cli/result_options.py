@@ -8,7 +8,7 @@ vocabulary), ``entry_kwargs`` (the command line's outcome options → the format
 and ``vocabulary_help``.  Which outcomes exist, which options they take, in which phase,
 and what they mean is the format's declaration (issue 17, ADR 0015), never decided here.
 
-May import: ``typer``, ``ledger.errors``, ``ledger.plugin``, ``ledger.vocabulary``.
+May import: ``typer``, ``ledger.errors``, ``ledger.core.plugin``, ``ledger.core.vocabulary``.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from ledger.plugin import plugin_of
+from ledger.core.plugin import plugin_of
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
-    from ledger.vocabulary import Vocabulary
+    from ledger.core.aggregate import Tournament
+    from ledger.core.vocabulary import Vocabulary
 
 _Opt = typer.Option
 RoundOpt = Annotated[int, _Opt("--round", metavar="N", min=1, help="Round number.")]
@@ -37,8 +37,8 @@ OUTCOME_SETTINGS: dict[str, Any] = {"allow_extra_args": True,
 def vocabularies() -> list[Vocabulary]:
     """Every registered format's vocabulary, each once (formats may share one)."""
     import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
+    from ledger.core.plugin import registered_formats
     from ledger.errors import RuleError
-    from ledger.plugin import registered_formats
 
     out: list[Vocabulary] = []
     for plugin in registered_formats():
@@ -86,7 +86,7 @@ def entry_kwargs(t: Tournament, args: list[str], round_no: int,
 def parse_games(text: str | None, option: str = "--games") -> list[int] | None:
     """``--games 2-1`` or ``2-1-1`` → [2, 1] / [2, 1, 1] (an end-of-match decision's
     score; a result's is read by the format's vocabulary)."""
-    from ledger.vocabulary import FieldKind, ResultField, read_value
+    from ledger.core.vocabulary import FieldKind, ResultField, read_value
 
     if text is None:
         return None

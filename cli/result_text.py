@@ -4,7 +4,7 @@ Owns: ``label`` (``#7 Ada Lovelace``).  Kept apart from ``cli.round_cmd`` so tha
 recording a result does not import the round-display module for it (issue 22 item 6); a
 result's words are its format's (``projections.result_words.describe``).
 
-May import: ``ledger.state`` (types).
+May import: ``ledger.core.state`` (types).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ledger.state import TournamentState
+    from ledger.core.state import TournamentState
 
 
 def label(state: TournamentState, number: int | None) -> str:

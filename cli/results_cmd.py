@@ -41,10 +41,10 @@ from ledger.errors import TourneyError, UsageError
 from ledger.formats.match.events import DropTiming, PlayerDropped, ResultRecorded
 
 if TYPE_CHECKING:
-    from ledger.events import SignedEvent
-    from ledger.keys import Signer
-    from ledger.state import TournamentState
-    from ledger.store import Ledger
+    from ledger.core.state import TournamentState
+    from ledger.storage.store import Ledger
+    from ledger.wire.events import SignedEvent
+    from ledger.wire.keys import Signer
 
 _Opt = typer.Option
 app = typer.Typer(no_args_is_help=True, help=(
@@ -54,9 +54,9 @@ app = typer.Typer(no_args_is_help=True, help=(
 def closing(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
             events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
     """What a command that may have closed a round adds to its output (JSON, lines)."""
+    from ledger.core.plugin import require_plugin
     from ledger.formats.match.events import ChampionDeclared, RoundClosed
     from ledger.formats.match.model import Phase
-    from ledger.plugin import require_plugin
 
     closed = next((e.body for e in events if isinstance(e.body, RoundClosed)), None)
     champ = next((e.body for e in events if isinstance(e.body, ChampionDeclared)), None)
@@ -106,7 +106,7 @@ def _after(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentS
            events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
     """What comes after a result: a closed round's verdict (``round_closed``), or the
     format's word that the result completed its round (a Wheel of Time Game)."""
-    from ledger.plugin import require_plugin
+    from ledger.core.plugin import require_plugin
 
     round_no = getattr(events[0].body, "round", 0)
     plugin = require_plugin(state.format.id if state.format else "")
@@ -148,7 +148,7 @@ def _describe(state: TournamentState, round_no: int, table: int) -> tuple[str, s
 
 def state_table(state: TournamentState, round_no: int, table: int) -> tuple[list[int], Any] | None:
     """The players and the result of one table, as the format keeps them."""
-    from ledger.plugin import plugin_for
+    from ledger.core.plugin import plugin_for
 
     plugin = plugin_for(state.format.id if state.format else None)
     return None if plugin is None else plugin.table_at(state, round_no, table)
@@ -265,7 +265,7 @@ def result_codes(ctx: typer.Context, json: JsonOpt = False) -> None:
     try:
         with s.ledger(create=False) as led:
             state = led.load(s.tournament(led)).state
-        from ledger.plugin import require_plugin
+        from ledger.core.plugin import require_plugin
         if state.format is not None:
             vocabs = [require_plugin(state.format.id).result_vocabulary()]
     except TourneyError:

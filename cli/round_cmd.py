@@ -29,13 +29,13 @@ from cli.common import (
     seq_span,
 )
 from cli.result_text import label
+from ledger.core.plugin import plugin_of
 from ledger.errors import UsageError
-from ledger.plugin import plugin_of
 from projections.result_words import describe
 
 if TYPE_CHECKING:
+    from ledger.core.state import TournamentState
     from ledger.formats.match.model import ResultState, RoundState
-    from ledger.state import TournamentState
     from projections.rounds import Overridden
 
 app = typer.Typer(no_args_is_help=True, help=(
@@ -73,8 +73,8 @@ def preauthorize(state: TournamentState, actor: str, kinds: tuple[str, ...]) -> 
     """Refuse a key without the role for the first of ``kinds`` this tournament's format
     (or the core) knows, before anything else is checked: the scorekeeper who runs
     ``round pair`` learns about the role, not about a missing seed."""
-    from ledger.plugin import plugin_for
-    from ledger.rules import PERMITTED, authorize
+    from ledger.core.plugin import plugin_for
+    from ledger.core.rules import PERMITTED, authorize
 
     plugin = plugin_for(state.format.id if state.format else None)
     for kind in kinds:
@@ -175,7 +175,7 @@ def round_lines(state: TournamentState, rnd: RoundState,
         lines.append(fit("advance without playing: "
                          + ", ".join(label(state, n) for n in rnd.advances), LINE_WIDTH))
     w = NAME_WIDTH
-    from ledger.plugin import plugin_for
+    from ledger.core.plugin import plugin_for
 
     plugin = plugin_for(state.format.id if state.format else None)
     col, m = ("WINS", 1) if plugin is None else plugin.group_column(state)

@@ -30,9 +30,9 @@ from ledger.errors import ExitCode, TourneyError, UsageError
 from ledger.formats.registry import FORMAT_IDS
 
 if TYPE_CHECKING:
-    from ledger.keys import Signer
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    from ledger.wire.keys import Signer
 
 MAX_PLAYERS = 100_000
 DEFAULT_SEED = "tourney demo"
@@ -120,7 +120,7 @@ def demo_keys_dir(location: Location, log: str) -> Path:
 def _write_demo_keys(location: Location, log: str, hj: Signer, sk: Signer) -> Path:
     """Issue 17, defect 22: the demo keys that signed the simulation, as key files marked
     DEMO (0600), so a newcomer can continue or publish the simulated event."""
-    from ledger.keys import write_key
+    from ledger.wire.keys import write_key
 
     directory = demo_keys_dir(location, log)
     try:
@@ -137,7 +137,7 @@ def _sim_location(s: Session, players: int) -> Location:
     """The ledger a simulation writes to: the one given (``--ledger`` or TOURNEY_LEDGER),
     else a fresh ``sim-<N>.db`` (``sim-<N>-2.db``, …) in the current directory — never
     the default ``./tournament.db`` of a real event."""
-    from ledger.location import Location
+    from ledger.storage.location import Location
 
     if s.g.ledger:
         return s.location
@@ -152,7 +152,7 @@ def _sim_location(s: Session, players: int) -> Location:
 
 def _real_tournaments(led: Ledger) -> list[str]:
     """Tournaments of a ledger that are not simulations (by their genesis name)."""
-    from ledger.events import TournamentCreated, open_leaf
+    from ledger.wire.events import TournamentCreated, open_leaf
 
     out = []
     for tid in led.tournament_ids():
@@ -209,7 +209,7 @@ def simulate(
     from audit.verify import verify_ledger
     from ledger.formats.simulation import check_rates, demo_key
     from ledger.formats.simulation import simulate as run_simulation
-    from ledger.store import Ledger
+    from ledger.storage.store import Ledger
 
     s = Session(ctx, json=json)
     if not 2 <= players <= MAX_PLAYERS:
@@ -239,7 +239,7 @@ def simulate(
     existed = location.exists()
 
     def cp_dir(log: str) -> Path:  # once the genesis is written (keyed by its hash)
-        from ledger.checkpoint_store import checkpoint_dir
+        from ledger.proofs.checkpoint_store import checkpoint_dir
         return checkpoint_dir(location, s.checkpoint_override(), log)
     created = False
     hj, sk = demo_key(seed, "head-judge"), demo_key(seed, "scorekeeper")

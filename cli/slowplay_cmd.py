@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, write_result
-from ledger.plugin import plugin_of
+from ledger.core.plugin import plugin_of
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Slow-play calls and the judge's rulings, recorded when they happen (HotC "

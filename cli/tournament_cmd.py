@@ -22,7 +22,7 @@ from cli.common import JsonOpt, KeyOpt, Session, note, write_result
 from ledger.errors import RuleError, TourneyError, UsageError
 
 if TYPE_CHECKING:
-    from ledger.store import Ledger
+    from ledger.storage.store import Ledger
 
 #: Tournament ids: 1-64 characters, Unicode letters, digits and combining marks (NFC),
 #: plus ``.``, ``_`` and ``-``, starting with a letter or digit.
@@ -94,9 +94,9 @@ def init(
 
     Example: tourney init --name "Spring Open 2026" --format hotc-swiss-de --cut 8 --key hj.pem
     """
-    from ledger.aggregate import Tournament
-    from ledger.events import LedgerPolicy, open_leaf
+    from ledger.core.aggregate import Tournament
     from ledger.formats.registry import FORMAT_IDS, make_format, parse_params
+    from ledger.wire.events import LedgerPolicy, open_leaf
 
     s = Session(ctx, key=key, json=json)
     if not name.strip():
@@ -173,7 +173,7 @@ def _remove_sqlite(path: Path) -> None:
 
 def _progress(st: Any) -> dict[str, Any]:
     """Where the event stands, as its format says (``FormatPlugin.progress``)."""
-    from ledger.plugin import plugin_for
+    from ledger.core.plugin import plugin_for
 
     plugin = plugin_for(st.format.id if st.format else None)
     if plugin is None:
@@ -187,7 +187,7 @@ def _progress(st: Any) -> dict[str, Any]:
 
 def _next_step(st: Any) -> str:
     """What comes next, as the format says (``FormatPlugin.next_step``)."""
-    from ledger.plugin import plugin_for
+    from ledger.core.plugin import plugin_for
 
     plugin = plugin_for(st.format.id if st.format else None)
     return "register players" if plugin is None else plugin.next_step(st)
@@ -200,8 +200,8 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     Example: tourney info --json
     """
     from cli.text import LINE_WIDTH, fit
-    from ledger.checkpoint import parse_checkpoint_note
-    from ledger.checkpoint_store import latest_note
+    from ledger.proofs.checkpoint import parse_checkpoint_note
+    from ledger.proofs.checkpoint_store import latest_note
 
     s = Session(ctx, json=json)
     with s.ledger(readonly=True) as led:
@@ -276,7 +276,7 @@ def registration_close(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = F
 
     Example: tourney registration close --key hj.pem
     """
-    from ledger.checkpoint_store import write_checkpoint
+    from ledger.proofs.checkpoint_store import write_checkpoint
 
     s = Session(ctx, key=key, json=json)
     signer = s.signer()

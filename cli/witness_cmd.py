@@ -1,6 +1,6 @@
 """``tourney witness``: an independent party cosigns checkpoints (C2SP tlog-witness).
 
-Owns: ``witness cosign NOTE`` — read the log read-only, let ``ledger.witness.cosign``
+Owns: ``witness cosign NOTE`` — read the log read-only, let ``ledger.proofs.witness.cosign``
 decide (consistent with what this witness cosigned before, or refused with exit 4), then
 persist the witness's state BEFORE releasing the cosigned note (C2SP: a witness never
 cosigns two inconsistent trees, even across a crash); and ``witness show``.
@@ -18,7 +18,7 @@ import typer
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes
 
 if TYPE_CHECKING:
-    from ledger.state import TournamentState
+    from ledger.core.state import TournamentState
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Witnesses cosign checkpoints so that a head judge cannot quietly rewrite history.\n\n"
@@ -55,10 +55,10 @@ def witness_cosign(
     Example: tourney witness cosign bundle/checkpoints/40.note --bundle bundle/ --key w.pem
     """
     import ledger.formats.registry  # noqa: F401  (issue 21 item 8: every kind parses)
-    from ledger.clock import default_clock, parse_time
-    from ledger.merkle import leaf_hash
-    from ledger.witness import atomic_write, cosign, load_state, save_state
-    from ledger.witness_fold import verified_fold
+    from ledger.proofs.merkle import leaf_hash
+    from ledger.proofs.witness import atomic_write, cosign, load_state, save_state
+    from ledger.proofs.witness_fold import verified_fold
+    from ledger.wire.clock import default_clock, parse_time
 
     s = Session(ctx, key=key, json=json)
     signer = s.signer()
@@ -96,8 +96,8 @@ def _store(s: Session, tstate: TournamentState, cosigned: bytes) -> bool:
     copied ``.db`` or a PostgreSQL ledger audited elsewhere carries it.  A witness without
     write access says so; the head judge attaches the note later."""
     from cli.common import note
-    from ledger.cosignature_table import store_cosignatures
     from ledger.errors import StorageError
+    from ledger.storage.cosignature_table import store_cosignatures
 
     try:
         with s.ledger() as led:
@@ -126,8 +126,8 @@ def witness_attach(
     Example: tourney witness attach pub/checkpoints/40.note
     """
     from cli.common import read_file_bytes
-    from ledger.checkpoint import CheckpointError
-    from ledger.cosignature_table import store_cosignatures
+    from ledger.proofs.checkpoint import CheckpointError
+    from ledger.storage.cosignature_table import store_cosignatures
 
     s = Session(ctx, json=json)
     datas = [(p, read_file_bytes(p, "checkpoint note")) for p in notes]
@@ -173,7 +173,7 @@ def witness_show(
     """
     import msgspec
 
-    from ledger.witness import load_state
+    from ledger.proofs.witness import load_state
 
     s = Session(ctx, key=key, json=json)
     signer = s.signer()

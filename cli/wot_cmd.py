@@ -25,14 +25,14 @@ from cli.common import (
 from ledger.errors import UsageError
 
 if TYPE_CHECKING:
-    from ledger.events import SignedEvent
-    from ledger.state import TournamentState
+    from ledger.core.state import TournamentState
+    from ledger.wire.events import SignedEvent
 
 _Opt = typer.Option
 
 
 def plugin_of_state(state: TournamentState) -> Any:
-    from ledger.plugin import require_plugin
+    from ledger.core.plugin import require_plugin
 
     return require_plugin(state.format.id if state.format else "")
 

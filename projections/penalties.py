@@ -15,9 +15,9 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import open_leaf
 from ledger.formats.officiating.catalogue import CATALOGUE
 from ledger.formats.officiating.events import PenaltyIssued, PlayerDisqualified
+from ledger.wire.events import open_leaf
 
 
 def penalty_rows(leaves: Iterable[tuple[int, bytes]],

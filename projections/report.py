@@ -21,10 +21,10 @@ from typing import Any
 
 import msgspec
 
-from ledger.canonical import canonical
+from ledger.core.plugin import plugin_for
+from ledger.core.state import TournamentState
 from ledger.formats.match.model import MatchState
-from ledger.plugin import plugin_for
-from ledger.state import TournamentState
+from ledger.wire.canonical import canonical
 from projections.result_words import describe
 from projections.standings_doc import event_summary, standings_document
 

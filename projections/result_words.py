@@ -3,15 +3,15 @@ result vocabulary; pages and the CLI only ask).
 
 Owns: ``describe`` — the one entry point every page, table and log line uses.
 
-May import: ``ledger.plugin``, ``ledger.state``.
+May import: ``ledger.core.plugin``, ``ledger.core.state``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ledger.plugin import plugin_for
-from ledger.state import TournamentState
+from ledger.core.plugin import plugin_for
+from ledger.core.state import TournamentState
 
 
 def describe(state: TournamentState, result: Any) -> str:

@@ -23,14 +23,14 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ledger.events import open_leaf
+from ledger.core.state import TournamentState
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState, Phase, RoundState
 from ledger.formats.officiating import history
 from ledger.formats.officiating.events import PairingOverridden
-from ledger.state import TournamentState
-from ledger.store import Ledger
+from ledger.storage.store import Ledger
+from ledger.wire.events import open_leaf
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.core.state import TournamentState
 from ledger.standings_view import Align, StandingsView
-from ledger.state import TournamentState
 from projections.report import bracket_doc, player_label, to_json
 from projections.standings_doc import event_summary, standings_view
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.events import open_leaf
-from ledger.plugin import plugin_for
+from ledger.core.plugin import plugin_for
+from ledger.core.state import TournamentState, apply_event
 from ledger.standings_view import StandingsView
-from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger
+from ledger.storage.store import Ledger
+from ledger.wire.events import open_leaf
 
 _NONE = StandingsView(heading="no standings", columns=(), rows=(),
                       document={"players": []}, csv_columns=())

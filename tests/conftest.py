@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from ledger.aggregate import Tournament
-from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
-from ledger.clock import FixedClock
-from ledger.events import Role
+from ledger.core.aggregate import Tournament
 from ledger.formats.registry import make_format
-from ledger.keys import PublicKey, Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import checkpoint_dir, write_checkpoint
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role
+from ledger.wire.keys import PublicKey, Signer
 
 HJ = Signer.from_seed(bytes([1]) * 32, "Head Judge")
 JUDGE = Signer.from_seed(bytes([2]) * 32, "Judge Jo")

@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.events import _long_number
+from ledger.wire.events import _long_number
 
 _REGEX = re.compile(rb"[:,\[]-?[0-9]{16,}")
 _BYTES = st.lists(st.sampled_from([b"0", b"7", b"9", b":", b",", b"[", b"-", b"a", b'"',
@@ -42,8 +42,8 @@ def test_entrants_are_read_from_the_state_not_from_its_head(small_ledger: object
 
     from ledger.formats.match.model import Status
     from ledger.formats.match.plan import entrants
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
 
     assert isinstance(small_ledger, Location)
     with Ledger(small_ledger, readonly=True) as led:

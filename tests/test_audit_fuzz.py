@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from audit.bundle import export_bundle
 from audit.findings import CODES, Report
 from audit.verify import audit_leaves
-from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
-from ledger.clock import FixedClock
 from ledger.formats.simulation import demo_key, simulate
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import checkpoint_dir, write_checkpoint
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from audit.verify import verify_ledger
-from ledger.checkpoint_store import checkpoint_dir
-from ledger.clock import FixedClock
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import checkpoint_dir
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
 
 pytestmark = pytest.mark.skipif(pg_skip_reason() is not None,

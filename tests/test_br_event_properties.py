@@ -22,13 +22,13 @@ from hypothesis import strategies as st
 
 import ledger.formats.registry  # noqa: F401
 from audit.verify import verify_ledger
-from ledger.events import open_leaf
+from ledger.core.state import TournamentState, apply_event
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState, Phase, Status
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import open_leaf
 
 
 def _matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 import ledger.formats.registry  # noqa: F401
-from ledger.events import FormatSpec
+from ledger.core.state import TournamentState
 from ledger.formats.bushiroad import rounds
 from ledger.formats.bushiroad.columns import Ranking
 from ledger.formats.bushiroad.params import tiebreak_params
@@ -36,9 +36,9 @@ from ledger.formats.bushiroad.tiebreak import StandingsKind, rank
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
 from ledger.formats.officiating.model import DqRecord, OfficiatingState, PrizePolicy
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.state import TournamentState
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import FormatSpec
 
 F33 = Fraction(33, 100)
 #: (char of a, char of b) of one match: W/L, draw, double loss (BR-SWISS-4/5, BR-DE-3)

@@ -15,9 +15,7 @@ import msgspec
 import pytest
 
 from audit.verify import verify_ledger
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
-from ledger.events import Role, open_leaf, seal
+from ledger.core.aggregate import Tournament
 from ledger.formats.bushiroad.events import FinalistsDecided
 from ledger.formats.bushiroad.finalists import (
     GroupMethod,
@@ -28,8 +26,10 @@ from ledger.formats.bushiroad.standings import final_order
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role, open_leaf, seal
 from tests.conftest import HJ, SCOREKEEPER, public
 
 CLANS = ["Royal", "Dark", "Star", "Dragon", "Royal", "Dark", "Star", "Dragon", "Royal",

@@ -1,5 +1,5 @@
 """The Bushiroad rule modules stay pure: standard library, msgspec, ledger.errors and
-ledger.matching only (plus each other, the match model and the shared percentages of
+ledger.core.matching only (plus each other, the match model and the shared percentages of
 ``ledger.formats.match.percent``, itself standard library only), so commands, projections
 and the audit can all call them without import cycles."""
 
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ledger" / "formats" / "bushiroad"
-ALLOWED_PROJECT = ("ledger.errors", "ledger.matching", "ledger.formats.bushiroad",
+ALLOWED_PROJECT = ("ledger.errors", "ledger.core.matching", "ledger.formats.bushiroad",
                    "ledger.formats.match.model", "ledger.formats.match.percent")
 #: the pure rule modules (the plug-in modules beside them wire these into the ledger)
 PURE = ("annex_a", "de", "finalists", "model", "mw", "results", "round_robin", "rounds",

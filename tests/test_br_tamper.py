@@ -19,10 +19,10 @@ import pytest
 
 import ledger.formats.registry  # noqa: F401
 from audit.verify import audit_leaves
-from ledger.events import Body, SignedEvent, open_leaf, seal
 from ledger.formats.bushiroad.events import FinalistsDecided
 from ledger.formats.match.events import ResultRecorded, RoundPaired, Table
 from ledger.formats.simulation import demo_key
+from ledger.wire.events import Body, SignedEvent, open_leaf, seal
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "bushiroad" / "bushiroad-swiss"
 LOG = "sample-bushiroad-swiss"

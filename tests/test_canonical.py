@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.canonical import MAX_SAFE_INT, NonCanonicalError, canonical, decode_canonical
+from ledger.wire.canonical import MAX_SAFE_INT, NonCanonicalError, canonical, decode_canonical
 
 
 def test_sorted_keys_no_whitespace() -> None:

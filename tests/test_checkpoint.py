@@ -9,7 +9,8 @@ import hashlib
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from ledger.checkpoint import (
+from ledger.errors import UsageError, VerificationError
+from ledger.proofs.checkpoint import (
     Checkpoint,
     CheckpointError,
     NoteSignature,
@@ -25,15 +26,14 @@ from ledger.checkpoint import (
     verify_inclusion_at,
     verify_note,
 )
-from ledger.errors import UsageError, VerificationError
-from ledger.keys import public_raw
-from ledger.merkle import (
+from ledger.proofs.merkle import (
     ProofError,
     consistency_proof,
     inclusion_proof,
     leaf_hash,
     root_from_hashes,
 )
+from ledger.wire.keys import public_raw
 
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 PUB = public_raw(KEY.public_key())

@@ -21,14 +21,14 @@ import pytest
 
 from audit.bundle import export_bundle
 from audit.verify import verify_bundle, verify_ledger
-from ledger.checkpoint import Checkpoint, parse_checkpoint_note, sign_checkpoint
-from ledger.checkpoint_store import origin_of, write_checkpoint
-from ledger.checkpoint_table import TABLE
-from ledger.clock import FixedClock
 from ledger.errors import VerificationError
-from ledger.location import Location
-from ledger.merkle import leaf_hash, root_from_hashes
-from ledger.store import Ledger
+from ledger.proofs.checkpoint import Checkpoint, parse_checkpoint_note, sign_checkpoint
+from ledger.proofs.checkpoint_store import origin_of, write_checkpoint
+from ledger.proofs.merkle import leaf_hash, root_from_hashes
+from ledger.storage.checkpoint_table import TABLE
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 from tests.conftest import HJ, JUDGE, build_small
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
 
@@ -122,7 +122,7 @@ def pg() -> Location:
 
 
 def test_postgres_checkpoints_in_the_ledger(pg: Location, tmp_path: Path) -> None:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
     from ledger.formats.registry import make_format
 
     log = unique_log("cptable")

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from ledger.draw import draw_v1, seed_from_material
+from ledger.core.draw import draw_v1, seed_from_material
 from tests.helpers.checks import note_dir
 
 CLOCK = "2026-03-01T09:00:00.000000Z"

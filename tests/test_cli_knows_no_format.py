@@ -1,6 +1,6 @@
 """Issue 17 (ADR 0015): the CLI and the pages know no format.  No module under ``cli/`` or
 ``projections/`` imports a format package (``ledger.formats.<format>``) or names a format
-id; they read the format's declarations through ``ledger.plugin``.  The shared layers
+id; they read the format's declarations through ``ledger.core.plugin``.  The shared layers
 (``ledger.formats.match``, ``ledger.formats.officiating``), the registry and the
 simulation driver are not formats and may be imported."""
 

@@ -17,10 +17,10 @@ import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
-from ledger.events import PlayerRegistered, parse_leaf, seal
-from ledger.keys import load_signer
-from ledger.location import Location
-from ledger.text import check_text, escape_display
+from ledger.storage.location import Location
+from ledger.wire.events import PlayerRegistered, parse_leaf, seal
+from ledger.wire.keys import load_signer
+from ledger.wire.text import check_text, escape_display
 from tests.helpers.cli_event import open_event
 from tests.test_publish import make_event
 

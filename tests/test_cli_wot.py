@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from ledger.draw import seed_from_material
+from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision, parse_tbp
 from ledger.formats.wot.sim import simulated_result
 from tests.test_cli_contract import Cli, _remember_secret, raw_bytes, snapshot

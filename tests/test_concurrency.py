@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from ledger.aggregate import Tournament
+from ledger.core.aggregate import Tournament
 from ledger.errors import ConcurrencyError
-from ledger.events import Role, SignedEvent
 from ledger.formats.registry import make_format
-from ledger.keys import PublicKey, Signer
-from ledger.location import Location
-from ledger.snapshots import SNAPSHOT_INTERVAL
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.snapshots import SNAPSHOT_INTERVAL
+from ledger.storage.store import Ledger
+from ledger.wire.events import Role, SignedEvent
+from ledger.wire.keys import PublicKey, Signer
 from tests.helpers.checks import (
     delete_pg_tournament,
     full_fold,
@@ -223,8 +223,8 @@ def test_refusal_is_clean_and_writes_nothing(shared: tuple[str, str]) -> None:
 OPENER = """
 import sys, time
 from pathlib import Path
-from ledger.store import Ledger
-from ledger.location import Location
+from ledger.storage.store import Ledger
+from ledger.storage.location import Location
 loc, log, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 while not go.exists():
     time.sleep(0.001)

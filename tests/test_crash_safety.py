@@ -26,11 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from ledger.aggregate import Tournament
+from ledger.core.aggregate import Tournament
 from ledger.formats.registry import make_format
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.keys import Signer
 from tests.helpers.checks import full_fold, walk_chain
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,7 @@
 """Issue 22 item 4: a command decides once, the audit still recomputes everything.
 
 * ``round pair`` plans the Swiss round (``plan_swiss``) once on the command side; its
-  check skips only the recomputation for that very body object (``ledger.decided``); the
+  check skips only the recomputation for that very body object (``ledger.core.decided``); the
   audit of the same ledger plans every round again.  A body that is not the command's own
   object — a copy, a forged one — is always planned again and refused when it differs.
 * A draw made by ``Tournament.make_draw`` is drawn once; the audit draws it again.
@@ -21,14 +21,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger import draw as draw_mod
-from ledger.canonical import canonical
-from ledger.decided import decided_scope, is_decided
+from ledger.core import draw as draw_mod
+from ledger.core.decided import decided_scope, is_decided
 from ledger.errors import RuleError
-from ledger.events import PlayerRegistered, seal
 from ledger.formats.match import plan as match_plan
 from ledger.formats.match.events import RoundPaired
-from ledger.text import check_text, checked_text, normalize_body
+from ledger.wire.canonical import canonical
+from ledger.wire.events import PlayerRegistered, seal
+from ledger.wire.text import check_text, checked_text, normalize_body
 from tests.helpers.hotc_event import HJ, HotcEvent
 
 
@@ -46,13 +46,13 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
         calls["draw"] += 1
         return draw(*a, **k)  # type: ignore[arg-type]
 
-    import ledger.aggregate
+    import ledger.core.aggregate
+    import ledger.core.rules
     import ledger.formats.hotc.checks
     import ledger.formats.hotc.commands
-    import ledger.rules
     for mod in (ledger.formats.hotc.commands, ledger.formats.hotc.checks):
         monkeypatch.setattr(mod, "plan_swiss", plan_spy)
-    for mod in (ledger.aggregate, ledger.rules):   # type: ignore[assignment]
+    for mod in (ledger.core.aggregate, ledger.core.rules):   # type: ignore[assignment]
         monkeypatch.setattr(mod, "draw_v1", draw_spy)
     yield calls
 
@@ -131,8 +131,8 @@ def test_bushiroad_swiss_checks_plan_only_in_the_audit(tmp_path: Path,
     import ledger.formats.bushiroad.checks as br_checks
     from audit.verify import verify_ledger
     from ledger.formats.simulation import simulate
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
 
     calls = [0]
     plan = br_checks.plan_swiss

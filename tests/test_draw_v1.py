@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.draw import draw_v1, seed_from_material, select_k
+from ledger.core.draw import draw_v1, seed_from_material, select_k
 
 SEED = seed_from_material("example seed")
 

@@ -1,4 +1,4 @@
-"""``ledger.keys.verify_signature`` gives Wycheproof's verdict on every Ed25519 vector,
+"""``ledger.wire.keys.verify_signature`` gives Wycheproof's verdict on every Ed25519 vector,
 including malleability, non-canonical encodings, small-order points and truncations."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ledger.keys import verify_signature
+from ledger.wire.keys import verify_signature
 
 #: vendored from ../shared/testvectors/wycheproof (tests/vectors/PROVENANCE.md): a bare clone
 #: runs every vector

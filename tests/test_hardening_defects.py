@@ -18,12 +18,12 @@ import msgspec
 import pytest
 
 from audit.verify import verify_bundle, verify_ledger
-from ledger.checkpoint import Checkpoint, sign_checkpoint
-from ledger.checkpoint_store import checkpoint_dir, origin_of
-from ledger.events import PlayerRegistered, Role, parse_leaf, seal
-from ledger.location import Location
-from ledger.snapshots import SNAPSHOT_INTERVAL
-from ledger.store import Ledger
+from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
+from ledger.proofs.checkpoint_store import checkpoint_dir, origin_of
+from ledger.storage.location import Location
+from ledger.storage.snapshots import SNAPSHOT_INTERVAL
+from ledger.storage.store import Ledger
+from ledger.wire.events import PlayerRegistered, Role, parse_leaf, seal
 from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small
 from tests.helpers.checks import note_dir
 from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
@@ -58,7 +58,7 @@ def fresh_copy(event: tuple[Cli, Path, str], tmp_path: Path) -> tuple[Cli, Path,
 def _rolled_back_bundle(cli: Cli, d: Path, log: str) -> tuple[Path, Path]:
     """The auditor's published notes, and a bundle rolled back by two events whose own
     note was re-signed with the head-judge key (self-consistent on its own)."""
-    from ledger.keys import load_signer
+    from ledger.wire.keys import load_signer
     from tests.test_threats import note_for
     published = d / "published"
     published.mkdir()
@@ -295,7 +295,7 @@ def test_defect7_integer_above_2_53_minus_1_is_non_canonical_at_its_seq(
                                        "items": [1], "result": [1], "reason": ""}}
     import base64
 
-    from ledger.events import SIG_DOMAIN
+    from ledger.wire.events import SIG_DOMAIN
     evb = msgspec.json.encode(ev, order="sorted")
     leaf = msgspec.json.encode({"event": ev, "sig": base64.b64encode(
         HJ.sign(SIG_DOMAIN + evb)).decode()}, order="sorted")
@@ -308,8 +308,8 @@ def test_defect7_integer_above_2_53_minus_1_is_non_canonical_at_its_seq(
 # -- 8. the command side never trusts an unverified cache -----------------------------------
 
 def _edited_snapshot_makes_stranger_head_judge(loc: Location) -> None:
-    from ledger.snapshots import _snap_decoder, _snap_encoder
-    from ledger.state import Official
+    from ledger.core.state import Official
+    from ledger.storage.snapshots import _snap_decoder, _snap_encoder
     with sqlite3.connect(loc.text) as db:
         v, state = db.execute("SELECT originator_version, state FROM stored_snapshots "
                               "ORDER BY originator_version DESC LIMIT 1").fetchone()
@@ -338,7 +338,7 @@ def test_defect8_edited_snapshot_never_lets_an_outsider_sign(tmp_path: Path) -> 
 
 def test_defect8_snapshot_is_bound_to_the_leaf_hash_of_its_event(tmp_path: Path) -> None:
     loc = build_small(tmp_path / "t.db", players=SNAPSHOT_INTERVAL)
-    from ledger.snapshots import _snap_decoder
+    from ledger.storage.snapshots import _snap_decoder
     with sqlite3.connect(loc.text) as db:
         v, state = db.execute("SELECT originator_version, state FROM stored_snapshots"
                               ).fetchone()
@@ -408,8 +408,8 @@ def test_defect9_names_are_nfc_and_foreign_unsafe_text_is_reported_and_escaped(
 # -- 10. proofs take checkpoints only; the checkpoint directory is fsynced -------------------
 
 def test_defect10_proof_verification_takes_checkpoints_only() -> None:
-    import ledger.checkpoint as cp_mod
-    import ledger.merkle as merkle
+    import ledger.proofs.checkpoint as cp_mod
+    import ledger.proofs.merkle as merkle
     public = {n for n in dir(merkle) if not n.startswith("_")}
     assert not {"verify_inclusion", "verify_consistency", "inclusion_ok",
                 "consistency_ok"} & public

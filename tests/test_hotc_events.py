@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 
 from audit.verify import verify_ledger
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
+from ledger.core.aggregate import Tournament
 from ledger.errors import RuleError
-from ledger.events import Role, parse_leaf, seal
 from ledger.formats.hotc.events import CutMade
 from ledger.formats.match.events import RoundPaired, Table
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role, parse_leaf, seal
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
 LOG = "ev"

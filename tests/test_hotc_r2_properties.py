@@ -22,8 +22,8 @@ from audit.verify import verify_ledger
 from ledger.formats.hotc.bye import bye_by_pairing, counts_bound
 from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss, total_cost
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
 from tests.helpers.hotc_exhaustive import best_counts, replay, swiss_rounds
 
 

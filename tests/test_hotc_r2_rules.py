@@ -12,7 +12,6 @@ import msgspec
 import pytest
 
 from ledger.errors import ExitCode, RuleError, TourneyError, UsageError
-from ledger.events import PlayerRegistered
 from ledger.formats.hotc.bye import bye_by_pairing, pairing_counts
 from ledger.formats.hotc.events import NoChampionRuled, SlowPlayCalled, SlowPlayRuled
 from ledger.formats.hotc.revision import DEFAULTS_2013, DEFAULTS_R2
@@ -21,6 +20,7 @@ from ledger.formats.match.events import ChampionDeclared, ResultRecorded, RoundP
 from ledger.formats.match.model import LossReason, Outcome, Status
 from ledger.formats.match.pairing import Entrant, bye_candidates, pair_swiss
 from ledger.formats.registry import make_format
+from ledger.wire.events import PlayerRegistered
 from tests.helpers.hotc_event import HJ, JUDGE, SK, HotcEvent
 
 OLD = {"rules": "HOTC_2013"}

@@ -13,15 +13,15 @@ import pytest
 
 from audit.findings import Report
 from audit.verify import verify_ledger
-from ledger.events import SignedEvent, parse_leaf
+from ledger.core.state import TournamentState
 from ledger.formats.hotc import plan as hotc_plan
 from ledger.formats.hotc.events import CutMade
 from ledger.formats.match.events import PlayerDropped, RoundClosed, RoundPaired
 from ledger.formats.match.model import Phase
 from ledger.formats.simulation import SimulationResult, simulate
-from ledger.location import Location
-from ledger.state import TournamentState
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import SignedEvent, parse_leaf
 from tests.helpers.hotc_event import HotcEvent
 from tests.helpers.hotc_exhaustive import replay, swiss_rounds
 
@@ -174,7 +174,7 @@ def test_chk_9_b_finishes_with_a_champion(tmp_path: Path, rules: str) -> None:
     first = next(i for i, e in enumerate(sim.events) if e.kind in ("round_paired",
                                                                      "cut_made"))
     st = TournamentState()
-    from ledger.state import apply_event
+    from ledger.core.state import apply_event
     for e in sim.events[:first]:
         apply_event(st, e)
     assert len(hotc_plan.entrants(st)) == 8

@@ -28,14 +28,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ledger.formats.registry  # noqa: F401  (every format's kinds)
-from ledger.events import SignedEvent, parse_leaf
+from ledger.core.plugin import FormatPlugin
+from ledger.core.state import TournamentState, apply_event
 from ledger.formats.hotc.cut import undefeated
 from ledger.formats.match.model import MatchState
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.plugin import FormatPlugin
-from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import SignedEvent, parse_leaf
 from tests import (
     test_de_withdrawal,
     test_departure,

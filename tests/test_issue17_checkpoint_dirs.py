@@ -12,9 +12,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ledger.checkpoint_store import legacy_note_files
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import legacy_note_files
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
 from tests.helpers.checks import note_dir
 from tests.test_cli_contract import Cli, _remember_secret
 

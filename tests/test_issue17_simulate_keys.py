@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 
 from ledger.formats.registry import FORMAT_IDS
-from ledger.keys import DEMO_MARK, load_signer
+from ledger.wire.keys import DEMO_MARK, load_signer
 from tests.test_cli_contract import Cli
 
 

@@ -1,5 +1,5 @@
 """Issue 17: every format says what happened.  The format owns its result vocabulary
-(``ledger.vocabulary``, ADR 0015); the desk reads it.  Each defect of the issue that this
+(``ledger.core.vocabulary``, ADR 0015); the desk reads it.  Each defect of the issue that this
 module covers has a test named after it; every command is a real ``tourney`` process on
 a real SQLite ledger, and every refusal leaves the ledger's bytes unchanged."""
 
@@ -103,12 +103,12 @@ def test_defect_02_older_revisions_record_a_concession_as_before(tmp_path: Path)
 def test_defect_02_forged_penalty_citation_is_a_finding(tmp_path: Path) -> None:
     """The rule the audit re-runs: a loss by penalty must cite the loser's Loss of Match
     for this match (or DQ); one citing another event is ``result_mismatch``."""
+    from ledger.core.rules import check
     from ledger.errors import RuleError
     from ledger.formats.match.events import ResultRecorded
     from ledger.formats.match.model import LossReason, Outcome
-    from ledger.location import Location
-    from ledger.rules import check
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
 
     cli, log = open_event(tmp_path, "bushiroad-swiss", PLAYERS8)
     tables = _pair(cli, 1)

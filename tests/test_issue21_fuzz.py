@@ -25,10 +25,16 @@ from hypothesis import strategies as st
 
 from audit.findings import Report, Severity
 from audit.verify import audit_leaves
-from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
-from ledger.clock import FixedClock, format_time
-from ledger.draw import seed_from_material
-from ledger.events import (
+from ledger.core.draw import seed_from_material
+from ledger.formats.registry import make_format
+from ledger.formats.simulation import demo_key, simulate
+from ledger.proofs.checkpoint_store import checkpoint_dir, write_checkpoint
+from ledger.proofs.witness import cosignature_line
+from ledger.randomness import drand
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock, format_time
+from ledger.wire.events import (
     ZERO_HASH,
     Body,
     KeyRef,
@@ -39,14 +45,8 @@ from ledger.events import (
     TournamentCreated,
     seal,
 )
-from ledger.formats.registry import make_format
-from ledger.formats.simulation import demo_key, simulate
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.randomness import drand
-from ledger.store import Ledger
-from ledger.text import normalize_body
-from ledger.witness import cosignature_line
+from ledger.wire.keys import Signer
+from ledger.wire.text import normalize_body
 from tests.conftest import HJ, public
 
 VEC = Path(__file__).parent / "vectors" / "randomness"

@@ -21,12 +21,12 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from audit.findings import Report, Severity
 from audit.verify import verify_ledger
-from ledger.draw import seed_from_material
+from ledger.core.draw import seed_from_material
 from ledger.errors import RuleError
-from ledger.events import Body, DrawMade, SeedCommitted, SeedRecorded, seal
-from ledger.keys import Signer, load_signer
-from ledger.location import Location
 from ledger.randomness import pins
+from ledger.storage.location import Location
+from ledger.wire.events import Body, DrawMade, SeedCommitted, SeedRecorded, seal
+from ledger.wire.keys import Signer, load_signer
 from tests.test_cli_contract import Cli
 from tests.test_randomness import (
     AFTER_ROUND_1000,
@@ -129,9 +129,9 @@ def signed_random(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def _import(loc: Location, data: bytes, ctx: str | None) -> Any:
-    from ledger.clock import FixedClock
     from ledger.randomness.commands import import_random_org
-    from ledger.store import Ledger
+    from ledger.storage.store import Ledger
+    from ledger.wire.clock import FixedClock
     with Ledger(loc, clock=FixedClock("2013-06-02T09:00:00.000000Z")) as led:
         return led.write("t1", lambda t, now: import_random_org(
             t, data, reason="r", signer=load_hj(), time=now, ctx=ctx))
@@ -218,7 +218,7 @@ def test_abandoned_commitment_then_typed_material_draw_is_refused_and_flagged(
     refused(cli, "draw", "--ctx", ctx, "--key", "hj.pem", finding="commitment_bypassed")
     state_seq = len(_rows(cli.ledger, log))
     items = [1, 2, 3, 4]
-    from ledger.draw import draw_v1
+    from ledger.core.draw import draw_v1
     seed = seed_from_material("typed instead")
     seq = forge(cli.ledger, log, DrawMade(ctx=ctx, algorithm="DRAW-v1", seed=seed.hex(),
                                           seed_seq=state_seq, items=items,

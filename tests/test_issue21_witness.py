@@ -10,13 +10,13 @@ import sqlite3
 from pathlib import Path
 
 from audit.verify import verify_ledger
-from ledger.checkpoint import Checkpoint, sign_checkpoint
-from ledger.checkpoint_store import leaf_hashes, origin_of
-from ledger.events import LedgerPolicy, OfficialAdded, Role, seal
-from ledger.keys import Signer, load_signer
-from ledger.merkle import leaf_hash, root_from_hashes
-from ledger.store import Ledger
-from ledger.witness import WitnessState, cosign, cosignature_line
+from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
+from ledger.proofs.checkpoint_store import leaf_hashes, origin_of
+from ledger.proofs.merkle import leaf_hash, root_from_hashes
+from ledger.proofs.witness import WitnessState, cosign, cosignature_line
+from ledger.storage.store import Ledger
+from ledger.wire.events import LedgerPolicy, OfficialAdded, Role, seal
+from ledger.wire.keys import Signer, load_signer
 from tests.conftest import STRANGER, public
 from tests.test_cli_contract import Cli
 from tests.test_publish import make_event
@@ -171,11 +171,11 @@ def test_cosignatures_lived_only_in_note_files_postgres_ledger_failed_its_quorum
     at all), the ledger carries both witnesses' cosignatures."""
     import pytest
 
-    from ledger.checkpoint_store import write_checkpoint
-    from ledger.clock import FixedClock
-    from ledger.cosignature_table import store_cosignatures
     from ledger.formats.simulation import demo_key, simulate
-    from ledger.location import Location
+    from ledger.proofs.checkpoint_store import write_checkpoint
+    from ledger.storage.cosignature_table import store_cosignatures
+    from ledger.storage.location import Location
+    from ledger.wire.clock import FixedClock
     from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
 
     reason = pg_skip_reason()
@@ -219,7 +219,7 @@ def test_appeal_proof_file_ignored_the_genesis_witness_policy(tmp_path: Path) ->
     import pytest
 
     from ledger.errors import VerificationError
-    from ledger.proof_file import verify_proof_file
+    from ledger.proofs.proof_file import verify_proof_file
 
     loc, log, hj = _finished_event(tmp_path, LedgerPolicy(witness_quorum=1))
     note = new_checkpoint(loc, log, hj)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from ledger.errors import RuleError
-from ledger.events import Role
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import Role
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small, public
 
 
@@ -65,7 +65,7 @@ def test_revoked_key_is_refused_from_its_seq_on(tmp_path: Path) -> None:
 
 
 def test_draw_records_pre_ordered_items_and_rerunnable_result(tmp_path: Path) -> None:
-    from ledger.draw import draw_v1
+    from ledger.core.draw import draw_v1
     loc = build_small(tmp_path / "t.db")
     with Ledger(loc) as led:
         led.write("t1", lambda t, now: t.record_seed(material="fresh 77", source="dice",

@@ -1,4 +1,4 @@
-"""ledger.matching: the exact minimum-cost perfect matching agrees with exhaustive search."""
+"""ledger.core.matching: the exact minimum-cost perfect matching agrees with exhaustive search."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ledger.matching
-from ledger.matching import min_cost_perfect_matching
+import ledger.core.matching
+from ledger.core.matching import min_cost_perfect_matching
 
 Edge = tuple[int, int, int]
 
@@ -73,7 +73,7 @@ def uniform_start(n: int, edges: list[Edge]) -> list[tuple[int, int]] | None:
         return []
     if n % 2 or not cheapest:
         return None
-    blossom = ledger.matching._Blossom(n, [u for u, _ in cheapest], [v for _, v in cheapest],
+    blossom = ledger.core.matching._Blossom(n, [u for u, _ in cheapest], [v for _, v in cheapest],
                                        list(cheapest.values()), greedy=False)
     mate = blossom.solve()
     if min(mate) < 0:
@@ -190,13 +190,13 @@ def test_t_blossom_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
     edges = [(0, 1, 4), (0, 5, 5), (0, 6, 0), (1, 2, 3), (1, 5, 1), (2, 4, 4), (2, 5, 1),
              (3, 6, 5), (4, 6, 0), (6, 7, 3)]
     expanded: list[int] = []
-    original = ledger.matching._Blossom.expand_t
+    original = ledger.core.matching._Blossom.expand_t
 
-    def spy(self: ledger.matching._Blossom, b: int) -> None:
+    def spy(self: ledger.core.matching._Blossom, b: int) -> None:
         expanded.append(b)
         original(self, b)
 
-    monkeypatch.setattr(ledger.matching._Blossom, "expand_t", spy)
+    monkeypatch.setattr(ledger.core.matching._Blossom, "expand_t", spy)
     assert_optimal(8, edges)
     assert expanded
 

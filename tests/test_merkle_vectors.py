@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ledger.merkle import (
+from ledger.proofs.merkle import (
     EMPTY_ROOT,
     MerkleAccumulator,
     ProofError,
@@ -22,10 +22,10 @@ from ledger.merkle import (
     node_hash,
     root_from_hashes,
 )
-from ledger.merkle import _consistency_ok as consistency_ok  # the private primitives
-from ledger.merkle import _inclusion_ok as inclusion_ok
-from ledger.merkle import _verify_consistency as verify_consistency
-from ledger.merkle import _verify_inclusion as verify_inclusion
+from ledger.proofs.merkle import _consistency_ok as consistency_ok  # the private primitives
+from ledger.proofs.merkle import _inclusion_ok as inclusion_ok
+from ledger.proofs.merkle import _verify_consistency as verify_consistency
+from ledger.proofs.merkle import _verify_inclusion as verify_inclusion
 
 #: vendored from ../shared/testvectors/transparency-dev-merkle (tests/vectors/PROVENANCE.md)
 TESTDATA = Path(__file__).resolve().parent / "vectors" / "merkle" / "testdata"

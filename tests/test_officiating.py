@@ -16,10 +16,8 @@ from typing import Any
 import pytest
 
 from audit.verify import verify_ledger
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
+from ledger.core.aggregate import Tournament
 from ledger.errors import RuleError
-from ledger.events import Role, parse_leaf, seal
 from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.hotc.standings import standings
 from ledger.formats.match.events import ResultRecorded, RoundPaired, Table
@@ -30,8 +28,10 @@ from ledger.formats.officiating.commands import apply_pending, disqualify, issue
 from ledger.formats.officiating.events import PenaltyIssued
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.formats.registry import make_format
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role, parse_leaf, seal
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
 LOG = "off"

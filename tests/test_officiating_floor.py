@@ -11,7 +11,6 @@ import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
-from ledger.events import Role
 from ledger.formats.match.model import DecidedBy, Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.eom import Board, nse_match, overtime_turns, se_decide
@@ -28,7 +27,8 @@ from ledger.formats.officiating.floor_commands import (
     start_round,
 )
 from ledger.formats.officiating.floor_rules import deck_hash, remaining
-from ledger.keys import Signer
+from ledger.wire.events import Role
+from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 from tests.test_officiating import LOG, _append_forged, _codes, pair, setup
 

@@ -338,13 +338,13 @@ ALLOWED_GLOBALS = {"json", "hashlib", "base64", "sqlite3", "Ed25519PublicKey",
 
 
 def build_ledger(path: Path) -> dict[str, Any]:
-    from ledger.aggregate import Tournament
-    from ledger.clock import FixedClock
-    from ledger.events import Role
+    from ledger.core.aggregate import Tournament
     from ledger.formats.registry import make_format
-    from ledger.keys import PublicKey, Signer
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    from ledger.wire.clock import FixedClock
+    from ledger.wire.events import Role
+    from ledger.wire.keys import PublicKey, Signer
 
     hj = Signer.from_seed(b"\x01" * 32, "Head Judge")
     sk = Signer.from_seed(b"\x03" * 32, "Scorekeeper Sam")
@@ -380,11 +380,11 @@ def build_ledger(path: Path) -> dict[str, Any]:
 
 def add_verifiable_seeds(led: Any, log: str, hj: Any, path: Path) -> None:
     """A RANDOM.ORG seed, a drand seed and a commit-reveal seed, each used by one draw."""
-    from ledger.checkpoint_store import checkpoint_dir, write_checkpoint
-    from ledger.location import Location
+    from ledger.proofs.checkpoint_store import checkpoint_dir, write_checkpoint
     from ledger.randomness import commands as rc
     from ledger.randomness import drand
     from ledger.randomness.commit import SecretFile
+    from ledger.storage.location import Location
 
     vec = json.loads((VECTORS / "random_org.json").read_text())
     beacon = next(b for b in json.loads((VECTORS / "drand.json").read_text())["beacons"]
@@ -639,12 +639,12 @@ def test_outside_auditor_verifies_checkpoints_and_witness_cosignatures(
     """Issue 12: the outside auditor checks a note's head-judge signature, its root and its
     witnesses' tlog-cosignatures without the project's code, and agrees with the audit."""
     from audit.verify import verify_ledger
-    from ledger.checkpoint_store import checkpoint_dir, leaf_hashes, write_checkpoint
-    from ledger.events import Role
-    from ledger.keys import PublicKey, Signer
-    from ledger.location import Location
-    from ledger.store import Ledger
-    from ledger.witness import WitnessState, cosign
+    from ledger.proofs.checkpoint_store import checkpoint_dir, leaf_hashes, write_checkpoint
+    from ledger.proofs.witness import WitnessState, cosign
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    from ledger.wire.events import Role
+    from ledger.wire.keys import PublicKey, Signer
 
     path = tmp_path / "t.db"
     build_ledger(path)

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.draw import draw_v1
+from ledger.core.draw import draw_v1
 from ledger.formats.match import pairing
 from ledger.formats.match.pairing import Entrant, Pair, _make_pair, pair_swiss
 

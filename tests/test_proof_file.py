@@ -55,7 +55,7 @@ def test_existing_out_file_is_refused(proof: tuple[object, Path]) -> None:
 
 def test_every_flipped_bit_is_rejected(proof: tuple[object, Path], tmp_path: Path) -> None:
     from ledger.errors import VerificationError
-    from ledger.proof_file import verify_proof_file
+    from ledger.proofs.proof_file import verify_proof_file
 
     cli, path = proof
     data = path.read_bytes()

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives import serialization
 
-from ledger.checkpoint_store import checkpoint_dir
-from ledger.clock import FixedClock
 from ledger.formats.simulation import demo_key, simulate
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import checkpoint_dir
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 from tests.test_cli_contract import Cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,8 +109,8 @@ def test_report_from_another_ledger_is_not_in_log(published: tuple[Cli, dict[str
 def test_forged_report_event_is_flagged_by_the_audit(tmp_path: Path) -> None:
     import hashlib
 
-    from ledger.canonical import canonical
-    from ledger.events import ReportPublished
+    from ledger.wire.canonical import canonical
+    from ledger.wire.events import ReportPublished
     from tests.test_tamper_corpus import forge_next, rows
 
     cli = make_event(tmp_path)
@@ -120,7 +120,7 @@ def test_forged_report_event_is_flagged_by_the_audit(tmp_path: Path) -> None:
     figures["champion"] = figures["standings"][1]["number"]  # crown the runner-up
     body = ReportPublished(size=len(rows_of(cli)), root="", digest="", figures=figures)
     # a validly signed report over the current log, claiming the wrong champion
-    from ledger.merkle import leaf_hash, root_from_hashes
+    from ledger.proofs.merkle import leaf_hash, root_from_hashes
     root = root_from_hashes([leaf_hash(b) for _v, b in rows_of(cli)]).hex()
     figures["checkpoint"] = {"origin": "tourney/pub-12", "size": body.size, "root": root}
     body = ReportPublished(size=body.size, root=root, figures=figures,

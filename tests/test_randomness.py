@@ -19,13 +19,13 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
-from ledger.draw import seed_from_material
+from ledger.core.draw import seed_from_material
 from ledger.errors import RuleError
-from ledger.events import DrawMade, SeedCommitted, SeedRecorded
-from ledger.location import Location
 from ledger.randomness import pins, random_org
 from ledger.randomness.commit import commitment, reveal_material
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import DrawMade, SeedCommitted, SeedRecorded
 from tests.conftest import HJ, build_small
 from tests.test_cli_contract import Cli
 from tests.test_tamper_corpus import audit, codes_at, forge_next, rows
@@ -155,8 +155,8 @@ def test_key(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def _import(loc: Location, data: bytes, **kw: Any) -> Any:
-    from ledger.clock import FixedClock
     from ledger.randomness.commands import import_random_org
+    from ledger.wire.clock import FixedClock
     with Ledger(loc, clock=FixedClock("2013-06-02T09:00:00.000000Z")) as led:
         return led.write("t1", lambda t, now: import_random_org(
             t, data, reason="r", signer=HJ, time=now, **kw))
@@ -276,8 +276,12 @@ def test_commitment_after_the_beacon_round_is_refused(cli: Cli) -> None:
 def _forge_commit_reveal(loc: Location, *, commit_time_ok: bool, opens: bool,
                          with_note: bool) -> int:
     """Forge commitment + reveal straight into the log (valid head-judge signatures)."""
-    from ledger.checkpoint_store import checkpoint_dir, list_checkpoint_files, write_checkpoint
-    from ledger.events import seal
+    from ledger.proofs.checkpoint_store import (
+        checkpoint_dir,
+        list_checkpoint_files,
+        write_checkpoint,
+    )
+    from ledger.wire.events import seal
 
     salt, secret = b"s" * 16, b"k" * 32
     last_v, last = rows(loc)[-1]
@@ -355,7 +359,7 @@ def test_forged_reused_seed_and_foreign_items_are_flagged(tmp_path: Path) -> Non
     r = rows(loc)
     draw = next(msgspec.json.decode(b)["event"]["body"] for _v, b in r
                 if b'"draw_made"' in b)
-    from ledger.draw import draw_v1
+    from ledger.core.draw import draw_v1
     seed = bytes.fromhex(draw["seed"])
     forge_next(loc, DrawMade(ctx="t1/other", algorithm="DRAW-v1", seed=draw["seed"],
                              seed_seq=draw["seed_seq"], items=[1, 2],

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from audit.verify import verify_bundle
-from ledger.events import parse_leaf
 from ledger.formats.hotc.events import CutMade
 from ledger.formats.match.events import RoundPaired
+from ledger.wire.events import parse_leaf
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "hotc-2013-nationals"
 

@@ -10,9 +10,9 @@ import msgspec
 import pytest
 
 from audit.verify import verify_bundle
-from ledger.events import parse_leaf
 from ledger.formats.match.events import ResultRecorded, RoundPaired
 from ledger.formats.wot.events import ForfeitureDeclared, TbpOverridden
+from ledger.wire.events import parse_leaf
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "wot-2001-tar-valon"
 

@@ -23,10 +23,10 @@ import audit.prechecks as prechecks
 import audit.sigpool as sigpool
 from audit.findings import Report
 from audit.verify import _expected_log, _key_map, audit_leaves, start_signatures
-from ledger.canonical import NonCanonicalError
-from ledger.events import SIG_DOMAIN, parse_leaf
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.events import SIG_DOMAIN, parse_leaf
 from tests.conftest import build_small
 from tests.test_audit_fuzz import MUTATION, mutate, real_bundle  # noqa: F401 (fixture)
 

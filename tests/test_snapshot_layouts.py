@@ -1,4 +1,4 @@
-"""The written-down snapshot layouts (ledger/snapshot_layouts.py, issue 22 item 6) are the
+"""The written-down snapshot layouts (ledger/storage/snapshot_layouts.py, issue 22 item 6) are the
 layouts: each entry equals the digest computed from the state structs' msgspec schemas,
 so a changed state struct cannot keep the old snapshot topic (its snapshots would be
 decoded positionally as the new layout)."""
@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 import ledger.formats.registry  # noqa: F401  (every format plugged in)
-from ledger.plugin import known_formats
-from ledger.snapshot_layouts import LAYOUTS
-from ledger.snapshots import layout_digest, snapshot_topic
+from ledger.core.plugin import known_formats
+from ledger.storage.snapshot_layouts import LAYOUTS
+from ledger.storage.snapshots import layout_digest, snapshot_topic
 
 
 @pytest.mark.parametrize("format_id", ["", *known_formats()])
@@ -18,7 +18,7 @@ def test_each_written_layout_is_the_computed_one(format_id: str) -> None:
     computed = layout_digest(format_id or None)
     assert LAYOUTS.get(format_id) == computed, (
         f"the state layout of {format_id or 'the core'} changed: write "
-        f"{format_id!r}: {computed!r} in ledger/snapshot_layouts.py")
+        f"{format_id!r}: {computed!r} in ledger/storage/snapshot_layouts.py")
     assert snapshot_topic(format_id or None) == \
         f"tourney-snapshot/{format_id or '-'}/{computed}"
 

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from ledger.core.state import Player, TournamentState
 from ledger.formats.hotc.standings import (
     COLUMNS,
     effective_rounds,
@@ -33,7 +34,6 @@ from ledger.formats.match.model import (
     Status,
     TableState,
 )
-from ledger.state import Player, TournamentState
 
 # --- builders -----------------------------------------------------------------------------
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from ledger.clock import FixedClock
 from ledger.formats.simulation import demo_key, simulate
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 from tests.test_cli_contract import Cli
 from tests.test_publish import _pem
 

@@ -44,7 +44,7 @@ def _tops(mods: set[str]) -> set[str]:
 
 
 def test_keys_show_opens_no_ledger(tmp_path: Path) -> None:
-    from ledger.keys import write_new_key
+    from ledger.wire.keys import write_new_key
 
     write_new_key(tmp_path / "k.pem", "K", None)
     mods = _modules(["keys", "show", "k.pem.pub"], tmp_path)
@@ -55,8 +55,8 @@ def test_keys_show_opens_no_ledger(tmp_path: Path) -> None:
 
 def test_a_signed_write_loads_no_pydantic_rich_or_pem_parser(tmp_path: Path,
                                                              small_ledger: object) -> None:
-    from ledger.keys import write_new_key
-    from ledger.location import Location
+    from ledger.storage.location import Location
+    from ledger.wire.keys import write_new_key
 
     assert isinstance(small_ledger, Location)
     write_new_key(tmp_path / "hj.pem", "HJ", None)
@@ -73,7 +73,7 @@ def test_a_command_imports_only_its_ledgers_format(tmp_path: Path,
                                                    small_ledger: object) -> None:
     """Formats are plugged in by name (ledger.formats.registry): reading a HotC event
     imports the HotC plug-in and the shared layers, never Bushiroad's or Wheel of Time's."""
-    from ledger.location import Location
+    from ledger.storage.location import Location
 
     assert isinstance(small_ledger, Location)
     mods = _modules(["--ledger", small_ledger.text, "info"], tmp_path)
@@ -84,9 +84,9 @@ def test_a_command_imports_only_its_ledgers_format(tmp_path: Path,
 
 def test_an_unknown_kind_loads_every_format_before_it_is_refused() -> None:
     """A leaf of a format not imported yet still decodes: the socket imports the formats
-    before a kind is called unknown (ledger.events.body_type_of)."""
+    before a kind is called unknown (ledger.wire.events.body_type_of)."""
     probe = ("import ledger.formats.registry, sys\n"
-             "from ledger.events import body_type_of\n"
+             "from ledger.wire.events import body_type_of\n"
              "assert 'ledger.formats.wot.plugins' not in sys.modules\n"
              "assert body_type_of('tbp_overridden') is not None\n"
              "assert body_type_of('no_such_kind') is None\n"
@@ -99,7 +99,7 @@ def test_an_unknown_kind_loads_every_format_before_it_is_refused() -> None:
 def test_a_read_command_loads_no_cryptography(tmp_path: Path, small_ledger: object) -> None:
     """Reading a ledger verifies nothing and signs nothing: ``cryptography`` (several ms of
     start-up) is imported where a key or a signature is used, never by ``info``."""
-    from ledger.location import Location
+    from ledger.storage.location import Location
 
     assert isinstance(small_ledger, Location)
     mods = _modules(["--ledger", small_ledger.text, "info"], tmp_path)
@@ -137,14 +137,14 @@ def test_result_record_imports_no_round_display_and_computes_no_schema(
     """Issue 22 item 6: recording a result imports neither ``cli.round_cmd`` (the round
     display; the result phrase is ``cli.result_text``'s) nor the other result commands'
     modules, and no command computes a JSON schema to name its snapshots
-    (ledger/snapshot_layouts.py) — the ledger holds a snapshot, so its topic is needed."""
-    from ledger.aggregate import Tournament
-    from ledger.clock import FixedClock
-    from ledger.events import Role
+    (ledger/storage/snapshot_layouts.py) — the ledger holds a snapshot, so its topic is needed."""
+    from ledger.core.aggregate import Tournament
     from ledger.formats.registry import make_format
-    from ledger.keys import PublicKey, write_new_key
-    from ledger.location import Location
-    from ledger.store import Ledger
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    from ledger.wire.clock import FixedClock
+    from ledger.wire.events import Role
+    from ledger.wire.keys import PublicKey, write_new_key
 
     hj = write_new_key(tmp_path / "hj.pem", "HJ", None)
     sk = write_new_key(tmp_path / "sk.pem", "SK", None)

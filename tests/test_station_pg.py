@@ -105,8 +105,8 @@ def _insert(url: str, log: str, version: int, topic: str, state: bytes) -> str |
 def _leaf(tmp_path: Path, log: str, seq: int, prev: bytes, key: str, name: str) -> bytes:
     import hashlib
 
-    from ledger.events import PlayerRegistered, seal
-    from ledger.keys import load_signer
+    from ledger.wire.events import PlayerRegistered, seal
+    from ledger.wire.keys import load_signer
     return seal(log=log, seq=seq, prev=hashlib.sha256(prev).hexdigest(),
                 time="2026-03-01T10:00:00.000000Z", body=PlayerRegistered(number=90, name=name),
                 signer=load_signer(tmp_path / key)).leaf
@@ -149,8 +149,8 @@ def test_item10_station_cannot_plant_a_checkpoint_row(
         event: tuple[str, str, str, str, dict[str, object]], tmp_path: Path) -> None:
     import psycopg
 
-    from ledger.checkpoint import Checkpoint, sign_checkpoint
-    from ledger.keys import load_signer
+    from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
+    from ledger.wire.keys import load_signer
     db, owner, hj_url, st_url, table = event
     log = _log_id(hj_url)
     _tourney(tmp_path, st_url, "result", "record", "--round", "1", "--table",
@@ -217,8 +217,8 @@ def test_item10_planted_checkpoint_row_from_before_the_upgrade_is_withdrawn(
         event: tuple[str, str, str, str, dict[str, object]], tmp_path: Path) -> None:
     import psycopg
 
-    from ledger.checkpoint import Checkpoint, sign_checkpoint
-    from ledger.keys import load_signer
+    from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
+    from ledger.wire.keys import load_signer
     db, owner, hj_url, st_url, table = event
     log = _log_id(hj_url)
     _tourney(tmp_path, st_url, "result", "record", "--round", "1", "--table",

@@ -19,15 +19,15 @@ from urllib.parse import urlparse, urlunparse
 
 import pytest
 
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
+from ledger.core.aggregate import Tournament
 from ledger.errors import StorageError, UsageError
-from ledger.events import Role, SignedEvent
 from ledger.formats.registry import make_format
-from ledger.keys import PublicKey, Signer
-from ledger.location import Location
-from ledger.snapshots import SNAPSHOT_INTERVAL
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.snapshots import SNAPSHOT_INTERVAL
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role, SignedEvent
+from ledger.wire.keys import PublicKey, Signer
 from tests.helpers.checks import (
     delete_pg_tournament,
     full_fold,
@@ -335,7 +335,7 @@ def test_snapshot_of_another_layout_is_dropped_and_rebuilt(tmp_path: Path) -> No
     and the state is rebuilt from the signed events (never trusted)."""
     import sqlite3
 
-    from ledger.snapshots import snapshot_topic
+    from ledger.storage.snapshots import snapshot_topic
     from tests.conftest import build_small
 
     loc = build_small(tmp_path / "s.db", players=120)

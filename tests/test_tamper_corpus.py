@@ -17,12 +17,12 @@ import msgspec
 from audit.bundle import export_bundle
 from audit.findings import Report
 from audit.verify import verify_bundle, verify_ledger
-from ledger.checkpoint import Checkpoint, sign_checkpoint
-from ledger.checkpoint_store import checkpoint_dir, origin_of
-from ledger.events import DrawMade, PlayerRegistered, parse_leaf, seal
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
+from ledger.proofs.checkpoint_store import checkpoint_dir, origin_of
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import DrawMade, PlayerRegistered, parse_leaf, seal
+from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small
 
 LOG = "t1"

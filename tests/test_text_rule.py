@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.errors import RuleError
-from ledger.events import OfficialRevoked, PlayerRegistered, seal
-from ledger.text import (
+from ledger.wire.events import OfficialRevoked, PlayerRegistered, seal
+from ledger.wire.text import (
     MAX_NAME,
     MAX_REASON,
     check_text,

@@ -28,22 +28,22 @@ import pytest
 
 from audit.findings import Report
 from audit.verify import verify_bundle, verify_ledger
-from ledger.checkpoint import Checkpoint, sign_checkpoint
-from ledger.checkpoint_store import (
+from ledger.core.draw import draw_v1
+from ledger.errors import UsageError, VerificationError
+from ledger.formats.simulation import demo_key, simulate
+from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
+from ledger.proofs.checkpoint_store import (
     checkpoint_dir,
     inclusion,
     origin_of,
     write_checkpoint,
 )
-from ledger.clock import FixedClock
-from ledger.draw import draw_v1
-from ledger.errors import UsageError, VerificationError
-from ledger.events import SIG_DOMAIN, DrawMade, PlayerRegistered, Role, seal
-from ledger.formats.simulation import demo_key, simulate
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.merkle import ProofError
-from ledger.store import Ledger
+from ledger.proofs.merkle import ProofError
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import SIG_DOMAIN, DrawMade, PlayerRegistered, Role, seal
+from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small, public
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
 
@@ -206,7 +206,7 @@ def resign_from(rows: list[tuple[int, bytes]], version: int,
 
 def note_for(rows: list[tuple[int, bytes]], log: str, signer: Signer = HJ,
              size: int | None = None) -> bytes:
-    from ledger.merkle import leaf_hash, root_from_hashes
+    from ledger.proofs.merkle import leaf_hash, root_from_hashes
     n = len(rows) if size is None else size
     cp = Checkpoint(origin_of(log), n, root_from_hashes([leaf_hash(x) for _v, x in rows[:n]]))
     return sign_checkpoint(cp, cp.origin, signer.private_key)
@@ -343,7 +343,7 @@ def test_t12_event_replayed_from_another_tournament(world: World) -> None:
 
 
 def test_t13_revoked_key_signs_after_revocation_only(world: World) -> None:
-    from ledger.events import OfficialRevoked
+    from ledger.wire.events import OfficialRevoked
     rows = list(world.original.rows)
     rows.append(chained_next(rows, OfficialRevoked(key_id=SCOREKEEPER.key_id, reason="x"),
                              HJ, world.log))
@@ -365,8 +365,8 @@ def test_t14_draw_result_edited_and_resigned_by_the_head_judge(world: World) -> 
 # -- T19, T24–T26, T29, T30 --------------------------------------------------------------
 
 def test_t19_a_size_and_root_not_from_one_checkpoint_cannot_be_passed() -> None:
-    import ledger.merkle as merkle
-    from ledger.checkpoint import verify_consistency_between, verify_inclusion_at
+    import ledger.proofs.merkle as merkle
+    from ledger.proofs.checkpoint import verify_consistency_between, verify_inclusion_at
     public = [n for n in dir(merkle) if not n.startswith("_")]
     assert not [n for n in public if n.startswith("verify") or n.endswith("_ok")]
     with pytest.raises(UsageError, match="Checkpoint"):
@@ -475,8 +475,8 @@ def test_t29_event_or_proof_spliced_from_another_ledger_or_index(fworld: World) 
     note = next(checkpoint_dir(loc, None, "t1").glob("*.note")).read_bytes()
     with Ledger(loc) as led:
         res = inclusion(led, "t1", 3, note)
-        from ledger.checkpoint import verify_inclusion_at
-        from ledger.checkpoint_store import trusted_checkpoint
+        from ledger.proofs.checkpoint import verify_inclusion_at
+        from ledger.proofs.checkpoint_store import trusted_checkpoint
         cp = trusted_checkpoint(led.load("t1").state, note)
     with pytest.raises(ProofError):
         verify_inclusion_at(cp, res.leaf_hash, 3, res.proof)
@@ -522,7 +522,7 @@ def test_f1_torn_last_line_of_a_bundle(tmp_path: Path) -> None:
 
 def test_f2_checkpoint_written_after_the_leaf_atomically_and_durably(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ledger.checkpoint_store as store
+    import ledger.proofs.checkpoint_store as store
     synced: list[Path] = []
     real = store.fsync_directory
     monkeypatch.setattr(store, "fsync_directory", lambda d: (synced.append(d), real(d)))

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
+from ledger.core.aggregate import Tournament
 from ledger.errors import UsageError
 from ledger.formats.registry import make_format
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 from tests.conftest import HJ
 
 

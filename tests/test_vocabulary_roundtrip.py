@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from ledger.plugin import require_plugin
-from ledger.vocabulary import FieldKind, ResultEntry, Vocabulary
+from ledger.core.plugin import require_plugin
+from ledger.core.vocabulary import FieldKind, ResultEntry, Vocabulary
 from tests.helpers.cli_event import open_event
 from tests.test_cli_contract import Cli
 

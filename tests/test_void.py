@@ -14,13 +14,13 @@ import pytest
 
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
-from ledger.events import DrawMade
 from ledger.formats.match.events import ResultRecorded, RoundPaired
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import issue_penalty
 from ledger.formats.officiating.correction_commands import void_pairing
+from ledger.wire.events import DrawMade
 from projections.rounds import load_round
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
 from tests.test_officiating import LOG, _append_forged, _codes, finish_round, pair, setup
@@ -224,8 +224,8 @@ def test_the_next_attempt_needs_a_seed_recorded_after_the_void(tmp_path: Path) -
     assert led.load(LOG).state.size == size
     st = led.load(LOG).state
     led.close()
-    from ledger.draw import draw_v1
-    from ledger.roster import roster
+    from ledger.core.draw import draw_v1
+    from ledger.core.roster import roster
     seed = st.seeds[old_seed].seed
     items = sorted(roster(st))
     ctx = f"{LOG}/R2/v1/pairing"

@@ -16,22 +16,22 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.findings import Report
 from audit.verify import verify_ledger
-from ledger.checkpoint import Checkpoint, sign_checkpoint, split_note
-from ledger.checkpoint_store import checkpoint_dir, leaf_hashes, origin_of, write_checkpoint
-from ledger.clock import FixedClock
 from ledger.errors import RuleError
-from ledger.events import LedgerPolicy, Role, TournamentCreated, parse_leaf
 from ledger.formats.simulation import demo_key, simulate
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.store import Ledger
-from ledger.witness import (
+from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint, split_note
+from ledger.proofs.checkpoint_store import checkpoint_dir, leaf_hashes, origin_of, write_checkpoint
+from ledger.proofs.witness import (
     WitnessRefusal,
     WitnessState,
     cosign,
     cosign_key_hash,
     witness_key_name,
 )
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import LedgerPolicy, Role, TournamentCreated, parse_leaf
+from ledger.wire.keys import Signer
 from tests.conftest import HJ, build_small, public
 from tests.test_cli_contract import Cli
 
@@ -217,7 +217,7 @@ def test_missing_quorum_on_the_end_of_event_checkpoint_is_an_error(tmp_path: Pat
 def test_quorum_mid_event_is_only_pending(tmp_path: Path) -> None:
     loc = Location(str(tmp_path / "t.db"))
     with Ledger(loc, create=True, clock=FixedClock()) as led:
-        from ledger.aggregate import Tournament
+        from ledger.core.aggregate import Tournament
         from ledger.formats.registry import make_format
         led.create(LOG, lambda now: Tournament.create(
             log=LOG, name="Q", fmt=make_format("hotc-swiss-de", 4), signer=HJ, time=now,
@@ -233,7 +233,7 @@ def test_stale_newest_cosignature_against_the_freshness_limit(tmp_path: Path) ->
     note = new_checkpoint(loc, log, hj)
     with Ledger(loc, readonly=True) as led:
         last = led.load(log).state.last_time
-    from ledger.clock import parse_time
+    from ledger.wire.clock import parse_time
     end = int(parse_time(last).timestamp())
     do_cosign(loc, note, W1, WitnessState(key_id=W1.key_id), ts=end - 7200, log=log)
     assert "cosignature_stale" in codes(verify_ledger(loc, log, None))
@@ -244,7 +244,7 @@ def test_stale_newest_cosignature_against_the_freshness_limit(tmp_path: Path) ->
 
 def test_cosignature_over_an_inconsistent_tree_is_reported(tmp_path: Path) -> None:
     """A witness key that cosigned a forged note (collusion or a stolen key) is named."""
-    from ledger.witness import cosignature_line
+    from ledger.proofs.witness import cosignature_line
 
     loc = build_small(tmp_path / "t.db")
     add_witnesses(loc, W1)
@@ -298,7 +298,7 @@ def test_cli_witness_cosigns_and_refuses_an_equivocating_note_exit_4(tmp_path: P
     ok = cli("audit", "verify", "--json").doc
     assert ok["ok"], ok
     # the head judge signs another root for the same size: the witness refuses, exit 4
-    from ledger.keys import load_signer
+    from ledger.wire.keys import load_signer
     hj = load_signer(tmp_path / "hj.pem")
     cp = Checkpoint(origin_of(log), done["size"], hashlib.sha256(b"fork").digest())
     forged = tmp_path / "forged.note"

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from ledger.draw import draw_v1, seed_from_material
+from ledger.core.draw import draw_v1, seed_from_material
 from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision, Side
 from ledger.formats.wot.pairing import (

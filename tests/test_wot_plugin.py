@@ -19,11 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.verify import verify_ledger
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
-from ledger.draw import seed_from_material
+from ledger.core.aggregate import Tournament
+from ledger.core.draw import seed_from_material
 from ledger.errors import RuleError, TourneyError
-from ledger.events import Role, parse_leaf, seal
 from ledger.formats.match.events import ResultRecorded, RoundPaired
 from ledger.formats.registry import make_format
 from ledger.formats.wot import plan
@@ -32,9 +30,11 @@ from ledger.formats.wot.model import Revision, Side
 from ledger.formats.wot.results import WotResult
 from ledger.formats.wot.scoring import score_game
 from ledger.formats.wot.sim import play_event, simulated_result
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role, parse_leaf, seal
+from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
 LOG = "w1"

@@ -17,7 +17,7 @@ from fractions import Fraction as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.draw import draw_v1, seed_from_material
+from ledger.core.draw import draw_v1, seed_from_material
 from ledger.formats.wot.model import Revision, Side
 from ledger.formats.wot.pairing import (
     Entrant,

@@ -19,16 +19,16 @@ from typing import Any
 
 import pytest
 
-import ledger.write_guard as write_guard
+import ledger.storage.write_guard as write_guard
 from audit.verify import verify_ledger
 from cli.result_entry import Unchanged, enter_result
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
+from ledger.core.aggregate import Tournament
 from ledger.errors import RuleError, VerificationError
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 from tests.conftest import HJ
 from tests.helpers.checks import full_fold, pg_skip_reason, pg_url, unique_log, walk_chain
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from cli.result_entry import Unchanged, enter_result
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
+from ledger.core.aggregate import Tournament
 from ledger.errors import RuleError
 from ledger.formats.match.model import Outcome
 from ledger.formats.registry import make_format
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 from tests.conftest import HJ
 from tests.helpers.checks import full_fold, walk_chain
 

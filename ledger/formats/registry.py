@@ -1,6 +1,6 @@
 """The one list of tournament formats (DESIGN.md §10 "Registry").
 
-Importing this module plugs every format into the core (``ledger.plugin``), each by the
+Importing this module plugs every format into the core (``ledger.core.plugin``), each by the
 place it lives: a format's modules are imported the first time a ledger (or a command)
 asks for it, so a command on a HotC event never reads the Bushiroad or Wheel of Time
 code.  The CLI, the audit and simulate import this module; the core never does.  Adding
@@ -10,14 +10,14 @@ Owns: ``FORMAT_IDS`` (every format id, in this order); ``FORMATS`` (id → plug-
 imports them all); re-exports ``make_format`` / ``parse_params``, so a caller that builds a
 genesis has plugged the formats in.
 
-May import: ``ledger.plugin`` (and ``ledger.formats.*`` by name, through it).
+May import: ``ledger.core.plugin`` (and ``ledger.formats.*`` by name, through it).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ledger.plugin import make_format, parse_params, register_lazy, registered_formats
+from ledger.core.plugin import make_format, parse_params, register_lazy, registered_formats
 
 _WHERE: dict[str, str] = {
     "hotc-swiss-de": "ledger.formats.hotc.plugin:HOTC",

@@ -20,19 +20,19 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ledger.aggregate import Tournament
-from ledger.checkpoint_store import write_checkpoint
-from ledger.draw import seed_from_material, stream_below
-from ledger.events import LedgerPolicy, Role
+from ledger.core.aggregate import Tournament
+from ledger.core.draw import seed_from_material, stream_below
+from ledger.core.params import Param
+from ledger.core.state import TournamentState
 from ledger.formats.hotc import plan as hotc_plan
 from ledger.formats.hotc import revision as hotc_revision
 from ledger.formats.match.model import Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.keys import PublicKey, Signer
-from ledger.params import Param
-from ledger.state import TournamentState
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import write_checkpoint
+from ledger.storage.store import Ledger
+from ledger.wire.events import LedgerPolicy, Role
+from ledger.wire.keys import PublicKey, Signer
 
 Progress = Callable[[str], None]
 Step = Callable[[Tournament, str], object]

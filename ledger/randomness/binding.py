@@ -23,7 +23,7 @@ Owns the rules that stop a head judge from *choosing* among genuine randomness:
 Pure functions of the state before the event: the command side and the audit call them
 through ``ledger.randomness.rules`` (one implementation).
 
-May import: ``ledger.errors``, ``ledger.events``, ``ledger.state``, ``ledger.clock``,
+May import: ``ledger.errors``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.clock``,
 ``ledger.randomness.drand``.
 """
 
@@ -33,10 +33,10 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from ledger.clock import later_time, parse_time
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import DrawMade, SeedCommitted, SeedRecorded
-from ledger.state import TournamentState
+from ledger.wire.clock import later_time, parse_time
+from ledger.wire.events import DrawMade, SeedCommitted, SeedRecorded
 
 RULE = "DESIGN-6"
 

@@ -2,11 +2,11 @@
 bodies from foreign bytes and record them on the aggregate.
 
 Owns: ``import_random_org``, ``import_drand``, ``commit_seed`` and ``reveal_seed``.  Every
-body still passes ``ledger.rules.check`` (``ledger.randomness.rules``) when recorded, so
+body still passes ``ledger.core.rules.check`` (``ledger.randomness.rules``) when recorded, so
 the command refuses exactly what the audit would flag.
 
-May import: ``ledger.aggregate`` (typing only), ``ledger.events``, ``ledger.errors``,
-``ledger.draw``, ``ledger.keys``, ``ledger.randomness.*``.
+May import: ``ledger.core.aggregate`` (typing only), ``ledger.wire.events``, ``ledger.errors``,
+``ledger.core.draw``, ``ledger.wire.keys``, ``ledger.randomness.*``.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING
 
-from ledger.draw import seed_from_material
+from ledger.core.draw import seed_from_material
 from ledger.errors import RuleError, UsageError
-from ledger.events import SeedCommitted, SeedRecorded, SignedEvent
-from ledger.keys import Signer
 from ledger.randomness import drand, random_org
 from ledger.randomness.commit import SecretFile, commitment, reveal_material
+from ledger.wire.events import SeedCommitted, SeedRecorded, SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 
 def _b64(data: bytes) -> str:
@@ -98,7 +98,7 @@ def commit_seed(t: Tournament, *, salt: bytes, secret: bytes, chain: str, round_
                 reason: str, signer: Signer, time: str, ctx: str | None = None,
                 min_lead_s: int = 0) -> SignedEvent:
     """Commit to (salt, secret) for a beacon round at least ``min_lead_s`` after ``time``."""
-    from ledger.clock import parse_time
+    from ledger.wire.clock import parse_time
 
     try:
         due = drand.round_time(chain, round_no)

@@ -5,8 +5,9 @@ Owns: ``check_seed`` (each provenance of ``seed_recorded``: ``entered``, ``rando
 (a seed serves one draw context; a player draw is over the registered players or the
 active roster).  Raise ``RuleError`` with the audit's finding code.
 
-May import: ``ledger.errors``, ``ledger.events``, ``ledger.state``, ``ledger.draw``,
-``ledger.checkpoint``, ``ledger.clock``, ``ledger.roster``, ``ledger.randomness.*``.
+May import: ``ledger.errors``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.draw``,
+``ledger.proofs.checkpoint``, ``ledger.wire.clock``, ``ledger.core.roster``,
+``ledger.randomness.*``.
 Time and draw binding (issue 21) is ``ledger.randomness.binding``.
 """
 
@@ -16,16 +17,16 @@ import base64
 import binascii
 import re
 
-from ledger.checkpoint import (
+from ledger.core.draw import seed_from_material
+from ledger.core.roster import registered, roster, still_in
+from ledger.core.state import TournamentState
+from ledger.errors import RuleError
+from ledger.proofs.checkpoint import (
     CheckpointError,
     note_key_hash,
     parse_checkpoint_note,
     verify_checkpoint_note,
 )
-from ledger.clock import parse_time
-from ledger.draw import seed_from_material
-from ledger.errors import RuleError
-from ledger.events import DrawMade, Role, SeedCommitted, SeedRecorded
 from ledger.randomness import drand, random_org
 from ledger.randomness.binding import (
     check_beacon_once,
@@ -37,8 +38,8 @@ from ledger.randomness.binding import (
     random_org_time,
 )
 from ledger.randomness.commit import commitment, reveal_material
-from ledger.roster import registered, roster, still_in
-from ledger.state import TournamentState
+from ledger.wire.clock import parse_time
+from ledger.wire.events import DrawMade, Role, SeedCommitted, SeedRecorded
 
 _UNIVERSE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 RULE = "DESIGN-6"
@@ -209,8 +210,8 @@ def _witnessed_before(state: TournamentState, note: bytes, published: int,
     must be older than the beacon round (an independent clock saw the commitment)."""
     if state.ledger_policy.witness_quorum == 0:
         return
-    from ledger.checkpoint import split_note
-    from ledger.cosign import cosignatures, witnesses_of
+    from ledger.proofs.checkpoint import split_note
+    from ledger.proofs.cosign import cosignatures, witnesses_of
 
     cp, _sigs = parse_checkpoint_note(note)
     witnesses = witnesses_of(state)

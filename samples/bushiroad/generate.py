@@ -26,11 +26,11 @@ from fractions import Fraction
 from pathlib import Path
 
 from audit.bundle import export_bundle
-from ledger.clock import FixedClock
+from ledger.core.params import Param
 from ledger.formats.simulation import simulate
-from ledger.location import Location
-from ledger.params import Param
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
 
 #: format id → (players, cut, parameters, time-up rate, drop rate)
 SAMPLES: dict[str, tuple[int, int, dict[str, Param], Fraction, Fraction]] = {

@@ -21,16 +21,16 @@ import tempfile
 from pathlib import Path
 
 from audit.bundle import export_bundle
-from ledger.aggregate import Tournament
-from ledger.checkpoint_store import write_checkpoint
-from ledger.clock import FixedClock
-from ledger.events import Role
+from ledger.core.aggregate import Tournament
 from ledger.formats.match.model import Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.keys import PublicKey, Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import write_checkpoint
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role
+from ledger.wire.keys import PublicKey, Signer
 
 LOG = "hotc-2013-nationals"
 #: after round n: (X-0, one loss, newly eliminated) — RULES.md §2.8 / TC-09

@@ -23,17 +23,17 @@ import tempfile
 from pathlib import Path
 
 from audit.bundle import export_bundle
-from ledger.aggregate import Tournament
-from ledger.checkpoint_store import write_checkpoint
-from ledger.clock import FixedClock
-from ledger.draw import seed_from_material
-from ledger.events import Role
+from ledger.core.aggregate import Tournament
+from ledger.core.draw import seed_from_material
 from ledger.formats.registry import make_format
 from ledger.formats.wot import plan
 from ledger.formats.wot.sim import simulated_result
-from ledger.keys import PublicKey, Signer
-from ledger.location import Location
-from ledger.store import Ledger
+from ledger.proofs.checkpoint_store import write_checkpoint
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role
+from ledger.wire.keys import PublicKey, Signer
 
 LOG = "wot-2001-tar-valon"
 PLAYERS = ["Rand", "Egwene", "Mat", "Perrin", "Nynaeve", "Moiraine", "Lan", "Elayne", "Min",

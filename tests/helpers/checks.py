@@ -16,9 +16,9 @@ from typing import Any
 
 from eventsourcing.application import project_aggregate
 
-from ledger.events import SIG_DOMAIN, ZERO_HASH, ParsedLeaf, parse_leaf
-from ledger.keys import verify_signature
-from ledger.store import Ledger
+from ledger.storage.store import Ledger
+from ledger.wire.events import SIG_DOMAIN, ZERO_HASH, ParsedLeaf, parse_leaf
+from ledger.wire.keys import verify_signature
 
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 

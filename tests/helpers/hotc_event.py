@@ -13,17 +13,17 @@ from typing import Any
 
 from audit.findings import Report
 from audit.verify import verify_ledger
-from ledger.aggregate import Tournament
-from ledger.clock import FixedClock
-from ledger.events import Role, SignedEvent, parse_leaf
+from ledger.core.aggregate import Tournament
+from ledger.core.params import Param
+from ledger.core.state import TournamentState, apply_event
 from ledger.formats.match.model import Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
-from ledger.keys import PublicKey, Signer
-from ledger.location import Location
-from ledger.params import Param
-from ledger.state import TournamentState, apply_event
-from ledger.store import Ledger
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.clock import FixedClock
+from ledger.wire.events import Role, SignedEvent, parse_leaf
+from ledger.wire.keys import PublicKey, Signer
 
 LOG = "hotc-r2"
 

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ledger.events import SignedEvent
+from ledger.core.state import TournamentState
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import Phase, Status
 from ledger.formats.match.pairing import Entrant, bye_candidates
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
 
 EXHAUSTIVE_LIMIT = 16
 
@@ -125,8 +125,8 @@ def replay(leaves: Sequence[tuple[int, bytes]],
     from the raw rows as the audit folds them."""
     import copy
 
-    from ledger.events import parse_leaf
-    from ledger.state import apply_event
+    from ledger.core.state import apply_event
+    from ledger.wire.events import parse_leaf
 
     st = TournamentState()
     out = []

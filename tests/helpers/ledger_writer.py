@@ -28,9 +28,9 @@ if str(ROOT) not in sys.path:
 
 import ledger.formats.registry  # noqa: E402,F401  (an application process plugs the formats in)
 from ledger.errors import ConcurrencyError  # noqa: E402
-from ledger.keys import Signer  # noqa: E402
-from ledger.location import Location  # noqa: E402
-from ledger.store import Ledger  # noqa: E402
+from ledger.storage.location import Location  # noqa: E402
+from ledger.storage.store import Ledger  # noqa: E402
+from ledger.wire.keys import Signer  # noqa: E402
 
 
 def main() -> int:

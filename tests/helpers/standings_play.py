@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ledger.draw import seed_from_material
+from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision
 from ledger.formats.wot.sim import simulated_result
 from tests.helpers.cli_event import open_event

@@ -5,14 +5,14 @@ Applies only: never validates, never reads a clock, never draws.  Runs before th
 layer's transitions of the same event (``BR_BOOK`` is merged first), so it still sees the
 draws the event consumes.
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
 """
 
 from __future__ import annotations
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import SignedEvent
 from ledger.formats.bushiroad.book import BR_BOOK
 from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
 from ledger.formats.bushiroad.plan import rounds_total_at_start
@@ -20,7 +20,7 @@ from ledger.formats.match.apply import consume_draws
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState, Phase, Status
 from ledger.formats.match.unbeaten import set_status
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
 
 
 @BR_BOOK.applies(RoundPaired)

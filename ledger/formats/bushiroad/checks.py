@@ -5,7 +5,8 @@ body with ``plan`` and the match layer's plan (the code the commands use) and re
 difference, so the audit re-runs every pairing, bye, round-robin round, result, selection,
 final order and bracket from the recorded seeds and the state at that seq.
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``, ``ledger.decided``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
+``ledger.core.decided``,
 ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``,
 ``ledger.formats.officiating.rules`` (the wrong-table double loss, AMB-B25).
 """
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.decided import is_decided
+from ledger.core.decided import is_decided
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role
 from ledger.formats.bushiroad.book import BR_BOOK as BOOK
 from ledger.formats.bushiroad.events import BrKind, FinalistsDecided, StandingsFinalized
 from ledger.formats.bushiroad.finalists import PendingDraw
@@ -77,7 +78,7 @@ from ledger.formats.match.plan import (
     round_ctx,
 )
 from ledger.formats.officiating.rules import check_no_show
-from ledger.state import TournamentState
+from ledger.wire.events import Role
 
 HJ = frozenset({Role.HEAD_JUDGE})
 SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
@@ -117,7 +118,7 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                 order = list(ms(state).order or [])
             expected = round_robin_round(state, n, order, list(body.draws))
         elif is_decided(body):                 # pair_round planned it just now
-            return                             # (ledger.decided; the audit plans again)
+            return                             # (ledger.core.decided; the audit plans again)
         else:
             active = entrants(state)           # built once for the bye, the draw, the plan
             items = bye_items(state, active)

@@ -7,8 +7,8 @@ standings of an event without a cut, with the tie-break draw when one is needed)
 ``seed_bracket`` (by ranking after a cut, by a recorded draw in a single-elimination
 event).  Decisions come from ``plan``; every event still passes the checks when recorded.
 
-May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
-``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.events``,
+``ledger.wire.keys``, ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError, UsageError
-from ledger.events import SignedEvent
 from ledger.formats.bushiroad.finalists import PendingDraw
 from ledger.formats.bushiroad.plan import (
     PAIRING_ALGORITHM,
@@ -66,11 +65,12 @@ from ledger.formats.match.plan import (
     round_ctx,
 )
 from ledger.formats.match.vocab import seat
-from ledger.keys import Signer
+from ledger.wire.events import SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
-    from ledger.plugin import DecidedResult
+    from ledger.core.aggregate import Tournament
+    from ledger.core.plugin import DecidedResult
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,

@@ -5,7 +5,7 @@ fixed from then on, BR-FIN-3/4, AMB-B16) and ``StandingsFinalized`` (the end of 
 without a top cut: final order and winner), each with the tie-break draw it used, and
 ``BR_BODIES`` (every kind a Bushiroad ledger may hold).
 
-May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.events``.
+May import: ``msgspec``, ``ledger.wire.events`` (Body), ``ledger.formats.match.events``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from enum import Enum
 
 import msgspec
 
-from ledger.events import Body
 from ledger.formats.match.events import MATCH_BODIES
+from ledger.wire.events import Body
 
 
 class BrKind(str, Enum):

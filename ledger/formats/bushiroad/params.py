@@ -4,17 +4,17 @@ Owns: one ``ParamSpec`` per format id, built from the parameters they share, and
 readers of a tournament's recorded values.  Every value is recorded at genesis, defaults
 included, so a ledger keeps its meaning under a later release (DESIGN.md §10 revisions).
 
-May import: ``ledger.params``, ``ledger.state``, ``ledger.formats.bushiroad.*``.
+May import: ``ledger.core.params``, ``ledger.core.state``, ``ledger.formats.bushiroad.*``.
 """
 
 from __future__ import annotations
 
+from ledger.core.params import Allowed, Param, ParamSpec
+from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.mw import MwDenominator
 from ledger.formats.bushiroad.results import MatchFormat, SeEqualGames
 from ledger.formats.bushiroad.tiebreak import H2HGroup, H2HPosition, Territory, TiebreakParams
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
-from ledger.params import Allowed, Param, ParamSpec
-from ledger.state import TournamentState
 
 RULES = "BR_FR_1_2_0"
 #: the same floor rules, a loss by penalty recorded as one citing the penalty

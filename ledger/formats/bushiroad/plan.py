@@ -9,7 +9,7 @@ announced stop rules of BR-SWISS-ROUNDS-4, AMB-B9 for DE), the close summary, re
 game scores (BR-MATCH, BR-SWISS-5, BR-DE-6, BR-SE-2/3/4, Annex A), finalists (BR-FIN-5) and
 the final standings of an event without a top cut.
 
-May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.match.*``,
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``,
 ``ledger.formats.bushiroad.*``.
 """
 
@@ -19,6 +19,7 @@ from enum import Enum
 
 import msgspec
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.bushiroad import annex_a
 from ledger.formats.bushiroad.de import EndReason, end_check
@@ -61,7 +62,6 @@ from ledger.formats.match.model import (
 )
 from ledger.formats.match.pairing import Entrant, bye_candidates
 from ledger.formats.match.plan import active_count, ctx, entrants, open_round
-from ledger.state import TournamentState
 
 PAIRING_ALGORITHM = "match-pair/v1"     # the HotC objective over point groups (AMB-B7)
 

@@ -6,7 +6,8 @@ ranking (BR-FIN-5) and played as a single-elimination bracket (BR-SE).
 Owns: ``BushiroadFormat`` (the verbs, shared) and its four subclasses (id, title,
 parameters, the stage's elimination threshold).
 
-May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.events``,
+May import: ``ledger.core.plugin``, ``ledger.core.params``, ``ledger.errors``,
+``ledger.wire.events``,
 ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
 """
 
@@ -14,8 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ledger.core.params import Param
+from ledger.core.plugin import Progress
 from ledger.errors import RuleError
-from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.bushiroad import apply as _apply  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import checks as _checks  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import commands, params, plan
@@ -30,18 +32,17 @@ from ledger.formats.match.plan import match_progress
 from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
-from ledger.params import Param
-from ledger.plugin import Progress
+from ledger.wire.events import FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from ledger.aggregate import Tournament
-    from ledger.keys import Signer
-    from ledger.plugin import DecidedResult
+    from ledger.core.aggregate import Tournament
+    from ledger.core.plugin import DecidedResult
+    from ledger.core.state import TournamentState
+    from ledger.core.vocabulary import Given, ResultEntry
     from ledger.standings_view import StandingsView
-    from ledger.state import TournamentState
-    from ledger.vocabulary import Given, ResultEntry
+    from ledger.wire.keys import Signer
 
 
 class BushiroadFormat(MatchFormat):

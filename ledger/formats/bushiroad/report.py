@@ -4,7 +4,7 @@ still tied (BR-SWISS-TB-7).  Issue 17: the CLI asks the format (``selection_repo
 
 Owns: ``selection_report``.
 
-May import: ``ledger.events``, ``ledger.formats.bushiroad.events``, ``ledger.state``.
+May import: ``ledger.wire.events``, ``ledger.formats.bushiroad.events``, ``ledger.core.state``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import SignedEvent
+from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.events import FinalistsDecided, StandingsFinalized
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
 
 
 def selection_report(state: TournamentState, events: list[SignedEvent],

@@ -19,11 +19,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.mw import fraction_str, mw_str
 from ledger.formats.bushiroad.standings import ranking
 from ledger.formats.match.model import MatchState, Status
 from ledger.formats.officiating.revocation import revoke, revoked_marks
-from ledger.state import TournamentState
 
 COLUMNS = ["rank", "number", "name", "points", "wins", "losses", "draws", "status", "mw",
            "omw", "oomw"]

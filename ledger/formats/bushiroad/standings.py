@@ -8,7 +8,7 @@ tournament's parameters, ties resolved by the recorded tie-break order) and
 ``final_order``.  The one implementation the commands (finalists, final standings), the
 projections and the audit share.
 
-May import: ``ledger.state``, ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+May import: ``ledger.core.state``, ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.columns import Columns, Group, Ranking, order_columns
 from ledger.formats.bushiroad.model import History, Outcome, RoundEntry, Withdrawal
 from ledger.formats.bushiroad.mw import MwDenominator, mw_hundredths
@@ -29,7 +30,6 @@ from ledger.formats.bushiroad.tiebreak import (
     resolve_ties,
 )
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
-from ledger.state import TournamentState
 
 _FIRST_LOSS = re.compile("[LXN]")      # the qualifying-round characters that are losses
 _OUTCOME = {"W": Outcome.WIN, "B": Outcome.WIN, "L": Outcome.LOSS, "D": Outcome.DRAW,

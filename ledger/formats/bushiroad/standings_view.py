@@ -13,6 +13,7 @@ May import: ``ledger.*``.
 
 from __future__ import annotations
 
+from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.plan import FormatId, fmt_id
 from ledger.formats.bushiroad.standing_rows import COLUMNS, br_standings, row_document
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
@@ -30,7 +31,6 @@ from ledger.formats.match.standings_view import (
 )
 from ledger.formats.officiating.revocation import revoked_marks
 from ledger.standings_view import Align, Column, Row, Show, StandingsView
-from ledger.state import TournamentState
 
 POINTS = Column("points", "POINTS", Show.NUMBER, Align.RIGHT, phone=True,
                 title="match points (the sort key)")

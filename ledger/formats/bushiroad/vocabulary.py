@@ -9,7 +9,7 @@ concession, and the Annex A values when Annex A was announced (BR-ANNEXA-*) —,
 ``result_kwargs`` and ``slip_given``.  Who won and why is decided by
 ``ledger.formats.bushiroad.commands.result_body``, never here.
 
-May import: ``ledger.vocabulary``, ``ledger.formats.match.*``.
+May import: ``ledger.core.vocabulary``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ledger.core.state import TournamentState
+from ledger.core.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 from ledger.errors import RuleError
 from ledger.formats.match import vocab
 from ledger.formats.match.model import Outcome
-from ledger.state import TournamentState
-from ledger.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 
 ANNEX = ResultField("annex_a", FieldKind.ANNEX,
                     "Annex A values compared at time-up (and at later checkpoints), first "

@@ -5,17 +5,18 @@ recomputes the expected body with ``ledger.formats.hotc.plan`` (the same code th
 and refuses any difference — so the audit re-runs every pairing, bye, cut and bracket
 draw from the recorded seeds and the state at that seq.
 
-May import: ``ledger.formats.hotc.book``, ``ledger.state``, ``ledger.events``, ``ledger.errors``,
-``ledger.decided``, ``ledger.formats.hotc.*``.
+May import: ``ledger.formats.hotc.book``, ``ledger.core.state``, ``ledger.wire.events``,
+``ledger.errors``,
+``ledger.core.decided``, ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from ledger.decided import is_decided
+from ledger.core.decided import is_decided
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import PlayerRegistered, Role
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
 from ledger.formats.hotc.events import CutMade, HotcKind, NoChampionRuled
 from ledger.formats.hotc.plan import (
@@ -65,7 +66,7 @@ from ledger.formats.match.plan import (
     round_complete,
     round_ctx,
 )
-from ledger.state import TournamentState
+from ledger.wire.events import PlayerRegistered, Role
 
 HJ = frozenset({Role.HEAD_JUDGE})
 SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
@@ -110,7 +111,7 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
         expected = plan_top_cut(state)
     else:
         n = swiss_preconditions(state)
-        if is_decided(body):   # pair_round planned it just now (ledger.decided)
+        if is_decided(body):   # pair_round planned it just now (ledger.core.decided)
             return
         active = entrants(state)   # once, for the bye, the draw items and the plan
         items = bye_items(state, active)

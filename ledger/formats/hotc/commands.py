@@ -4,10 +4,10 @@ Owns: ``pair_round``, ``record_result``, ``correct_result``, ``drop_player``,
 ``select_cut`` and ``seed_bracket`` — each may record several events in one atomic save
 (e.g. seed, bye draw, pairing draw and round_paired; or the last result, round_closed
 and champion_declared).  Decisions come from ``ledger.formats.hotc.plan``; every event still
-passes ``ledger.rules.check`` when recorded.
+passes ``ledger.core.rules.check`` when recorded.
 
-May import: ``ledger.aggregate`` (Tournament), ``ledger.errors``, ``ledger.keys``,
-``ledger.events``, ``ledger.formats.hotc.*``.
+May import: ``ledger.core.aggregate`` (Tournament), ``ledger.errors``, ``ledger.wire.keys``,
+``ledger.wire.events``, ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from ledger.errors import RuleError, UsageError
-from ledger.events import SignedEvent
 from ledger.formats.hotc.plan import (
     bracket_preconditions,
     bye_from_draw,
@@ -58,11 +57,12 @@ from ledger.formats.match.plan import (
     round_ctx,
 )
 from ledger.formats.match.vocab import seat
-from ledger.keys import Signer
+from ledger.wire.events import SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
-    from ledger.plugin import DecidedResult
+    from ledger.core.aggregate import Tournament
+    from ledger.core.plugin import DecidedResult
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,

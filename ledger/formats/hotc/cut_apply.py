@@ -1,19 +1,19 @@
 """State transition of the HotC top-cut selection (``cut_made``).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.formats.match.*``,
 ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
 
-from ledger.events import SignedEvent
+from ledger.core.state import TournamentState
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import CutMade, NoChampionRuled
 from ledger.formats.hotc.model import HotcState
 from ledger.formats.match.apply import consume_draws
 from ledger.formats.match.model import MatchState, Status
 from ledger.formats.match.unbeaten import set_status
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
 
 
 @HOTC_BOOK.applies(CutMade)

@@ -5,15 +5,15 @@ kinds ``NoChampionRuled`` (a cut of zero, AMB-H9), ``SlowPlayCalled`` and ``Slow
 (HOTC-SLOW-1/2; HotC's own names, apart from the officiating rulings), and ``BODIES``, every
 kind a ``hotc-swiss-de`` ledger may hold (the match layer's and its own).
 
-May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.events``.
+May import: ``msgspec``, ``ledger.wire.events`` (Body), ``ledger.formats.match.events``.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
-from ledger.events import Body
 from ledger.formats.match.events import MATCH_BODIES
+from ledger.wire.events import Body
 
 
 class HotcKind(str, Enum):

@@ -4,11 +4,12 @@ of every HotC decision, used by the commands (to decide) and by the checks (to v
 Owns: draw contexts, the pairing plan of a Swiss or top-cut round, the close summary
 (stop rule), drop timing and the cut plan.
 
-May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.hotc.*``.
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.hotc.*``.
 """
 
 from __future__ import annotations
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.hotc.bye import bye_by_pairing
 from ledger.formats.hotc.cut import (
@@ -30,7 +31,6 @@ from ledger.formats.match.plan import (
     open_round,
     param,
 )
-from ledger.state import TournamentState
 
 FORMAT_ID = "hotc-swiss-de"
 

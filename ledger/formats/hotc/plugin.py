@@ -2,7 +2,8 @@
 
 Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (DESIGN.md §10).
 
-May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.formats.match.*``,
+May import: ``ledger.core.plugin``, ``ledger.core.params``, ``ledger.errors``,
+``ledger.formats.match.*``,
 ``ledger.formats.officiating.*``,
 ``ledger.formats.hotc.*``.
 """
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.params import Param, ParamSpec
+from ledger.core.plugin import Progress
 from ledger.errors import RuleError, UsageError
-from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
 from ledger.formats.hotc import (
     commands,
@@ -39,18 +41,17 @@ from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
-from ledger.params import Param, ParamSpec
-from ledger.plugin import Progress
+from ledger.wire.events import FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from ledger.aggregate import Tournament
-    from ledger.keys import Signer
-    from ledger.plugin import DecidedResult
+    from ledger.core.aggregate import Tournament
+    from ledger.core.plugin import DecidedResult
+    from ledger.core.state import TournamentState
+    from ledger.core.vocabulary import Given, ResultEntry
     from ledger.standings_view import StandingsView
-    from ledger.state import TournamentState
-    from ledger.vocabulary import Given, ResultEntry
+    from ledger.wire.keys import Signer
 
 FORMAT_ID = "hotc-swiss-de"
 

@@ -4,7 +4,7 @@ and how the event goes on (issue 17: the CLI asks the format, ``selection_report
 
 Owns: ``cut_report``.
 
-May import: ``ledger.events``, ``ledger.formats.hotc.events``, ``ledger.state``.
+May import: ``ledger.wire.events``, ``ledger.formats.hotc.events``, ``ledger.core.state``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import SignedEvent
+from ledger.core.state import TournamentState
 from ledger.formats.hotc.events import CutMade
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
 
 
 def cut_report(state: TournamentState, events: list[SignedEvent],

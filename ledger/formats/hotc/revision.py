@@ -5,13 +5,13 @@ defaults) and ``revised`` — the one question every HotC decision that changed 
 recorded ``rules`` parameter.  A ``HOTC_2013`` ledger is run and audited as it was
 written; ``HOTC_2013_R2`` (RULES.md §11 Revisions "§2 HotC") is the default for new ones.
 
-May import: ``ledger.state``, ``ledger.params``.
+May import: ``ledger.core.state``, ``ledger.core.params``.
 """
 
 from __future__ import annotations
 
-from ledger.params import Param
-from ledger.state import TournamentState
+from ledger.core.params import Param
+from ledger.core.state import TournamentState
 
 HOTC_2013 = "HOTC_2013"
 HOTC_2013_R2 = "HOTC_2013_R2"

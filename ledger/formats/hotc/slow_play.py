@@ -8,7 +8,7 @@ commands ``call_slow_play`` / ``rule_slow_play``, and ``upheld_calls`` / ``resul
 officiating rulings of the match layer are a separate, general mechanism; these kinds
 carry HotC's own names so the two never clash (ADR 0010).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``, ``ledger.keys``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``, ``ledger.wire.keys``,
 ``ledger.formats.match.*``, ``ledger.formats.hotc.*``.
 """
 
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role, SignedEvent
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
 from ledger.formats.hotc.events import HotcKind, SlowPlayCalled, SlowPlayRuled
 from ledger.formats.hotc.model import HotcState, SlowPlayCall
@@ -27,11 +27,11 @@ from ledger.formats.hotc.revision import HOTC_2013_R2, revised
 from ledger.formats.match.apply import find_table
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round, param
-from ledger.keys import Signer
-from ledger.state import TournamentState
+from ledger.wire.events import Role, SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 JUDGES = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
 BOOK.permit(HotcKind.SLOW_PLAY_CALLED.value, JUDGES)   # the judge records the player's call

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ledger.core.state import TournamentState
 from ledger.formats.hotc.standings import COLUMNS, ranked_lines, row_document
 from ledger.formats.match.model import MatchState, Status
 from ledger.formats.match.standings_view import (
@@ -27,7 +28,6 @@ from ledger.formats.match.standings_view import (
 )
 from ledger.formats.officiating.revocation import revoked_marks
 from ledger.standings_view import Align, Column, Row, Show, StandingsView
-from ledger.state import TournamentState
 
 RECORD = Column("record", "W-L", align=Align.RIGHT, phone=True,
                 title="Swiss wins-losses (the tiebreakers' basis)")

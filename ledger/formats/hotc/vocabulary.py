@@ -6,7 +6,7 @@ in the Swiss phase (HOTC-TIME-2), the turn player's loss in the top cut (HOTC-TO
 a slow-play timeout (HOTC-TIME-2), the Swiss double loss and tie (AMB-H14), a win after
 both players' slow-play calls (HOTC-TIME-3)), ``result_kwargs`` and ``slip_given``.
 
-May import: ``ledger.vocabulary``, ``ledger.formats.match.*``.
+May import: ``ledger.core.vocabulary``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ledger.core.state import TournamentState
+from ledger.core.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 from ledger.formats.match import vocab
 from ledger.formats.match.model import Outcome
-from ledger.state import TournamentState
-from ledger.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 
 SWISS, TOP = "swiss", "top_cut"
 

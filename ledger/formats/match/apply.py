@@ -5,14 +5,14 @@ rounds, byes, pair-downs, draws, head-to-head wins, eliminations, drops, the bra
 champion.  Applies only: never validates (the audit folds invalid events too, after
 reporting them), never reads a clock, never draws.
 
-May import: ``msgspec``, ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``.
+May import: ``msgspec``, ``ledger.core.state``, ``ledger.wire.events``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from ledger.events import RegistrationClosed, SignedEvent
+from ledger.core.state import TournamentState
 from ledger.formats.match.book import MATCH_BOOK as BOOK
 from ledger.formats.match.events import (
     BracketSeeded,
@@ -33,7 +33,7 @@ from ledger.formats.match.model import (
     TableState,
 )
 from ledger.formats.match.unbeaten import is_unbeaten, put_record, retally, set_status
-from ledger.state import TournamentState
+from ledger.wire.events import RegistrationClosed, SignedEvent
 
 
 def find_round(h: MatchState, number: int) -> RoundState | None:

@@ -1,10 +1,10 @@
 """The match layer's rulebook: the state transitions of its kinds (``apply``).
 
-May import: ``ledger.plugin``.
+May import: ``ledger.core.plugin``.
 """
 
 from __future__ import annotations
 
-from ledger.plugin import Rulebook
+from ledger.core.plugin import Rulebook
 
 MATCH_BOOK = Rulebook()

@@ -7,8 +7,8 @@ recorded since, ADR 0012) — and ``leave_open_round``, the result a player leav
 round after its pairing owes (BR-DROP-2, AMB-B24, ``departure``), recorded through the
 format's own result verbs.
 
-May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
-``ledger.keys``, ``ledger.formats.match.*``.
+May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.events``,
+``ledger.wire.keys``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
-from ledger.events import SignedEvent
 from ledger.formats.match.departure import BOTH_OUT_RULE, both_out
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import ctx, last_void, open_round, round_what
-from ledger.keys import Signer
+from ledger.wire.events import SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 
 def seed_for(t: Tournament, what: str, signer: Signer, time: str, out: list[SignedEvent], *,

@@ -19,7 +19,7 @@ Owns: ``forced_loss``, ``both_out`` (the second departure makes a double loss),
 and ``check_penalty_losers`` (who a drop or penalty result may name) and
 ``check_corrector`` (a scorekeeper signs a correction only for a drop's double loss).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.model``.
 
 Both players of a new pairing may also owe the match to Loss of Match penalties given
@@ -29,8 +29,8 @@ with the pairing (``officiating.commands.apply_pending``).
 
 from __future__ import annotations
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role
 from ledger.formats.match.model import (
     LossReason,
     MatchState,
@@ -40,7 +40,7 @@ from ledger.formats.match.model import (
     Status,
     TableState,
 )
-from ledger.state import TournamentState
+from ledger.wire.events import Role
 
 BOTH_OUT_RULE = "BR-DROP-2"
 _CORRECTORS = frozenset({Role.JUDGE, Role.HEAD_JUDGE})

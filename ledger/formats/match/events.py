@@ -7,7 +7,7 @@ that use them).  Fields added after the HotC format shipped default to ``UNSET``
 then absent from the bytes, so every ``hotc-swiss-de`` leaf keeps its exact bytes while
 newer formats record ``games`` and ``decided_by`` (DESIGN.md §11).
 
-May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.model``.
+May import: ``msgspec``, ``ledger.wire.events`` (Body), ``ledger.formats.match.model``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Literal
 
 import msgspec
 
-from ledger.events import Body
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Phase
+from ledger.wire.events import Body
 
 PAIRING_ALGORITHM = "hotc-pair/v1"
 #: a Wheel of Time deck (DESIGN.md §11 ``sides`` values)

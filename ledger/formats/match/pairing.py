@@ -6,13 +6,13 @@ HOTC-PAIR-5 / AMB-H3 — (1) fewest rematches (Rule A), (2) fewest players who e
 or more pair-downs (Rule B), (3) fewest cross-group pairings, then smallest total win
 difference, (4) the recorded random order.  A greedy pass in draw order is returned when
 it reaches the proven lower bound; otherwise the exact minimum-cost perfect matching
-decides (``ledger.matching``) — over the whole field up to ``EXACT_LIMIT`` players, and
+decides (``ledger.core.matching``) — over the whole field up to ``EXACT_LIMIT`` players, and
 above that over the constrained core (small win groups whole, the first players in draw
 order of large groups), the rest of each large group being paired without rematches.
 Pure functions of (players, draw order, flags): the command side and the audit call the
 same code.
 
-May import: ``ledger.matching``, ``ledger.formats.match.model``.
+May import: ``ledger.core.matching``, ``ledger.formats.match.model``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ledger.matching import min_cost_perfect_matching
+from ledger.core.matching import min_cost_perfect_matching
 
 PAIR_DOWN_HIGHER = "higher"
 PAIR_DOWN_BOTH = "both"

@@ -6,11 +6,13 @@ plan of a round (one engine for every format, grouped by wins or points, HOTC-PA
 AMB-B7), the next bracket round, drop timing (BR-DROP-1/2, AMB-B17), which table takes a
 result or a correction, and the close summary of a bracket round.
 
-May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.match.*``.
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
 
+from ledger.core.plugin import PhaseName, Progress, RoundProgress
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_tables
@@ -31,8 +33,6 @@ from ledger.formats.match.model import (
     TableState,
 )
 from ledger.formats.match.pairing import CORE_PER_GROUP, EXACT_LIMIT, Entrant, pair_swiss
-from ledger.plugin import PhaseName, Progress, RoundProgress
-from ledger.state import TournamentState
 
 #: Field size above which the exact matcher runs on a core of each win/point group (the
 #: first players of each large group in draw order), per recorded pairing algorithm: HotC's

@@ -6,7 +6,7 @@ who has left, the phase of a round, a table's players and result, the words of a
 (``ledger.formats.match.words``), and whether the next pairing draws (a bracket round
 pairs by its slots).  Each format still declares its own vocabulary and maps it.
 
-May import: ``ledger.plugin``, ``ledger.formats.match.*``.
+May import: ``ledger.core.plugin``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.plugin import FormatPlugin
 from ledger.formats.match import vocab, words
 from ledger.formats.match.model import has_left
-from ledger.plugin import FormatPlugin
 
 if TYPE_CHECKING:
-    from ledger.state import TournamentState
+    from ledger.core.state import TournamentState
 
 
 class MatchFormat(FormatPlugin):

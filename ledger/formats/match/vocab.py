@@ -1,13 +1,13 @@
 """What the formats on the shared match layer share of their result vocabularies.
 
 Owns: the fields a match result may name (``WINNER``, ``CONCESSION``, ``TIMEOUT`` …, each
-a ``ledger.vocabulary.ResultField``), ``round_phase`` (the phase of a round, for
+a ``ledger.core.vocabulary.ResultField``), ``round_phase`` (the phase of a round, for
 ``ResultEntry.phases``), ``slip_given`` (the slip columns of DESIGN.md §8 —
 ``winner[,games,decided_by]`` — read as the same fields the command line gives) and
 ``table_players`` (who sits at a table, for the slip reading).  Which entries a format
 has, and what each means, is the format's own vocabulary module.
 
-May import: ``ledger.vocabulary``, ``ledger.errors``, ``ledger.formats.match.*``.
+May import: ``ledger.core.vocabulary``, ``ledger.errors``, ``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ledger.core.state import TournamentState
+from ledger.core.vocabulary import FieldKind, Given, ResultField
 from ledger.errors import UsageError
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.model import MatchState, Phase
-from ledger.state import TournamentState
-from ledger.vocabulary import FieldKind, Given, ResultField
 
 WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won.", "NUMBER")
 CONCESSION = ResultField("concession", FieldKind.PLAYER,
@@ -105,7 +105,7 @@ def slip_given(state: TournamentState, row: Mapping[str, str], *, games_recorded
         raise UsageError(f"decided_by draw means nobody won: winner must be {NO_WINNER_WORD}")
     given: Given = {}
     if games_text and games_recorded:
-        from ledger.vocabulary import read_value
+        from ledger.core.vocabulary import read_value
         given["games"] = read_value(GAMES, games_text)
     note = f"games {games_text}" if games_text and not games_recorded else ""
     players = table_players(state, _int(row, "round"), _int(row, "table"))

@@ -1,7 +1,7 @@
 """State transitions of the officiating kinds, and the binding of pending LoG / LoM
 effects to the match they decide when a round is paired.  Applies only: never validates.
 
-May import: ``msgspec``, ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
+May import: ``msgspec``, ``ledger.core.state``, ``ledger.wire.events``, ``ledger.formats.match.*``,
 ``ledger.formats.officiating.*``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import SignedEvent
+from ledger.core.state import TournamentState
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import LossReason, MatchState, Phase, RoundState, Status
 from ledger.formats.match.unbeaten import add_losses, set_status
@@ -22,7 +22,7 @@ from ledger.formats.officiating.events import (
 )
 from ledger.formats.officiating.model import DqRecord, PenaltyRecord, Pending
 from ledger.formats.officiating.rules import binds_now, games_per_match
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
 
 
 @BOOK.applies(PenaltyIssued)

@@ -6,7 +6,7 @@ disqualification must show in the result; a disqualified player is never paired)
 ``with_officiating`` — ``Rulebook.merged`` of a format's books plus this one, with each
 guard run before the format's own check of that kind.
 
-May import: ``ledger.plugin``, ``ledger.events``.
+May import: ``ledger.core.plugin``, ``ledger.wire.events``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import Body
-from ledger.plugin import Checker, Rulebook
+from ledger.core.plugin import Checker, Rulebook
+from ledger.wire.events import Body
 
 OFFICIATING_BOOK = Rulebook()
 GUARDS: dict[type[Body], list[Checker]] = {}

@@ -9,7 +9,7 @@ ignores a pending LoG / LoM or a disqualification, TC-21 / TC-23),
 ``disqualified_paired`` (a disqualified player in a later pairing), ``role_not_permitted``
 through the permissions below.
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role
 from ledger.formats.match.apply import find_table
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
@@ -43,7 +43,7 @@ from ledger.formats.officiating.rules import (
     reissue_pending,
     round_now,
 )
-from ledger.state import TournamentState
+from ledger.wire.events import Role
 
 JUDGES = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
 BOOK.permit(OfficiatingKind.PENALTY_ISSUED.value, JUDGES)                  # FR §1.3.1.3

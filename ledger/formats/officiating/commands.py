@@ -11,8 +11,8 @@ prior offences, upgrade allowed).  Results go through the format's own ``record_
 verb (a concession by the penalised player), so every format closes its rounds as usual;
 the guards then check them.
 
-May import: ``msgspec``, ``ledger.aggregate`` (type hints), ``ledger.errors``,
-``ledger.events``, ``ledger.keys``, ``ledger.formats.match.*``,
+May import: ``msgspec``, ``ledger.core.aggregate`` (type hints), ``ledger.errors``,
+``ledger.wire.events``, ``ledger.wire.keys``, ``ledger.formats.match.*``,
 ``ledger.formats.officiating.*``.
 """
 
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import SignedEvent
 from ledger.formats.match.commands import leave_open_round
 from ledger.formats.match.departure import both_owe
 from ledger.formats.match.model import MatchState, Outcome
@@ -49,11 +49,11 @@ from ledger.formats.officiating.rules import (
     round_now,
     seated,
 )
-from ledger.keys import Signer
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 
 def offer(t: Tournament, number: int, section: str, penalty: Penalty) -> Assessment:

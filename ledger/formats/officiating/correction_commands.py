@@ -7,8 +7,8 @@ rounds paired since), ``override_pairing``, ``void_pairing`` (ADR 0012), ``undro
 newest round before the next pairing, head-judge amendments after it; a table neither
 assigned fighter showed at is a double loss with no game, AMB-B25).
 
-May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
-``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.events``,
+``ledger.wire.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger.core.plugin import plugin_of
 from ledger.errors import RuleError
-from ledger.events import SignedEvent
 from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.officiating import history
@@ -36,11 +36,11 @@ from ledger.formats.officiating.events import (
     ResultAmended,
 )
 from ledger.formats.officiating.rules import WRONG_TABLE, level, ms
-from ledger.keys import Signer
-from ledger.plugin import plugin_of
+from ledger.wire.events import SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 
 def _shape(players: list[int], winner: int | None,

@@ -4,7 +4,7 @@ engine's (``pairing_overridden``), an undone drop (``player_undropped``) and a l
 registration (``player_added_late``) — their checks and transitions, plus the table
 history every correction reads (the match layer keeps only the newest round's tables).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger.core.state import Player, TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role, SignedEvent
 from ledger.formats.match.apply import effect, find_round, set_tables
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired, Table
 from ledger.formats.match.model import (
@@ -42,7 +42,7 @@ from ledger.formats.officiating.events import (
 )
 from ledger.formats.officiating.history import Row
 from ledger.formats.officiating.rules import dq_forced_loss, level, ms
-from ledger.state import Player, TournamentState
+from ledger.wire.events import Role, SignedEvent
 
 HJ = frozenset({Role.HEAD_JUDGE})
 for _kind in CorrectionKind:

@@ -4,19 +4,19 @@ fighter before rounds they played (issue 21 item 20, ADR 0018).
 
 Owns: ``second_loss`` and ``no_retroactive_elimination``.
 
-May import: ``ledger.state``, ``ledger.errors``, ``ledger.formats.match.*``,
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``,
 ``ledger.formats.officiating.history``, ``.events``, ``.rules``.
 """
 
 from __future__ import annotations
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.model import PlayerRecord
 from ledger.formats.officiating import history
 from ledger.formats.officiating.events import ResultAmended
 from ledger.formats.officiating.history import Row
 from ledger.formats.officiating.rules import ms
-from ledger.state import TournamentState
 
 
 def second_loss(rec: PlayerRecord) -> int | None:

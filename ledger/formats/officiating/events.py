@@ -8,7 +8,7 @@ corrections ``ResultAmended``, ``PairingOverridden``, ``PlayerUndropped``,
 ``OFFICIATING_BODIES`` (registered by every plug-in that merges the
 officiating book).
 
-May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.events`` /
+May import: ``msgspec``, ``ledger.wire.events`` (Body), ``ledger.formats.match.events`` /
 ``.model``, ``ledger.formats.officiating.*``.
 """
 
@@ -18,12 +18,12 @@ from enum import Enum
 
 import msgspec
 
-from ledger.events import Body
 from ledger.formats.match.events import Table
 from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.floor import FLOOR_BODIES
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
+from ledger.wire.events import Body
 
 
 class OfficiatingKind(str, Enum):

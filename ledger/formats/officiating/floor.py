@@ -3,15 +3,15 @@ round clock and extensions, the 001 end-of-match decision, deck registration and
 
 Owns: ``FloorKind`` and one body per kind; ``FLOOR_BODIES``.
 
-May import: ``msgspec``, ``ledger.events`` (Body), ``ledger.formats.match.model``.
+May import: ``msgspec``, ``ledger.wire.events`` (Body), ``ledger.formats.match.model``.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
-from ledger.events import Body
 from ledger.formats.match.model import DecidedBy
+from ledger.wire.events import Body
 
 
 class FloorKind(str, Enum):

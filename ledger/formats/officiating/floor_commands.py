@@ -4,8 +4,8 @@ record them.
 Owns: ``make_ruling``, ``raise_challenge``, ``decide_challenge``, ``start_round``,
 ``call_time``, ``extend``, ``decide_eom``, ``register_deck``, ``check_deck``.
 
-May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
-``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
+May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.events``,
+``ledger.wire.keys``, ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError
-from ledger.events import SignedEvent
 from ledger.formats.match.model import DecidedBy
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.floor import (
@@ -30,10 +29,11 @@ from ledger.formats.officiating.floor import (
 from ledger.formats.officiating.floor_rules import deck_hash, eom_decision, refused_players
 from ledger.formats.officiating.params import extra_turns
 from ledger.formats.officiating.rules import ms
-from ledger.keys import Signer
+from ledger.wire.events import SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 
 def make_ruling(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,

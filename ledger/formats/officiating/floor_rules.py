@@ -5,7 +5,7 @@ extensions with their per-match cap (BR-EXT-1, EOM-EXT-1, AMB-B27, AMB-E6), the 
 end-of-match decision (TC-25) and the result it fixes, deck registration and checks
 (BR-DECK-1..3).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role, SignedEvent
 from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.match.model import MatchState, Phase
 from ledger.formats.match.plan import open_round
@@ -43,7 +43,7 @@ from ledger.formats.officiating.params import (
     extra_turns,
 )
 from ledger.formats.officiating.rules import ms
-from ledger.state import TournamentState
+from ledger.wire.events import Role, SignedEvent
 
 _J = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
 _TK = frozenset({Role.TIME_KEEPER, Role.JUDGE, Role.HEAD_JUDGE})   # FR §4.2

@@ -5,19 +5,19 @@ errors — a head judge's pairing that differs from the engine's, and a voided p
 Owns: ``notice`` (state before the event, the event → its finding code and message, or
 None).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.formats.match.*``,
 ``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
 
-from ledger.events import Body
+from ledger.core.state import TournamentState
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.model import MatchState
 from ledger.formats.match.plan import attempt
 from ledger.formats.officiating.events import PairingOverridden, PairingVoided
 from ledger.formats.officiating.void import void_notice
-from ledger.state import TournamentState
+from ledger.wire.events import Body
 
 
 def notice(state: TournamentState, body: Body) -> tuple[str, str] | None:

@@ -4,13 +4,13 @@ same; absent = the default below).
 
 Owns: ``OFFICIATING_CHOICES`` and typed readers with their defaults.
 
-May import: ``ledger.params``, ``ledger.state``.
+May import: ``ledger.core.params``, ``ledger.core.state``.
 """
 
 from __future__ import annotations
 
-from ledger.params import Allowed
-from ledger.state import TournamentState
+from ledger.core.params import Allowed
+from ledger.core.state import TournamentState
 
 OFFICIATING_CHOICES: dict[str, Allowed] = {
     "tournament_level": (1, 3),                 # BR-LEVEL-1 (default 1)

@@ -8,7 +8,7 @@ demands (TC-21), the lost score sheet of BR-PEN-3.18.3 (its default after a re-i
 and the automatic raise of its Warning), and when a double loss with no game is the
 wrong-table amendment's (``check_no_show``, AMB-B25).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role
 from ledger.formats.match.departure import both_out
 from ledger.formats.match.model import MatchState, RoundState, Status, TableState
 from ledger.formats.match.plan import current_round_number, open_round
@@ -31,7 +31,7 @@ from ledger.formats.officiating.catalogue import (
 )
 from ledger.formats.officiating.model import AppliesTo, OfficiatingState, PenaltyRecord
 from ledger.formats.officiating.params import penalties_on_score_sheets
-from ledger.state import TournamentState
+from ledger.wire.events import Role
 
 LEVEL_PARAM = "tournament_level"
 

@@ -15,7 +15,7 @@ stand: later fixes are corrections and amendments.
 Findings: ``rule_violation`` (a void the rules refuse), ``draw_mismatch`` (a draw of a
 re-pair context out of turn or from a seed older than the void).
 
-May import: ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import DrawMade, SignedEvent
 from ledger.formats.match.apply import effect, find_round, set_tables
 from ledger.formats.match.model import (
     MatchState,
@@ -40,7 +40,7 @@ from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book import guards
 from ledger.formats.officiating.events import PairingVoided
 from ledger.formats.officiating.rules import ms
-from ledger.state import TournamentState
+from ledger.wire.events import DrawMade, SignedEvent
 
 _ATTEMPT = re.compile(r"/R(\d+)/v(\d+)(?:/|$)")
 

@@ -12,5 +12,5 @@ the audit (RULES.md §6, §7, §9.4; DESIGN.md §10, §11):
 - ``ranking``: totals, forfeiture and the final ranking with shared places (RANK-1/2).
 
 Nothing here touches storage, keys or the wall clock.  May import: the standard library,
-``msgspec``, ``ledger.errors``, ``ledger.draw``, ``ledger.matching`` and its own modules.
+``msgspec``, ``ledger.errors``, ``ledger.core.draw``, ``ledger.core.matching`` and its own modules.
 """

@@ -3,7 +3,7 @@ corrected, the Judge's TBP overrides and Declarations of Forfeiture.
 
 Applies only: never validates, never reads a clock, never draws.
 
-May import: ``msgspec``, ``ledger.state``, ``ledger.events``, ``ledger.formats.match.*``,
+May import: ``msgspec``, ``ledger.core.state``, ``ledger.wire.events``, ``ledger.formats.match.*``,
 ``ledger.formats.wot.*``.
 """
 
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import SignedEvent
+from ledger.core.state import TournamentState
 from ledger.formats.match.apply import consume_draws
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
 from ledger.formats.wot import plan
 from ledger.formats.wot.book import WOT_BOOK
 from ledger.formats.wot.events import ForfeitureDeclared, TbpOverridden
 from ledger.formats.wot.state import GameState, OverrideState, TableState
-from ledger.state import TournamentState
+from ledger.wire.events import SignedEvent
 
 
 @WOT_BOOK.applies(RoundPaired)

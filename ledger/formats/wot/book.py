@@ -1,10 +1,10 @@
 """The Wheel of Time formats' rulebook (filled by ``checks`` and ``apply`` at import).
 
-May import: ``ledger.plugin``.
+May import: ``ledger.core.plugin``.
 """
 
 from __future__ import annotations
 
-from ledger.plugin import Rulebook
+from ledger.core.plugin import Rulebook
 
 WOT_BOOK = Rulebook()

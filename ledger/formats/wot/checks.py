@@ -6,7 +6,7 @@ judge or scorekeeper keys) and one check per kind that recomputes the expected b
 ``plan`` (the code the commands use) and refuses any difference, so the audit re-derives
 the seating shuffle, piles, byes, pairings and every GP/TBP they depend on.
 
-May import: ``msgspec``, ``ledger.state``, ``ledger.events``, ``ledger.errors``,
+May import: ``msgspec``, ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.wot.*``.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import Role
 from ledger.formats.match.events import MatchKind, ResultCorrected, ResultRecorded, RoundPaired
 from ledger.formats.match.plan import recorded_draw
 from ledger.formats.wot import plan
@@ -25,7 +25,7 @@ from ledger.formats.wot.model import parse_tbp
 from ledger.formats.wot.results import validate_result
 from ledger.formats.wot.scoring import TbpOverride
 from ledger.formats.wot.state import TableState
-from ledger.state import TournamentState
+from ledger.wire.events import Role
 
 JUDGE = frozenset({Role.HEAD_JUDGE})
 SCORING = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})

@@ -7,8 +7,8 @@ needs; GP/TBP are never typed), ``override_tbp`` (the Judge's ``tbp_overridden``
 the current value) and ``declare_forfeit``.  Decisions come from ``plan``; every event
 still passes the checks when recorded.
 
-May import: ``ledger.aggregate`` (type hints), ``ledger.errors``, ``ledger.events``,
-``ledger.keys``, ``ledger.formats.match.*``, ``ledger.formats.wot.*``.
+May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.events``,
+``ledger.wire.keys``, ``ledger.formats.match.*``, ``ledger.formats.wot.*``.
 """
 
 from __future__ import annotations
@@ -17,17 +17,17 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import RuleError, UsageError
-from ledger.events import SignedEvent
 from ledger.formats.match.commands import seed_for
 from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.wot import plan
 from ledger.formats.wot.checks import override_of
 from ledger.formats.wot.events import ForfeitureDeclared, TbpOverridden
 from ledger.formats.wot.model import format_tbp
-from ledger.keys import Signer
+from ledger.wire.events import SignedEvent
+from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
+    from ledger.core.aggregate import Tournament
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,

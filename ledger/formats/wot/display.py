@@ -7,17 +7,17 @@ defect 18), ``game_lines`` / ``game_json`` (table, Hero, Villain, marks, result;
 of DESIGN.md §8 plus Hero/Villain), ``verdict`` (what a completed Game leads to) and
 ``seed_unused`` (the next Game draws nothing).
 
-May import: ``ledger.formats.wot.*``, ``ledger.state``.
+May import: ``ledger.formats.wot.*``, ``ledger.core.state``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ledger.core.state import TournamentState
 from ledger.formats.wot import plan
 from ledger.formats.wot.state import GameState, ResultState
 from ledger.formats.wot.words import result_words as result_text
-from ledger.state import TournamentState
 
 
 def _result_json(res: ResultState | None) -> dict[str, Any] | None:

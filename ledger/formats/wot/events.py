@@ -6,15 +6,15 @@ Forfeiture, WOTOLD-FORF-1/3, AMB-W10/W18) and ``WOT_BODIES`` (every kind a WoT l
 hold).  Pairings and results use the match layer's ``round_paired`` / ``result_recorded`` /
 ``result_corrected`` with their WoT fields.
 
-May import: ``ledger.events`` (Body), ``ledger.formats.match.events``.
+May import: ``ledger.wire.events`` (Body), ``ledger.formats.match.events``.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
-from ledger.events import Body
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
+from ledger.wire.events import Body
 
 
 class WotKind(str, Enum):

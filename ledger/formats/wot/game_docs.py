@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.core.state import TournamentState
 from ledger.formats.wot import plan
 from ledger.formats.wot.state import TableState
 from ledger.formats.wot.words import result_words
-from ledger.state import TournamentState
 
 
 def _result(t: TableState) -> dict[str, Any] | None:

@@ -29,11 +29,11 @@ pairing needs to know of one active player), ``needs_tie_order`` and ``pair_game
   moves; otherwise the best arrangement reached (fewest same-deck rematches, then fewest
   rematches, then reached first).  *Guard* (WOTOLD-PAIR-6 "if at all possible"): the chosen
   arrangement must reach the fewest (same-deck rematches, rematches) any arrangement can
-  reach, computed exactly with ``ledger.matching``; when the procedure falls short (it can
+  reach, computed exactly with ``ledger.core.matching``; when the procedure falls short (it can
   cycle on small piles), the exact arrangement nearest the ranked order is used instead
   (``method = "exact"``).  Remaining rematches are listed for a Judge override.
 
-May import: the standard library, ``ledger.errors``, ``ledger.matching``,
+May import: the standard library, ``ledger.errors``, ``ledger.core.matching``,
 ``ledger.formats.wot.model``.
 """
 
@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
+from ledger.core.matching import min_cost_perfect_matching
 from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision, Side, rule_id
-from ledger.matching import min_cost_perfect_matching
 
 __all__ = ["Entrant", "Pairing", "PairingKind", "Rematch", "Table", "game_kind",
            "needs_tie_order", "pair_game", "tie_context"]

@@ -10,7 +10,7 @@ AMB-W10), the AMB-W9 tie-order items and the ``round_paired`` of ``pairing.pair_
 results ↔ wire fields (DESIGN.md §11); every Game's GP/TBP (``scoring.score_game``) and the
 totals and final ranking (``ranking``).
 
-May import: ``msgspec``, ``ledger.state``, ``ledger.errors``, ``ledger.formats.match.*``,
+May import: ``msgspec``, ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``,
 ``ledger.formats.wot.*``.
 """
 
@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import msgspec
 
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
 from ledger.formats.match.events import Table as WireTable
@@ -39,7 +40,6 @@ from ledger.formats.wot.results import (
 from ledger.formats.wot.scoring import PlayerScore, TbpOverride, score_game
 from ledger.formats.wot.seating import seat_first_game
 from ledger.formats.wot.state import GameState, ResultState, TableState, WotState
-from ledger.state import TournamentState
 
 ALGORITHM = {PairingKind.SEATING: "wot-seating/v1", PairingKind.PILES: "wot-piles/v1",
              PairingKind.LIST: "wot-list/v1"}

@@ -5,7 +5,8 @@ match layer's wire kinds for pairings and results.
 Owns: ``WotFormat`` (the verbs: pair, record, correct, plus the Judge's ``override_tbp``
 and ``declare_forfeit``) and one ``ParamSpec`` per revision built from ``params.PARAMS``.
 
-May import: ``ledger.plugin``, ``ledger.params``, ``ledger.errors``, ``ledger.events``,
+May import: ``ledger.core.plugin``, ``ledger.core.params``, ``ledger.errors``,
+``ledger.wire.events``,
 ``ledger.formats.match.*``, ``ledger.formats.wot.*``.
 """
 
@@ -13,8 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from ledger.core.params import Allowed, ParamSpec
+from ledger.core.plugin import FormatPlugin, Progress, RoundProgress
 from ledger.errors import RuleError
-from ledger.events import FormatSpec, SignedEvent
 from ledger.formats.wot import apply as _apply  # noqa: F401  (fills WOT_BOOK)
 from ledger.formats.wot import checks as _checks  # noqa: F401  (fills WOT_BOOK)
 from ledger.formats.wot import commands
@@ -23,17 +25,16 @@ from ledger.formats.wot.events import WOT_BODIES
 from ledger.formats.wot.model import Revision
 from ledger.formats.wot.params import PARAMS, IntRange, check_params
 from ledger.formats.wot.state import WotState
-from ledger.params import Allowed, ParamSpec
-from ledger.plugin import FormatPlugin, Progress, RoundProgress
+from ledger.wire.events import FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ledger.aggregate import Tournament
-    from ledger.keys import Signer
+    from ledger.core.aggregate import Tournament
+    from ledger.core.state import TournamentState
+    from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
     from ledger.standings_view import StandingsView
-    from ledger.state import TournamentState
-    from ledger.vocabulary import Given, ResultEntry, Vocabulary
+    from ledger.wire.keys import Signer
 
 #: the largest number of Cycles a genesis may announce (the rules set no upper bound)
 MAX_CYCLES = 64

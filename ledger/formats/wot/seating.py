@@ -6,7 +6,7 @@ over the player numbers, pre-ordered by number) and ``seat_first_game`` (table o
 Hero/Villain, the odd player's bye counted as Hero) from the recorded shuffled order.  The
 command side records the draw; the audit re-runs both functions.
 
-May import: the standard library, ``ledger.draw``, ``ledger.errors``,
+May import: the standard library, ``ledger.core.draw``, ``ledger.errors``,
 ``ledger.formats.wot.model``, ``ledger.formats.wot.pairing`` (the ``Pairing`` result type).
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ledger.draw import draw_v1
+from ledger.core.draw import draw_v1
 from ledger.errors import RuleError
 from ledger.formats.wot.model import Revision, Side, rule_id
 from ledger.formats.wot.pairing import Pairing, PairingKind, Table

@@ -17,15 +17,15 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger.checkpoint_store import write_checkpoint
-from ledger.draw import stream_below
+from ledger.core.draw import stream_below
 from ledger.formats.wot import plan
 from ledger.formats.wot.model import Revision
+from ledger.proofs.checkpoint_store import write_checkpoint
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
-    from ledger.keys import Signer
-    from ledger.store import Ledger
+    from ledger.core.aggregate import Tournament
+    from ledger.storage.store import Ledger
+    from ledger.wire.keys import Signer
 
 #: (code, weight): mostly Last Battle wins, every code now and then
 _CLASSIC = (("O1", 8), ("O2", 3), ("O3", 1), ("O4", 3), ("O5", 1), ("O6", 1), ("O7", 1),

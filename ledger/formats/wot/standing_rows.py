@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ledger.core.state import TournamentState
 from ledger.formats.wot import plan
 from ledger.formats.wot.model import format_tbp
-from ledger.state import TournamentState
 
 
 @dataclass(frozen=True)

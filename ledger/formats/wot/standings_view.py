@@ -11,11 +11,11 @@ May import: ``ledger.*``.
 
 from __future__ import annotations
 
+from ledger.core.state import TournamentState
 from ledger.formats.wot import plan
 from ledger.formats.wot.model import format_tbp
 from ledger.formats.wot.standing_rows import row_json, wot_standings, wot_standings_json
 from ledger.standings_view import Align, Column, OpenRound, Row, Show, StandingsView
-from ledger.state import TournamentState
 
 COLUMNS = (
     Column("rank", "RANK", Show.NUMBER, Align.RIGHT, phone=True),

@@ -6,15 +6,15 @@ Owns: ``CLASSIC`` and ``Y2001`` (the vocabularies), ``result_kwargs`` (the keywo
 ``commands.record_result``) and ``slip_given`` (slip columns named after the options).
 Which amounts a code needs is checked by ``ledger.formats.wot.results.validate_result``.
 
-May import: ``ledger.vocabulary``, ``ledger.formats.wot.*``.
+May import: ``ledger.core.vocabulary``, ``ledger.formats.wot.*``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ledger.core.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 from ledger.formats.wot.model import Revision
-from ledger.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 
 WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won the Game.", "NUMBER")
 SUPPORT = ResultField("support", FieldKind.AMOUNTS,

@@ -7,12 +7,12 @@ verbs the aggregate forwards) — and the registry: ``register_format``,
 ``registered_formats``, ``load_all_formats``, ``parse_params``, ``make_format``.
 
 It sits below the state, the rules and the aggregate, which find a format here; the
-plug-in base class every format subclasses (``ledger.plugin.FormatPlugin``, with the
+plug-in base class every format subclasses (``ledger.core.plugin.FormatPlugin``, with the
 verbs of the CLI and the pages) sits above them and satisfies ``Format``.  So the core's
 import graph has no circle (issue 17): events → socket → state → roster → rules →
 aggregate → plugin.
 
-May import: ``ledger.events``, ``ledger.errors``, ``ledger.params``.
+May import: ``ledger.wire.events``, ``ledger.errors``, ``ledger.core.params``.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ import importlib
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ledger.core.params import Param, ParamSpec
 from ledger.errors import RuleError
-from ledger.events import ON_UNKNOWN_KIND, Body, FormatSpec, Role, SignedEvent, register_body
-from ledger.params import Param, ParamSpec
+from ledger.wire.events import ON_UNKNOWN_KIND, Body, FormatSpec, Role, SignedEvent, register_body
 
 
 class Format(Protocol):
     """What the core asks of a format (the state, the rules, the roster, the aggregate);
-    ``ledger.plugin.FormatPlugin`` is the base that implements it."""
+    ``ledger.core.plugin.FormatPlugin`` is the base that implements it."""
 
     @property
     def id(self) -> str: ...

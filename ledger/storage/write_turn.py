@@ -5,10 +5,10 @@ Owns: ``writer_turn`` — stations writing one tournament queue on a session adv
 re-deciding lost races; past the wait the write goes ahead optimistically and a lost race
 is retried as always (``Ledger.retrying``), so correctness never depends on the lock.  A
 write that then waits too long for the event table's lock fails naming the session that
-holds it (``ledger.pg_station``; issue 21, item 11).
+holds it (``ledger.storage.pg_station``; issue 21, item 11).
 
 May import: ``eventsourcing``, ``psycopg`` (PostgreSQL only), ``ledger.errors``,
-``ledger.pg_station``.
+``ledger.storage.pg_station``.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 from eventsourcing.persistence import PersistenceError
 
 from ledger.errors import StorageError
-from ledger.pg_station import is_lock_timeout, lock_wait_error
+from ledger.storage.pg_station import is_lock_timeout, lock_wait_error
 
 if TYPE_CHECKING:
-    from ledger.storage_handle import LedgerHandle
+    from ledger.storage.storage_handle import LedgerHandle
 
 TURN_WAIT_MS = 3000  # PostgreSQL: the longest wait for a tournament's writer turn
 

@@ -2,11 +2,12 @@
 
 Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) and
 ``apply_event`` — pure state transitions, one per kind.  Never validates, reads the
-clock or draws randomness: the command side validates before sealing (``ledger.rules``),
+clock or draws randomness: the command side validates before sealing (``ledger.core.rules``),
 the audit validates on replay with the same rule functions, and both fold with this.
 
-May import: ``msgspec``, ``ledger.events``, ``ledger.merkle``, ``ledger.format_socket`` (the
-format socket), ``ledger.clock`` (``later_time`` only: never reads a clock).
+May import: ``msgspec``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
+``ledger.core.format_socket`` (the
+format socket), ``ledger.wire.clock`` (``later_time`` only: never reads a clock).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from typing import Any
 
 import msgspec
 
-from ledger.clock import later_time
-from ledger.events import (
+from ledger.core.format_socket import plugin_for
+from ledger.proofs.merkle import frontier_append, leaf_hash
+from ledger.wire.clock import later_time
+from ledger.wire.events import (
     DEFAULT_POLICY,
     ZERO_HASH,
     Body,
@@ -36,8 +39,6 @@ from ledger.events import (
     SignedEvent,
     TournamentCreated,
 )
-from ledger.format_socket import plugin_for
-from ledger.merkle import frontier_append, leaf_hash
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -112,7 +113,7 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     @property
     def ledger_policy(self) -> LedgerPolicy:
         return self.policy if self.policy is not None else DEFAULT_POLICY
-    # RFC 6962 frontier of the log (ledger.merkle.frontier_append): the roots of the
+    # RFC 6962 frontier of the log (ledger.proofs.merkle.frontier_append): the roots of the
     # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
     merkle: list[bytes] = []
     withdrawn: dict[int, int] = {}  # player number -> seq of its player_withdrawn

@@ -6,9 +6,10 @@ Owns: ``witness_key_name``, ``cosign_key_hash``, ``cosigned_message``,
 ``cosignature_line``, ``Witness``, ``Cosignature``, ``witnesses_of``, ``cosignatures``.
 It reads nothing from storage, so the randomness rules, the audit, proof files and the
 cosignature table use it without importing the witness's own state machine
-(``ledger.witness``).
+(``ledger.proofs.witness``).
 
-May import: ``ledger.checkpoint``, ``ledger.events``, ``ledger.keys``, ``ledger.state``.
+May import: ``ledger.proofs.checkpoint``, ``ledger.wire.events``, ``ledger.wire.keys``,
+``ledger.core.state``.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.checkpoint import SIG_PREFIX, NoteSignature
-from ledger.events import Role
-from ledger.keys import Signer, verify_signature
-from ledger.state import TournamentState
+from ledger.core.state import TournamentState
+from ledger.proofs.checkpoint import SIG_PREFIX, NoteSignature
+from ledger.wire.events import Role
+from ledger.wire.keys import Signer, verify_signature
 
 
 def decode_public_key(text: str) -> bytes | None:

@@ -2,7 +2,8 @@
 
 Owns: ``write_checkpoint`` (the head judge signs the RFC 6962 root of the log, taken from
 the state's Merkle frontier and never by re-reading the log, as a C2SP signed note stored
-in the ledger's own table, ``ledger.checkpoint_table``, and mirrored as ``<dir>/<size>.note``
+in the ledger's own table, ``ledger.storage.checkpoint_table``, and mirrored as
+``<dir>/<size>.note``
 when a directory is given), ``ledger_notes`` / ``latest_note`` (the ledger's notes plus a
 directory's), where note files of a ledger live (``<ledger>.checkpoints/<log>-<hash>/`` for a
 SQLite file, ``./tourney-checkpoints/<log>-<hash>/`` for PostgreSQL, or ``--checkpoints``; each
@@ -21,7 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import overload
 
-from ledger.checkpoint import (
+from ledger.core.rules import CHECKPOINT, authorize
+from ledger.core.state import TournamentState
+from ledger.errors import StorageError, UsageError, VerificationError, write_failure
+from ledger.proofs.checkpoint import (
     Checkpoint,
     CheckpointError,
     note_key_hash,
@@ -31,22 +35,19 @@ from ledger.checkpoint import (
     verify_consistency_between,
     verify_inclusion_at,
 )
-from ledger.cosign import decode_public_key
-from ledger.cosignature_table import CosignatureTable, with_cosignatures
-from ledger.errors import StorageError, UsageError, VerificationError, write_failure
-from ledger.events import Role
-from ledger.keys import Signer
-from ledger.location import Location
-from ledger.merkle import (
+from ledger.proofs.cosign import decode_public_key
+from ledger.proofs.merkle import (
     consistency_proof,
     frontier_root,
     inclusion_proof,
     leaf_hash,
     root_from_hashes,
 )
-from ledger.rules import CHECKPOINT, authorize
-from ledger.state import TournamentState
-from ledger.store import Ledger
+from ledger.storage.cosignature_table import CosignatureTable, with_cosignatures
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import Role
+from ledger.wire.keys import Signer
 
 
 def origin_of(log: str) -> str:

@@ -4,8 +4,8 @@ Owns: ``Location`` (SQLite file by default, PostgreSQL for ``postgresql://`` URL
 through the library's own modules), ``Ledger`` (opening, durability, loading,
 ``raw_leaves`` — what the audit reads — and ``Ledger.write``: load → decide → verify the
 head → save, retried on a lost race; never a fork, never a lost acknowledged event).  The
-mapper and snapshots are ``ledger.snapshots``; a station's batch of writes is
-``ledger.write_session``.
+mapper and snapshots are ``ledger.storage.snapshots``; a station's batch of writes is
+``ledger.storage.write_session``.
 
 Opening (issue 12): a SQLite file is probed with a read-only connection before the library
 touches it, so a directory, a foreign or damaged file is a clear storage/usage error and
@@ -32,21 +32,21 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from eventsourcing.persistence import IntegrityError, PersistenceError
 
-from ledger import sqlite_probe as sq
-from ledger.aggregate import Tournament
-from ledger.canonical import NonCanonicalError
-from ledger.clock import Clock, default_clock
+from ledger.core.aggregate import Tournament
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
-from ledger.events import Kind, open_leaf
-from ledger.location import Location
-from ledger.pg_station import recovery_hint, station_env
-from ledger.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
-from ledger.write_guard import LeafReader, Trust, authority_problem, head_problem
-from ledger.write_turn import writer_turn
+from ledger.storage import sqlite_probe as sq
+from ledger.storage.location import Location
+from ledger.storage.pg_station import recovery_hint, station_env
+from ledger.storage.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, delete_snapshots
+from ledger.storage.write_guard import LeafReader, Trust, authority_problem, head_problem
+from ledger.storage.write_turn import writer_turn
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.clock import Clock, default_clock
+from ledger.wire.events import Kind, open_leaf
 
 if TYPE_CHECKING:
-    from ledger.checkpoint_table import CheckpointTable
-    from ledger.write_session import WriteSession
+    from ledger.storage.checkpoint_table import CheckpointTable
+    from ledger.storage.write_session import WriteSession
 
 
 T = TypeVar("T")
@@ -181,10 +181,11 @@ class Ledger:
 
     @property
     def checkpoints(self) -> CheckpointTable:
-        """The signed checkpoint notes stored in this ledger (``ledger.checkpoint_table``)."""
+        """The signed checkpoint notes stored in this ledger
+        (``ledger.storage.checkpoint_table``)."""
         table = self.__dict__.get("_checkpoints")
         if table is None:
-            from ledger.checkpoint_table import CheckpointTable
+            from ledger.storage.checkpoint_table import CheckpointTable
             table = self.__dict__["_checkpoints"] = CheckpointTable(self)
         return table
 
@@ -395,7 +396,7 @@ class Ledger:
         """Many commands on one tournament from one process (``result import``): the
         aggregate stays in memory between saves and is reloaded only after a lost race
         or a refused command — each command is still its own transaction."""
-        from ledger.write_session import WriteSession
+        from ledger.storage.write_session import WriteSession
 
         return WriteSession(self, log)
 

@@ -10,8 +10,8 @@ The core never imports a format: ``ledger.formats.registry`` (imported by the CL
 audit and simulate) registers each format here.  A ledger whose genesis names a format
 that is not registered folds only its core facts, and its genesis fails ``rules.check``.
 
-May import: ``msgspec``, ``ledger.events``, ``ledger.errors``, ``ledger.params``
-(``ledger.state`` / ``ledger.aggregate`` for type hints only).
+May import: ``msgspec``, ``ledger.wire.events``, ``ledger.errors``, ``ledger.core.params``
+(``ledger.core.state`` / ``ledger.core.aggregate`` for type hints only).
 """
 
 from __future__ import annotations
@@ -21,26 +21,26 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 import msgspec
 
-from ledger import format_socket as _socket
-from ledger.errors import RuleError
-from ledger.events import Body, FormatSpec, Role, SignedEvent
-from ledger.format_socket import (
+from ledger.core import format_socket as _socket
+from ledger.core.format_socket import (
     known_formats,
     load_all_formats,
     make_format,
     parse_params,
     register_lazy,
 )
-from ledger.params import Param, ParamSpec
+from ledger.core.params import Param, ParamSpec
+from ledger.errors import RuleError
+from ledger.wire.events import Body, FormatSpec, Role, SignedEvent
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ledger.aggregate import Tournament
-    from ledger.keys import Signer
+    from ledger.core.aggregate import Tournament
+    from ledger.core.state import TournamentState
+    from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
     from ledger.standings_view import StandingsView
-    from ledger.state import TournamentState
-    from ledger.vocabulary import Given, ResultEntry, Vocabulary
+    from ledger.wire.keys import Signer
 
 Applier = Callable[["TournamentState", SignedEvent, Any], None]
 #: (winner, losers, loss reasons, outcome, games or None): a result as decided, in the
@@ -127,7 +127,7 @@ class FormatPlugin:
     #: results carry game scores (BO1/BO3 ``games``, DESIGN.md §11) that decide a match at
     #: time-up; a format without them decides a timed-out match by its own rule
     game_scores: ClassVar[bool] = False
-    #: the results its matches can have, as data (issue 17, ``ledger.vocabulary``): the
+    #: the results its matches can have, as data (issue 17, ``ledger.core.vocabulary``): the
     #: options of ``result record|correct|amend``, the slip columns of ``result import``
     #: and ``tourney result codes`` are read from it; None: the format records no result
     vocabulary: ClassVar[Vocabulary | None] = None

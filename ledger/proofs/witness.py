@@ -13,9 +13,11 @@ A witness is an official with role ``witness`` (``official_added``); its key nam
 ``tourney-witness/<key id>``.  Cosigning never changes the note text, so the head judge's
 signature stays valid.
 
-May import: ``cryptography``, ``msgspec``, ``ledger.checkpoint``, ``ledger.checkpoint_store``,
-``ledger.events``, ``ledger.keys``, ``ledger.merkle``, ``ledger.state``, ``ledger.errors``,
-``ledger.witness_fold``.
+May import: ``cryptography``, ``msgspec``, ``ledger.proofs.checkpoint``,
+``ledger.proofs.checkpoint_store``,
+``ledger.wire.events``, ``ledger.wire.keys``, ``ledger.proofs.merkle``, ``ledger.core.state``,
+``ledger.errors``,
+``ledger.proofs.witness_fold``.
 """
 
 from __future__ import annotations
@@ -27,13 +29,15 @@ from pathlib import Path
 
 import msgspec
 
-from ledger.checkpoint import (
+from ledger.core.state import TournamentState
+from ledger.errors import RuleError, StorageError, UsageError
+from ledger.proofs.checkpoint import (
     Checkpoint,
     split_note,
     verify_consistency_between,
 )
-from ledger.checkpoint_store import fsync_directory, trusted_checkpoint
-from ledger.cosign import (  # noqa: F401  (the pure checks, re-exported for callers)
+from ledger.proofs.checkpoint_store import fsync_directory, trusted_checkpoint
+from ledger.proofs.cosign import (  # noqa: F401  (the pure checks, re-exported for callers)
     COSIGN_PREFIX,
     SIG_TYPE_COSIGNATURE,
     Cosignature,
@@ -46,13 +50,11 @@ from ledger.cosign import (  # noqa: F401  (the pure checks, re-exported for cal
     witness_key_name,
     witnesses_of,
 )
-from ledger.cosignature_table import signature_line
-from ledger.errors import RuleError, StorageError, UsageError
-from ledger.events import Role
-from ledger.keys import Signer
-from ledger.merkle import ProofError, consistency_proof, root_from_hashes
-from ledger.state import TournamentState
-from ledger.witness_fold import WitnessRefusal
+from ledger.proofs.merkle import ProofError, consistency_proof, root_from_hashes
+from ledger.proofs.witness_fold import WitnessRefusal
+from ledger.storage.cosignature_table import signature_line
+from ledger.wire.events import Role
+from ledger.wire.keys import Signer
 
 # -- the witness's own state ----------------------------------------------------------------
 

@@ -9,8 +9,9 @@ and the authority leaves it verified are held in a ``Trust`` and not checked aga
 head written by another writer is); ``write_batch`` decides queued commands together and
 commits them in one transaction (ADR 0020).
 
-May import: ``eventsourcing``, ``ledger.storage_handle``, ``ledger.aggregate``, ``ledger.state``,
-``ledger.errors``, ``ledger.write_guard``.
+May import: ``eventsourcing``, ``ledger.storage.storage_handle``, ``ledger.core.aggregate``,
+``ledger.core.state``,
+``ledger.errors``, ``ledger.storage.write_guard``.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from eventsourcing.persistence import PersistenceError
 
 from ledger.errors import StorageError, TourneyError
-from ledger.write_guard import Trust
+from ledger.storage.write_guard import Trust
 
 if TYPE_CHECKING:
-    from ledger.aggregate import Tournament
-    from ledger.state import TournamentState
-    from ledger.storage_handle import LedgerHandle
+    from ledger.core.aggregate import Tournament
+    from ledger.core.state import TournamentState
+    from ledger.storage.storage_handle import LedgerHandle
 
 T = TypeVar("T")
 

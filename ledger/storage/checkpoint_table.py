@@ -11,7 +11,8 @@ Rows hold the exact note bytes (the signed text is never re-encoded) plus the si
 root parsed from them at write time, for lookups only: readers verify the note itself.
 A second note for a size with a different root is refused (a fork), never stored.
 
-May import: ``ledger.errors``, ``ledger.sqlite_probe``, ``ledger.storage_handle`` (types only), the
+May import: ``ledger.errors``, ``ledger.storage.sqlite_probe``, ``ledger.storage.storage_handle``
+(types only), the
 standard library.
 """
 
@@ -20,17 +21,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import StorageError, VerificationError
-from ledger.sqlite_probe import storage_cause
+from ledger.storage.sqlite_probe import storage_cause
 
 if TYPE_CHECKING:
-    from ledger.storage_handle import LedgerHandle
+    from ledger.storage.storage_handle import LedgerHandle
 
 TABLE = "tourney_checkpoints"
 
 
 class CheckpointTable:
     """The checkpoint notes of every tournament in one ledger (subclasses store other
-    rows beside them with the same plumbing: ``ledger.cosignature_table``)."""
+    rows beside them with the same plumbing: ``ledger.storage.cosignature_table``)."""
 
     TABLE = TABLE
     DDL = ("log TEXT NOT NULL, size INTEGER NOT NULL, root BLOB NOT NULL, note BLOB NOT NULL, "

@@ -7,7 +7,7 @@ accumulator for one-pass audits, inclusion and consistency proof generation
 A "leaf" is the raw leaf bytes; every other argument is a 32-byte SHA-256 hash.
 Verification treats all of its inputs as untrusted data: anything wrong with them raises
 ``ProofError`` (``_verify_*``) or returns False (``_*_ok``).  Verification is private to
-``ledger``: the public API (``ledger.checkpoint.verify_inclusion_at`` and
+``ledger``: the public API (``ledger.proofs.checkpoint.verify_inclusion_at`` and
 ``verify_consistency_between``) takes a ``Checkpoint`` object, so a proof can never be
 checked against a (size, root) pair that no checkpoint signed (DESIGN.md §4, THREATS T19).
 Generation is done by the log owner over its own leaves, so bad arguments there are a

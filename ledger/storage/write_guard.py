@@ -6,10 +6,10 @@ predecessor and its signature verifies with the key the state names) and
 organizer, the signer's own ``official_added`` signed by that organizer).  A constant
 number of row reads and signature checks, never a replay; ``None`` when all is well, else a
 one-line description.  The rows come through a ``LeafReader`` so any store can feed it.
-``Trust`` is what a long-lived writer (``ledger.write_session``) already verified or wrote
+``Trust`` is what a long-lived writer (``ledger.storage.write_session``) already verified or wrote
 itself, so it does not check the same signatures and read the same rows again (ADR 0020).
 
-May import: ``ledger.events``, ``ledger.keys``, ``ledger.state``.
+May import: ``ledger.wire.events``, ``ledger.wire.keys``, ``ledger.core.state``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ledger.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
-from ledger.keys import verify_signature
-from ledger.state import TournamentState
+from ledger.core.state import TournamentState
+from ledger.wire.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
+from ledger.wire.keys import verify_signature
 
 
 @dataclass(frozen=True)

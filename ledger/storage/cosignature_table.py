@@ -1,7 +1,7 @@
 """Witness cosignatures stored in the ledger beside the checkpoints (issue 21 item 7).
 
 Owns: the ``tourney_cosignatures`` table (one row per tournament, tree size and
-cosignature line; the same plumbing as ``ledger.checkpoint_table``: SQLite file or
+cosignature line; the same plumbing as ``ledger.storage.checkpoint_table``: SQLite file or
 PostgreSQL schema, each write its own committed transaction), ``signature_line`` (a note
 signature as its exact line), ``store_cosignatures`` (the verified cosignature lines of a
 cosigned note, by witnesses the log declares, over the note the ledger holds for that
@@ -9,8 +9,9 @@ size) and ``with_cosignatures`` (a stored note with its stored lines appended). 
 copied ``.db`` file, or a PostgreSQL ledger audited from another machine, carries the
 witnesses' cosignatures like its checkpoints; readers verify every line again.
 
-May import: ``ledger.checkpoint``, ``ledger.checkpoint_table``, ``ledger.witness``,
-``ledger.state``, ``ledger.storage_handle`` (types only).
+May import: ``ledger.proofs.checkpoint``, ``ledger.storage.checkpoint_table``,
+``ledger.proofs.witness``,
+``ledger.core.state``, ``ledger.storage.storage_handle`` (types only).
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING
 
-from ledger.checkpoint import SIG_PREFIX, NoteSignature, parse_checkpoint_note, split_note
-from ledger.checkpoint_table import CheckpointTable
+from ledger.proofs.checkpoint import SIG_PREFIX, NoteSignature, parse_checkpoint_note, split_note
+from ledger.storage.checkpoint_table import CheckpointTable
 
 if TYPE_CHECKING:
-    from ledger.state import TournamentState
-    from ledger.storage_handle import LedgerHandle
+    from ledger.core.state import TournamentState
+    from ledger.storage.storage_handle import LedgerHandle
 
 
 def signature_line(sig: NoteSignature) -> bytes:
@@ -64,7 +65,7 @@ def with_cosignatures(note: bytes, lines: list[bytes]) -> bytes:
 def store_cosignatures(ledger: LedgerHandle, state: TournamentState, note: bytes) -> int:
     """Store the valid cosignatures of declared witnesses in ``note`` when the ledger
     holds a checkpoint of the same size and root; returns how many lines were new."""
-    from ledger.cosign import cosignatures, witness_key_name, witnesses_of
+    from ledger.proofs.cosign import cosignatures, witness_key_name, witnesses_of
 
     cp, sigs = parse_checkpoint_note(note)
     stored = dict(ledger.checkpoints.notes(state.log)).get(cp.size)

@@ -5,7 +5,7 @@ never a Python import path); ``Kind`` (the closed set of tags); ``SignedEvent`` 
 leaf); ``seal`` (envelope → signature → leaf bytes) and ``open_leaf`` (leaf bytes → typed
 ``SignedEvent``).  Other body fields are free per DESIGN.md; the normative ones are here.
 
-May import: ``msgspec``, ``ledger.canonical``, ``ledger.keys``, ``ledger.errors``.
+May import: ``msgspec``, ``ledger.wire.canonical``, ``ledger.wire.keys``, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from ledger.canonical import NonCanonicalError, canonical, decode_canonical
-from ledger.keys import Signer
+from ledger.wire.canonical import NonCanonicalError, canonical, decode_canonical
+from ledger.wire.keys import Signer
 
 WIRE_VERSION = 1
 SIG_DOMAIN = b"tourney-event/v1\n"
@@ -226,7 +226,7 @@ BODY_TYPES: dict[str, type[Body]] = {
 
 
 def register_body(cls: type[Body]) -> type[Body]:
-    """Register the body type of a kind added by a format (``ledger.plugin``); a kind has
+    """Register the body type of a kind added by a format (``ledger.core.plugin``); a kind has
     one body type, whichever formats use it."""
     kind = str(cls.KIND.value)
     old = BODY_TYPES.get(kind)
@@ -326,7 +326,7 @@ class ParsedLeaf(msgspec.Struct, frozen=True):
 
 
 #: Asked before an unknown kind is refused: the plug-in socket imports the formats not
-#: loaded yet (``ledger.plugin.load_all_formats``) and says whether any was.
+#: loaded yet (``ledger.core.plugin.load_all_formats``) and says whether any was.
 ON_UNKNOWN_KIND: list[Callable[[], bool]] = []
 
 
@@ -354,7 +354,7 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
 
     Fast path: typed decode, then sorted re-encode must give the same bytes (envelope
     with the raw body spliced in, then the body alone).  Otherwise the generic check of
-    ``ledger.canonical`` decides (extra body fields are allowed, DESIGN.md §5).
+    ``ledger.wire.canonical`` decides (extra body fields are allowed, DESIGN.md §5).
     """
     raw, body, sig = _decode(leaf)
     ev = raw.event

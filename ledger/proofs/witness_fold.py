@@ -3,7 +3,7 @@ from leaves whose every signature, chain link and signer's role was checked.
 
 Owns: ``verified_fold`` — each leaf canonical, at its seq, chained to the previous one, of
 one log, signed (Ed25519) by the key the log declared for its actor at that point, and by
-an actor whose role may emit its kind (``ledger.rules.authorize``); otherwise the witness
+an actor whose role may emit its kind (``ledger.core.rules.authorize``); otherwise the witness
 refuses (``WitnessRefusal``, exit 4).  A witness never trusts snapshots or an unverified
 fold: a forged ``official_added`` would otherwise make an outsider "head judge" whose
 checkpoint the witness cosigns, after which it refuses the honest one as equivocation.
@@ -11,21 +11,21 @@ checkpoint the witness cosigns, after which it refuses the honest one as equivoc
 The caller loads the formats (``ledger.formats.registry``) so every kind parses; the core
 imports no format.
 
-May import: ``ledger.canonical``, ``ledger.checkpoint_store``, ``ledger.events``,
-``ledger.keys``, ``ledger.rules``, ``ledger.state``, ``ledger.errors``.
+May import: ``ledger.wire.canonical``, ``ledger.proofs.checkpoint_store``, ``ledger.wire.events``,
+``ledger.wire.keys``, ``ledger.core.rules``, ``ledger.core.state``, ``ledger.errors``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ledger.canonical import NonCanonicalError
-from ledger.cosign import decode_public_key
+from ledger.core.rules import authorize
+from ledger.core.state import TournamentState, apply_event
 from ledger.errors import RuleError, VerificationError
-from ledger.events import SIG_DOMAIN, ZERO_HASH, TournamentCreated, parse_leaf
-from ledger.keys import verify_signature
-from ledger.rules import authorize
-from ledger.state import TournamentState, apply_event
+from ledger.proofs.cosign import decode_public_key
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.events import SIG_DOMAIN, ZERO_HASH, TournamentCreated, parse_leaf
+from ledger.wire.keys import verify_signature
 
 
 class WitnessRefusal(VerificationError):

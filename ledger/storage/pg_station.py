@@ -10,7 +10,7 @@ session that holds the event table's lock (its role, application name, address, 
 id and for how long), read from ``pg_locks`` and ``pg_stat_activity``; ``recovery_hint``:
 what to do about a bad row (issue 21, item 10).
 
-May import: ``ledger.errors``, ``ledger.storage_handle`` (types only), the standard library
+May import: ``ledger.errors``, ``ledger.storage.storage_handle`` (types only), the standard library
 (``psycopg`` through the library's datastore).
 """
 
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.errors import StorageError
 
 if TYPE_CHECKING:
-    from ledger.storage_handle import LedgerHandle
+    from ledger.storage.storage_handle import LedgerHandle
 
 LOCK_TRY_S = 1  # one attempt's wait for the event table's lock; the event store makes
 # up to 10 attempts, so a write gives up after about 12 s

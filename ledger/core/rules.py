@@ -4,8 +4,9 @@ Owns: ``PERMITTED`` (kind → roles), ``authorize`` and ``check`` — the one im
 of every ledger-level rule, called by the command side before sealing and by the audit on
 replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 
-May import: ``ledger.events``, ``ledger.state``, ``ledger.keys``, ``ledger.draw``,
-``ledger.format_socket``, ``ledger.clock``, ``ledger.errors``, ``ledger.decided``.
+May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
+``ledger.core.draw``,
+``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ import binascii
 from collections.abc import Callable
 from typing import Any
 
-from ledger.canonical import MAX_SAFE_INT
-from ledger.clock import parse_time
-from ledger.decided import is_decided
-from ledger.draw import ALGORITHM, draw_v1
+from ledger.core.decided import is_decided
+from ledger.core.draw import ALGORITHM, draw_v1
+from ledger.core.format_socket import plugin_for, require_plugin
+from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.events import (
+from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
+from ledger.wire.canonical import MAX_SAFE_INT
+from ledger.wire.clock import parse_time
+from ledger.wire.events import (
     Body,
     DrawMade,
     Kind,
@@ -37,10 +41,7 @@ from ledger.events import (
     SeedRecorded,
     TournamentCreated,
 )
-from ledger.format_socket import plugin_for, require_plugin
-from ledger.keys import key_id
-from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
-from ledger.state import TournamentState
+from ledger.wire.keys import key_id
 
 MAX_PLAYER_NUMBER = 2**31 - 1
 CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
@@ -97,7 +98,7 @@ def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
 
 def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
-    own, then the format plug-in's (``ledger.format_socket``), which may also add rules to core
+    own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
     if not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
@@ -278,7 +279,7 @@ def _report_published(state: TournamentState, body: ReportPublished, actor: str)
     """Structure only: the figures themselves are recomputed by the audit (projections)."""
     import hashlib
 
-    from ledger.canonical import canonical
+    from ledger.wire.canonical import canonical
 
     if body.size != state.size:
         raise RuleError("DESIGN-11", f"a report covers the log right before it (size "
@@ -316,7 +317,7 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
         raise RuleError("LEDGER-RAND-1", "draw items must be distinct non-negative integers "
                         "pre-ordered ascending (by player number)", finding="draw_mismatch")
     check_draw_hygiene(state, body)
-    if is_decided(body):   # Tournament.make_draw drew it just now (ledger.decided)
+    if is_decided(body):   # Tournament.make_draw drew it just now (ledger.core.decided)
         return
     expected = draw_v1(bytes.fromhex(seed.seed), body.ctx, body.items)
     if body.result != expected:

@@ -2,7 +2,7 @@
 name its snapshots (issue 22 item 6: two schemas cost about 8 ms of every command).
 
 Owns: ``LAYOUTS`` — for the core state alone (key ``""``) and each format plugged in here,
-the first 16 hex digits of ``ledger.snapshots.layout_digest``: SHA-256 of the sorted JSON
+the first 16 hex digits of ``ledger.storage.snapshots.layout_digest``: SHA-256 of the sorted JSON
 of the msgspec schemas of the snapshot record and of the format's state.  A format not
 listed is computed at its first use.  tests/test_snapshot_layouts.py recomputes every
 entry: a change of a state struct fails it until the new digest is written here (a stale

@@ -10,7 +10,7 @@ Verification checks the signature over the exact text bytes of the note before a
 of the body is decoded or trusted.  Following the signed-note spec, signature lines of
 other keys are ignored, but every line of the trusted key must verify.
 
-May import: ``cryptography``, ``ledger.errors``, ``ledger.keys``, ``ledger.merkle``.
+May import: ``cryptography``, ``ledger.errors``, ``ledger.wire.keys``, ``ledger.proofs.merkle``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ledger.errors import UsageError, VerificationError
-from ledger.keys import public_raw, verify_signature
-from ledger.merkle import HASH_SIZE, ProofError, _verify_consistency, _verify_inclusion
+from ledger.proofs.merkle import HASH_SIZE, ProofError, _verify_consistency, _verify_inclusion
+from ledger.wire.keys import public_raw, verify_signature
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey

@@ -4,11 +4,12 @@ Owns: the aggregate (one per tournament; its version is the gap-free ``seq``), i
 event classes (``TournamentStarted`` for genesis, ``EventSealed`` for every later leaf),
 its snapshot class, and the imperative command methods.  Commands decide (``rules.check``)
 and seal (sign) once; event ``apply`` only folds the signed event into the state with
-``ledger.state.apply_event`` — it never validates, reads a clock or draws randomness.
+``ledger.core.state.apply_event`` — it never validates, reads a clock or draws randomness.
 
-May import: ``eventsourcing``, ``ledger.events``, ``ledger.state``, ``ledger.rules``,
-``ledger.draw``, ``ledger.keys``, ``ledger.format_socket``, ``ledger.clock``, ``ledger.text``,
-``ledger.errors``, ``ledger.decided``.
+May import: ``eventsourcing``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.rules``,
+``ledger.core.draw``, ``ledger.wire.keys``, ``ledger.core.format_socket``, ``ledger.wire.clock``,
+``ledger.wire.text``,
+``ledger.errors``, ``ledger.core.decided``.
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ from eventsourcing.domain import (
 )
 from eventsourcing.utils import get_topic
 
-from ledger.clock import parse_time
-from ledger.decided import decided_scope
-from ledger.draw import ALGORITHM, draw_v1, seed_from_material
+from ledger.core.decided import decided_scope
+from ledger.core.draw import ALGORITHM, draw_v1, seed_from_material
+from ledger.core.format_socket import Format, require_plugin
+from ledger.core.rules import check, check_claimed_time
+from ledger.core.state import TournamentState, apply_event
 from ledger.errors import RuleError
-from ledger.events import (
+from ledger.wire.clock import parse_time
+from ledger.wire.events import (
     ZERO_HASH,
     Body,
     DrawMade,
@@ -49,11 +53,8 @@ from ledger.events import (
     TournamentCreated,
     seal,
 )
-from ledger.format_socket import Format, require_plugin
-from ledger.keys import PublicKey, Signer
-from ledger.rules import check, check_claimed_time
-from ledger.state import TournamentState, apply_event
-from ledger.text import check_leaf_size, checked_text
+from ledger.wire.keys import PublicKey, Signer
+from ledger.wire.text import check_leaf_size, checked_text
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class Tournament(BaseAggregate[str]):
                decided: bool = False) -> SignedEvent:
         """Decide (all rules), seal (sign) and trigger one event; returns it.
         ``decided``: ``body`` was just computed by the rule's own plan from this state, so
-        its check need not plan it again (``ledger.decided``; the audit always does)."""
+        its check need not plan it again (``ledger.core.decided``; the audit always does)."""
         body = checked_text(body)
         check_claimed_time(self.state, time)
         with decided_scope(body if decided else None):
@@ -216,7 +217,7 @@ class Tournament(BaseAggregate[str]):
                   seed_seq: int | None = None, reason: str = "",
                   universe: str | None = None) -> SignedEvent:
         """One recorded DRAW-v1 draw.  ``items=None`` draws over the active roster."""
-        from ledger.roster import roster
+        from ledger.core.roster import roster
 
         sseq = self.seed_for_ctx(ctx) if seed_seq is None else seed_seq
         seed = self.state.seeds.get(sseq)

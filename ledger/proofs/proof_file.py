@@ -26,18 +26,18 @@ from typing import Any
 
 import msgspec
 
-from ledger.canonical import NonCanonicalError
-from ledger.checkpoint import (
+from ledger.errors import VerificationError
+from ledger.proofs.checkpoint import (
     CheckpointError,
     parse_checkpoint_note,
     split_note,
     verify_checkpoint_note,
     verify_inclusion_at,
 )
-from ledger.errors import VerificationError
-from ledger.events import SIG_DOMAIN, OfficialAdded, Role, TournamentCreated, parse_leaf
-from ledger.keys import verify_signature
-from ledger.merkle import inclusion_proof, leaf_hash
+from ledger.proofs.merkle import inclusion_proof, leaf_hash
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.events import SIG_DOMAIN, OfficialAdded, Role, TournamentCreated, parse_leaf
+from ledger.wire.keys import verify_signature
 
 VERSION = "tourney-proof/v1"
 _FIELDS = {"version", "tournament", "checkpoint", "event", "keys"}
@@ -55,8 +55,8 @@ def _entry(hashes: list[bytes], leaves: list[bytes], seq: int) -> dict[str, Any]
 
 def build_proof_file(ledger: Any, log: str, seq: int, note: bytes) -> dict[str, Any]:
     """The proof file of event ``seq`` against the checkpoint ``note`` (verified first)."""
-    from ledger.checkpoint_store import trusted_checkpoint
     from ledger.errors import UsageError
+    from ledger.proofs.checkpoint_store import trusted_checkpoint
 
     state = ledger.load(log).state
     cp = trusted_checkpoint(state, note)
@@ -89,14 +89,14 @@ def build_proof_file(ledger: Any, log: str, seq: int, note: bytes) -> dict[str, 
 
 
 def _with_stored_cosignatures(ledger: Any, log: str, size: int, note: bytes) -> bytes:
-    from ledger.cosignature_table import CosignatureTable, with_cosignatures
+    from ledger.storage.cosignature_table import CosignatureTable, with_cosignatures
 
     return with_cosignatures(note, CosignatureTable(ledger).lines(log).get(size, []))
 
 
 def _cosigners(state: Any, note: bytes) -> set[str]:
     """Key ids of the log's witnesses whose cosignature on ``note`` verifies."""
-    from ledger.cosign import cosignatures, witnesses_of
+    from ledger.proofs.cosign import cosignatures, witnesses_of
 
     text, sigs = split_note(note)
     return {co.key_id for co in cosignatures(text, sigs, witnesses_of(state)) if co.valid}
@@ -107,7 +107,7 @@ def _witness_quorum(genesis: TournamentCreated, note: bytes,
     """The genesis witness policy (issue 21 item 6): the checkpoint carries valid
     cosignatures of at least ``witness_quorum`` witnesses declared in the file, so a
     checkpoint of an insider-rewritten history (which no witness cosigns) proves nothing."""
-    from ledger.cosign import Witness, cosign_key_hash, cosignatures, witness_key_name
+    from ledger.proofs.cosign import Witness, cosign_key_hash, cosignatures, witness_key_name
 
     quorum = genesis.policy.witness_quorum if genesis.policy is not None else 0
     if quorum == 0:

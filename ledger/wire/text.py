@@ -15,7 +15,7 @@ length limits), and ``whole_number`` (a number typed in an imported file: ASCII 
 Display code escapes what it prints anyway (``escape_display``): a foreign log may hold
 anything, and the audit reports it.
 
-May import: ``msgspec``, ``unicodedata``, ``ledger.errors``, ``ledger.events``.
+May import: ``msgspec``, ``unicodedata``, ``ledger.errors``, ``ledger.wire.events``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from ledger.errors import RuleError
-from ledger.events import Body
+from ledger.wire.events import Body
 
 RULE = "LEDGER-TEXT-1"
 MAX_NAME = 100          # characters: tournament, official, player names, nickname, deck, clan

@@ -8,9 +8,10 @@ and the exact state layout, so another layout is dropped and rebuilt), ``LedgerA
 (snapshots every ``SNAPSHOT_INTERVAL`` events, older ones deleted), ``delete_snapshots``,
 ``LedgerCorrupt`` and ``StaleSnapshot``.
 
-May import: ``eventsourcing``, ``msgspec``, ``ledger.aggregate``, ``ledger.events``,
-``ledger.format_socket``, ``ledger.state``, ``ledger.errors``, ``ledger.clock``,
-``ledger.canonical``, ``ledger.pg_station`` (the recovery hint), ``ledger.snapshot_layouts``.
+May import: ``eventsourcing``, ``msgspec``, ``ledger.core.aggregate``, ``ledger.wire.events``,
+``ledger.core.format_socket``, ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.clock``,
+``ledger.wire.canonical``, ``ledger.storage.pg_station`` (the recovery hint),
+``ledger.storage.snapshot_layouts``.
 """
 
 from __future__ import annotations
@@ -25,15 +26,15 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
-from ledger.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
-from ledger.canonical import NonCanonicalError
-from ledger.clock import parse_time
+from ledger.core.aggregate import EventSealed, Tournament, TournamentSnapshot, TournamentStarted
+from ledger.core.format_socket import plugin_for
+from ledger.core.state import TournamentState
 from ledger.errors import StorageError
-from ledger.events import open_leaf
-from ledger.format_socket import plugin_for
-from ledger.pg_station import recovery_hint
-from ledger.snapshot_layouts import LAYOUTS
-from ledger.state import TournamentState
+from ledger.storage.pg_station import recovery_hint
+from ledger.storage.snapshot_layouts import LAYOUTS
+from ledger.wire.canonical import NonCanonicalError
+from ledger.wire.clock import parse_time
+from ledger.wire.events import open_leaf
 
 SNAPSHOT_INTERVAL = 100
 _TOURNAMENT_TOPIC = get_topic(Tournament)
@@ -64,7 +65,7 @@ def snapshot_topic(format_id: str | None = None) -> str:
     """Snapshots are positional (array-like) caches: their topic names the tournament's
     format and the exact layout of the core state and of that format's state, so a
     snapshot written by another version (or for a format not plugged in here) is dropped
-    and rebuilt.  The layout is read from ``ledger.snapshot_layouts.LAYOUTS`` (no schema
+    and rebuilt.  The layout is read from ``ledger.storage.snapshot_layouts.LAYOUTS`` (no schema
     is computed per command), or computed for a format not listed there."""
     key = format_id or ""
     topic = _topics.get(key)

@@ -6,13 +6,13 @@ disqualified, declared forfeit) and ``roster`` (all such players, ascending: the
 roster).  The one definition the draw rules (command side and audit) use.  Who has left is
 the format's knowledge: the core asks the plug-in (``FormatPlugin.has_left``).
 
-May import: ``ledger.state``, ``ledger.format_socket``.
+May import: ``ledger.core.state``, ``ledger.core.format_socket``.
 """
 
 from __future__ import annotations
 
-from ledger.format_socket import plugin_for
-from ledger.state import TournamentState
+from ledger.core.format_socket import plugin_for
+from ledger.core.state import TournamentState
 
 
 def registered(state: TournamentState) -> list[int]:

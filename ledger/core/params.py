@@ -5,7 +5,7 @@ Owns: ``ParamSpec`` — a format's parameters with defaults and allowed values (
 choices, or an inclusive ``(min, max)`` for integers), ``NAME=VALUE`` parsing and the
 validation of a ``FormatSpec``.
 
-May import: ``ledger.events``, ``ledger.errors``.
+May import: ``ledger.wire.events``, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ledger.errors import RuleError, UsageError
-from ledger.events import FormatSpec
+from ledger.wire.events import FormatSpec
 
 Param = str | int | bool
 Allowed = tuple[str, ...] | tuple[int, int] | tuple[bool, bool]

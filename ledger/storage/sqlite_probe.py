@@ -9,7 +9,7 @@ or ``immutable=1`` on read-only media when no unmerged write-ahead log would be 
 one the ``sqlite3`` shell made) is read as it is and switched to WAL only just before its
 first write (``defer_wal``, ``switch_to_wal``; issue 21, item 12).
 
-May import: ``sqlite3``, ``ledger.errors``, ``ledger.location``.
+May import: ``sqlite3``, ``ledger.errors``, ``ledger.storage.location``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ledger.errors import StorageError, UsageError
-from ledger.location import Location
+from ledger.storage.location import Location
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 FULL_BELOW = 64 * 1024  # bytes free: a disk with less is full for a ledger

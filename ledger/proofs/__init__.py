@@ -1,0 +1,3 @@
+"""Proofs and witnesses (DESIGN.md §4): the Merkle tree, signed checkpoints and their
+notes, witness cosignatures, the witness, appeal proof files.
+"""
