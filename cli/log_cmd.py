@@ -50,16 +50,16 @@ def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
 
 
 def _plugin_of(led: Any, log_id: str) -> Any:
-    """The format plug-in of the log (its words for results), None if unreadable: the
-    log is still listed, event by event."""
+    """The format plug-in of the log (its words for results), read from the genesis leaf
+    alone (no fold); None if unreadable: the log is still listed, event by event."""
     from ledger.core.plugin import plugin_for
-    from ledger.errors import TourneyError
 
     try:
-        state = led.load(log_id).state
-    except TourneyError:
+        raw = led.raw_leaf(log_id, 1)
+        body = msgspec.json.decode(raw)["event"]["body"] if raw is not None else {}
+        return plugin_for(str(body["format"]["id"]))
+    except (msgspec.DecodeError, KeyError, TypeError):
         return None
-    return plugin_for(state.format.id if state.format else None)
 
 
 def _plain(value: Any) -> str:

@@ -9,7 +9,7 @@ for ``result correct`` (an identical correction writes nothing).  What an entry 
 (winner, losers, reasons, games) is the format's own ``decided_result``, the decision its
 ``record_result`` makes, never redone here.
 
-May import: ``cli.result_text`` (labels), ``ledger.*``.
+May import: ``cli.result_text`` (labels), ``projections.result_words``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.core.plugin import plugin_of
 from ledger.core.rules import authorize
 from ledger.errors import RuleError
+from projections.result_words import describe
 
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
@@ -53,11 +54,6 @@ def recorded_by(state: TournamentState, actor: str | None) -> str:
         return f"key {actor}"
     roles = "/".join(r.value.replace("_", " ") for r in off.roles if r.value != "organizer")
     return f"{off.name} ({roles}, key {actor})"
-
-
-def describe(state: TournamentState, res: Any) -> str:
-    from projections.result_words import describe as words
-    return words(state, res)
 
 
 def enter_result(t: Tournament, signer: Signer, time: str, actor_of: Any,

@@ -14,7 +14,7 @@ May import: ``typer``, ``ledger.errors``, ``ledger.core.plugin``, ``ledger.core.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from typer.core import TyperCommand
@@ -93,6 +93,4 @@ def parse_games(text: str | None, option: str = "--games") -> list[int] | None:
     field = ResultField(option.removeprefix("--").replace("-", "_"), FieldKind.GAMES,
                         "Game wins of the first and second player [and drawn games].",
                         "A-B[-D]")
-    value = read_value(field, text)
-    assert isinstance(value, list)
-    return value
+    return cast("list[int]", read_value(field, text))

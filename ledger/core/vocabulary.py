@@ -18,7 +18,7 @@ May import: ``ledger.errors``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from ledger.errors import RuleError, UsageError
@@ -86,7 +86,7 @@ class Vocabulary:
     #: optional slip CSV columns besides round,table[,winner] (DESIGN.md §8)
     slip_columns: tuple[str, ...] = ("games", "decided_by")
     slip_required: tuple[str, ...] = ("winner",)
-    notes: tuple[str, ...] = field(default=())   # lines printed under the entries
+    notes: tuple[str, ...] = ()                  # lines printed under the entries
     #: how a round phase reads in messages ("swiss" → "Swiss phase")
     phase_names: tuple[tuple[str, str], ...] = (("swiss", "Swiss phase"),
                                                 ("top_cut", "top cut"))
