@@ -60,7 +60,7 @@ def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
     return str(res.get("words") or "recorded")
 
 
-def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
+def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
     tables, by_name = [], []
     for tb in r["tables"]:
         a, b = tb["players"]
@@ -104,7 +104,7 @@ def _sort_key(state: TournamentState, n: int) -> tuple[str, int]:
     return ((p.name if p else "").casefold(), n)
 
 
-def _standings_view(view: StandingsView) -> dict[str, Any]:
+def standings_table(view: StandingsView) -> dict[str, Any]:
     """The standings table as the format declares it: headers, alignment, which columns a
     phone keeps; a fraction cell shows its display text with the exact fraction one tap
     away (``<abbr title="191/400">``)."""
@@ -127,13 +127,13 @@ def _standings_view(view: StandingsView) -> dict[str, Any]:
 def standings_page(state: TournamentState, view: StandingsView, size: int) -> str:
     """One self-contained standings page (inline CSS) for the desk printer."""
     return str(_env().get_template("standings.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), s=_standings_view(view)))
+        t=_tournament(state, size), nav=None, inline_css=_css(), s=standings_table(view)))
 
 
 def round_page(state: TournamentState, r: dict[str, Any], size: int) -> str:
     """One self-contained pairings page (inline CSS) for the desk printer."""
     return str(_env().get_template("round.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), r=_round_view(state, r)))
+        t=_tournament(state, size), nav=None, inline_css=_css(), r=round_view(state, r)))
 
 
 def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
@@ -149,7 +149,7 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     bracket = bracket_doc(state, rounds)
     nav = {"rounds": [r["round"] for r in rounds], "noun": view.round_noun.capitalize(),
            "bracket": event_summary(state)["cut"] is not None}
-    views = [_round_view(state, r) for r in rounds]
+    views = [round_view(state, r) for r in rounds]
     common = {"t": t, "nav": nav, "inline_css": None}
     pages: dict[str, str | bytes] = {"style.css": _css()}
     summary = event_summary(state)
@@ -157,7 +157,7 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
         rounds=views, paired=summary["rounds"], noun=view.round_noun,
         done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
-        s=_standings_view(view), **common)
+        s=standings_table(view), **common)
     for r, v in zip(rounds, views, strict=True):
         n = r["round"]
         pages[f"round-{n}.html"] = env.get_template("round.html").render(r=v, **common)
