@@ -66,8 +66,9 @@ def serve(
         "--host", help="Address to listen on: 0.0.0.0 for every network of this machine "
                        "(phones on the venue Wi-Fi), 127.0.0.1 for this machine only.")]
         = "0.0.0.0",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535,
-                                      help="TCP port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535,
+                                      help="TCP port to listen on (0: any free one).")]
+        = 8000,
     url: Annotated[str | None, typer.Option(
         "--url", metavar="URL", show_default=False,
         help="The address players open, for the printed QR code (default: http://<this "
@@ -96,6 +97,7 @@ def serve(
     s = Session(ctx)
     location = s.location
     sock = bind(host, port)
+    port = int(sock.getsockname()[1])
     try:
         hub = Hub(location, s.g.tournament,
                   url=url or f"http://{lan_address() if host in ('0.0.0.0', '::') else host}"
