@@ -103,11 +103,12 @@ class Hub:
         """Fold what was appended and, if anything changed, publish new pages."""
         try:
             grew = self.follower.catch_up()
+            if self.follower.broken:
+                self.follower.reopen()
             data = build(self.follower.ledger, self.follower.state, self.memo) \
                 if grew or not self.data.live else None
-        except TourneyError:
-            data = None if not self.data.live else dataclasses.replace(self.data, live=False)
         except Exception:  # noqa: BLE001 - any failure to read: keep the last pages
+            self.follower.broken = True
             data = None if not self.data.live else dataclasses.replace(self.data, live=False)
         if data is None:
             return

@@ -60,6 +60,52 @@ def file_stamp(path: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+def pg_dsn(location: Location) -> str:
+    env = location.env()
+    return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} "
+            f"dbname={env['POSTGRES_DBNAME']} user={env['POSTGRES_USER']}"
+            + (f" password={env['POSTGRES_PASSWORD']}" if env['POSTGRES_PASSWORD'] else ""))
+
+
+def events_table(ledger: Ledger) -> str:
+    rec: Any = ledger.app.recorder
+    schema = rec.datastore.schema or "public"
+    return f'"{schema}"."{rec.events_table_name}"'
+
+
+class PgLeaves:
+    """The new leaves of one tournament, read over one plain connection that fails fast
+    (``connect_timeout``, ``statement_timeout``) and is opened again on the next read:
+    a database that went away is noticed in seconds, not after the pool's retries."""
+
+    def __init__(self, location: Location, table: str) -> None:
+        self.dsn = pg_dsn(location) + " connect_timeout=3 options='-c statement_timeout=5000'"
+        self.sql = (f"SELECT originator_version, state FROM {table} WHERE originator_id = %s "
+                    "AND originator_version > %s ORDER BY originator_version")
+        self.conn: Any = None
+
+    def after(self, log: str, size: int) -> list[tuple[int, bytes]]:
+        import psycopg
+
+        try:
+            if self.conn is None or self.conn.closed:
+                self.conn = psycopg.connect(self.dsn, autocommit=True)
+            rows = self.conn.execute(self.sql.encode(), (log, size)).fetchall()
+        except psycopg.Error as exc:
+            self.close()
+            raise StorageError(f"cannot read {log}: {str(exc).strip().splitlines()[0]}",
+                               hint="check that the database server runs") from None
+        return [(int(v), bytes(st)) for v, st in rows]
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:  # noqa: BLE001 - a dead connection closes as it can
+                pass
+            self.conn = None
+
+
 class Follower:
     """One tournament of one ledger, folded in memory and kept current by ``catch_up``."""
 
@@ -73,6 +119,19 @@ class Follower:
             self.ledger.close()
             raise
         self.state: TournamentState = agg.state
+        self.pg = PgLeaves(location, events_table(self.ledger)) \
+            if location.is_postgres else None
+        self.broken = False
+
+    def reopen(self) -> None:
+        """After the database came back: a fresh ledger handle (its pool's connections
+        died with the server)."""
+        old, self.ledger = self.ledger, Ledger(self.location, readonly=True)
+        try:
+            old.close()
+        except Exception:  # noqa: BLE001 - the old pool may hold dead connections
+            pass
+        self.broken = False
 
     def catch_up(self) -> int:
         """Fold the events appended since the last call; how many there were.  A storage
@@ -80,7 +139,9 @@ class Follower:
         one at a time).  One thread at a time (the hub's)."""
         before = self.state.size
         try:
-            for _ver, leaf in self.ledger.raw_leaves(self.log, after=before):
+            leaves = self.pg.after(self.log, before) if self.pg is not None else \
+                self.ledger.raw_leaves(self.log, after=before)
+            for _ver, leaf in leaves:
                 ev = open_leaf(leaf)
                 if ev.seq != self.state.size + 1:
                     raise LedgerCorrupt(f"{self.log}: event {ev.seq} follows "
@@ -93,6 +154,8 @@ class Follower:
         return self.state.size - before
 
     def close(self) -> None:
+        if self.pg is not None:
+            self.pg.close()
         self.ledger.close()
 
 
@@ -111,30 +174,18 @@ class PgListener:
         self.trigger_note: str | None = None
         self.thread = threading.Thread(target=self._run, name="pg-listen", daemon=True)
 
-    def events_table(self) -> str:
-        rec: Any = self.ledger.app.recorder
-        schema = rec.datastore.schema or "public"
-        return f'"{schema}"."{rec.events_table_name}"'
-
     def install_trigger(self) -> None:
         """Install the NOTIFY trigger if the server's role may (idempotent)."""
         import psycopg
 
-        sql = NOTIFY_SQL.format(table=self.events_table())
+        sql = NOTIFY_SQL.format(table=events_table(self.ledger))
         try:
-            with psycopg.connect(self._dsn(), autocommit=True, connect_timeout=5) as conn:
+            with psycopg.connect(pg_dsn(self.location), autocommit=True, connect_timeout=5) as conn:
                 conn.execute(sql.encode())
         except psycopg.Error as exc:
             why = exc.diag.message_primary or str(exc)
             self.trigger_note = (f"cannot install the NOTIFY trigger ({why}); the database "
                                  "owner runs the SQL in docs/OPERATIONS.md once")
-
-    def _dsn(self) -> str:
-        env = self.location.env()
-        return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} "
-                f"dbname={env['POSTGRES_DBNAME']} user={env['POSTGRES_USER']}"
-                + (f" password={env['POSTGRES_PASSWORD']}" if env['POSTGRES_PASSWORD']
-                   else ""))
 
     def start(self) -> None:
         self.thread.start()
@@ -145,7 +196,7 @@ class PgListener:
         backoff = 0.2
         while not self.stop.is_set():
             try:
-                with psycopg.connect(self._dsn(), autocommit=True,
+                with psycopg.connect(pg_dsn(self.location), autocommit=True,
                                      connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.on_state(True)          # caught up once after (re)connecting
