@@ -29,12 +29,14 @@ from starlette.routing import Route
 from ledger.errors import TourneyError
 from ledger.storage.location import Location
 from server.follow import Follower, PgListener, sqlite_watch
-from server.pages import Page, PageSet, environment, static_files
+from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.view import LiveData, Memo, build
 
 COALESCE_S = 1.5      # at most one nudge per this many seconds, the last one always sent
 HEARTBEAT_S = 15.0    # a comment line on an idle stream (keeps proxies and phones awake)
 RETRY_S = 5.0         # while the ledger cannot be read: try again this often
+QUIET_S = 2.0         # after a partial build: the whole is built again once the log is
+#                       this long without an append (earlier rounds' corrections show)
 PRERENDER = ("home", "pairings", "standings")
 SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
@@ -93,32 +95,57 @@ class Hub:
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            self.wake.wait(timeout=RETRY_S if not self.data.live else None)
+            timeout = RETRY_S if not self.data.live else QUIET_S if self.data.partial \
+                else None
+            woken = self.wake.wait(timeout=timeout)
             self.wake.clear()
             if self.stop.is_set():
                 return
-            self.refresh()
+            if woken or not self.data.live:
+                self.refresh()
+            else:
+                self.settle()
 
     def refresh(self) -> None:
-        """Fold what was appended and, if anything changed, publish new pages."""
+        """Fold what was appended and, if anything changed, publish new pages (only the
+        newest round read again: ``server.view.build``)."""
         try:
             grew = self.follower.catch_up()
             if self.follower.broken:
                 self.follower.reopen()
-            data = build(self.follower.ledger, self.follower.state, self.memo) \
+            data = build(self.follower.ledger, self.follower.state, self.memo,
+                         previous=self.data if self.data.live else None) \
                 if grew or not self.data.live else None
         except Exception:  # noqa: BLE001 - any failure to read: keep the last pages
             self.follower.broken = True
             data = None if not self.data.live else dataclasses.replace(self.data, live=False)
-        if data is None:
+        if data is not None:
+            self.publish(data)
+
+    def settle(self) -> None:
+        """The log went quiet after a partial build: build the whole; show it only if an
+        earlier round differs (a correction), under a new ETag (``rev``)."""
+        try:
+            full = build(self.follower.ledger, self.follower.state, self.memo)
+        except Exception:  # noqa: BLE001 - the next append or retry tries again
             return
+        old = self.data
+        if full.checkable.size != old.checkable.size:
+            return                               # an append came in between: it rebuilds
+        if full.rounds == old.rounds and full.labels == old.labels:
+            self.data = dataclasses.replace(old, partial=False)
+            self.pages.data = self.data
+            return
+        self.publish(dataclasses.replace(full, rev=old.rev + 1))
+
+    def publish(self, data: LiveData) -> None:
         pages = PageSet(data, self.env, url=self.url)
-        for key in PRERENDER:
-            pages.get(key)
         self.data, self.pages = data, pages
         self.built_at = time.monotonic()
         if self.loop is not None and self.dirty is not None:
             self.loop.call_soon_threadsafe(self.dirty.set)
+        for key in PRERENDER:                    # after the swap: a phone need not wait
+            pages.get(key)
 
     def close(self) -> None:
         self.stop.set()
@@ -130,8 +157,8 @@ class Hub:
     # -- the nudges -----------------------------------------------------------------------
     def _nudge_json(self) -> str:
         cp = self.data.checkable
-        return json.dumps({"size": cp.size, "root": cp.root, "live": self.data.live},
-                          separators=(",", ":"))
+        return json.dumps({"size": cp.size, "root": cp.root, "live": self.data.live,
+                           "v": etag_of(self.data)}, separators=(",", ":"))
 
     async def broadcast(self) -> None:
         """Wake every stream at most once per ``COALESCE_S``; the last change is always

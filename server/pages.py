@@ -36,7 +36,10 @@ class Page:
 
 
 def etag_of(data: LiveData) -> str:
-    return f"{data.checkable.size}-{data.checkable.short}{'' if data.live else '-s'}"
+    """The log size and root; ``-s`` while the server is not live; ``-rN`` when earlier
+    rounds were shown again at the same log size (``LiveData.rev``)."""
+    return (f"{data.checkable.size}-{data.checkable.short}{'' if data.live else '-s'}"
+            + (f"-r{data.rev}" if data.rev else ""))
 
 
 def _page(body: bytes, tag: str, content_type: str = HTML, status: int = 200) -> Page:
@@ -121,7 +124,7 @@ class PageSet:
         d = self.data
         if kind == "player":
             n = int(arg)
-            apps = d.appearances.get(n, [])
+            apps = d.appearances(n)
             current = apps[-1] if apps and apps[-1].round_index == len(d.rounds) - 1 \
                 else None
             history = [(d.rounds[a.round_index], a) for a in apps]

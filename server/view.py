@@ -17,24 +17,31 @@ May import: ``ledger.*``, ``projections.*``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from ledger.core.plugin import plugin_for
 from ledger.core.state import TournamentState
+from ledger.formats.match.model import MatchState
 from ledger.standings_view import StandingsView
 from ledger.wire.events import open_leaf
 from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc, round_docs
-from projections.standings_doc import event_summary, standings_view, state_before
+from projections.standings_doc import standings_view, state_before
 
 
 @dataclass
 class Memo:
-    """Carried from one log size to the next by the follower (only ever extended)."""
+    """Carried from one log size to the next by the follower: the standings before a
+    round in progress (by its pairing's seq; they cannot change while it is played, as
+    ``projections.standings_doc.settled_view`` defines them), their table, and the
+    penalty rows read so far (only ever extended)."""
 
     before: dict[int, StandingsView] = field(default_factory=dict)  # by paired seq
+    tables: dict[int, tuple[dict[str, Any], dict[int, list[dict[str, Any]]]]] = \
+        field(default_factory=dict)                                  # by id of the view
     penalty_rows: list[dict[str, Any]] = field(default_factory=list)
     penalties_read_to: int = 0
 
@@ -78,12 +85,18 @@ class LiveData:
     standing_of: dict[int, list[dict[str, Any]]]
     labels: dict[int, str]
     dropped: frozenset[int]
-    appearances: dict[int, list[Appearance]]
+    round_apps: list[dict[int, Appearance]]  # per posted round: each player's place
     clock: Clock | None
     bracket: dict[str, Any]
     penalties: dict[int, list[str]] | None  # None: the organizer does not publish them
     champion: str | None
     live: bool = True
+    rev: int = 0            # > 0: earlier rounds changed after this log size was shown
+    partial: bool = False   # earlier rounds taken from the previous log size (``build``)
+
+    def appearances(self, number: int) -> list[Appearance]:
+        """``number``'s place in each posted round, oldest first."""
+        return [apps[number] for apps in self.round_apps if number in apps]
 
     @property
     def current(self) -> dict[str, Any] | None:
@@ -112,14 +125,18 @@ class LiveData:
         return out
 
 
-def _public(state: TournamentState) -> Any:
-    """``ledger.core.public_pages`` (the organizer's choices), or None on a ledger that
-    predates it."""
+@functools.cache
+def _public_module() -> Any:
     try:
         from ledger.core import public_pages  # type: ignore[attr-defined,unused-ignore]
     except ImportError:  # pragma: no cover - present once issue 18's events land
         return None
     return public_pages
+
+
+def _public(state: TournamentState) -> Any:
+    """``ledger.core.public_pages`` (the organizer's choices)."""
+    return _public_module()
 
 
 def label_of(state: TournamentState, number: int) -> str:
@@ -136,13 +153,24 @@ def _posted(state: TournamentState, number: int) -> bool:
     return True if pp is None else bool(pp.round_posted(state, number))
 
 
-def _settled(led: Any, state: TournamentState, memo: Memo) -> StandingsView:
-    """``projections.standings_doc.settled_view`` with the view before the round in
-    progress kept in ``memo`` (computed once per round, not once per append)."""
+def _settled(led: Any, state: TournamentState, memo: Memo,
+             seqs: dict[int, int]) -> tuple[StandingsView, int | None]:
+    """``projections.standings_doc.settled_view`` (and the champion) with the view before
+    the round in progress kept in ``memo``: computed once per round, not once per append.
+    While the format says a round is open whose earlier standings are kept, the current
+    standings are not computed at all (an open round has no champion)."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    p = plugin.progress(state) if plugin is not None and state.fmt is not None else None
+    r = p.round if p is not None else None
+    seq = seqs.get(r.number) if r is not None and r.open else None
+    kept = memo.before.get(seq) if seq is not None else None
+    if kept is not None and kept.open_round is not None and r is not None \
+            and kept.open_round.number == r.number:
+        return kept, None
     view = standings_view(state)
     open_round = view.open_round
     if open_round is None:
-        return view
+        return view, view.champion
     before = memo.before.get(open_round.paired_seq)
     if before is None:
         before = standings_view(state_before(led, state.log, open_round.paired_seq))
@@ -151,7 +179,9 @@ def _settled(led: Any, state: TournamentState, memo: Memo) -> StandingsView:
     done = open_round.number - 1
     as_of = (f"as of {noun} {done}" if done > 0 else f"before {noun} 1") + (
         f"; {noun} {open_round.number} is in progress (results not all in)")
-    return before.with_as_of(as_of, open_round)
+    settled = before.with_as_of(as_of, open_round)
+    memo.before[open_round.paired_seq] = settled
+    return settled, view.champion
 
 
 def _clock(led: Any, state: TournamentState, number: int | None) -> Clock | None:
@@ -197,35 +227,48 @@ def _status(state: TournamentState, noun: str, held: list[int]) -> str:
     return "Waiting for the first pairings."
 
 
-def _appearances(docs: list[dict[str, Any]], views: list[dict[str, Any]],
-                 labels: dict[int, str]) -> dict[int, list[Appearance]]:
-    out: dict[int, list[Appearance]] = {}
+def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
+                 labels: dict[int, str]) -> dict[int, Appearance]:
+    """Each player's place in the posted round ``i`` (its document and display)."""
+    out: dict[int, Appearance] = {}
 
     def label(n: int | None) -> str:
         return "—" if n is None else labels.get(n, f"#{n}")
 
-    for i, (doc, view) in enumerate(zip(docs, views, strict=True)):
-        for tb, tv in zip(doc["tables"], view["tables"], strict=True):
-            res = tb.get("result")
-            sides = tb.get("sides") or ("", "")
-            for seat, me in enumerate(tb["players"]):
-                other = tb["players"][1 - seat] if len(tb["players"]) == 2 else None
-                outcome = "" if res is None else (
-                    "won" if res["winner"] == me else
-                    "lost" if me in res.get("losers", []) else "drew")
-                out.setdefault(me, []).append(Appearance(
-                    round_index=i, table=tb["table"], opponent=label(other),
-                    side=str(sides[seat]).strip(" ()"), result=tv["result"],
-                    outcome=outcome))
-        if doc.get("bye") is not None:
-            out.setdefault(doc["bye"], []).append(Appearance(
-                round_index=i, table="bye", opponent="—", side="", result="bye",
-                outcome="bye"))
-        for n in doc.get("advances") or []:
-            out.setdefault(n, []).append(Appearance(
-                round_index=i, table="—", opponent="advances without playing", side="",
-                result="—", outcome="bye"))
+    for tb, tv in zip(doc["tables"], view["tables"], strict=True):
+        res = tb.get("result")
+        sides = tb.get("sides") or ("", "")
+        for seat, me in enumerate(tb["players"]):
+            other = tb["players"][1 - seat] if len(tb["players"]) == 2 else None
+            outcome = "" if res is None else (
+                "won" if res["winner"] == me else
+                "lost" if me in res.get("losers", []) else "drew")
+            out[me] = Appearance(
+                round_index=i, table=tb["table"], opponent=label(other),
+                side=str(sides[seat]).strip(" ()"), result=tv["result"],
+                outcome=outcome)
+    if doc.get("bye") is not None:
+        out[doc["bye"]] = Appearance(round_index=i, table="bye", opponent="—", side="",
+                                     result="bye", outcome="bye")
+    for n in doc.get("advances") or []:
+        out[n] = Appearance(round_index=i, table="—", opponent="advances without playing",
+                            side="", result="—", outcome="bye")
     return out
+
+
+def _docs(led: Any, state: TournamentState, only: int | None) -> list[dict[str, Any]]:
+    """Every round's document, or only round ``only``'s (a round of the match layer,
+    read from the folded state: the newest round is there whole)."""
+    if only is None or not isinstance(state.fmt, MatchState):
+        return round_docs(led, state.log, state)
+    from projections.report import round_doc
+    from projections.rounds import bye_lost, load_round, override_of
+
+    rnd = load_round(led, state.log, state, only)
+    if rnd is None:
+        return round_docs(led, state.log, state)
+    return [round_doc(rnd, override_of(led, state.log, state, rnd),
+                      lost_bye=bye_lost(state, rnd), state=state)]
 
 
 def _paired_seqs(state: TournamentState) -> dict[int, int]:
@@ -257,34 +300,58 @@ def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[s
     return out
 
 
-def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True) -> LiveData:
-    """The pages' data at the state's log size (``led``: the ledger it was folded from)."""
+def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
+          previous: LiveData | None = None) -> LiveData:
+    """The pages' data at the state's log size (``led``: the ledger it was folded from).
+
+    With ``previous`` (the data of the log size before) and the same posted rounds, only
+    the newest round is read again and the earlier ones are taken from ``previous``
+    (``partial``): a result in round 5 of a 4,096-player event then costs one round, not
+    five.  The follower builds the whole again when the log goes quiet, and shows it
+    (``rev``) only if an earlier round did change (a correction, a rename)."""
     from projections.site import round_view, standings_table
 
     plugin = plugin_for(state.format.id if state.format else None)
-    view = _settled(led, state, memo)
+    seqs = _paired_seqs(state)
+    view, champ = _settled(led, state, memo, seqs)
     noun = view.round_noun.capitalize() if view.columns else "Round"
     labels = {n: label_of(state, n) for n in state.players}
-    docs = [d for d in round_docs(led, state.log, state) if _posted(state, d["round"])]
     pp = _public(state)
     held = list(pp.held_rounds(state)) if pp is not None else []
-    seqs = _paired_seqs(state)
-    views = []
+    numbers = sorted(n for n in seqs if _posted(state, n))
+    reuse = previous is not None and bool(numbers) and isinstance(state.fmt, MatchState) \
+        and [r["round"] for r in previous.rounds] == numbers
+    docs = _docs(led, state, numbers[-1] if reuse else None)
+    if not reuse:
+        docs = [d for d in docs if _posted(state, d["round"])]
+    fresh = []
     for d in docs:
         v = round_view(state, d)
         v["closed"] = d["closed"]
         over = d.get("overridden")
         v["paired_seq"] = over["seq"] if over else seqs.get(d["round"])
-        views.append(v)
-    standing_of: dict[int, list[dict[str, Any]]] = {}
-    table = standings_table(view) if view.columns else None
-    if table is not None:
-        for row, trow in zip(view.rows, table["rows"], strict=True):
-            standing_of[row.number] = trow["cells"]
-    summary = event_summary(state)
-    champ = summary["champion"]
-    current = docs[-1]["round"] if docs else None
-    slots = bracket_doc(state, docs)["slots"] or []
+        fresh.append(v)
+    if reuse and previous is not None:
+        views = [*previous.rounds[:-1], *fresh]
+        k = len(views) - 1
+        round_apps = [*previous.round_apps[:-1], _appearances(k, docs[0], fresh[0], labels)]
+    else:
+        views = fresh
+        round_apps = [_appearances(i, d, v, labels)
+                      for i, (d, v) in enumerate(zip(docs, views, strict=True))]
+    kept = memo.tables.get(id(view))
+    if kept is None:
+        standing_of: dict[int, list[dict[str, Any]]] = {}
+        table = standings_table(view) if view.columns else None
+        if table is not None:
+            for row, trow in zip(view.rows, table["rows"], strict=True):
+                standing_of[row.number] = trow["cells"]
+        if view.open_round is not None and table is not None:
+            memo.tables = {id(view): (table, standing_of)}  # kept while the round is open
+    else:
+        table, standing_of = kept
+    current = views[-1]["round"] if views else None
+    slots = bracket_doc(state, [], champion=champ)["slots"] or []
     bracket = {"seeds": [f"{i}: {labels.get(n, '—') if n else 'empty'}"
                          for i, n in enumerate(slots, 1)],
                "seeding": view.seeding or "seeding",
@@ -297,6 +364,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True) ->
         standing_of=standing_of, labels=labels,
         dropped=frozenset(n for n in state.players
                           if plugin is not None and plugin.has_left(state, n)),
-        appearances=_appearances(docs, views, labels), clock=_clock(led, state, current),
+        round_apps=round_apps, clock=_clock(led, state, current),
         bracket=bracket, penalties=_penalties(led, state, memo),
-        champion=None if champ is None else labels.get(champ), live=live)
+        champion=None if champ is None else labels.get(champ), live=live,
+        partial=reuse)

@@ -7,13 +7,13 @@
   "use strict";
   var meta = document.querySelector('meta[name="tourney-log"]');
   if (!meta || !window.fetch) { return; }
-  var size = meta.getAttribute("data-size"), live = meta.getAttribute("data-live");
+  var v = meta.getAttribute("data-v");
   var etag = null, busy = false, poll = null;
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("live"), old = document.getElementById("live");
     var m = doc.querySelector('meta[name="tourney-log"]');
-    if (m) { size = m.getAttribute("data-size"); live = m.getAttribute("data-live"); }
+    if (m) { v = m.getAttribute("data-v"); }
     if (fresh && old) {
       var focused = document.activeElement && document.activeElement.id;
       old.replaceWith(fresh);
@@ -43,7 +43,7 @@
     var es = new EventSource("/live");
     es.addEventListener("log", function (e) {
       var d = JSON.parse(e.data);
-      if (String(d.size) !== size || (d.live ? "1" : "0") !== live) { soon(); }
+      if (d.v !== v) { soon(); }     // the log grew, or the server went (not) live
     });
     es.onopen = stopPoll;
     es.onerror = startPoll;
