@@ -200,3 +200,24 @@ def test_serve_prints_its_address_and_a_qr_page(
         proc.terminate()
         out, _err = proc.communicate(timeout=10)
     assert base + "/" in out and "printable QR page" in out
+
+
+def test_an_earlier_round_amended_mid_round_shows_once_the_log_is_quiet(
+        tmp_path: Path) -> None:
+    """A result of round 2 reads only round 2 again (a partial build); an amendment of
+    round 1 made while round 2 is played shows after the whole is built again."""
+    cli, _log = start(tmp_path, "hotc-swiss-de", [f"P{c}" for c in "ABCDEFGH"])
+    first = pair(cli, "hotc-swiss-de", 1)
+    play(cli, "hotc-swiss-de", 1, first)
+    second = pair(cli, "hotc-swiss-de", 2)
+    t = first["tables"][0]
+    with running(cli.ledger) as (base, hub):
+        record(cli, "hotc-swiss-de", 2, second["tables"][0])
+        wait_until(lambda: "wins" in get(base + "/pairings").text, 5)
+        assert f"#{t['players'][0]} wins" in get(base + "/round/1").text
+        cli("result", "amend", "--round", "1", "--table", str(t["table"]), "--winner",
+            str(t["players"][1]), "--reason", "slip swapped", "--key", "hj.pem")
+        wait_until(lambda: f"#{t['players'][1]} wins" in get(base + "/round/1").text, 8)
+        page = get(base + "/round/1")
+        assert hub.data.partial is False and page.headers["etag"].startswith(
+            f'"{hub.data.checkable.size}-')
