@@ -131,7 +131,7 @@ def standings_page(state: TournamentState, view: StandingsView, size: int,
     checkable line it carries (``projections.checkable``; the state's own by default)."""
     return str(_env().get_template("standings.html").render(
         t=_tournament(state, size), nav=None, inline_css=_css(), s=standings_table(view),
-        cp=cp or checkable_of(state)))
+        checkable=cp or checkable_of(state)))
 
 
 def round_page(state: TournamentState, r: dict[str, Any], size: int,
@@ -140,7 +140,7 @@ def round_page(state: TournamentState, r: dict[str, Any], size: int,
     sheet), with the checkable line the phones show."""
     return str(_env().get_template("round.html").render(
         t=_tournament(state, size), nav=None, inline_css=_css(), r=round_view(state, r),
-        cp=cp or checkable_of(state)))
+        checkable=cp or checkable_of(state)))
 
 
 def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
@@ -159,7 +159,7 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     nav = {"rounds": [r["round"] for r in rounds], "noun": view.round_noun.capitalize(),
            "bracket": event_summary(state)["cut"] is not None}
     views = [round_view(state, r) for r in rounds]
-    common = {"t": t, "nav": nav, "inline_css": None, "cp": cp}
+    common = {"t": t, "nav": nav, "inline_css": None, "checkable": cp}
     pages: dict[str, str | bytes] = {"style.css": _css()}
     summary = event_summary(state)
     pages["index.html"] = env.get_template("index.html").render(

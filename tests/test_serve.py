@@ -221,3 +221,20 @@ def test_an_earlier_round_amended_mid_round_shows_once_the_log_is_quiet(
         page = get(base + "/round/1")
         assert hub.data.partial is False and page.headers["etag"].startswith(
             f'"{hub.data.checkable.size}-')
+
+
+def test_phone_wall_sheet_and_info_show_the_same_log(
+        event: tuple[Cli, str, dict[str, Any]]) -> None:
+    """The line at the foot of a phone's page is the printed sheet's, and the size and
+    root are what 'tourney info' says of the log (issue 18: compare them by eye)."""
+    cli, _log, _doc = event
+    sheet = cli("round", "show", "1", "--html").out
+    standings = cli("standings", "--html").out
+    info = cli("info", "--json").doc
+    with running(cli.ledger) as (base, _hub):
+        phone = get(base + "/pairings").text
+    line = re.compile(r"log size \d+ · root [0-9a-f]{16}… · \d+ witness cosignatures?[^<]*")
+    shown = {m.group(0) for m in (line.search(phone), line.search(sheet),
+                                  line.search(standings)) if m}
+    assert len(shown) == 1, shown
+    assert f"log size {info['size']} · root {info['root'][:16]}…" in shown.pop()
