@@ -328,6 +328,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     for d in docs:
         v = round_view(state, d)
         v["closed"] = d["closed"]
+        v["pairing_note"] = d.get("pairing_note")
         over = d.get("overridden")
         v["paired_seq"] = over["seq"] if over else seqs.get(d["round"])
         fresh.append(v)

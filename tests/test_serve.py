@@ -153,6 +153,8 @@ def test_every_format_serves_every_page(tmp_path: Path, fmt: str) -> None:
         assert "Matches" in mine and f"{noun} 2:" in mine
         if fmt.startswith("wot"):
             assert "Hero" in mine or "Villain" in mine
+            assert "pile pairing: the Hero pile against the Villain pile" in \
+                get(base + "/round/2").text
 
 
 def test_serve_refuses_what_is_not_a_tournament(tmp_path: Path) -> None:
