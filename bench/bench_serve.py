@@ -190,7 +190,7 @@ def main() -> None:
         fresh = []
         for i in range(args.appends):
             table = 10 + i
-            player = int(re.findall(r'<td class="num">%d</td><td>#(\d+) ' % table,
+            player = int(re.findall(r'<td class="num">%d</td><td>(?:<bdi>)?#(\d+) ' % table,
                                     page.text)[0])
             old = httpx.get(f"{base}/p/{player}").headers["etag"]
             append(db, signer, table)

@@ -55,7 +55,7 @@ def test_pages_etag_304_and_gzip(event: tuple[Cli, str, dict[str, Any]]) -> None
         # the pairings of round 1, each table with both players
         page = get(base + "/pairings").text
         for t in doc["tables"]:
-            assert re.search(rf'<td class="num">{t["table"]}</td><td>#{t["players"][0]} ', page)
+            assert re.search(rf'<td class="num">{t["table"]}</td><td><bdi>#{t["players"][0]} ', page)
 
 
 def test_result_recorded_by_the_cli_updates_the_page_and_nudges(
@@ -103,7 +103,7 @@ def test_find_by_name_or_number_lands_on_the_players_page(
         assert "No player matches" in none.text
         me = get(base + "/p/2").text
         table = next(t for t in doc["tables"] if 2 in t["players"])
-        assert f"table {table['table']}" in me and "Opponent: #" in me
+        assert f"table {table['table']}" in me and "Opponent: <bdi>#" in me
 
 
 def test_unknown_pages_are_helpful_404s(event: tuple[Cli, str, dict[str, Any]]) -> None:
