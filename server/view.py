@@ -68,6 +68,7 @@ class Appearance:
     side: str
     result: str             # the format's words, "—" while there is none
     outcome: str            # "won", "lost", "drew", "" (none yet), "bye"
+    extra_minutes: int = 0  # the table's time extensions (``round extend``, BR-EXT-1)
 
 
 @dataclass(frozen=True)
@@ -228,9 +229,13 @@ def _status(state: TournamentState, noun: str, held: list[int]) -> str:
 
 
 def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
-                 labels: dict[int, str]) -> dict[int, Appearance]:
-    """Each player's place in the posted round ``i`` (its document and display)."""
+                 labels: dict[int, str], state: TournamentState) -> dict[int, Appearance]:
+    """Each player's place in the posted round ``i`` (its document and display), with
+    the time extensions of each table from the shared officiating layer, if it has one
+    (keyed "round/table", ``ledger.formats.officiating.corrections.key``)."""
     out: dict[int, Appearance] = {}
+    ext: dict[str, int] = getattr(getattr(state.fmt, "officiating", None), "extensions",
+                                  None) or {}
 
     def label(n: int | None) -> str:
         return "—" if n is None else labels.get(n, f"#{n}")
@@ -246,7 +251,7 @@ def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
             out[me] = Appearance(
                 round_index=i, table=tb["table"], opponent=label(other),
                 side=str(sides[seat]).strip(" ()"), result=tv["result"],
-                outcome=outcome)
+                outcome=outcome, extra_minutes=ext.get(f"{doc['round']}/{tb['table']}", 0))
     if doc.get("bye") is not None:
         out[doc["bye"]] = Appearance(round_index=i, table="bye", opponent="—", side="",
                                      result="bye", outcome="bye")
@@ -335,10 +340,11 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     if reuse and previous is not None:
         views = [*previous.rounds[:-1], *fresh]
         k = len(views) - 1
-        round_apps = [*previous.round_apps[:-1], _appearances(k, docs[0], fresh[0], labels)]
+        round_apps = [*previous.round_apps[:-1], _appearances(k, docs[0], fresh[0], labels,
+                                                               state)]
     else:
         views = fresh
-        round_apps = [_appearances(i, d, v, labels)
+        round_apps = [_appearances(i, d, v, labels, state)
                       for i, (d, v) in enumerate(zip(docs, views, strict=True))]
     kept = memo.tables.get(id(view))
     if kept is None:

@@ -240,3 +240,49 @@ def test_phone_wall_sheet_and_info_show_the_same_log(
                                   line.search(standings)) if m}
     assert len(shown) == 1, shown
     assert f"log size {info['size']} · root {info['root'][:16]}…" in shown.pop()
+
+
+def test_the_round_clock_and_a_tables_extension_show(tmp_path: Path) -> None:
+    """``round start`` gives the clock (start + minutes: the end), ``round time`` says
+    time was called, ``round extend`` shows on that table's players' pages (BR-TIME-5,
+    BR-EXT-1)."""
+    cli, _log = start(tmp_path, "bushiroad-swiss", [f"P{c}" for c in "ABCDEF"])
+    doc = pair(cli, "bushiroad-swiss", 1)
+    t = doc["tables"][0]
+    with running(cli.ledger) as (base, hub):
+        assert 'class="clock"' not in get(base + "/").text
+        cli("round", "start", "--minutes", "50", "--key", "hj.pem")
+        wait_until(lambda: "50 minutes from" in get(base + "/").text, 5)
+        clock = hub.data.clock
+        assert clock is not None and clock.minutes == 50
+        assert f'data-ends="{clock.ends}"' in get(base + "/pairings").text
+        cli("round", "extend", "--round", "1", "--table", str(t["table"]), "--minutes", "3",
+            "--reason", "a ruling took 3 minutes", "--key", "hj.pem")
+        wait_until(lambda: "3 extra minutes" in get(base + f"/p/{t['players'][0]}").text, 5)
+        other = next(tb for tb in doc["tables"] if tb is not t)
+        assert "extra minute" not in get(base + f"/p/{other['players'][0]}").text
+        cli("round", "time", "--key", "hj.pem")
+        wait_until(lambda: "time has been called" in get(base + "/").text, 5)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_simulated_event_of_every_format_renders_every_page(tmp_path: Path,
+                                                              fmt: str) -> None:
+    """``tourney simulate`` (a whole event, top cut and bracket included) served: every
+    page of every round and every player renders, and the bracket shows the champion."""
+    cli = Cli(tmp_path, tmp_path / "sim.db")
+    cli("simulate", "--players", "12", "--format", fmt, "--seed", f"live {fmt}")
+    with running(cli.ledger) as (base, hub):
+        data = hub.data
+        assert data.rounds and data.standings is not None
+        paths = [*PAGES, *(f"/round/{r['round']}" for r in data.rounds),
+                 *(f"/p/{n}" for n in data.labels)]
+        for path in paths:
+            r = get(base + path)
+            assert r.status_code == 200, (fmt, path)
+            assert "Traceback" not in r.text and data.checkable.text() in r.text
+        if data.champion:
+            assert f"champion {data.champion}" in get(base + "/").text.replace(
+                "&#34;", '"')
+        if data.bracket["rounds"]:
+            assert 'class="match"' in get(base + "/bracket").text
