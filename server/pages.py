@@ -50,7 +50,12 @@ def _page(body: bytes, tag: str, content_type: str = HTML, status: int = 200) ->
 def environment() -> Any:
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+    from projections.site import TEMPLATES as SITE_TEMPLATES
+
+    # the live pages' own templates first; the site's partials (the standings table,
+    # pairings by name) shared with the printed sheets and the published site
+    return jinja2.Environment(loader=jinja2.FileSystemLoader([str(TEMPLATES),
+                                                              str(SITE_TEMPLATES)]),
                               autoescape=jinja2.select_autoescape(["html"]),
                               undefined=jinja2.StrictUndefined, trim_blocks=True,
                               lstrip_blocks=True)
