@@ -124,8 +124,13 @@ def bracket(
     lines = [f"{seq_span(events)}: " + ("bracket seeded and round paired" if seeded
                                         else "next bracket round paired"),
              *_slot_lines(st, slots), *round_lines(st, rnd)]
+    from cli.pages_cmd import held_line
+
+    held, held_text = held_line(st, events)
+    if held_text:
+        lines.append(held_text)
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     s.emit({"ok": True, "tournament": log, "seeded": seeded, "slots": slots,
-            "round": round_json(rnd), "events": events_brief(events),
+            "round": round_json(rnd), "held": held is not None, "events": events_brief(events),
             "checkpoint": None if cp is None else cp.json()}, lines)

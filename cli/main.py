@@ -142,6 +142,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "serve": ("serve_cmd", "serve", False, _AUDIT),
     "audit": ("audit_cmd", "app", True, _AUDIT),
     "witness": ("witness_cmd", "app", True, _AUDIT),
+    "pages": ("pages_cmd", "app", True, _AUDIT),
 }
 #: Commands of a group defined in another module (officiating adds to 'round',
 #: 'result' and 'player'): group -> (command, module, attribute).
@@ -149,7 +150,8 @@ GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "round": (("start", "floor_cmd", "round_start"), ("time", "floor_cmd", "round_time"),
               ("extend", "floor_cmd", "round_extend"),
               ("override", "corrections_cmd", "round_override"),
-              ("void", "corrections_cmd", "round_void")),
+              ("void", "corrections_cmd", "round_void"),
+              ("post", "pages_cmd", "round_post")),
     "result": (("eom", "floor_cmd", "result_eom"),
                ("amend", "corrections_cmd", "result_amend"),
                ("wrong-table", "corrections_cmd", "result_wrong_table")),

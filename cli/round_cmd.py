@@ -229,18 +229,23 @@ def round_pair(
         done="round paired", kinds=("round_paired",))
     st = agg.state
     own = plugin_of(agg).round_display(st, None)
+    from cli.pages_cmd import held_line
+
+    held, held_text = held_line(st, events)
     if own is not None:                  # a format with rounds of its own (WoT Games)
-        lines = [f"{seq_span(events)} written", *own[0]]
+        lines = [f"{seq_span(events)} written", *own[0], *([held_text] if held_text else [])]
         if cp is not None:
             lines.append(f"checkpoint: {cp}")
-        s.emit({"ok": True, "tournament": log, **own[1], "events": events_brief(events),
+        s.emit({"ok": True, "tournament": log, **own[1], "held": held is not None,
+                "events": events_brief(events),
                 "checkpoint": None if cp is None else cp.json()}, lines)
         return
     rnd = st.fmt.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd, lost_bye=bye_lost(st, rnd)),
-            "events": events_brief(events),
+            "held": held is not None, "events": events_brief(events),
             "checkpoint": None if cp is None else cp.json()}
-    lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
+    lines = [f"{seq_span(events)} written", *round_lines(st, rnd),
+             *([held_text] if held_text else [])]
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     s.emit(data, lines)

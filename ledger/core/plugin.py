@@ -166,6 +166,18 @@ class FormatPlugin:
         are made over (THREATS T25).  Formats with match records override this."""
         return False
 
+    def paired_round(self, state: TournamentState, body: Body) -> int | None:
+        """The round (a Game in Wheel of Time) ``body`` pairs or re-pairs — an engine's
+        pairing, a head judge's override, a pairing after a void — else None.  Called by
+        the core's fold after this format's own transition of every event (so: cheap,
+        pure, from the body); the public pages' posting gate is keyed on it (ADR 0023)."""
+        return None
+
+    def unpaired_round(self, state: TournamentState, body: Body) -> int | None:
+        """The round whose pairing ``body`` takes back (a void before any result), else
+        None: that round has no pairing to show or post until it is paired again."""
+        return None
+
     # -- command verbs (DESIGN.md §8); a format overrides those it runs ----------------
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:

@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "9f116617e41db79b",
-    "bushiroad-de": "ce510beab3f4dbbb",
-    "bushiroad-swiss": "ce510beab3f4dbbb",
-    "hotc-swiss-de": "639a69d44c447cd2",
-    "round-robin": "ce510beab3f4dbbb",
-    "single-elim": "ce510beab3f4dbbb",
-    "wot-2001": "a7484358ef04e1e0",
-    "wot-classic": "a7484358ef04e1e0",
+    "": "6d3a3f62e0fbca95",
+    "bushiroad-de": "95b007d67e83e360",
+    "bushiroad-swiss": "95b007d67e83e360",
+    "hotc-swiss-de": "0c7929d49dc5d261",
+    "round-robin": "95b007d67e83e360",
+    "single-elim": "95b007d67e83e360",
+    "wot-2001": "0a73251a0c5faca5",
+    "wot-classic": "0a73251a0c5faca5",
 }
