@@ -138,6 +138,12 @@ def _publish_pairings(s: Session, directory: Path, number: int | None) -> None:
         if rnd is None:
             raise UsageError(f"{log} has no round {n} (rounds 1..{rounds[-1].number})",
                              hint="leave out --round for the latest round")
+        from ledger.core.public_pages import round_posted
+
+        if not round_posted(st, n):         # the posting gate (ADR 0023, PAGES-3)
+            raise RuleError("PAGES-3", f"round {n} is held: not on public pages until "
+                            "the head judge posts it",
+                            hint=f"the head judge runs 'tourney round post {n}' first")
         from projections.checkable import checkable_of
 
         page = round_page(st, round_doc(rnd, override_of(led, log, st, rnd),

@@ -45,8 +45,20 @@ def report_figures(state: TournamentState, size: int, root_hex: str) -> dict[str
         "champion": summary["champion"],
         "cut": summary["cut"],
         "rounds": summary["rounds"],
-        "standings": table["players"],
+        "standings": _public_rows(state, table["players"]),
     }
+
+
+def _public_rows(state: TournamentState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The standings rows as public pages name players (ADR 0023): a report is published
+    with the site, so a name the organizer keeps off public pages is kept out of it too
+    (the rows themselves when pages show full names, so older reports are unchanged)."""
+    from ledger.core.public_pages import NameStyle, public_short_name
+
+    if state.pages.names is NameStyle.FULL:
+        return rows
+    return [{**r, "name": public_short_name(state, r["number"])} if "name" in r else r
+            for r in rows]
 
 
 def report_digest(figures: dict[str, Any]) -> str:

@@ -6,7 +6,11 @@ Owns: ``render_site`` (pages + JSON into a directory), ``standings_page`` and
 standings table are those the format declares (``ledger.standings_view``: header,
 alignment, phone or not, a percentage with its exact fraction one tap away); result words
 are the format's (``projections.result_words.describe``, via ``round_doc``); rounds are the
-plain dicts of ``projections.report.round_doc``.  Names no format.
+plain dicts of ``projections.report.round_doc``.  Players are named as the organizer
+chose for public pages (``ledger.core.public_pages``, ADR 0023: full name by default, so
+a ledger that never set it prints what it always did), and a round whose pairing waits
+for the head judge's posting is left out of the site; ``public_view`` is the standings
+as public pages name players (the live server calls it too).  Names no format.
 
 May import: ``jinja2``, ``ledger.*``, ``projections.*``.
 """
@@ -16,10 +20,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.core.public_pages import NameStyle, public_name, public_short_name, round_posted
 from ledger.core.state import TournamentState
 from ledger.standings_view import Align, StandingsView
 from projections.checkable import Checkable, checkable_of
-from projections.report import bracket_doc, player_label, to_json
+from projections.report import bracket_doc, to_json
 from projections.standings_doc import event_summary, standings_view
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -45,12 +50,14 @@ def _tournament(state: TournamentState, size: int) -> dict[str, Any]:
     champ = summary["champion"]
     return {"name": state.name or state.log, "format": state.format.id if state.format else "",
             "players": len(state.players), "size": size,
-            "champion": None if champ is None else f"#{champ} {player_label(state, champ)}",
+            "champion": None if champ is None else public_name(state, champ),
             "cut": summary["cut"]}
 
 
 def _label(state: TournamentState, n: int | None) -> str:
-    return "—" if n is None else f"#{n} {player_label(state, n)}"
+    """A player on a public page: ``#17 Name "nick"``, ``#17 Ann L.`` or ``#17``, per the
+    organizer's style (``public_name``)."""
+    return "—" if n is None else public_name(state, n)
 
 
 def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
@@ -101,8 +108,29 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
 
 
 def _sort_key(state: TournamentState, n: int) -> tuple[str, int]:
-    p = state.players.get(n)
-    return ((p.name if p else "").casefold(), n)
+    """The "by name" order: by the name the page shows (by number when it shows none),
+    so the order never tells a hidden name."""
+    if state.pages.names is NameStyle.FULL:
+        p = state.players.get(n)
+        return ((p.name if p else "").casefold(), n)
+    return (public_short_name(state, n).casefold(), n)
+
+
+def public_view(state: TournamentState, view: StandingsView) -> StandingsView:
+    """The standings with each row's name as public pages show it (the view itself when
+    they show full names)."""
+    from dataclasses import replace
+
+    if state.pages.names is NameStyle.FULL:
+        return view
+
+    def named(fields: dict[str, Any], n: int) -> dict[str, Any]:
+        return {**fields, "name": public_short_name(state, n)} if "name" in fields else fields
+
+    rows = tuple(replace(r, name=public_short_name(state, r.number),
+                         values=named(r.values, r.number),
+                         document=named(r.document, r.number)) for r in view.rows)
+    return replace(view, rows=rows)
 
 
 def standings_table(view: StandingsView) -> dict[str, Any]:
@@ -120,7 +148,8 @@ def standings_table(view: StandingsView) -> dict[str, Any]:
             value = r.values.get(c.key)
             cells.append({"cls": col["cls"], "text": c.text(value), "exact": c.exact(value)})
         rows.append({"status": r.status, "revoked": r.revoked is not None, "cells": cells})
-    revoked = [f"#{r.number} {r.name}: {r.revoked.text()}" for r in view.rows if r.revoked]
+    revoked = [" ".join(x for x in (f"#{r.number}", r.name) if x) + f": {r.revoked.text()}"
+               for r in view.rows if r.revoked]
     return {"heading": view.heading, "as_of": view.as_of, "columns": columns, "rows": rows,
             "revoked": revoked, "notes": list(view.notes), "note": STANDINGS_NOTE}
 
@@ -130,8 +159,8 @@ def standings_page(state: TournamentState, view: StandingsView, size: int,
     """One self-contained standings page (inline CSS) for the desk printer; ``cp``: the
     checkable line it carries (``projections.checkable``; the state's own by default)."""
     return str(_env().get_template("standings.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), s=standings_table(view),
-        checkable=cp or checkable_of(state)))
+        t=_tournament(state, size), nav=None, inline_css=_css(),
+        s=standings_table(public_view(state, view)), checkable=cp or checkable_of(state)))
 
 
 def round_page(state: TournamentState, r: dict[str, Any], size: int,
@@ -152,7 +181,8 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     the checkable line every page carries (the state's own by default)."""
     cp = cp or checkable_of(state)
     env = _env()
-    view = standings_view(state) if view is None else view
+    view = public_view(state, standings_view(state) if view is None else view)
+    rounds = [r for r in rounds if round_posted(state, r["round"])]
     size = figures["checkpoint"]["size"]
     t = _tournament(state, size)
     bracket = bracket_doc(state, rounds)
