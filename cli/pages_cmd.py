@@ -1,8 +1,9 @@
 """``tourney pages set|show`` and ``tourney round post``: the organizer's options for public
 pages and the head judge's posting gate (issue 18, ADR 0023).
 
-Owns: the command-line shapes and output of those commands, and ``held_line`` (what a
-pairing command prints when the round it paired waits for posting).  What is allowed
+Owns: the command-line shapes and output of those commands, ``held_line`` (what a
+pairing command prints when the round it paired waits for posting) and ``held_notice``
+(what ``round show`` prints under a held round).  What is allowed
 is the ledger's (``ledger.core.rules``: PAGES-1..5); what public pages show is
 ``ledger.core.public_pages``.  Names no format.
 
@@ -38,6 +39,13 @@ def held_line(state: TournamentState, events: list[SignedEvent]) -> tuple[int | 
         return None, None
     n = max(rounds)
     return n, f"held: not on public pages until 'tourney round post {n}'"
+
+
+def held_notice(state: TournamentState, n: int) -> list[str]:
+    """The line ``round show`` adds under a held round (none when it is public)."""
+    if n in state.pages.held:
+        return [f"held: not on public pages until 'tourney round post {n}'"]
+    return []
 
 
 def _options_lines(state: TournamentState) -> list[str]:

@@ -276,8 +276,10 @@ def round_show(
         agg = led.load(log)
         st = agg.state
         own = plugin_of(agg).round_display(st, number)
+        from cli.pages_cmd import held_notice
+
         if own is not None:              # a format with rounds of its own (WoT Games)
-            s.emit(own[1], own[0])
+            s.emit(own[1], [*own[0], *held_notice(st, int(own[1].get("round", 0)))])
             return
         rounds = st.fmt.rounds
         if not rounds:
@@ -304,4 +306,5 @@ def round_show(
                                     st.size, cp))
         sys.stdout.flush()
         return
-    s.emit(round_json(rnd, over, lost_bye=bye_lost(st, rnd)), round_lines(st, rnd, over))
+    s.emit(round_json(rnd, over, lost_bye=bye_lost(st, rnd)),
+           [*round_lines(st, rnd, over), *held_notice(st, rnd.number)])

@@ -389,6 +389,8 @@ def test_hotc_cli_hold_post_void_names_and_refusals(tmp_path: Path) -> None:
     paired = cli("round", "pair", "--seed-material", "7 7 1 3", "--seed-source", "dice", *hj)
     assert "held: not on public pages until 'tourney round post 1'" in paired.out
     assert cli("round", "show", "--json").doc["round"] == 1
+    assert "held: not on public pages until 'tourney round post 1'" in cli("round",
+                                                                         "show").out
     info = cli("info", "--json").doc["public_pages"]
     assert info == {"names": "initial", "penalties": False, "hold_pairings": True,
                     "set_seq": info["set_seq"], "held": [1]}
@@ -406,7 +408,7 @@ def test_hotc_cli_hold_post_void_names_and_refusals(tmp_path: Path) -> None:
     assert "#1 Ann L." in page and "Ann Marie" not in page and "Annie" not in page
     assert "#4 Dana b." in page and "Evans" not in page and "<b>" not in page
     staff = cli("round", "show").out                          # staff text: full names
-    assert "Ann Marie Lee" in staff
+    assert "Ann Marie Lee" in staff and "held" not in staff
     # void, re-pair: held again until posted
     cli("round", "void", "--reason", "drops not entered", *hj)
     assert cli("pages", "show", "--json").doc["held"] == []
@@ -483,6 +485,9 @@ def test_wot_cli_games_are_held_and_posted(tmp_path: Path) -> None:
              *hj)
     assert "held: not on public pages until 'tourney round post 2'" in g2.out
     assert cli("info", "--json").doc["public_pages"]["held"] == [2]
+    assert "held: not on public pages until 'tourney round post 2'" in cli("round",
+                                                                         "show").out
+    assert "held" not in cli("round", "show", "1").out
     posted = cli("round", "post", *hj, "--json").doc
     assert posted["round"] == 2
     _audit_clean(cli)
