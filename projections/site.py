@@ -20,7 +20,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ledger.core.public_pages import NameStyle, public_name, public_short_name, round_posted
+from ledger.core.public_pages import (
+    NameStyle,
+    held_rounds,
+    public_name,
+    public_short_name,
+    round_posted,
+)
 from ledger.core.state import TournamentState
 from ledger.standings_view import Align, StandingsView
 from projections.checkable import Checkable, checkable_of
@@ -193,7 +199,7 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     pages: dict[str, str | bytes] = {"style.css": _css()}
     summary = event_summary(state)
     pages["index.html"] = env.get_template("index.html").render(
-        rounds=views, paired=summary["rounds"], noun=view.round_noun,
+        rounds=views, paired=summary["rounds"] - len(held_rounds(state)), noun=view.round_noun,
         done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
         s=standings_table(view), **common)

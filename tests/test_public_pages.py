@@ -436,6 +436,8 @@ def test_hotc_site_names_and_held_rounds(tmp_path: Path) -> None:
     cli("publish", "site", *hj)
     site = tmp_path / "site"
     assert (site / "round-1.html").exists() and not (site / "round-2.html").exists()
+    index = (site / "index.html").read_text()
+    assert "20 players, 1 round played" in index and "2 rounds" not in index
     html = "".join(p.read_text() for p in site.glob("*.html"))
     assert all(n.split()[0] not in html for n in ("Carl Dee", "Hal Ivy", "Kai Lo"))
     standings = json.loads((site / "standings.json").read_text())
