@@ -23,7 +23,7 @@ from typing import Any
 from ledger.core.public_pages import (
     NameStyle,
     held_rounds,
-    public_name,
+    public_label,
     public_short_name,
     round_posted,
 )
@@ -56,14 +56,14 @@ def _tournament(state: TournamentState, size: int) -> dict[str, Any]:
     champ = summary["champion"]
     return {"name": state.name or state.log, "format": state.format.id if state.format else "",
             "players": len(state.players), "size": size,
-            "champion": None if champ is None else public_name(state, champ),
+            "champion": None if champ is None else public_label(state, champ),
             "cut": summary["cut"]}
 
 
 def _label(state: TournamentState, n: int | None) -> str:
     """A player on a public page: ``#17 Name "nick"``, ``#17 Ann L.`` or ``#17``, per the
-    organizer's style (``public_name``)."""
-    return "—" if n is None else public_name(state, n)
+    organizer's style (``public_label``)."""
+    return "—" if n is None else public_label(state, n)
 
 
 def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:

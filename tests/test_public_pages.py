@@ -30,6 +30,7 @@ from ledger.core.public_pages import (
     latest_held,
     pages_options,
     penalties_public,
+    public_label,
     public_name,
     public_short_name,
     round_posted,
@@ -118,7 +119,8 @@ def test_defaults_when_never_set_change_nothing(ev: Event) -> None:
                                        "hold_pairings": False, "set_seq": None, "held": []}
     assert round_posted(s, 1) and held_rounds(s) == [] and latest_held(s) is None
     assert not penalties_public(s)
-    assert public_name(s, 1) == '#1 Ann Marie Lee "Annie"' and public_name(s, 2) == "#2 Bob"
+    assert public_label(s, 1) == '#1 Ann Marie Lee "Annie"' and public_label(s, 2) == "#2 Bob"
+    assert public_name(s, 1) == 'Ann Marie Lee "Annie"' and public_name(s, 2) == "Bob"
     assert not round_posted(s, 2)           # not paired: nothing to show
 
 
@@ -206,7 +208,9 @@ def test_name_styles(ev: Event, style: NameStyle, want: list[str]) -> None:
     if style is not NameStyle.FULL:
         ev.pages(names=style)
     s = ev.state()
-    assert [public_name(s, n) for n in (1, 2, 3, 4, 5, 6, 7, 99)] == want
+    assert [public_label(s, n) for n in (1, 2, 3, 4, 5, 6, 7, 99)] == want
+    # the name beside the number (what a label adds to "#n"; "" when it shows none)
+    assert [f"#{n} {public_name(s, n)}".rstrip() for n in (1, 2, 3, 4, 5, 6, 7, 99)] == want
     short = [public_short_name(s, n) for n in (1, 2, 6)]
     assert short == {NameStyle.FULL: ["Ann Marie Lee", "Bob", "محمد بن علي"],
                      NameStyle.INITIAL: ["Ann L.", "Bob", "محمد ع."],
@@ -221,9 +225,10 @@ def test_text_of_a_foreign_log_passes_through_unchanged() -> None:
     s = TournamentState()
     s.players[1] = Player(number=1, name="\u202eEvil <script>x</script> " + "W" * 300,
                           registered_seq=2)
-    assert public_name(s, 1) == "#1 " + s.players[1].name
+    assert public_name(s, 1) == s.players[1].name
+    assert public_label(s, 1) == "#1 " + s.players[1].name
     s.pages.names = NameStyle.INITIAL
-    assert public_name(s, 1) == "#1 \u202eEvil W."
+    assert public_label(s, 1) == "#1 \u202eEvil W." and public_name(s, 1) == "\u202eEvil W."
 
 
 def test_default_site_label_is_the_old_label_byte_for_byte(ev: Event) -> None:

@@ -1,8 +1,9 @@
 """What public pages may show (issue 18, ADR 0023): the read API the live server and the
 printed pages call, pure functions of the folded ``TournamentState``.
 
-Owns: ``public_name`` (a player's label on a public page, per the organizer's
-``NameStyle``), ``public_short_name`` (the same without the number, for a name column),
+Owns: ``public_name`` (a player's name on a public page, per the organizer's
+``NameStyle``), ``public_label`` (``#17`` and that name: what a page prints),
+``public_short_name`` (the name without the nickname, for a standings name column),
 ``penalties_public``, ``round_posted``, ``held_rounds``, ``latest_held`` and
 ``pages_options`` (``PagesOptions``, for display).  Staff output (the CLI's text) keeps full
 names and never calls these.  Text is returned as recorded: markup, bidi controls and long
@@ -22,7 +23,8 @@ from ledger.core.state import TournamentState
 from ledger.wire.pages import NameStyle
 
 __all__ = ["NameStyle", "PagesOptions", "held_rounds", "latest_held", "pages_options",
-           "penalties_public", "public_name", "public_short_name", "round_posted"]
+           "penalties_public", "public_label", "public_name", "public_short_name",
+           "round_posted"]
 
 
 def _initial(name: str) -> str:
@@ -50,17 +52,25 @@ def public_short_name(state: TournamentState, number: int) -> str:
 
 
 def public_name(state: TournamentState, number: int) -> str:
-    """The label a public page shows for player ``number``, per the organizer's style:
-    ``full`` — ``#17 Ann Marie Lee "Annie"`` (the nickname only here, as staff pages
-    show it); ``initial`` — ``#17 Ann L.``; ``number`` — ``#17``.  A number that is no
-    registered player is ``#17`` whatever the style."""
+    """Player ``number``'s name as a public page shows it beside the number, per the
+    organizer's style: ``full`` — ``Ann Marie Lee "Annie"`` (the name, and the nickname
+    only here, as staff pages show it); ``initial`` — ``Ann L.``; ``number`` — ``""``
+    (the page shows the number alone).  ``""`` for a number that is no registered player.
+    The whole label is ``public_label``."""
     p = state.players.get(number)
     style = state.pages.names
     if p is None or style is NameStyle.NUMBER:
-        return f"#{number}"
+        return ""
     if style is NameStyle.INITIAL:
-        return f"#{number} {_initial(p.name)}"
-    return f'#{number} {p.name} "{p.nickname}"' if p.nickname else f"#{number} {p.name}"
+        return _initial(p.name)
+    return f'{p.name} "{p.nickname}"' if p.nickname else p.name
+
+
+def public_label(state: TournamentState, number: int) -> str:
+    """The label a public page shows for player ``number``: ``#17 Ann Marie Lee "Annie"``,
+    ``#17 Ann L.`` or ``#17`` (``#`` + the number, then ``public_name`` when there is one)."""
+    name = public_name(state, number)
+    return f"#{number} {name}" if name else f"#{number}"
 
 
 def penalties_public(state: TournamentState) -> bool:
