@@ -7,7 +7,8 @@ checkpoint after each.  Selection, seeding and pairing are the ledger's
 (``Tournament.select_cut`` / ``seed_bracket``: HOTC-CUT-1..3, HOTC-TOP-1, AMB-H6/H9/H10),
 never redone here.
 
-May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``cli.result_text``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``cli.result_text``, ``cli.pages_cmd``
+(the held-round line), ``ledger.*``.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ the result phrase is the format's (``projections.result_words``).  Pairing itsel
 (``Tournament.pair_round``), never redone here; the checkpoint after the pairing is
 ``cli.common.auto_checkpoint``.
 
-May import: ``typer``, ``cli.common``, ``cli.result_text``, ``cli.text``, ``ledger.*``,
-``projections.*``.
+May import: ``typer``, ``cli.common``, ``cli.result_text``, ``cli.text``, ``cli.pages_cmd``
+(the held-round lines), ``ledger.*``, ``projections.*``.
 """
 
 from __future__ import annotations
