@@ -140,9 +140,9 @@ class Hub:
 
     def publish(self, data: LiveData) -> None:
         pages = PageSet(data, self.env, url=self.url)
-        self.data, self.pages = data, pages
+        old, self.data, self.pages = self.data, data, pages
         self.built_at = time.monotonic()
-        if self.loop is not None and self.dirty is not None:
+        if self.loop is not None and self.dirty is not None and worth_a_nudge(old, data):
             self.loop.call_soon_threadsafe(self.dirty.set)
         for key in PRERENDER:                    # after the swap: a phone need not wait
             pages.get(key)
@@ -186,6 +186,15 @@ class Hub:
                 yield ": heartbeat\n\n"
                 continue
             yield f"event: log\ndata: {self.nudge}\n\n"
+
+
+def worth_a_nudge(old: LiveData, new: LiveData) -> bool:
+    """Whether phones are told that the log grew: always, but for a round paired while
+    pairings are held — the pages then say it is being checked, and phones are nudged
+    when the head judge posts it (ADR 0023)."""
+    if new.live != old.live or new.rev != old.rev:
+        return True
+    return not (new.rounds == old.rounds and set(old.held) < set(new.held))
 
 
 def _matches(inm: str | None, tag: str) -> bool:

@@ -17,11 +17,11 @@ May import: ``ledger.*``, ``projections.*``.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from ledger.core import public_pages
 from ledger.core.plugin import plugin_for
 from ledger.core.state import TournamentState
 from ledger.formats.match.model import MatchState
@@ -126,32 +126,9 @@ class LiveData:
         return out
 
 
-@functools.cache
-def _public_module() -> Any:
-    try:
-        from ledger.core import public_pages  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:  # pragma: no cover - present once issue 18's events land
-        return None
-    return public_pages
-
-
-def _public(state: TournamentState) -> Any:
-    """``ledger.core.public_pages`` (the organizer's choices)."""
-    return _public_module()
-
-
 def label_of(state: TournamentState, number: int) -> str:
-    pp = _public(state)
-    if pp is not None:
-        return f"#{number} {pp.public_name(state, number)}".rstrip()
-    from projections.report import player_label
-
-    return f"#{number} {player_label(state, number)}"
-
-
-def _posted(state: TournamentState, number: int) -> bool:
-    pp = _public(state)
-    return True if pp is None else bool(pp.round_posted(state, number))
+    """``#17`` and the name as the organizer lets public pages show it (ADR 0023)."""
+    return public_pages.public_label(state, number)
 
 
 def _settled(led: Any, state: TournamentState, memo: Memo,
@@ -288,8 +265,7 @@ def _paired_seqs(state: TournamentState) -> dict[int, int]:
 
 
 def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[str]] | None:
-    pp = _public(state)
-    if pp is None or not pp.penalties_public(state):
+    if not public_pages.penalties_public(state):
         return None
     from projections.penalties import penalty_rows
 
@@ -314,21 +290,20 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     (``partial``): a result in round 5 of a 4,096-player event then costs one round, not
     five.  The follower builds the whole again when the log goes quiet, and shows it
     (``rev``) only if an earlier round did change (a correction, a rename)."""
-    from projections.site import round_view, standings_table
+    from projections.site import public_view, round_view, standings_table
 
     plugin = plugin_for(state.format.id if state.format else None)
     seqs = _paired_seqs(state)
     view, champ = _settled(led, state, memo, seqs)
     noun = view.round_noun.capitalize() if view.columns else "Round"
     labels = {n: label_of(state, n) for n in state.players}
-    pp = _public(state)
-    held = list(pp.held_rounds(state)) if pp is not None else []
-    numbers = sorted(n for n in seqs if _posted(state, n))
+    held = public_pages.held_rounds(state)
+    numbers = sorted(n for n in seqs if public_pages.round_posted(state, n))
     reuse = previous is not None and bool(numbers) and isinstance(state.fmt, MatchState) \
         and [r["round"] for r in previous.rounds] == numbers
     docs = _docs(led, state, numbers[-1] if reuse else None)
     if not reuse:
-        docs = [d for d in docs if _posted(state, d["round"])]
+        docs = [d for d in docs if public_pages.round_posted(state, d["round"])]
     fresh = []
     for d in docs:
         v = round_view(state, d)
@@ -349,7 +324,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     kept = memo.tables.get(id(view))
     if kept is None:
         standing_of: dict[int, list[dict[str, Any]]] = {}
-        table = standings_table(view) if view.columns else None
+        table = standings_table(public_view(state, view)) if view.columns else None
         if table is not None:
             for row, trow in zip(view.rows, table["rows"], strict=True):
                 standing_of[row.number] = trow["cells"]
