@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "9f116617e41db79b",
-    "bushiroad-de": "ce510beab3f4dbbb",
-    "bushiroad-swiss": "ce510beab3f4dbbb",
-    "hotc-swiss-de": "639a69d44c447cd2",
-    "round-robin": "ce510beab3f4dbbb",
-    "single-elim": "ce510beab3f4dbbb",
+    "bushiroad-de": "f106f194f0f4d86d",
+    "bushiroad-swiss": "f106f194f0f4d86d",
+    "hotc-swiss-de": "4e10f73b43b4921d",
+    "round-robin": "f106f194f0f4d86d",
+    "single-elim": "f106f194f0f4d86d",
     "wot-2001": "a7484358ef04e1e0",
     "wot-classic": "a7484358ef04e1e0",
 }

@@ -1,0 +1,82 @@
+"""The rules and transitions of the team kinds (issue 20), in the Bushiroad rulebook.
+
+Owns: who may sign ``team_registered`` and ``seat_result_recorded`` (RULES.md §1.3: as a
+player registration and a result), their checks (``teams.check_team``; a seat result is
+checked as any Bushiroad result over the seat's two fighters, BR-TEAM-2) and their
+transitions (the team roster; the seat results a team result is derived from).
+
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
+``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+"""
+
+from __future__ import annotations
+
+from ledger.core.state import TournamentState
+from ledger.errors import RuleError
+from ledger.formats.bushiroad.book import BR_BOOK as BOOK
+from ledger.formats.bushiroad.checks import SCORING, _decided
+from ledger.formats.bushiroad.team_results import seats_at
+from ledger.formats.bushiroad.teams import (
+    SeatResultRecorded,
+    TeamKind,
+    TeamRegistered,
+    apply_team,
+    check_team,
+    seat_fighters,
+    team_mode,
+)
+from ledger.formats.match.model import MatchState, TableState
+from ledger.formats.match.plan import open_table
+from ledger.formats.match.team_model import SeatResult, seat_key
+from ledger.wire.events import Role, SignedEvent
+
+BOOK.permit(TeamKind.TEAM_REGISTERED.value, frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
+BOOK.permit(TeamKind.SEAT_RESULT_RECORDED.value, SCORING)
+
+
+@BOOK.checks(TeamRegistered)
+def _team(state: TournamentState, body: TeamRegistered, actor: str) -> None:
+    check_team(state, body)
+
+
+@BOOK.applies(TeamRegistered)
+def _team_applied(state: TournamentState, ev: SignedEvent, body: TeamRegistered) -> None:
+    apply_team(state, ev, body)
+
+
+def seat_table(state: TournamentState, round_no: int, table: int,
+               seat: int) -> tuple[TableState, list[int]]:
+    """The open team table a seat result may be entered for, and the seat's fighters."""
+    if not team_mode(state):
+        raise RuleError("BR-TEAM-2", "--seat is for team events (team_mode=tag|trio)",
+                        hint="record the table's result without --seat")
+    _rnd, tab = open_table(state, round_no, table)
+    fighters = seat_fighters(state, tab.players, seat)
+    done = next((r for r in seats_at(state, round_no, table) if r.seat == seat), None)
+    if done is not None:
+        raise RuleError("LEDGER-RES-1", f"seat {seat} of round {round_no} table {table} "
+                        f"already has a result (seq {done.seq})",
+                        hint="a judge corrects a seat before its table's team result is in "
+                             "by voiding the round, or corrects the team result's seat")
+    return tab, fighters
+
+
+@BOOK.checks(SeatResultRecorded)
+def _seat(state: TournamentState, body: SeatResultRecorded, actor: str) -> None:
+    tab, fighters = seat_table(state, body.round, body.table, body.seat)
+    rnd, _ = open_table(state, body.round, body.table)
+    _decided(state, body, rnd, TableState(table=tab.table, players=fighters, groups=[]))
+
+
+@BOOK.applies(SeatResultRecorded)
+def _seat_applied(state: TournamentState, ev: SignedEvent, body: SeatResultRecorded) -> None:
+    h: MatchState = state.fmt
+    if h.teams is None:
+        return
+    games = None if not isinstance(body.games, list) else list(body.games)
+    by = body.decided_by
+    rows = h.teams.seats.setdefault(seat_key(body.round, body.table), [])
+    rows.append(SeatResult(seat=body.seat, seq=ev.seq, winner=body.winner,
+                           losers=list(body.losers), games=games,
+                           decided_by="" if not hasattr(by, "value") else str(by.value)))
+    rows.sort(key=lambda r: r.seat)
