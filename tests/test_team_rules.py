@@ -1,0 +1,245 @@
+"""Team fights (issue 20, RULES.md §3.16): the rules on real ledgers with real signatures.
+
+Genesis (team parameters recorded only when set, BR-TEAM-1, AMB-B30 for single
+elimination), team registration (BR-TEAM-1…4, refused events write nothing), the team
+result derived from the seats (AMB-B30 §11: more individual wins; equal is a draw in
+Swiss, a double loss in DE; single elimination by the organizer's rule) and the audit
+re-deriving it (a forged, re-signed team result is a ``result_mismatch``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+import ledger.formats.registry  # noqa: F401
+from audit.verify import audit_leaves, verify_ledger
+from ledger.core.aggregate import Tournament
+from ledger.errors import RuleError
+from ledger.formats.bushiroad.team_results import derive
+from ledger.formats.bushiroad.teams import SeatResultRecorded
+from ledger.formats.match.events import ResultRecorded
+from ledger.formats.match.model import DecidedBy, Outcome, Phase
+from ledger.formats.match.team_model import SeatResult
+from ledger.formats.registry import make_format
+from ledger.formats.simulation import demo_key, simulate
+from ledger.storage.location import Location
+from ledger.storage.store import Ledger
+from ledger.wire.events import Role, open_leaf, seal
+from ledger.wire.keys import PublicKey
+
+HJ, SK = demo_key("team", "head-judge"), demo_key("team", "scorekeeper")
+
+
+def _event(d: Path, fmt: str = "bushiroad-swiss", cut: int = 0, fighters: int = 9,
+           **params: Any) -> tuple[Ledger, str]:
+    led = Ledger(Location(str(d / "t.db")), create=True)
+    spec = make_format(fmt, cut, {"team_mode": "trio", **params})
+    led.create("e", lambda now: Tournament.create(log="e", name="Trio", fmt=spec,
+                                                  signer=HJ, time=now))
+    led.write("e", lambda t, now: t.add_official(PublicKey(SK.public_key_raw, SK.name),
+                                                 Role.SCOREKEEPER, SK.name, HJ, now))
+    for i in range(1, fighters + 1):
+        led.write("e", lambda t, now, i=i: t.register_player(f"F{i}", SK, now, number=i))
+    return led, "e"
+
+
+def _team(led: Ledger, members: list[int], **kw: Any) -> Any:
+    return led.write("e", lambda t, now: t.plugin.register_team(t, SK, now,
+                                                                members=members, **kw))
+
+
+
+
+# -- genesis ------------------------------------------------------------------------------
+def test_individual_genesis_records_no_team_parameter() -> None:
+    """Individual events keep their genesis bytes: team parameters are optional."""
+    plain = make_format("bushiroad-swiss", 0, None)
+    assert not {"team_mode", "team_communication", "team_result_rule"} & set(plain.params)
+
+
+def test_team_genesis_records_the_team_parameters() -> None:
+    spec = make_format("bushiroad-swiss", 0, {"team_mode": "tag"})
+    assert (spec.params["team_mode"], spec.params["team_communication"],
+            spec.params["team_result_rule"]) == ("tag", "not_allowed", "more_wins")
+
+
+@pytest.mark.parametrize("fmt,cut", [("single-elim", 0), ("bushiroad-swiss", 4),
+                                     ("bushiroad-de", 2)])
+def test_single_elimination_needs_the_organizers_rule(fmt: str, cut: int) -> None:
+    """AMB-B30: organizers MUST specify the rule for single elimination (a top cut too)."""
+    with pytest.raises(RuleError) as err:
+        make_format(fmt, cut, {"team_mode": "trio"})
+    assert err.value.rule == "AMB-B30"
+    make_format(fmt, cut, {"team_mode": "trio",
+                           "team_result_rule": "more_wins_then_last_seat"})
+
+
+def test_team_parameters_need_a_team_mode() -> None:
+    with pytest.raises(RuleError) as err:
+        make_format("bushiroad-swiss", 0, {"team_communication": "allowed"})
+    assert err.value.rule == "BR-TEAM-1"
+
+
+# -- registration -------------------------------------------------------------------------
+@pytest.mark.parametrize("members,kw,rule", [
+    ([1, 2], {}, "BR-TEAM-1"),                        # a trio team of 2
+    ([1, 2, 3, 4], {}, "BR-TEAM-1"),                  # a trio team of 4
+    ([1, 1, 2], {}, "BR-TEAM-2"),                     # a duplicate order position
+    ([1, 2, 99], {}, "BR-TEAM-1"),                    # an unregistered member
+    ([1, 2, 3], {"representative": 7}, "BR-TEAM-3"),  # a representative off the team
+    ([1, 2, 3], {"name": " "}, "BR-TEAM-4"),          # an empty name
+    ([1, 2, 3], {"name": "Shit Happens"}, "BR-TEAM-4"),  # an offensive name
+])
+def test_bad_teams_are_refused_and_write_nothing(members: list[int], kw: dict[str, Any],
+                                                 rule: str) -> None:
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d)
+    before = led.load("e").version
+    with pytest.raises(RuleError) as err:
+        _team(led, members, **kw)
+    assert err.value.rule == rule
+    assert led.load("e").version == before
+
+
+def test_one_team_each_and_a_fixed_order() -> None:
+    """BR-TEAM-1: a fighter on one team only; BR-TEAM-2: the order is not changed."""
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d)
+    _team(led, [1, 2, 3], name="Blue Wings")
+    with pytest.raises(RuleError) as err:
+        _team(led, [3, 4, 5])
+    assert err.value.rule == "BR-TEAM-1"
+    with pytest.raises(RuleError) as err:
+        _team(led, [3, 2, 1])
+    assert err.value.rule == "BR-TEAM-2"
+    with pytest.raises(RuleError) as err:
+        _team(led, [4, 5, 6], name="blue wings")
+    assert err.value.rule == "BR-TEAM-4"
+
+
+def test_representative_defaults_to_the_last_position() -> None:
+    """BR-TEAM-3: the third of a trio unless stated; the team is entered as its number."""
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d)
+    _team(led, [1, 2, 3])
+    _team(led, [4, 5, 6], representative=4)
+    teams = led.load("e").state.fmt.teams.teams
+    assert sorted(teams) == [3, 4]
+    assert teams[3].members == [1, 2, 3] and teams[4].members == [4, 5, 6]
+
+
+def test_registration_does_not_close_with_a_fighter_on_no_team() -> None:
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d, fighters=10, swiss_rounds=2)
+    for first in (1, 4, 7):
+        _team(led, [first, first + 1, first + 2])
+    with pytest.raises(RuleError) as err:
+        led.write("e", lambda t, now: t.close_registration(HJ, now))
+    assert err.value.rule == "BR-TEAM-1" and "[10]" in err.value.message
+
+
+def test_records_are_the_teams_after_registration_closes() -> None:
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d, swiss_rounds=2)
+    for first in (1, 4, 7):
+        _team(led, [first, first + 1, first + 2])
+    led.write("e", lambda t, now: t.close_registration(HJ, now))
+    assert sorted(led.load("e").state.fmt.records) == [3, 6, 9]
+
+
+# -- the team result (AMB-B30) ------------------------------------------------------------
+class _Fake:
+    """A minimal state for ``derive``: its teams and its format's parameters."""
+
+    def __init__(self, fmt: str, rule: str = "more_wins") -> None:
+        from ledger.formats.match.model import MatchState
+        from ledger.formats.match.team_model import Team, TeamState
+
+        self.format = make_format(fmt, 0, {"team_mode": "trio", "team_result_rule": rule}
+                                  if fmt != "single-elim" or rule != "more_wins" else
+                                  {"team_mode": "trio",
+                                   "team_result_rule": "more_wins_then_last_seat"})
+        if fmt == "single-elim" and rule == "more_wins":
+            self.format = msgspec.structs.replace(
+                self.format, params={**self.format.params, "team_result_rule": "more_wins"})
+        self.fmt = MatchState(teams=TeamState(size=3, teams={
+            3: Team(number=3, members=[1, 2, 3]), 6: Team(number=6, members=[4, 5, 6])}))
+
+
+def _seats(*winners: int | None) -> list[SeatResult]:
+    return [SeatResult(seat=k, seq=k, winner=w, losers=[]) for k, w in
+            enumerate(winners, start=1)]
+
+
+def test_more_individual_wins_win_the_team_match() -> None:
+    got = derive(_Fake("bushiroad-swiss"), Phase.SWISS, [3, 6], _seats(1, 5, 6))  # type: ignore[arg-type]
+    assert (got["winner"], got["losers"], got["outcome"], got["games"]) == \
+        (6, [3], Outcome.WIN, [1, 2, 0])
+
+
+def test_a_drawn_seat_with_equal_wins_is_a_team_draw_in_swiss() -> None:
+    """TC: 1 win each and one drawn seat (time-up, BR-SWISS-5) → a team draw (AMB-B30)."""
+    got = derive(_Fake("bushiroad-swiss"), Phase.SWISS, [3, 6], _seats(1, 5, None))  # type: ignore[arg-type]
+    assert (got["winner"], got["outcome"], got["games"]) == (None, Outcome.DRAW, [1, 1, 1])
+    more = derive(_Fake("bushiroad-swiss"), Phase.SWISS, [3, 6], _seats(1, None, None))  # type: ignore[arg-type]
+    assert more["winner"] == 3      # one win to none: more individual wins
+
+
+def test_equal_wins_are_a_double_loss_in_double_elimination() -> None:
+    got = derive(_Fake("bushiroad-de"), Phase.SWISS, [3, 6], _seats(1, 5, None))  # type: ignore[arg-type]
+    assert (got["winner"], got["losers"], got["outcome"], got["decided_by"]) == \
+        (None, [3, 6], Outcome.DOUBLE_LOSS, DecidedBy.DOUBLE_LOSS)
+
+
+def test_single_elimination_uses_the_organizers_rule() -> None:
+    se = _Fake("single-elim", "more_wins_then_last_seat")
+    assert derive(se, Phase.TOP_CUT, [3, 6], _seats(1, 5, 6))["winner"] == 6  # type: ignore[arg-type]
+    assert derive(se, Phase.TOP_CUT, [3, 6], _seats(1, None, 3))["winner"] == 3  # type: ignore[arg-type]
+    tied = derive(se, Phase.TOP_CUT, [3, 6], _seats(1, 5, None))  # type: ignore[arg-type]
+    assert tied["outcome"] is Outcome.DOUBLE_LOSS
+    with pytest.raises(RuleError) as err:
+        derive(_Fake("single-elim"), Phase.TOP_CUT, [3, 6], _seats(1, 5, None))  # type: ignore[arg-type]
+    assert err.value.rule == "AMB-B30"
+
+
+# -- whole simulated team events, and a forged team result ---------------------------------
+def _simulated(fmt: str, cut: int, **params: Any) -> tuple[Path, Location]:
+    d = Path(tempfile.mkdtemp())
+    loc = Location(str(d / "t.db"))
+    with Ledger(loc, create=True) as led:
+        simulate(led, log="p", players=21, seed_text="team", cut=cut,
+                 timeouts=Fraction(1, 3), drops=Fraction(1, 10), checkpoints=d / "cp",
+                 format_id=fmt, params=params)
+    return d, loc
+
+
+def test_the_audit_rederives_and_flags_a_forged_team_result() -> None:
+    d, loc = _simulated("bushiroad-swiss", 0, team_mode="trio", swiss_rounds=3)
+    assert verify_ledger(loc, "p", d / "cp").ok
+    with Ledger(loc, readonly=True) as led:
+        events = [open_leaf(leaf) for _, leaf in led.raw_leaves("p")]
+    target = next(e for e in events if isinstance(e.body, ResultRecorded)
+                  and e.body.winner is not None)
+    body = target.body
+    assert isinstance(body, ResultRecorded)
+    loser = body.losers[0]
+    forged = msgspec.structs.replace(body, winner=loser, losers=[body.winner])
+    keys = {k.key_id: k for k in (demo_key("team", r) for r in ("head-judge", "scorekeeper"))}
+    leaves, prev = [], "0" * 64
+    for ev in events:
+        leaf = ev.leaf if ev.seq < target.seq else seal(
+            log=ev.log, seq=ev.seq, prev=prev, time=ev.time,
+            body=forged if ev.seq == target.seq else ev.body, signer=keys[ev.actor]).leaf
+        leaves.append((ev.seq, leaf))
+        prev = hashlib.sha256(leaf).hexdigest()
+    report = audit_leaves(leaves, [], log="p")
+    codes = {f.code for f in report.findings if f.seq == target.seq and f.severity == "error"}
+    assert "result_mismatch" in codes
+    assert any(isinstance(e.body, SeatResultRecorded) for e in events)
