@@ -227,6 +227,14 @@ class BushiroadFormat(MatchFormat):
                      source: str | None = None) -> list[SignedEvent]:
         return commands.seed_bracket(t, signer, time, material=material, source=source)
 
+    def round_display(self, state: TournamentState,
+                      round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
+        if not team_mode(state):
+            return None
+        from ledger.formats.bushiroad.team_display import team_round_display
+
+        return team_round_display(state, round_no)
+
     def standings(self, state: TournamentState) -> StandingsView:
         from ledger.formats.bushiroad.standings_view import view
 

@@ -1,0 +1,96 @@
+"""How a team event's round reads (issue 20): each team table with its seats.
+
+Owns: ``team_round_display`` — the printable lines and the JSON of ``round show`` /
+``round pair`` in a team event (``FormatPlugin.round_display``): each team table (the
+teams by name and members), its derived team result, and its seats, position k against
+position k (BR-TEAM-2), each with its own result; the bye team; the event's
+``team_communication`` (BR-TEAM-5) — and a "find your table" list by member name.
+
+May import: ``ledger.core.state``, ``ledger.formats.match.*``,
+``ledger.formats.bushiroad.teams``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.core.state import TournamentState
+from ledger.formats.bushiroad.teams import POSITIONS, team_label, teams_of
+from ledger.formats.match.apply import find_round
+from ledger.formats.match.model import MatchState, ResultState
+from ledger.formats.match.team_model import SeatResult, seat_key
+from ledger.formats.match.words import result_words
+
+
+def _seat_words(r: SeatResult | None) -> str:
+    if r is None:
+        return "-"
+    return result_words(ResultState(seq=r.seq, winner=r.winner, losers=list(r.losers),
+                                    loss_reasons=[], outcome=_outcome(r),
+                                    games=None if r.games is None else list(r.games)))
+
+
+def _outcome(r: SeatResult) -> Any:
+    from ledger.formats.match.model import Outcome
+
+    if r.winner is None:
+        return Outcome.DRAW if not r.losers else Outcome.DOUBLE_LOSS
+    return {"concession": Outcome.CONCESSION, "drop": Outcome.DROP,
+            "penalty": Outcome.PENALTY, "timeout": Outcome.TIMEOUT}.get(r.decided_by,
+                                                                         Outcome.WIN)
+
+
+def _name(state: TournamentState, n: int) -> str:
+    p = state.players.get(n)
+    return f"#{n} {p.name}" if p is not None else f"#{n}"
+
+
+def team_round_display(state: TournamentState,
+                       round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
+    """The latest round (or ``round_no`` while it is the latest) of a team event; an
+    earlier round is the match layer's display (its tables are read from the log)."""
+    h: MatchState = state.fmt
+    if not h.rounds:
+        return None
+    rnd = h.rounds[-1] if round_no is None else find_round(h, round_no)
+    if rnd is None or rnd is not h.rounds[-1]:
+        return None
+    ts = teams_of(state)
+    comm = str(state.format.params.get("team_communication", "not_allowed")
+               if state.format else "not_allowed")
+    done = sum(t.result is not None for t in rnd.tables)
+    phase = "Swiss" if rnd.phase.value == "swiss" else "top cut"
+    lines = [f"Round {rnd.number} ({phase}): {len(rnd.tables)} team tables, {done} results "
+             f"in, {'closed' if rnd.closed_seq is not None else 'open'}",
+             f"teams of {ts.size}; teammates may {'' if comm == 'allowed' else 'not '}"
+             "communicate (BR-TEAM-5)"]
+    if rnd.bye is not None:
+        lines.append(f"bye: {team_label(state, rnd.bye)}")
+    tables: list[dict[str, Any]] = []
+    finder: list[tuple[str, int, int]] = []
+    for tab in rnd.tables:
+        a, b = tab.players
+        seats = {r.seat: r for r in ts.seats.get(seat_key(rnd.number, tab.table), [])}
+        lines.append(f"TABLE {tab.table}: {team_label(state, a)}  v  {team_label(state, b)}"
+                     f"  —  {result_words(tab.result)}")
+        rows = []
+        for k in range(1, ts.size + 1):
+            fa = ts.teams[a].members[k - 1] if a in ts.teams else 0
+            fb = ts.teams[b].members[k - 1] if b in ts.teams else 0
+            res = seats.get(k)
+            lines.append(f"  seat {k} ({POSITIONS[k - 1]}): {_name(state, fa)} v "
+                         f"{_name(state, fb)}  {_seat_words(res)}")
+            rows.append({"seat": k, "players": [fa, fb],
+                         "result": None if res is None else _seat_words(res),
+                         "seq": None if res is None else res.seq})
+            finder += [(state.players[f].name, tab.table, k) for f in (fa, fb)
+                       if f in state.players]
+        tables.append({"table": tab.table, "players": [a, b],
+                       "teams": [team_label(state, a), team_label(state, b)],
+                       "result": None if tab.result is None else result_words(tab.result),
+                       "seats": rows})
+    lines.append("find your table: " + "; ".join(
+        f"{n} T{t}/S{k}" for n, t, k in sorted(finder, key=lambda x: x[0].casefold())))
+    return lines, {"round": rnd.number, "phase": rnd.phase.value, "team_size": ts.size,
+                   "team_communication": comm, "bye": rnd.bye, "tables": tables,
+                   "closed": rnd.closed_seq is not None}
