@@ -7,7 +7,7 @@ position k (BR-TEAM-2), each with its own result; the bye team; the event's
 ``team_communication`` (BR-TEAM-5) — and a "find your table" list by member name.
 
 May import: ``ledger.core.state``, ``ledger.formats.match.*``,
-``ledger.formats.bushiroad.teams``.
+``ledger.formats.bushiroad.teams``, ``ledger.formats.officiating.history``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ledger.formats.match.apply import find_round
 from ledger.formats.match.model import MatchState, ResultState
 from ledger.formats.match.team_model import SeatResult, seat_key
 from ledger.formats.match.words import result_words
+from ledger.formats.officiating import history
 
 
 def _seat_words(r: SeatResult | None) -> str:
@@ -47,20 +48,25 @@ def _name(state: TournamentState, n: int) -> str:
 
 def team_round_display(state: TournamentState,
                        round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
-    """The latest round (or ``round_no`` while it is the latest) of a team event; an
-    earlier round is the match layer's display (its tables are read from the log)."""
+    """Round ``round_no`` (None: the latest) of a team event: the newest round's tables
+    from the state, an earlier round's from the table history (as played)."""
     h: MatchState = state.fmt
     if not h.rounds:
         return None
     rnd = h.rounds[-1] if round_no is None else find_round(h, round_no)
-    if rnd is None or rnd is not h.rounds[-1]:
+    if rnd is None:
         return None
+    if rnd.tables:
+        played = [(t.table, list(t.players), t.result) for t in rnd.tables]
+    else:
+        played = [(n, list(row.players), history.result_of(row)) for n, row in
+                  sorted(history.round_rows(h.officiating, rnd.number).items())]
     ts = teams_of(state)
     comm = str(state.format.params.get("team_communication", "not_allowed")
                if state.format else "not_allowed")
-    done = sum(t.result is not None for t in rnd.tables)
+    done = sum(r is not None for _, _, r in played)
     phase = "Swiss" if rnd.phase.value == "swiss" else "top cut"
-    lines = [f"Round {rnd.number} ({phase}): {len(rnd.tables)} team tables, {done} results "
+    lines = [f"Round {rnd.number} ({phase}): {len(played)} team tables, {done} results "
              f"in, {'closed' if rnd.closed_seq is not None else 'open'}",
              f"teams of {ts.size}; teammates may {'' if comm == 'allowed' else 'not '}"
              "communicate (BR-TEAM-5)"]
@@ -68,11 +74,10 @@ def team_round_display(state: TournamentState,
         lines.append(f"bye: {team_label(state, rnd.bye)}")
     tables: list[dict[str, Any]] = []
     finder: list[tuple[str, int, int]] = []
-    for tab in rnd.tables:
-        a, b = tab.players
-        seats = {r.seat: r for r in ts.seats.get(seat_key(rnd.number, tab.table), [])}
-        lines.append(f"TABLE {tab.table}: {team_label(state, a)}  v  {team_label(state, b)}"
-                     f"  —  {result_words(tab.result)}")
+    for table, (a, b), result in played:
+        seats = {r.seat: r for r in ts.seats.get(seat_key(rnd.number, table), [])}
+        lines.append(f"TABLE {table}: {team_label(state, a)}  v  {team_label(state, b)}"
+                     f"  —  {result_words(result)}")
         rows = []
         for k in range(1, ts.size + 1):
             fa = ts.teams[a].members[k - 1] if a in ts.teams else 0
@@ -83,11 +88,11 @@ def team_round_display(state: TournamentState,
             rows.append({"seat": k, "players": [fa, fb],
                          "result": None if res is None else _seat_words(res),
                          "seq": None if res is None else res.seq})
-            finder += [(state.players[f].name, tab.table, k) for f in (fa, fb)
+            finder += [(state.players[f].name, table, k) for f in (fa, fb)
                        if f in state.players]
-        tables.append({"table": tab.table, "players": [a, b],
+        tables.append({"table": table, "players": [a, b],
                        "teams": [team_label(state, a), team_label(state, b)],
-                       "result": None if tab.result is None else result_words(tab.result),
+                       "result": None if result is None else result_words(result),
                        "seats": rows})
     lines.append("find your table: " + "; ".join(
         f"{n} T{t}/S{k}" for n, t, k in sorted(finder, key=lambda x: x[0].casefold())))

@@ -19,7 +19,9 @@ May import: ``msgspec``, ``ledger.core.state``, ``ledger.errors``, ``ledger.wire
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from enum import Enum
+from typing import Any
 
 import msgspec
 
@@ -115,6 +117,31 @@ def team_label(state: TournamentState, number: int) -> str:
     names = ", ".join(f"#{m} {state.players[m].name}" if m in state.players else f"#{m}"
                       for m in team.members)
     return f"{team.name or 'team #' + str(number)} ({names})"
+
+
+def seat_slip(state: TournamentState, row: Mapping[str, str], read: Callable[..., Any]
+              ) -> tuple[dict[str, object], str]:
+    """A team slip row (``seat`` column): read as the seat's own match, the seat's two
+    fighters standing for the table's (the match layer reads the table's players)."""
+    from ledger.formats.match.apply import find_table
+
+    text = (row.get("seat") or "").strip()
+    if not (text.isascii() and text.isdigit()):
+        raise RuleError("BR-TEAM-2", f"seat {text!r} is not a seat number",
+                        hint=f"seat 1..{team_size(state) or 1}")
+    rnd, tab = (row.get("round") or "").strip(), (row.get("table") or "").strip()
+    found = find_table(state.fmt, int(rnd), int(tab)) if (rnd + tab).isdigit() else None
+    if found is None:
+        raise RuleError("LEDGER-RES-1", f"round {rnd} has no table {tab}",
+                        hint="see 'tourney round show'")
+    fighters = seat_fighters(state, list(found.players), int(text))
+    saved = found.players
+    found.players = fighters          # read over the seat, then the table is as it was
+    try:
+        given, note = read(state, row, games_recorded=True, turn_player_timeout=False)
+    finally:
+        found.players = saved
+    return {**given, "seat": int(text)}, note
 
 
 # -- the rule -------------------------------------------------------------------------

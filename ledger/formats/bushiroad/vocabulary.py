@@ -53,6 +53,7 @@ VOCABULARY = Vocabulary(
                     "the game in progress (BR-ANNEXA-0); --games counts the games before it",
                     takes=("games", *_S), example="--annex-a 2,4/2,5 --games 1-0"),
     ),
+    slip_columns=("games", "decided_by", "seat"),
     notes=("--games: the first number is the first player at the table (round show).",
            "--seat K: team events, position K of each team (BR-TEAM-2); the team result "
            "is derived (AMB-B30)."),
@@ -95,5 +96,11 @@ def result_kwargs(state: TournamentState, entry: ResultEntry, given: Given, *,
 
 
 def slip_given(state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
-    """Bushiroad slips record the game score; at a time-up the game wins decide."""
+    """Bushiroad slips record the game score; at a time-up the game wins decide.  A team
+    event's slip names its seat (column ``seat``, BR-TEAM-2): read over the seat's two
+    fighters (``teams.seat_slip``)."""
+    if (row.get("seat") or "").strip():
+        from ledger.formats.bushiroad.teams import seat_slip
+
+        return seat_slip(state, row, vocab.slip_given)
     return vocab.slip_given(state, row, games_recorded=True, turn_player_timeout=False)
