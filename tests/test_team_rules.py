@@ -243,3 +243,58 @@ def test_the_audit_rederives_and_flags_a_forged_team_result() -> None:
     codes = {f.code for f in report.findings if f.seq == target.seq and f.severity == "error"}
     assert "result_mismatch" in codes
     assert any(isinstance(e.body, SeatResultRecorded) for e in events)
+
+
+# -- officiating: a penalty to a team (BR-TEAM-6, PG §4.5), a team's disqualification -----
+def _paired_trio(d: Path) -> Ledger:
+    led, _ = _event(d, fighters=12, swiss_rounds=2)
+    for first in (1, 4, 7, 10):
+        _team(led, [first, first + 1, first + 2])
+    led.write("e", lambda t, now: t.close_registration(HJ, now))
+    led.write("e", lambda t, now: t.pair_round(HJ, now, material="r1", source="dice"))
+    return led
+
+
+def test_a_loss_of_match_given_to_a_team_loses_its_team_match() -> None:
+    """PG §4.5 last example: communication in a no-communication team event → the team is
+    penalised; BR-TEAM-6: the penalty applies to each member, so the team match is lost
+    (given to the team's number; the audit checks the cited loss)."""
+    from ledger.formats.officiating.catalogue import Penalty
+    from ledger.formats.officiating.commands import issue_penalty
+
+    d = Path(tempfile.mkdtemp())
+    led = _paired_trio(d)
+    tab = led.load("e").state.fmt.rounds[-1].tables[0]
+    team, other = tab.players
+    led.write("e", lambda t, now: issue_penalty(
+        t, HJ, now, number=team, section="4.5", penalty=Penalty.LOSS_OF_MATCH,
+        description="C advised D during the round", justification="team communication"))
+    res = led.load("e").state.fmt.rounds[-1].tables[0].result
+    assert res is not None and res.winner == other and res.losers == [team]
+    assert res.outcome is Outcome.PENALTY
+    led.close()
+    assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
+
+
+def test_a_disqualified_team_leaves_and_a_member_drop_is_the_teams() -> None:
+    """BR-DROP-4: a team whose member cannot continue drops; a disqualification of the
+    team ends its match in progress as a loss (AMB-B24)."""
+    from ledger.formats.officiating.commands import disqualify
+
+    d = Path(tempfile.mkdtemp())
+    led = _paired_trio(d)
+    tabs = led.load("e").state.fmt.rounds[-1].tables
+    led.write("e", lambda t, now: disqualify(t, HJ, now, number=tabs[0].players[0],
+                                             section="4.5", reason="repeated advice"))
+    member = tabs[1].players[1] - 1             # the second position of the other team
+    led.write("e", lambda t, now: t.drop_player(SK, now, member, "ill"))
+    st = led.load("e").state
+    recs = st.fmt.records
+    assert recs[tabs[0].players[0]].status.value == "disqualified"
+    assert recs[tabs[1].players[1]].status.value == "dropped"
+    assert all(t.result is not None for t in st.fmt.rounds[-1].tables)
+    with pytest.raises(RuleError) as err:
+        led.write("e", lambda t, now: t.drop_player(SK, now, 99, "ill"))
+    assert err.value.rule == "BR-DROP-4"
+    led.close()
+    assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
