@@ -35,6 +35,7 @@ from ledger.wire.events import Role, open_leaf, seal
 from ledger.wire.keys import PublicKey
 
 HJ, SK = demo_key("team", "head-judge"), demo_key("team", "scorekeeper")
+JUDGE = demo_key("team", "judge")
 
 
 def _event(d: Path, fmt: str = "bushiroad-swiss", cut: int = 0, fighters: int = 9,
@@ -296,5 +297,34 @@ def test_a_disqualified_team_leaves_and_a_member_drop_is_the_teams() -> None:
     with pytest.raises(RuleError) as err:
         led.write("e", lambda t, now: t.drop_player(SK, now, 99, "ill"))
     assert err.value.rule == "BR-DROP-4"
+    led.close()
+    assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
+
+
+def test_a_judge_corrects_a_seat_and_the_team_result_follows() -> None:
+    """A seat's correction re-derives the team result (AMB-B30), corrected with it; a team
+    result corrected by hand is refused (BR-TEAM-7); the audit re-derives both."""
+    d = Path(tempfile.mkdtemp())
+    led = _paired_trio(d)
+    led.write("e", lambda t, now: t.add_official(PublicKey(JUDGE.public_key_raw, JUDGE.name),
+                                                 Role.JUDGE, JUDGE.name, HJ, now))
+    tab = led.load("e").state.fmt.rounds[-1].tables[0]
+    a, b = tab.players
+    ma, mb = [a - 2, a - 1, a], [b - 2, b - 1, b]
+    for k, w in ((1, ma[0]), (2, ma[1]), (3, mb[2])):
+        led.write("e", lambda t, now, k=k, w=w: t.record_result(
+            SK, now, round_no=1, table=tab.table, seat=k, outcome=Outcome.WIN, winner=w))
+    res = led.load("e").state.fmt.rounds[-1].tables[0].result
+    assert res is not None and res.winner == a and res.games == [2, 1, 0]
+    with pytest.raises(RuleError) as err:
+        led.write("e", lambda t, now: t.correct_result(
+            JUDGE, now, round_no=1, table=tab.table, outcome=Outcome.WIN, winner=b,
+            reason="typed"))
+    assert err.value.rule == "BR-TEAM-7"
+    led.write("e", lambda t, now: t.correct_result(
+        JUDGE, now, round_no=1, table=tab.table, seat=2, outcome=Outcome.WIN, winner=mb[1],
+        reason="slip misread"))
+    res = led.load("e").state.fmt.rounds[-1].tables[0].result
+    assert res is not None and res.winner == b and res.games == [1, 2, 0]
     led.close()
     assert verify_ledger(Location(str(d / "t.db")), "e", None).ok

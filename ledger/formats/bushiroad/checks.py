@@ -214,10 +214,9 @@ def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> Non
                                   body.reason)
     check_corrector(state, ms(state), rnd, table, body.winner, list(body.losers),
                     body.outcome, actor)
-    if _team_table(state, body):
-        raise RuleError("BR-TEAM-7", "a team match's result is derived from its seats; "
-                        "it is not corrected as a whole", hint="void the round and record "
-                        "its seats again ('tourney round void')")
+    if _team_table(state, body):     # derived again from the (corrected) seats
+        check_team_result(state, body, rnd.phase, table.players)
+        return
     _decided(state, body, rnd, table)
 
 

@@ -202,6 +202,12 @@ class BushiroadFormat(MatchFormat):
 
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
+        seat = kw.pop("seat", None)
+        if seat is not None:
+            return team_commands.correct_seat(t, signer, time, seat=seat, **kw)
+        if team_mode(t.state) and kw.get("outcome") not in (Outcome.DROP, Outcome.PENALTY):
+            raise team_commands.refuse_typed(kw["round_no"], kw["table"],
+                                             teams_of(t.state).size)
         return commands.correct_result(t, signer, time, **kw)
 
     def progress(self, state: TournamentState) -> Progress:

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.commands import _after_result, _no_hotc_options, result_body
 from ledger.formats.bushiroad.plan import make_annex
-from ledger.formats.bushiroad.team_book import seat_table
+from ledger.formats.bushiroad.team_book import corrected_seat, seat_table
 from ledger.formats.bushiroad.team_results import complete, derive, seats_at
 from ledger.formats.bushiroad.teams import (
+    SeatResultCorrected,
     SeatResultRecorded,
     TeamRegistered,
     seat_fighters,
@@ -28,7 +29,7 @@ from ledger.formats.bushiroad.teams import (
     team_of,
     team_size,
 )
-from ledger.formats.match.events import ResultRecorded
+from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_table
 from ledger.formats.match.vocab import seat as table_seat
@@ -127,3 +128,37 @@ def team_of_drop(t: Tournament, number: int) -> int:
                         "-fighter team event", hint="drop a team by any member's number")
     return team
 
+
+
+def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
+                 seat: int, outcome: Outcome, reason: str, winner: int | None = None,
+                 loser: int | None = None, games: list[int] | None = None,
+                 annex_values: list[list[list[int]]] | None = None,
+                 turn_player: int | None = None, slow_play: list[int] | None = None,
+                 **_: Any) -> list[SignedEvent]:
+    """A judge corrects one seat; when the team result derived from the seats changes,
+    the team result is corrected with it (BR-TEAM-7) and a closed round closes again."""
+    _no_hotc_options(turn_player, slow_play)
+    rnd, tab, fighters, current = corrected_seat(t.state, round_no, table, seat)
+    annex = make_annex(t.state, fighters, annex_values) if annex_values else None
+    body = result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
+                       loser=loser, games=games, annex=annex)
+    body = {k: v for k, v in body.items() if not (k == "annex_a" and v is None)}
+    out = [t.record(SeatResultCorrected(round=round_no, table=table, seat=seat,
+                                        corrects_seq=current, reason=reason,
+                                        **body),  # type: ignore[arg-type]
+                    signer, time)]
+    if tab.result is None:                 # seats still missing: no team result yet
+        return out
+    fields = derive(t.state, rnd.phase, tab.players, seats_at(t.state, round_no, table))
+    now = (tab.result.winner, list(tab.result.losers), tab.result.outcome,
+           None if tab.result.games is None else list(tab.result.games))
+    if now == (fields["winner"], fields["losers"], fields["outcome"], fields["games"]):
+        return out
+    out.append(t.record(ResultCorrected(round=round_no, table=table,
+                                        corrects_seq=tab.result.seq, reason=reason,
+                                        **fields),  # type: ignore[arg-type]
+                        signer, time))
+    if rnd.closed_seq is not None:
+        out += _after_result(t, round_no, signer, time)
+    return out

@@ -1,8 +1,8 @@
 """Team fights (RULES.md §3.16, issue 20): team registration and who sits where.
 
 Owns: the wire kinds ``TeamRegistered`` (a team: its members by position, its
-representative as its entrant number, its optional name) and ``SeatResultRecorded``
-(one seat's match of a team table, BR-TEAM-2), ``TEAM_BODIES``, the readers
+representative as its entrant number, its optional name), ``SeatResultRecorded`` (one
+seat's match of a team table, BR-TEAM-2) and ``SeatResultCorrected``, ``TEAM_BODIES``, the readers
 ``team_mode`` / ``team_size`` / ``teams_of`` / ``team_of`` / ``seat_fighters`` /
 ``team_label``, the rule check and the transition of ``team_registered`` (BR-TEAM-1…4),
 and ``open_team_records`` (registration closes over teams, not fighters).
@@ -44,6 +44,7 @@ OFFENSIVE = frozenset({"fuck", "fucking", "shit", "cunt", "nigger", "faggot", "r
 class TeamKind(str, Enum):
     TEAM_REGISTERED = "team_registered"
     SEAT_RESULT_RECORDED = "seat_result_recorded"
+    SEAT_RESULT_CORRECTED = "seat_result_corrected"
 
 
 class TeamRegistered(Body, frozen=True, kw_only=True):
@@ -65,7 +66,18 @@ class SeatResultRecorded(MatchResult, frozen=True, kw_only=True):
     note: str = ""
 
 
-TEAM_BODIES: tuple[type[Body], ...] = (TeamRegistered, SeatResultRecorded)
+class SeatResultCorrected(MatchResult, frozen=True, kw_only=True):
+    """A judge's correction of one seat (LEDGER-RES-1 timing, as a table's): the team
+    result is derived again from the seats and corrected with it when it changes."""
+
+    KIND = TeamKind.SEAT_RESULT_CORRECTED
+    seat: int
+    corrects_seq: int
+    reason: str
+
+
+TEAM_BODIES: tuple[type[Body], ...] = (TeamRegistered, SeatResultRecorded,
+                                       SeatResultCorrected)
 
 
 # -- readers --------------------------------------------------------------------------
