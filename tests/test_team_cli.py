@@ -113,6 +113,8 @@ def trio(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli("cut", "--seed-material", "final dice", "--seed-source", "dice", *HJ)
     ev.docs["final"] = cli("standings", "--json").doc
     ev.docs["audit"] = cli("audit", "verify", "--json").doc
+    cli("publish", "site", *HJ)
+    ev.docs["report"] = cli("audit", "report", "site/report.json", str(ev.db)).out
     return ev
 
 
@@ -169,3 +171,15 @@ def test_standings_list_teams_with_members_and_audit_is_clean(trio: Event) -> No
     assert len(rows) == 7 and trio.docs["final"]["final"]
     assert all(r["name"].count("#") == 3 for r in rows)
     assert trio.docs["audit"]["ok"] is True
+
+
+def test_slips_and_pages_show_each_team_match_with_its_seats(trio: Event) -> None:
+    """One slip per team match, with its seats; "find your table" by member name."""
+    slips = (trio.d / "site" / "round-1-slips.html").read_text()
+    names = (trio.d / "site" / "round-1-names.html").read_text()
+    tables = len(trio.docs["round1"]["tables"])
+    assert slips.count('class="slip"') == tables
+    assert slips.count("Seat 3:") == tables and "the team result is derived" in slips
+    first = trio.docs["round1"]["tables"][0]["seats"][0]["players"][0]
+    assert f"#{first} Fighter {first:02d}" in names and "seat 1" in names
+    assert trio.docs["report"].startswith("OK")

@@ -272,6 +272,13 @@ class FormatPlugin:
         of ``round show``; None: the match layer's display."""
         return None
 
+    def table_seats(self, state: TournamentState, round_no: int,
+                    table: int) -> list[dict[str, Any]] | None:
+        """A team event's seats of one table (issue 20): ``[{"seat", "players",
+        "result"}]`` (result: words or None), position k against position k; None for a
+        table of single players (the pages then show the table alone)."""
+        return None
+
     def group_column(self, state: TournamentState) -> tuple[str, int]:
         """The pairing sheet's score column: its header and what one win group is worth
         (HotC pairs by wins; Bushiroad by points, BR-SWISS-2)."""

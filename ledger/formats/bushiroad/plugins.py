@@ -241,6 +241,14 @@ class BushiroadFormat(MatchFormat):
 
         return team_round_display(state, round_no)
 
+    def table_seats(self, state: TournamentState, round_no: int,
+                    table: int) -> list[dict[str, Any]] | None:
+        if not team_mode(state):
+            return None
+        from ledger.formats.bushiroad.team_display import table_seats
+
+        return table_seats(state, round_no, table)
+
     def standings(self, state: TournamentState) -> StandingsView:
         from ledger.formats.bushiroad.standings_view import view
 

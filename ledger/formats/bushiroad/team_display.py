@@ -99,3 +99,19 @@ def team_round_display(state: TournamentState,
     return lines, {"round": rnd.number, "phase": rnd.phase.value, "team_size": ts.size,
                    "team_communication": comm, "bye": rnd.bye, "tables": tables,
                    "closed": rnd.closed_seq is not None}
+
+
+def table_seats(state: TournamentState, round_no: int,
+                table: int) -> list[dict[str, Any]] | None:
+    """The seats of one team table, as the pages and slips show them."""
+    from ledger.formats.match.vocab import seat as table_players
+
+    found = table_players(state, round_no, table)
+    ts = teams_of(state)
+    if found is None or any(n not in ts.teams for n in found[1]):
+        return None
+    a, b = found[1]
+    done = {r.seat: r for r in ts.seats.get(seat_key(round_no, table), [])}
+    return [{"seat": k, "players": [ts.teams[a].members[k - 1], ts.teams[b].members[k - 1]],
+             "result": None if k not in done else _seat_words(done[k])}
+            for k in range(1, ts.size + 1)]
