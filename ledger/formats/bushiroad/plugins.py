@@ -26,6 +26,7 @@ from ledger.formats.bushiroad import vocabulary as br_vocabulary
 from ledger.formats.bushiroad.book import BR_BOOK
 from ledger.formats.bushiroad.events import BR_BODIES
 from ledger.formats.bushiroad.plan import FormatId
+from ledger.formats.bushiroad.team_guard import team_guard
 from ledger.formats.bushiroad.team_results import check_team_spec
 from ledger.formats.bushiroad.teams import (
     SIZES,
@@ -43,7 +44,7 @@ from ledger.formats.match.plan import match_progress
 from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
-from ledger.wire.events import FormatSpec, RegistrationClosed, SignedEvent
+from ledger.wire.events import Body, FormatSpec, RegistrationClosed, SignedEvent
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -98,6 +99,10 @@ class BushiroadFormat(MatchFormat):
         team = params.TEAM_DEFAULTS if given.get("team_mode") in SIZES else {}
         return {**self.params.defaults, **params.REVISION_PARAMS.get(rules, {}), **team,
                 **given}
+
+    def check(self, state: TournamentState, body: Body, actor: str) -> None:
+        team_guard(state, body)          # team events: the team, not a member (issue 20)
+        super().check(state, body, actor)
 
     def evolve(self, state: TournamentState, ev: SignedEvent) -> None:
         super().evolve(state, ev)

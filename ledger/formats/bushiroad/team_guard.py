@@ -1,0 +1,52 @@
+"""What a team event refuses of the officiating layer's kinds (issue 20), before their own
+checks run, with the team rule cited.
+
+Owns: ``team_guard`` — in a team event (team_mode=tag|trio): a penalty, a
+disqualification, a re-issued score sheet or an undrop names the team, not one of its
+members (BR-TEAM-6: a penalty given to a team applies to each member; the team is the
+entrant, numbered by its representative); a late entry is refused (a late fighter has
+no team: BR-TEAM-1; late team entry is not supported, ADR 0024); an amendment of an
+earlier round's team table is refused (its result is derived from its seats, BR-TEAM-7).
+A command side and audit check alike (no such event is valid in a team event).
+
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
+``ledger.formats.officiating.events``, ``ledger.formats.bushiroad.teams``.
+"""
+
+from __future__ import annotations
+
+from ledger.core.state import TournamentState
+from ledger.errors import RuleError
+from ledger.formats.bushiroad.teams import team_mode, team_of, teams_of
+from ledger.formats.officiating.events import (
+    PenaltyIssued,
+    PlayerAddedLate,
+    PlayerDisqualified,
+    PlayerUndropped,
+    ResultAmended,
+    ScoreSheetReissued,
+)
+from ledger.wire.events import Body
+
+_BY_NUMBER = (PenaltyIssued, PlayerDisqualified, PlayerUndropped, ScoreSheetReissued)
+
+
+def team_guard(state: TournamentState, body: Body) -> None:
+    if not team_mode(state):
+        return
+    if isinstance(body, _BY_NUMBER):
+        number = body.number
+        team = team_of(state, number)
+        if team is not None and number not in teams_of(state).teams:
+            raise RuleError("BR-TEAM-6", f"#{number} is a member of team #{team}: in a team "
+                            "event a penalty, disqualification or undrop is the team's",
+                            hint=f"name the team: #{team} (it applies to each member)")
+    elif isinstance(body, PlayerAddedLate):
+        raise RuleError("BR-TEAM-1", "a fighter entering late would be on no team; late "
+                        "team entry is not supported", hint="register every team before "
+                                                            "registration closes")
+    elif isinstance(body, ResultAmended):
+        raise RuleError("BR-TEAM-7", "a team table's result is derived from its seats: an "
+                        "earlier round's team result is not amended as a whole",
+                        hint="a seat is corrected while its round is the newest "
+                             "('tourney result correct … --seat K')")
