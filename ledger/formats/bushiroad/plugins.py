@@ -100,6 +100,12 @@ class BushiroadFormat(MatchFormat):
         return {**self.params.defaults, **params.REVISION_PARAMS.get(rules, {}), **team,
                 **given}
 
+    def next_step(self, state: TournamentState) -> str:
+        if team_mode(state) and state.registration_closed_seq is None:
+            return ("register fighters, then their teams ('tourney team add|import'), then "
+                    "'tourney registration close'")
+        return super().next_step(state)
+
     def check(self, state: TournamentState, body: Body, actor: str) -> None:
         team_guard(state, body)          # team events: the team, not a member (issue 20)
         super().check(state, body, actor)
