@@ -354,3 +354,42 @@ def test_a_penalty_names_the_team_not_a_member_and_late_entry_is_refused() -> No
                                                 penalty=Penalty.WARNING,
                                                 description="advice"))
     led.close()
+
+
+def test_a_tag_double_elimination_to_one_undefeated_team() -> None:
+    """Tag DE (BR-DE, AMB-B30): the lower-numbered team wins both seats, except round 1
+    table 1 whose seats split 1-1 — equal individual wins, a double loss for both teams.
+    By hand: the undefeated team at the end is the lowest-numbered team not at that
+    split table; it is the champion, every other team has at least one loss."""
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d, fmt="bushiroad-de", fighters=8, team_mode="tag")
+    for first in (1, 3, 5, 7):
+        _team(led, [first, first + 1])
+    led.write("e", lambda t, now: t.close_registration(HJ, now))
+    split: list[int] = []
+    for n in range(1, 8):
+        st = led.load("e").state
+        if st.fmt.champion is not None:
+            break
+        led.write("e", lambda t, now, n=n: t.pair_round(HJ, now, material=f"r{n}",
+                                                         source="dice"))
+        rnd = led.load("e").state.fmt.rounds[-1]
+        for tab in rnd.tables:
+            a, b = sorted(tab.players)
+            if n == 1 and tab.table == 1:
+                split = [a, b]
+                winners = [a - 1, b]           # seat 1 to a's first, seat 2 to b's second
+            else:
+                winners = [a - 1, a]
+            for k, w in enumerate(winners, start=1):
+                led.write("e", lambda t, now, tab=tab, k=k, w=w: t.record_result(
+                    SK, now, round_no=rnd.number, table=tab.table, seat=k,
+                    outcome=Outcome.WIN, winner=w))
+    st = led.load("e").state
+    first_round = [r for r in st.fmt.records.values() if r.number in split]
+    assert all(r.losses >= 1 for r in first_round)           # the double loss
+    champion = min(n for n in (2, 4, 6, 8) if n not in split)
+    assert st.fmt.champion == champion
+    assert [r.number for r in st.fmt.records.values() if r.losses == 0] == [champion]
+    led.close()
+    assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
