@@ -393,3 +393,16 @@ def test_a_tag_double_elimination_to_one_undefeated_team() -> None:
     assert [r.number for r in st.fmt.records.values() if r.losses == 0] == [champion]
     led.close()
     assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
+
+
+def test_a_team_member_is_not_withdrawn() -> None:
+    """BR-TEAM-2: a team's members and order are fixed once registered."""
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d)
+    _team(led, [1, 2, 3])
+    before = led.load("e").version
+    with pytest.raises(RuleError) as err:
+        led.write("e", lambda t, now: t.withdraw_player(2, "left", SK, now))
+    assert err.value.rule == "BR-TEAM-2"
+    assert led.load("e").version == before
+    led.close()

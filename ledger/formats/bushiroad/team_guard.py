@@ -5,7 +5,9 @@ Owns: ``team_guard`` — in a team event (team_mode=tag|trio): a penalty, a
 disqualification, a re-issued score sheet or an undrop names the team, not one of its
 members (BR-TEAM-6: a penalty given to a team applies to each member; the team is the
 entrant, numbered by its representative); a late entry is refused (a late fighter has
-no team: BR-TEAM-1; late team entry is not supported, ADR 0024); an amendment of an
+no team: BR-TEAM-1; late team entry is not supported, ADR 0024); registration closing
+with a fighter on no team or fewer than 2 teams (BR-TEAM-1); withdrawing a team's member
+(its order is fixed, BR-TEAM-2); an amendment of an
 earlier round's team table is refused (its result is derived from its seats, BR-TEAM-7).
 A command side and audit check alike (no such event is valid in a team event).
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.formats.bushiroad.teams import team_mode, team_of, teams_of
+from ledger.formats.bushiroad.teams import team_mode, team_of, teams_of, unteamed
 from ledger.formats.officiating.events import (
     PenaltyIssued,
     PlayerAddedLate,
@@ -26,7 +28,7 @@ from ledger.formats.officiating.events import (
     ResultAmended,
     ScoreSheetReissued,
 )
-from ledger.wire.events import Body
+from ledger.wire.events import Body, PlayerWithdrawn, RegistrationClosed
 
 _BY_NUMBER = (PenaltyIssued, PlayerDisqualified, PlayerUndropped, ScoreSheetReissued)
 
@@ -41,6 +43,18 @@ def team_guard(state: TournamentState, body: Body) -> None:
             raise RuleError("BR-TEAM-6", f"#{number} is a member of team #{team}: in a team "
                             "event a penalty, disqualification or undrop is the team's",
                             hint=f"name the team: #{team} (it applies to each member)")
+    elif isinstance(body, RegistrationClosed):
+        left = unteamed(state)
+        if left or len(teams_of(state).teams) < 2:
+            raise RuleError("BR-TEAM-1", f"registration closes over teams: fighters {left} "
+                            "are on no team" if left else "a team event needs at least 2 "
+                            "teams", hint="register their teams ('tourney team add') or "
+                                          "withdraw them")
+    elif isinstance(body, PlayerWithdrawn) and team_of(state, body.number) is not None:
+        raise RuleError("BR-TEAM-2", f"#{body.number} is on team #{team_of(state, body.number)}"
+                        ", whose members and order are fixed once registered",
+                        hint="the team plays as registered, or drops once the event starts "
+                             "(BR-DROP-4)")
     elif isinstance(body, PlayerAddedLate):
         raise RuleError("BR-TEAM-1", "a fighter entering late would be on no team; late "
                         "team entry is not supported", hint="register every team before "
