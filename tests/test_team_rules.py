@@ -232,18 +232,38 @@ def test_the_audit_rederives_and_flags_a_forged_team_result() -> None:
     assert isinstance(body, ResultRecorded)
     loser = body.losers[0]
     forged = msgspec.structs.replace(body, winner=loser, losers=[body.winner])
+    assert "result_mismatch" in _forged_codes(events, target.seq, forged)
+    assert any(isinstance(e.body, SeatResultRecorded) for e in events)
+
+
+def _forged_codes(events: list[Any], at: int, forged: Any) -> set[str]:
+    """Re-sign the log with ``forged`` at seq ``at`` (valid signatures and chain): the
+    audit's error codes at that seq."""
     keys = {k.key_id: k for k in (demo_key("team", r) for r in ("head-judge", "scorekeeper"))}
     leaves, prev = [], "0" * 64
     for ev in events:
-        leaf = ev.leaf if ev.seq < target.seq else seal(
+        leaf = ev.leaf if ev.seq < at else seal(
             log=ev.log, seq=ev.seq, prev=prev, time=ev.time,
-            body=forged if ev.seq == target.seq else ev.body, signer=keys[ev.actor]).leaf
+            body=forged if ev.seq == at else ev.body, signer=keys[ev.actor]).leaf
         leaves.append((ev.seq, leaf))
         prev = hashlib.sha256(leaf).hexdigest()
     report = audit_leaves(leaves, [], log="p")
-    codes = {f.code for f in report.findings if f.seq == target.seq and f.severity == "error"}
-    assert "result_mismatch" in codes
-    assert any(isinstance(e.body, SeatResultRecorded) for e in events)
+    assert not report.ok
+    return {f.code for f in report.findings if f.seq == at and f.severity == "error"}
+
+
+def test_the_audit_flags_a_seat_result_for_fighters_not_at_that_seat() -> None:
+    """BR-TEAM-2: position k plays position k; a seat result naming another seat's fighter
+    is refused by the audit, re-signed or not."""
+    d, loc = _simulated("bushiroad-swiss", 0, team_mode="tag", swiss_rounds=3)
+    with Ledger(loc, readonly=True) as led:
+        events = [open_leaf(leaf) for _, leaf in led.raw_leaves("p")]
+    target = next(e for e in events if isinstance(e.body, SeatResultRecorded)
+                  and e.body.seat == 1 and e.body.winner is not None)
+    body = target.body
+    assert isinstance(body, SeatResultRecorded)
+    forged = msgspec.structs.replace(body, seat=2)     # the same fighters, the wrong seat
+    assert _forged_codes(events, target.seq, forged)
 
 
 # -- officiating: a penalty to a team (BR-TEAM-6, PG §4.5), a team's disqualification -----
