@@ -426,3 +426,32 @@ def test_a_team_member_is_not_withdrawn() -> None:
     assert err.value.rule == "BR-TEAM-2"
     assert led.load("e").version == before
     led.close()
+
+
+def test_void_and_override_of_a_team_round() -> None:
+    """A team round is voided or overridden before any result, seats included
+    (LEDGER-RES-1); the round paired again is seated again; the audit is clean."""
+    from ledger.formats.officiating.correction_commands import override_pairing, void_pairing
+
+    d = Path(tempfile.mkdtemp())
+    led = _paired_trio(d)
+    led.write("e", lambda t, now: void_pairing(t, HJ, now, reason="wrong field"))
+    led.write("e", lambda t, now: t.record_seed(material="again", source="dice",
+                                                ctx="e/R1/v1", reason="re-pair",
+                                                signer=HJ, time=now))
+    led.write("e", lambda t, now: t.pair_round(HJ, now))
+    led.write("e", lambda t, now: override_pairing(t, HJ, now, pairs=[[3, 6], [9, 12]],
+                                                   reason="family members apart"))
+    led.write("e", lambda t, now: t.record_result(SK, now, round_no=1, table=1, seat=1,
+                                                  outcome=Outcome.WIN, winner=1))
+    before = led.load("e").version
+    with pytest.raises(RuleError) as err:
+        led.write("e", lambda t, now: void_pairing(t, HJ, now, reason="again"))
+    assert err.value.rule == "LEDGER-RES-1" and led.load("e").version == before
+    for k, w in ((2, 2), (3, 6)):
+        led.write("e", lambda t, now, k=k, w=w: t.record_result(
+            SK, now, round_no=1, table=1, seat=k, outcome=Outcome.WIN, winner=w))
+    res = led.load("e").state.fmt.rounds[-1].tables[0].result
+    assert res is not None and res.winner == 3 and res.games == [2, 1, 0]
+    led.close()
+    assert verify_ledger(Location(str(d / "t.db")), "e", None).ok

@@ -7,7 +7,8 @@ members (BR-TEAM-6: a penalty given to a team applies to each member; the team i
 entrant, numbered by its representative); a late entry is refused (a late fighter has
 no team: BR-TEAM-1; late team entry is not supported, ADR 0024); registration closing
 with a fighter on no team or fewer than 2 teams (BR-TEAM-1); withdrawing a team's member
-(its order is fixed, BR-TEAM-2); an amendment of an
+(its order is fixed, BR-TEAM-2); overriding or voiding a pairing once a seat has a
+result (LEDGER-RES-1: before any result); an amendment of an
 earlier round's team table is refused (its result is derived from its seats, BR-TEAM-7).
 A command side and audit check alike (no such event is valid in a team event).
 
@@ -21,6 +22,8 @@ from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.teams import team_mode, team_of, teams_of, unteamed
 from ledger.formats.officiating.events import (
+    PairingOverridden,
+    PairingVoided,
     PenaltyIssued,
     PlayerAddedLate,
     PlayerDisqualified,
@@ -55,6 +58,12 @@ def team_guard(state: TournamentState, body: Body) -> None:
                         ", whose members and order are fixed once registered",
                         hint="the team plays as registered, or drops once the event starts "
                              "(BR-DROP-4)")
+    elif isinstance(body, (PairingOverridden, PairingVoided)):
+        prefix = f"{body.round}/"
+        if any(k.startswith(prefix) and rows for k, rows in teams_of(state).seats.items()):
+            raise RuleError("LEDGER-RES-1", f"seats of round {body.round} already have "
+                            "results: a pairing is overridden or voided before any result",
+                            hint="a judge corrects a seat: tourney result correct … --seat K")
     elif isinstance(body, PlayerAddedLate):
         raise RuleError("BR-TEAM-1", "a fighter entering late would be on no team; late "
                         "team entry is not supported", hint="register every team before "
