@@ -455,3 +455,25 @@ def test_void_and_override_of_a_team_round() -> None:
     assert res is not None and res.winner == 3 and res.games == [2, 1, 0]
     led.close()
     assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
+
+
+def test_a_members_disqualification_drops_the_team() -> None:
+    """BR-DROP-4: the member is disqualified, the team drops and loses its match in
+    progress by the drop (BR-DROP-2); the team's standing is not revoked; audit clean."""
+    from ledger.formats.officiating.commands import disqualify
+
+    d = Path(tempfile.mkdtemp())
+    led = _paired_trio(d)
+    tab = led.load("e").state.fmt.rounds[-1].tables[0]
+    team, other = tab.players
+    member = team - 1                                   # the second position
+    evs = led.write("e", lambda t, now: disqualify(t, HJ, now, number=member,
+                                                   section="4.5", reason="marked cards"))
+    assert [e.kind for e in evs][:2] == ["player_disqualified", "player_dropped"]
+    st = led.load("e").state
+    assert st.fmt.records[team].status.value == "dropped"
+    assert member in st.fmt.officiating.dq
+    res = st.fmt.rounds[-1].tables[0].result
+    assert res is not None and res.winner == other and res.losers == [team]
+    led.close()
+    assert verify_ledger(Location(str(d / "t.db")), "e", None).ok

@@ -325,6 +325,12 @@ class FormatPlugin:
                     reason: str = "") -> list[SignedEvent]:
         raise _no_verb(self, "drop")
 
+    def after_disqualification(self, t: Tournament, signer: Signer, time: str,
+                               number: int) -> list[SignedEvent]:
+        """What a disqualification of ``number`` entails beyond its own events (a team
+        event: a member's disqualification drops the team, BR-DROP-4; issue 20)."""
+        return []
+
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:
         raise _no_verb(self, "cut")

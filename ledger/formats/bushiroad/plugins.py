@@ -230,6 +230,12 @@ class BushiroadFormat(MatchFormat):
         kw.pop("seat", None)
         return commands.decided_result(t, **kw)
 
+    def after_disqualification(self, t: Tournament, signer: Signer, time: str,
+                               number: int) -> list[SignedEvent]:
+        """BR-DROP-4: a member's disqualification drops the team (a team's own, given to
+        its number, is the team's disqualification)."""
+        return team_commands.member_gone(t, signer, time, number)
+
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
         number = team_commands.team_of_drop(t, number)      # BR-DROP-4

@@ -162,3 +162,19 @@ def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     if rnd.closed_seq is not None:
         out += _after_result(t, round_no, signer, time)
     return out
+
+
+def member_gone(t: Tournament, signer: Signer, time: str, number: int) -> list[SignedEvent]:
+    """A member (not the team's own number) was disqualified: the team drops (BR-DROP-4),
+    losing its match in progress by the drop (BR-DROP-2)."""
+    from ledger.formats.bushiroad.commands import drop_player
+    from ledger.formats.bushiroad.teams import teams_of
+    from ledger.formats.match.model import Status
+
+    if not team_mode(t.state) or number in teams_of(t.state).teams:
+        return []
+    team = team_of(t.state, number)
+    rec = None if team is None else t.state.fmt.records.get(team)
+    if team is None or rec is None or rec.status not in (Status.ACTIVE, Status.CUT):
+        return []
+    return drop_player(t, signer, time, team, f"member #{number} disqualified (BR-DROP-4)")

@@ -1,19 +1,20 @@
 """What a team event refuses of the officiating layer's kinds (issue 20), before their own
 checks run, with the team rule cited.
 
-Owns: ``team_guard`` — in a team event (team_mode=tag|trio): a penalty, a
-disqualification, a re-issued score sheet or an undrop names the team, not one of its
-members (BR-TEAM-6: a penalty given to a team applies to each member; the team is the
-entrant, numbered by its representative); a late entry is refused (a late fighter has
-no team: BR-TEAM-1; late team entry is not supported, ADR 0024); registration closing
-with a fighter on no team or fewer than 2 teams (BR-TEAM-1); withdrawing a team's member
-(its order is fixed, BR-TEAM-2); overriding or voiding a pairing once a seat has a
-result (LEDGER-RES-1: before any result); an amendment of an
-earlier round's team table is refused (its result is derived from its seats, BR-TEAM-7).
+Owns: ``team_guard`` — in a team event (team_mode=tag|trio) it refuses: a penalty, a
+re-issued score sheet or an undrop naming a member instead of the team (BR-TEAM-6: a
+penalty given to a team applies to each member; the team is the entrant, numbered by its
+representative); a late entry (the fighter would be on no team, BR-TEAM-1; late team entry
+is not supported, ADR 0024); registration closing with a fighter on no team or fewer than
+2 teams (BR-TEAM-1); withdrawing a member (the order is fixed, BR-TEAM-2); a pairing while
+the team of a disqualified member is still in (it drops, BR-DROP-4); overriding or voiding
+a pairing once a seat has a result (LEDGER-RES-1: before any result); amending an earlier
+round's team table (its result is derived from its seats, BR-TEAM-7).
 A command side and audit check alike (no such event is valid in a team event).
 
 May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
-``ledger.formats.officiating.events``, ``ledger.formats.bushiroad.teams``.
+``ledger.formats.officiating.events``, ``ledger.formats.match.events``,
+``ledger.formats.bushiroad.teams``.
 """
 
 from __future__ import annotations
@@ -21,19 +22,19 @@ from __future__ import annotations
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.teams import team_mode, team_of, teams_of, unteamed
+from ledger.formats.match.events import RoundPaired
 from ledger.formats.officiating.events import (
     PairingOverridden,
     PairingVoided,
     PenaltyIssued,
     PlayerAddedLate,
-    PlayerDisqualified,
     PlayerUndropped,
     ResultAmended,
     ScoreSheetReissued,
 )
 from ledger.wire.events import Body, PlayerWithdrawn, RegistrationClosed
 
-_BY_NUMBER = (PenaltyIssued, PlayerDisqualified, PlayerUndropped, ScoreSheetReissued)
+_BY_NUMBER = (PenaltyIssued, PlayerUndropped, ScoreSheetReissued)
 
 
 def team_guard(state: TournamentState, body: Body) -> None:
@@ -58,6 +59,15 @@ def team_guard(state: TournamentState, body: Body) -> None:
                         ", whose members and order are fixed once registered",
                         hint="the team plays as registered, or drops once the event starts "
                              "(BR-DROP-4)")
+    elif isinstance(body, RoundPaired):
+        dq = state.fmt.officiating.dq
+        kept = sorted(n for n, team in teams_of(state).member_of.items() if n in dq
+                      and n != team and state.fmt.records.get(team) is not None
+                      and state.fmt.records[team].status.value in ("active", "cut"))
+        if kept:
+            raise RuleError("BR-DROP-4", f"the teams of disqualified members {kept} are "
+                            "still in the event", hint="a team whose member cannot "
+                            "continue drops: tourney drop N")
     elif isinstance(body, (PairingOverridden, PairingVoided)):
         prefix = f"{body.round}/"
         if any(k.startswith(prefix) and rows for k, rows in teams_of(state).seats.items()):
