@@ -4,8 +4,10 @@ Owns: ``register_team`` (BR-TEAM-1…4: members in order, the representative —
 position unless stated — and an optional name), ``record_seat`` (one seat's match with
 the Bushiroad result rules; when the table's last seat is in, the team result derived by
 ``team_results.derive`` is recorded in the same command, BR-TEAM-7/AMB-B30),
-``team_of_drop`` (a member's drop or disqualification is the team's, BR-DROP-4) and
-``seat_decision`` (what a seat entry decides, recording nothing).
+``correct_seat`` (a judge's seat correction, the team result derived again),
+``team_of_drop`` (a member's drop is the team's, BR-DROP-4), ``member_gone`` (a member's
+disqualification drops the team, BR-DROP-4) and ``seat_decision`` (what a seat entry
+decides, recording nothing).
 
 May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.*``,
 ``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.

@@ -30,7 +30,7 @@ from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.plan import _stage
 from ledger.formats.bushiroad.results import Stage
-from ledger.formats.bushiroad.teams import SIZES, team_mode, teams_of
+from ledger.formats.bushiroad.teams import SIZES, teams_of
 from ledger.formats.match.events import MatchResult
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Phase
 from ledger.formats.match.team_model import SeatResult, seat_key
@@ -134,7 +134,3 @@ def check_team_spec(spec: FormatSpec) -> None:
         raise RuleError("AMB-B30", "a team single elimination (a single-elim event or a "
                         "top cut) needs the organizer's rule for equal individual wins",
                         hint="add --param team_result_rule=more_wins_then_last_seat")
-
-
-def is_team_event(state: TournamentState) -> bool:
-    return team_mode(state)
