@@ -477,3 +477,61 @@ def test_a_members_disqualification_drops_the_team() -> None:
     assert res is not None and res.winner == other and res.losers == [team]
     led.close()
     assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
+
+
+def test_tc02_as_a_trio_swiss_of_seven_teams() -> None:
+    """RULES.md TC-02 (7 entrants, 3 rounds, one bye a round) played by 7 trio teams, its
+    pairings set by the head judge's override around the engine's byes, each team match
+    won 2-0 with a drawn third seat (BR-SWISS-5) and a team Warning on the way
+    (BR-TEAM-6).  By hand (TC-02): order G, C, A, F, E, B, D; A has MW 0.66, OMW 11/25,
+    OOMW 149/225."""
+    from ledger.formats.bushiroad.mw import mw_str
+    from ledger.formats.bushiroad.standing_rows import br_standings
+    from ledger.formats.officiating.catalogue import Penalty
+    from ledger.formats.officiating.commands import issue_penalty
+    from ledger.formats.officiating.correction_commands import override_pairing
+
+    d = Path(tempfile.mkdtemp())
+    led, _ = _event(d, fighters=21, swiss_rounds=3)
+    for first in range(1, 22, 3):
+        _team(led, [first, first + 1, first + 2])
+    led.write("e", lambda t, now: t.close_registration(HJ, now))
+
+    def play(n: int, pairs: list[list[int]]) -> None:
+        led.write("e", lambda t, now: override_pairing(t, HJ, now, pairs=pairs,
+                                                       reason="TC-02"))
+        for table, (w, _lo) in enumerate(pairs, start=1):
+            seats = ((1, w - 2), (2, w - 1), (3, None))   # w wins seats 1-2, seat 3 drawn
+            for k, winner in seats:
+                kw: dict[str, Any] = ({"outcome": Outcome.WIN, "winner": winner}
+                                      if winner else {"outcome": Outcome.TIMEOUT,
+                                                      "games": [0, 0, 1]})
+                led.write("e", lambda t, now, k=k, kw=kw, table=table: t.record_result(
+                    SK, now, round_no=n, table=table, seat=k, **kw))
+
+    led.write("e", lambda t, now: t.pair_round(HJ, now, material="r1", source="dice"))
+    r1 = led.load("e").state.fmt.rounds[-1]
+    g = r1.bye
+    p1 = [sorted(t.players) for t in r1.tables]          # winner first: the lower number
+    play(1, p1)
+    led.write("e", lambda t, now: t.pair_round(HJ, now, material="r2", source="dice"))
+    f = led.load("e").state.fmt.rounds[-1].bye             # an R1 loser (lowest points)
+    ef = next(p for p in p1 if f in p)
+    ab, cd = [p for p in p1 if p is not ef]
+    a, b, c, dd, e = ab[0], ab[1], cd[0], cd[1], ef[0]
+    assert ef[1] == f
+    led.write("e", lambda t, now: issue_penalty(t, HJ, now, number=a, section="4.5",
+                                                penalty=Penalty.WARNING,
+                                                description="teammates talked"))
+    play(2, [[c, a], [g, e], [b, dd]])
+    led.write("e", lambda t, now: t.pair_round(HJ, now, material="r3", source="dice"))
+    assert led.load("e").state.fmt.rounds[-1].bye == dd    # forced: D alone on 0 points
+    play(3, [[g, c], [a, e], [f, b]])
+    st = led.load("e").state
+    rows = br_standings(st)
+    assert [r.number for r in rows] == [g, c, a, f, e, b, dd]
+    ra = next(r for r in rows if r.number == a)
+    assert (ra.omw, ra.oomw) == (Fraction(11, 25), Fraction(149, 225))
+    assert mw_str(ra.mw) == "0.66"
+    led.close()
+    assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
