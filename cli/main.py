@@ -140,6 +140,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "consistency": ("log_cmd", "consistency", False, _LOG),
     "export": ("audit_cmd", "export", False, _AUDIT),
     "publish": ("publish_cmd", "publish", False, _AUDIT),
+    "serve": ("serve_cmd", "serve", False, _AUDIT),
     "audit": ("audit_cmd", "app", True, _AUDIT),
     "witness": ("witness_cmd", "app", True, _AUDIT),
 }

@@ -282,6 +282,10 @@ def round_show(
 
         rnd = load_round(led, log, st, rounds[-1].number if number is None else number)
         over = None if rnd is None else override_of(led, log, st, rnd)
+        if html:  # the wall sheet carries the line phones show (issue 18)
+            from projections.checkable import checkable_of
+
+            cp = checkable_of(st, led)
     if rnd is None:
         raise UsageError(f"{log} has no round {number} (rounds 1..{rounds[-1].number})",
                          hint="run 'tourney round show' for the latest round")
@@ -292,7 +296,7 @@ def round_show(
         from projections.site import round_page
 
         sys.stdout.write(round_page(st, round_doc(rnd, over, lost_bye=bye_lost(st, rnd), state=st),
-                                    st.size))
+                                    st.size, cp))
         sys.stdout.flush()
         return
     s.emit(round_json(rnd, over, lost_bye=bye_lost(st, rnd)), round_lines(st, rnd, over))

@@ -234,7 +234,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
                              "closed_seq": st.registration_closed_seq},
             "policy": msgspec.to_builtins(st.ledger_policy),
             **progress, "next": _next_step(st),
-            "size": st.size, "head": st.head, "created": st.created_time,
+            "size": st.size, "root": _root(st), "head": st.head, "created": st.created_time,
             "last_event_time": st.last_time, "ledger": s.location.display(),
             "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}
     params = ", ".join(f"{k}={v}" for k, v in sorted((fmt.params if fmt else {}).items()))
@@ -263,11 +263,19 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
         lines.append(f"champion:     #{champ} {player.name if player else ''}".rstrip())
     lines += [f"next:         {_next_step(st)}",
               f"size:         {st.size} events",
+              f"root:         {_root(st)} (the live pages' footer)",
               f"head:         {st.head}",
               "checkpoint:   " + (f"size {latest['size']} ({latest['where']})" if latest
                                  else "none yet (the head judge signs one: 'tourney "
                                       "checkpoint')")]
     s.emit(data, lines)
+
+
+def _root(st: Any) -> str:
+    """The Merkle root of the log now: what every page's checkable line shows."""
+    from ledger.proofs.merkle import frontier_root
+
+    return frontier_root(st.merkle).hex()
 
 
 @registration_app.command("close")

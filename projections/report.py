@@ -155,11 +155,13 @@ def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any
     return out
 
 
-def bracket_doc(state: TournamentState, rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """The top-cut bracket: seeded slots and each top-cut round's matches."""
+def bracket_doc(state: TournamentState, rounds: list[dict[str, Any]], *,
+                champion: int | None | bool = False) -> dict[str, Any]:
+    """The top-cut bracket: seeded slots and each top-cut round's matches (``champion``:
+    when the caller has the standings already; computed from them otherwise)."""
     h = state.fmt if isinstance(state.fmt, MatchState) else None
     return {"slots": h.slots if h else None, "cut": h.cut if h else None,
-            "champion": event_summary(state)["champion"],
+            "champion": event_summary(state)["champion"] if champion is False else champion,
             "rounds": [r for r in rounds if r["phase"] == "top_cut"]}
 
 

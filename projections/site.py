@@ -18,6 +18,7 @@ from typing import Any
 
 from ledger.core.state import TournamentState
 from ledger.standings_view import Align, StandingsView
+from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc, player_label, to_json
 from projections.standings_doc import event_summary, standings_view
 
@@ -60,7 +61,7 @@ def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
     return str(res.get("words") or "recorded")
 
 
-def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
+def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
     tables: list[dict[str, Any]] = []
     by_name: list[dict[str, Any]] = []
     for tb in r["tables"]:
@@ -115,7 +116,7 @@ def _sort_key(state: TournamentState, n: int) -> tuple[str, int]:
     return ((p.name if p else "").casefold(), n)
 
 
-def _standings_view(view: StandingsView) -> dict[str, Any]:
+def standings_table(view: StandingsView) -> dict[str, Any]:
     """The standings table as the format declares it: headers, alignment, which columns a
     phone keeps; a fraction cell shows its display text with the exact fraction one tap
     away (``<abbr title="191/400">``)."""
@@ -135,24 +136,32 @@ def _standings_view(view: StandingsView) -> dict[str, Any]:
             "revoked": revoked, "notes": list(view.notes), "note": STANDINGS_NOTE}
 
 
-def standings_page(state: TournamentState, view: StandingsView, size: int) -> str:
-    """One self-contained standings page (inline CSS) for the desk printer."""
+def standings_page(state: TournamentState, view: StandingsView, size: int,
+                   cp: Checkable | None = None) -> str:
+    """One self-contained standings page (inline CSS) for the desk printer; ``cp``: the
+    checkable line it carries (``projections.checkable``; the state's own by default)."""
     return str(_env().get_template("standings.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), s=_standings_view(view)))
+        t=_tournament(state, size), nav=None, inline_css=_css(), s=standings_table(view),
+        checkable=cp or checkable_of(state)))
 
 
-def round_page(state: TournamentState, r: dict[str, Any], size: int) -> str:
-    """One self-contained pairings page (inline CSS) for the desk printer."""
+def round_page(state: TournamentState, r: dict[str, Any], size: int,
+               cp: Checkable | None = None) -> str:
+    """One self-contained pairings page (inline CSS) for the desk printer (the wall
+    sheet), with the checkable line the phones show."""
     return str(_env().get_template("round.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), r=_round_view(state, r)))
+        t=_tournament(state, size), nav=None, inline_css=_css(), r=round_view(state, r),
+        checkable=cp or checkable_of(state)))
 
 
 def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
                 rounds: list[dict[str, Any]], report: dict[str, Any],
-                view: StandingsView | None = None) -> list[Path]:
+                view: StandingsView | None = None, cp: Checkable | None = None) -> list[Path]:
     """Write the whole site into ``out`` (created; existing files of the same names are
     replaced).  Returns the files written.  ``view``: the standings to show (mid-round,
-    ``projections.standings_doc.settled_view``'s); the state's own by default."""
+    ``projections.standings_doc.settled_view``'s); the state's own by default.  ``cp``:
+    the checkable line every page carries (the state's own by default)."""
+    cp = cp or checkable_of(state)
     env = _env()
     view = standings_view(state) if view is None else view
     size = figures["checkpoint"]["size"]
@@ -160,15 +169,15 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     bracket = bracket_doc(state, rounds)
     nav = {"rounds": [r["round"] for r in rounds], "noun": view.round_noun.capitalize(),
            "bracket": event_summary(state)["cut"] is not None}
-    views = [_round_view(state, r) for r in rounds]
-    common = {"t": t, "nav": nav, "inline_css": None}
+    views = [round_view(state, r) for r in rounds]
+    common = {"t": t, "nav": nav, "inline_css": None, "checkable": cp}
     pages: dict[str, str | bytes] = {"style.css": _css()}
     summary = event_summary(state)
     pages["index.html"] = env.get_template("index.html").render(
         rounds=views, paired=summary["rounds"], noun=view.round_noun,
         done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
-        s=_standings_view(view), **common)
+        s=standings_table(view), **common)
     for r, v in zip(rounds, views, strict=True):
         n = r["round"]
         pages[f"round-{n}.html"] = env.get_template("round.html").render(r=v, **common)
