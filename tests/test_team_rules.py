@@ -535,3 +535,17 @@ def test_tc02_as_a_trio_swiss_of_seven_teams() -> None:
     assert mw_str(ra.mw) == "0.66"
     led.close()
     assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
+
+
+def test_a_seat_in_an_individual_event_is_refused() -> None:
+    """--seat / a slip's seat column only in team events (BR-TEAM-2)."""
+    d = Path(tempfile.mkdtemp())
+    loc = Location(str(d / "t.db"))
+    with Ledger(loc, create=True) as led:
+        simulate(led, log="p", players=6, seed_text="solo", cut=0, checkpoints=d / "cp",
+                 format_id="round-robin", params=None)
+        t = led.load("p")
+        from ledger.formats.bushiroad.teams import seat_fighters
+        with pytest.raises(RuleError) as err:
+            seat_fighters(t.state, [1, 2], 1)
+        assert err.value.rule == "BR-TEAM-2" and "team events" in err.value.message

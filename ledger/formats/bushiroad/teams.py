@@ -106,6 +106,9 @@ def team_of(state: TournamentState, fighter: int) -> int | None:
 def seat_fighters(state: TournamentState, players: list[int], seat: int) -> list[int]:
     """Position ``seat`` of each team of a table (BR-TEAM-2), refused when out of range."""
     size = team_size(state)
+    if not size:
+        raise RuleError("BR-TEAM-2", "seats are for team events (team_mode=tag|trio)",
+                        hint="record the table's result without a seat")
     if not 1 <= seat <= size:
         raise RuleError("BR-TEAM-2", f"a {'tag' if size == 2 else 'trio'} table has seats "
                         f"1..{size}, not {seat}", hint=f"--seat 1..{size} (position k plays "
