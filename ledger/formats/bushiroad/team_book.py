@@ -59,8 +59,8 @@ def seat_table(state: TournamentState, round_no: int, table: int,
     if done is not None:
         raise RuleError("LEDGER-RES-1", f"seat {seat} of round {round_no} table {table} "
                         f"already has a result (seq {done.seq})",
-                        hint="a judge corrects a seat before its table's team result is in "
-                             "by voiding the round, or corrects the team result's seat")
+                        hint=f"a judge corrects it: tourney result correct --round {round_no} "
+                             f"--table {table} --seat {seat} … --reason TEXT")
     return tab, fighters
 
 
