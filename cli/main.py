@@ -112,6 +112,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "init": ("tournament_cmd", "init", False, _SETUP),
     "official": ("officials_cmd", "app", True, _SETUP),
     "player": ("players_cmd", "app", True, _SETUP),
+    "team": ("team_cmd", "app", True, _SETUP),
     "registration": ("tournament_cmd", "registration_app", True, _SETUP),
     "seed": ("random_cmd", "seed_app", True, _RANDOM),
     "draw": ("random_cmd", "draw", False, _RANDOM),

@@ -130,13 +130,21 @@ def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False,
             out["words"] = describe(state, res)
         return out
 
+    plugin = plugin_for(state.format.id if state is not None and state.format else None)
+
+    def seats(table: int) -> dict[str, Any]:    # a team table's seats (issue 20)
+        got = None if plugin is None or state is None else \
+            plugin.table_seats(state, rnd.number, table)
+        return {} if got is None else {"seats": got}
+
     return {"round": rnd.number, "phase": str(getattr(rnd.phase, "value", rnd.phase)),
             "bye": rnd.bye, "advances": list(rnd.advances),
             "closed": rnd.closed_seq is not None, "bye_lost": lost_bye,
             "overridden": None if overridden is None else overridden.json(),
             "tables": [{"table": t.table, "players": list(t.players),
                         "groups": list(t.groups), "rematch": t.rematch,
-                        "pair_down": t.pair_down, "result": result(t.result)}
+                        "pair_down": t.pair_down, "result": result(t.result),
+                        **seats(t.table)}
                        for t in rnd.tables]}
 
 

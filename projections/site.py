@@ -75,7 +75,8 @@ def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
 
 
 def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
-    tables, by_name = [], []
+    tables: list[dict[str, Any]] = []
+    by_name: list[dict[str, Any]] = []
     for tb in r["tables"]:
         a, b = tb["players"]
         marks = ", ".join(([ "rematch"] if tb.get("rematch") else [])
@@ -84,10 +85,20 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         winner = None if res is None or res["winner"] is None else \
             (0 if res["winner"] == a else 1)
         sides = tb.get("sides") or ("", "")
+        seats = [{"seat": st["seat"], "a": _label(state, st["players"][0]),
+                  "b": _label(state, st["players"][1]), "result": st["result"] or "—"}
+                 for st in tb.get("seats") or []]        # a team table (issue 20)
         tables.append({"table": tb["table"], "a": _label(state, a) + sides[0],
-                       "b": _label(state, b) + sides[1],
+                       "b": _label(state, b) + sides[1], "seats": seats,
                        "marks": marks, "result": _result_text(state, res), "winner": winner})
-        for me, other in ((a, b), (b, a)):
+        for st in tb.get("seats") or []:
+            x, y = st["players"]
+            for me, other in ((x, y), (y, x)):
+                by_name.append({"label": _label(state, me),
+                                "table": f"{tb['table']} seat {st['seat']}",
+                                "opponent": _label(state, other),
+                                "key": _sort_key(state, me)})
+        for me, other in () if tb.get("seats") else ((a, b), (b, a)):
             by_name.append({"label": _label(state, me), "table": tb["table"],
                             "opponent": _label(state, other), "key": _sort_key(state, me)})
     if r.get("bye") is not None:

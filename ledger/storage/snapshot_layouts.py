@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "6d3a3f62e0fbca95",
-    "bushiroad-de": "95b007d67e83e360",
-    "bushiroad-swiss": "95b007d67e83e360",
-    "hotc-swiss-de": "0c7929d49dc5d261",
-    "round-robin": "95b007d67e83e360",
-    "single-elim": "95b007d67e83e360",
+    "bushiroad-de": "db12ce40ded6ebb0",
+    "bushiroad-swiss": "db12ce40ded6ebb0",
+    "hotc-swiss-de": "2b9dcf1a02564bc0",
+    "round-robin": "db12ce40ded6ebb0",
+    "single-elim": "db12ce40ded6ebb0",
     "wot-2001": "0a73251a0c5faca5",
     "wot-classic": "0a73251a0c5faca5",
 }
