@@ -220,7 +220,14 @@ def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
     for tb, tv in zip(doc["tables"], view["tables"], strict=True):
         res = tb.get("result")
         sides = tb.get("sides") or ("", "")
-        for seat, me in enumerate(tb["players"]):
+        for st in tb.get("seats") or []:       # a team table: each member at their seat
+            x, y = st["players"]
+            words = f"{st['result'] or '—'} (team: {tv['result']})"
+            for me, other in ((x, y), (y, x)):
+                out[me] = Appearance(
+                    round_index=i, table=f"{tb['table']} seat {st['seat']}",
+                    opponent=label(other), side="", result=words, outcome="")
+        for seat, me in enumerate(() if tb.get("seats") else tb["players"]):
             other = tb["players"][1 - seat] if len(tb["players"]) == 2 else None
             outcome = "" if res is None else (
                 "won" if res["winner"] == me else

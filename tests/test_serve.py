@@ -337,3 +337,20 @@ def test_penalties_show_on_the_players_page_only_when_published(tmp_path: Path) 
         mine = get(base + "/p/2").text
         assert "round 1: warning" in mine
         assert "None." in get(base + "/p/3").text          # published, and none for #3
+
+
+def test_a_trio_event_shows_team_tables_with_seats_and_finds_members(
+        tmp_path: Path) -> None:
+    """Issue 20 on the live pages: a team table lists its seats; a member who is not the
+    representative finds their own seat by name."""
+    cli = Cli(tmp_path, tmp_path / "trio.db")
+    cli("simulate", "--players", "18", "--format", "bushiroad-swiss", "--param",
+        "team_mode=trio", "--seed", "live trio")
+    with running(cli.ledger) as (base, hub):
+        r1 = get(base + "/round/1").text
+        assert r1.count('<tr class="seat">') >= 3 and "seat 3" in r1
+        first = hub.data.rounds[0]["tables"][0]
+        member = first["seats"][0]["a"]              # position 1: not the representative
+        n = int(member.split()[0].lstrip("#"))
+        mine = get(base + f"/p/{n}").text
+        assert f"{first['table']} seat 1" in mine and "(team:" in mine
