@@ -141,6 +141,7 @@ def main() -> None:
     ap.add_argument("--streams", type=int, default=4000)
     ap.add_argument("--seconds", type=int, default=8)
     ap.add_argument("--appends", type=int, default=10)
+    ap.add_argument("--server", default="uvicorn", choices=("uvicorn", "granian"))
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.streams * 2 + 200)),
@@ -155,7 +156,8 @@ def main() -> None:
     tourney = shutil.which("tourney") or str(Path(sys.executable).with_name("tourney"))
     t0 = time.monotonic()
     proc = subprocess.Popen([tourney, "--ledger", str(db), "serve", "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=subprocess.DEVNULL)
+                             "--port", str(port), "--server", args.server],
+                            stdout=subprocess.DEVNULL)
     try:
         while True:
             try:
@@ -163,7 +165,7 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.05)
-        print(f"BENCH serve-start players={args.players} seconds="
+        print(f"BENCH serve-start server={args.server} players={args.players} seconds="
               f"{time.monotonic() - t0:.2f} rss_mb={rss_mb(proc.pid):.0f}", flush=True)
         page = httpx.get(base + "/pairings")
         gz = httpx.get(base + "/pairings", headers={"Accept-Encoding": "gzip"})

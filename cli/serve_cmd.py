@@ -14,7 +14,7 @@ from __future__ import annotations
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -77,6 +77,10 @@ def serve(
         "--qr-page", metavar="FILE", show_default=False,
         help="Also write the printable QR-code page to FILE (it is served at /qr).")]
         = None,
+    server: Annotated[str, typer.Option(
+        "--server", metavar="uvicorn|granian",
+        help="The ASGI server: uvicorn (installed), or granian (pip install granian: "
+             "serves cached pages faster).")] = "uvicorn",
 ) -> None:
     """Serve the event's live pages to every phone: pairings, your table, standings, the
     round clock, the bracket; updated as the log grows, checkable against it.
@@ -96,6 +100,15 @@ def serve(
 
     s = Session(ctx)
     location = s.location
+    if server not in ("uvicorn", "granian"):
+        raise UsageError(f"--server {server!r} is not uvicorn or granian",
+                         hint="leave it out for uvicorn")
+    if server == "granian":
+        try:
+            import granian  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+        except ImportError:
+            raise UsageError("granian is not installed",
+                             hint="pip install granian, or leave out --server") from None
     sock = bind(host, port)
     port = int(sock.getsockname()[1])
     try:
@@ -115,9 +128,32 @@ def serve(
             raise UsageError(f"cannot write {qr_out}: {exc.strerror}",
                              hint="pass a writable --qr-page path") from None
     _announce(hub.url, hub.data.name, hub.follower.log, qr_out)
+    if server == "granian":
+        sock.close()
+        hub.close()
+        _granian(location.text, s.g.tournament, hub.url, host, port)
+        return
     config = uvicorn.Config(create_app(hub, qr_page=page), log_level="warning",
                             access_log=False, lifespan="on", timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _granian(ledger_text: str, tournament: str | None, url: str, host: str,
+             port: int) -> None:
+    """Serve ``server.asgi:app`` with granian (its worker builds its own hub)."""
+    import os
+
+    from granian import Granian  # type: ignore[import-not-found,unused-ignore]
+
+    from server import asgi
+
+    os.environ[asgi.LEDGER] = ledger_text
+    os.environ[asgi.URL] = url
+    if tournament:
+        os.environ[asgi.TOURNAMENT] = tournament
+    options: dict[str, Any] = {"address": host, "port": port, "interface": "asgi",
+                               "factory": True, "log_level": "warning", "workers": 1}
+    Granian("server.asgi:app", **options).serve()
 
 
 def _announce(url: str, name: str, log: str, qr_out: Path | None) -> None:

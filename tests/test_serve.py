@@ -354,3 +354,16 @@ def test_a_trio_event_shows_team_tables_with_seats_and_finds_members(
         n = int(member.split()[0].lstrip("#"))
         mine = get(base + f"/p/{n}").text
         assert f"{first['table']} seat 1" in mine and "(team:" in mine
+
+
+def test_serve_with_granian(event: tuple[Cli, str, dict[str, Any]]) -> None:
+    """``--server granian`` serves the same pages (its worker builds its own hub)."""
+    pytest.importorskip("granian", reason="granian is not installed (pip install granian)")
+    cli, _log, doc = event
+    with serve_process(cli.cwd, cli.env, serve_args=("--server", "granian")) as (base, _p):
+        page = get(base + "/pairings")
+        assert page.status_code == 200 and f"#{doc['tables'][0]['players'][0]} " in page.text
+        assert get(base + "/pairings", **{"If-None-Match": page.headers["etag"]}
+                   ).status_code == 304
+        record(cli, "hotc-swiss-de", 1, doc["tables"][0])
+        wait_until(lambda: "wins" in get(base + "/pairings").text, 5)

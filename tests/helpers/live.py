@@ -59,12 +59,15 @@ def running(ledger: str | Path, tournament: str | None = None) -> Iterator[tuple
 
 
 @contextmanager
-def serve_process(cwd: Path, env: dict[str, str], *args: str,
-                  port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``tourney serve --host 127.0.0.1 --port P`` as a process; killed on exit."""
+def serve_process(cwd: Path, env: dict[str, str], *args: str, port: int | None = None,
+                  serve_args: tuple[str, ...] = ()
+                  ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``tourney [args] serve --host 127.0.0.1 --port P [serve_args]`` as a process;
+    killed on exit."""
     port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "serve", "--host",
-                             "127.0.0.1", "--port", str(port)], cwd=cwd, text=True,
+                             "127.0.0.1", "--port", str(port), *serve_args], cwd=cwd,
+                            text=True,
                             env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
