@@ -36,6 +36,7 @@ import csv
 import io
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import msgspec
@@ -209,12 +210,14 @@ def standings(state: TournamentState) -> list[Standing]:
         oomw=frac(x.oomw), cut_finish=x.cut_finish) for x in ranked_lines(state)]
 
 
+@lru_cache(maxsize=8192)   # pure; a field shares few distinct values (issue 22)
 def _fraction_text(num: int, den: int) -> str:
     """"num/den" in lowest terms (DESIGN.md §4), "1/1" and "0/1" included."""
     g = math.gcd(num, den)
     return f"{num // g}/{den // g}"
 
 
+@lru_cache(maxsize=8192)
 def _truncated(num: int, den: int, places: int) -> str:
     """num/den (≥ 0) truncated to ``places`` decimals, e.g. 199/300, 4 → "0.6633"."""
     whole, frac = divmod((num * 10 ** places) // den, 10 ** places)
