@@ -197,7 +197,8 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
         rounds = len(sess.state.fmt.rounds)
         say(f"round {rounds} complete")
-    write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)     # the end-of-event checkpoint
+    # the end-of-event checkpoint
+    write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
     final = sess.state
     return SimulationResult(log=log, events=final.size, rounds=rounds,
                             cut=list(final.fmt.cut or []), champion=final.fmt.champion)
