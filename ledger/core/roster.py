@@ -4,7 +4,8 @@ Owns: ``registered`` (every registered player number, ascending), ``still_in`` (
 player: registered and not withdrawn from the event by the format's rules — dropped,
 disqualified, declared forfeit; ``not_still_in`` for many, the plug-in looked up once)
 and ``roster`` (all such players, ascending: the active roster).  The one definition
-the draw rules (command side and audit) use.  Who has left is the format's knowledge: the core asks the plug-in (``FormatPlugin.has_left``).
+the draw rules (command side and audit) use.  Who has left is the format's knowledge:
+the core asks the plug-in (``FormatPlugin.has_left``).
 
 May import: ``ledger.core.state``, ``ledger.core.format_socket``.
 """
