@@ -60,6 +60,8 @@ def _within(value: Any) -> bool:
                 return False
         return True
     if t is list:
+        if value and set(map(type, value)) == {int}:   # numbers only: min and max in C
+            return bool(-MAX_SAFE_INT <= min(value) and max(value) <= MAX_SAFE_INT)
         for item in value:
             ok = _plain_ok(item)
             if not (_within(item) if ok is None else ok):
