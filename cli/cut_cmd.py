@@ -7,7 +7,8 @@ checkpoint after each.  Selection, seeding and pairing are the ledger's
 (``Tournament.select_cut`` / ``seed_bracket``: HOTC-CUT-1..3, HOTC-TOP-1, AMB-H6/H9/H10),
 never redone here.
 
-May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``cli.result_text``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``cli.round_cmd``, ``cli.result_text``, ``cli.pages_cmd``
+(the held-round line), ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -124,8 +125,13 @@ def bracket(
     lines = [f"{seq_span(events)}: " + ("bracket seeded and round paired" if seeded
                                         else "next bracket round paired"),
              *_slot_lines(st, slots), *round_lines(st, rnd)]
+    from cli.pages_cmd import held_line
+
+    held, held_text = held_line(st, events)
+    if held_text:
+        lines.append(held_text)
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     s.emit({"ok": True, "tournament": log, "seeded": seeded, "slots": slots,
-            "round": round_json(rnd), "events": events_brief(events),
+            "round": round_json(rnd), "held": held is not None, "events": events_brief(events),
             "checkpoint": None if cp is None else cp.json()}, lines)

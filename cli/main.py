@@ -112,6 +112,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "init": ("tournament_cmd", "init", False, _SETUP),
     "official": ("officials_cmd", "app", True, _SETUP),
     "player": ("players_cmd", "app", True, _SETUP),
+    "team": ("team_cmd", "app", True, _SETUP),
     "registration": ("tournament_cmd", "registration_app", True, _SETUP),
     "seed": ("random_cmd", "seed_app", True, _RANDOM),
     "draw": ("random_cmd", "draw", False, _RANDOM),
@@ -139,8 +140,10 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "consistency": ("log_cmd", "consistency", False, _LOG),
     "export": ("audit_cmd", "export", False, _AUDIT),
     "publish": ("publish_cmd", "publish", False, _AUDIT),
+    "serve": ("serve_cmd", "serve", False, _AUDIT),
     "audit": ("audit_cmd", "app", True, _AUDIT),
     "witness": ("witness_cmd", "app", True, _AUDIT),
+    "pages": ("pages_cmd", "app", True, _AUDIT),
 }
 #: Commands of a group defined in another module (officiating adds to 'round',
 #: 'result' and 'player'): group -> (command, module, attribute).
@@ -148,7 +151,8 @@ GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "round": (("start", "floor_cmd", "round_start"), ("time", "floor_cmd", "round_time"),
               ("extend", "floor_cmd", "round_extend"),
               ("override", "corrections_cmd", "round_override"),
-              ("void", "corrections_cmd", "round_void")),
+              ("void", "corrections_cmd", "round_void"),
+              ("post", "pages_cmd", "round_post")),
     "result": (("eom", "floor_cmd", "result_eom"),
                ("amend", "corrections_cmd", "result_amend"),
                ("wrong-table", "corrections_cmd", "result_wrong_table")),

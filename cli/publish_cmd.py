@@ -92,11 +92,14 @@ def publish(
         note1, cp1 = write_checkpoint(led, log, signer, cp_dir)
         rounds = round_docs(led, log, agg.state)
         view = settled_view(led, log, agg.state)
+        from projections.checkable import checkable_of
+
+        cp = checkable_of(agg.state, led)  # the sealed log: the line phones show (issue 18)
     notes = {str(cp0.size): note0.read_text(), str(cp1.size): note1.read_text()}
     report = report_document(ev, notes)
     try:
         files = render_site(directory, agg.state, figures=figures, rounds=rounds, report=report,
-                            view=view)
+                            view=view, cp=cp)
     except OSError as exc:
         raise write_failure(exc, f"cannot write the site to {directory}",
                             hint=f"the report is signed at seq {ev.seq}; fix the directory "
@@ -135,8 +138,17 @@ def _publish_pairings(s: Session, directory: Path, number: int | None) -> None:
         if rnd is None:
             raise UsageError(f"{log} has no round {n} (rounds 1..{rounds[-1].number})",
                              hint="leave out --round for the latest round")
+        from ledger.core.public_pages import round_posted
+
+        if not round_posted(st, n):         # the posting gate (ADR 0023, PAGES-3)
+            raise RuleError("PAGES-3", f"round {n} is held: not on public pages until "
+                            "the head judge posts it",
+                            hint=f"the head judge runs 'tourney round post {n}' first")
+        from projections.checkable import checkable_of
+
         page = round_page(st, round_doc(rnd, override_of(led, log, st, rnd),
-                                        lost_bye=bye_lost(st, rnd)), st.size)
+                                        lost_bye=bye_lost(st, rnd)), st.size,
+                          checkable_of(st, led))
     path = directory / f"round-{n}.html"
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -156,7 +156,7 @@ def result_import(
     """
     from cli.result_entry import Unchanged, enter_result
     from cli.results_cmd import closing
-    from ledger.formats.match.events import ResultRecorded
+    from ledger.formats.match.events import MatchResult
 
     s = Session(ctx, key=key, json=json)
     name = "stdin" if file == "-" else file
@@ -194,7 +194,7 @@ def result_import(
                                   "seq": events.seq})
                 continue
             body = events[0].body
-            assert isinstance(body, ResultRecorded)
+            assert isinstance(body, MatchResult)     # a table's or a seat's result
             written.append({"line": slip.line, "seq": events[0].seq, "round": body.round,
                             "table": body.table, "winner": body.winner,
                             "losers": list(body.losers)})

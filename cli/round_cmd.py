@@ -8,8 +8,8 @@ the result phrase is the format's (``projections.result_words``).  Pairing itsel
 (``Tournament.pair_round``), never redone here; the checkpoint after the pairing is
 ``cli.common.auto_checkpoint``.
 
-May import: ``typer``, ``cli.common``, ``cli.result_text``, ``cli.text``, ``ledger.*``,
-``projections.*``.
+May import: ``typer``, ``cli.common``, ``cli.result_text``, ``cli.text``, ``cli.pages_cmd``
+(the held-round lines), ``ledger.*``, ``projections.*``.
 """
 
 from __future__ import annotations
@@ -229,18 +229,23 @@ def round_pair(
         done="round paired", kinds=("round_paired",))
     st = agg.state
     own = plugin_of(agg).round_display(st, None)
+    from cli.pages_cmd import held_line
+
+    held, held_text = held_line(st, events)
     if own is not None:                  # a format with rounds of its own (WoT Games)
-        lines = [f"{seq_span(events)} written", *own[0]]
+        lines = [f"{seq_span(events)} written", *own[0], *([held_text] if held_text else [])]
         if cp is not None:
             lines.append(f"checkpoint: {cp}")
-        s.emit({"ok": True, "tournament": log, **own[1], "events": events_brief(events),
+        s.emit({"ok": True, "tournament": log, **own[1], "held": held is not None,
+                "events": events_brief(events),
                 "checkpoint": None if cp is None else cp.json()}, lines)
         return
     rnd = st.fmt.rounds[-1]
     data = {"ok": True, "tournament": log, **round_json(rnd, lost_bye=bye_lost(st, rnd)),
-            "events": events_brief(events),
+            "held": held is not None, "events": events_brief(events),
             "checkpoint": None if cp is None else cp.json()}
-    lines = [f"{seq_span(events)} written", *round_lines(st, rnd)]
+    lines = [f"{seq_span(events)} written", *round_lines(st, rnd),
+             *([held_text] if held_text else [])]
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
     s.emit(data, lines)
@@ -271,8 +276,10 @@ def round_show(
         agg = led.load(log)
         st = agg.state
         own = plugin_of(agg).round_display(st, number)
+        from cli.pages_cmd import held_notice
+
         if own is not None:              # a format with rounds of its own (WoT Games)
-            s.emit(own[1], own[0])
+            s.emit(own[1], [*own[0], *held_notice(st, int(own[1].get("round", 0)))])
             return
         rounds = st.fmt.rounds
         if not rounds:
@@ -282,6 +289,10 @@ def round_show(
 
         rnd = load_round(led, log, st, rounds[-1].number if number is None else number)
         over = None if rnd is None else override_of(led, log, st, rnd)
+        if html:  # the wall sheet carries the line phones show (issue 18)
+            from projections.checkable import checkable_of
+
+            cp = checkable_of(st, led)
     if rnd is None:
         raise UsageError(f"{log} has no round {number} (rounds 1..{rounds[-1].number})",
                          hint="run 'tourney round show' for the latest round")
@@ -292,7 +303,8 @@ def round_show(
         from projections.site import round_page
 
         sys.stdout.write(round_page(st, round_doc(rnd, over, lost_bye=bye_lost(st, rnd), state=st),
-                                    st.size))
+                                    st.size, cp))
         sys.stdout.flush()
         return
-    s.emit(round_json(rnd, over, lost_bye=bye_lost(st, rnd)), round_lines(st, rnd, over))
+    s.emit(round_json(rnd, over, lost_bye=bye_lost(st, rnd)),
+           [*round_lines(st, rnd, over), *held_notice(st, rnd.number)])

@@ -54,10 +54,14 @@ def standings(
         log = s.tournament(led)
         st = led.load(log).state
         view = settled_view(led, log, st)
+        if html:  # the sheet carries the line phones show (issue 18)
+            from projections.checkable import checkable_of
+
+            cp = checkable_of(st, led)
     if html:
         from projections.site import standings_page
 
-        sys.stdout.write(standings_page(st, view, st.size))
+        sys.stdout.write(standings_page(st, view, st.size, cp))
         sys.stdout.flush()
         return
     if csv_out:

@@ -200,6 +200,7 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     Example: tourney info --json
     """
     from cli.text import LINE_WIDTH, fit
+    from ledger.core.public_pages import pages_options
     from ledger.proofs.checkpoint import parse_checkpoint_note
     from ledger.proofs.checkpoint_store import latest_note
 
@@ -234,9 +235,10 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
                              "closed_seq": st.registration_closed_seq},
             "policy": msgspec.to_builtins(st.ledger_policy),
             **progress, "next": _next_step(st),
-            "size": st.size, "head": st.head, "created": st.created_time,
+            "size": st.size, "root": _root(st), "head": st.head, "created": st.created_time,
             "last_event_time": st.last_time, "ledger": s.location.display(),
-            "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest}
+            "checkpoints_dir": str(cp_dir), "latest_checkpoint": latest,
+            "public_pages": pages_options(st).json()}
     params = ", ".join(f"{k}={v}" for k, v in sorted((fmt.params if fmt else {}).items()))
     rnd = progress["round"]
     if rnd is None:
@@ -261,13 +263,27 @@ def info(ctx: typer.Context, json: JsonOpt = False) -> None:
     if champ is not None:
         player = st.players.get(champ)
         lines.append(f"champion:     #{champ} {player.name if player else ''}".rstrip())
+    opts = pages_options(st)
+    lines.append(fit(f"public pages: {opts.text()}", LINE_WIDTH))
+    if opts.held:
+        lines.append("held:         round" + ("s " if len(opts.held) > 1 else " ")
+                     + ", ".join(str(n) for n in opts.held)
+                     + " (not on public pages until 'tourney round post')")
     lines += [f"next:         {_next_step(st)}",
               f"size:         {st.size} events",
+              f"root:         {_root(st)} (the live pages' footer)",
               f"head:         {st.head}",
               "checkpoint:   " + (f"size {latest['size']} ({latest['where']})" if latest
                                  else "none yet (the head judge signs one: 'tourney "
                                       "checkpoint')")]
     s.emit(data, lines)
+
+
+def _root(st: Any) -> str:
+    """The Merkle root of the log now: what every page's checkable line shows."""
+    from ledger.proofs.merkle import frontier_root
+
+    return frontier_root(st.merkle).hex()
 
 
 @registration_app.command("close")

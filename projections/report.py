@@ -45,8 +45,20 @@ def report_figures(state: TournamentState, size: int, root_hex: str) -> dict[str
         "champion": summary["champion"],
         "cut": summary["cut"],
         "rounds": summary["rounds"],
-        "standings": table["players"],
+        "standings": _public_rows(state, table["players"]),
     }
+
+
+def _public_rows(state: TournamentState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The standings rows as public pages name players (ADR 0023): a report is published
+    with the site, so a name the organizer keeps off public pages is kept out of it too
+    (the rows themselves when pages show full names, so older reports are unchanged)."""
+    from ledger.core.public_pages import NameStyle, public_short_name
+
+    if state.pages.names is NameStyle.FULL:
+        return rows
+    return [{**r, "name": public_short_name(state, r["number"])} if "name" in r else r
+            for r in rows]
 
 
 def report_digest(figures: dict[str, Any]) -> str:
@@ -118,13 +130,21 @@ def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False,
             out["words"] = describe(state, res)
         return out
 
+    plugin = plugin_for(state.format.id if state is not None and state.format else None)
+
+    def seats(table: int) -> dict[str, Any]:    # a team table's seats (issue 20)
+        got = None if plugin is None or state is None else \
+            plugin.table_seats(state, rnd.number, table)
+        return {} if got is None else {"seats": got}
+
     return {"round": rnd.number, "phase": str(getattr(rnd.phase, "value", rnd.phase)),
             "bye": rnd.bye, "advances": list(rnd.advances),
             "closed": rnd.closed_seq is not None, "bye_lost": lost_bye,
             "overridden": None if overridden is None else overridden.json(),
             "tables": [{"table": t.table, "players": list(t.players),
                         "groups": list(t.groups), "rematch": t.rematch,
-                        "pair_down": t.pair_down, "result": result(t.result)}
+                        "pair_down": t.pair_down, "result": result(t.result),
+                        **seats(t.table)}
                        for t in rnd.tables]}
 
 
@@ -147,11 +167,13 @@ def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any
     return out
 
 
-def bracket_doc(state: TournamentState, rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """The top-cut bracket: seeded slots and each top-cut round's matches."""
+def bracket_doc(state: TournamentState, rounds: list[dict[str, Any]], *,
+                champion: int | None | bool = False) -> dict[str, Any]:
+    """The top-cut bracket: seeded slots and each top-cut round's matches (``champion``:
+    when the caller has the standings already; computed from them otherwise)."""
     h = state.fmt if isinstance(state.fmt, MatchState) else None
     return {"slots": h.slots if h else None, "cut": h.cut if h else None,
-            "champion": event_summary(state)["champion"],
+            "champion": event_summary(state)["champion"] if champion is False else champion,
             "rounds": [r for r in rounds if r["phase"] == "top_cut"]}
 
 

@@ -6,7 +6,11 @@ Owns: ``render_site`` (pages + JSON into a directory), ``standings_page`` and
 standings table are those the format declares (``ledger.standings_view``: header,
 alignment, phone or not, a percentage with its exact fraction one tap away); result words
 are the format's (``projections.result_words.describe``, via ``round_doc``); rounds are the
-plain dicts of ``projections.report.round_doc``.  Names no format.
+plain dicts of ``projections.report.round_doc``.  Players are named as the organizer
+chose for public pages (``ledger.core.public_pages``, ADR 0023: full name by default, so
+a ledger that never set it prints what it always did), and a round whose pairing waits
+for the head judge's posting is left out of the site; ``public_view`` is the standings
+as public pages name players (the live server calls it too).  Names no format.
 
 May import: ``jinja2``, ``ledger.*``, ``projections.*``.
 """
@@ -16,9 +20,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.core.public_pages import (
+    NameStyle,
+    held_rounds,
+    public_label,
+    public_short_name,
+    round_posted,
+)
 from ledger.core.state import TournamentState
 from ledger.standings_view import Align, StandingsView
-from projections.report import bracket_doc, player_label, to_json
+from projections.checkable import Checkable, checkable_of
+from projections.report import bracket_doc, to_json
 from projections.standings_doc import event_summary, standings_view
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -44,12 +56,14 @@ def _tournament(state: TournamentState, size: int) -> dict[str, Any]:
     champ = summary["champion"]
     return {"name": state.name or state.log, "format": state.format.id if state.format else "",
             "players": len(state.players), "size": size,
-            "champion": None if champ is None else f"#{champ} {player_label(state, champ)}",
+            "champion": None if champ is None else public_label(state, champ),
             "cut": summary["cut"]}
 
 
 def _label(state: TournamentState, n: int | None) -> str:
-    return "—" if n is None else f"#{n} {player_label(state, n)}"
+    """A player on a public page: ``#17 Name "nick"``, ``#17 Ann L.`` or ``#17``, per the
+    organizer's style (``public_label``)."""
+    return "—" if n is None else public_label(state, n)
 
 
 def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
@@ -60,8 +74,9 @@ def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
     return str(res.get("words") or "recorded")
 
 
-def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
-    tables, by_name = [], []
+def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
+    tables: list[dict[str, Any]] = []
+    by_name: list[dict[str, Any]] = []
     for tb in r["tables"]:
         a, b = tb["players"]
         marks = ", ".join(([ "rematch"] if tb.get("rematch") else [])
@@ -70,10 +85,20 @@ def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         winner = None if res is None or res["winner"] is None else \
             (0 if res["winner"] == a else 1)
         sides = tb.get("sides") or ("", "")
+        seats = [{"seat": st["seat"], "a": _label(state, st["players"][0]),
+                  "b": _label(state, st["players"][1]), "result": st["result"] or "—"}
+                 for st in tb.get("seats") or []]        # a team table (issue 20)
         tables.append({"table": tb["table"], "a": _label(state, a) + sides[0],
-                       "b": _label(state, b) + sides[1],
+                       "b": _label(state, b) + sides[1], "seats": seats,
                        "marks": marks, "result": _result_text(state, res), "winner": winner})
-        for me, other in ((a, b), (b, a)):
+        for st in tb.get("seats") or []:
+            x, y = st["players"]
+            for me, other in ((x, y), (y, x)):
+                by_name.append({"label": _label(state, me),
+                                "table": f"{tb['table']} seat {st['seat']}",
+                                "opponent": _label(state, other),
+                                "key": _sort_key(state, me)})
+        for me, other in () if tb.get("seats") else ((a, b), (b, a)):
             by_name.append({"label": _label(state, me), "table": tb["table"],
                             "opponent": _label(state, other), "key": _sort_key(state, me)})
     if r.get("bye") is not None:
@@ -100,11 +125,32 @@ def _round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
 
 
 def _sort_key(state: TournamentState, n: int) -> tuple[str, int]:
-    p = state.players.get(n)
-    return ((p.name if p else "").casefold(), n)
+    """The "by name" order: by the name the page shows (by number when it shows none),
+    so the order never tells a hidden name."""
+    if state.pages.names is NameStyle.FULL:
+        p = state.players.get(n)
+        return ((p.name if p else "").casefold(), n)
+    return (public_short_name(state, n).casefold(), n)
 
 
-def _standings_view(view: StandingsView) -> dict[str, Any]:
+def public_view(state: TournamentState, view: StandingsView) -> StandingsView:
+    """The standings with each row's name as public pages show it (the view itself when
+    they show full names)."""
+    from dataclasses import replace
+
+    if state.pages.names is NameStyle.FULL:
+        return view
+
+    def named(fields: dict[str, Any], n: int) -> dict[str, Any]:
+        return {**fields, "name": public_short_name(state, n)} if "name" in fields else fields
+
+    rows = tuple(replace(r, name=public_short_name(state, r.number),
+                         values=named(r.values, r.number),
+                         document=named(r.document, r.number)) for r in view.rows)
+    return replace(view, rows=rows)
+
+
+def standings_table(view: StandingsView) -> dict[str, Any]:
     """The standings table as the format declares it: headers, alignment, which columns a
     phone keeps; a fraction cell shows its display text with the exact fraction one tap
     away (``<abbr title="191/400">``)."""
@@ -119,45 +165,55 @@ def _standings_view(view: StandingsView) -> dict[str, Any]:
             value = r.values.get(c.key)
             cells.append({"cls": col["cls"], "text": c.text(value), "exact": c.exact(value)})
         rows.append({"status": r.status, "revoked": r.revoked is not None, "cells": cells})
-    revoked = [f"#{r.number} {r.name}: {r.revoked.text()}" for r in view.rows if r.revoked]
+    revoked = [" ".join(x for x in (f"#{r.number}", r.name) if x) + f": {r.revoked.text()}"
+               for r in view.rows if r.revoked]
     return {"heading": view.heading, "as_of": view.as_of, "columns": columns, "rows": rows,
             "revoked": revoked, "notes": list(view.notes), "note": STANDINGS_NOTE}
 
 
-def standings_page(state: TournamentState, view: StandingsView, size: int) -> str:
-    """One self-contained standings page (inline CSS) for the desk printer."""
+def standings_page(state: TournamentState, view: StandingsView, size: int,
+                   cp: Checkable | None = None) -> str:
+    """One self-contained standings page (inline CSS) for the desk printer; ``cp``: the
+    checkable line it carries (``projections.checkable``; the state's own by default)."""
     return str(_env().get_template("standings.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), s=_standings_view(view)))
+        t=_tournament(state, size), nav=None, inline_css=_css(),
+        s=standings_table(public_view(state, view)), checkable=cp or checkable_of(state)))
 
 
-def round_page(state: TournamentState, r: dict[str, Any], size: int) -> str:
-    """One self-contained pairings page (inline CSS) for the desk printer."""
+def round_page(state: TournamentState, r: dict[str, Any], size: int,
+               cp: Checkable | None = None) -> str:
+    """One self-contained pairings page (inline CSS) for the desk printer (the wall
+    sheet), with the checkable line the phones show."""
     return str(_env().get_template("round.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(), r=_round_view(state, r)))
+        t=_tournament(state, size), nav=None, inline_css=_css(), r=round_view(state, r),
+        checkable=cp or checkable_of(state)))
 
 
 def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
                 rounds: list[dict[str, Any]], report: dict[str, Any],
-                view: StandingsView | None = None) -> list[Path]:
+                view: StandingsView | None = None, cp: Checkable | None = None) -> list[Path]:
     """Write the whole site into ``out`` (created; existing files of the same names are
     replaced).  Returns the files written.  ``view``: the standings to show (mid-round,
-    ``projections.standings_doc.settled_view``'s); the state's own by default."""
+    ``projections.standings_doc.settled_view``'s); the state's own by default.  ``cp``:
+    the checkable line every page carries (the state's own by default)."""
+    cp = cp or checkable_of(state)
     env = _env()
-    view = standings_view(state) if view is None else view
+    view = public_view(state, standings_view(state) if view is None else view)
+    rounds = [r for r in rounds if round_posted(state, r["round"])]
     size = figures["checkpoint"]["size"]
     t = _tournament(state, size)
     bracket = bracket_doc(state, rounds)
     nav = {"rounds": [r["round"] for r in rounds], "noun": view.round_noun.capitalize(),
            "bracket": event_summary(state)["cut"] is not None}
-    views = [_round_view(state, r) for r in rounds]
-    common = {"t": t, "nav": nav, "inline_css": None}
+    views = [round_view(state, r) for r in rounds]
+    common = {"t": t, "nav": nav, "inline_css": None, "checkable": cp}
     pages: dict[str, str | bytes] = {"style.css": _css()}
     summary = event_summary(state)
     pages["index.html"] = env.get_template("index.html").render(
-        rounds=views, paired=summary["rounds"], noun=view.round_noun,
+        rounds=views, paired=summary["rounds"] - len(held_rounds(state)), noun=view.round_noun,
         done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
-        s=_standings_view(view), **common)
+        s=standings_table(view), **common)
     for r, v in zip(rounds, views, strict=True):
         n = r["round"]
         pages[f"round-{n}.html"] = env.get_template("round.html").render(r=v, **common)

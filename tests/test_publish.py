@@ -74,7 +74,7 @@ def test_publish_writes_signed_report_and_site(published: tuple[Cli, dict[str, A
     assert page.count('<th class') == len(standings["columns"])
     # by name: alphabetical, every player of round 1 once
     names = (site / "round-1-names.html").read_text()
-    order = [names.index(f"<tr><td>#{n} Player {n:04d}</td>") for n in range(1, 13)]
+    order = [names.index(f"<tr><td><bdi>#{n} Player {n:04d}</bdi></td>") for n in range(1, 13)]
     assert order == sorted(order)
 
 

@@ -181,7 +181,7 @@ def test_defect_17_round_show_html_links_only_to_pages_it_writes(
     doc = cli("round", "show", "1", "--json").doc
     numbers = sorted({n for t in doc["tables"] for n in t["players"]}
                      | ({doc["bye"]} if doc["bye"] is not None else set()))
-    rows = re.findall(r"<tr><td>#(\d+) ", by_name)
+    rows = re.findall(r"<tr><td><bdi>#(\d+) ", by_name)
     assert sorted(int(n) for n in rows) == numbers
 
 

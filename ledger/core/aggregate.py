@@ -9,7 +9,7 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 May import: ``eventsourcing``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.rules``,
 ``ledger.core.draw``, ``ledger.wire.keys``, ``ledger.core.format_socket``, ``ledger.wire.clock``,
 ``ledger.wire.text``,
-``ledger.errors``, ``ledger.core.decided``.
+``ledger.errors``, ``ledger.core.decided``, ``ledger.wire.pages``.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from ledger.wire.events import (
     seal,
 )
 from ledger.wire.keys import PublicKey, Signer
+from ledger.wire.pages import NameStyle, PairingsPosted, PublicPagesSet
 from ledger.wire.text import check_leaf_size, checked_text
 
 
@@ -178,6 +179,20 @@ class Tournament(BaseAggregate[str]):
                       time: str) -> SignedEvent:
         return self.record(PlayerRenamed(number=number, name=name, reason=reason), signer,
                            time)
+
+    def set_public_pages(self, signer: Signer, time: str, *, names: NameStyle | None = None,
+                         penalties: bool | None = None,
+                         hold_pairings: bool | None = None) -> SignedEvent:
+        """Record the public pages' options (ADR 0023); an option not given keeps its value."""
+        p = self.state.pages
+        return self.record(PublicPagesSet(
+            names=p.names if names is None else names,
+            penalties=p.penalties if penalties is None else penalties,
+            hold_pairings=p.hold if hold_pairings is None else hold_pairings), signer, time)
+
+    def post_pairings(self, round_no: int, signer: Signer, time: str) -> SignedEvent:
+        """Post a held round's pairings to public pages (head judge, PAGES-2..4)."""
+        return self.record(PairingsPosted(round=round_no), signer, time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         if self.state.format is not None:

@@ -166,6 +166,18 @@ class FormatPlugin:
         are made over (THREATS T25).  Formats with match records override this."""
         return False
 
+    def paired_round(self, state: TournamentState, body: Body) -> int | None:
+        """The round (a Game in Wheel of Time) ``body`` pairs or re-pairs — an engine's
+        pairing, a head judge's override, a pairing after a void — else None.  Called by
+        the core's fold after this format's own transition of every event (so: cheap,
+        pure, from the body); the public pages' posting gate is keyed on it (ADR 0023)."""
+        return None
+
+    def unpaired_round(self, state: TournamentState, body: Body) -> int | None:
+        """The round whose pairing ``body`` takes back (a void before any result), else
+        None: that round has no pairing to show or post until it is paired again."""
+        return None
+
     # -- command verbs (DESIGN.md §8); a format overrides those it runs ----------------
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:
@@ -272,6 +284,13 @@ class FormatPlugin:
         of ``round show``; None: the match layer's display."""
         return None
 
+    def table_seats(self, state: TournamentState, round_no: int,
+                    table: int) -> list[dict[str, Any]] | None:
+        """A team event's seats of one table (issue 20): ``[{"seat", "players",
+        "result"}]`` (result: words or None), position k against position k; None for a
+        table of single players (the pages then show the table alone)."""
+        return None
+
     def group_column(self, state: TournamentState) -> tuple[str, int]:
         """The pairing sheet's score column: its header and what one win group is worth
         (HotC pairs by wins; Bushiroad by points, BR-SWISS-2)."""
@@ -317,6 +336,12 @@ class FormatPlugin:
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
         raise _no_verb(self, "drop")
+
+    def after_disqualification(self, t: Tournament, signer: Signer, time: str,
+                               number: int) -> list[SignedEvent]:
+        """What a disqualification of ``number`` entails beyond its own events (a team
+        event: a member's disqualification drops the team, BR-DROP-4; issue 20)."""
+        return []
 
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:

@@ -6,7 +6,8 @@ replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 
 May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
-``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``.
+``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
+``ledger.wire.pages``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ledger.wire.events import (
     TournamentCreated,
 )
 from ledger.wire.keys import key_id
+from ledger.wire.pages import PairingsPosted, PublicPagesSet
 
 MAX_PLAYER_NUMBER = 2**31 - 1
 CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
@@ -58,6 +60,8 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.DRAW_MADE.value: frozenset({Role.HEAD_JUDGE}),       # LEDGER-RAND-3
     Kind.SEED_COMMITTED.value: frozenset({Role.HEAD_JUDGE}),  # LEDGER-RAND-3
     Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # DESIGN.md §11
+    Kind.PUBLIC_PAGES_SET.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # PAGES-5
+    Kind.PAIRINGS_POSTED.value: frozenset({Role.HEAD_JUDGE}),                   # PAGES-5
     CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
 }
 
@@ -323,3 +327,31 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
     if body.result != expected:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "
                         f"but DRAW-v1 gives {expected}", finding="draw_mismatch")
+
+
+@checks(PublicPagesSet)
+def _pages_set(state: TournamentState, body: PublicPagesSet, actor: str) -> None:
+    """PAGES-1: an options event changes something (any time after genesis, ADR 0023)."""
+    p = state.pages
+    if (body.names, body.penalties, body.hold_pairings) == (p.names, p.penalties, p.hold):
+        raise RuleError("PAGES-1", "the public pages options are already names="
+                        f"{p.names.value}, penalties={'on' if p.penalties else 'off'}, "
+                        f"hold pairings={'on' if p.hold else 'off'}",
+                        hint="nothing to record; see 'tourney pages show'")
+
+
+@checks(PairingsPosted)
+def _pairings_posted(state: TournamentState, body: PairingsPosted, actor: str) -> None:
+    """PAGES-2..4: only a paired round held by the gate is posted, once per pairing."""
+    p, n = state.pages, body.round
+    if n not in p.paired:
+        raise RuleError("PAGES-2", f"round {n} is not paired (nothing to post)",
+                        hint="pair it with 'tourney round pair'; see 'tourney pages show'")
+    if n in p.posted:
+        raise RuleError("PAGES-4", f"round {n} was already posted at seq {p.posted[n]}",
+                        hint="nothing to post; phones already show it")
+    if n not in p.held:
+        raise RuleError("PAGES-3", f"round {n} is not held: its pairing (seq "
+                        f"{p.paired[n]}) has been on public pages since it was recorded",
+                        hint="only a round paired while hold pairings is on waits for "
+                             "posting; see 'tourney pages show'")

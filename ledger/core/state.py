@@ -7,7 +7,8 @@ the audit validates on replay with the same rule functions, and both fold with t
 
 May import: ``msgspec``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
 ``ledger.core.format_socket`` (the
-format socket), ``ledger.wire.clock`` (``later_time`` only: never reads a clock).
+format socket), ``ledger.wire.clock`` (``later_time`` only: never reads a clock),
+``ledger.core.pages_state`` and ``ledger.wire.pages`` (the public pages, ADR 0023).
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from typing import Any
 
 import msgspec
 
-from ledger.core.format_socket import plugin_for
+from ledger.core.format_socket import Format, plugin_for
+from ledger.core.pages_state import (
+    PagesState,
+    note_options,
+    note_paired,
+    note_posted,
+    note_unpaired,
+)
 from ledger.proofs.merkle import frontier_append, leaf_hash
 from ledger.wire.clock import later_time
 from ledger.wire.events import (
@@ -39,6 +47,7 @@ from ledger.wire.events import (
     SignedEvent,
     TournamentCreated,
 )
+from ledger.wire.pages import PairingsPosted, PublicPagesSet
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -121,6 +130,8 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     # (seeds must be published after it) and the drand beacons already used as seeds
     latest_time: str = ""
     beacons_used: dict[str, int] = {}  # "<chain>:<round>" -> seq of its seed_recorded
+    #: issue 18 (ADR 0023): the public pages' options and which rounds wait for posting
+    pages: PagesState = msgspec.field(default_factory=PagesState)
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -153,12 +164,24 @@ def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None
         plugin = plugin_for(state.format.id if state.format else None)
         if plugin is not None:
             plugin.evolve(state, ev)
+            _note_pairing(state, plugin, ev)
     frontier_append(state.merkle, state.size,
                     leaf_hash(ev.leaf) if merkle_leaf is None else merkle_leaf)
     state.size = ev.seq
     state.head = ev.leaf_hash_hex if head is None else head
     state.last_time = ev.time
     state.latest_time = later_time(state.latest_time, ev.time)
+
+
+def _note_pairing(state: TournamentState, plugin: Format, ev: SignedEvent) -> None:
+    """What the format says this event does to a round's pairing (ADR 0023)."""
+    paired = plugin.paired_round(state, ev.body)
+    if paired is not None:
+        note_paired(state.pages, paired, ev.seq)
+        return
+    unpaired = plugin.unpaired_round(state, ev.body)
+    if unpaired is not None:
+        note_unpaired(state.pages, unpaired)
 
 
 @applies(TournamentCreated)
@@ -248,3 +271,13 @@ def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
     state.draw_results[ev.seq] = body.result
     state.draw_items[ev.seq] = body.items
     state.last_draw = [ev.seq, body.seed_seq]
+
+
+@applies(PublicPagesSet)
+def _pages_set(state: TournamentState, ev: SignedEvent, body: PublicPagesSet) -> None:
+    note_options(state.pages, ev.seq, body.names, body.penalties, body.hold_pairings)
+
+
+@applies(PairingsPosted)
+def _pairings_posted(state: TournamentState, ev: SignedEvent, body: PairingsPosted) -> None:
+    note_posted(state.pages, body.round, ev.seq)

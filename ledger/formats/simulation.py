@@ -24,6 +24,7 @@ from ledger.core.aggregate import Tournament
 from ledger.core.draw import seed_from_material, stream_below
 from ledger.core.params import Param
 from ledger.core.state import TournamentState
+from ledger.formats.bushiroad import team_sim
 from ledger.formats.hotc import plan as hotc_plan
 from ledger.formats.hotc import revision as hotc_revision
 from ledger.formats.match.model import Outcome, Phase, Status
@@ -117,8 +118,12 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     sess = ledger.session(log)
     sess.write(lambda t, now: t.add_official(
         PublicKey(sk.public_key_raw, sk.name), Role.SCOREKEEPER, sk.name, hj, now))
+    teams = team_sim.team_steps(params, players, sk)     # team events (issue 20)
+    if teams:
+        players -= players % team_sim.SIZES[str((params or {})["team_mode"])]
     _batched(sess, [partial(_register, sk, i) for i in range(1, players + 1)])
-    say(f"registered {players} players")
+    _batched(sess, teams)
+    say(f"registered {players} players" + (f" in {len(teams)} teams" if teams else ""))
     sim_material = f"simulation:{seed_text}"
     sess.write(lambda t, now: t.record_seed(
         material=sim_material, source="tourney simulate", ctx=f"{log}/simulation",
@@ -231,19 +236,35 @@ def _play(sess: WriteSession, log: str, sk: Signer, sim_seed: bytes, timeouts: F
     if rnd is None:
         return
     steps: list[Step] = []
+    seats = 0 if hotc else team_sim.seat_count(state)
     for tab in rnd.tables:
         if tab.result is not None:
             continue
-        u = stream_below(sim_seed, f"{log}/sim/R{rnd.number}/T{tab.table}", SCALE)
-        side = tab.players[u % 2]
-        kw: dict[str, Any] = {"round_no": rnd.number, "table": tab.table}
-        if u < _rate(timeouts) and (hotc or rnd.phase is Phase.SWISS):
-            kw["outcome"] = Outcome.TIMEOUT
-            if not hotc:             # time-up in a BO1: the game in progress is drawn
-                kw["games"] = [0, 0, 1]
-            elif rnd.phase is Phase.TOP_CUT:
-                kw["turn_player"] = side
-        else:
-            kw.update(outcome=Outcome.WIN, winner=side)
-        steps.append(partial(_result, sk, kw))
+        for k in range(1, seats + 1):      # a team table: each seat's match (BR-TEAM-2)
+            steps.append(partial(_result, sk, _outcome(
+                sim_seed, f"{log}/sim/R{rnd.number}/T{tab.table}/S{k}",
+                team_sim.seat_players(state, tab.players, k), rnd.number, tab.table,
+                timeouts, rnd.phase, hotc=False) | {"seat": k}))
+        if seats:
+            continue
+        steps.append(partial(_result, sk, _outcome(
+            sim_seed, f"{log}/sim/R{rnd.number}/T{tab.table}", tab.players, rnd.number,
+            tab.table, timeouts, rnd.phase, hotc=hotc)))
     _batched(sess, steps)
+
+
+def _outcome(sim_seed: bytes, ctx: str, players: list[int], round_no: int, table: int,
+             timeouts: Fraction, phase: Phase, *, hotc: bool) -> dict[str, Any]:
+    """One simulated table's (or seat's) result keywords, drawn from its own stream."""
+    u = stream_below(sim_seed, ctx, SCALE)
+    side = players[u % 2]
+    kw: dict[str, Any] = {"round_no": round_no, "table": table}
+    if u < _rate(timeouts) and (hotc or phase is Phase.SWISS):
+        kw["outcome"] = Outcome.TIMEOUT
+        if not hotc:             # time-up in a BO1: the game in progress is drawn
+            kw["games"] = [0, 0, 1]
+        elif phase is Phase.TOP_CUT:
+            kw["turn_player"] = side
+    else:
+        kw.update(outcome=Outcome.WIN, winner=side)
+    return kw

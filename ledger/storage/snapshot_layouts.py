@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "9f116617e41db79b",
-    "bushiroad-de": "ce510beab3f4dbbb",
-    "bushiroad-swiss": "ce510beab3f4dbbb",
-    "hotc-swiss-de": "639a69d44c447cd2",
-    "round-robin": "ce510beab3f4dbbb",
-    "single-elim": "ce510beab3f4dbbb",
-    "wot-2001": "a7484358ef04e1e0",
-    "wot-classic": "a7484358ef04e1e0",
+    "": "6d3a3f62e0fbca95",
+    "bushiroad-de": "db12ce40ded6ebb0",
+    "bushiroad-swiss": "db12ce40ded6ebb0",
+    "hotc-swiss-de": "2b9dcf1a02564bc0",
+    "round-robin": "db12ce40ded6ebb0",
+    "single-elim": "db12ce40ded6ebb0",
+    "wot-2001": "0a73251a0c5faca5",
+    "wot-classic": "0a73251a0c5faca5",
 }

@@ -1,3 +1,9 @@
 """The wire format and signatures (DESIGN.md §4-5): canonical encoding, the event
 envelope and bodies, keys and signatures, the text rule, the clock's time format.
+
+Importing the package registers the core bodies that live beside ``events``
+(``ledger.wire.pages``: the public pages, ADR 0023), so every process that decodes a leaf
+knows them, whatever it imported first.
 """
+
+from ledger.wire import pages as _pages  # noqa: F401  (registers its bodies in BODY_TYPES)

@@ -6,6 +6,8 @@ leaf); ``seal`` (envelope → signature → leaf bytes) and ``open_leaf`` (leaf 
 ``SignedEvent``).  Other body fields are free per DESIGN.md; the normative ones are here.
 
 May import: ``msgspec``, ``ledger.wire.canonical``, ``ledger.wire.keys``, ``ledger.errors``.
+(The public pages' bodies, ADR 0023, live in ``ledger.wire.pages``, which the package
+``ledger.wire`` imports first so that they are always registered.)
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class Kind(str, Enum):
     REPORT_PUBLISHED = "report_published"
     PLAYER_WITHDRAWN = "player_withdrawn"
     PLAYER_RENAMED = "player_renamed"
+    PUBLIC_PAGES_SET = "public_pages_set"    # body in ledger.wire.pages (ADR 0023)
+    PAIRINGS_POSTED = "pairings_posted"      # body in ledger.wire.pages (ADR 0023)
 
 
 class Role(str, Enum):
@@ -328,6 +332,7 @@ class ParsedLeaf(msgspec.Struct, frozen=True):
 #: Asked before an unknown kind is refused: the plug-in socket imports the formats not
 #: loaded yet (``ledger.core.plugin.load_all_formats``) and says whether any was.
 ON_UNKNOWN_KIND: list[Callable[[], bool]] = []
+
 
 
 def body_type_of(kind: str) -> type[Body] | None:

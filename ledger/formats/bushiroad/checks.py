@@ -41,6 +41,8 @@ from ledger.formats.bushiroad.plan import (
     tiebreak_needed,
 )
 from ledger.formats.bushiroad.results import Ending, Games
+from ledger.formats.bushiroad.team_results import check_team_result
+from ledger.formats.bushiroad.teams import team_mode
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
 from ledger.formats.match.departure import (
@@ -53,6 +55,7 @@ from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
     MatchKind,
+    MatchResult,
     PlayerDropped,
     ResultCorrected,
     ResultRecorded,
@@ -145,7 +148,7 @@ _ENDINGS = {DecidedBy.PLAYED: (Ending.PLAYED,), DecidedBy.TIMEOUT: (Ending.TIMEO
             DecidedBy.DOUBLE_LOSS: (Ending.PLAYED, Ending.TIMEOUT, Ending.NO_SHOW)}
 
 
-def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
+def _decided(state: TournamentState, body: MatchResult,
              rnd: RoundState, table: TableState) -> None:
     players, phase = table.players, rnd.phase
     if isinstance(body.games, msgspec.UnsetType) or isinstance(body.decided_by,
@@ -190,9 +193,18 @@ def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,
         check_penalty_losers(ms(state), rnd, table, list(body.losers))
 
 
+def _team_table(state: TournamentState, body: MatchResult) -> bool:
+    """A team table's result other than a team's drop or disqualification (those are the
+    match layer's own, BR-DROP-2/4) is derived from its seats (issue 20, BR-TEAM-7)."""
+    return team_mode(state) and body.decided_by not in (DecidedBy.DROP, DecidedBy.PENALTY)
+
+
 @BOOK.checks(ResultRecorded)
 def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
     rnd, table = open_table(state, body.round, body.table)
+    if _team_table(state, body):
+        check_team_result(state, body, rnd.phase, table.players)
+        return
     _decided(state, body, rnd, table)
 
 
@@ -202,6 +214,9 @@ def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> Non
                                   body.reason)
     check_corrector(state, ms(state), rnd, table, body.winner, list(body.losers),
                     body.outcome, actor)
+    if _team_table(state, body):     # derived again from the (corrected) seats
+        check_team_result(state, body, rnd.phase, table.players)
+        return
     _decided(state, body, rnd, table)
 
 

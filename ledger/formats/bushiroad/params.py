@@ -51,9 +51,21 @@ _CUT: dict[str, tuple[Param, Allowed]] = {
 }
 
 
+#: team fights (issue 20, RULES.md §3.16, §8): recorded only when set, so an individual
+#: event's genesis keeps its bytes; ``genesis_params`` adds the other two with team_mode
+TEAM_CHOICES: dict[str, Allowed] = {
+    "team_mode": ("none", "tag", "trio"),                             # BR-TEAM-1
+    "team_communication": ("not_allowed", "allowed"),                 # BR-TEAM-5
+    "team_result_rule": ("more_wins", "more_wins_then_last_seat"),  # AMB-B30
+}
+TEAM_DEFAULTS: dict[str, Param] = {"team_communication": "not_allowed",
+                                   "team_result_rule": "more_wins"}
+
+
 def _spec(*parts: dict[str, tuple[Param, Allowed]], default_cut: int = 0) -> ParamSpec:
     merged = {k: v for part in parts for k, v in part.items()}
-    extra = {k: a for k, a in OFFICIATING_CHOICES.items() if k not in merged}
+    extra = {k: a for k, a in {**OFFICIATING_CHOICES, **TEAM_CHOICES}.items()
+             if k not in merged}
     return ParamSpec(defaults={k: d for k, (d, _) in merged.items()},
                      choices={**{k: a for k, (_, a) in merged.items()}, **extra},
                      default_cut=default_cut, optional=frozenset(extra))

@@ -20,19 +20,31 @@ from ledger.core.plugin import Progress
 from ledger.errors import RuleError
 from ledger.formats.bushiroad import apply as _apply  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import checks as _checks  # noqa: F401  (fills BR_BOOK)
-from ledger.formats.bushiroad import commands, params, plan
+from ledger.formats.bushiroad import commands, params, plan, team_commands
+from ledger.formats.bushiroad import team_book as _team_book  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import vocabulary as br_vocabulary
 from ledger.formats.bushiroad.book import BR_BOOK
 from ledger.formats.bushiroad.events import BR_BODIES
 from ledger.formats.bushiroad.plan import FormatId
+from ledger.formats.bushiroad.team_guard import team_guard
+from ledger.formats.bushiroad.team_results import check_team_spec
+from ledger.formats.bushiroad.teams import (
+    SIZES,
+    TEAM_BODIES,
+    open_team_records,
+    team_mode,
+    teams_of,
+    unteamed,
+)
 from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
-from ledger.formats.match.model import MatchState
+from ledger.formats.match.events import RoundPaired
+from ledger.formats.match.model import MatchState, Outcome
 from ledger.formats.match.plan import match_progress
 from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
-from ledger.wire.events import FormatSpec, SignedEvent
+from ledger.wire.events import Body, FormatSpec, RegistrationClosed, SignedEvent
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -47,7 +59,7 @@ if TYPE_CHECKING:
 
 class BushiroadFormat(MatchFormat):
     state_type = MatchState
-    bodies = BR_BODIES + OFFICIATING_BODIES
+    bodies = BR_BODIES + TEAM_BODIES + OFFICIATING_BODIES
     book = with_officiating(BR_BOOK, MATCH_BOOK)
     game_scores = True
     #: losses that eliminate in the qualifying stage (BR-DE-1: 2; Swiss and RR: never)
@@ -84,10 +96,34 @@ class BushiroadFormat(MatchFormat):
         """The defaults of the revision ``given`` names (the newest when it names none): a
         BR_FR_1_2_0 genesis records exactly the parameters it always did."""
         rules = str(given.get("rules", params.RULES_R2))
-        return {**self.params.defaults, **params.REVISION_PARAMS.get(rules, {}), **given}
+        team = params.TEAM_DEFAULTS if given.get("team_mode") in SIZES else {}
+        return {**self.params.defaults, **params.REVISION_PARAMS.get(rules, {}), **team,
+                **given}
+
+    def next_step(self, state: TournamentState) -> str:
+        if team_mode(state) and state.registration_closed_seq is None:
+            return ("register fighters, then their teams ('tourney team add|import'), then "
+                    "'tourney registration close'")
+        return super().next_step(state)
+
+    def check(self, state: TournamentState, body: Body, actor: str) -> None:
+        team_guard(state, body)          # team events: the team, not a member (issue 20)
+        super().check(state, body, actor)
+
+    def evolve(self, state: TournamentState, ev: SignedEvent) -> None:
+        super().evolve(state, ev)
+        if not team_mode(state):
+            return
+        if isinstance(ev.body, RegistrationClosed):     # the entrants are the teams
+            open_team_records(state)
+        elif isinstance(ev.body, RoundPaired) and state.fmt.teams is not None:
+            prefix = f"{ev.body.round}/"               # a round paired again after a void
+            for key in [k for k in state.fmt.teams.seats if k.startswith(prefix)]:
+                del state.fmt.teams.seats[key]
 
     def check_spec(self, spec: FormatSpec) -> None:
         super().check_spec(spec)
+        check_team_spec(spec)
         rules = str(spec.params.get("rules"))
         own = params.REVISION_PARAMS.get(rules, {})
         other = {k for r in params.REVISION_PARAMS.values() for k in r} - set(own)
@@ -116,10 +152,21 @@ class BushiroadFormat(MatchFormat):
         of rounds for its field (BR-SWISS-ROUNDS-2/3); outside the tables the organizer
         must set it (AMB-B28), and genesis fixed it, so registration does not close on a
         field that would dead-end at 'round pair'."""
+        field = len(state.players)
+        if team_mode(state):
+            left = unteamed(state)
+            if left:
+                raise RuleError("BR-TEAM-1", f"fighters {left} are on no team",
+                                hint="register their team ('tourney team add') or withdraw "
+                                     "them; nothing was written")
+            field = len(teams_of(state).teams)
+            if field < 2:
+                raise RuleError("BR-TEAM-1", "a team event needs at least 2 teams",
+                                hint="register teams with 'tourney team add'")
         if plan.fmt_id(state) is not FormatId.SWISS:
             return
         try:
-            plan.rounds_for_field(state, len(state.players))
+            plan.rounds_for_field(state, field)
         except RuleError as err:
             cut = plan.cut_size(state)
             fits = "9-1024 fighters with a top cut" if cut else "5-1024 fighters"
@@ -136,20 +183,62 @@ class BushiroadFormat(MatchFormat):
 
     def record_result(self, t: Tournament, signer: Signer, time: str,
                       **kw: Any) -> list[SignedEvent]:
+        seat = kw.pop("seat", None)
+        if team_mode(t.state) and seat is None and kw.get("outcome") not in (
+                Outcome.DROP, Outcome.PENALTY):
+            raise team_commands.refuse_typed(kw["round_no"], kw["table"],
+                                             teams_of(t.state).size)
+        if seat is not None:
+            return team_commands.record_seat(t, signer, time, seat=seat, **kw)
         return commands.record_result(t, signer, time, **kw)
+
+    def register_team(self, t: Tournament, signer: Signer, time: str, *,
+                      members: list[int], name: str | None = None,
+                      representative: int | None = None) -> list[SignedEvent]:
+        """A team of a team event (BR-TEAM-1…4); reached by 'tourney team add'."""
+        return team_commands.register_team(t, signer, time, members=members, name=name,
+                                           representative=representative)
+
+    def same_result(self, t: Tournament, result: Any, kw: dict[str, Any]) -> bool:
+        if kw.get("seat") is None:
+            return super().same_result(t, result, kw)
+        done = team_commands.seat_recorded(t, kw["round_no"], kw["table"], kw["seat"])
+        try:
+            decided = team_commands.seat_decision(t, **kw)
+        except RuleError:
+            return False
+        return done is not None and (getattr(done, "winner", None), getattr(done, "losers",
+                                     None), getattr(done, "games", None)) == (
+            decided[0], decided[1], decided[4])
 
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
+        seat = kw.pop("seat", None)
+        if seat is not None:
+            return team_commands.correct_seat(t, signer, time, seat=seat, **kw)
+        if team_mode(t.state) and kw.get("outcome") not in (Outcome.DROP, Outcome.PENALTY):
+            raise team_commands.refuse_typed(kw["round_no"], kw["table"],
+                                             teams_of(t.state).size)
         return commands.correct_result(t, signer, time, **kw)
 
     def progress(self, state: TournamentState) -> Progress:
         return match_progress(state)
 
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
+        if kw.get("seat") is not None:
+            return team_commands.seat_decision(t, **kw)
+        kw.pop("seat", None)
         return commands.decided_result(t, **kw)
+
+    def after_disqualification(self, t: Tournament, signer: Signer, time: str,
+                               number: int) -> list[SignedEvent]:
+        """BR-DROP-4: a member's disqualification drops the team (a team's own, given to
+        its number, is the team's disqualification)."""
+        return team_commands.member_gone(t, signer, time, number)
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
+        number = team_commands.team_of_drop(t, number)      # BR-DROP-4
         return commands.drop_player(t, signer, time, number, reason)
 
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,
@@ -160,6 +249,22 @@ class BushiroadFormat(MatchFormat):
                      material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:
         return commands.seed_bracket(t, signer, time, material=material, source=source)
+
+    def round_display(self, state: TournamentState,
+                      round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
+        if not team_mode(state):
+            return None
+        from ledger.formats.bushiroad.team_display import team_round_display
+
+        return team_round_display(state, round_no)
+
+    def table_seats(self, state: TournamentState, round_no: int,
+                    table: int) -> list[dict[str, Any]] | None:
+        if not team_mode(state):
+            return None
+        from ledger.formats.bushiroad.team_display import table_seats
+
+        return table_seats(state, round_no, table)
 
     def standings(self, state: TournamentState) -> StandingsView:
         from ledger.formats.bushiroad.standings_view import view

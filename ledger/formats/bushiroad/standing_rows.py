@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.mw import fraction_str, mw_str
 from ledger.formats.bushiroad.standings import ranking
+from ledger.formats.bushiroad.teams import team_label
 from ledger.formats.match.model import MatchState, Status
 from ledger.formats.officiating.revocation import revoke, revoked_marks
 
@@ -71,8 +72,11 @@ def br_standings(state: TournamentState, *, keep_revoked: bool = False) -> list[
         if key != prev:
             rank, prev = i + 1, key
         p = state.players.get(row.fighter)
+        name = p.name if p else ""
+        if h.teams is not None:       # a team: its name and members by position (issue 20)
+            name = team_label(state, row.fighter)
         out.append(BrStanding(
-            number=row.fighter, name=p.name if p else "", rank=rank, points=row.points,
+            number=row.fighter, name=name, rank=rank, points=row.points,
             wins=row.wins, losses=row.losses, draws=row.draws, status=rec.status.value,
             mw=row.mw, omw=row.omw, oomw=row.oomw, cut_finish=rec.cut_finish))
     gone = revoked_marks(h.officiating.dq) if keep_revoked else {}

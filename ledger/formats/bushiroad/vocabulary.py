@@ -28,26 +28,35 @@ ANNEX = ResultField("annex_a", FieldKind.ANNEX,
                     "player / second player: VG damage; WS level,clock; BF life.",
                     "A/B[;A/B…]")
 
+#: team events (issue 20): the seat of a team table a result is for (BR-TEAM-2)
+SEAT = ResultField("seat", FieldKind.COUNT, "Team events: the seat (position k of each team, "
+                   "BR-TEAM-2) this result is for.", "K")
+_S = ("seat",)
+
 VOCABULARY = Vocabulary(
     title="Bushiroad (bushiroad-swiss, bushiroad-de, single-elim, round-robin)",
-    fields=(vocab.WINNER, vocab.DRAW, vocab.TIMEOUT, vocab.CONCESSION, ANNEX, vocab.GAMES),
+    fields=(vocab.WINNER, vocab.DRAW, vocab.TIMEOUT, vocab.CONCESSION, ANNEX, vocab.GAMES,
+            SEAT),
     entries=(
         ResultEntry("win", "winner", "NUMBER won; --games A-B gives the game score (BO1: "
                     "1-0 by default; BO3: required unless 2-0, BR-MATCH-1)",
-                    takes=("games",), example="--winner 3 --games 2-1"),
+                    takes=("games", *_S), example="--winner 3 --games 2-1"),
         ResultEntry("draw", "draw", "equal game wins: Swiss and round robin a draw worth 0 "
                     "(BR-SWISS-4), double elimination a tie both lose (BR-DE-3); BO3 gives "
-                    "the score", takes=("games",), example="--draw --games 1-1-1"),
+                    "the score", takes=("games", *_S), example="--draw --games 1-1-1"),
         ResultEntry("timeout", "timeout", "time ran out: the unfinished game is drawn and "
                     "the game wins decide (BR-SWISS-5, BR-DE-6, BR-SE-3)",
-                    needs=("games",), example="--timeout --games 1-0-1"),
+                    needs=("games",), takes=_S, example="--timeout --games 1-0-1"),
         ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
-                    takes=("games",), example="--concession 3"),
+                    takes=("games", *_S), example="--concession 3"),
         ResultEntry("annex_a", "annex_a", "Annex A announced: the values at time-up decide "
                     "the game in progress (BR-ANNEXA-0); --games counts the games before it",
-                    takes=("games",), example="--annex-a 2,4/2,5 --games 1-0"),
+                    takes=("games", *_S), example="--annex-a 2,4/2,5 --games 1-0"),
     ),
-    notes=("--games: the first number is the first player at the table (round show).",),
+    slip_columns=("games", "decided_by", "seat"),
+    notes=("--games: the first number is the first player at the table (round show).",
+           "--seat K: team events, position K of each team (BR-TEAM-2); the team result "
+           "is derived (AMB-B30)."),
 )
 
 
@@ -57,6 +66,8 @@ def result_kwargs(state: TournamentState, entry: ResultEntry, given: Given, *,
                           "loser": None}
     if "games" in given:
         kw["games"] = given["games"]
+    if "seat" in given:
+        kw["seat"] = given["seat"]
     if entry.key == "win":
         kw.update(outcome=Outcome.WIN, winner=given["winner"])
     elif entry.key == "draw":
@@ -85,5 +96,11 @@ def result_kwargs(state: TournamentState, entry: ResultEntry, given: Given, *,
 
 
 def slip_given(state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
-    """Bushiroad slips record the game score; at a time-up the game wins decide."""
+    """Bushiroad slips record the game score; at a time-up the game wins decide.  A team
+    event's slip names its seat (column ``seat``, BR-TEAM-2): read over the seat's two
+    fighters (``teams.seat_slip``)."""
+    if (row.get("seat") or "").strip():
+        from ledger.formats.bushiroad.teams import seat_slip
+
+        return seat_slip(state, row, vocab.slip_given)
     return vocab.slip_given(state, row, games_recorded=True, turn_player_timeout=False)

@@ -6,7 +6,8 @@ the closed sets ``Status``, ``Phase``, ``Outcome``, ``LossReason`` (RULES.md AMB
 Bushiroad Swiss / DE / SE / round robin); folded by ``ledger.formats.match.apply``; read by
 pairing, selections, standings and the audit.  Pure data, no behaviour.
 
-May import: ``msgspec``, ``ledger.formats.officiating.model`` (pure data).
+May import: ``msgspec``, ``ledger.formats.officiating.model``,
+``ledger.formats.match.team_model`` (pure data).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from enum import Enum
 
 import msgspec
 
+from ledger.formats.match.team_model import TeamState
 from ledger.formats.officiating.model import OfficiatingState
 
 
@@ -192,6 +194,8 @@ class MatchState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     unbeaten: int = 0
     #: penalties, pending result effects and disqualifications (``ledger.formats.officiating``)
     officiating: OfficiatingState = msgspec.field(default_factory=OfficiatingState)
+    #: team fights (issue 20, RULES.md §3.16): None in an individual event
+    teams: TeamState | None = None
 
 
 #: the HotC format's state is the shared match state (name kept for readability)

@@ -3,10 +3,14 @@
 
 Owns: ``MatchFormat`` — a ``FormatPlugin`` whose rounds are the match layer's tables:
 who has left, the phase of a round, a table's players and result, the words of a result
-(``ledger.formats.match.words``), and whether the next pairing draws (a bracket round
-pairs by its slots).  Each format still declares its own vocabulary and maps it.
+(``ledger.formats.match.words``), whether the next pairing draws (a bracket round
+pairs by its slots), and which events pair, re-pair or take back a round's pairing (the
+public pages' posting gate, ADR 0023: ``round_paired`` of Swiss and bracket rounds, the
+head judge's ``pairing_overridden``; ``pairing_voided`` takes it back).  Each format
+still declares its own vocabulary and maps it.
 
-May import: ``ledger.core.plugin``, ``ledger.formats.match.*``.
+May import: ``ledger.core.plugin``, ``ledger.wire.events``, ``ledger.formats.match.*``,
+``ledger.formats.officiating.events``.
 """
 
 from __future__ import annotations
@@ -16,15 +20,24 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.plugin import FormatPlugin
 from ledger.formats.match import vocab, words
+from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import has_left
+from ledger.formats.officiating.events import PairingOverridden, PairingVoided
 
 if TYPE_CHECKING:
     from ledger.core.state import TournamentState
+    from ledger.wire.events import Body
 
 
 class MatchFormat(FormatPlugin):
     def has_left(self, state: TournamentState, number: int) -> bool:
         return has_left(state.fmt, number)
+
+    def paired_round(self, state: TournamentState, body: Body) -> int | None:
+        return body.round if isinstance(body, (RoundPaired, PairingOverridden)) else None
+
+    def unpaired_round(self, state: TournamentState, body: Body) -> int | None:
+        return body.round if isinstance(body, PairingVoided) else None
 
     def describe_result(self, state: TournamentState, result: Any) -> str:
         return words.result_words(result)

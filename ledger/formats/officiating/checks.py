@@ -143,7 +143,8 @@ def _reissued(state: TournamentState, body: ScoreSheetReissued, actor: str) -> N
 @BOOK.checks(PlayerDisqualified)
 def _disqualified(state: TournamentState, body: PlayerDisqualified, actor: str) -> None:
     h = ms(state)
-    if body.number not in h.records:
+    if body.number not in h.records and (h.teams is None or body.number not in
+                                         h.teams.member_of):   # a team's member (issue 20)
         raise RuleError("BR-PEN-RANK-9", f"player {body.number} is not in the event")
     if body.number in off(state).dq:
         raise RuleError("BR-PEN-RANK-9", f"player {body.number} is already disqualified")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger.core.plugin import plugin_of
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.commands import leave_open_round
@@ -154,7 +155,7 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
                prize_policy: PrizePolicy = PrizePolicy.VOID) -> list[SignedEvent]:
     st = t.state
     h = ms(st)
-    if number not in h.records:
+    if number not in h.records and (h.teams is None or number not in h.teams.member_of):
         raise RuleError("BR-PEN-RANK-9", f"player {number} is not in the event",
                         hint="see 'tourney player list'")
     ev = t.record(PlayerDisqualified(
@@ -163,6 +164,8 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
         after_event=h.champion is not None or h.final), signer, time)
     # the match in progress is lost; a win held only because the opponent left first
     # becomes the table's double loss (AMB-B24: a DQ after pairings is a drop, BR-DROP-2)
+    # a team event: a member's disqualification drops the team (BR-DROP-4, issue 20)
     return [ev, *leave_open_round(t, signer, time, number, **penalty_loss(t.state, ev.seq),
                                   note=f"disqualified (seq {ev.seq})",
-                                  why="was disqualified")]
+                                  why="was disqualified"),
+            *plugin_of(t).after_disqualification(t, signer, time, number)]

@@ -27,8 +27,21 @@ def _result(t: TableState) -> dict[str, Any] | None:
             "outcome": r.outcome, "words": result_words(r)}
 
 
+#: how each kind of Game is paired, in a player's words (the live pages, issue 18)
+KIND_WORDS = {"seating": "Game 1: seats drawn from the shuffled pile of score sheets",
+              "piles": "pile pairing: the Hero pile against the Villain pile, each by score",
+              "list": "list pairing down the standings"}
+
+
+def pairing_note(number: int) -> str:
+    from ledger.formats.wot.pairing import game_kind
+
+    return f"Cycle {(number + 1) // 2}, {KIND_WORDS[game_kind(number).value]}"
+
+
 def game_docs(state: TournamentState) -> list[dict[str, Any]]:
     return [{"round": g.number, "phase": "game", "bye": g.bye, "advances": [],
+             "pairing_note": pairing_note(g.number),
              "closed": plan.complete(g), "bye_lost": False, "overridden": None,
              "tables": [{"table": t.table, "players": [t.hero, t.villain], "groups": [],
                          "rematch": t.rematch, "pair_down": None, "result": _result(t),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from ledger.core.params import Allowed, ParamSpec
 from ledger.core.plugin import FormatPlugin, Progress, RoundProgress
 from ledger.errors import RuleError
+from ledger.formats.match.events import RoundPaired
 from ledger.formats.wot import apply as _apply  # noqa: F401  (fills WOT_BOOK)
 from ledger.formats.wot import checks as _checks  # noqa: F401  (fills WOT_BOOK)
 from ledger.formats.wot import commands
@@ -25,7 +26,7 @@ from ledger.formats.wot.events import WOT_BODIES
 from ledger.formats.wot.model import Revision
 from ledger.formats.wot.params import PARAMS, IntRange, check_params
 from ledger.formats.wot.state import WotState
-from ledger.wire.events import FormatSpec, SignedEvent
+from ledger.wire.events import Body, FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -63,6 +64,11 @@ class WotFormat(FormatPlugin):
             raise RuleError("RULES-8", f"{spec.id} has no top cut: the final ranking decides "
                             "(WOTOLD-RANK-1)", hint="leave --cut out")
         check_params(self.revision, spec.params)
+
+    def paired_round(self, state: TournamentState, body: Body) -> int | None:
+        """A Game is paired by its ``round_paired`` (ADR 0023); WoT has no override or
+        void."""
+        return body.round if isinstance(body, RoundPaired) else None
 
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:

@@ -1,0 +1,134 @@
+"""``tourney serve``: the live event server (issue 18; docs/LIVE.md, ADR 0024).
+
+Owns: the command (where to listen, the address players open, the printable QR page) and
+starting the server: the port is bound here first, so a port in use is a one-line usage
+error (exit 2) rather than a server trace; a ledger that is not a tournament or a database
+that cannot be reached is the storage error it always is (exit 5), said before anything
+listens.  The pages and their updates are ``server.*``'s.
+
+May import: ``typer``, ``cli.common``, ``server.*``, ``ledger.*``, ``segno``, ``uvicorn``.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.common import Session
+from ledger.errors import UsageError
+
+
+def lan_address() -> str:
+    """This machine's address on the network it would use (no packet is sent)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, or a usage error saying why not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                         hint="choose another --port (or stop the server using it)") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def qr_page(name: str, url: str) -> bytes:
+    import segno
+
+    from server.pages import environment
+
+    svg = segno.make(url, error="m").svg_inline(scale=8, border=2)
+    return str(environment().get_template("qr.html").render(
+        name=name, url=url, svg=svg)).encode("utf-8")
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str, typer.Option(
+        "--host", help="Address to listen on: 0.0.0.0 for every network of this machine "
+                       "(phones on the venue Wi-Fi), 127.0.0.1 for this machine only.")]
+        = "0.0.0.0",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535,
+                                      help="TCP port to listen on (0: any free one).")]
+        = 8000,
+    url: Annotated[str | None, typer.Option(
+        "--url", metavar="URL", show_default=False,
+        help="The address players open, for the printed QR code (default: http://<this "
+             "machine's address>:<port>/).")] = None,
+    qr_out: Annotated[Path | None, typer.Option(
+        "--qr-page", metavar="FILE", show_default=False,
+        help="Also write the printable QR-code page to FILE (it is served at /qr).")]
+        = None,
+) -> None:
+    """Serve the event's live pages to every phone: pairings, your table, standings, the
+    round clock, the bracket; updated as the log grows, checkable against it.
+
+    Reads the ledger (SQLite file or PostgreSQL) while the desk keeps writing; it never
+    needs a restart to see a new event and writes nothing, so stopping it (even kill -9)
+    loses nothing. With PostgreSQL any number of servers on any number of machines serve
+    one event. Pages work with JavaScript off; with it, they refresh themselves when the
+    log grows. Every page shows the log size and root it was made from (docs/LIVE.md).
+
+    Example: tourney serve --port 8000 --qr-page qr.html
+    """
+    import uvicorn
+
+    import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
+    from server.app import Hub, create_app
+
+    s = Session(ctx)
+    location = s.location
+    sock = bind(host, port)
+    port = int(sock.getsockname()[1])
+    try:
+        hub = Hub(location, s.g.tournament,
+                  url=url or f"http://{lan_address() if host in ('0.0.0.0', '::') else host}"
+                             f":{port}/")
+    except BaseException:
+        sock.close()
+        raise
+    page = qr_page(hub.data.name, hub.url)
+    if qr_out is not None:
+        try:
+            qr_out.write_bytes(page)
+        except OSError as exc:
+            hub.close()
+            sock.close()
+            raise UsageError(f"cannot write {qr_out}: {exc.strerror}",
+                             hint="pass a writable --qr-page path") from None
+    _announce(hub.url, hub.data.name, hub.follower.log, qr_out)
+    config = uvicorn.Config(create_app(hub, qr_page=page), log_level="warning",
+                            access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _announce(url: str, name: str, log: str, qr_out: Path | None) -> None:
+    import segno
+
+    out = sys.stdout
+    out.write(f"serving {name} ({log}) at {url}\n")
+    try:
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    except (UnicodeEncodeError, OSError):
+        pass
+    out.write(f"printable QR page: {url}qr" + (f" (and {qr_out})" if qr_out else "") + "\n")
+    out.write("press Ctrl+C to stop; the ledger is only read\n")
+    out.flush()

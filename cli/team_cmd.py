@@ -1,0 +1,177 @@
+"""``tourney team``: the teams of a team event (team_mode=tag|trio) — add, import, list.
+
+Owns: the command line of team registration (members in order, an optional
+representative and name), the CSV import format (header ``first,second[,third]`` plus
+optional ``name`` and ``representative``; all or nothing, each bad line named) and the
+team list.  The rules (size, one team each, fixed order, representative, name) are the
+event's format's: it is reached through the plug-in's ``register_team`` verb, and a
+format without teams refuses by name.  Nothing here knows a format (issue 17).
+
+May import: ``typer``, ``cli.common``, ``ledger.*`` (no format package).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.common import JsonOpt, KeyOpt, Session, events_brief, read_file_bytes
+from ledger.errors import TourneyError, UsageError
+from ledger.wire.text import whole_number
+
+app = typer.Typer(no_args_is_help=True, help=(
+    "Teams of a team event (tag: 2 fighters, trio: 3): add, import, list.\n\n"
+    "Example: tourney team add 4 5 6 --name \"Blue Wings\" --key sk.pem"))
+
+POSITIONS = ("first", "second", "third")
+COLUMNS = (*POSITIONS, "name", "representative")
+
+
+def _verb(t: Any) -> Any:
+    fn = getattr(t.plugin, "register_team", None)
+    if fn is None:
+        raise UsageError(f"{t.plugin.title} has no teams",
+                         hint="team events are started with --param team_mode=tag|trio")
+    return fn
+
+
+@app.command("add")
+def team_add(
+    ctx: typer.Context,
+    members: Annotated[list[int], typer.Argument(
+        metavar="FIGHTER...", min=1, help="Registered fighters' numbers, in the team's "
+                                          "fixed order (first, second[, third]).")],
+    name: Annotated[str | None, typer.Option("--name", metavar="TEXT",
+                                             help="Team name, approved by the organizer.")]
+    = None,
+    representative: Annotated[int | None, typer.Option(
+        "--representative", metavar="N", min=1,
+        help="The team's representative (default: the last position).")] = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Register one team: its members in their fixed order.
+
+    The team is named in pairings and standings by its representative's number (the
+    last position unless --representative says otherwise).
+
+    Example: tourney team add 4 5 6 --name "Blue Wings" --key sk.pem
+    """
+    s = Session(ctx, key=key, json=json)
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events = led.write(log, lambda t, time: _verb(t)(
+            t, signer, time, members=list(members), name=name,
+            representative=representative))
+    ev = events[0]
+    body = ev.body
+    s.emit({"ok": True, "tournament": log, "seq": ev.seq, "team": body.number,
+            "members": list(body.members), "events": events_brief(events)},
+           f"seq {ev.seq}: team #{body.number} " + " ".join(f"#{m}" for m in body.members)
+           + (f" {name}" if name else ""))
+
+
+def parse_teams(path: Path) -> list[tuple[int, list[int], str | None, int | None]]:
+    """(line, members, name, representative) per row; a bad line is a usage error."""
+    raw = read_file_bytes(path, "CSV file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 (byte {exc.start})",
+                         hint="save the file as UTF-8 CSV") from None
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    header = [h.strip().lower() for h in next(reader, [])]
+    if not header or any(c not in COLUMNS for c in header) or len(set(header)) != len(header) \
+            or "first" not in header or "second" not in header:
+        raise UsageError(f"{path} line 1: the header must be first,second[,third]"
+                         "[,name][,representative]", hint="fix the file; nothing was written")
+    out = []
+    try:
+        for fields in reader:
+            line = reader.line_num
+            if not fields or all(not f.strip() for f in fields):
+                continue
+            if len(fields) != len(header):
+                raise UsageError(f"{path} line {line}: {len(fields)} fields, the header has "
+                                 f"{len(header)}", hint="fix the file; nothing was written")
+            rec = {c: f.strip() for c, f in zip(header, fields, strict=True)}
+            nums: list[int] = []
+            for col in (c for c in POSITIONS if c in rec):
+                n = whole_number(rec[col])
+                if n is None or n < 1:
+                    raise UsageError(f"{path} line {line}: {col} {rec[col]!r} is not a "
+                                     "fighter number", hint="fix the file; nothing was "
+                                                            "written")
+                nums.append(n)
+            rep = whole_number(rec["representative"]) if rec.get("representative") else None
+            out.append((line, nums, rec.get("name") or None, rep))
+    except csv.Error as exc:
+        raise UsageError(f"{path} line {reader.line_num}: malformed CSV ({exc})") from None
+    if not out:
+        raise UsageError(f"{path} has a header but no teams", hint="add rows to import")
+    return out
+
+
+@app.command("import")
+def team_import(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE.csv", help=(
+        "CSV with header first,second[,third][,name][,representative]."))],
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Register every team of a CSV file, all or nothing.
+
+    Example: tourney team import teams.csv --key sk.pem
+    """
+    s = Session(ctx, key=key, json=json)
+    rows = parse_teams(file)
+    signer = s.signer()
+
+    def register_all(t: Any, time: str) -> list[Any]:
+        verb = _verb(t)
+        events: list[Any] = []
+        for line, members, name, rep in rows:
+            try:
+                events += verb(t, signer, time, members=members, name=name,
+                               representative=rep)
+            except TourneyError as err:
+                err.message = f"{file} line {line}: {err.message}"
+                err.hint = (err.hint + "; nothing was written") if err.hint \
+                    else "nothing was written"
+                raise
+        return events
+
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events = led.write(log, register_all)
+    s.emit({"ok": True, "tournament": log, "count": len(events),
+            "teams": [{"team": e.body.number, "members": list(e.body.members),
+                       "seq": e.seq} for e in events]},
+           f"{len(events)} teams registered (seq {events[0].seq}..{events[-1].seq})")
+
+
+@app.command("list")
+def team_list(ctx: typer.Context, json: JsonOpt = False) -> None:
+    """The teams: number (representative), members by position, name.
+
+    Example: tourney team list
+    """
+    s = Session(ctx, json=json)
+    with s.ledger(readonly=True) as led:
+        log = s.tournament(led)
+        state = led.load(log).state
+    teams = getattr(getattr(state.fmt, "teams", None), "teams", None) or {}
+    rows = [{"team": t.number, "name": t.name, "members": list(t.members),
+             "names": [state.players[m].name if m in state.players else "" for m in
+                       t.members]} for t in sorted(teams.values(), key=lambda t: t.number)]
+    lines = [f"#{r['team']:<5} {r['name'] or '-':<24} " + ", ".join(
+        f"{i + 1}. #{m} {n}" for i, (m, n) in enumerate(zip(r["members"], r["names"],
+                                                            strict=True)))
+        for r in rows] or ["no teams"]
+    s.emit({"ok": True, "tournament": log, "teams": rows}, lines)

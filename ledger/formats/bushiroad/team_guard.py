@@ -1,0 +1,85 @@
+"""What a team event refuses of the officiating layer's kinds (issue 20), before their own
+checks run, with the team rule cited.
+
+Owns: ``team_guard`` — in a team event (team_mode=tag|trio) it refuses: a penalty, a
+re-issued score sheet or an undrop naming a member instead of the team (BR-TEAM-6: a
+penalty given to a team applies to each member; the team is the entrant, numbered by its
+representative); a late entry (the fighter would be on no team, BR-TEAM-1; late team entry
+is not supported, ADR 0026); registration closing with a fighter on no team or fewer than
+2 teams (BR-TEAM-1); withdrawing a member (the order is fixed, BR-TEAM-2); a pairing while
+the team of a disqualified member is still in (it drops, BR-DROP-4); overriding or voiding
+a pairing once a seat has a result (LEDGER-RES-1: before any result); amending an earlier
+round's team table (its result is derived from its seats, BR-TEAM-7).
+A command side and audit check alike (no such event is valid in a team event).
+
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
+``ledger.formats.officiating.events``, ``ledger.formats.match.events``,
+``ledger.formats.bushiroad.teams``.
+"""
+
+from __future__ import annotations
+
+from ledger.core.state import TournamentState
+from ledger.errors import RuleError
+from ledger.formats.bushiroad.teams import team_mode, team_of, teams_of, unteamed
+from ledger.formats.match.events import RoundPaired
+from ledger.formats.officiating.events import (
+    PairingOverridden,
+    PairingVoided,
+    PenaltyIssued,
+    PlayerAddedLate,
+    PlayerUndropped,
+    ResultAmended,
+    ScoreSheetReissued,
+)
+from ledger.wire.events import Body, PlayerWithdrawn, RegistrationClosed
+
+_BY_NUMBER = (PenaltyIssued, PlayerUndropped, ScoreSheetReissued)
+
+
+def team_guard(state: TournamentState, body: Body) -> None:
+    if not team_mode(state):
+        return
+    if isinstance(body, _BY_NUMBER):
+        number = body.number
+        team = team_of(state, number)
+        if team is not None and number not in teams_of(state).teams:
+            raise RuleError("BR-TEAM-6", f"#{number} is a member of team #{team}: in a team "
+                            "event a penalty, disqualification or undrop is the team's",
+                            hint=f"name the team: #{team} (it applies to each member)")
+    elif isinstance(body, RegistrationClosed):
+        left = unteamed(state)
+        if left or len(teams_of(state).teams) < 2:
+            raise RuleError("BR-TEAM-1", f"registration closes over teams: fighters {left} "
+                            "are on no team" if left else "a team event needs at least 2 "
+                            "teams", hint="register their teams ('tourney team add') or "
+                                          "withdraw them")
+    elif isinstance(body, PlayerWithdrawn) and team_of(state, body.number) is not None:
+        raise RuleError("BR-TEAM-2", f"#{body.number} is on team #{team_of(state, body.number)}"
+                        ", whose members and order are fixed once registered",
+                        hint="the team plays as registered, or drops once the event starts "
+                             "(BR-DROP-4)")
+    elif isinstance(body, RoundPaired):
+        dq = state.fmt.officiating.dq
+        kept = sorted(n for n, team in teams_of(state).member_of.items() if n in dq
+                      and n != team and state.fmt.records.get(team) is not None
+                      and state.fmt.records[team].status.value in ("active", "cut"))
+        if kept:
+            raise RuleError("BR-DROP-4", f"the teams of disqualified members {kept} are "
+                            "still in the event", hint="a team whose member cannot "
+                            "continue drops: tourney drop N")
+    elif isinstance(body, (PairingOverridden, PairingVoided)):
+        prefix = f"{body.round}/"
+        if any(k.startswith(prefix) and rows for k, rows in teams_of(state).seats.items()):
+            raise RuleError("LEDGER-RES-1", f"seats of round {body.round} already have "
+                            "results: a pairing is overridden or voided before any result",
+                            hint="a judge corrects a seat: tourney result correct … --seat K")
+    elif isinstance(body, PlayerAddedLate):
+        raise RuleError("BR-TEAM-1", "a fighter entering late would be on no team; late "
+                        "team entry is not supported", hint="register every team before "
+                                                            "registration closes")
+    elif isinstance(body, ResultAmended):
+        raise RuleError("BR-TEAM-7", "a team table's result is derived from its seats: an "
+                        "earlier round's team result is not amended as a whole",
+                        hint="a seat is corrected while its round is the newest "
+                             "('tourney result correct … --seat K')")

@@ -1,0 +1,49 @@
+"""Event bodies of the public pages (issue 18, ADR 0023): the organizer's options for what
+public pages show, and the head judge's posting of a held round's pairings.
+
+Owns: ``NameStyle`` (how public pages name a player: the closed set of the wire values),
+``PublicPagesSet`` (kind ``public_pages_set``) and ``PairingsPosted`` (kind
+``pairings_posted``) — core kinds every format has, their wire tags in ``Kind``.  Both are
+registered in ``BODY_TYPES`` when this module is imported, which the package
+``ledger.wire`` does first (so any process that decodes leaves knows them).
+
+May import: ``msgspec``, ``ledger.wire.events``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ledger.wire.events import Body, Kind, register_body
+
+
+class NameStyle(str, Enum):
+    """How a public page names player 17, Ann Marie Lee "Annie" (wire values, stable)."""
+
+    FULL = "full"          # "#17 Ann Marie Lee "Annie"" (the name and nickname)
+    INITIAL = "initial"    # "#17 Ann L." (first word, first letter of the last word)
+    NUMBER = "number"      # "#17"
+
+
+class PublicPagesSet(Body, frozen=True, kw_only=True):
+    """The organizer's (or head judge's) options for public pages, in force from this seq
+    on (ADR 0023).  Never recorded: names ``full``, no penalties, pairings posted when
+    paired.  Every field is always on the wire (no default omitted)."""
+
+    KIND = Kind.PUBLIC_PAGES_SET
+    names: NameStyle
+    penalties: bool       # a player's penalties show on public pages
+    hold_pairings: bool   # a round paired from now on waits for ``pairings_posted``
+
+
+class PairingsPosted(Body, frozen=True, kw_only=True):
+    """The head judge posts round ``round``'s held pairings (a Game in Wheel of Time) after
+    checking them: public pages show them from this seq on (PAGES-2..4)."""
+
+    KIND = Kind.PAIRINGS_POSTED
+    round: int
+
+
+PAGES_BODIES: tuple[type[Body], ...] = (PublicPagesSet, PairingsPosted)
+for _body in PAGES_BODIES:
+    register_body(_body)

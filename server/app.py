@@ -1,0 +1,350 @@
+"""The ASGI application of ``tourney serve`` (issue 18): Starlette over one followed ledger.
+
+Owns: ``Hub`` (the follower's thread: it folds each append, builds the pages' data once
+and swaps in a new ``PageSet``; it keeps serving the last pages with a "not live" notice
+while the ledger cannot be read, and recovers when it can), the Server-Sent Events nudge
+(content-free "the log is now size n, root r", coalesced to one per ``COALESCE_S`` with a
+trailing send, and a heartbeat comment every ``HEARTBEAT_S``), and ``create_app`` (the
+routes: pages with ETag / 304 / gzip, ``/find``, ``/p/N``, ``/round/N``,
+``/proof/N.json``, ``/qr``, ``/live``, ``/health``; a helpful 404 page, never a trace).
+
+May import: ``starlette``, ``server.*``, ``ledger.*``, ``projections.*``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import threading
+import time
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ledger.errors import TourneyError
+from ledger.storage.location import Location
+from server.follow import Follower, PgListener, sqlite_watch
+from server.pages import Page, PageSet, environment, etag_of, static_files
+from server.view import LiveData, Memo, build
+
+COALESCE_S = 1.5      # at most one nudge per this many seconds, the last one always sent
+HEARTBEAT_S = 15.0    # a comment line on an idle stream (keeps proxies and phones awake)
+RETRY_S = 5.0         # while the ledger cannot be read: try again this often
+QUIET_S = 2.0         # after a partial build: the whole is built again once the log is
+#                       this long without an append (earlier rounds' corrections show)
+PRERENDER = ("home", "pairings", "standings")
+SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                                       "style-src 'self' 'unsafe-inline'; script-src 'self'; "
+                                       "frame-ancestors 'none'"}
+
+
+class Hub:
+    """One followed tournament and its current pages."""
+
+    def __init__(self, location: Location, tournament: str | None, *, url: str = "") -> None:
+        self.location = location
+        self.url = url
+        self.follower = Follower(location, tournament)
+        self.memo = Memo()
+        self.env = environment()
+        self.static = static_files()
+        self.data: LiveData = build(self.follower.ledger, self.follower.state, self.memo)
+        self.pages = PageSet(self.data, self.env, url=url)
+        self.wake = threading.Event()
+        self.stop = threading.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.nudged = asyncio.Event()
+        self.dirty: asyncio.Event | None = None
+        self.nudge = self._nudge_json()
+        self.built_at = time.monotonic()
+        self.listener: PgListener | None = None
+        self.proofs: dict[tuple[int, int], Page] = {}
+        self.threads: list[threading.Thread] = []
+
+    # -- the follower's thread ------------------------------------------------------------
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.nudged = asyncio.Event()
+        self.dirty = asyncio.Event()
+        t = threading.Thread(target=self._run, name="follow", daemon=True)
+        self.threads.append(t)
+        if self.location.is_postgres:
+            self.listener = PgListener(self.location, self.follower.ledger,
+                                       on_append=self._on_append, on_state=self._on_state)
+            self.listener.install_trigger()
+            self.listener.start()
+        else:
+            w = threading.Thread(target=sqlite_watch, name="watch", daemon=True,
+                                 args=(str(self.location.path), self.stop, self.wake.set))
+            self.threads.append(w)
+            w.start()
+        t.start()
+
+    def _on_append(self, log: str) -> None:
+        if log == self.follower.log:
+            self.wake.set()
+
+    def _on_state(self, ok: bool) -> None:
+        self.wake.set()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            timeout = RETRY_S if not self.data.live else QUIET_S if self.data.partial \
+                else None
+            woken = self.wake.wait(timeout=timeout)
+            self.wake.clear()
+            if self.stop.is_set():
+                return
+            if woken or not self.data.live:
+                self.refresh()
+            else:
+                self.settle()
+
+    def refresh(self) -> None:
+        """Fold what was appended and, if anything changed, publish new pages (only the
+        newest round read again: ``server.view.build``)."""
+        try:
+            grew = self.follower.catch_up()
+            if self.follower.broken:
+                self.follower.reopen()
+            data = build(self.follower.ledger, self.follower.state, self.memo,
+                         previous=self.data if self.data.live else None) \
+                if grew or not self.data.live else None
+        except Exception:  # noqa: BLE001 - any failure to read: keep the last pages
+            self.follower.broken = True
+            data = None if not self.data.live else dataclasses.replace(self.data, live=False)
+        if data is not None:
+            self.publish(data)
+
+    def settle(self) -> None:
+        """The log went quiet after a partial build: build the whole; show it only if an
+        earlier round differs (a correction), under a new ETag (``rev``)."""
+        try:
+            full = build(self.follower.ledger, self.follower.state, self.memo)
+        except Exception:  # noqa: BLE001 - the next append or retry tries again
+            return
+        old = self.data
+        if full.checkable.size != old.checkable.size:
+            return                               # an append came in between: it rebuilds
+        if full.rounds == old.rounds and full.labels == old.labels:
+            self.data = dataclasses.replace(old, partial=False)
+            self.pages.data = self.data
+            return
+        self.publish(dataclasses.replace(full, rev=old.rev + 1))
+
+    def publish(self, data: LiveData) -> None:
+        pages = PageSet(data, self.env, url=self.url)
+        old, self.data, self.pages = self.data, data, pages
+        self.built_at = time.monotonic()
+        if self.loop is not None and self.dirty is not None and worth_a_nudge(old, data):
+            self.loop.call_soon_threadsafe(self.dirty.set)
+        for key in PRERENDER:                    # after the swap: a phone need not wait
+            pages.get(key)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.wake.set()
+        if self.listener is not None:
+            self.listener.stop.set()
+        self.follower.close()
+
+    # -- the nudges -----------------------------------------------------------------------
+    def _nudge_json(self) -> str:
+        cp = self.data.checkable
+        return json.dumps({"size": cp.size, "root": cp.root, "live": self.data.live,
+                           "v": etag_of(self.data)}, separators=(",", ":"))
+
+    async def broadcast(self) -> None:
+        """Wake every stream at most once per ``COALESCE_S``; the last change is always
+        sent (trailing), so a burst of appends costs one refetch per phone."""
+        assert self.dirty is not None  # noqa: S101 - set by start()
+        last = 0.0
+        while True:
+            await self.dirty.wait()
+            wait = COALESCE_S - (time.monotonic() - last)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.dirty.clear()
+            self.nudge = self._nudge_json()
+            fired, self.nudged = self.nudged, asyncio.Event()
+            fired.set()
+            last = time.monotonic()
+
+    async def stream(self) -> AsyncIterator[str]:
+        yield f"retry: 3000\nevent: log\ndata: {self.nudge}\n\n"
+        while True:
+            ev = self.nudged
+            try:
+                await asyncio.wait_for(ev.wait(), HEARTBEAT_S)
+            except TimeoutError:
+                yield ": heartbeat\n\n"
+                continue
+            yield f"event: log\ndata: {self.nudge}\n\n"
+
+
+def worth_a_nudge(old: LiveData, new: LiveData) -> bool:
+    """Whether phones are told that the log grew: always, but for a round paired while
+    pairings are held — the pages then say it is being checked, and phones are nudged
+    when the head judge posts it (ADR 0023)."""
+    if new.live != old.live or new.rev != old.rev:
+        return True
+    return not (new.rounds == old.rounds and set(old.held) < set(new.held))
+
+
+def _matches(inm: str | None, tag: str) -> bool:
+    if not inm:
+        return False
+    wanted = {t.strip().removeprefix("W/").strip('"').removesuffix("-gz")
+              for t in inm.split(",")}
+    return tag in wanted or "*" in wanted
+
+
+def respond(request: Request, page: Page, *, cache: str = "no-cache") -> Response:
+    """``page`` with its ETag: a 304 when the phone has it, gzip when it takes it."""
+    gz = page.gz is not None and "gzip" in request.headers.get("accept-encoding", "")
+    headers = {"ETag": f'"{page.etag}-gz"' if gz else f'"{page.etag}"',
+               "Cache-Control": cache, "Vary": "Accept-Encoding", **SECURITY}
+    if _matches(request.headers.get("if-none-match"), page.etag):
+        return Response(status_code=304, headers=headers)
+    if gz:
+        headers["Content-Encoding"] = "gzip"
+    body = page.gz if gz and page.gz is not None else page.body
+    return Response(body, status_code=page.status, media_type=page.content_type,
+                    headers=headers)
+
+
+def create_app(hub: Hub, *, qr_page: bytes | None = None) -> Starlette:
+    """The application over ``hub`` (started and stopped with the app's lifespan)."""
+    from contextlib import asynccontextmanager
+
+    async def page(request: Request, key: str) -> Response:
+        pages = hub.pages
+        p = pages.cached(key)
+        if p is None:
+            p = await run_in_threadpool(pages.get, key)
+        if p is None:
+            return missing(request, "There is no such page on this event's site.")
+        return respond(request, p)
+
+    def missing(request: Request, what: str) -> Response:
+        return Response(hub.pages.render_missing(what), status_code=404,
+                        media_type="text/html; charset=utf-8", headers=SECURITY)
+
+    async def home(request: Request) -> Response:
+        return await page(request, "home")
+
+    async def named(request: Request) -> Response:
+        return await page(request, request.url.path.strip("/"))
+
+    async def player(request: Request) -> Response:
+        n = request.path_params["n"]
+        if not n.isdigit() or int(n) not in hub.pages.data.labels:
+            return missing(request, f"No player #{n} is registered in this event.")
+        return await page(request, f"player/{int(n)}")
+
+    async def round_(request: Request) -> Response:
+        n = request.path_params["n"]
+        if not n.isdigit() or hub.pages.data.round(int(n)) is None:
+            return missing(request, f"{hub.pages.data.noun} {n} has no posted pairings.")
+        return await page(request, f"round/{int(n)}")
+
+    async def find(request: Request) -> Response:
+        q = request.query_params.get("q", "")[:100]
+        if not q.strip():
+            return await page(request, "find")
+        pages = hub.pages
+        found = pages.data.search(q)
+        if len(found) == 1:
+            return RedirectResponse(f"/p/{found[0][0]}", status_code=303)
+        return Response(pages.render_find(q, found), media_type="text/html; charset=utf-8",
+                        headers={"Cache-Control": "no-cache", **SECURITY})
+
+    async def proof(request: Request) -> Response:
+        n = request.path_params["n"]
+        data = hub.pages.data
+        r = data.round(int(n)) if n.isdigit() else None
+        if r is None or r.get("paired_seq") is None:
+            return missing(request, f"{data.noun} {n} has no posted pairings.")
+        try:
+            p = await run_in_threadpool(_proof_page, hub, int(r["paired_seq"]))
+        except TourneyError as err:
+            return missing(request, f"No proof yet: {err.message}. {err.hint or ''}".strip())
+        return respond(request, p)
+
+    async def static(request: Request) -> Response:
+        return respond(request, hub.static[request.url.path.strip("/")],
+                       cache="public, max-age=3600")
+
+    async def qr(request: Request) -> Response:
+        if qr_page is None:
+            return missing(request, "No address was given for the QR code.")
+        return Response(qr_page, media_type="text/html; charset=utf-8", headers=SECURITY)
+
+    async def live(request: Request) -> Response:
+        return StreamingResponse(hub.stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache",
+                                          "X-Accel-Buffering": "no"})
+
+    async def health(request: Request) -> Response:
+        d = hub.pages.data
+        return Response(json.dumps({"tournament": d.log, "live": d.live,
+                                    **d.checkable.json()}),
+                        media_type="application/json", headers={"Cache-Control": "no-cache"})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return missing(request, "There is no such page on this event's site.")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.start(asyncio.get_running_loop())
+        task = asyncio.create_task(hub.broadcast())
+        try:
+            yield
+        finally:
+            task.cancel()
+            hub.close()
+
+    routes = [Route("/", home), Route("/find", find), Route("/p/{n}", player),
+              Route("/round/{n}", round_), Route("/proof/{n}.json", proof),
+              Route("/live", live), Route("/health", health), Route("/qr", qr),
+              Route("/style.css", static), Route("/live.js", static)]
+    routes += [Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify")]
+    return Starlette(routes=routes, lifespan=lifespan,
+                     exception_handlers={404: not_found, 405: not_found})
+
+
+def _proof_page(hub: Hub, seq: int) -> Page:
+    """The proof file of event ``seq`` against the newest signed checkpoint (one per
+    checkpoint size, kept), from its own read-only connection."""
+    from ledger.errors import UsageError
+    from ledger.proofs.checkpoint import parse_checkpoint_note
+    from ledger.proofs.checkpoint_store import latest_note
+    from ledger.proofs.proof_file import build_proof_file
+    from ledger.storage.store import Ledger
+
+    with Ledger(hub.location, readonly=True) as led:
+        found = latest_note(led, hub.follower.log, None)
+        if found is None:
+            raise UsageError("the head judge has not signed a checkpoint yet",
+                             hint="the next checkpoint covers these pairings")
+        note = found[1]
+        size = parse_checkpoint_note(note)[0].size
+        if seq > size:
+            raise UsageError(f"the newest signed checkpoint (size {size}) does not cover "
+                             f"these pairings (event {seq}) yet",
+                             hint="the head judge's next checkpoint covers them")
+        cached = hub.proofs.get((seq, size))
+        if cached is not None:
+            return cached
+        doc = build_proof_file(led, hub.follower.log, seq, note)
+    body = json.dumps(doc, indent=1, sort_keys=True).encode() + b"\n"
+    page = Page(body=body, gz=None, etag=f"proof-{seq}-{size}",
+                content_type="application/json")
+    hub.proofs[(seq, size)] = page
+    return page

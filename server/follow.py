@@ -1,0 +1,231 @@
+"""Following one tournament of a ledger as it grows (issue 18).
+
+Owns: ``Follower`` (opens the ledger read-only, folds the tournament once, then folds only
+the events appended after it: ``catch_up``) and the two ways it learns that the ledger
+grew without being told by the writer:
+
+- SQLite (``file_stamp``): the database file's and its write-ahead log's size and
+  modification time, read with ``os.stat`` (no query) every ``POLL_S``;
+- PostgreSQL (``PgListener``): ``LISTEN tourney_append``, fed by an ``AFTER INSERT``
+  trigger on the event table (``NOTIFY_SQL``, installed when the server's role may, else
+  printed for the database owner: docs/OPERATIONS.md), so any number of ``tourney serve``
+  processes on any number of machines learn of every append, from any station, at once.
+  No table is polled in a loop; after a lost connection the listener reconnects with a
+  back-off and the follower catches up once.
+
+The server only reads: it never writes an event, so killing it loses nothing.
+
+May import: ``ledger.*``, ``psycopg`` (PostgreSQL only), the standard library.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ledger.core.state import TournamentState, apply_event
+from ledger.errors import StorageError
+from ledger.storage.location import Location
+from ledger.storage.snapshots import LedgerCorrupt
+from ledger.storage.store import Ledger
+from ledger.wire.events import open_leaf
+
+POLL_S = 0.1          # SQLite: how often the file's stamp is read (a stat, no query)
+CHANNEL = "tourney_append"
+NOTIFY_SQL = """
+CREATE OR REPLACE FUNCTION tourney_notify_append() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('tourney_append', NEW.originator_id::text);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER tourney_notify_append AFTER INSERT ON {table}
+FOR EACH ROW EXECUTE FUNCTION tourney_notify_append();
+"""
+
+
+def file_stamp(path: str) -> tuple[int, ...]:
+    """What changes when a SQLite ledger gains a row: the file's and its WAL's size and
+    modification time (zeros for a file that is not there)."""
+    out: list[int] = []
+    for p in (path, path + "-wal"):
+        try:
+            st = os.stat(p)
+            out += [st.st_size, st.st_mtime_ns]
+        except OSError:
+            out += [0, 0]
+    return tuple(out)
+
+
+def pg_dsn(location: Location) -> str:
+    env = location.env()
+    return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} "
+            f"dbname={env['POSTGRES_DBNAME']} user={env['POSTGRES_USER']}"
+            + (f" password={env['POSTGRES_PASSWORD']}" if env['POSTGRES_PASSWORD'] else ""))
+
+
+def events_table(ledger: Ledger) -> str:
+    rec: Any = ledger.app.recorder
+    schema = rec.datastore.schema or "public"
+    return f'"{schema}"."{rec.events_table_name}"'
+
+
+class PgLeaves:
+    """The new leaves of one tournament, read over one plain connection that fails fast
+    (``connect_timeout``, ``statement_timeout``) and is opened again on the next read:
+    a database that went away is noticed in seconds, not after the pool's retries."""
+
+    def __init__(self, location: Location, table: str) -> None:
+        self.dsn = pg_dsn(location) + " connect_timeout=3 options='-c statement_timeout=5000'"
+        self.sql = (f"SELECT originator_version, state FROM {table} WHERE originator_id = %s "
+                    "AND originator_version > %s ORDER BY originator_version")
+        self.conn: Any = None
+
+    def after(self, log: str, size: int) -> list[tuple[int, bytes]]:
+        import psycopg
+
+        try:
+            if self.conn is None or self.conn.closed:
+                self.conn = psycopg.connect(self.dsn, autocommit=True)
+            rows = self.conn.execute(self.sql.encode(), (log, size)).fetchall()
+        except psycopg.Error as exc:
+            self.close()
+            raise StorageError(f"cannot read {log}: {str(exc).strip().splitlines()[0]}",
+                               hint="check that the database server runs") from None
+        return [(int(v), bytes(st)) for v, st in rows]
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:  # noqa: BLE001 - a dead connection closes as it can
+                pass
+            self.conn = None
+
+
+class Follower:
+    """One tournament of one ledger, folded in memory and kept current by ``catch_up``."""
+
+    def __init__(self, location: Location, tournament: str | None) -> None:
+        self.location = location
+        self.ledger = Ledger(location, readonly=True)
+        try:
+            self.log = self.ledger.resolve(tournament)
+            agg = self.ledger.load(self.log)
+        except BaseException:
+            self.ledger.close()
+            raise
+        self.state: TournamentState = agg.state
+        self.pg = PgLeaves(location, events_table(self.ledger)) \
+            if location.is_postgres else None
+        self.broken = False
+
+    def reopen(self) -> None:
+        """After the database came back: a fresh ledger handle (its pool's connections
+        died with the server)."""
+        old, self.ledger = self.ledger, Ledger(self.location, readonly=True)
+        try:
+            old.close()
+        except Exception:  # noqa: BLE001 - the old pool may hold dead connections
+            pass
+        self.broken = False
+
+    def catch_up(self) -> int:
+        """Fold the events appended since the last call; how many there were.  A storage
+        failure propagates (``StorageError``); the state stays whole (events are folded
+        one at a time).  One thread at a time (the hub's)."""
+        before = self.state.size
+        try:
+            leaves = self.pg.after(self.log, before) if self.pg is not None else \
+                self.ledger.raw_leaves(self.log, after=before)
+            for _ver, leaf in leaves:
+                ev = open_leaf(leaf)
+                if ev.seq != self.state.size + 1:
+                    raise LedgerCorrupt(f"{self.log}: event {ev.seq} follows "
+                                        f"{self.state.size}")
+                apply_event(self.state, ev)
+        except (StorageError, LedgerCorrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the database went away mid-read
+            raise StorageError(f"cannot read {self.log}: {exc}") from None
+        return self.state.size - before
+
+    def close(self) -> None:
+        if self.pg is not None:
+            self.pg.close()
+        self.ledger.close()
+
+
+class PgListener:
+    """``LISTEN tourney_append`` on its own connection, in a daemon thread; calls
+    ``on_append(log)`` for each notification and ``on_state(ok)`` when the connection
+    is lost or back."""
+
+    def __init__(self, location: Location, ledger: Ledger,
+                 on_append: Callable[[str], None], on_state: Callable[[bool], None]) -> None:
+        self.location = location
+        self.ledger = ledger
+        self.on_append = on_append
+        self.on_state = on_state
+        self.stop = threading.Event()
+        self.trigger_note: str | None = None
+        self.thread = threading.Thread(target=self._run, name="pg-listen", daemon=True)
+
+    def install_trigger(self) -> None:
+        """Install the NOTIFY trigger if the server's role may (idempotent)."""
+        import psycopg
+
+        sql = NOTIFY_SQL.format(table=events_table(self.ledger))
+        try:
+            with psycopg.connect(pg_dsn(self.location), autocommit=True, connect_timeout=5) as conn:
+                conn.execute(sql.encode())
+        except psycopg.Error as exc:
+            why = exc.diag.message_primary or str(exc)
+            self.trigger_note = (f"cannot install the NOTIFY trigger ({why}); the database "
+                                 "owner runs the SQL in docs/OPERATIONS.md once")
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _run(self) -> None:
+        import psycopg
+
+        backoff = 0.2
+        while not self.stop.is_set():
+            try:
+                with psycopg.connect(pg_dsn(self.location), autocommit=True,
+                                     connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.on_state(True)          # caught up once after (re)connecting
+                    backoff = 0.2
+                    while not self.stop.is_set():
+                        for n in conn.notifies(timeout=1.0):
+                            self.on_append(n.payload)
+            except psycopg.Error:
+                self.on_state(False)
+                self.stop.wait(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+
+def sqlite_watch(path: str, stop: threading.Event, on_change: Callable[[], None]) -> None:
+    """Call ``on_change`` whenever the SQLite ledger's stamp changes (runs until
+    ``stop``)."""
+    last = file_stamp(path)
+    while not stop.wait(POLL_S):
+        now = file_stamp(path)
+        if now != last:
+            last = now
+            on_change()
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float) -> bool:
+    """Poll ``predicate`` until true or ``timeout`` seconds (tests and start-up)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()

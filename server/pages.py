@@ -1,0 +1,160 @@
+"""The live pages of one log size, rendered once and kept as bytes (issue 18).
+
+Owns: ``Page`` (bytes, their gzip, the ETag, the content type), ``PageSet`` (every page of
+one ``LiveData``: each is rendered the first time it is asked for at that log size, under a
+lock per page so two requests never render it twice, then served from memory until the log
+grows; never rendered per request) and ``etag_of`` (the log size and root, and whether the
+server was live: a refresh that changed nothing costs a 304).  Templates live in
+``server/templates`` (autoescaping on; phone first; they work with JavaScript off).
+
+May import: ``jinja2``, ``server.view``, ``projections.*``, the standard library.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from server.view import LiveData
+
+TEMPLATES = Path(__file__).parent / "templates"
+HTML = "text/html; charset=utf-8"
+GZIP_MIN = 512       # smaller bodies are sent as they are
+
+
+@dataclass(frozen=True)
+class Page:
+    body: bytes
+    gz: bytes | None
+    etag: str
+    content_type: str = HTML
+    status: int = 200
+
+
+def etag_of(data: LiveData) -> str:
+    """The log size and root; ``-s`` while the server is not live; ``-rN`` when earlier
+    rounds were shown again at the same log size (``LiveData.rev``)."""
+    return (f"{data.checkable.size}-{data.checkable.short}{'' if data.live else '-s'}"
+            + (f"-r{data.rev}" if data.rev else ""))
+
+
+def _page(body: bytes, tag: str, content_type: str = HTML, status: int = 200) -> Page:
+    gz = gzip.compress(body, 6, mtime=0) if len(body) >= GZIP_MIN else None
+    return Page(body=body, gz=gz, etag=tag, content_type=content_type, status=status)
+
+
+def environment() -> Any:
+    import jinja2
+
+    from projections.site import TEMPLATES as SITE_TEMPLATES
+
+    # the live pages' own templates first; the site's partials (the standings table,
+    # pairings by name) shared with the printed sheets and the published site
+    return jinja2.Environment(loader=jinja2.FileSystemLoader([str(TEMPLATES),
+                                                              str(SITE_TEMPLATES)]),
+                              autoescape=jinja2.select_autoescape(["html"]),
+                              undefined=jinja2.StrictUndefined, trim_blocks=True,
+                              lstrip_blocks=True)
+
+
+def static_files() -> dict[str, Page]:
+    """``/style.css`` (the site's sheet and the live additions) and ``/live.js``, with an
+    ETag of their content."""
+    from projections.site import TEMPLATES as SITE_TEMPLATES
+
+    out = {}
+    css = (SITE_TEMPLATES / "style.css").read_bytes() + (TEMPLATES / "live.css").read_bytes()
+    js = (TEMPLATES / "live.js").read_bytes()
+    for name, body, ctype in (("style.css", css, "text/css; charset=utf-8"),
+                              ("live.js", js, "text/javascript; charset=utf-8")):
+        out[name] = _page(body, hashlib.sha256(body).hexdigest()[:16], ctype)
+    return out
+
+
+class PageSet:
+    """The pages of one log size.  ``get(key)`` renders a page once; keys are
+    ``home``, ``pairings``, ``standings``, ``bracket``, ``verify``, ``find``,
+    ``player/N`` and ``round/N``."""
+
+    def __init__(self, data: LiveData, env: Any, *, url: str = "") -> None:
+        self.data = data
+        self.env = env
+        self.url = url
+        self.etag = etag_of(data)
+        self._pages: dict[str, Page | None] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def cached(self, key: str) -> Page | None:
+        return self._pages.get(key)
+
+    def known(self, key: str) -> bool:
+        """Whether ``key`` names a page of this log size (a player or a posted round)."""
+        kind, _, arg = key.partition("/")
+        if kind in ("home", "pairings", "standings", "bracket", "verify", "find") and not arg:
+            return True
+        if not arg.isdigit() or len(arg) > 9:
+            return False
+        if kind == "player":
+            return int(arg) in self.data.labels
+        if kind == "round":
+            return self.data.round(int(arg)) is not None
+        return False
+
+    def get(self, key: str) -> Page | None:
+        """The page ``key`` (None: no such page), rendered at most once."""
+        page = self._pages.get(key)
+        if page is not None or key in self._pages:
+            return page
+        if not self.known(key):
+            return None
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._pages:
+                self._pages[key] = _page(self._render(key).encode("utf-8"), self.etag)
+        return self._pages[key]
+
+    def common(self, active: str) -> dict[str, Any]:
+        d = self.data
+        return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
+                "has_bracket": bool(d.bracket["rounds"] or d.bracket["seeds"])}
+
+    def _render(self, key: str) -> str:
+        kind, _, arg = key.partition("/")
+        d = self.data
+        if kind == "player":
+            n = int(arg)
+            apps = d.appearances(n)
+            current = apps[-1] if apps and apps[-1].round_index == len(d.rounds) - 1 \
+                else None
+            history = [(d.rounds[a.round_index], a) for a in apps]
+            return self._t("player.html", "find", n=n, label=d.labels[n],
+                           current=current, history=history,
+                           standing=d.standing_of.get(n),
+                           penalties=None if d.penalties is None else d.penalties.get(n, []),
+                           dropped=n in d.dropped)
+        if kind == "round" or kind == "pairings":
+            r = d.round(int(arg)) if arg else d.current
+            return self._t("round.html", "pairings", r=r, clock=d.clock
+                           if r is not None and d.clock and d.clock.round == r["round"]
+                           else None)
+        if kind == "find":
+            return self._t("find.html", "find", q="", matches=None)
+        if kind == "home":
+            return self._t("home.html", "home", url=self.url)
+        return self._t(f"{kind}.html", kind)
+
+    def _t(self, name: str, active: str, **kw: Any) -> str:
+        return str(self.env.get_template(name).render(**self.common(active), **kw))
+
+    def render_find(self, q: str, matches: list[tuple[int, str]]) -> bytes:
+        """The search results (depend on the query: small, rendered per request)."""
+        return self._t("find.html", "find", q=q, matches=matches).encode("utf-8")
+
+    def render_missing(self, what: str) -> bytes:
+        return self._t("notfound.html", "", what=what).encode("utf-8")

@@ -1,0 +1,68 @@
+/* tourney serve: refetch this page's own part when the log grows (issue 18).
+   Pages work without it; with it, a Server-Sent Events nudge ("the log is now size n,
+   root r", no content) makes the page fetch itself again after a short random delay, with
+   If-None-Match so an unchanged page costs a 304; it also refetches when the phone wakes,
+   and polls when the stream is down. */
+(function () {
+  "use strict";
+  var meta = document.querySelector('meta[name="tourney-log"]');
+  if (!meta || !window.fetch) { return; }
+  var v = meta.getAttribute("data-v");
+  var etag = null, busy = false, poll = null;
+  function swap(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("live"), old = document.getElementById("live");
+    var m = doc.querySelector('meta[name="tourney-log"]');
+    if (m) { v = m.getAttribute("data-v"); }
+    if (fresh && old) {
+      var focused = document.activeElement && document.activeElement.id;
+      old.replaceWith(fresh);
+      if (focused) { var f = document.getElementById(focused); if (f) { f.focus(); } }
+      document.title = doc.title;
+      tick();
+    }
+  }
+  function refetch() {
+    if (busy) { return; }
+    busy = true;
+    var headers = etag ? {"If-None-Match": etag} : {};
+    fetch(location.href, {headers: headers, cache: "no-cache", credentials: "same-origin"})
+      .then(function (r) {
+        if (r.status !== 200) { return null; }
+        etag = r.headers.get("ETag");
+        return r.text();
+      })
+      .then(function (t) { if (t) { swap(t); } })
+      .catch(function () {})
+      .then(function () { busy = false; });
+  }
+  function soon() { setTimeout(refetch, 200 + Math.random() * 1300); }
+  function startPoll() { if (!poll) { poll = setInterval(refetch, 15000); } }
+  function stopPoll() { if (poll) { clearInterval(poll); poll = null; } }
+  if (window.EventSource) {
+    var es = new EventSource("/live");
+    es.addEventListener("log", function (e) {
+      var d = JSON.parse(e.data);
+      if (d.v !== v) { soon(); }     // the log grew, or the server went (not) live
+    });
+    es.onopen = stopPoll;
+    es.onerror = startPoll;
+  } else {
+    startPoll();
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { refetch(); }
+  });
+  function tick() {
+    var c = document.querySelector(".clock[data-ends]"), left = c && c.querySelector(".left");
+    if (!left) { return; }
+    var ms = Date.parse(c.getAttribute("data-ends")) - Date.now();
+    left.textContent = ms > 0 ? "(" + Math.ceil(ms / 60000) + " min left)" : "(time)";
+    c.querySelectorAll("time").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d)) { t.textContent = d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}); }
+    });
+  }
+  tick();
+  setInterval(tick, 20000);
+})();

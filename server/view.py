@@ -1,0 +1,352 @@
+"""What the live pages show at one log size, as plain data (issue 18).
+
+Owns: ``LiveData`` (the event, its posted rounds, standings, each player's matches, the
+round clock and the checkable line at one log size), ``Memo`` (what stays valid from one
+log size to the next: the standings before a round in progress, penalty rows) and
+``build``.  Everything is read through the format plug-in and the projections
+(``projections.site.round_view`` / ``standings_table``, ``projections.report.round_docs``,
+``projections.standings_doc``); nothing here names a format.  Who is named how, whether
+penalties are public and which rounds are posted is the organizer's choice recorded in
+the log (``ledger.core.public_pages``).
+
+``build`` runs on the follower's thread with the state it folds; the ``LiveData`` it
+returns is never changed afterwards, so the pages read it from any thread.
+
+May import: ``ledger.*``, ``projections.*``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from ledger.core import public_pages
+from ledger.core.plugin import plugin_for
+from ledger.core.state import TournamentState
+from ledger.formats.match.model import MatchState
+from ledger.standings_view import StandingsView
+from ledger.wire.events import open_leaf
+from projections.checkable import Checkable, checkable_of
+from projections.report import bracket_doc, round_docs
+from projections.standings_doc import standings_view, state_before
+
+
+@dataclass
+class Memo:
+    """Carried from one log size to the next by the follower: the standings before a
+    round in progress (by its pairing's seq; they cannot change while it is played, as
+    ``projections.standings_doc.settled_view`` defines them), their table, and the
+    penalty rows read so far (only ever extended)."""
+
+    before: dict[int, StandingsView] = field(default_factory=dict)  # by paired seq
+    tables: dict[int, tuple[dict[str, Any], dict[int, list[dict[str, Any]]]]] = \
+        field(default_factory=dict)                                  # by id of the view
+    penalty_rows: list[dict[str, Any]] = field(default_factory=list)
+    penalties_read_to: int = 0
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The round clock of ``round start|time|extend``: the start is the signed event's
+    time, the end that time plus the minutes announced (BR-TIME-1/5)."""
+
+    round: int
+    started: str
+    minutes: int
+    ends: str
+    called: bool
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """One player's place in one posted round."""
+
+    round_index: int        # into ``LiveData.rounds``
+    table: int | str        # table number, "bye" or "—" (advances without playing)
+    opponent: str
+    side: str
+    result: str             # the format's words, "—" while there is none
+    outcome: str            # "won", "lost", "drew", "" (none yet), "bye"
+    extra_minutes: int = 0  # the table's time extensions (``round extend``, BR-EXT-1)
+
+
+@dataclass(frozen=True)
+class LiveData:
+    log: str
+    name: str
+    format_title: str
+    players: int
+    checkable: Checkable
+    noun: str
+    status: str
+    rounds: list[dict[str, Any]]            # posted rounds, ``projections.site.round_view``
+    held: list[int]
+    standings: dict[str, Any] | None        # ``projections.site.standings_table``
+    standing_of: dict[int, list[dict[str, Any]]]
+    labels: dict[int, str]
+    dropped: frozenset[int]
+    round_apps: list[dict[int, Appearance]]  # per posted round: each player's place
+    clock: Clock | None
+    bracket: dict[str, Any]
+    penalties: dict[int, list[str]] | None  # None: the organizer does not publish them
+    champion: str | None
+    live: bool = True
+    rev: int = 0            # > 0: earlier rounds changed after this log size was shown
+    partial: bool = False   # earlier rounds taken from the previous log size (``build``)
+
+    def appearances(self, number: int) -> list[Appearance]:
+        """``number``'s place in each posted round, oldest first."""
+        return [apps[number] for apps in self.round_apps if number in apps]
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def round(self, number: int) -> dict[str, Any] | None:
+        return next((r for r in self.rounds if r["round"] == number), None)
+
+    def search(self, query: str, limit: int = 50) -> list[tuple[int, str]]:
+        """Players whose number is ``query`` or whose public label has a word starting
+        with it (case-insensitive): what the organizer lets a page show, never more."""
+        q = query.strip().lstrip("#").casefold()
+        if not q:
+            return []
+        out: list[tuple[int, str]] = []
+        if q.isdigit() and int(q) in self.labels:
+            out.append((int(q), self.labels[int(q)]))
+        for n, label in self.labels.items():
+            if len(out) >= limit:
+                break
+            if (n, label) in out:
+                continue
+            words = label.casefold().split()
+            if label.casefold().startswith(q) or any(w.startswith(q) for w in words):
+                out.append((n, label))
+        return out
+
+
+def label_of(state: TournamentState, number: int) -> str:
+    """``#17`` and the name as the organizer lets public pages show it (ADR 0023)."""
+    return public_pages.public_label(state, number)
+
+
+def _settled(led: Any, state: TournamentState, memo: Memo,
+             seqs: dict[int, int]) -> tuple[StandingsView, int | None]:
+    """``projections.standings_doc.settled_view`` (and the champion) with the view before
+    the round in progress kept in ``memo``: computed once per round, not once per append.
+    While the format says a round is open whose earlier standings are kept, the current
+    standings are not computed at all (an open round has no champion)."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    p = plugin.progress(state) if plugin is not None and state.fmt is not None else None
+    r = p.round if p is not None else None
+    seq = seqs.get(r.number) if r is not None and r.open else None
+    kept = memo.before.get(seq) if seq is not None else None
+    if kept is not None and kept.open_round is not None and r is not None \
+            and kept.open_round.number == r.number:
+        return kept, None
+    view = standings_view(state)
+    open_round = view.open_round
+    if open_round is None:
+        return view, view.champion
+    before = memo.before.get(open_round.paired_seq)
+    if before is None:
+        before = standings_view(state_before(led, state.log, open_round.paired_seq))
+        memo.before[open_round.paired_seq] = before
+    noun = open_round.noun
+    done = open_round.number - 1
+    as_of = (f"as of {noun} {done}" if done > 0 else f"before {noun} 1") + (
+        f"; {noun} {open_round.number} is in progress (results not all in)")
+    settled = before.with_as_of(as_of, open_round)
+    memo.before[open_round.paired_seq] = settled
+    return settled, view.champion
+
+
+def _clock(led: Any, state: TournamentState, number: int | None) -> Clock | None:
+    """The clock of round ``number`` from the shared officiating layer, if it has one."""
+    clocks = getattr(getattr(state.fmt, "officiating", None), "clock", None)
+    c = clocks.get(number) if isinstance(clocks, dict) and number is not None else None
+    if c is None:
+        return None
+    leaf = led.raw_leaf(state.log, c.started_seq)
+    minutes = int(getattr(open_leaf(leaf).body, "minutes", 0)) if leaf is not None else 0
+    try:
+        start = datetime.fromisoformat(c.started_time.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    ends = (start + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Clock(round=number or 0, started=c.started_time, minutes=minutes, ends=ends,
+                 called=c.called_seq is not None)
+
+
+def _status(state: TournamentState, noun: str, held: list[int]) -> str:
+    """What happens next, in a player's words (the staff's next step names commands)."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    if plugin is None or state.fmt is None:
+        return "Registration is open." if state.registration_closed_seq is None else ""
+    p = plugin.progress(state)
+    if p.phase == "finished":
+        return "The event is over; the standings are final."
+    if p.phase == "registration":
+        return "Registration is open; pairings appear here when the first " \
+               f"{noun.lower()} is posted."
+    r = p.round
+    if r is not None and r.number in held:
+        return f"{noun} {r.number} is being checked by the head judge; pairings appear " \
+               "here when it is posted."
+    if r is not None and r.open:
+        left = len(r.missing_results)
+        return f"{noun} {r.number} is being played: {r.tables - left} of {r.tables} " \
+               "results in."
+    if p.phase in ("cut_window", "cut_made"):
+        return "The Swiss rounds are over; the top cut is next."
+    if r is not None:
+        return f"{noun} {r.number} is complete; waiting for the next pairings."
+    return "Waiting for the first pairings."
+
+
+def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
+                 labels: dict[int, str], state: TournamentState) -> dict[int, Appearance]:
+    """Each player's place in the posted round ``i`` (its document and display), with
+    the time extensions of each table from the shared officiating layer, if it has one
+    (keyed "round/table", ``ledger.formats.officiating.corrections.key``)."""
+    out: dict[int, Appearance] = {}
+    ext: dict[str, int] = getattr(getattr(state.fmt, "officiating", None), "extensions",
+                                  None) or {}
+
+    def label(n: int | None) -> str:
+        return "—" if n is None else labels.get(n, f"#{n}")
+
+    for tb, tv in zip(doc["tables"], view["tables"], strict=True):
+        res = tb.get("result")
+        sides = tb.get("sides") or ("", "")
+        for seat, me in enumerate(tb["players"]):
+            other = tb["players"][1 - seat] if len(tb["players"]) == 2 else None
+            outcome = "" if res is None else (
+                "won" if res["winner"] == me else
+                "lost" if me in res.get("losers", []) else "drew")
+            out[me] = Appearance(
+                round_index=i, table=tb["table"], opponent=label(other),
+                side=str(sides[seat]).strip(" ()"), result=tv["result"],
+                outcome=outcome, extra_minutes=ext.get(f"{doc['round']}/{tb['table']}", 0))
+    if doc.get("bye") is not None:
+        out[doc["bye"]] = Appearance(round_index=i, table="bye", opponent="—", side="",
+                                     result="bye", outcome="bye")
+    for n in doc.get("advances") or []:
+        out[n] = Appearance(round_index=i, table="—", opponent="advances without playing",
+                            side="", result="—", outcome="bye")
+    return out
+
+
+def _docs(led: Any, state: TournamentState, only: int | None) -> list[dict[str, Any]]:
+    """Every round's document, or only round ``only``'s (a round of the match layer,
+    read from the folded state: the newest round is there whole)."""
+    if only is None or not isinstance(state.fmt, MatchState):
+        return round_docs(led, state.log, state)
+    from projections.report import round_doc
+    from projections.rounds import bye_lost, load_round, override_of
+
+    rnd = load_round(led, state.log, state, only)
+    if rnd is None:
+        return round_docs(led, state.log, state)
+    return [round_doc(rnd, override_of(led, state.log, state, rnd),
+                      lost_bye=bye_lost(state, rnd), state=state)]
+
+
+def _paired_seqs(state: TournamentState) -> dict[int, int]:
+    """Round (or Game) number → the seq of the event that paired it (its proof's leaf)."""
+    out: dict[int, int] = {}
+    for attr in ("rounds", "games"):
+        for r in getattr(state.fmt, attr, None) or []:
+            seq = getattr(r, "paired_seq", None)
+            if isinstance(seq, int):
+                out[int(r.number)] = seq
+    return out
+
+
+def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[str]] | None:
+    if not public_pages.penalties_public(state):
+        return None
+    from projections.penalties import penalty_rows
+
+    if memo.penalties_read_to < state.size:
+        memo.penalty_rows += penalty_rows(led.raw_leaves(state.log,
+                                                         after=memo.penalties_read_to))
+        memo.penalties_read_to = state.size
+    out: dict[int, list[str]] = {}
+    for r in memo.penalty_rows:
+        what = r["name"] or r["infraction"]
+        text = f"round {r['round']}: {str(r['penalty']).replace('_', ' ')} ({what})"
+        out.setdefault(int(r["number"]), []).append(text)
+    return out
+
+
+def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
+          previous: LiveData | None = None) -> LiveData:
+    """The pages' data at the state's log size (``led``: the ledger it was folded from).
+
+    With ``previous`` (the data of the log size before) and the same posted rounds, only
+    the newest round is read again and the earlier ones are taken from ``previous``
+    (``partial``): a result in round 5 of a 4,096-player event then costs one round, not
+    five.  The follower builds the whole again when the log goes quiet, and shows it
+    (``rev``) only if an earlier round did change (a correction, a rename)."""
+    from projections.site import public_view, round_view, standings_table
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    seqs = _paired_seqs(state)
+    view, champ = _settled(led, state, memo, seqs)
+    noun = view.round_noun.capitalize() if view.columns else "Round"
+    labels = {n: label_of(state, n) for n in state.players}
+    held = public_pages.held_rounds(state)
+    numbers = sorted(n for n in seqs if public_pages.round_posted(state, n))
+    reuse = previous is not None and bool(numbers) and isinstance(state.fmt, MatchState) \
+        and [r["round"] for r in previous.rounds] == numbers
+    docs = _docs(led, state, numbers[-1] if reuse else None)
+    if not reuse:
+        docs = [d for d in docs if public_pages.round_posted(state, d["round"])]
+    fresh = []
+    for d in docs:
+        v = round_view(state, d)
+        v["closed"] = d["closed"]
+        v["pairing_note"] = d.get("pairing_note")
+        over = d.get("overridden")
+        v["paired_seq"] = over["seq"] if over else seqs.get(d["round"])
+        fresh.append(v)
+    if reuse and previous is not None:
+        views = [*previous.rounds[:-1], *fresh]
+        k = len(views) - 1
+        round_apps = [*previous.round_apps[:-1], _appearances(k, docs[0], fresh[0], labels,
+                                                               state)]
+    else:
+        views = fresh
+        round_apps = [_appearances(i, d, v, labels, state)
+                      for i, (d, v) in enumerate(zip(docs, views, strict=True))]
+    kept = memo.tables.get(id(view))
+    if kept is None:
+        standing_of: dict[int, list[dict[str, Any]]] = {}
+        table = standings_table(public_view(state, view)) if view.columns else None
+        if table is not None:
+            for row, trow in zip(view.rows, table["rows"], strict=True):
+                standing_of[row.number] = trow["cells"]
+        if view.open_round is not None and table is not None:
+            memo.tables = {id(view): (table, standing_of)}  # kept while the round is open
+    else:
+        table, standing_of = kept
+    current = views[-1]["round"] if views else None
+    slots = bracket_doc(state, [], champion=champ)["slots"] or []
+    bracket = {"seeds": [f"{i}: {labels.get(n, '—') if n else 'empty'}"
+                         for i, n in enumerate(slots, 1)],
+               "seeding": view.seeding or "seeding",
+               "rounds": [v for v in views if v["phase_label"] == "top cut"]}
+    return LiveData(
+        log=state.log, name=state.name or state.log,
+        format_title=plugin.title if plugin is not None else "",
+        players=len(state.players), checkable=checkable_of(state, led), noun=noun,
+        status=_status(state, noun, held), rounds=views, held=held, standings=table,
+        standing_of=standing_of, labels=labels,
+        dropped=frozenset(n for n in state.players
+                          if plugin is not None and plugin.has_left(state, n)),
+        round_apps=round_apps, clock=_clock(led, state, current),
+        bracket=bracket, penalties=_penalties(led, state, memo),
+        champion=None if champ is None else labels.get(champ), live=live,
+        partial=reuse)

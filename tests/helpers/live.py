@@ -1,0 +1,107 @@
+"""A real ``tourney serve`` for tests: in a thread (uvicorn on a free loopback port) or as
+a process (the CLI contract), and a small HTTP client over it.
+
+Owns: ``running`` (the app of ``server.app`` served by uvicorn in a thread, stopped on
+exit), ``serve_process`` (``tourney serve --host 127.0.0.1`` as a subprocess, waited for
+until ``/health`` answers), ``free_port``, ``get`` and ``wait_until``.
+
+May import: ``server.*``, ``ledger.*``, ``uvicorn``, ``httpx``, the standard library.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
+from ledger.storage.location import Location
+from server.app import Hub, create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running(ledger: str | Path, tournament: str | None = None) -> Iterator[tuple[str, Hub]]:
+    """``(base URL, hub)`` of a server over ``ledger`` on a loopback port."""
+    import uvicorn
+
+    hub = Hub(Location(str(ledger)), tournament)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(hub), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        end = time.monotonic() + 20
+        while not server.started:
+            if time.monotonic() > end or not thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{port}", hub
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@contextmanager
+def serve_process(cwd: Path, env: dict[str, str], *args: str,
+                  port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``tourney serve --host 127.0.0.1 --port P`` as a process; killed on exit."""
+    port = port or free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "serve", "--host",
+                             "127.0.0.1", "--port", str(port)], cwd=cwd, text=True,
+                            env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"tourney serve exited {proc.returncode}: "
+                                   f"{proc.stderr.read() if proc.stderr else ''}")
+            try:
+                if httpx.get(base + "/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > end:
+                raise RuntimeError("tourney serve did not answer")
+            time.sleep(0.1)
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+
+
+def get(url: str, **headers: str) -> httpx.Response:
+    return httpx.get(url, headers=headers, timeout=10, follow_redirects=False)
+
+
+def wait_until(check: Callable[[], bool], timeout: float) -> float:
+    """Seconds until ``check()`` held; raises AssertionError after ``timeout``."""
+    t0 = time.monotonic()
+    while not check():
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError(f"not within {timeout} s")
+        time.sleep(0.05)
+    return time.monotonic() - t0
+
+
+def env_without_tourney() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
