@@ -126,8 +126,8 @@ def _fold(leaves: Sequence[tuple[int, bytes]], log: str | None, wanted_sizes: se
             times.append("")
             continue
         times.append(ev.time)
-        champion_seq = _transition(state, ev, i, leaf, this_hash, root_before, findings) \
-            or champion_seq
+        champion_seq = _transition(state, ev, i, leaf, this_hash, merkle_leaf, root_before,
+                                   findings) or champion_seq
         if progress is not None and (i % 1000 == 0 or i == total):
             progress(i, total)
 
@@ -135,7 +135,8 @@ def _fold(leaves: Sequence[tuple[int, bytes]], log: str | None, wanted_sizes: se
 
 
 def _transition(state: TournamentState, ev: SignedEvent, i: int, leaf: bytes,
-                this_hash: str, root_before: bytes | None, findings: list[Finding]) -> int:
+                this_hash: str, merkle_leaf: bytes, root_before: bytes | None,
+                findings: list[Finding]) -> int:
     """The state's part of leaf ``i``: roles and rules, the size limit (it grows with the
     players), the report and the notices, then the transition; ``i`` if it declares the
     champion, else 0."""
@@ -169,7 +170,7 @@ def _transition(state: TournamentState, ev: SignedEvent, i: int, leaf: bytes,
     if noted is not None:
         findings.append(finding(noted[0], i, noted[1]))
     try:
-        apply_event(state, ev, this_hash)
+        apply_event(state, ev, this_hash, merkle_leaf)
     except Exception as exc:  # noqa: BLE001 - report, keep going with the state so far
         findings.append(finding("malformed", i, f"event cannot be applied: "
                                 f"{type(exc).__name__}: {exc}"))

@@ -164,8 +164,8 @@ def emit(json_mode: bool, data: Any, lines: str | Iterable[str] = ()) -> None:
     if json_mode:
         sys.stdout.write(msgspec.json.encode(data).decode("utf-8") + "\n")
     else:
-        for line in [lines] if isinstance(lines, str) else lines:
-            sys.stdout.write(escape_display(line) + "\n")
+        sys.stdout.write("".join(escape_display(line) + "\n" for line in
+                                 ([lines] if isinstance(lines, str) else lines)))
     sys.stdout.flush()
 
 

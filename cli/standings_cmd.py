@@ -80,20 +80,18 @@ def standings(
 def table_lines(log: str, view: StandingsView) -> list[str]:
     """The printed table: heading, header, one line per row, notes (wide characters
     aligned by display width, ``cli.text``)."""
-    cells = [[c.text(r.values.get(c.key)) for c in view.columns] for r in view.rows]
-    widths = []
-    for i, c in enumerate(view.columns):
-        w = max([width(c.header)] + [width(row[i]) for row in cells])
-        widths.append(min(w, NAME_WIDTH) if c.key == "name" else w)
-
-    def line(texts: list[str]) -> str:
-        return "  ".join(rjust(t, w) if c.align is Align.RIGHT else ljust(t, w)
-                         for c, t, w in zip(view.columns, texts, widths, strict=True)
-                         ).rstrip()
+    # column by column: one text, width and padding pass per column (issue 22)
+    padded: list[list[str]] = []
+    for c in view.columns:
+        key, text = c.key, c.text
+        texts = [c.header, *(text(r.values.get(key)) for r in view.rows)]
+        w = max(map(width, texts))
+        w = min(w, NAME_WIDTH) if key == "name" else w
+        pad = rjust if c.align is Align.RIGHT else ljust
+        padded.append([pad(t, w) for t in texts])
 
     head = f"{log}: {view.heading}" + (f" — {view.as_of}" if view.as_of else "")
-    out = [head, line([c.header for c in view.columns])]
-    out += [line(row) for row in cells]
+    out = [head, *("  ".join(parts).rstrip() for parts in zip(*padded, strict=True))]
     out += [f"#{r.number} {r.name}: {r.revoked.text()}" for r in view.rows if r.revoked]
     out += list(view.notes)
     return out

@@ -50,10 +50,14 @@ def fit(text: str, columns: int) -> str:
 
 def ljust(text: str, columns: int) -> str:
     """``text`` (cut to fit) padded with spaces on the right to ``columns`` columns."""
+    if text.isascii() and len(text) <= columns:   # width is len: nothing to cut
+        return text.ljust(columns)
     text = fit(text, columns)
     return text + " " * (columns - width(text))
 
 
 def rjust(text: str, columns: int) -> str:
+    if text.isascii() and len(text) <= columns:
+        return text.rjust(columns)
     text = fit(text, columns)
     return " " * (columns - width(text)) + text

@@ -70,6 +70,11 @@ class Column:
 
     def text(self, value: Value) -> str:
         """The value as players read it ("—" for none)."""
+        kind = type(value)
+        if kind is str:        # the common cells first: an ABC check of Fraction is slow
+            return value  # type: ignore[return-value]
+        if kind is int:
+            return str(value)
         if value is None:
             return "—"
         if isinstance(value, Fraction):

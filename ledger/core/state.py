@@ -152,10 +152,12 @@ def applies(body_type: type[Body]) -> Callable[[Applier], Applier]:
     return register
 
 
-def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None) -> None:
+def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None,
+                merkle_leaf: bytes | None = None) -> None:
     """Fold one event into ``state`` (in place): the core's transition, then the format
-    plug-in's (which sees core facts too, e.g. registration closing).  ``head``: the
-    leaf's hex SHA-256 when the caller already has it (the audit hashes every leaf)."""
+    plug-in's (which sees core facts too, e.g. registration closing).  ``head`` and
+    ``merkle_leaf``: the leaf's hex SHA-256 and Merkle leaf hash when the caller already
+    has them (the audit hashes every leaf)."""
     for fn in _APPLIERS.get(type(ev.body), ()):
         fn(state, ev, ev.body)
     if state.fmt is not None:
@@ -163,7 +165,8 @@ def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None
         if plugin is not None:
             plugin.evolve(state, ev)
             _note_pairing(state, plugin, ev)
-    frontier_append(state.merkle, state.size, leaf_hash(ev.leaf))
+    frontier_append(state.merkle, state.size,
+                    leaf_hash(ev.leaf) if merkle_leaf is None else merkle_leaf)
     state.size = ev.seq
     state.head = ev.leaf_hash_hex if head is None else head
     state.last_time = ev.time

@@ -32,6 +32,7 @@ from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format
 from ledger.proofs.checkpoint_store import write_checkpoint
 from ledger.storage.store import Ledger
+from ledger.storage.write_session import WriteSession
 from ledger.wire.events import LedgerPolicy, Role
 from ledger.wire.keys import PublicKey, Signer
 
@@ -60,10 +61,10 @@ def _rate(r: Fraction) -> int:
     return int(r * SCALE)
 
 
-def _batched(ledger: Ledger, log: str, steps: Sequence[Step]) -> None:
+def _batched(session: WriteSession, steps: Sequence[Step]) -> None:
     """Run many commands in saves of ``BATCH`` events (each save is atomic)."""
     for i in range(0, len(steps), BATCH):
-        ledger.write(log, partial(_run_all, steps[i:i + BATCH]))
+        session.write(partial(_run_all, steps[i:i + BATCH]))
 
 
 def _run_all(steps: Sequence[Step], t: Tournament, now: str) -> None:
@@ -112,22 +113,25 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     if callable(checkpoints):  # a log's note directory is keyed by its genesis hash
         checkpoints = checkpoints()
     cut = fmt.cut
-    ledger.write(log, lambda t, now: t.add_official(
+    # one writer session for the whole event: the aggregate stays in memory between
+    # saves instead of being reloaded (snapshot decode + fold) before every batch
+    sess = ledger.session(log)
+    sess.write(lambda t, now: t.add_official(
         PublicKey(sk.public_key_raw, sk.name), Role.SCOREKEEPER, sk.name, hj, now))
     teams = team_sim.team_steps(params, players, sk)     # team events (issue 20)
     if teams:
         players -= players % team_sim.SIZES[str((params or {})["team_mode"])]
-    _batched(ledger, log, [partial(_register, sk, i) for i in range(1, players + 1)])
-    _batched(ledger, log, teams)
+    _batched(sess, [partial(_register, sk, i) for i in range(1, players + 1)])
+    _batched(sess, teams)
     say(f"registered {players} players" + (f" in {len(teams)} teams" if teams else ""))
     sim_material = f"simulation:{seed_text}"
-    ledger.write(log, lambda t, now: t.record_seed(
+    sess.write(lambda t, now: t.record_seed(
         material=sim_material, source="tourney simulate", ctx=f"{log}/simulation",
         reason="simulated match outcomes and drops (not a pairing seed)", signer=hj,
         time=now))
     sim_seed = seed_from_material(sim_material)
-    ledger.write(log, lambda t, now: t.close_registration(hj, now))
-    write_checkpoint(ledger, log, hj, checkpoints)
+    sess.write(lambda t, now: t.close_registration(hj, now))
+    write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
 
     def material(what: str) -> str:
         return f"{seed_text}/{what}"
@@ -141,7 +145,7 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
     rounds = 0
     hotc = format_id == HOTC
     while True:
-        state = ledger.load(log).state
+        state = sess.state
         h = state.fmt
         if h.champion is not None or h.final or (not hotc and h.entries is not None
                                                   and len(h.entries) < 2):
@@ -149,8 +153,8 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
         if hotc and h.slots is None and h.cut is None and open_round(state) is None \
                 and not hotc_plan.swiss_over(state):
             # drops before the round, then the stop rule is asked again (HOTC-STOP-1, R2)
-            _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
-            state = ledger.load(log).state
+            _drops(sess, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
+            state = sess.state
             h = state.fmt
         active = sum(r.status is Status.ACTIVE for r in h.records.values())
         over = (hotc_plan.swiss_over(state) if hotc                   # HOTC-STOP-1, AMB-H6
@@ -162,47 +166,47 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
                 hotc_plan.tiny_cut(state) or len(h.cut) <= 1):
             break          # R2: ended at the cut; HOTC_2013: no rule finishes a cut of 0/1
         if format_id == "single-elim" and h.slots is None:
-            ledger.write(log, lambda t, now: t.seed_bracket(
+            sess.write(lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
         elif over and h.cut is None:
             reason = None
             if hotc:
-                _drops(ledger, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
-                reason = _no_champion_reason(ledger.load(log).state)
-            ledger.write(log, lambda t, now: t.select_cut(
+                _drops(sess, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
+                reason = _no_champion_reason(sess.state)
+            sess.write(lambda t, now: t.select_cut(
                 hj, now, material=material("cut"), source="tourney simulate",
                 no_champion=reason))
-            after = ledger.load(log).state
+            after = sess.state
             if not cut or hotc and len(after.fmt.cut or []) <= 1:
-                write_checkpoint(ledger, log, hj, checkpoints)
+                write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
                 continue
-            ledger.write(log, lambda t, now: t.seed_bracket(
+            sess.write(lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
         elif h.cut is not None and h.slots is None:
-            ledger.write(log, lambda t, now: t.seed_bracket(
+            sess.write(lambda t, now: t.seed_bracket(
                 hj, now, material=material("bracket"), source="tourney simulate"))
         else:
             if h.slots is None:
                 if not hotc:                # HotC drops were made above, before its stop rule
-                    _drops(ledger, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
-                    if sum(r.status is Status.ACTIVE for r in ledger.load(
-                            log).state.fmt.records.values()) < 2:
+                    _drops(sess, log, sk, sim_seed, drops, f"R{len(h.rounds) + 1}")
+                    if sum(r.status is Status.ACTIVE
+                           for r in sess.state.fmt.records.values()) < 2:
                         continue            # nobody left to pair: finalize instead
                 seed_material = material(f"R{len(h.rounds) + 1}")
-                ledger.write(log, lambda t, now: t.pair_round(
+                sess.write(lambda t, now: t.pair_round(
                     hj, now, material=seed_material, source="tourney simulate"))
             else:
-                ledger.write(log, lambda t, now: t.pair_round(hj, now))
-        write_checkpoint(ledger, log, hj, checkpoints)
-        _play(ledger, log, sk, sim_seed, timeouts, hotc=hotc)
-        write_checkpoint(ledger, log, hj, checkpoints)
-        rounds = len(ledger.load(log).state.fmt.rounds)
+                sess.write(lambda t, now: t.pair_round(hj, now))
+        write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
+        _play(sess, log, sk, sim_seed, timeouts, hotc=hotc)
+        write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
+        rounds = len(sess.state.fmt.rounds)
         say(f"round {rounds} complete")
-    write_checkpoint(ledger, log, hj, checkpoints)     # the end-of-event checkpoint
-    final = ledger.load(log)
-    return SimulationResult(log=log, events=final.version, rounds=rounds,
-                            cut=list(final.state.fmt.cut or []),
-                            champion=final.state.fmt.champion)
+    # the end-of-event checkpoint
+    write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
+    final = sess.state
+    return SimulationResult(log=log, events=final.size, rounds=rounds,
+                            cut=list(final.fmt.cut or []), champion=final.fmt.champion)
 
 
 def _no_champion_reason(state: TournamentState) -> str | None:
@@ -213,21 +217,21 @@ def _no_champion_reason(state: TournamentState) -> str | None:
     return "simulated: no undefeated player and no eligible one-loss player (AMB-H9)"
 
 
-def _drops(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, rate: Fraction,
+def _drops(sess: WriteSession, log: str, sk: Signer, sim_seed: bytes, rate: Fraction,
            when: str, *, one_loss_only: bool = False) -> None:
     if rate <= 0:
         return
-    recs = ledger.load(log).state.fmt.records.values()
+    recs = sess.state.fmt.records.values()
     leaving = [r.number for r in sorted(recs, key=lambda r: r.number)
                if r.status is Status.ACTIVE and (not one_loss_only or r.losses == 1)
                and stream_below(sim_seed, f"{log}/sim/{when}/drop/{r.number}", SCALE)
                < _rate(rate)]
-    _batched(ledger, log, [partial(_drop, sk, n) for n in leaving])
+    _batched(sess, [partial(_drop, sk, n) for n in leaving])
 
 
-def _play(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, timeouts: Fraction, *,
+def _play(sess: WriteSession, log: str, sk: Signer, sim_seed: bytes, timeouts: Fraction, *,
           hotc: bool = True) -> None:
-    state = ledger.load(log).state
+    state = sess.state
     rnd = open_round(state)
     if rnd is None:
         return
@@ -246,7 +250,7 @@ def _play(ledger: Ledger, log: str, sk: Signer, sim_seed: bytes, timeouts: Fract
         steps.append(partial(_result, sk, _outcome(
             sim_seed, f"{log}/sim/R{rnd.number}/T{tab.table}", tab.players, rnd.number,
             tab.table, timeouts, rnd.phase, hotc=hotc)))
-    _batched(ledger, log, steps)
+    _batched(sess, steps)
 
 
 def _outcome(sim_seed: bytes, ctx: str, players: list[int], round_no: int, table: int,

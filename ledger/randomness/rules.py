@@ -18,7 +18,7 @@ import binascii
 import re
 
 from ledger.core.draw import seed_from_material
-from ledger.core.roster import registered, roster, still_in
+from ledger.core.roster import not_still_in, registered, roster
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.proofs.checkpoint import (
@@ -284,7 +284,7 @@ def check_draw_hygiene(state: TournamentState, body: DrawMade) -> None:
                         "decision (a seed serves exactly one draw context)",
                         hint="record a fresh seed for this draw", finding="draw_seed_reused")
     if body.universe is None:
-        gone = [n for n in body.items if not still_in(state, n)]
+        gone = not_still_in(state, body.items)
         if gone:
             raise RuleError("LEDGER-RAND-1", f"draw items {gone} are not registered players "
                             "still in the event", hint="draw over the active roster, or "

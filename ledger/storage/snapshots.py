@@ -5,7 +5,7 @@ Owns: ``LeafMapper`` (the stored ``state`` bytes ARE the signed leaf of DESIGN.m
 ``topic`` the event kind; snapshots are msgpack caches in their own table, each bound to
 the leaf hash of the event it was taken at and named by ``snapshot_topic``: the format
 and the exact state layout, so another layout is dropped and rebuilt), ``LedgerApp``
-(snapshots every ``SNAPSHOT_INTERVAL`` events, older ones deleted), ``delete_snapshots``,
+(snapshots every ``snapshot_interval`` events, older ones deleted), ``delete_snapshots``,
 ``LedgerCorrupt`` and ``StaleSnapshot``.
 
 May import: ``eventsourcing``, ``msgspec``, ``ledger.core.aggregate``, ``ledger.wire.events``,
@@ -37,6 +37,19 @@ from ledger.wire.clock import parse_time
 from ledger.wire.events import open_leaf
 
 SNAPSHOT_INTERVAL = 100
+#: a snapshot costs about its players to write; it is taken at most every
+#: ``players // SNAPSHOT_SPREAD`` events, so a writer pays a bounded cost per event and a
+#: reader folds at most that many events after it (about what decoding it costs)
+SNAPSHOT_SPREAD = 32
+
+
+def snapshot_interval(players: int) -> int:
+    """Events between snapshots of a tournament of ``players``: ``SNAPSHOT_INTERVAL``, or
+    ``players // SNAPSHOT_SPREAD`` when larger (issue 22: a fixed interval made the
+    snapshots of a large event cost the square of its size)."""
+    return max(SNAPSHOT_INTERVAL, players // SNAPSHOT_SPREAD)
+
+
 _TOURNAMENT_TOPIC = get_topic(Tournament)
 
 
@@ -159,8 +172,8 @@ class LedgerApp(Application[str]):
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """Snapshot the saved aggregate as it is in memory when a save crosses a multiple
-        of the interval (the library would reload it first), then drop older snapshots:
-        a cache needs only the newest."""
+        of the interval (``snapshot_interval``; the library would reload it first), then
+        drop older snapshots: a cache needs only the newest."""
         if self.snapshots is None:
             return
         for agg in processing_event.aggregates.values():
@@ -168,7 +181,8 @@ class LedgerApp(Application[str]):
             if not isinstance(agg, Tournament) or not events:
                 continue
             first = events[0].originator_version
-            if agg.version // SNAPSHOT_INTERVAL == (first - 1) // SNAPSHOT_INTERVAL:
+            every = snapshot_interval(len(agg.state.players))
+            if agg.version // every == (first - 1) // every:
                 continue
             self.snapshots.put([TournamentSnapshot.take(agg)])
             delete_snapshots(self, agg.id, before=agg.version)

@@ -29,8 +29,56 @@ class NonCanonicalError(TourneyError):
     code = "non_canonical"
 
 
+#: keys already matched by ``_KEY`` (a bounded set: an event's keys repeat in every row)
+_GOOD_KEYS: set[str] = set()
+
+
+def _plain_ok(v: Any) -> bool | None:
+    """True/False for a leaf value of an exact plain type, None for anything else."""
+    t = type(v)
+    if t is str or t is bool or v is None:
+        return True
+    if t is int:
+        return bool(-MAX_SAFE_INT <= v <= MAX_SAFE_INT)
+    return None
+
+
+def _within(value: Any) -> bool:
+    """Whether ``value`` is plainly inside the schema (exact JSON types only), without
+    building a path per element; False sends it to the exact walk, which decides (and
+    names the path).  Accepts only what ``check_schema``'s walk accepts."""
+    t = type(value)
+    if t is dict:
+        for key, item in value.items():
+            if key not in _GOOD_KEYS:
+                if type(key) is not str or not _KEY.match(key):
+                    return False
+                if len(_GOOD_KEYS) < 4096:
+                    _GOOD_KEYS.add(key)
+            ok = _plain_ok(item)
+            if not (_within(item) if ok is None else ok):
+                return False
+        return True
+    if t is list:
+        if value and set(map(type, value)) == {int}:   # numbers only: min and max in C
+            return bool(-MAX_SAFE_INT <= min(value) and max(value) <= MAX_SAFE_INT)
+        for item in value:
+            ok = _plain_ok(item)
+            if not (_within(item) if ok is None else ok):
+                return False
+        return True
+    return bool(_plain_ok(value))
+
+
 def check_schema(value: Any, path: str = "$") -> None:
     """Raise ``NonCanonicalError`` if ``value`` leaves the restricted schema of §4."""
+    if _within(value):
+        return    # the walk below would find nothing (issue 22: it built a path per element)
+    _walk(value, path)
+
+
+def _walk(value: Any, path: str) -> None:
+    """The exact check, naming the path of the first value outside the schema."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return
     if isinstance(value, int):
@@ -43,11 +91,11 @@ def check_schema(value: Any, path: str = "$") -> None:
         for key, item in value.items():
             if not isinstance(key, str) or not _KEY.match(key):
                 raise NonCanonicalError(f"key {key!r} at {path} is not [a-z0-9_]+")
-            check_schema(item, f"{path}.{key}")
+            _walk(item, f"{path}.{key}")
         return
     if isinstance(value, list):
         for i, item in enumerate(value):
-            check_schema(item, f"{path}[{i}]")
+            _walk(item, f"{path}[{i}]")
         return
     raise NonCanonicalError(f"unsupported type {type(value).__name__} at {path}")
 

@@ -77,6 +77,8 @@ def unsafe_chars(text: str) -> list[str]:
 
 def escape_display(text: str) -> str:
     """``text`` with every unsafe character shown as a visible ``\\uXXXX`` escape."""
+    if text.isascii() and text.isprintable():   # printable ASCII: nothing to escape
+        return text
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -86,7 +88,7 @@ def _normalize(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _normalize(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_normalize(v) for v in value]
+        return [v if type(v) is int else _normalize(v) for v in value]
     return value
 
 
@@ -123,13 +125,13 @@ def check_text(value: Any, path: str = "body") -> None:
         for key, item in value.items():
             if isinstance(item, str):
                 _check_string(item, f"{path}.{key}", key)
-            else:
+            elif isinstance(item, (dict, list)):   # numbers, booleans, null: no text
                 check_text(item, f"{path}.{key}")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             if isinstance(item, str):
                 _check_string(item, f"{path}[{i}]", "")
-            else:
+            elif isinstance(item, (dict, list)):
                 check_text(item, f"{path}[{i}]")
     elif isinstance(value, str):
         _check_string(value, path, "")

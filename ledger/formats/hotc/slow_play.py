@@ -62,6 +62,8 @@ def _match_in_progress(state: TournamentState, round_no: int, table: int) -> lis
 def upheld_calls(state: TournamentState, round_no: int, table: int) -> dict[int, int]:
     """Player → seq of the upheld call against them at that table of that round."""
     h: HotcState = state.fmt
+    if not h.calls:      # no call recorded in the event: the common case, per result
+        return {}
     return {c.called: c.seq for c in sorted(h.calls.values(), key=lambda c: c.seq)
             if c.round == round_no and c.table == table and c.upheld}
 

@@ -36,6 +36,7 @@ import csv
 import io
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import msgspec
@@ -124,12 +125,24 @@ def ranked_lines(state: TournamentState, *, keep_revoked: bool = False) -> list[
     numbers = sorted(set(state.players) | set(records))
     recs = {n: records.get(n) or PlayerRecord(number=n) for n in numbers}
 
-    # Swiss-phase facts from the folded records (top-cut matches are counted apart).
-    wins = {n: recs[n].wins - recs[n].top_wins for n in numbers}
-    losses = {n: recs[n].losses - recs[n].top_losses for n in numbers}
-    byes = {n: recs[n].byes for n in numbers}
-    opps: dict[int, list[int]] = {n: [o for o in recs[n].opponents if o in recs]
-                                  for n in numbers}
+    # Swiss-phase facts from the folded records (top-cut matches are counted apart), and
+    # MW% in hundredths (BR-DE-TB-3/4), in one pass over the players.
+    wins: dict[int, int] = {}
+    losses: dict[int, int] = {}
+    byes: dict[int, int] = {}
+    opps: dict[int, list[int]] = {}
+    mw: dict[int, int] = {}
+    for n in numbers:
+        rec = recs[n]
+        wins[n] = won = rec.wins - rec.top_wins
+        losses[n] = rec.losses - rec.top_losses
+        byes[n] = rec.byes
+        opps[n] = [o for o in rec.opponents if o in recs]
+        if rec.second_loss_round is None and rec.dropped_after_rounds is None:
+            e = r_total
+        else:
+            e = effective_rounds(rec, r_total)
+        mw[n] = percent.mw_hundredths(won, e)
     # top cut: the round in which each player went out (still in: after the last round)
     still_in = len(h.rounds) + 1
     cut_seen: dict[int, int] = {}
@@ -138,15 +151,6 @@ def ranked_lines(state: TournamentState, *, keep_revoked: bool = False) -> list[
             knocked_out = recs[n].cut_finish
             cut_seen[n] = still_in if knocked_out is None else knocked_out
 
-    # MW% in hundredths, once per player (BR-DE-TB-3/4).
-    mw: dict[int, int] = {}
-    for n in numbers:
-        rec = recs[n]
-        if rec.second_loss_round is None and rec.dropped_after_rounds is None:
-            e = r_total
-        else:
-            e = effective_rounds(rec, r_total)
-        mw[n] = percent.mw_hundredths(wins[n], e)
     # OMW% = omw_key / (100·L) and OOMW% = oomw_key / (100·L²), L = lcm of the Swiss
     # opponent counts (AMB-B3, AMB-B6): one common denominator, so comparisons are integer.
     omw_list, oomw_list, common = percent.opponent_keys(
@@ -188,7 +192,8 @@ def ranked_lines(state: TournamentState, *, keep_revoked: bool = False) -> list[
                          (omw_key[n], omw_den), (oomw_key[n], oomw_den)))
     revoked = revoke([(x.number, x.rank, x) for x in out], h.officiating.dq)
     gone = revoked_marks(h.officiating.dq) if keep_revoked else {}
-    return [x._replace(rank=rank) for rank, x in revoked] + [x for x in out if x.number in gone]
+    return [x if x.rank == rank else x._replace(rank=rank) for rank, x in revoked] + \
+        [x for x in out if x.number in gone]
 
 
 def standings(state: TournamentState) -> list[Standing]:
@@ -209,12 +214,14 @@ def standings(state: TournamentState) -> list[Standing]:
         oomw=frac(x.oomw), cut_finish=x.cut_finish) for x in ranked_lines(state)]
 
 
+@lru_cache(maxsize=8192)   # pure; a field shares few distinct values (issue 22)
 def _fraction_text(num: int, den: int) -> str:
     """"num/den" in lowest terms (DESIGN.md §4), "1/1" and "0/1" included."""
     g = math.gcd(num, den)
     return f"{num // g}/{den // g}"
 
 
+@lru_cache(maxsize=8192)
 def _truncated(num: int, den: int, places: int) -> str:
     """num/den (≥ 0) truncated to ``places`` decimals, e.g. 199/300, 4 → "0.6633"."""
     whole, frac = divmod((num * 10 ** places) // den, 10 ** places)

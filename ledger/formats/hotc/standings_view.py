@@ -45,6 +45,14 @@ def view(state: TournamentState) -> StandingsView:
                *PERCENTS)
     marks = revoked_marks(h.officiating.dq)
     over = h.champion is not None
+    fractions: dict[tuple[int, int], Fraction] = {}   # a field shares few distinct values
+
+    def frac(num: int, den: int) -> Fraction:
+        f = fractions.get((num, den))
+        if f is None:
+            f = fractions[num, den] = Fraction(num, den)
+        return f
+
     rows = []
     for x in ranked_lines(state, keep_revoked=True):
         doc = row_document(state, x)
@@ -57,8 +65,8 @@ def view(state: TournamentState) -> StandingsView:
             values={"rank": None if mark else x.rank, "number": x.number,
                     "name": doc["name"], "record": f"{x.wins}-{x.losses}",
                     "top": f"{rec.top_wins}-{rec.top_losses}", "byes": x.byes,
-                    "status": status, "mw": Fraction(x.mw, 100), "omw": Fraction(*x.omw),
-                    "oomw": Fraction(*x.oomw)},
+                    "status": status, "mw": frac(x.mw, 100), "omw": frac(*x.omw),
+                    "oomw": frac(*x.oomw)},
             document=doc, revoked=mark))
     champ, said = champion_shown(h, rows)
     head = (f"standings after {h.swiss_rounds} Swiss rounds"
