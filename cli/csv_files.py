@@ -4,13 +4,15 @@ Owns: ``delimiter_hint`` — a header that is not comma-separated (a spreadsheet
 semicolon CSV, a tab- or pipe-separated export) is named by its delimiter, so the
 one-line error says what to change instead of listing unknown columns (issue 17,
 defect 24).  Used where ``players_cmd`` and ``result_import`` check a file's header.
+And ``at_line``: a refused row names its file and line (players and teams imports).
 
-May import: the standard library only.
+May import: the standard library, ``ledger.errors``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 #: delimiters other programs write, by the name the error uses
 OTHER_DELIMITERS: dict[str, str] = {";": "semicolon", "\t": "tab", "|": "pipe"}
@@ -26,3 +28,18 @@ def delimiter_hint(header: Sequence[str]) -> str | None:
                     "as CSV with commas (a spreadsheet's 'CSV UTF-8 (comma delimited)'); "
                     "nothing was written")
     return None
+
+
+@contextmanager
+def at_line(file: object, line: int) -> Iterator[None]:
+    """A refusal while writing one row of a CSV file names the file and line, and says
+    nothing was written (the rows of one import are one transaction)."""
+    from ledger.errors import TourneyError
+
+    try:
+        yield
+    except TourneyError as err:
+        err.message = f"{file} line {line}: {err.message}"
+        err.hint = (err.hint + "; nothing was written") if err.hint else \
+            "nothing was written"
+        raise

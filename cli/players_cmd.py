@@ -19,8 +19,8 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes, write_result
-from cli.csv_files import delimiter_hint
-from ledger.errors import TourneyError, UsageError
+from cli.csv_files import at_line, delimiter_hint
+from ledger.errors import UsageError
 from ledger.wire.events import PlayerRegistered
 from ledger.wire.text import whole_number
 
@@ -228,16 +228,11 @@ def player_import(
         numbers = _assign_numbers(fresh, set(t.state.players) | set(t.state.withdrawn))
         events = []
         for row, num in zip(fresh, numbers, strict=True):
-            try:
+            with at_line(file, row.line):
                 events.append(t.register_player(row.name, signer, time, number=num,
                                                 nickname=row.nickname, deck=row.deck,
                                                 clan=row.clan, invitation=row.invitation,
                                                 external_id=row.external_id))
-            except TourneyError as err:
-                err.message = f"{file} line {row.line}: {err.message}"
-                err.hint = (err.hint + "; nothing was written") if err.hint \
-                    else "nothing was written"
-                raise
         return events
 
     with s.ledger() as led:

@@ -20,7 +20,8 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, events_brief, read_file_bytes
-from ledger.errors import TourneyError, UsageError
+from cli.csv_files import at_line
+from ledger.errors import UsageError
 from ledger.wire.text import whole_number
 
 app = typer.Typer(no_args_is_help=True, help=(
@@ -137,14 +138,9 @@ def team_import(
         verb = _verb(t)
         events: list[Any] = []
         for line, members, name, rep in rows:
-            try:
+            with at_line(file, line):
                 events += verb(t, signer, time, members=members, name=name,
                                representative=rep)
-            except TourneyError as err:
-                err.message = f"{file} line {line}: {err.message}"
-                err.hint = (err.hint + "; nothing was written") if err.hint \
-                    else "nothing was written"
-                raise
         return events
 
     with s.ledger() as led:
