@@ -4,7 +4,8 @@ Owns: ``delimiter_hint`` — a header that is not comma-separated (a spreadsheet
 semicolon CSV, a tab- or pipe-separated export) is named by its delimiter, so the
 one-line error says what to change instead of listing unknown columns (issue 17,
 defect 24).  Used where ``players_cmd`` and ``result_import`` check a file's header.
-And ``at_line``: a refused row names its file and line (players and teams imports).
+``csv_text`` decodes a file (one message for a file that is not UTF-8) and ``at_line``
+names a refused row's file and line (players and teams imports).
 
 May import: the standard library, ``ledger.errors``.
 """
@@ -43,3 +44,15 @@ def at_line(file: object, line: int) -> Iterator[None]:
         err.hint = (err.hint + "; nothing was written") if err.hint else \
             "nothing was written"
         raise
+
+
+def csv_text(data: bytes, name: object) -> str:
+    """A CSV file's text (UTF-8, a spreadsheet's byte-order mark dropped), or the usage
+    error that says it is not UTF-8."""
+    from ledger.errors import UsageError
+
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{name} is not UTF-8 (byte {exc.start})",
+                         hint="save the file as UTF-8 CSV; nothing was written") from None

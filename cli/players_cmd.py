@@ -19,7 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes, write_result
-from cli.csv_files import at_line, delimiter_hint
+from cli.csv_files import at_line, csv_text, delimiter_hint
 from ledger.errors import UsageError
 from ledger.wire.events import PlayerRegistered
 from ledger.wire.text import whole_number
@@ -110,12 +110,7 @@ class Row:
 
 def parse_csv(path: Path) -> list[Row]:
     """Read and check the whole file; raise ``UsageError`` naming the first bad line."""
-    raw = read_file_bytes(path, "CSV file")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not UTF-8 (byte {exc.start})",
-                         hint="save the file as UTF-8 CSV") from None
+    text = csv_text(read_file_bytes(path, "CSV file"), path)
 
     def bad(line: int, what: str, hint: str | None = None) -> UsageError:
         return UsageError(f"{path} line {line}: {what}", hint=hint or

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, read_file_bytes
-from cli.csv_files import delimiter_hint
+from cli.csv_files import csv_text, delimiter_hint
 from ledger.errors import ExitCode, StorageError, TourneyError, UsageError
 from ledger.wire.text import whole_number
 
@@ -56,11 +56,7 @@ class Bad:
 def read_slips(data: bytes, name: str) -> tuple[list[str], list[Slip], list[Bad]]:
     """Parse the whole file: its header, well-formed slips, and the lines that are not
     (a file-level problem — encoding, header — raises ``UsageError``)."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{name} is not UTF-8 (byte {exc.start})",
-                         hint="save the file as UTF-8 CSV; nothing was written") from None
+    text = csv_text(data, name)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, events_brief, read_file_bytes
-from cli.csv_files import at_line
+from cli.csv_files import at_line, csv_text
 from ledger.errors import UsageError
 from ledger.wire.text import whole_number
 
@@ -79,12 +79,7 @@ def team_add(
 
 def parse_teams(path: Path) -> list[tuple[int, list[int], str | None, int | None]]:
     """(line, members, name, representative) per row; a bad line is a usage error."""
-    raw = read_file_bytes(path, "CSV file")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not UTF-8 (byte {exc.start})",
-                         hint="save the file as UTF-8 CSV") from None
+    text = csv_text(read_file_bytes(path, "CSV file"), path)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header = [h.strip().lower() for h in next(reader, [])]
     if not header or any(c not in COLUMNS for c in header) or len(set(header)) != len(header) \
