@@ -152,7 +152,10 @@ def _granian(ledger_text: str, tournament: str | None, url: str, host: str,
     if tournament:
         os.environ[asgi.TOURNAMENT] = tournament
     options: dict[str, Any] = {"address": host, "port": port, "interface": "asgi",
-                               "factory": True, "log_level": "warning", "workers": 1}
+                               "factory": True, "log_level": "warning", "workers": 1,
+                               # every open SSE stream is a request in flight: room for
+                               # thousands (granian admits `backlog` at once per worker)
+                               "backlog": 16384, "workers_kill_timeout": 2}
     Granian("server.asgi:app", **options).serve()
 
 
