@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.core.plugin import plugin_for
 from ledger.core.public_pages import (
     NameStyle,
     held_rounds,
@@ -66,6 +67,14 @@ def _label(state: TournamentState, n: int | None) -> str:
     return "—" if n is None else public_label(state, n)
 
 
+def _entrant(state: TournamentState, n: int | None) -> str:
+    """A table's entrant as a page names it: a team by its name (the plug-in's
+    ``entrant_name``), a player by their public label."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    name = plugin.entrant_name(state, n) if plugin is not None and n is not None else None
+    return name if name is not None else _label(state, n)
+
+
 def _result_text(state: TournamentState, res: dict[str, Any] | None) -> str:
     """The format's words for a table's result (``projections.result_words.describe``,
     carried by ``round_doc(…, state=…)``); "—" while there is none."""
@@ -88,8 +97,9 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         seats = [{"seat": st["seat"], "a": _label(state, st["players"][0]),
                   "b": _label(state, st["players"][1]), "result": st["result"] or "—"}
                  for st in tb.get("seats") or []]        # a team table (issue 20)
-        tables.append({"table": tb["table"], "a": _label(state, a) + sides[0],
-                       "b": _label(state, b) + sides[1], "seats": seats,
+        entrant = _entrant if seats else _label
+        tables.append({"table": tb["table"], "a": entrant(state, a) + sides[0],
+                       "b": entrant(state, b) + sides[1], "seats": seats,
                        "marks": marks, "result": _result_text(state, res), "winner": winner})
         for st in tb.get("seats") or []:
             x, y = st["players"]

@@ -350,6 +350,7 @@ def test_a_trio_event_shows_team_tables_with_seats_and_finds_members(
         r1 = get(base + "/round/1").text
         assert r1.count('<tr class="seat">') >= 3 and "seat 3" in r1
         first = hub.data.rounds[0]["tables"][0]
+        assert first["a"] != first["seats"][-1]["a"]  # the team's name, not its captain's
         member = first["seats"][0]["a"]              # position 1: not the representative
         n = int(member.split()[0].lstrip("#"))
         mine = get(base + f"/p/{n}").text

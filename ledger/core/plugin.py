@@ -291,6 +291,11 @@ class FormatPlugin:
         table of single players (the pages then show the table alone)."""
         return None
 
+    def entrant_name(self, state: TournamentState, number: int) -> str | None:
+        """What a public page calls entrant ``number`` at a table when it is not one
+        player (a team: its name, issue 20); None: the player's public label."""
+        return None
+
     def group_column(self, state: TournamentState) -> tuple[str, int]:
         """The pairing sheet's score column: its header and what one win group is worth
         (HotC pairs by wins; Bushiroad by points, BR-SWISS-2)."""

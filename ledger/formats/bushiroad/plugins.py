@@ -266,6 +266,16 @@ class BushiroadFormat(MatchFormat):
 
         return table_seats(state, round_no, table)
 
+    def entrant_name(self, state: TournamentState, number: int) -> str | None:
+        """A team's public name: its approved name (BR-TEAM-4) or "team #N"; its members
+        are named at their seats, as the organizer lets pages name players."""
+        if not team_mode(state):
+            return None
+        from ledger.formats.bushiroad.teams import teams_of
+
+        team = teams_of(state).teams.get(number)
+        return None if team is None else f"#{number} {team.name or 'team'}"
+
     def standings(self, state: TournamentState) -> StandingsView:
         from ledger.formats.bushiroad.standings_view import view
 
