@@ -7,7 +7,7 @@ replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
-``ledger.wire.pages``.
+``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 from ledger.core.decided import is_decided
 from ledger.core.draw import ALGORITHM, draw_v1
 from ledger.core.format_socket import plugin_for, require_plugin
+from ledger.core.report_rules import check_issued, check_reported, check_revoked
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
@@ -44,6 +45,7 @@ from ledger.wire.events import (
 )
 from ledger.wire.keys import key_id
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
+from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 
 MAX_PLAYER_NUMBER = 2**31 - 1
 CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
@@ -62,6 +64,10 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # DESIGN.md §11
     Kind.PUBLIC_PAGES_SET.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # PAGES-5
     Kind.PAIRINGS_POSTED.value: frozenset({Role.HEAD_JUDGE}),                   # PAGES-5
+    # issue 19 (ADR 0027): the station signs players' reports and nothing else (REPORT-9)
+    Kind.CREDENTIAL_ISSUED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),   # REPORT-9
+    Kind.CREDENTIAL_REVOKED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # REPORT-9
+    Kind.RESULT_REPORTED.value: frozenset({Role.STATION}),                        # REPORT-9
     CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
 }
 
@@ -91,6 +97,10 @@ def authorize(state: TournamentState, actor: str, kind: str) -> None:
 
 Checker = Callable[[TournamentState, Any, str], None]
 _CHECKS: dict[type[Body], Checker] = {}
+
+
+_CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked,
+                ResultReported: check_reported})
 
 
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:

@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "6d3a3f62e0fbca95",
-    "bushiroad-de": "db12ce40ded6ebb0",
-    "bushiroad-swiss": "db12ce40ded6ebb0",
-    "hotc-swiss-de": "2b9dcf1a02564bc0",
-    "round-robin": "db12ce40ded6ebb0",
-    "single-elim": "db12ce40ded6ebb0",
-    "wot-2001": "0a73251a0c5faca5",
-    "wot-classic": "0a73251a0c5faca5",
+    "": "8fd243029fda6904",
+    "bushiroad-de": "d6117d5341417525",
+    "bushiroad-swiss": "d6117d5341417525",
+    "hotc-swiss-de": "e1b0a484bcc823a9",
+    "round-robin": "d6117d5341417525",
+    "single-elim": "d6117d5341417525",
+    "wot-2001": "b9d6457a005911c3",
+    "wot-classic": "b9d6457a005911c3",
 }

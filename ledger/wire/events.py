@@ -6,7 +6,8 @@ leaf); ``seal`` (envelope → signature → leaf bytes) and ``open_leaf`` (leaf 
 ``SignedEvent``).  Other body fields are free per DESIGN.md; the normative ones are here.
 
 May import: ``msgspec``, ``ledger.wire.canonical``, ``ledger.wire.keys``, ``ledger.errors``.
-(The public pages' bodies, ADR 0023, live in ``ledger.wire.pages``, which the package
+(The public pages' bodies, ADR 0023, live in ``ledger.wire.pages``, and the players'
+credentials and reports, ADR 0027, in ``ledger.wire.reports``, which the package
 ``ledger.wire`` imports first so that they are always registered.)
 """
 
@@ -44,6 +45,9 @@ class Kind(str, Enum):
     PLAYER_RENAMED = "player_renamed"
     PUBLIC_PAGES_SET = "public_pages_set"    # body in ledger.wire.pages (ADR 0023)
     PAIRINGS_POSTED = "pairings_posted"      # body in ledger.wire.pages (ADR 0023)
+    CREDENTIAL_ISSUED = "credential_issued"    # body in ledger.wire.reports (ADR 0027)
+    CREDENTIAL_REVOKED = "credential_revoked"  # body in ledger.wire.reports (ADR 0027)
+    RESULT_REPORTED = "result_reported"        # body in ledger.wire.reports (ADR 0027)
 
 
 class Role(str, Enum):
@@ -55,6 +59,7 @@ class Role(str, Enum):
     SCOREKEEPER = "scorekeeper"
     WITNESS = "witness"  # cosigns checkpoints only; signs no event (C2SP tlog-witness)
     TIME_KEEPER = "time_keeper"  # declares round start and time (BR-TIME-5, issue 9)
+    STATION = "station"  # the live server's key: signs players' reports only (ADR 0027)
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True):
