@@ -2,14 +2,17 @@
 ``tourney report list`` call, pure functions of the folded ``TournamentState``.
 
 Owns: ``TableStatus`` (the closed set: none, one_sided, matching, conflicting, settled),
-``reports_of`` (the current report of each player of a table), ``table_status`` and
-``queue`` (``QueueRow``: every table of a round with its players, result, reports and
-status — the staff queue).  Format-agnostic: tables and results come from the format
-plug-in (``table_at``, ``progress``); two reports match when the format's vocabulary parses
-them to the same values (``ledger.core.report_rules.parse_report``).
+``reports_of`` (the current report of each player of a table), ``table_status``,
+``report_options`` (a report as the ``result record`` options that record it, in the
+format's vocabulary), ``current_round`` and ``queue`` (``QueueRow``: every table of a
+round with its players, result, reports and status — the staff queue).  Format-agnostic:
+tables and results come from the format plug-in (``table_at``, ``progress``); two reports
+match when the format's vocabulary parses them to the same values
+(``ledger.core.report_rules.parse_report``).
 
 May import: ``msgspec``, ``ledger.core.state``, ``ledger.core.reports_state``,
-``ledger.core.report_rules``, ``ledger.core.format_socket``, ``ledger.errors``.
+``ledger.core.report_rules``, ``ledger.core.format_socket``, ``ledger.core.vocabulary``,
+``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from ledger.core.reports_state import Report
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 
-__all__ = ["QueueRow", "Report", "TableStatus", "current_round", "queue", "reports_of",
-           "table_status"]
+__all__ = ["QueueRow", "Report", "TableStatus", "current_round", "queue", "report_options",
+           "reports_of", "table_status"]
 
 
 class TableStatus(str, Enum):
@@ -102,3 +105,24 @@ def queue(state: TournamentState, round_no: int) -> list[QueueRow]:
                                  reports=reports_of(state, round_no, table)))
         table += 1
     return rows
+
+
+def report_options(state: TournamentState, report: Report) -> str:
+    """``--winner 3 --games 1-0``: the report's fields as the format's own ``result
+    record`` options, in the vocabulary's order (what a scorekeeper types to record it)."""
+    from ledger.core.vocabulary import FieldKind
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    if plugin is None:
+        return " ".join(f"{k}={v}" for k, v in sorted(report.given.items()))
+    parts: list[str] = []
+    for f in plugin.result_vocabulary().fields:
+        text = report.given.get(f.name)
+        if text is None:
+            continue
+        if f.kind in (FieldKind.FLAG, FieldKind.SWITCH):
+            on = text.strip().lower() in ("yes", "true", "1")
+            parts.append(f.option if on else (f"--{f.off}" if f.off else ""))
+        else:
+            parts.append(f"{f.option} {text.strip()}")
+    return " ".join(p for p in parts if p)
