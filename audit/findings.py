@@ -125,6 +125,8 @@ CODES: dict[str, Severity] = {
     "player_report_closed": Severity.ERROR,        # REPORT-6
     "player_report_invalid": Severity.ERROR,       # REPORT-7
     "player_report_duplicate": Severity.ERROR,     # REPORT-8
+    "result_citation_invalid": Severity.ERROR,     # REPORT-10
+    "station_result_invalid": Severity.ERROR,      # REPORT-11/12
 }
 
 

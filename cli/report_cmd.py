@@ -1,7 +1,10 @@
-"""``tourney report list``: the staff queue of players' self-reported results (issue 19,
-ADR 0027).
+"""``tourney report list`` and ``tourney report accept``: the staff queue of players'
+self-reported results and the scorekeeper's one tap (issue 19, ADR 0027).
 
-Owns: the command-line shape and output of that command: each table of a round that
+Owns: the command-line shapes and output of those commands (``accept`` records a table's
+matching reports as its result, citing them, in one write for ``--all-matching``; the
+result is the format's, from the reports' vocabulary values through ``result_kwargs`` and
+its ``record_result``); each table of a round that
 waits for its result (no report, one-sided, conflicting, or matching reports side by
 side), each report as the format's own ``result record`` options, and for matching
 reports the command that records them.  What a report is and how tables stand is
@@ -17,12 +20,14 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.common import JsonOpt, Session
-from ledger.errors import UsageError
+from cli.common import JsonOpt, KeyOpt, Session, events_brief
+from ledger.errors import RuleError, UsageError
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Players' self-reported results (the live server records them): the staff queue.\n\n"
     "Example: tourney report list --round 3"))
+
+_REPORT_13 = "REPORT-13"   # accept records only a table whose reports all match (command side)
 
 
 @app.command("list")
@@ -76,3 +81,71 @@ def report_list(
                          f"{reps[0]['options']} --key sk.pem")
     s.emit({"tournament": log, "round": n,
             "counts": {t.value: counts[t] for t in TableStatus}, "tables": tables}, lines)
+
+
+@app.command("accept")
+def report_accept(
+    ctx: typer.Context,
+    round_no: Annotated[int | None, typer.Option(
+        "--round", metavar="N", min=1, help="The round (default: the current one).")] = None,
+    table: Annotated[int | None, typer.Option(
+        "--table", metavar="T", min=1, help="The table whose matching reports to record.")]
+    = None,
+    all_matching: Annotated[bool, typer.Option(
+        "--all-matching", help="Every table of the round whose reports match.")] = False,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Record a table's result from its players' matching reports, citing them (scorekeeper,
+    judge or head judge: signed with your own key).
+
+    Example: tourney report accept --round 2 --all-matching --key sk.pem
+    """
+    from ledger.core.citing import citing_scope
+    from ledger.core.report_rules import parse_report
+    from ledger.core.reports import TableStatus, current_round, queue
+
+    if (table is None) == (not all_matching):
+        raise UsageError("say which tables: --table T or --all-matching",
+                         hint="e.g. tourney report accept --round 2 --table 5 --key sk.pem")
+    s = Session(ctx, key=key, json=json)
+    signer = s.signer()
+    accepted: list[int] = []
+
+    def accept(t: Any, time: str) -> list[Any]:
+        st = t.state
+        n = current_round(st) if round_no is None else round_no
+        if n is None:
+            raise UsageError("no round is paired yet", hint="see 'tourney report list'")
+        rows = [r for r in queue(st, n) if table is None or r.table == table]
+        if table is not None and not rows:
+            raise UsageError(f"round {n} has no table {table}",
+                             hint="see 'tourney report list'")
+        if table is not None and rows[0].status is not TableStatus.MATCHING:
+            raise RuleError(_REPORT_13, f"round {n} table {table} is "
+                            f"{rows[0].status.value.replace('_', '-')}: only matching "
+                            "reports are accepted", hint="record the result at the desk: "
+                            f"tourney result record --round {n} --table {table} …")
+        events: list[Any] = []
+        for r in rows:
+            if r.status is not TableStatus.MATCHING:
+                continue
+            reps = sorted(r.reports.values(), key=lambda x: x.seq)
+            kw = parse_report(t.state, n, r.table, reps[0].given)[1]
+            with citing_scope([x.seq for x in reps]):
+                events += t.record_result(signer, time, **kw)
+            accepted.append(r.table)
+        if not events:
+            raise RuleError(_REPORT_13, f"round {n} has no table with matching reports",
+                            hint="see 'tourney report list'")
+        return events
+
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events = led.write(log, accept)
+    lines = [f"seq {e.seq}: {e.kind}" + (f" round {e.body.round} table {e.body.table}, "
+                                         f"citing reports {e.body.reports}"
+                                         if isinstance(getattr(e.body, "reports", None), list)
+                                         else "") for e in events]
+    s.emit({"ok": True, "tournament": log, "tables": accepted,
+            "events": events_brief(events)}, lines)

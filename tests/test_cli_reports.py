@@ -20,6 +20,7 @@ from ledger.core.plugin import require_plugin
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
+from ledger.wire.events import open_leaf
 from ledger.wire.keys import load_signer
 from tests.helpers.cli_event import open_event
 from tests.test_cli_contract import CLOCK, Cli, raw_bytes, snapshot
@@ -137,7 +138,18 @@ def test_cards_reissue_revoke_and_the_report_queue(tmp_path: Path) -> None:
         in text
     assert f"#{c} (seq" in text and f"--winner {e}" in text
     assert f"#{f} (seq" in text and "--timeout" in text
-    cli("result", "record", "--round", "1", "--table", "1", "--winner", str(a), *sk)
+    assert "[REPORT-13]" in _refuse(cli, d, "report", "accept", "--table", "2", *sk, code=3)
+    assert "--table" in _refuse(cli, d, "report", "accept", *sk, code=2)
+    assert "[REPORT-12]" in _refuse(cli, d, "report", "accept", "--table", "1", "--key",
+                                    "station.pem", code=3)      # confirm: not the station
+    acc = cli("report", "accept", "--round", "1", "--all-matching", *sk, "--json").doc
+    assert acc["tables"] == [1]
+    seqs = sorted(r["seq"] for r in q["tables"][0]["reports"])
+    with Ledger(Location(str(db)), readonly=True) as led:
+        leaf = dict(led.raw_leaves(log))[acc["events"][0]["seq"]]
+    body = open_leaf(leaf).body
+    assert (body.reports, body.table) == (seqs, 1), body  # type: ignore[attr-defined]
+    assert "[REPORT-13]" in _refuse(cli, d, "report", "accept", "--all-matching", *sk, code=3)
     q = cli("report", "list", "--round", "1", "--json").doc
     assert q["tables"][0]["status"] == "settled" and q["tables"][0]["result"]
     assert "table 1 " not in cli("report", "list").out
@@ -145,3 +157,18 @@ def test_cards_reissue_revoke_and_the_report_queue(tmp_path: Path) -> None:
     audit = cli("audit", "verify", "--json").doc
     assert audit["ok"] is True, audit
     assert [x for x in audit["findings"] if x["severity"] == "error"] == [], audit
+
+
+def test_init_self_report_policy_on_the_wire_only_when_given(tmp_path: Path) -> None:
+    cli = Cli(tmp_path, tmp_path / "t.db")
+    cli("keys", "new", "--name", "hj", "--out", "hj.pem")
+    cli("init", "--name", "Auto Night", "--format", "hotc-swiss-de",
+        "--self-report-policy", "auto", "--key", "hj.pem")
+    genesis = b"".join(snapshot(tmp_path / "t.db"))
+    assert b'"self_report_policy":"auto"' in genesis
+    other = Cli(tmp_path, tmp_path / "u.db")
+    other("init", "--name", "Plain Night", "--format", "hotc-swiss-de", "--key", "hj.pem")
+    assert b"self_report" not in b"".join(snapshot(tmp_path / "u.db"))
+    assert "--self-report-policy" in other("init", "--self-report-policy", "sometimes",
+                                           "--name", "X", "--format", "hotc-swiss-de",
+                                           "--key", "hj.pem", code=2).err

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from audit.verify import verify_bundle
 from ledger.core.aggregate import Tournament
+from ledger.core.citing import citing_scope
 from ledger.core.credentials import (
     credential_for_token,
     credential_id,
@@ -34,7 +36,7 @@ from ledger.formats.registry import make_format
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from ledger.wire.events import Role
+from ledger.wire.events import LedgerPolicy, Role, SelfReportPolicy, open_leaf
 from ledger.wire.keys import Signer
 from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
@@ -315,3 +317,105 @@ def test_audit_flags_forged_station_events(ev: Event, tmp_path: Path) -> None:
                                       time="2026-03-01T09:00:30.000000Z")]
         found = _codes(tmp_path, forged)
         assert (code, len(forged)) in found, (body, found)
+
+
+# -- results citing reports (REPORT-10..12) --------------------------------------------------
+class AutoEvent(Event):
+    """An event created with ``self_report_policy=auto``."""
+
+    def __init__(self, path: Path) -> None:
+        self.loc = Location(str(path))
+        with Ledger(self.loc, create=True, clock=FixedClock()) as led:
+            led.create(LOG, lambda now: Tournament.create(
+                log=LOG, name="Auto Open", fmt=make_format(FMT, None), signer=HJ, time=now,
+                policy=LedgerPolicy(self_report_policy=SelfReportPolicy.AUTO)))
+            for s, role in ((SCOREKEEPER, Role.SCOREKEEPER), (STATION, Role.STATION)):
+                led.write(LOG, lambda t, now, s=s, role=role: t.add_official(
+                    public(s), role, s.name, HJ, now))
+            for i in range(8):
+                led.write(LOG, lambda t, now, i=i: t.register_player(f"P{i + 1}", SCOREKEEPER,
+                                                                     now))
+            led.write(LOG, lambda t, now: t.close_registration(HJ, now))
+
+
+def _cite(ev: Event, table: int, given: dict[str, str], seqs: list[int],
+          signer: Signer) -> Callable[[Tournament, str], Any]:
+    def fn(t: Tournament, now: str) -> Any:
+        kw = parse_report(t.state, 1, table, given)[1]
+        with citing_scope(seqs):
+            return t.record_result(signer, now, **kw)
+    return fn
+
+
+def _seqs(ev: Event, table: int) -> list[int]:
+    return sorted(r.seq for r in reports_of(ev.state(), 1, table).values())
+
+
+def test_policy_is_on_the_wire_only_when_set() -> None:
+    assert b"self_report" not in msgspec.json.encode(LedgerPolicy(witness_quorum=2))
+    assert LedgerPolicy().self_reports is SelfReportPolicy.CONFIRM
+    auto = LedgerPolicy(self_report_policy=SelfReportPolicy.AUTO)
+    assert b'"self_report_policy":"auto"' in msgspec.json.encode(auto)
+    assert auto.self_reports is SelfReportPolicy.AUTO and auto != LedgerPolicy()
+
+
+def test_station_records_agreeing_reports_only_under_auto(tmp_path: Path) -> None:
+    ev = AutoEvent(tmp_path / "a.db")
+    table, a, b = _paired(ev)
+    win = {"winner": str(a), "games": "1-0"}
+    ev.report(a, win)
+    one = _seqs(ev, table)
+    ev.refused("REPORT-11", _cite(ev, table, win, one, STATION))          # one-sided
+    ev.report(b, {"winner": str(b), "games": "0-1"})
+    both = _seqs(ev, table)
+    ev.refused("REPORT-11", _cite(ev, table, win, both, STATION))         # conflicting
+    ev.report(b, win)
+    both = _seqs(ev, table)
+    ev.refused("REPORT-10", _cite(ev, table, win, [both[0], 1], STATION))  # not a report
+    ev.refused("REPORT-11", _cite(ev, table, {"winner": str(b), "games": "0-1"}, both,
+                                  STATION))                              # not what they say
+    [res] = [e for e in ev.write(_cite(ev, table, win, both, STATION))
+             if e.kind == "result_recorded"]
+    assert res.body.reports == both and res.actor == STATION.key_id
+    assert table_status(ev.state(), 1, table) is TableStatus.SETTLED
+
+
+def test_confirm_policy_station_refused_desk_may_cite(ev: Event) -> None:
+    table, a, b = _paired(ev)
+    win = {"winner": str(a)}
+    ev.report(a, win)
+    ev.report(b, win)
+    both = _seqs(ev, table)
+    msg = ev.refused("REPORT-12", _cite(ev, table, win, both, STATION))
+    assert "self_report_policy=auto" in msg
+    other = ev.table_of(next(n for n in range(1, 9) if n not in (a, b)))[0]
+    ev.refused("REPORT-10", _cite(ev, other, {"winner": str(ev.table_of(
+        next(n for n in range(1, 9) if n not in (a, b)))[1][0])}, both, SCOREKEEPER))
+    # the desk settles a one-sided or conflicting table citing what it settles, or none
+    [res] = [e for e in ev.write(_cite(ev, table, {"winner": str(b)}, both, SCOREKEEPER))
+             if e.kind == "result_recorded"]
+    assert res.body.reports == both
+
+
+def test_audit_flags_forged_station_results(tmp_path: Path) -> None:
+    ev = AutoEvent(tmp_path / "a.db")
+    table, a, b = _paired(ev)
+    ev.report(a, {"winner": str(a)})
+    ev.report(b, {"winner": str(a)})
+    both = _seqs(ev, table)
+    ev.write(_cite(ev, table, {"winner": str(a)}, both, STATION))
+    rows = ev.rows()
+    assert not {c for c, _ in _codes(tmp_path, rows)} & {
+        "station_result_invalid", "result_citation_invalid", "role_not_permitted",
+        "rule_violation", "result_mismatch"}
+    good = open_leaf(rows[-1][1]).body
+    assert good.reports == both                              # type: ignore[attr-defined]
+    rows = rows[:-1]
+    replace = msgspec.structs.replace
+    for forged_body, code in (
+            (replace(good, winner=b, losers=[a]), "station_result_invalid"),  # not the reports
+            (replace(good, reports=both[:1]), "station_result_invalid"),      # one player
+            (replace(good, reports=[both[0], 2]), "result_citation_invalid")):
+        forged = [*rows, chained_next(rows, forged_body, STATION, LOG,
+                                      time="2026-03-01T09:00:30.000000Z")]
+        assert (code, len(forged)) in _codes(tmp_path, forged), forged_body

@@ -9,7 +9,8 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 May import: ``eventsourcing``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.rules``,
 ``ledger.core.draw``, ``ledger.wire.keys``, ``ledger.core.format_socket``, ``ledger.wire.clock``,
 ``ledger.wire.text``,
-``ledger.errors``, ``ledger.core.decided``, ``ledger.wire.pages``, ``ledger.wire.reports``.
+``ledger.errors``, ``ledger.core.decided``, ``ledger.wire.pages``, ``ledger.wire.reports``,
+``ledger.core.citing``, ``msgspec``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import msgspec
 from eventsourcing.domain import (
     BaseAggregate,
     CanInitAggregate,
@@ -27,6 +29,7 @@ from eventsourcing.domain import (
 )
 from eventsourcing.utils import get_topic
 
+from ledger.core.citing import cited_reports
 from ledger.core.decided import decided_scope
 from ledger.core.draw import ALGORITHM, draw_v1, seed_from_material
 from ledger.core.format_socket import Format, require_plugin
@@ -140,6 +143,10 @@ class Tournament(BaseAggregate[str]):
         ``decided``: ``body`` was just computed by the rule's own plan from this state, so
         its check need not plan it again (``ledger.core.decided``; the audit always does)."""
         body = checked_text(body)
+        cited = cited_reports()
+        if cited is not None and "reports" in type(body).__struct_fields__ \
+                and isinstance(getattr(body, "reports"), msgspec.UnsetType):
+            body = msgspec.structs.replace(body, reports=cited)   # ADR 0027
         check_claimed_time(self.state, time)
         with decided_scope(body if decided else None):
             check(self.state, body, signer.key_id)

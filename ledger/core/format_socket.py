@@ -3,7 +3,7 @@
 Owns: ``Format`` — the Protocol of what the core itself asks of a format (its id and
 parameters, its state, ``evolve`` / ``check`` / ``roles_for`` / ``has_left`` / ``paired_round`` /
 ``unpaired_round``, what players' reports are read with — ``result_vocabulary`` /
-``round_phase`` / ``table_at`` / ``result_kwargs`` / ``progress`` — and the
+``round_phase`` / ``table_at`` / ``result_kwargs`` / ``progress`` / ``decided_result`` — and the
 verbs the aggregate forwards) — and the registry: ``register_format``,
 ``register_lazy``, ``plugin_for``, ``require_plugin``, ``known_formats``,
 ``registered_formats``, ``load_all_formats``, ``parse_params``, ``make_format``.
@@ -61,6 +61,7 @@ class Format(Protocol):
     def result_kwargs(self, state: Any, entry: Any, given: Any, *, round_no: int,
                       table: int) -> dict[str, Any]: ...
     def progress(self, state: Any) -> Any: ...
+    def decided_result(self, t: Any, **kw: Any) -> Any: ...
     def pair_round(self, t: Any, signer: Any, time: str, *, material: str | None = None,
                    source: str | None = None) -> list[SignedEvent]: ...
     def record_result(self, t: Any, signer: Any, time: str,

@@ -1,25 +1,33 @@
 """The rules of players' credentials and self-reported results (issue 19, ADR 0027):
-REPORT-1..8 (REPORT-9, who signs what, is ``ledger.core.rules.PERMITTED``).
+REPORT-1..8 and 10..12 (REPORT-9, who signs what, is ``ledger.core.rules.PERMITTED``).
 
 Owns: ``check_issued`` (``credential_issued``), ``check_revoked`` (``credential_revoked``),
 ``check_reported`` (``result_reported``) — registered by ``ledger.core.rules`` as the core
 checks of those kinds, so the command side and the audit run the one implementation — and
+``check_citation`` / ``check_station_result`` (a result citing reports, REPORT-10..12:
+``ledger.core.rules.check`` calls them for any body with a ``reports`` list) and
 ``parse_report`` (a report's ``given`` → the format's vocabulary entry and its
 ``record_result`` keywords: the path ``result record`` and ``result import`` take).
 Format-agnostic: a report is read through the format plug-in (``result_vocabulary``,
 ``round_phase``, ``table_at``, ``result_kwargs``, ``progress``), never by name.
 
-May import: ``ledger.core.state``, ``ledger.core.reports_state``, ``ledger.core.format_socket``,
-``ledger.core.vocabulary``, ``ledger.errors``, ``ledger.wire.reports``.
+May import: ``msgspec``, ``ledger.core.state``, ``ledger.core.reports_state``,
+``ledger.core.format_socket``, ``ledger.core.vocabulary``, ``ledger.errors``,
+``ledger.wire.events``, ``ledger.wire.reports``.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ledger.core.format_socket import plugin_for
+from ledger.core.reports_state import Report
 from ledger.errors import RuleError, TourneyError
+from ledger.wire.events import SelfReportPolicy
 from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 
 if TYPE_CHECKING:
@@ -150,3 +158,66 @@ def _same_given(state: TournamentState, round_no: int, table: int, earlier: dict
         return parse_report(state, round_no, table, earlier)[0] == parsed
     except RuleError:
         return False
+
+
+# -- results citing reports (REPORT-10..12) --------------------------------------------------
+@dataclass(frozen=True)
+class _StateView:
+    """What a format's ``decided_result`` reads of the aggregate: its state (the audit has
+    no aggregate, only the folded state)."""
+
+    state: Any
+
+
+def _cited(state: TournamentState, body: Any) -> list[Report]:
+    return [r for r in state.reports.current.get(body.round, {}).get(body.table, {}).values()
+            if r.seq in body.reports]
+
+
+def check_citation(state: TournamentState, body: Any, actor: str) -> None:
+    """REPORT-10: a result cites only current reports of its own table, each once."""
+    cited = _cited(state, body)
+    if len(set(body.reports)) != len(body.reports) or len(cited) != len(body.reports):
+        raise RuleError("REPORT-10", f"the result of round {body.round} table {body.table} "
+                        f"cites {body.reports}, which are not all current reports of that "
+                        "table", hint="see 'tourney report list'",
+                        finding="result_citation_invalid")
+
+
+def check_station_result(state: TournamentState, body: Any, actor: str) -> None:
+    """REPORT-11: a station records a result only citing the agreeing current reports of
+    every player of that table, made with credentials live now, and equal to them;
+    REPORT-12: only under the genesis policy ``self_report_policy=auto``."""
+    if state.ledger_policy.self_reports is not SelfReportPolicy.AUTO:
+        raise RuleError("REPORT-12", "a station records results only when the event was "
+                        "created with self_report_policy=auto",
+                        hint="a scorekeeper accepts them: tourney report accept",
+                        finding="station_result_invalid")
+    plugin = plugin_for(state.format.id if state.format else None)
+    seat = plugin.table_at(state, body.round, body.table) if plugin else None
+    cited = _cited(state, body)
+    if plugin is None or seat is None or sorted(r.number for r in cited) != sorted(seat[0]) \
+            or len(cited) != len(body.reports):
+        raise RuleError("REPORT-11", f"a station's result of round {body.round} table "
+                        f"{body.table} must cite the current report of each of its players",
+                        finding="station_result_invalid")
+    creds = state.reports.credentials
+    if any(creds[r.credential].revoked_seq is not None for r in cited):
+        raise RuleError("REPORT-11", "a cited report's credential has been revoked since",
+                        hint="a scorekeeper decides", finding="station_result_invalid")
+    parsed = [parse_report(state, body.round, body.table, r.given) for r in cited]
+    if any(p[0] != parsed[0][0] for p in parsed[1:]):
+        raise RuleError("REPORT-11", "the cited reports disagree",
+                        hint="a scorekeeper decides", finding="station_result_invalid")
+    try:
+        decided = plugin.decided_result(_StateView(state), **parsed[0][1])
+    except TourneyError as exc:
+        raise RuleError("REPORT-11", f"the format cannot decide the reports' result: "
+                        f"{exc.message}", finding="station_result_invalid") from None
+    games = None if isinstance(body.games, msgspec.UnsetType) else list(body.games)
+    if (decided[0], list(decided[1]), list(decided[2]), decided[3],
+            None if decided[4] is None else list(decided[4])) != \
+            (body.winner, list(body.losers), list(body.loss_reasons), body.outcome, games):
+        raise RuleError("REPORT-11", f"the station's result of round {body.round} table "
+                        f"{body.table} is not the one its cited reports give",
+                        finding="station_result_invalid")

@@ -20,7 +20,13 @@ from typing import Any
 from ledger.core.decided import is_decided
 from ledger.core.draw import ALGORITHM, draw_v1
 from ledger.core.format_socket import plugin_for, require_plugin
-from ledger.core.report_rules import check_issued, check_reported, check_revoked
+from ledger.core.report_rules import (
+    check_citation,
+    check_issued,
+    check_reported,
+    check_revoked,
+    check_station_result,
+)
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
@@ -114,8 +120,14 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
     own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
-    if not isinstance(body, TournamentCreated):
+    cites = getattr(body, "reports", None)
+    if isinstance(cites, list) and Role.STATION in state.active_roles(actor):
+        check_citation(state, body, actor)         # REPORT-10
+        check_station_result(state, body, actor)   # REPORT-11/12 (instead of the roles)
+    elif not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
+        if isinstance(cites, list):
+            check_citation(state, body, actor)     # REPORT-10
     core = _CHECKS.get(type(body))
     if core is not None:
         core(state, body, actor)

@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "8fd243029fda6904",
-    "bushiroad-de": "d6117d5341417525",
-    "bushiroad-swiss": "d6117d5341417525",
-    "hotc-swiss-de": "e1b0a484bcc823a9",
-    "round-robin": "d6117d5341417525",
-    "single-elim": "d6117d5341417525",
-    "wot-2001": "b9d6457a005911c3",
-    "wot-classic": "b9d6457a005911c3",
+    "": "a38b63cb93200c57",
+    "bushiroad-de": "e62f2dd6497794d7",
+    "bushiroad-swiss": "e62f2dd6497794d7",
+    "hotc-swiss-de": "a7b8acc9627da6be",
+    "round-robin": "e62f2dd6497794d7",
+    "single-elim": "e62f2dd6497794d7",
+    "wot-2001": "17991d05b883d32a",
+    "wot-classic": "17991d05b883d32a",
 }

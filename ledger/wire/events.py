@@ -82,6 +82,13 @@ class FormatSpec(msgspec.Struct, frozen=True, kw_only=True):
     params: dict[str, str | int | bool] = {}
 
 
+class SelfReportPolicy(str, Enum):
+    """What happens when both players of a table report the same result (ADR 0027)."""
+
+    CONFIRM = "confirm"  # a scorekeeper records it, one tap (the default)
+    AUTO = "auto"        # the station records it at once, citing both reports
+
+
 class LedgerPolicy(msgspec.Struct, frozen=True, kw_only=True):
     """Ledger-level genesis parameters (not format rules), docs/AUDIT.md §2 and §4.
 
@@ -90,12 +97,21 @@ class LedgerPolicy(msgspec.Struct, frozen=True, kw_only=True):
     many witnesses must cosign the end-of-event checkpoint; ``witness_max_age_s``: the
     newest cosignature may be at most this much older than the last event (0 = no limit).
     Genesis omits the whole policy when every value is the default (so older genesis
-    bytes are unchanged); when present it records every value.
+    bytes are unchanged); when present it records every value — except
+    ``self_report_policy`` (issue 19, ADR 0027), on the wire only when set, so a policy
+    recorded before it existed keeps its bytes.
     """
 
     time_tolerance_s: int = 300
     witness_quorum: int = 0
     witness_max_age_s: int = 0
+    self_report_policy: SelfReportPolicy | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def self_reports(self) -> SelfReportPolicy:
+        """The self-report policy in force (``confirm`` unless set)."""
+        p = self.self_report_policy
+        return SelfReportPolicy.CONFIRM if isinstance(p, msgspec.UnsetType) else p
 
 
 DEFAULT_POLICY = LedgerPolicy()
