@@ -150,6 +150,15 @@ def test_cards_reissue_revoke_and_the_report_queue(tmp_path: Path) -> None:
     body = open_leaf(leaf).body
     assert (body.reports, body.table) == (seqs, 1), body  # type: ignore[attr-defined]
     assert "[REPORT-13]" in _refuse(cli, d, "report", "accept", "--all-matching", *sk, code=3)
+    # the desk settles the conflicting table, citing both reports
+    pending = sorted(r["seq"] for r in q["tables"][1]["reports"])
+    rec = ("result", "record", "--round", "1", "--table", "2", "--winner", str(c))
+    assert "--settles" in _refuse(cli, d, *rec, "--settles", "x", *sk, code=2)
+    assert "[REPORT-10]" in _refuse(cli, d, *rec, "--settles", f"{pending[0]},1", *sk, code=3)
+    done = cli(*rec, "--settles", ",".join(map(str, pending)), *sk, "--json").doc
+    with Ledger(Location(str(db)), readonly=True) as led:
+        leaf = dict(led.raw_leaves(log))[done["events"][0]["seq"]]
+    assert open_leaf(leaf).body.reports == pending  # type: ignore[attr-defined]
     q = cli("report", "list", "--round", "1", "--json").doc
     assert q["tables"][0]["status"] == "settled" and q["tables"][0]["result"]
     assert "table 1 " not in cli("report", "list").out
