@@ -29,10 +29,20 @@ from ledger.core.credentials import (
 )
 from ledger.core.plugin import require_plugin
 from ledger.core.report_rules import parse_report
-from ledger.core.reports import TableStatus, current_round, queue, reports_of, table_status
+from ledger.core.draw import seed_from_material
+from ledger.core.reports import (
+    TableStatus,
+    current_round,
+    queue,
+    report_options,
+    reports_of,
+    table_status,
+)
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.registry import make_format
+from ledger.formats.wot.model import Revision
+from ledger.formats.wot.sim import simulated_result
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
@@ -54,11 +64,12 @@ def token(i: int) -> str:
 
 
 class Event:
-    def __init__(self, path: Path, players: int = 8) -> None:
+    def __init__(self, path: Path, players: int = 8, fmt: str = FMT) -> None:
         self.loc = Location(str(path))
+        self.fmt = fmt
         with Ledger(self.loc, create=True, clock=FixedClock()) as led:
             led.create(LOG, lambda now: Tournament.create(
-                log=LOG, name="Report Open", fmt=make_format(FMT, None),
+                log=LOG, name="Report Open", fmt=make_format(fmt, None),
                 signer=HJ, time=now))
             for s, role in ((JUDGE, Role.JUDGE), (SCOREKEEPER, Role.SCOREKEEPER),
                             (STATION, Role.STATION)):
@@ -93,7 +104,7 @@ class Event:
 
     def table_of(self, number: int, round_no: int = 1) -> tuple[int, list[int]]:
         st = self.state()
-        plugin = require_plugin(FMT)
+        plugin = require_plugin(self.fmt)
         for table in range(1, 20):
             seat = plugin.table_at(st, round_no, table)
             if seat is not None and number in seat[0]:
@@ -325,6 +336,7 @@ class AutoEvent(Event):
 
     def __init__(self, path: Path) -> None:
         self.loc = Location(str(path))
+        self.fmt = FMT
         with Ledger(self.loc, create=True, clock=FixedClock()) as led:
             led.create(LOG, lambda now: Tournament.create(
                 log=LOG, name="Auto Open", fmt=make_format(FMT, None), signer=HJ, time=now,
@@ -419,3 +431,35 @@ def test_audit_flags_forged_station_results(tmp_path: Path) -> None:
         forged = [*rows, chained_next(rows, forged_body, STATION, LOG,
                                       time="2026-03-01T09:00:30.000000Z")]
         assert (code, len(forged)) in _codes(tmp_path, forged), forged_body
+
+
+def test_wheel_of_time_reports_in_its_own_outcome_codes(tmp_path: Path) -> None:
+    """The same core reads a Wheel of Time report (outcome codes, support amounts) through
+    that format's vocabulary: nothing in the report path names a format."""
+    ev = Event(tmp_path / "w.db", players=6, fmt="wot-classic")
+    table, hero, villain = _paired(ev)
+    kw = simulated_result(Revision.WOT_OLD, seed_from_material("reports"), "G1/T1", hero,
+                          villain)
+    given = {"outcome": kw["wot_outcome"]}
+    if kw.get("winner") is not None:
+        given["winner"] = str(kw["winner"])
+    if kw.get("support"):
+        given["support"] = ",".join(f"{p}={v}" for p, v in kw["support"].items())
+    if kw.get("conceded_by") is not None:
+        given["conceded_by"] = str(kw["conceded_by"])
+    if kw.get("last_battle") is not None:
+        given["last_battle"] = "yes" if kw["last_battle"] else "no"
+    ev.report(hero, given)
+    ev.report(villain, given)
+    st = ev.state()
+    assert table_status(st, 1, table) is TableStatus.MATCHING
+    assert report_options(st, reports_of(st, 1, table)[hero]).startswith(
+        f"--outcome {kw['wot_outcome']}")
+    ev.refused("REPORT-7", lambda t, now: t.report_result(
+        1, table, hero, credential_id(token(hero)), {"outcome": "Z9"}, STATION, now))
+    ev.refused("REPORT-7", lambda t, now: t.report_result(
+        1, table, hero, credential_id(token(hero)), {"games": "1-0"}, STATION, now))
+    [res] = [e for e in ev.write(_cite(ev, table, given, _seqs(ev, table), SCOREKEEPER))
+             if e.kind == "result_recorded"]
+    assert res.body.reports == _seqs(ev, table)
+    assert table_status(ev.state(), 1, table) is TableStatus.SETTLED
