@@ -27,9 +27,9 @@ from ledger.core.credentials import (
     token_sha256,
     valid_at,
 )
+from ledger.core.draw import seed_from_material
 from ledger.core.plugin import require_plugin
 from ledger.core.report_rules import parse_report
-from ledger.core.draw import seed_from_material
 from ledger.core.reports import (
     TableStatus,
     current_round,
