@@ -115,6 +115,18 @@ CODES: dict[str, Severity] = {
     "pairing_overridden": Severity.INFO,
     "pairing_voided": Severity.INFO,
     "pairing_voided_again": Severity.WARNING,  # issue 21 item 3: a round voided twice or more
+    # issue 19 (ADR 0027): players' credentials and self-reported results (REPORT-1..8)
+    "credential_malformed": Severity.ERROR,        # REPORT-1
+    "credential_unknown_holder": Severity.ERROR,   # REPORT-1
+    "credential_twice": Severity.ERROR,            # REPORT-2
+    "credential_not_live": Severity.ERROR,         # REPORT-3
+    "player_report_credential": Severity.ERROR,    # REPORT-4
+    "player_report_wrong_table": Severity.ERROR,   # REPORT-5
+    "player_report_closed": Severity.ERROR,        # REPORT-6
+    "player_report_invalid": Severity.ERROR,       # REPORT-7
+    "player_report_duplicate": Severity.ERROR,     # REPORT-8
+    "result_citation_invalid": Severity.ERROR,     # REPORT-10
+    "station_result_invalid": Severity.ERROR,      # REPORT-11/12
 }
 
 

@@ -144,6 +144,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "audit": ("audit_cmd", "app", True, _AUDIT),
     "witness": ("witness_cmd", "app", True, _AUDIT),
     "pages": ("pages_cmd", "app", True, _AUDIT),
+    "report": ("report_cmd", "app", True, _PLAY),
 }
 #: Commands of a group defined in another module (officiating adds to 'round',
 #: 'result' and 'player'): group -> (command, module, attribute).
@@ -156,7 +157,8 @@ GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "result": (("eom", "floor_cmd", "result_eom"),
                ("amend", "corrections_cmd", "result_amend"),
                ("wrong-table", "corrections_cmd", "result_wrong_table")),
-    "player": (("late", "corrections_cmd", "player_late"),),
+    "player": (("late", "corrections_cmd", "player_late"),
+               ("cards", "cards_cmd", "player_cards"), ("card", "cards_cmd", "player_card")),
 }
 #: Root options that may also be written after the sub-command (DESIGN.md §8).
 GLOBAL_VALUE_OPTIONS = ("--ledger", "--key", "--tournament", "--checkpoints")

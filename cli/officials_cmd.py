@@ -30,11 +30,12 @@ class RoleName(str, Enum):
     head_judge = "head-judge"
     witness = "witness"
     time_keeper = "time-keeper"
+    station = "station"   # the live server's key: signs players' reports only (ADR 0027)
 
 
 ROLES = {RoleName.judge: Role.JUDGE, RoleName.scorekeeper: Role.SCOREKEEPER,
          RoleName.head_judge: Role.HEAD_JUDGE, RoleName.witness: Role.WITNESS,
-         RoleName.time_keeper: Role.TIME_KEEPER}
+         RoleName.time_keeper: Role.TIME_KEEPER, RoleName.station: Role.STATION}
 
 
 @app.command("add")

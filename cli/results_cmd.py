@@ -15,6 +15,7 @@ May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.result_options``,
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
@@ -188,6 +189,20 @@ def _emit_result(s: Session, log: str, st: TournamentState, events: list[SignedE
             f"({players}): {words}"] + more)
 
 
+def _settles(text: str | None) -> list[int]:
+    """``--settles 41,44`` → [41, 44] (ADR 0027)."""
+    if text is None:
+        return []
+    try:
+        seqs = [int(p) for p in text.split(",")]
+    except ValueError:
+        seqs = []
+    if not seqs or any(n < 1 for n in seqs) or len(set(seqs)) != len(seqs):
+        raise UsageError(f"--settles {text!r} is not a list of distinct seqs",
+                         hint="e.g. --settles 41,44 (see 'tourney report list')")
+    return seqs
+
+
 @app.command("record", cls=ResultCommand, context_settings=OUTCOME_SETTINGS)
 def result_record(
     ctx: typer.Context,
@@ -195,6 +210,10 @@ def result_record(
     table: TableOpt,
     note_text: Annotated[str, _Opt("--note", metavar="TEXT",
                                    help="Free text kept with the result.")] = "",
+    settles: Annotated[str | None, _Opt(
+        "--settles", metavar="SEQ,SEQ", help="The seqs of the players' pending reports of "
+        "this table that this result settles (cited in it; see 'tourney report list').")]
+    = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -207,12 +226,17 @@ def result_record(
     Example: tourney result record --round 2 --table 5 --winner 22 --key sk.pem
     """
     from cli.result_entry import Unchanged, enter_result
+    from ledger.core.citing import citing_scope
 
+    cited = _settles(settles)
     s = Session(ctx, key=key, json=json)
     args = list(ctx.args)
-    log, events, st, extra, more = _write(s, lambda t, time, signer, led, log: enter_result(
-        t, signer, time, lambda seq: led.actor_of(log, seq), note=note_text,
-        **entry_kwargs(t, args, round_no, table)))
+
+    def enter(t: Any, time: str, signer: Signer, led: Ledger, log: str) -> Any:
+        with citing_scope(cited) if cited else contextlib.nullcontext():
+            return enter_result(t, signer, time, lambda seq: led.actor_of(log, seq),
+                                note=note_text, **entry_kwargs(t, args, round_no, table))
+    log, events, st, extra, more = _write(s, enter)
     if isinstance(events, Unchanged):
         _unchanged(s, log, st, events, "recorded")
         return

@@ -20,6 +20,7 @@ import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, note, write_result
 from ledger.errors import RuleError, TourneyError, UsageError
+from ledger.wire.events import SelfReportPolicy
 
 if TYPE_CHECKING:
     from ledger.storage.store import Ledger
@@ -78,6 +79,12 @@ def init(
         "--witness-max-age", metavar="SECONDS", min=0,
         help="The newest witness cosignature may be at most this much older than the "
              "last event (0: no limit).")] = 0,
+    self_report: Annotated[SelfReportPolicy | None, typer.Option(
+        "--self-report-policy", case_sensitive=False, show_default=False,
+        help="When both players of a table report the same result from their phones: "
+             "confirm (a scorekeeper records it, one tap; the default) or auto (the live "
+             "server records it at once, citing both reports). Recorded only when given "
+             "(ADR 0027).")] = None,
     another_event: Annotated[bool, typer.Option(
         "--another-event",
         help="Add this tournament to a ledger that already holds one (then every command "
@@ -119,6 +126,8 @@ def init(
         raise UsageError(err.message, hint=err.hint) from None
     policy = LedgerPolicy(time_tolerance_s=time_tolerance, witness_quorum=witness_quorum,
                           witness_max_age_s=witness_max_age)
+    if self_report is not None:   # on the wire only when given (ADR 0027)
+        policy = msgspec.structs.replace(policy, self_report_policy=self_report)
     signer = s.signer()
     location = s.location
     existed = location.is_postgres or location.path.exists()

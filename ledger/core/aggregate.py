@@ -9,7 +9,8 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 May import: ``eventsourcing``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.rules``,
 ``ledger.core.draw``, ``ledger.wire.keys``, ``ledger.core.format_socket``, ``ledger.wire.clock``,
 ``ledger.wire.text``,
-``ledger.errors``, ``ledger.core.decided``, ``ledger.wire.pages``.
+``ledger.errors``, ``ledger.core.decided``, ``ledger.wire.pages``, ``ledger.wire.reports``,
+``ledger.core.citing``, ``msgspec``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import msgspec
 from eventsourcing.domain import (
     BaseAggregate,
     CanInitAggregate,
@@ -27,6 +29,7 @@ from eventsourcing.domain import (
 )
 from eventsourcing.utils import get_topic
 
+from ledger.core.citing import cited_reports
 from ledger.core.decided import decided_scope
 from ledger.core.draw import ALGORITHM, draw_v1, seed_from_material
 from ledger.core.format_socket import Format, require_plugin
@@ -55,6 +58,7 @@ from ledger.wire.events import (
 )
 from ledger.wire.keys import PublicKey, Signer
 from ledger.wire.pages import NameStyle, PairingsPosted, PublicPagesSet
+from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 from ledger.wire.text import check_leaf_size, checked_text
 
 
@@ -139,6 +143,10 @@ class Tournament(BaseAggregate[str]):
         ``decided``: ``body`` was just computed by the rule's own plan from this state, so
         its check need not plan it again (``ledger.core.decided``; the audit always does)."""
         body = checked_text(body)
+        cited = cited_reports()
+        if cited is not None and "reports" in type(body).__struct_fields__ \
+                and isinstance(getattr(body, "reports"), msgspec.UnsetType):
+            body = msgspec.structs.replace(body, reports=cited)   # ADR 0027
         check_claimed_time(self.state, time)
         with decided_scope(body if decided else None):
             check(self.state, body, signer.key_id)
@@ -193,6 +201,27 @@ class Tournament(BaseAggregate[str]):
     def post_pairings(self, round_no: int, signer: Signer, time: str) -> SignedEvent:
         """Post a held round's pairings to public pages (head judge, PAGES-2..4)."""
         return self.record(PairingsPosted(round=round_no), signer, time)
+
+    def issue_credential(self, token_sha256: str, signer: Signer, time: str, *,
+                         number: int | None = None,
+                         official: str | None = None) -> SignedEvent:
+        """Record a credential (its token's hash, never the token) for a player or an
+        official (head judge or organizer, REPORT-1/2)."""
+        return self.record(CredentialIssued(credential=token_sha256[:16],
+                                            token_sha256=token_sha256, number=number,
+                                            official=official), signer, time)
+
+    def revoke_credential(self, credential: str, reason: str, signer: Signer,
+                          time: str) -> SignedEvent:
+        return self.record(CredentialRevoked(credential=credential, reason=reason), signer,
+                           time)
+
+    def report_result(self, round_no: int, table: int, number: int, credential: str,
+                      given: dict[str, str], signer: Signer, time: str) -> SignedEvent:
+        """A player's report of their table, signed by a station (REPORT-4..8)."""
+        return self.record(ResultReported(round=round_no, table=table, number=number,
+                                          credential=credential, given=dict(given)),
+                           signer, time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         if self.state.format is not None:

@@ -7,7 +7,7 @@ replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
-``ledger.wire.pages``.
+``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,13 @@ from typing import Any
 from ledger.core.decided import is_decided
 from ledger.core.draw import ALGORITHM, draw_v1
 from ledger.core.format_socket import plugin_for, require_plugin
+from ledger.core.report_rules import (
+    check_citation,
+    check_issued,
+    check_reported,
+    check_revoked,
+    check_station_result,
+)
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
@@ -44,6 +51,7 @@ from ledger.wire.events import (
 )
 from ledger.wire.keys import key_id
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
+from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 
 MAX_PLAYER_NUMBER = 2**31 - 1
 CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
@@ -62,6 +70,10 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # DESIGN.md §11
     Kind.PUBLIC_PAGES_SET.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # PAGES-5
     Kind.PAIRINGS_POSTED.value: frozenset({Role.HEAD_JUDGE}),                   # PAGES-5
+    # issue 19 (ADR 0027): the station signs players' reports and nothing else (REPORT-9)
+    Kind.CREDENTIAL_ISSUED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),   # REPORT-9
+    Kind.CREDENTIAL_REVOKED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # REPORT-9
+    Kind.RESULT_REPORTED.value: frozenset({Role.STATION}),                        # REPORT-9
     CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
 }
 
@@ -93,6 +105,10 @@ Checker = Callable[[TournamentState, Any, str], None]
 _CHECKS: dict[type[Body], Checker] = {}
 
 
+_CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked,
+                ResultReported: check_reported})
+
+
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
     def register(fn: Checker) -> Checker:
         _CHECKS[body_type] = fn
@@ -104,8 +120,14 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
     own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
-    if not isinstance(body, TournamentCreated):
+    cites = getattr(body, "reports", None)
+    if isinstance(cites, list) and Role.STATION in state.active_roles(actor):
+        check_citation(state, body, actor)         # REPORT-10
+        check_station_result(state, body, actor)   # REPORT-11/12 (instead of the roles)
+    elif not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
+        if isinstance(cites, list):
+            check_citation(state, body, actor)     # REPORT-10
     core = _CHECKS.get(type(body))
     if core is not None:
         core(state, body, actor)

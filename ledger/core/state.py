@@ -8,7 +8,8 @@ the audit validates on replay with the same rule functions, and both fold with t
 May import: ``msgspec``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
 ``ledger.core.format_socket`` (the
 format socket), ``ledger.wire.clock`` (``later_time`` only: never reads a clock),
-``ledger.core.pages_state`` and ``ledger.wire.pages`` (the public pages, ADR 0023).
+``ledger.core.pages_state`` and ``ledger.wire.pages`` (the public pages, ADR 0023),
+``ledger.core.reports_state`` and ``ledger.wire.reports`` (players' reports, ADR 0027).
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ from ledger.core.pages_state import (
     note_paired,
     note_posted,
     note_unpaired,
+)
+from ledger.core.reports_state import (
+    Report,
+    ReportsState,
+    note_issued,
+    note_reported,
+    note_revoked,
 )
 from ledger.proofs.merkle import frontier_append, leaf_hash
 from ledger.wire.clock import later_time
@@ -48,6 +56,7 @@ from ledger.wire.events import (
     TournamentCreated,
 )
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
+from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -132,6 +141,8 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     beacons_used: dict[str, int] = {}  # "<chain>:<round>" -> seq of its seed_recorded
     #: issue 18 (ADR 0023): the public pages' options and which rounds wait for posting
     pages: PagesState = msgspec.field(default_factory=PagesState)
+    #: issue 19 (ADR 0027): players' credentials and their current reports
+    reports: ReportsState = msgspec.field(default_factory=ReportsState)
 
     def active_roles(self, key_id: str) -> list[Role]:
         off = self.officials.get(key_id)
@@ -281,3 +292,22 @@ def _pages_set(state: TournamentState, ev: SignedEvent, body: PublicPagesSet) ->
 @applies(PairingsPosted)
 def _pairings_posted(state: TournamentState, ev: SignedEvent, body: PairingsPosted) -> None:
     note_posted(state.pages, body.round, ev.seq)
+
+
+@applies(CredentialIssued)
+def _credential_issued(state: TournamentState, ev: SignedEvent, body: CredentialIssued) -> None:
+    note_issued(state.reports, ev.seq, body.credential, body.token_sha256, body.number,
+                body.official)
+
+
+@applies(CredentialRevoked)
+def _credential_revoked(state: TournamentState, ev: SignedEvent,
+                        body: CredentialRevoked) -> None:
+    note_revoked(state.reports, ev.seq, body.credential)
+
+
+@applies(ResultReported)
+def _result_reported(state: TournamentState, ev: SignedEvent, body: ResultReported) -> None:
+    note_reported(state.reports, Report(seq=ev.seq, round=body.round, table=body.table,
+                                        number=body.number, credential=body.credential,
+                                        given=dict(body.given)))

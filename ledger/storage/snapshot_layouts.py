@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "6d3a3f62e0fbca95",
-    "bushiroad-de": "db12ce40ded6ebb0",
-    "bushiroad-swiss": "db12ce40ded6ebb0",
-    "hotc-swiss-de": "2b9dcf1a02564bc0",
-    "round-robin": "db12ce40ded6ebb0",
-    "single-elim": "db12ce40ded6ebb0",
-    "wot-2001": "0a73251a0c5faca5",
-    "wot-classic": "0a73251a0c5faca5",
+    "": "a38b63cb93200c57",
+    "bushiroad-de": "e62f2dd6497794d7",
+    "bushiroad-swiss": "e62f2dd6497794d7",
+    "hotc-swiss-de": "a7b8acc9627da6be",
+    "round-robin": "e62f2dd6497794d7",
+    "single-elim": "e62f2dd6497794d7",
+    "wot-2001": "17991d05b883d32a",
+    "wot-classic": "17991d05b883d32a",
 }

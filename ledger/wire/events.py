@@ -6,7 +6,8 @@ leaf); ``seal`` (envelope → signature → leaf bytes) and ``open_leaf`` (leaf 
 ``SignedEvent``).  Other body fields are free per DESIGN.md; the normative ones are here.
 
 May import: ``msgspec``, ``ledger.wire.canonical``, ``ledger.wire.keys``, ``ledger.errors``.
-(The public pages' bodies, ADR 0023, live in ``ledger.wire.pages``, which the package
+(The public pages' bodies, ADR 0023, live in ``ledger.wire.pages``, and the players'
+credentials and reports, ADR 0027, in ``ledger.wire.reports``, which the package
 ``ledger.wire`` imports first so that they are always registered.)
 """
 
@@ -44,6 +45,9 @@ class Kind(str, Enum):
     PLAYER_RENAMED = "player_renamed"
     PUBLIC_PAGES_SET = "public_pages_set"    # body in ledger.wire.pages (ADR 0023)
     PAIRINGS_POSTED = "pairings_posted"      # body in ledger.wire.pages (ADR 0023)
+    CREDENTIAL_ISSUED = "credential_issued"    # body in ledger.wire.reports (ADR 0027)
+    CREDENTIAL_REVOKED = "credential_revoked"  # body in ledger.wire.reports (ADR 0027)
+    RESULT_REPORTED = "result_reported"        # body in ledger.wire.reports (ADR 0027)
 
 
 class Role(str, Enum):
@@ -55,6 +59,7 @@ class Role(str, Enum):
     SCOREKEEPER = "scorekeeper"
     WITNESS = "witness"  # cosigns checkpoints only; signs no event (C2SP tlog-witness)
     TIME_KEEPER = "time_keeper"  # declares round start and time (BR-TIME-5, issue 9)
+    STATION = "station"  # the live server's key: signs players' reports only (ADR 0027)
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True):
@@ -77,6 +82,13 @@ class FormatSpec(msgspec.Struct, frozen=True, kw_only=True):
     params: dict[str, str | int | bool] = {}
 
 
+class SelfReportPolicy(str, Enum):
+    """What happens when both players of a table report the same result (ADR 0027)."""
+
+    CONFIRM = "confirm"  # a scorekeeper records it, one tap (the default)
+    AUTO = "auto"        # the station records it at once, citing both reports
+
+
 class LedgerPolicy(msgspec.Struct, frozen=True, kw_only=True):
     """Ledger-level genesis parameters (not format rules), docs/AUDIT.md §2 and §4.
 
@@ -85,12 +97,21 @@ class LedgerPolicy(msgspec.Struct, frozen=True, kw_only=True):
     many witnesses must cosign the end-of-event checkpoint; ``witness_max_age_s``: the
     newest cosignature may be at most this much older than the last event (0 = no limit).
     Genesis omits the whole policy when every value is the default (so older genesis
-    bytes are unchanged); when present it records every value.
+    bytes are unchanged); when present it records every value — except
+    ``self_report_policy`` (issue 19, ADR 0027), on the wire only when set, so a policy
+    recorded before it existed keeps its bytes.
     """
 
     time_tolerance_s: int = 300
     witness_quorum: int = 0
     witness_max_age_s: int = 0
+    self_report_policy: SelfReportPolicy | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def self_reports(self) -> SelfReportPolicy:
+        """The self-report policy in force (``confirm`` unless set)."""
+        p = self.self_report_policy
+        return SelfReportPolicy.CONFIRM if isinstance(p, msgspec.UnsetType) else p
 
 
 DEFAULT_POLICY = LedgerPolicy()

@@ -108,6 +108,9 @@ class MatchResult(Body, frozen=True, kw_only=True):
 class ResultRecorded(MatchResult, frozen=True, kw_only=True):
     KIND = MatchKind.RESULT_RECORDED
     note: str = ""
+    #: issue 19 (ADR 0027): the seqs of the players' ``result_reported`` this result
+    #: settles (REPORT-10/11); on the wire only when given
+    reports: list[int] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ResultCorrected(MatchResult, frozen=True, kw_only=True):

@@ -1,0 +1,52 @@
+"""Event bodies of players' credentials and self-reported results (issue 19, ADR 0027).
+
+Owns: ``CredentialIssued`` (kind ``credential_issued``), ``CredentialRevoked`` (kind
+``credential_revoked``) and ``ResultReported`` (kind ``result_reported``) — core kinds every
+format has, their wire tags in ``Kind``.  Registered in ``BODY_TYPES`` when this module is
+imported, which the package ``ledger.wire`` does first.  The token a credential stands for
+is never on the wire: only the hex SHA-256 of the 128-bit random token and the credential
+id (its first 16 hex digits).
+
+May import: ``msgspec``, ``ledger.wire.events``.
+"""
+
+from __future__ import annotations
+
+from ledger.wire.events import Body, Kind, register_body
+
+
+class CredentialIssued(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A credential for player ``number`` or for official ``official`` (a key id: staff
+    pages), exactly one of them (REPORT-1).  ``credential`` = ``token_sha256[:16]``."""
+
+    KIND = Kind.CREDENTIAL_ISSUED
+    credential: str
+    token_sha256: str
+    number: int | None = None
+    official: str | None = None
+
+
+class CredentialRevoked(Body, frozen=True, kw_only=True):
+    """Credential ``credential`` stops being valid from this seq on (REPORT-3)."""
+
+    KIND = Kind.CREDENTIAL_REVOKED
+    credential: str
+    reason: str
+
+
+class ResultReported(Body, frozen=True, kw_only=True):
+    """Player ``number`` reports the result of their table, with their credential, signed
+    by a station (REPORT-4..8).  ``given``: the format's vocabulary field names → their
+    text, as a slip row gives them (``Vocabulary.from_slip``)."""
+
+    KIND = Kind.RESULT_REPORTED
+    round: int
+    table: int
+    number: int
+    credential: str
+    given: dict[str, str]
+
+
+REPORT_BODIES: tuple[type[Body], ...] = (CredentialIssued, CredentialRevoked, ResultReported)
+for _body in REPORT_BODIES:
+    register_body(_body)
