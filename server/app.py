@@ -6,7 +6,8 @@ while the ledger cannot be read, and recovers when it can), the Server-Sent Even
 (content-free "the log is now size n, root r", coalesced to one per ``COALESCE_S`` with a
 trailing send, and a heartbeat comment every ``HEARTBEAT_S``), and ``create_app`` (the
 routes: pages with ETag / 304 / gzip, ``/find``, ``/p/N``, ``/round/N``,
-``/proof/N.json``, ``/qr``, ``/live``, ``/health``; a helpful 404 page, never a trace).
+``/proof/N.json``, ``/qr``, ``/live``, ``/health``, a player's card ``/c/TOKEN`` and
+``/me`` (``server.cards``); a helpful 404 page, never a trace).
 
 May import: ``starlette``, ``server.*``, ``ledger.*``, ``projections.*``.
 """
@@ -28,6 +29,7 @@ from starlette.routing import Route
 
 from ledger.errors import TourneyError
 from ledger.storage.location import Location
+from server.cards import COOKIE, MAX_AGE_S, Throttle, sign_in
 from server.follow import Follower, PgListener, sqlite_watch
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.view import LiveData, Memo, build
@@ -291,6 +293,41 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None) -> Starlette:
                                  headers={"Cache-Control": "no-cache",
                                           "X-Accel-Buffering": "no"})
 
+    throttle = Throttle()
+
+    async def card(request: Request) -> Response:
+        """``/c/TOKEN``, the QR code on a player's card: keep it on this phone and go to
+        the player's page."""
+        who = request.client.host if request.client else "?"
+        if throttle.blocked(who):
+            return Response(hub.pages.render_missing(
+                "Too many card codes tried from this network; wait a minute."),
+                status_code=429, media_type="text/html; charset=utf-8",
+                headers={"Retry-After": "60", **SECURITY})
+        token = request.path_params["token"].lower()
+        number = sign_in(hub.follower.state, token)
+        if number is None:
+            throttle.fail(who)
+            resp = missing(request, "This card is not valid: it may have been replaced by "
+                                    "a new one. Ask at the desk, or find your table by name.")
+            resp.delete_cookie(COOKIE, path="/")
+            return resp
+        resp = RedirectResponse(f"/p/{number}", status_code=303)
+        resp.set_cookie(COOKIE, token, max_age=MAX_AGE_S, path="/", httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https")
+        return resp
+
+    async def me(request: Request) -> Response:
+        """``/me``: the page of the player whose card this phone holds."""
+        token = request.cookies.get(COOKIE, "")
+        number = sign_in(hub.follower.state, token) if token else None
+        if number is None:
+            resp = RedirectResponse("/find", status_code=303)
+            if token:
+                resp.delete_cookie(COOKIE, path="/")
+            return resp
+        return RedirectResponse(f"/p/{number}", status_code=303)
+
     async def health(request: Request) -> Response:
         d = hub.pages.data
         return Response(json.dumps({"tournament": d.log, "live": d.live,
@@ -311,6 +348,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None) -> Starlette:
             hub.close()
 
     routes = [Route("/", home), Route("/find", find), Route("/p/{n}", player),
+              Route("/c/{token}", card), Route("/me", me),
               Route("/round/{n}", round_), Route("/proof/{n}.json", proof),
               Route("/live", live), Route("/health", health), Route("/qr", qr),
               Route("/style.css", static), Route("/live.js", static)]

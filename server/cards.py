@@ -1,0 +1,62 @@
+"""A player's card on their phone (issue 19, first part): ``/c/TOKEN`` signs the phone in,
+``/me`` goes to the holder's own page.
+
+Owns: ``sign_in`` (a presented token → the player it belongs to, if that credential is
+live: ``ledger.core.credentials``), ``Throttle`` (failed guesses slowed per address:
+at most ``GUESSES`` a minute) and the cookie's name and settings.  The token is kept only
+in an HttpOnly cookie on the phone (``SameSite=Lax``: a link from a chat app still
+works; ``Secure`` when the page was served over HTTPS); the server stores nothing, the log
+holds only its hash.  Reading pages needs no card; reports (next) will.
+
+May import: ``ledger.*``, the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import OrderedDict
+
+from ledger.core.credentials import credential_for_token
+from ledger.core.state import TournamentState
+
+COOKIE = "tourney_card"
+MAX_AGE_S = 14 * 24 * 3600
+GUESSES = 20                      # failed card sign-ins per address per minute
+TOKEN = re.compile(r"[0-9a-f]{32}")
+
+
+def sign_in(state: TournamentState, token: str) -> int | None:
+    """The player whose live card ``token`` is, or None (unknown, revoked, malformed,
+    or a staff credential: staff pages come later)."""
+    if not TOKEN.fullmatch(token):
+        return None
+    cred = credential_for_token(state, token)
+    if cred is None or cred.revoked_seq is not None or cred.number is None:
+        return None
+    return int(cred.number)
+
+
+class Throttle:
+    """Failed attempts per key in the last minute; bounded memory (oldest keys go)."""
+
+    def __init__(self, limit: int = GUESSES, window_s: float = 60.0,
+                 keys: int = 50_000) -> None:
+        self.limit, self.window, self.keys = limit, window_s, keys
+        self.seen: OrderedDict[str, list[float]] = OrderedDict()
+
+    def blocked(self, key: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        hits = [t for t in self.seen.get(key, []) if now - t < self.window]
+        if hits:
+            self.seen[key] = hits
+        else:
+            self.seen.pop(key, None)
+        return len(hits) >= self.limit
+
+    def fail(self, key: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        self.seen.setdefault(key, []).append(now)
+        self.seen.move_to_end(key)
+        while len(self.seen) > self.keys:
+            self.seen.popitem(last=False)
