@@ -77,6 +77,10 @@ def serve(
         "--qr-page", metavar="FILE", show_default=False,
         help="Also write the printable QR-code page to FILE (it is served at /qr).")]
         = None,
+    station_key: Annotated[Path | None, typer.Option(
+        "--station-key", metavar="FILE", show_default=False,
+        help="The station's private key (an official with the station role): players "
+             "then report their results from their phones (docs/LIVE.md).")] = None,
     server: Annotated[str, typer.Option(
         "--server", metavar="uvicorn|granian",
         help="The ASGI server: uvicorn (installed), or granian (pip install granian: "
@@ -114,10 +118,21 @@ def serve(
     try:
         hub = Hub(location, s.g.tournament,
                   url=url or f"http://{lan_address() if host in ('0.0.0.0', '::') else host}"
-                             f":{port}/")
+                             f":{port}/", reporting=station_key is not None)
     except BaseException:
         sock.close()
         raise
+    station = None
+    if station_key is not None:
+        from server.report import Station
+
+        try:
+            station = Station(location, station_key, hub.follower.log)
+            station.check_role(hub.follower.state)
+        except BaseException:
+            hub.close()
+            sock.close()
+            raise
     page = qr_page(hub.data.name, hub.url)
     if qr_out is not None:
         try:
@@ -129,11 +144,15 @@ def serve(
                              hint="pass a writable --qr-page path") from None
     _announce(hub.url, hub.data.name, hub.follower.log, qr_out)
     if server == "granian":
+        if station is not None:
+            raise UsageError("--station-key works with the default server only",
+                             hint="leave out --server granian to take reports")
         sock.close()
         hub.close()
         _granian(location.text, s.g.tournament, hub.url, host, port)
         return
-    config = uvicorn.Config(create_app(hub, qr_page=page), log_level="warning",
+    config = uvicorn.Config(create_app(hub, qr_page=page, station=station),
+                            log_level="warning",
                             access_log=False, lifespan="on", timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -32,6 +32,7 @@ from ledger.storage.location import Location
 from server.cards import COOKIE, MAX_AGE_S, Throttle, sign_in
 from server.follow import Follower, PgListener, sqlite_watch
 from server.pages import Page, PageSet, environment, etag_of, static_files
+from server.report import Station
 from server.view import LiveData, Memo, build
 
 COALESCE_S = 1.5      # at most one nudge per this many seconds, the last one always sent
@@ -49,15 +50,17 @@ SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer
 class Hub:
     """One followed tournament and its current pages."""
 
-    def __init__(self, location: Location, tournament: str | None, *, url: str = "") -> None:
+    def __init__(self, location: Location, tournament: str | None, *, url: str = "",
+                 reporting: bool = False) -> None:
         self.location = location
         self.url = url
+        self.reporting = reporting
         self.follower = Follower(location, tournament)
         self.memo = Memo()
         self.env = environment()
         self.static = static_files()
         self.data: LiveData = build(self.follower.ledger, self.follower.state, self.memo)
-        self.pages = PageSet(self.data, self.env, url=url)
+        self.pages = PageSet(self.data, self.env, url=url, reporting=reporting)
         self.wake = threading.Event()
         self.stop = threading.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -141,7 +144,7 @@ class Hub:
         self.publish(dataclasses.replace(full, rev=old.rev + 1))
 
     def publish(self, data: LiveData) -> None:
-        pages = PageSet(data, self.env, url=self.url)
+        pages = PageSet(data, self.env, url=self.url, reporting=self.reporting)
         old, self.data, self.pages = self.data, data, pages
         self.built_at = time.monotonic()
         if self.loop is not None and self.dirty is not None and worth_a_nudge(old, data):
@@ -221,8 +224,10 @@ def respond(request: Request, page: Page, *, cache: str = "no-cache") -> Respons
                     headers=headers)
 
 
-def create_app(hub: Hub, *, qr_page: bytes | None = None) -> Starlette:
-    """The application over ``hub`` (started and stopped with the app's lifespan)."""
+def create_app(hub: Hub, *, qr_page: bytes | None = None,
+               station: Station | None = None) -> Starlette:
+    """The application over ``hub`` (started and stopped with the app's lifespan); with
+    ``station``, players report their results (``server.report_routes``)."""
     from contextlib import asynccontextmanager
 
     async def page(request: Request, key: str) -> Response:
@@ -353,6 +358,10 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None) -> Starlette:
               Route("/live", live), Route("/health", health), Route("/qr", qr),
               Route("/style.css", static), Route("/live.js", static)]
     routes += [Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify")]
+    if station is not None:
+        from server.report_routes import report_routes
+
+        routes += report_routes(hub, station)
     return Starlette(routes=routes, lifespan=lifespan,
                      exception_handlers={404: not_found, 405: not_found})
 

@@ -80,10 +80,12 @@ class PageSet:
     ``home``, ``pairings``, ``standings``, ``bracket``, ``verify``, ``find``,
     ``player/N`` and ``round/N``."""
 
-    def __init__(self, data: LiveData, env: Any, *, url: str = "") -> None:
+    def __init__(self, data: LiveData, env: Any, *, url: str = "",
+                 reporting: bool = False) -> None:
         self.data = data
         self.env = env
         self.url = url
+        self.reporting = reporting      # the server takes players' reports (a station)
         self.etag = etag_of(data)
         self._pages: dict[str, Page | None] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -122,6 +124,7 @@ class PageSet:
     def common(self, active: str) -> dict[str, Any]:
         d = self.data
         return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
+                "reporting": self.reporting,
                 "has_bracket": bool(d.bracket["rounds"] or d.bracket["seeds"])}
 
     def _render(self, key: str) -> str:

@@ -26,6 +26,7 @@ import msgspec
 
 from ledger.core.format_socket import plugin_for
 from ledger.core.reports_state import Report
+from ledger.core.vocabulary import FieldKind
 from ledger.errors import RuleError, TourneyError
 from ledger.wire.events import SelfReportPolicy
 from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
@@ -111,6 +112,14 @@ def parse_report(state: TournamentState, round_no: int, table: int,
         raise RuleError("REPORT-7", f"the reported result is not one outcome of this "
                         f"format: {exc.message}", hint=exc.hint,
                         finding="player_report_invalid") from None
+    found = plugin.table_at(state, round_no, table)
+    seated = set(found[0]) if found is not None else set()
+    for f in vocab.fields:           # a player the result names plays at this table
+        if f.kind is FieldKind.PLAYER and f.name in parsed and parsed[f.name] not in seated:
+            raise RuleError("REPORT-7", f"player #{parsed[f.name]} does not play at round "
+                            f"{round_no} table {table}",
+                            hint="name one of the two players of your table",
+                            finding="player_report_invalid")
     return parsed, kw
 
 

@@ -36,13 +36,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(ledger: str | Path, tournament: str | None = None) -> Iterator[tuple[str, Hub]]:
-    """``(base URL, hub)`` of a server over ``ledger`` on a loopback port."""
+def running(ledger: str | Path, tournament: str | None = None, *,
+            station_key: Path | None = None) -> Iterator[tuple[str, Hub]]:
+    """``(base URL, hub)`` of a server over ``ledger`` on a loopback port (taking
+    players' reports, signed with ``station_key``, when it is given)."""
     import uvicorn
 
-    hub = Hub(Location(str(ledger)), tournament)
+    from server.report import Station
+
+    hub = Hub(Location(str(ledger)), tournament, reporting=station_key is not None)
+    station = None if station_key is None else \
+        Station(Location(str(ledger)), station_key, hub.follower.log)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(hub), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app(hub, station=station),
+                                           host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -1,0 +1,150 @@
+"""The report pages of ``tourney serve --station-key`` (issue 19, second part).
+
+Owns: ``report_routes`` — ``GET /report`` (the card holder's form for their own table,
+rendered per request: it carries the browser's CSRF token), ``POST /report`` (checks the
+card, the token and the form, then records the report signed by the station; a refusal is
+shown in plain words and writes nothing) and ``GET /receipt/N`` / ``/receipt/N.json`` (the
+signed event and its leaf hash: the promise that it is in the log; the inclusion proof
+follows from the next checkpoint: ``/proof``).
+
+May import: ``starlette``, ``server.*``, ``ledger.*``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from ledger.errors import RuleError, UsageError
+from server.cards import COOKIE, sign_in
+from server.report import (
+    CSRF_COOKIE,
+    Station,
+    csrf_ok,
+    form_for,
+    given_from_form,
+    new_csrf,
+    refusal_words,
+)
+
+if TYPE_CHECKING:
+    from server.app import Hub
+
+HTML = "text/html; charset=utf-8"
+FORM_MAX = 8192
+PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "no-referrer", "Content-Security-Policy":
+           "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+           "form-action 'self'; frame-ancestors 'none'"}
+
+
+def _my_table(hub: Hub, number: int) -> tuple[int, int] | None:
+    """(round, table) of the player's table in the newest posted round, if it is one."""
+    data = hub.pages.data
+    apps = data.appearances(number)
+    if not apps or apps[-1].round_index != len(data.rounds) - 1:
+        return None
+    table = apps[-1].table
+    return (int(data.rounds[-1]["round"]), table) if isinstance(table, int) else None
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """An urlencoded form of at most ``FORM_MAX`` bytes (a larger body reads as empty)."""
+    from urllib.parse import parse_qsl
+
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > FORM_MAX:
+            return {}
+    return dict(parse_qsl(body.decode("utf-8", "replace"), max_num_fields=64))
+
+
+def report_routes(hub: Hub, station: Station) -> list[Route]:
+    def page(name: str, status: int = 200, cookies: dict[str, str] | None = None,
+             **kw: Any) -> Response:
+        pages = hub.pages
+        body = pages.env.get_template(name).render(**pages.common("find"), **kw)
+        resp = Response(body, status_code=status, media_type=HTML, headers=PRIVATE)
+        for k, v in (cookies or {}).items():
+            resp.set_cookie(k, v, httponly=True, samesite="strict", path="/")
+        return resp
+
+    def holder(request: Request) -> tuple[int | None, str]:
+        token = request.cookies.get(COOKIE, "")
+        return (sign_in(hub.follower.state, token) if token else None), token
+
+    async def form(request: Request) -> Response:
+        number, _token = holder(request)
+        if number is None:
+            return page("report.html", 403, problem="Scan the QR code on your player card "
+                        "first: it keeps your card on this phone.", form=None, number=None)
+        where = _my_table(hub, number)
+        f = form_for(hub.follower.state, *where, hub.pages.data.labels) if where else None
+        csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
+        problem = None if f is not None else "You have no table to report in the posted " \
+            "round (a bye, a team seat, or the round is not posted yet): see the desk."
+        return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=problem, form=f,
+                    number=number, csrf=csrf)
+
+    async def submit(request: Request) -> Response:
+        number, token = holder(request)
+        fields = await _form(request)
+        host = request.headers.get("host", "")
+        if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
+                       request.headers.get("origin"), host):
+            return page("report.html", 403, problem="This form is out of date or did not "
+                        "come from this site; open it again.", form=None, number=number)
+        if number is None:
+            return page("report.html", 403, problem="Scan the QR code on your player card "
+                        "first.", form=None, number=None)
+        where = _my_table(hub, number)
+        state = hub.follower.state
+        cred = state.reports.live_player.get(number)
+        try:
+            if where is None or cred is None:
+                raise UsageError("you have no table to report in the posted round",
+                                 hint="see the desk")
+            given = given_from_form(state, fields)
+            ev = await run_in_threadpool(station.report, where[0], where[1], number, cred,
+                                         given)
+        except (RuleError, UsageError) as err:
+            f = form_for(state, *where, hub.pages.data.labels) if where else None
+            return page("report.html", 422, problem="Not recorded: " + refusal_words(err),
+                        form=f, number=number, csrf=fields.get("csrf", ""))
+        del token
+        return RedirectResponse(f"/receipt/{ev.seq}", status_code=303)
+
+    def _leaf(seq: int) -> bytes | None:
+        from ledger.storage.store import Ledger
+
+        with Ledger(hub.location, readonly=True) as led:
+            return led.raw_leaf(hub.follower.log, seq)
+
+    async def receipt(request: Request) -> Response:
+        raw = request.path_params["seq"]
+        want_json = raw.endswith(".json")
+        seq = raw.removesuffix(".json")
+        leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
+        if leaf is None or b'"kind":"result_reported"' not in leaf:
+            return page("notfound.html", 404, what="There is no report with that number.")
+        digest = hashlib.sha256(leaf).hexdigest()
+        doc = {"version": "tourney-receipt/v1", "tournament": hub.follower.log,
+               "seq": int(seq), "leaf_sha256": digest, "leaf": leaf.decode("utf-8")}
+        if want_json:
+            return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
+                            headers={"Content-Disposition":
+                                     f'attachment; filename="receipt-{seq}.json"'})
+        return page("receipt.html", 200, doc=doc,
+                    event=json.dumps(json.loads(leaf), indent=1, ensure_ascii=False))
+
+    station.check_role(hub.follower.state)
+    return [Route("/report", form, methods=["GET"]),
+            Route("/report", submit, methods=["POST"]),
+            Route("/receipt/{seq}", receipt)]

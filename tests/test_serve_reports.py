@@ -1,0 +1,131 @@
+"""Players report their results from their phones (issue 19, second part): a real server
+with a station key on loopback, over a ledger the real CLI writes.
+
+A card signs the phone in; the form is the format's vocabulary; a report is a signed
+``result_reported`` with a receipt (the leaf and its hash); a double tap is recorded once;
+forged or cross-site posts and phones without a card are refused and write nothing; two
+agreeing reports are accepted at the desk with one command and the result shows.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ledger.core.plugin import plugin_for
+from tests.helpers.live import running, wait_until
+from tests.helpers.standings_play import pair, start
+from tests.test_cli_contract import CLOCK, Cli, snapshot
+
+
+@pytest.fixture(autouse=True)
+def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The station in this process signs with the CLI's fixed test clock (LEDGER-TIME-1:
+    times never go backwards)."""
+    monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
+
+
+def _event(tmp_path: Path) -> tuple[Cli, dict[str, object], dict[int, str]]:
+    cli, _log = start(tmp_path, "hotc-swiss-de", ["Ana A", "Bo B", "Cy C", "Dee D"])
+    cli("keys", "new", "--name", "Live server", "--out", "station.pem")
+    cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
+        "station.pem.pub", "--key", "hj.pem")
+    doc = pair(cli, "hotc-swiss-de", 1)
+    cli("player", "cards", "--url", "http://venue.invalid/", "--out", "cards.html", "--csv",
+        "cards.csv", "--key", "hj.pem")
+    with open(tmp_path / "cards.csv", newline="") as f:
+        tokens = {int(r["number"]): r["url"].rsplit("/c/", 1)[1] for r in csv.DictReader(f)}
+    return cli, doc, tokens
+
+
+def _win_choice() -> int:
+    import ledger.formats.registry  # noqa: F401
+
+    vocab = plugin_for("hotc-swiss-de").result_vocabulary()  # type: ignore[union-attr]
+    return next(i for i, e in enumerate(vocab.entries) if e.key == "win")
+
+
+def _phone(base: str, token: str) -> httpx.Client:
+    phone = httpx.Client(base_url=base)
+    assert phone.get(f"/c/{token}").status_code == 303
+    return phone
+
+
+def _post(phone: httpx.Client, base: str, winner: int, **extra: str) -> httpx.Response:
+    page = phone.get("/report")
+    assert page.status_code == 200, page.text
+    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
+    assert csrf is not None
+    c = _win_choice()
+    return phone.post("/report", data={"csrf": csrf.group(1), "choice": str(c),
+                                       f"c{c}.winner": str(winner), **extra},
+                      headers={"Origin": base})
+
+
+def test_both_players_report_get_receipts_and_the_desk_accepts(tmp_path: Path) -> None:
+    cli, doc, tokens = _event(tmp_path)
+    t = doc["tables"][0]  # type: ignore[index]
+    a, b = t["players"]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
+        pa = _phone(base, tokens[a])
+        assert "Report your result" in pa.get(f"/p/{a}").text
+        r = _post(pa, base, a)
+        assert r.status_code == 303 and r.headers["location"].startswith("/receipt/")
+        seq = int(r.headers["location"].rsplit("/", 1)[1])
+        receipt = pa.get(f"/receipt/{seq}.json").json()
+        leaf = receipt["leaf"].encode()
+        assert hashlib.sha256(leaf).hexdigest() == receipt["leaf_sha256"]
+        event = json.loads(leaf)["event"]
+        assert event["kind"] == "result_reported" and event["body"]["number"] == a
+        assert event["body"]["given"] == {"winner": str(a)}
+        assert tokens[a] not in cli.ledger.read_bytes().decode("latin-1")
+        wait_until(lambda: hub.data.checkable.size >= seq, 5)
+        again = _post(pa, base, a)                       # a double tap: recorded once
+        assert again.status_code == 422 and "REPORT-8" in again.text
+        pb = _phone(base, tokens[b])
+        assert _post(pb, base, a).status_code == 303
+        queue = cli("report", "list", "--json").doc
+        assert json.dumps(queue).count("matching") >= 1
+        cli("report", "accept", "--table", str(t["table"]), "--key", "sk.pem")
+        wait_until(lambda: f"#{a} wins" in httpx.get(base + "/pairings").text, 5)
+    cli("audit", "verify", str(cli.ledger))
+
+
+def test_forged_and_cardless_posts_are_refused_and_write_nothing(tmp_path: Path) -> None:
+    cli, doc, tokens = _event(tmp_path)
+    a = doc["tables"][0]["players"][0]  # type: ignore[index]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
+        before = snapshot(cli.ledger)
+        c = _win_choice()
+        cardless = httpx.Client(base_url=base)
+        assert cardless.get("/report").status_code == 403
+        pa = _phone(base, tokens[a])
+        page = pa.get("/report").text
+        token = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
+        form = {"csrf": token, "choice": str(c), f"c{c}.winner": str(a)}
+        assert pa.post("/report", data={**form, "csrf": "0" * 32},
+                       headers={"Origin": base}).status_code == 403      # wrong token
+        assert pa.post("/report", data=form,
+                       headers={"Origin": "http://evil.invalid"}).status_code == 403
+        assert cardless.post("/report", data=form, headers={"Origin": base},
+                             cookies={"tourney_csrf": token}).status_code == 403
+        other = next(n for n in tokens if n not in doc["tables"][0]["players"])  # type: ignore[index]
+        bad = pa.post("/report", data={**form, f"c{c}.winner": str(other)},
+                      headers={"Origin": base})
+        assert bad.status_code == 422 and "Not recorded" in bad.text
+        assert snapshot(cli.ledger) == before
+
+
+def test_a_server_without_a_station_role_refuses_to_start(tmp_path: Path) -> None:
+    cli, _log = start(tmp_path, "hotc-swiss-de", ["Ana A", "Bo B"])
+    cli("keys", "new", "--name", "Not a station", "--out", "other.pem")
+    run = cli("serve", "--host", "127.0.0.1", "--port", "0", "--station-key", "other.pem",
+              code=2)
+    assert "not a station" in run.err and "--role station" in run.err
+
