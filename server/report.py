@@ -162,7 +162,30 @@ class Station:
         with self.lock, Ledger(self.location) as led:
             ev: SignedEvent = led.write(self.log, lambda t, now: t.report_result(
                 round_no, table, number, credential, given, self.signer, now))
+            try:
+                led.write(self.log, lambda t, now: self._agreed(t, now, round_no, table))
+            except (RuleError, UsageError):
+                pass    # the desk accepts it ('tourney report accept'); the report stands
             return ev
+
+    def _agreed(self, t: Any, now: str, round_no: int, table: int) -> list[SignedEvent]:
+        """With the genesis policy ``self_report_policy=auto`` (ADR 0027): both players'
+        current reports agree, so the station records the result, citing both
+        (REPORT-11/12 check it, here and in the audit)."""
+        from ledger.core.citing import citing_scope
+        from ledger.core.report_rules import parse_report
+        from ledger.core.reports import TableStatus, reports_of, table_status
+        from ledger.wire.events import SelfReportPolicy
+
+        st = t.state
+        if st.ledger_policy.self_reports is not SelfReportPolicy.AUTO or \
+                table_status(st, round_no, table) is not TableStatus.MATCHING:
+            return []
+        reps = sorted(reports_of(st, round_no, table).values(), key=lambda r: r.seq)
+        kw = parse_report(st, round_no, table, reps[0].given)[1]
+        with citing_scope([r.seq for r in reps]):
+            events: list[SignedEvent] = t.record_result(self.signer, now, **kw)
+        return events
 
 
 def refusal_words(err: RuleError | UsageError) -> str:

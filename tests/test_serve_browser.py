@@ -12,6 +12,7 @@ Screenshots are kept in ``test-artifacts/serve/`` (or ``$TOURNEY_ARTIFACTS``).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -144,3 +145,50 @@ def test_pages_work_with_javascript_off(browser: Any,
         assert not page.is_visible("nav.site")       # the print view drops the navigation
         _shot(page, "pairings-print")
         ctx.close()
+
+
+def test_two_phones_report_and_a_third_page_shows_the_result(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19 in the browser: two players, each with their card on their own phone,
+    report the same result; under the auto policy it is recorded and a third page that
+    was open shows it within 3 s; each phone keeps a receipt."""
+    import csv
+
+    from tests.test_cli_contract import CLOCK
+
+    monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)   # the station signs on the CLI's clock
+    cli, _log = start(tmp_path, "hotc-swiss-de", NAMES[:4], "--self-report-policy", "auto")
+    cli("keys", "new", "--name", "Live server", "--out", "station.pem")
+    cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
+        "station.pem.pub", "--key", "hj.pem")
+    doc = pair(cli, "hotc-swiss-de", 1)
+    cli("player", "cards", "--url", "http://venue.invalid/", "--out", "cards.html", "--csv",
+        "cards.csv", "--key", "hj.pem")
+    with open(tmp_path / "cards.csv", newline="") as f:
+        tokens = {int(r["number"]): r["url"].rsplit("/c/", 1)[1] for r in csv.DictReader(f)}
+    t = doc["tables"][0]
+    a, b = t["players"]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
+        wall = browser.new_context(viewport=DESKTOP).new_page()
+        wall.goto(base + "/pairings")
+        wall.wait_for_timeout(300)
+        for me in (a, b):
+            ctx = browser.new_context(viewport=PHONE)
+            phone = ctx.new_page()
+            phone.goto(f"{base}/c/{tokens[me]}")
+            phone.wait_for_url(f"{base}/p/{me}")
+            phone.click("text=Report your result")
+            phone.wait_for_url(base + "/report")
+            box = phone.locator("fieldset", has_text="won the game").first
+            box.locator("input[type=radio]").check()
+            box.locator("select[name$=\".winner\"]").select_option(str(a))
+            _shot(phone, f"report-form-{me}")
+            phone.click("button[type=submit]")
+            phone.wait_for_url(re.compile(r".*/receipt/\d+$"))
+            assert "Your report is in the log" in phone.inner_text("main")
+            _shot(phone, f"report-receipt-{me}")
+            ctx.close()
+        wall.wait_for_function(
+            f"() => document.querySelector('#live').innerText.includes('#{a} wins')",
+            timeout=3000)
+        _shot(wall, "report-result-on-the-wall")

@@ -31,8 +31,8 @@ def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
 
 
-def _event(tmp_path: Path) -> tuple[Cli, dict[str, object], dict[int, str]]:
-    cli, _log = start(tmp_path, "hotc-swiss-de", ["Ana A", "Bo B", "Cy C", "Dee D"])
+def _event(tmp_path: Path, *init: str) -> tuple[Cli, dict[str, object], dict[int, str]]:
+    cli, _log = start(tmp_path, "hotc-swiss-de", ["Ana A", "Bo B", "Cy C", "Dee D"], *init)
     cli("keys", "new", "--name", "Live server", "--out", "station.pem")
     cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
         "station.pem.pub", "--key", "hj.pem")
@@ -129,3 +129,20 @@ def test_a_server_without_a_station_role_refuses_to_start(tmp_path: Path) -> Non
               code=2)
     assert "not a station" in run.err and "--role station" in run.err
 
+
+
+def test_with_the_auto_policy_two_agreeing_reports_record_the_result(tmp_path: Path) -> None:
+    """``init --self-report-policy auto``: the station records the result citing both
+    reports as soon as they agree (REPORT-11/12), and the audit re-checks it."""
+    cli, doc, tokens = _event(tmp_path, "--self-report-policy", "auto")
+    t = doc["tables"][0]  # type: ignore[index]
+    a, b = t["players"]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
+        assert _post(_phone(base, tokens[a]), base, b).status_code == 303
+        assert "wins" not in httpx.get(base + "/pairings").text   # one report: waits
+        assert _post(_phone(base, tokens[b]), base, b).status_code == 303
+        wait_until(lambda: f"#{b} wins" in httpx.get(base + "/pairings").text, 5)
+    shown = cli("round", "show", "1", "--json").doc
+    res = next(x for x in shown["tables"] if x["table"] == t["table"])["result"]
+    assert res is not None and res["winner"] == b
+    cli("audit", "verify", str(cli.ledger))
