@@ -279,7 +279,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
         if r is None or r.get("paired_seq") is None:
             return missing(request, f"{data.noun} {n} has no posted pairings.")
         try:
-            p = await run_in_threadpool(_proof_page, hub, int(r["paired_seq"]))
+            p = await run_in_threadpool(proof_page, hub, int(r["paired_seq"]))
         except TourneyError as err:
             return missing(request, f"No proof yet: {err.message}. {err.hint or ''}".strip())
         return respond(request, p)
@@ -366,7 +366,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                      exception_handlers={404: not_found, 405: not_found})
 
 
-def _proof_page(hub: Hub, seq: int) -> Page:
+def proof_page(hub: Hub, seq: int) -> Page:
     """The proof file of event ``seq`` against the newest signed checkpoint (one per
     checkpoint size, kept), from its own read-only connection."""
     from ledger.errors import UsageError

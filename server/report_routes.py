@@ -144,7 +144,26 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         return page("receipt.html", 200, doc=doc,
                     event=json.dumps(json.loads(leaf), indent=1, ensure_ascii=False))
 
+    async def included(request: Request) -> Response:
+        """The receipt upgraded: the report's inclusion proof against the newest signed
+        checkpoint with its witness cosignatures (``tourney audit proof FILE``)."""
+        from ledger.errors import TourneyError
+        from server.app import proof_page
+
+        seq = request.path_params["seq"]
+        leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
+        if leaf is None or b'"kind":"result_reported"' not in leaf:
+            return page("notfound.html", 404, what="There is no report with that number.")
+        try:
+            p = await run_in_threadpool(proof_page, hub, int(seq))
+        except TourneyError as err:
+            return page("notfound.html", 404, what=f"No proof yet: {err.message}. "
+                        f"{err.hint or ''}".strip())
+        return Response(p.body, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="report-{seq}-proof.json"'})
+
     station.check_role(hub.follower.state)
     return [Route("/report", form, methods=["GET"]),
             Route("/report", submit, methods=["POST"]),
+            Route("/receipt/{seq}/proof.json", included),
             Route("/receipt/{seq}", receipt)]

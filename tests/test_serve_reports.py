@@ -146,3 +146,23 @@ def test_with_the_auto_policy_two_agreeing_reports_record_the_result(tmp_path: P
     res = next(x for x in shown["tables"] if x["table"] == t["table"])["result"]
     assert res is not None and res["winner"] == b
     cli("audit", "verify", str(cli.ledger))
+
+
+def test_a_receipt_upgrades_to_an_inclusion_proof_after_the_next_checkpoint(
+        tmp_path: Path) -> None:
+    cli, doc, tokens = _event(tmp_path)
+    t = doc["tables"][0]  # type: ignore[index]
+    a = t["players"][0]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
+        r = _post(_phone(base, tokens[a]), base, a)
+        seq = int(r.headers["location"].rsplit("/", 1)[1])
+        early = httpx.get(f"{base}/receipt/{seq}/proof.json")
+        assert early.status_code == 404 and "No proof yet" in early.text
+        size = hub.data.checkable.size
+        cli("checkpoint", "--key", "hj.pem")            # the head judge seals the log
+        wait_until(lambda: httpx.get(f"{base}/receipt/{seq}/proof.json").status_code
+                   == 200, 5)
+        (tmp_path / "proof.json").write_bytes(
+            httpx.get(f"{base}/receipt/{seq}/proof.json").content)
+        assert hub.data.checkable.size >= size
+    cli("audit", "proof", "proof.json")
