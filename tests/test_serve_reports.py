@@ -166,3 +166,25 @@ def test_a_receipt_upgrades_to_an_inclusion_proof_after_the_next_checkpoint(
             httpx.get(f"{base}/receipt/{seq}/proof.json").content)
         assert hub.data.checkable.size >= size
     cli("audit", "proof", "proof.json")
+
+
+def test_kill_9_keeps_every_receipted_report_once(tmp_path: Path) -> None:
+    """kill -9 of the server right after reports: each report that got a receipt is in
+    the log exactly once and the audit is clean."""
+    from tests.helpers.live import serve_process
+
+    cli, doc, tokens = _event(tmp_path)
+    with serve_process(cli.cwd, cli.env,
+                       serve_args=("--station-key", "station.pem")) as (base, proc):
+        seqs = []
+        for t in doc["tables"]:  # type: ignore[attr-defined]
+            for me in t["players"]:
+                r = _post(_phone(base, tokens[me]), base, t["players"][0])
+                assert r.status_code == 303
+                seqs.append(int(r.headers["location"].rsplit("/", 1)[1]))
+        proc.kill()
+        proc.wait(10)
+    cli("audit", "verify", str(cli.ledger))
+    events = [leaf["event"] for leaf in cli("log", "--json").doc]
+    reported = [e["seq"] for e in events if e["kind"] == "result_reported"]
+    assert sorted(reported) == sorted(seqs) and len(set(seqs)) == len(seqs)
