@@ -152,20 +152,11 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
     """Issue 19 in the browser: two players, each with their card on their own phone,
     report the same result; under the auto policy it is recorded and a third page that
     was open shows it within 3 s; each phone keeps a receipt."""
-    import csv
-
     from tests.test_cli_contract import CLOCK
+    from tests.test_serve_reports import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)   # the station signs on the CLI's clock
-    cli, _log = start(tmp_path, "hotc-swiss-de", NAMES[:4], "--self-report-policy", "auto")
-    cli("keys", "new", "--name", "Live server", "--out", "station.pem")
-    cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
-        "station.pem.pub", "--key", "hj.pem")
-    doc = pair(cli, "hotc-swiss-de", 1)
-    cli("player", "cards", "--url", "http://venue.invalid/", "--out", "cards.html", "--csv",
-        "cards.csv", "--key", "hj.pem")
-    with open(tmp_path / "cards.csv", newline="") as f:
-        tokens = {int(r["number"]): r["url"].rsplit("/c/", 1)[1] for r in csv.DictReader(f)}
+    cli, doc, tokens = reporting_event(tmp_path, "--self-report-policy", "auto")
     t = doc["tables"][0]
     a, b = t["players"]
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):

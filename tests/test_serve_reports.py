@@ -31,7 +31,10 @@ def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
 
 
-def _event(tmp_path: Path, *init: str) -> tuple[Cli, dict[str, object], dict[int, str]]:
+def reporting_event(tmp_path: Path, *init: str
+                    ) -> tuple[Cli, dict[str, object], dict[int, str]]:
+    """A HotC event of four with a station official, round 1 paired and every player's
+    card printed: the CLI, round 1's document and each player's card token."""
     cli, _log = start(tmp_path, "hotc-swiss-de", ["Ana A", "Bo B", "Cy C", "Dee D"], *init)
     cli("keys", "new", "--name", "Live server", "--out", "station.pem")
     cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
@@ -69,7 +72,7 @@ def _post(phone: httpx.Client, base: str, winner: int, **extra: str) -> httpx.Re
 
 
 def test_both_players_report_get_receipts_and_the_desk_accepts(tmp_path: Path) -> None:
-    cli, doc, tokens = _event(tmp_path)
+    cli, doc, tokens = reporting_event(tmp_path)
     t = doc["tables"][0]  # type: ignore[index]
     a, b = t["players"]
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
@@ -98,7 +101,7 @@ def test_both_players_report_get_receipts_and_the_desk_accepts(tmp_path: Path) -
 
 
 def test_forged_and_cardless_posts_are_refused_and_write_nothing(tmp_path: Path) -> None:
-    cli, doc, tokens = _event(tmp_path)
+    cli, doc, tokens = reporting_event(tmp_path)
     a = doc["tables"][0]["players"][0]  # type: ignore[index]
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
         before = snapshot(cli.ledger)
@@ -134,7 +137,7 @@ def test_a_server_without_a_station_role_refuses_to_start(tmp_path: Path) -> Non
 def test_with_the_auto_policy_two_agreeing_reports_record_the_result(tmp_path: Path) -> None:
     """``init --self-report-policy auto``: the station records the result citing both
     reports as soon as they agree (REPORT-11/12), and the audit re-checks it."""
-    cli, doc, tokens = _event(tmp_path, "--self-report-policy", "auto")
+    cli, doc, tokens = reporting_event(tmp_path, "--self-report-policy", "auto")
     t = doc["tables"][0]  # type: ignore[index]
     a, b = t["players"]
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
@@ -150,7 +153,7 @@ def test_with_the_auto_policy_two_agreeing_reports_record_the_result(tmp_path: P
 
 def test_a_receipt_upgrades_to_an_inclusion_proof_after_the_next_checkpoint(
         tmp_path: Path) -> None:
-    cli, doc, tokens = _event(tmp_path)
+    cli, doc, tokens = reporting_event(tmp_path)
     t = doc["tables"][0]  # type: ignore[index]
     a = t["players"][0]
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
@@ -173,7 +176,7 @@ def test_kill_9_keeps_every_receipted_report_once(tmp_path: Path) -> None:
     the log exactly once and the audit is clean."""
     from tests.helpers.live import serve_process
 
-    cli, doc, tokens = _event(tmp_path)
+    cli, doc, tokens = reporting_event(tmp_path)
     with serve_process(cli.cwd, cli.env,
                        serve_args=("--station-key", "station.pem")) as (base, proc):
         seqs = []
