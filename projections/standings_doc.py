@@ -41,14 +41,28 @@ def state_before(led: Ledger, log: str, seq: int) -> TournamentState:
     return state
 
 
-def settled_view(led: Ledger, log: str, state: TournamentState) -> StandingsView:
+def settled_view(led: Ledger, log: str, state: TournamentState, *,
+                 cache: dict[int, StandingsView] | None = None,
+                 current: StandingsView | None = None) -> StandingsView:
     """The standings as of the last completed round: while a round (a Game) is in progress
-    the view is the one its pairing was made from, and says so (defect 5)."""
-    view = standings_view(state)
+    the view is the one its pairing was made from, and says so (defect 5).  ``cache``
+    keeps that view by the pairing's seq (the live server: once per round, not once per
+    append); ``current``: the state's own view when the caller has it."""
+    view = standings_view(state) if current is None else current
     open_round = view.open_round
     if open_round is None:
         return view
+    kept = None if cache is None else cache.get(open_round.paired_seq)
+    if kept is not None:
+        return kept
     before = standings_view(state_before(led, log, open_round.paired_seq))
+    settled = _as_of(before, open_round)
+    if cache is not None:
+        cache[open_round.paired_seq] = settled
+    return settled
+
+
+def _as_of(before: StandingsView, open_round: Any) -> StandingsView:
     noun = open_round.noun
     done = open_round.number - 1
     as_of = (f"as of {noun} {done}" if done > 0 else f"before {noun} 1") + (

@@ -29,7 +29,7 @@ from ledger.standings_view import StandingsView
 from ledger.wire.events import open_leaf
 from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc, round_docs
-from projections.standings_doc import standings_view, state_before
+from projections.standings_doc import settled_view, standings_view
 
 
 @dataclass
@@ -146,20 +146,8 @@ def _settled(led: Any, state: TournamentState, memo: Memo,
             and kept.open_round.number == r.number:
         return kept, None
     view = standings_view(state)
-    open_round = view.open_round
-    if open_round is None:
-        return view, view.champion
-    before = memo.before.get(open_round.paired_seq)
-    if before is None:
-        before = standings_view(state_before(led, state.log, open_round.paired_seq))
-        memo.before[open_round.paired_seq] = before
-    noun = open_round.noun
-    done = open_round.number - 1
-    as_of = (f"as of {noun} {done}" if done > 0 else f"before {noun} 1") + (
-        f"; {noun} {open_round.number} is in progress (results not all in)")
-    settled = before.with_as_of(as_of, open_round)
-    memo.before[open_round.paired_seq] = settled
-    return settled, view.champion
+    return settled_view(led, state.log, state, cache=memo.before, current=view), \
+        view.champion
 
 
 def _clock(led: Any, state: TournamentState, number: int | None) -> Clock | None:
@@ -260,17 +248,6 @@ def _docs(led: Any, state: TournamentState, only: int | None) -> list[dict[str, 
                       lost_bye=bye_lost(state, rnd), state=state)]
 
 
-def _paired_seqs(state: TournamentState) -> dict[int, int]:
-    """Round (or Game) number → the seq of the event that paired it (its proof's leaf)."""
-    out: dict[int, int] = {}
-    for attr in ("rounds", "games"):
-        for r in getattr(state.fmt, attr, None) or []:
-            seq = getattr(r, "paired_seq", None)
-            if isinstance(seq, int):
-                out[int(r.number)] = seq
-    return out
-
-
 def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[str]] | None:
     if not public_pages.penalties_public(state):
         return None
@@ -300,7 +277,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     from projections.site import public_view, round_view, standings_table
 
     plugin = plugin_for(state.format.id if state.format else None)
-    seqs = _paired_seqs(state)
+    seqs = dict(state.pages.paired)       # round -> the pairing in force (ADR 0023)
     view, champ = _settled(led, state, memo, seqs)
     noun = view.round_noun.capitalize() if view.columns else "Round"
     labels = {n: label_of(state, n) for n in state.players}
@@ -316,8 +293,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         v = round_view(state, d)
         v["closed"] = d["closed"]
         v["pairing_note"] = d.get("pairing_note")
-        over = d.get("overridden")
-        v["paired_seq"] = over["seq"] if over else seqs.get(d["round"])
+        v["paired_seq"] = seqs.get(d["round"])
         fresh.append(v)
     if reuse and previous is not None:
         views = [*previous.rounds[:-1], *fresh]
