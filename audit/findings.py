@@ -125,6 +125,8 @@ CODES: dict[str, Severity] = {
     "player_report_closed": Severity.ERROR,        # REPORT-6
     "player_report_invalid": Severity.ERROR,       # REPORT-7
     "player_report_duplicate": Severity.ERROR,     # REPORT-8
+    "report_rejection_invalid": Severity.ERROR,    # REPORT-14
+    "player_act_credential": Severity.ERROR,       # REPORT-15
     "result_citation_invalid": Severity.ERROR,     # REPORT-10
     "station_result_invalid": Severity.ERROR,      # REPORT-11/12
 }

@@ -1,5 +1,5 @@
-"""``tourney player cards`` and ``tourney player card``: players' credentials on printed
-cards (issue 19, ADR 0027).
+"""``tourney player cards``, ``tourney player card`` and ``tourney official card``: players'
+and staff credentials on printed cards (issue 19, ADR 0027).
 
 Owns: the command-line shapes and output of those commands, the drawing of each card's
 128-bit token (``secrets``, here only: never in replayed code) and the private files that
@@ -66,10 +66,12 @@ def _private(path: Path, text: str) -> Path:
 
 
 def _issue(s: Session, numbers: list[int] | None, url: str, out: Path, csv_out: Path | None,
-           revoke: tuple[int, str] | None = None) -> tuple[list[Any], Any]:
-    """Draw a token per player, write the files privately, record the credentials (and a
-    revocation first, for a re-issue) in one write, then move the files into place."""
-    from ledger.core.credentials import live_credential, token_sha256
+           revoke: tuple[int | str, str] | None = None,
+           official: str | None = None) -> tuple[list[Any], Any]:
+    """Draw a token per player (or for one official: a staff card), write the files
+    privately, record the credentials (and a revocation first, for a re-issue) in one
+    write, then move the files into place."""
+    from ledger.core.credentials import live_credential, live_official_credential, token_sha256
     from projections.cards import Card, card_url, cards_csv, render_cards
 
     base = _check_url(url)
@@ -80,19 +82,30 @@ def _issue(s: Session, numbers: list[int] | None, url: str, out: Path, csv_out: 
     with s.ledger() as led:
         log = s.tournament(led)
         state = led.load(log).state
-        if numbers is None:
-            numbers = [n for n in sorted(state.players) if live_credential(state, n) is None]
-            if not numbers:
-                raise UsageError("every registered player already has a live card",
-                                 hint="re-issue a lost one: tourney player card N --reissue "
-                                      "--reason TEXT")
-        for n in numbers:
-            if n not in state.players:
-                raise RuleError("REPORT-1", f"player {n} is not registered",
-                                hint="see 'tourney player list'")
-        tokens = {n: secrets.token_hex(16) for n in numbers}   # 128 bits each
-        cards = [Card(number=n, name=state.players[n].name, url=card_url(base, tokens[n]))
-                 for n in numbers]
+        if official is not None:
+            off = state.officials.get(official)
+            if off is None or off.revoked_seq is not None:
+                raise RuleError("REPORT-1", f"key {official} is not a current official",
+                                hint="see 'tourney official list'")
+            holders: list[int | str] = [official]
+            names: dict[int | str, str] = {official: f"{off.name} (staff)"}
+        else:
+            if numbers is None:
+                numbers = [n for n in sorted(state.players)
+                           if live_credential(state, n) is None]
+                if not numbers:
+                    raise UsageError("every registered player already has a live card",
+                                     hint="re-issue a lost one: tourney player card N "
+                                          "--reissue --reason TEXT")
+            for n in numbers:
+                if n not in state.players:
+                    raise RuleError("REPORT-1", f"player {n} is not registered",
+                                    hint="see 'tourney player list'")
+            holders = list(numbers)
+            names = {n: state.players[n].name for n in numbers}
+        tokens = {h: secrets.token_hex(16) for h in holders}   # 128 bits each
+        cards = [Card(number=h if isinstance(h, int) else 0, name=names[h],
+                      url=card_url(base, tokens[h])) for h in holders]
         try:
             temps.append((_private(out, render_cards(state.name, cards)), out))
             if csv_out is not None:
@@ -101,16 +114,19 @@ def _issue(s: Session, numbers: list[int] | None, url: str, out: Path, csv_out: 
             def record(t: Any, time: str) -> tuple[list[Any], Any]:
                 events = []
                 if revoke is not None:
-                    cred = live_credential(t.state, revoke[0])
+                    who = revoke[0]
+                    cred = live_credential(t.state, who) if isinstance(who, int) else \
+                        live_official_credential(t.state, who)
                     if cred is None:
-                        raise RuleError("REPORT-3", f"player {revoke[0]} has no live card",
-                                        hint=f"issue one: tourney player card {revoke[0]} "
-                                             "--url URL --out FILE")
+                        raise RuleError("REPORT-3", f"{_holder(who)} has no live card",
+                                        hint="issue one without --reissue")
                     events.append(t.revoke_credential(cred.credential, revoke[1], signer,
                                                       time))
-                for n in numbers or []:
-                    events.append(t.issue_credential(token_sha256(tokens[n]), signer, time,
-                                                     number=n))
+                for h in holders:
+                    kw: dict[str, Any] = {"number": h} if isinstance(h, int) else \
+                        {"official": h}
+                    events.append(t.issue_credential(token_sha256(tokens[h]), signer, time,
+                                                     **kw))
                 return events, t
             events, agg = led.write(log, record)
         except BaseException:
@@ -122,19 +138,24 @@ def _issue(s: Session, numbers: list[int] | None, url: str, out: Path, csv_out: 
     return events, agg
 
 
+def _holder(who: int | str) -> str:
+    return f"player {who}" if isinstance(who, int) else f"official {who}"
+
+
 def _emit(s: Session, events: list[Any], out: Path, csv_out: Path | None,
           what: str) -> None:
     issued = [e for e in events if e.kind == "credential_issued"]
     lines = [f"seq {e.seq}: {e.kind} {e.body.credential}"
-             + (f" (player {e.body.number})" if e.kind == "credential_issued" else "")
-             for e in events]
+             + (f" ({_holder(e.body.number or e.body.official)})"
+                if e.kind == "credential_issued" else "") for e in events]
     lines.append(f"{what}: {len(issued)} card(s) in {out}"
                  + (f" and {csv_out}" if csv_out else "")
                  + " (mode 0600: the tokens exist only there; keep them private)")
     s.emit({"ok": True, "tournament": events[0].log if events else None,
             "events": events_brief(events),
-            "credentials": [{"number": e.body.number, "credential": e.body.credential,
-                             "seq": e.seq} for e in issued],
+            "credentials": [{"number": e.body.number, "official": e.body.official,
+                             "credential": e.body.credential, "seq": e.seq}
+                            for e in issued],
             "out": str(out), "csv": None if csv_out is None else str(csv_out)}, lines)
 
 
@@ -232,4 +253,66 @@ def player_card(
                               f"http://192.168.1.20:8000 --out card-{number}.html")
     events, _ = _issue(s, [number], url, out, csv_out,
                        revoke=(number, reason.strip()) if reissue else None)
+    _emit(s, events, out, csv_out, "re-issued" if reissue else "issued")
+
+
+def official_card(
+    ctx: typer.Context,
+    official: Annotated[str, typer.Argument(metavar="KEY_ID", help="The official's key id "
+                                            "(see 'tourney official list').")],
+    reissue: Annotated[bool, typer.Option(
+        "--reissue", help="A lost card: revoke the live credential and issue a new one.")]
+    = False,
+    revoke: Annotated[bool, typer.Option(
+        "--revoke", help="Revoke the official's live credential (no new card).")] = False,
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT",
+                                        help="Why (kept in the event).")] = "",
+    url: Annotated[str | None, typer.Option(
+        "--url", metavar="URL", help="The live server's address (not with --revoke).")]
+    = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", metavar="FILE", help="The card's page (must not exist; not with "
+        "--revoke).")] = None,
+    csv_out: CsvOpt = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """A staff card for an official (head judge or organizer): it signs a phone or laptop
+    in to the live server's staff page (/staff), where decisions are signed with the
+    official's own key — which the server must hold: tourney serve --staff-key FILE.
+
+    Example: tourney official card 3f9a0c1d2e4b5a67 --url http://192.168.1.20:8000 --out staff-card.html --key hj.pem
+    """
+    from ledger.core.credentials import live_official_credential
+
+    if reissue and revoke:
+        raise UsageError("--reissue and --revoke exclude each other",
+                         hint="--reissue revokes and issues; --revoke only revokes")
+    if (reissue or revoke) and not reason.strip():
+        raise UsageError("a revocation needs a reason", hint="pass --reason TEXT")
+    s = Session(ctx, key=key, json=json)
+    if revoke:
+        if url is not None or out is not None or csv_out is not None:
+            raise UsageError("--revoke writes no card", hint="drop --url, --out and --csv")
+        signer = s.signer()
+        with s.ledger() as led:
+            log = s.tournament(led)
+
+            def rev(t: Any, time: str) -> Any:
+                cred = live_official_credential(t.state, official)
+                if cred is None:
+                    raise RuleError("REPORT-3", f"official {official} has no live card",
+                                    hint="see 'tourney official list'")
+                return t.revoke_credential(cred.credential, reason.strip(), signer, time)
+            ev = led.write(log, rev)
+        s.emit({"ok": True, "tournament": ev.log, "events": events_brief([ev]),
+                "credential": ev.body.credential, "official": official},
+               f"seq {ev.seq}: credential {ev.body.credential} of official {official} revoked")
+        return
+    if url is None or out is None:
+        raise UsageError("a card needs --url URL and --out FILE",
+                         hint=f"e.g. tourney official card {official} --url "
+                              "http://192.168.1.20:8000 --out staff-card.html")
+    events, _ = _issue(s, None, url, out, csv_out, official=official,
+                       revoke=(official, reason.strip()) if reissue else None)
     _emit(s, events, out, csv_out, "re-issued" if reissue else "issued")

@@ -159,6 +159,7 @@ GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
                ("wrong-table", "corrections_cmd", "result_wrong_table")),
     "player": (("late", "corrections_cmd", "player_late"),
                ("cards", "cards_cmd", "player_cards"), ("card", "cards_cmd", "player_card")),
+    "official": (("card", "cards_cmd", "official_card"),),
 }
 #: Root options that may also be written after the sub-command (DESIGN.md §8).
 GLOBAL_VALUE_OPTIONS = ("--ledger", "--key", "--tournament", "--checkpoints")

@@ -1,4 +1,4 @@
-"""``tourney report list`` and ``tourney report accept``: the staff queue of players'
+"""``tourney report list``, ``accept`` and ``reject``: the staff queue of players'
 self-reported results and the scorekeeper's one tap (issue 19, ADR 0027).
 
 Owns: the command-line shapes and output of those commands (``accept`` records a table's
@@ -21,14 +21,11 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, events_brief
-from ledger.errors import RuleError, UsageError
+from ledger.errors import UsageError
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Players' self-reported results (the live server records them): the staff queue.\n\n"
     "Example: tourney report list --round 3"))
-
-_REPORT_13 = "REPORT-13"   # accept records only a table whose reports all match (command side)
-
 
 @app.command("list")
 def report_list(
@@ -101,9 +98,7 @@ def report_accept(
 
     Example: tourney report accept --round 2 --all-matching --key sk.pem
     """
-    from ledger.core.citing import citing_scope
-    from ledger.core.report_rules import parse_report
-    from ledger.core.reports import TableStatus, current_round, queue
+    from ledger.core.report_decisions import accept_matching
 
     if (table is None) == (not all_matching):
         raise UsageError("say which tables: --table T or --all-matching",
@@ -113,31 +108,8 @@ def report_accept(
     accepted: list[int] = []
 
     def accept(t: Any, time: str) -> list[Any]:
-        st = t.state
-        n = current_round(st) if round_no is None else round_no
-        if n is None:
-            raise UsageError("no round is paired yet", hint="see 'tourney report list'")
-        rows = [r for r in queue(st, n) if table is None or r.table == table]
-        if table is not None and not rows:
-            raise UsageError(f"round {n} has no table {table}",
-                             hint="see 'tourney report list'")
-        if table is not None and rows[0].status is not TableStatus.MATCHING:
-            raise RuleError(_REPORT_13, f"round {n} table {table} is "
-                            f"{rows[0].status.value.replace('_', '-')}: only matching "
-                            "reports are accepted", hint="record the result at the desk: "
-                            f"tourney result record --round {n} --table {table} …")
-        events: list[Any] = []
-        for r in rows:
-            if r.status is not TableStatus.MATCHING:
-                continue
-            reps = sorted(r.reports.values(), key=lambda x: x.seq)
-            kw = parse_report(t.state, n, r.table, reps[0].given)[1]
-            with citing_scope([x.seq for x in reps]):
-                events += t.record_result(signer, time, **kw)
-            accepted.append(r.table)
-        if not events:
-            raise RuleError(_REPORT_13, f"round {n} has no table with matching reports",
-                            hint="see 'tourney report list'")
+        events, tables = accept_matching(t, signer, time, round_no, table)
+        accepted[:] = tables
         return events
 
     with s.ledger() as led:
@@ -149,3 +121,41 @@ def report_accept(
                                          else "") for e in events]
     s.emit({"ok": True, "tournament": log, "tables": accepted,
             "events": events_brief(events)}, lines)
+
+
+@app.command("reject")
+def report_reject(
+    ctx: typer.Context,
+    player: Annotated[int, typer.Option(
+        "--player", metavar="N", min=1, help="The player whose current report to set aside.")],
+    reason: Annotated[str, typer.Option(
+        "--reason", metavar="TEXT", help="Why (the player reads it on their page).")],
+    round_no: Annotated[int | None, typer.Option(
+        "--round", metavar="N", min=1, help="The round (default: the current one).")] = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Set aside a player's current report of their table (scorekeeper, judge or head
+    judge; REPORT-14): it stays in the log, stops counting, and the player may report
+    again. A result recorded at the desk settles reports without rejecting them.
+
+    Example: tourney report reject --round 2 --player 17 --reason "reported the wrong table" --key sk.pem
+    """
+    from ledger.core.report_decisions import reject_report
+
+    if not reason.strip():
+        raise UsageError("a rejection needs a reason (the player reads it)",
+                         hint="pass --reason TEXT")
+    s = Session(ctx, key=key, json=json)
+    signer = s.signer()
+
+    def reject(t: Any, time: str) -> Any:
+        return reject_report(t, signer, time, round_no, player, reason)
+
+    with s.ledger() as led:
+        log = s.tournament(led)
+        ev = led.write(log, reject)
+    s.emit({"ok": True, "tournament": log, "events": events_brief([ev]),
+            "rejected": ev.body.report},
+           f"seq {ev.seq}: report_rejected round {ev.body.round} table {ev.body.table}: "
+           f"player {player}'s report (seq {ev.body.report}) set aside")

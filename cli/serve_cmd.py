@@ -81,6 +81,11 @@ def serve(
         "--station-key", metavar="FILE", show_default=False,
         help="The station's private key (an official with the station role): players "
              "then report their results from their phones (docs/LIVE.md).")] = None,
+    staff_key: Annotated[list[Path] | None, typer.Option(
+        "--staff-key", metavar="FILE", show_default=False,
+        help="A scorekeeper's, judge's or head judge's private key (repeatable): decisions "
+             "on the staff page (/staff) are signed with the deciding official's own key "
+             "(docs/LIVE.md).")] = None,
     server: Annotated[str, typer.Option(
         "--server", metavar="uvicorn|granian",
         help="The ASGI server: uvicorn (installed), or granian (pip install granian: "
@@ -113,6 +118,9 @@ def serve(
         except ImportError:
             raise UsageError("granian is not installed",
                              hint="pip install granian, or leave out --server") from None
+    if staff_key and station_key is None:
+        raise UsageError("--staff-key needs --station-key (the staff page belongs to the "
+                         "reporting server)", hint="add --station-key station.pem")
     sock = bind(host, port)
     port = int(sock.getsockname()[1])
     try:
@@ -124,10 +132,10 @@ def serve(
         raise
     station = None
     if station_key is not None:
-        from server.report import Station
+        from server.station import Station
 
         try:
-            station = Station(location, station_key, hub.follower.log)
+            station = Station(location, station_key, hub.follower.log, staff_key or ())
             station.check_role(hub.follower.state)
         except BaseException:
             hub.close()

@@ -29,10 +29,10 @@ from starlette.routing import Route
 
 from ledger.errors import TourneyError
 from ledger.storage.location import Location
-from server.cards import COOKIE, MAX_AGE_S, Throttle, sign_in
+from server.cards import COOKIE, MAX_AGE_S, Throttle, holder, sign_in
 from server.follow import Follower, PgListener, sqlite_watch
 from server.pages import Page, PageSet, environment, etag_of, static_files
-from server.report import Station
+from server.station import Station
 from server.view import LiveData, Memo, build
 
 COALESCE_S = 1.5      # at most one nudge per this many seconds, the last one always sent
@@ -310,7 +310,13 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                 status_code=429, media_type="text/html; charset=utf-8",
                 headers={"Retry-After": "60", **SECURITY})
         token = request.path_params["token"].lower()
-        number = sign_in(hub.follower.state, token)
+        cred = holder(hub.follower.state, token)
+        number = None if cred is None else cred.number
+        if cred is not None and cred.official is not None:
+            staff = RedirectResponse("/staff", status_code=303)
+            staff.set_cookie(COOKIE, token, max_age=MAX_AGE_S, path="/", httponly=True,
+                             samesite="lax", secure=request.url.scheme == "https")
+            return staff
         if number is None:
             throttle.fail(who)
             resp = missing(request, "This card is not valid: it may have been replaced by "
@@ -325,6 +331,9 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     async def me(request: Request) -> Response:
         """``/me``: the page of the player whose card this phone holds."""
         token = request.cookies.get(COOKIE, "")
+        cred = holder(hub.follower.state, token) if token else None
+        if cred is not None and cred.official is not None:
+            return RedirectResponse("/staff", status_code=303)
         number = sign_in(hub.follower.state, token) if token else None
         if number is None:
             resp = RedirectResponse("/find", status_code=303)
@@ -350,6 +359,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
             yield
         finally:
             task.cancel()
+            if station is not None:
+                station.close()
             hub.close()
 
     routes = [Route("/", home), Route("/find", find), Route("/p/{n}", player),
@@ -360,8 +371,9 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     routes += [Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify")]
     if station is not None:
         from server.report_routes import report_routes
+        from server.staff_routes import staff_routes
 
-        routes += report_routes(hub, station)
+        routes += report_routes(hub, station) + staff_routes(hub, station)
     return Starlette(routes=routes, lifespan=lifespan,
                      exception_handlers={404: not_found, 405: not_found})
 

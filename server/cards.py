@@ -1,12 +1,14 @@
 """A player's card on their phone (issue 19, first part): ``/c/TOKEN`` signs the phone in,
 ``/me`` goes to the holder's own page.
 
-Owns: ``sign_in`` (a presented token → the player it belongs to, if that credential is
-live: ``ledger.core.credentials``), ``Throttle`` (failed guesses slowed per address:
-at most ``GUESSES`` a minute) and the cookie's name and settings.  The token is kept only
-in an HttpOnly cookie on the phone (``SameSite=Lax``: a link from a chat app still
-works; ``Secure`` when the page was served over HTTPS); the server stores nothing, the log
-holds only its hash.  Reading pages needs no card; reports (next) will.
+Owns: ``holder`` / ``sign_in`` (a presented token → its live credential, a player's or a
+staff card; → the player it belongs to: ``ledger.core.credentials``), ``Throttle`` (failed
+attempts in the last minute per key: card guesses per address, at most ``GUESSES``;
+refused reports and drops per player, at most ``REFUSALS``) and the cookie's name and
+settings.  The token is kept only in an HttpOnly cookie on the phone (``SameSite=Lax``:
+a link from a chat app still works; ``Secure`` when the page was served over HTTPS); the
+server stores nothing, the log holds only its hash.  Reading pages needs no card; reports,
+drops and the staff page do.
 
 May import: ``ledger.*``, the standard library.
 """
@@ -18,23 +20,31 @@ import time
 from collections import OrderedDict
 
 from ledger.core.credentials import credential_for_token
+from ledger.core.reports_state import Credential
 from ledger.core.state import TournamentState
 
 COOKIE = "tourney_card"
 MAX_AGE_S = 14 * 24 * 3600
 GUESSES = 20                      # failed card sign-ins per address per minute
+REFUSALS = 12                     # refused reports or drops per player per minute
 TOKEN = re.compile(r"[0-9a-f]{32}")
 
 
-def sign_in(state: TournamentState, token: str) -> int | None:
-    """The player whose live card ``token`` is, or None (unknown, revoked, malformed,
-    or a staff credential: staff pages come later)."""
+def holder(state: TournamentState, token: str) -> Credential | None:
+    """The live credential ``token`` stands for (a player's or a staff card), or None
+    (unknown, revoked, malformed)."""
     if not TOKEN.fullmatch(token):
         return None
     cred = credential_for_token(state, token)
-    if cred is None or cred.revoked_seq is not None or cred.number is None:
+    if cred is None or cred.revoked_seq is not None:
         return None
-    return int(cred.number)
+    return cred
+
+
+def sign_in(state: TournamentState, token: str) -> int | None:
+    """The player whose live card ``token`` is, or None (also for a staff card)."""
+    cred = holder(state, token)
+    return None if cred is None or cred.number is None else int(cred.number)
 
 
 class Throttle:

@@ -1,8 +1,6 @@
 """A player reports their table's result from their phone (issue 19, second part).
 
-Owns: ``Station`` (the server's station key and its writes: each accepted report a
-``result_reported`` event signed by the station, ``Tournament.report_result``, through the
-same rule book as every command), ``ReportForm`` (the form of one table, built from the
+Owns: ``ReportForm`` (the form of one table, built from the
 format's result vocabulary: one choice per outcome valid in that round's phase, with the
 inputs its fields take; no outcome is written here) and ``given_from_form`` (the posted
 form → the vocabulary's field texts, as a slip row gives them, which
@@ -17,17 +15,13 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ledger.core.plugin import plugin_for
 from ledger.core.state import TournamentState
 from ledger.core.vocabulary import FieldKind, ResultEntry
-from ledger.errors import RuleError, UsageError
-from ledger.storage.location import Location
-from ledger.wire.events import Role, SignedEvent
+from ledger.errors import UsageError
 
 CSRF_COOKIE = "tourney_csrf"
 
@@ -135,59 +129,3 @@ def given_from_form(state: TournamentState, form: dict[str, str]) -> dict[str, s
         if text and name not in given:
             given[name] = text
     return given
-
-
-class Station:
-    """The server's station: its key (an official with the ``station`` role, ADR 0027)
-    and one writer at a time in this process."""
-
-    def __init__(self, location: Location, key: Path, log: str) -> None:
-        from ledger.wire.keys import load_signer
-
-        self.location, self.log = location, log
-        self.signer = load_signer(key)
-        self.lock = threading.Lock()
-
-    def check_role(self, state: TournamentState) -> None:
-        if Role.STATION not in state.active_roles(self.signer.key_id):
-            raise UsageError(f"key {self.signer.key_id} is not a station of this event",
-                             hint="the head judge adds it: tourney official add --role "
-                                  "station --public-key FILE.pub")
-
-    def report(self, round_no: int, table: int, number: int, credential: str,
-               given: dict[str, str]) -> SignedEvent:
-        """Record one report (the rules refuse what may not be: ``RuleError``)."""
-        from ledger.storage.store import Ledger
-
-        with self.lock, Ledger(self.location) as led:
-            ev: SignedEvent = led.write(self.log, lambda t, now: t.report_result(
-                round_no, table, number, credential, given, self.signer, now))
-            try:
-                led.write(self.log, lambda t, now: self._agreed(t, now, round_no, table))
-            except (RuleError, UsageError):
-                pass    # the desk accepts it ('tourney report accept'); the report stands
-            return ev
-
-    def _agreed(self, t: Any, now: str, round_no: int, table: int) -> list[SignedEvent]:
-        """With the genesis policy ``self_report_policy=auto`` (ADR 0027): both players'
-        current reports agree, so the station records the result, citing both
-        (REPORT-11/12 check it, here and in the audit)."""
-        from ledger.core.citing import citing_scope
-        from ledger.core.report_rules import parse_report
-        from ledger.core.reports import TableStatus, reports_of, table_status
-        from ledger.wire.events import SelfReportPolicy
-
-        st = t.state
-        if st.ledger_policy.self_reports is not SelfReportPolicy.AUTO or \
-                table_status(st, round_no, table) is not TableStatus.MATCHING:
-            return []
-        reps = sorted(reports_of(st, round_no, table).values(), key=lambda r: r.seq)
-        kw = parse_report(st, round_no, table, reps[0].given)[1]
-        with citing_scope([r.seq for r in reps]):
-            events: list[SignedEvent] = t.record_result(self.signer, now, **kw)
-        return events
-
-
-def refusal_words(err: RuleError | UsageError) -> str:
-    """A refusal as a player reads it (the rule id stays in brackets)."""
-    return err.message + (f" ({err.hint})" if err.hint else "")

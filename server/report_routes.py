@@ -12,6 +12,7 @@ May import: ``starlette``, ``server.*``, ``ledger.*``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from typing import TYPE_CHECKING, Any
@@ -23,15 +24,8 @@ from starlette.routing import Route
 
 from ledger.errors import RuleError, UsageError
 from server.cards import COOKIE, sign_in
-from server.report import (
-    CSRF_COOKIE,
-    Station,
-    csrf_ok,
-    form_for,
-    given_from_form,
-    new_csrf,
-    refusal_words,
-)
+from server.report import CSRF_COOKIE, csrf_ok, form_for, given_from_form, new_csrf
+from server.station import Station, refusal_words
 
 if TYPE_CHECKING:
     from server.app import Hub
@@ -54,7 +48,7 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | None:
     return (int(data.rounds[-1]["round"]), table) if isinstance(table, int) else None
 
 
-async def _form(request: Request) -> dict[str, str]:
+async def read_form(request: Request) -> dict[str, str]:
     """An urlencoded form of at most ``FORM_MAX`` bytes (a larger body reads as empty)."""
     from urllib.parse import parse_qsl
 
@@ -66,11 +60,25 @@ async def _form(request: Request) -> dict[str, str]:
     return dict(parse_qsl(body.decode("utf-8", "replace"), max_num_fields=64))
 
 
+TOO_MANY = "Too many refused attempts from your card in the last minute; wait a minute, " \
+    "or see the desk."
+
+#: the kinds the live server writes, and so gives receipts for
+RECEIPTED = (b'"kind":"result_reported"', b'"kind":"report_rejected"',
+             b'"kind":"player_dropped"', b'"kind":"result_recorded"',
+             b'"kind":"seat_result_recorded"')
+
+
+def _receipted(leaf: bytes) -> bool:
+    return any(k in leaf for k in RECEIPTED)
+
+
 def report_routes(hub: Hub, station: Station) -> list[Route]:
     def page(name: str, status: int = 200, cookies: dict[str, str] | None = None,
              **kw: Any) -> Response:
         pages = hub.pages
-        body = pages.env.get_template(name).render(**pages.common("find"), **kw)
+        ctx = {"mine": None, "aside": None, **kw}
+        body = pages.env.get_template(name).render(**pages.common("find"), **ctx)
         resp = Response(body, status_code=status, media_type=HTML, headers=PRIVATE)
         for k, v in (cookies or {}).items():
             resp.set_cookie(k, v, httponly=True, samesite="strict", path="/")
@@ -90,12 +98,16 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
         problem = None if f is not None else "You have no table to report in the posted " \
             "round (a bye, a team seat, or the round is not posted yet): see the desk."
+        st = hub.follower.state
+        mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number) \
+            if where else None
+        aside = st.reports.set_aside.get(where[0], {}).get(number) if where else None
         return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=problem, form=f,
-                    number=number, csrf=csrf)
+                    number=number, csrf=csrf, mine=mine, aside=aside)
 
     async def submit(request: Request) -> Response:
         number, token = holder(request)
-        fields = await _form(request)
+        fields = await read_form(request)
         host = request.headers.get("host", "")
         if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
                        request.headers.get("origin"), host):
@@ -104,6 +116,8 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         if number is None:
             return page("report.html", 403, problem="Scan the QR code on your player card "
                         "first.", form=None, number=None)
+        if station.refusals.blocked(f"p{number}"):
+            return page("report.html", 429, problem=TOO_MANY, form=None, number=number)
         where = _my_table(hub, number)
         state = hub.follower.state
         cred = state.reports.live_player.get(number)
@@ -112,9 +126,10 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
                 raise UsageError("you have no table to report in the posted round",
                                  hint="see the desk")
             given = given_from_form(state, fields)
-            ev = await run_in_threadpool(station.report, where[0], where[1], number, cred,
-                                         given)
+            ev = await asyncio.wrap_future(station.submit(
+                *station.report_commands(where[0], where[1], number, cred, given)))
         except (RuleError, UsageError) as err:
+            station.refusals.fail(f"p{number}")
             f = form_for(state, *where, hub.pages.data.labels) if where else None
             return page("report.html", 422, problem="Not recorded: " + refusal_words(err),
                         form=f, number=number, csrf=fields.get("csrf", ""))
@@ -132,7 +147,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         want_json = raw.endswith(".json")
         seq = raw.removesuffix(".json")
         leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
-        if leaf is None or b'"kind":"result_reported"' not in leaf:
+        if leaf is None or not _receipted(leaf):
             return page("notfound.html", 404, what="There is no report with that number.")
         digest = hashlib.sha256(leaf).hexdigest()
         doc = {"version": "tourney-receipt/v1", "tournament": hub.follower.log,
@@ -152,7 +167,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
 
         seq = request.path_params["seq"]
         leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
-        if leaf is None or b'"kind":"result_reported"' not in leaf:
+        if leaf is None or not _receipted(leaf):
             return page("notfound.html", 404, what="There is no report with that number.")
         try:
             p = await run_in_threadpool(proof_page, hub, int(seq))

@@ -29,7 +29,7 @@ from eventsourcing.domain import (
 )
 from eventsourcing.utils import get_topic
 
-from ledger.core.citing import cited_reports
+from ledger.core.citing import acting_credential, cited_reports
 from ledger.core.decided import decided_scope
 from ledger.core.draw import ALGORITHM, draw_v1, seed_from_material
 from ledger.core.format_socket import Format, require_plugin
@@ -58,7 +58,12 @@ from ledger.wire.events import (
 )
 from ledger.wire.keys import PublicKey, Signer
 from ledger.wire.pages import NameStyle, PairingsPosted, PublicPagesSet
-from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
+from ledger.wire.reports import (
+    CredentialIssued,
+    CredentialRevoked,
+    ReportRejected,
+    ResultReported,
+)
 from ledger.wire.text import check_leaf_size, checked_text
 
 
@@ -147,6 +152,10 @@ class Tournament(BaseAggregate[str]):
         if cited is not None and "reports" in type(body).__struct_fields__ \
                 and isinstance(getattr(body, "reports"), msgspec.UnsetType):
             body = msgspec.structs.replace(body, reports=cited)   # ADR 0027
+        acting = acting_credential()
+        if acting is not None and "credential" in type(body).__struct_fields__ \
+                and isinstance(getattr(body, "credential"), msgspec.UnsetType):
+            body = msgspec.structs.replace(body, credential=acting)  # REPORT-15
         check_claimed_time(self.state, time)
         with decided_scope(body if decided else None):
             check(self.state, body, signer.key_id)
@@ -215,6 +224,12 @@ class Tournament(BaseAggregate[str]):
                           time: str) -> SignedEvent:
         return self.record(CredentialRevoked(credential=credential, reason=reason), signer,
                            time)
+
+    def reject_report(self, round_no: int, table: int, number: int, report: int,
+                      reason: str, signer: Signer, time: str) -> SignedEvent:
+        """Set aside a player's current report (REPORT-14)."""
+        return self.record(ReportRejected(round=round_no, table=table, number=number,
+                                          report=report, reason=reason), signer, time)
 
     def report_result(self, round_no: int, table: int, number: int, credential: str,
                       given: dict[str, str], signer: Signer, time: str) -> SignedEvent:

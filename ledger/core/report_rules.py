@@ -1,9 +1,11 @@
 """The rules of players' credentials and self-reported results (issue 19, ADR 0027):
-REPORT-1..8 and 10..12 (REPORT-9, who signs what, is ``ledger.core.rules.PERMITTED``).
+REPORT-1..8, 10..12, 14 and 15 (REPORT-9, who signs what, is ``ledger.core.rules``).
 
 Owns: ``check_issued`` (``credential_issued``), ``check_revoked`` (``credential_revoked``),
-``check_reported`` (``result_reported``) — registered by ``ledger.core.rules`` as the core
-checks of those kinds, so the command side and the audit run the one implementation — and
+``check_reported`` (``result_reported``), ``check_rejected`` (``report_rejected``,
+REPORT-14), ``check_own_act`` (a player's own act citing their credential, REPORT-15) —
+registered by ``ledger.core.rules`` as the core checks of those kinds, so the command
+side and the audit run the one implementation — and
 ``check_citation`` / ``check_station_result`` (a result citing reports, REPORT-10..12:
 ``ledger.core.rules.check`` calls them for any body with a ``reports`` list) and
 ``parse_report`` (a report's ``given`` → the format's vocabulary entry and its
@@ -29,7 +31,12 @@ from ledger.core.reports_state import Report
 from ledger.core.vocabulary import FieldKind
 from ledger.errors import RuleError, TourneyError
 from ledger.wire.events import SelfReportPolicy
-from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
+from ledger.wire.reports import (
+    CredentialIssued,
+    CredentialRevoked,
+    ReportRejected,
+    ResultReported,
+)
 
 if TYPE_CHECKING:
     from ledger.core.state import TournamentState
@@ -65,7 +72,9 @@ def check_issued(state: TournamentState, body: CredentialIssued, actor: str) -> 
     if live is not None:
         raise RuleError("REPORT-2", f"{who} already holds live credential {live} (issued at "
                         f"seq {rs.credentials[live].issued_seq})",
-                        hint="revoke it first: 'tourney player card N --reissue --reason TEXT'",
+                        hint="re-issue it: 'tourney player card N --reissue --reason TEXT'"
+                        if body.number is not None else "re-issue it: 'tourney official card "
+                        "KEY_ID --reissue --reason TEXT'",
                         finding="credential_twice")
     if body.credential in rs.credentials:
         raise RuleError("REPORT-2", f"credential {body.credential} was already issued at seq "
@@ -167,6 +176,40 @@ def _same_given(state: TournamentState, round_no: int, table: int, earlier: dict
         return parse_report(state, round_no, table, earlier)[0] == parsed
     except RuleError:
         return False
+
+
+def check_rejected(state: TournamentState, body: ReportRejected, actor: str) -> None:
+    """REPORT-14: only a player's current report of a table still waiting for its result
+    is set aside, with a reason."""
+    mine = state.reports.current.get(body.round, {}).get(body.table, {}).get(body.number)
+    if mine is None or mine.seq != body.report:
+        raise RuleError("REPORT-14", f"seq {body.report} is not player {body.number}'s "
+                        f"current report of round {body.round} table {body.table}",
+                        hint="see 'tourney report list'", finding="report_rejection_invalid")
+    plugin = plugin_for(state.format.id if state.format else None)
+    seat = plugin.table_at(state, body.round, body.table) if plugin else None
+    if seat is not None and seat[1] is not None:
+        raise RuleError("REPORT-14", f"round {body.round} table {body.table} already has its "
+                        "result: its reports no longer count", hint="nothing to reject",
+                        finding="report_rejection_invalid")
+    if not body.reason.strip():
+        raise RuleError("REPORT-14", "a rejection needs a reason (the player reads it)",
+                        hint="pass --reason TEXT")
+
+
+def check_own_act(state: TournamentState, body: Any, actor: str) -> None:
+    """REPORT-15: an act a player takes themselves from their page (a drop) names the
+    credential it was taken with, which must be that player's and live."""
+    cred = state.reports.credentials.get(body.credential)
+    if cred is None or cred.number != getattr(body, "number", None):
+        raise RuleError("REPORT-15", f"credential {body.credential} is not player "
+                        f"{getattr(body, 'number', None)}'s",
+                        hint="a player acts only for themselves, with their own card",
+                        finding="player_act_credential")
+    if cred.revoked_seq is not None:
+        raise RuleError("REPORT-15", f"credential {body.credential} was revoked at seq "
+                        f"{cred.revoked_seq}", hint="ask the head judge for a new card",
+                        finding="player_act_credential")
 
 
 # -- results citing reports (REPORT-10..12) --------------------------------------------------

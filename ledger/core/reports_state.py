@@ -2,7 +2,8 @@
 
 Owns: ``Credential`` (holder, token hash, issued and revoked seq), ``Report`` (one
 ``result_reported``), ``ReportsState`` (one sub-struct of ``TournamentState``, snapshotted
-with it) and its pure transitions ``note_issued``, ``note_revoked`` and ``note_reported``.
+with it) and its pure transitions ``note_issued``, ``note_revoked``, ``note_reported`` and
+``note_rejected``.
 Never validates (``ledger.core.report_rules`` does: REPORT-1..9) and never reads a clock.
 
 May import: ``msgspec``.
@@ -37,6 +38,8 @@ class ReportsState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     live_official: dict[str, str] = {}    # official key id -> its live credential id
     #: round -> table -> reporting player -> their current report (the latest)
     current: dict[int, dict[int, dict[int, Report]]] = {}
+    #: round -> player -> the reason their latest report was set aside (REPORT-14)
+    set_aside: dict[int, dict[int, str]] = {}
 
 
 def note_issued(rs: ReportsState, seq: int, credential: str, token_sha256: str,
@@ -64,3 +67,14 @@ def note_reported(rs: ReportsState, report: Report) -> None:
     """A later report by the same player supersedes their earlier one (both stay in the
     log; the state keeps the current one)."""
     rs.current.setdefault(report.round, {}).setdefault(report.table, {})[report.number] = report
+    rs.set_aside.get(report.round, {}).pop(report.number, None)
+
+
+def note_rejected(rs: ReportsState, round_no: int, table: int, number: int, seq: int,
+                  reason: str) -> None:
+    """A rejected report stops being the player's current one (it stays in the log); the
+    reason is kept for the player's page until they report again."""
+    reps = rs.current.get(round_no, {}).get(table, {})
+    if number in reps and reps[number].seq == seq:
+        del reps[number]
+        rs.set_aside.setdefault(round_no, {})[number] = reason

@@ -23,6 +23,8 @@ from ledger.core.format_socket import plugin_for, require_plugin
 from ledger.core.report_rules import (
     check_citation,
     check_issued,
+    check_own_act,
+    check_rejected,
     check_reported,
     check_revoked,
     check_station_result,
@@ -51,7 +53,12 @@ from ledger.wire.events import (
 )
 from ledger.wire.keys import key_id
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
-from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
+from ledger.wire.reports import (
+    CredentialIssued,
+    CredentialRevoked,
+    ReportRejected,
+    ResultReported,
+)
 
 MAX_PLAYER_NUMBER = 2**31 - 1
 CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
@@ -74,6 +81,8 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.CREDENTIAL_ISSUED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),   # REPORT-9
     Kind.CREDENTIAL_REVOKED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # REPORT-9
     Kind.RESULT_REPORTED.value: frozenset({Role.STATION}),                        # REPORT-9
+    Kind.REPORT_REJECTED.value: frozenset({Role.SCOREKEEPER, Role.JUDGE,          # REPORT-14
+                                           Role.HEAD_JUDGE}),
     CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
 }
 
@@ -106,7 +115,9 @@ _CHECKS: dict[type[Body], Checker] = {}
 
 
 _CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked,
-                ResultReported: check_reported})
+                ResultReported: check_reported, ReportRejected: check_rejected})
+#: core kinds whose ``credential`` field is the subject, not the credential acted with
+_CREDENTIAL_KINDS = (CredentialIssued, CredentialRevoked, ResultReported)
 
 
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
@@ -121,9 +132,15 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
     own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
     cites = getattr(body, "reports", None)
+    own = isinstance(getattr(body, "credential", None), str) and \
+        not isinstance(body, _CREDENTIAL_KINDS)
+    if own:
+        check_own_act(state, body, actor)          # REPORT-15
     if isinstance(cites, list) and Role.STATION in state.active_roles(actor):
         check_citation(state, body, actor)         # REPORT-10
         check_station_result(state, body, actor)   # REPORT-11/12 (instead of the roles)
+    elif own and Role.STATION in state.active_roles(actor):
+        pass                                       # a player's own act (REPORT-15)
     elif not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
         if isinstance(cites, list):

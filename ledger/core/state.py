@@ -31,6 +31,7 @@ from ledger.core.reports_state import (
     Report,
     ReportsState,
     note_issued,
+    note_rejected,
     note_reported,
     note_revoked,
 )
@@ -56,7 +57,12 @@ from ledger.wire.events import (
     TournamentCreated,
 )
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
-from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
+from ledger.wire.reports import (
+    CredentialIssued,
+    CredentialRevoked,
+    ReportRejected,
+    ResultReported,
+)
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -304,6 +310,12 @@ def _credential_issued(state: TournamentState, ev: SignedEvent, body: Credential
 def _credential_revoked(state: TournamentState, ev: SignedEvent,
                         body: CredentialRevoked) -> None:
     note_revoked(state.reports, ev.seq, body.credential)
+
+
+@applies(ReportRejected)
+def _report_rejected(state: TournamentState, ev: SignedEvent, body: ReportRejected) -> None:
+    note_rejected(state.reports, body.round, body.table, body.number, body.report,
+                  body.reason)
 
 
 @applies(ResultReported)

@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "a38b63cb93200c57",
-    "bushiroad-de": "e62f2dd6497794d7",
-    "bushiroad-swiss": "e62f2dd6497794d7",
-    "hotc-swiss-de": "a7b8acc9627da6be",
-    "round-robin": "e62f2dd6497794d7",
-    "single-elim": "e62f2dd6497794d7",
-    "wot-2001": "17991d05b883d32a",
-    "wot-classic": "17991d05b883d32a",
+    "": "0a7bd9eae2666376",
+    "bushiroad-de": "86319cca164ef9ac",
+    "bushiroad-swiss": "86319cca164ef9ac",
+    "hotc-swiss-de": "bed52e5ddee047ae",
+    "round-robin": "86319cca164ef9ac",
+    "single-elim": "86319cca164ef9ac",
+    "wot-2001": "8e645e77819d47bd",
+    "wot-classic": "8e645e77819d47bd",
 }

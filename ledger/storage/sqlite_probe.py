@@ -5,7 +5,9 @@ tables and switch it to WAL), a read-only look at its bytes and schema: a direct
 usage error; a missing, empty, foreign, truncated or damaged file a storage error with a
 message that says which; and the URI parameter a read-only connection needs (``mode=ro``,
 or ``immutable=1`` on read-only media when no unmerged write-ahead log would be ignored).
-``sqlite_uri`` builds such URIs.  A file in rollback-journal mode (a ``VACUUM INTO`` copy,
+``sqlite_uri`` builds such URIs; ``held_fd`` is the one way this package reads or fsyncs a
+ledger file outside SQLite (a descriptor never closed: see there).  A file in
+rollback-journal mode (a ``VACUUM INTO`` copy,
 one the ``sqlite3`` shell made) is read as it is and switched to WAL only just before its
 first write (``defer_wal``, ``switch_to_wal``; issue 21, item 12).
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -25,6 +28,51 @@ from ledger.storage.location import Location
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 FULL_BELOW = 64 * 1024  # bytes free: a disk with less is full for a ledger
+
+
+_HELD: dict[tuple[int, int], int] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def held_fd(path: Path) -> int:
+    """A read-only descriptor of ``path``, kept open for the life of the process.
+
+    Closing *any* descriptor of a file drops every POSIX lock this process holds on it,
+    SQLite's included: the other connections of this process (the live server's writer
+    and readers) would silently lose theirs, and another process closing the ledger could
+    then remove the write-ahead log under them — their next commit would go to an
+    unlinked file and be lost.  SQLite never closes such a descriptor itself; neither do
+    we: one per file (inode) per process.  Descriptors of files deleted since are closed
+    (a deleted inode's locks protect nothing)."""
+    st = os.stat(path)
+    with _HELD_LOCK:
+        fd = _HELD.get((st.st_dev, st.st_ino))
+        if fd is not None:
+            return fd
+        fd = os.open(path, os.O_RDONLY)
+        st = os.fstat(fd)                 # the file opened (it may have been replaced)
+        key = (st.st_dev, st.st_ino)
+        if key in _HELD:
+            _SPARE.append(fd)             # closing it would drop the locks: keep it
+            return _HELD[key]
+        _prune()
+        _HELD[key] = fd
+        return fd
+
+
+_SPARE: list[int] = []
+
+
+def _prune() -> None:
+    """Close held descriptors of files that no longer exist (called under the lock)."""
+    for key, fd in list(_HELD.items()):
+        try:
+            gone = os.fstat(fd).st_nlink == 0
+        except OSError:
+            gone = True
+        if gone:
+            del _HELD[key]
+            os.close(fd)
 
 
 def sqlite_uri(path: Path, mode: str) -> str:
@@ -45,9 +93,9 @@ def probe_sqlite(path: Path, *, create: bool) -> str:
                            hint="create it with 'tourney init' or pass --ledger / set "
                                 "TOURNEY_LEDGER")
     try:
-        with open(path, "rb") as fh:
-            header = fh.read(100)
-        size = path.stat().st_size
+        fd = held_fd(path)
+        header = os.pread(fd, 100, 0)
+        size = os.fstat(fd).st_size
     except OSError as exc:
         raise StorageError(f"cannot read ledger {path}: {exc.strerror}",
                            hint="check the path and its permissions") from None
@@ -130,8 +178,7 @@ def holds_wal_header(path: Path) -> bool:
     """The file is in WAL mode (header bytes 18–19 are 2; 1 is a rollback journal: a
     ``VACUUM INTO`` copy, a file the ``sqlite3`` shell made)."""
     try:
-        with open(path, "rb") as fh:
-            header = fh.read(20)
+        header = os.pread(held_fd(path), 20, 0)
     except OSError:
         return False
     return len(header) == 20 and header[18] == 2

@@ -168,13 +168,10 @@ class Ledger:
             return
         for path in (Path(f"{self.location.path}-wal"), self.location.path):
             try:
-                fd = os.open(path, os.O_RDONLY)
+                fd = sq.held_fd(path)      # never closed: closing drops SQLite's locks
             except FileNotFoundError:
                 continue
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            os.fsync(fd)
 
     def close(self) -> None:
         self.app.close()

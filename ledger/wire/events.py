@@ -48,6 +48,7 @@ class Kind(str, Enum):
     CREDENTIAL_ISSUED = "credential_issued"    # body in ledger.wire.reports (ADR 0027)
     CREDENTIAL_REVOKED = "credential_revoked"  # body in ledger.wire.reports (ADR 0027)
     RESULT_REPORTED = "result_reported"        # body in ledger.wire.reports (ADR 0027)
+    REPORT_REJECTED = "report_rejected"        # body in ledger.wire.reports (ADR 0027)
 
 
 class Role(str, Enum):

@@ -1,7 +1,8 @@
 """Event bodies of players' credentials and self-reported results (issue 19, ADR 0027).
 
 Owns: ``CredentialIssued`` (kind ``credential_issued``), ``CredentialRevoked`` (kind
-``credential_revoked``) and ``ResultReported`` (kind ``result_reported``) — core kinds every
+``credential_revoked``), ``ResultReported`` (kind ``result_reported``) and
+``ReportRejected`` (kind ``report_rejected``) — core kinds every
 format has, their wire tags in ``Kind``.  Registered in ``BODY_TYPES`` when this module is
 imported, which the package ``ledger.wire`` does first.  The token a credential stands for
 is never on the wire: only the hex SHA-256 of the 128-bit random token and the credential
@@ -47,6 +48,20 @@ class ResultReported(Body, frozen=True, kw_only=True):
     given: dict[str, str]
 
 
-REPORT_BODIES: tuple[type[Body], ...] = (CredentialIssued, CredentialRevoked, ResultReported)
+class ReportRejected(Body, frozen=True, kw_only=True):
+    """A scorekeeper, judge or head judge sets aside player ``number``'s current report
+    ``report`` (its seq) of round ``round`` table ``table``, with a reason (REPORT-14): it
+    stays in the log and stops counting; the player may report again."""
+
+    KIND = Kind.REPORT_REJECTED
+    round: int
+    table: int
+    number: int
+    report: int
+    reason: str
+
+
+REPORT_BODIES: tuple[type[Body], ...] = (CredentialIssued, CredentialRevoked, ResultReported,
+                                         ReportRejected)
 for _body in REPORT_BODIES:
     register_body(_body)

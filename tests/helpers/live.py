@@ -37,16 +37,17 @@ def free_port() -> int:
 
 @contextmanager
 def running(ledger: str | Path, tournament: str | None = None, *,
-            station_key: Path | None = None) -> Iterator[tuple[str, Hub]]:
+            station_key: Path | None = None,
+            staff_keys: tuple[Path, ...] = ()) -> Iterator[tuple[str, Hub]]:
     """``(base URL, hub)`` of a server over ``ledger`` on a loopback port (taking
     players' reports, signed with ``station_key``, when it is given)."""
     import uvicorn
 
-    from server.report import Station
+    from server.station import Station
 
     hub = Hub(Location(str(ledger)), tournament, reporting=station_key is not None)
     station = None if station_key is None else \
-        Station(Location(str(ledger)), station_key, hub.follower.log)
+        Station(Location(str(ledger)), station_key, hub.follower.log, staff_keys)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(hub, station=station),
                                            host="127.0.0.1", port=port,
@@ -115,3 +116,22 @@ def wait_until(check: Callable[[], bool], timeout: float) -> float:
 
 def env_without_tourney() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
+
+
+def ledger_bytes(db: Path) -> str:
+    """SHA-256 of the ledger's bytes after folding its WAL, read in another process.
+
+    A server running in this test process holds SQLite locks on the file; reading the
+    file here and closing it would drop them (POSIX locks are per process), and another
+    process could then remove the WAL under the server's connections."""
+    import subprocess
+    import sys
+
+    code = ("import hashlib, sqlite3, sys, pathlib\n"
+            "p = pathlib.Path(sys.argv[1])\n"
+            "c = sqlite3.connect(p); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.close()\n"
+            "w = p.with_name(p.name + '-wal')\n"
+            "print(hashlib.sha256(p.read_bytes() + (w.read_bytes() if w.exists() else b''))"
+            ".hexdigest())\n")
+    return subprocess.run([sys.executable, "-c", code, str(db)], check=True,
+                          capture_output=True, text=True).stdout.strip()

@@ -127,11 +127,16 @@ class DropTiming(str, Enum):
 
 
 class PlayerDropped(Body, frozen=True, kw_only=True):
+    """``credential``: the player dropped themselves from their page with this credential,
+    signed by a station (REPORT-15, ADR 0027); absent (every desk drop) it is not on the
+    wire."""
+
     KIND = MatchKind.PLAYER_DROPPED
     number: int
     round: int
     timing: DropTiming
     reason: str = ""
+    credential: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class RoundClosed(Body, frozen=True, kw_only=True):

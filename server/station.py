@@ -1,0 +1,244 @@
+"""The live server's writer: one long-lived writer session that commits queued player
+reports, drops and staff decisions together (issue 19; issue 22 item 8; ADR 0027).
+
+Owns: ``Station`` — the station key (an official with the ``station`` role), the staff
+keys the server was started with (``--staff-key``: a decision on the staff page is signed
+with the deciding official's own key), and one writer thread.  Requests put a ``Job`` (its
+commands, decided in order on the ledger as it is) on a queue and wait for its future; the
+writer takes every job queued at that moment (at most ``BATCH``), decides them on the
+aggregate it keeps in memory (``Ledger.session``: it catches up with what other writers —
+the desk, a second server — appended) and commits them in one transaction
+(``WriteSession.write_batch``).  A job is answered only after that commit: a receipt is
+never given for an event that could still be lost.  A refused command writes nothing and
+its refusal goes back to its request; the rest of the batch is not affected.
+
+May import: ``ledger.*``, ``server.cards``, the standard library.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ledger.core.state import TournamentState
+from ledger.errors import RuleError, StorageError, TourneyError, UsageError
+from ledger.storage.location import Location
+from ledger.wire.events import Role, SignedEvent
+from ledger.wire.keys import Signer
+
+BATCH = 256          # jobs decided and committed together, at most
+Command = Callable[[Any, str], Any]
+
+
+@dataclass
+class Job:
+    """Commands decided in order; the first one's outcome answers the request, the
+    others (an agreement after a report) are best-effort and may be refused silently."""
+
+    commands: Sequence[Command]
+    future: concurrent.futures.Future[Any] = field(default_factory=concurrent.futures.Future)
+
+
+class Station:
+    """The server's station and its writer thread (see the module docstring)."""
+
+    def __init__(self, location: Location, key: Path, log: str,
+                 staff_keys: Sequence[Path] = ()) -> None:
+        from ledger.wire.keys import load_signer
+
+        self.location, self.log = location, log
+        self.signer = load_signer(key)
+        self.staff: dict[str, Signer] = {}
+        for path in staff_keys:
+            s = load_signer(path)
+            self.staff[s.key_id] = s
+        from server.cards import REFUSALS, Throttle
+
+        #: refused reports and drops per player (a card cannot hammer the station)
+        self.refusals = Throttle(REFUSALS)
+        self._q: queue.Queue[Job | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+
+    # -- roles ------------------------------------------------------------------------
+    def check_role(self, state: TournamentState) -> None:
+        if Role.STATION not in state.active_roles(self.signer.key_id):
+            raise UsageError(f"key {self.signer.key_id} is not a station of this event",
+                             hint="the head judge adds it: tourney official add --role "
+                                  "station --public-key FILE.pub")
+        for kid in self.staff:
+            if not STAFF_ROLES.intersection(state.active_roles(kid)):
+                raise UsageError(f"staff key {kid} is not a current scorekeeper, judge or "
+                                 "head judge of this event",
+                                 hint="see 'tourney official list'")
+
+    # -- the writer ---------------------------------------------------------------------
+    def submit(self, *commands: Command) -> concurrent.futures.Future[Any]:
+        """Queue one job; its future holds the first command's result or refusal."""
+        self._ensure_started()
+        job = Job(commands)
+        self._q.put(job)
+        return job.future
+
+    def run(self, *commands: Command) -> Any:
+        """``submit`` and wait (a thread that may block)."""
+        return self.submit(*commands).result()
+
+    def _ensure_started(self) -> None:
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="station-writer",
+                                                daemon=True)
+                self._thread.start()
+
+    def close(self) -> None:
+        with self._start_lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._q.put(None)
+            thread.join(timeout=30)
+
+    def _loop(self) -> None:
+        from ledger.storage.store import Ledger
+
+        try:
+            if not self.location.is_postgres:
+                # a long-lived writer must not hold a rollback-journal connection while
+                # another process switches the file to WAL (its files would be removed
+                # under it): the server is a writer, so the file is put in WAL first
+                from ledger.storage import sqlite_probe as sq
+
+                if not sq.holds_wal_header(self.location.path):
+                    sq.switch_to_wal(self.location.path)
+            led = Ledger(self.location)
+        except TourneyError as exc:
+            self._fail_all(exc)
+            return
+        with led:
+            session = led.session(self.log)
+            while True:
+                first = self._q.get()
+                if first is None:
+                    return
+                jobs = [first]
+                while len(jobs) < BATCH:
+                    try:
+                        nxt = self._q.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is None:
+                        self._q.put(None)
+                        break
+                    jobs.append(nxt)
+                session = self._commit(led, session, jobs)
+
+    def _commit(self, led: Any, session: Any, jobs: list[Job]) -> Any:
+        commands: list[Command] = []
+        first: list[int] = []
+        for job in jobs:
+            first.append(len(commands))
+            commands += job.commands
+        before = _open_round(session.state)
+        try:
+            results = session.write_batch(commands)
+        except TourneyError as exc:
+            for job in jobs:
+                job.future.set_exception(exc)
+            return led.session(self.log)          # start again from the stored ledger
+        except Exception as exc:  # noqa: BLE001 — a request must never hang
+            err = StorageError(f"the station could not write: {exc}")
+            for job in jobs:
+                job.future.set_exception(err)
+            return led.session(self.log)
+        for job, k in zip(jobs, first):
+            out = results[k]
+            if isinstance(out, TourneyError):
+                job.future.set_exception(out)
+            else:
+                job.future.set_result(out)
+        if before is not None and _open_round(session.state) != before:
+            self._checkpoint(led, session)
+        return session
+
+    def _checkpoint(self, led: Any, session: Any) -> None:
+        """A round closed by what the server wrote: the head judge's key, when the server
+        holds it (``--staff-key``), signs a checkpoint at once (DESIGN.md §4), so the
+        receipts of that round upgrade to inclusion proofs; otherwise the head judge's
+        next command (``round pair``) takes it."""
+        from ledger.proofs.checkpoint_store import checkpoint_if_head_judge
+
+        state = session.state
+        for signer in self.staff.values():
+            if Role.HEAD_JUDGE in state.active_roles(signer.key_id):
+                try:
+                    checkpoint_if_head_judge(led, self.log, signer, None, state=state)
+                except TourneyError:
+                    pass        # the next head judge's command checkpoints
+                return
+
+    def _fail_all(self, exc: TourneyError) -> None:
+        while True:
+            job = self._q.get()
+            if job is None:
+                return
+            job.future.set_exception(exc)
+
+    # -- what a player does ----------------------------------------------------------------
+    def report(self, round_no: int, table: int, number: int, credential: str,
+               given: dict[str, str]) -> SignedEvent:
+        """Record one report and, under ``self_report_policy=auto``, the result both
+        reports agree on (the rules refuse what may not be: ``RuleError``)."""
+        ev: SignedEvent = self.run(*self.report_commands(round_no, table, number,
+                                                         credential, given))
+        return ev
+
+    def report_commands(self, round_no: int, table: int, number: int, credential: str,
+                        given: dict[str, str]) -> tuple[Command, Command]:
+        signer = self.signer
+        return (lambda t, now: t.report_result(round_no, table, number, credential, given,
+                                               signer, now),
+                lambda t, now: _agreed(t, now, signer, round_no, table))
+
+
+def _open_round(state: TournamentState) -> int | None:
+    """The number of the format's open round (None: none is open)."""
+    from ledger.core.format_socket import plugin_for
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    rnd = plugin.progress(state).round if plugin is not None else None
+    return rnd.number if rnd is not None and rnd.open else None
+
+
+#: roles whose officials decide on the staff page (those that record results at the desk)
+STAFF_ROLES = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
+
+
+def _agreed(t: Any, now: str, signer: Signer, round_no: int,
+            table: int) -> list[SignedEvent]:
+    """With the genesis policy ``self_report_policy=auto`` (ADR 0027): both players'
+    current reports agree, so the station records the result, citing both (REPORT-11/12
+    check it, here and in the audit)."""
+    from ledger.core.citing import citing_scope
+    from ledger.core.report_rules import parse_report
+    from ledger.core.reports import TableStatus, reports_of, table_status
+    from ledger.wire.events import SelfReportPolicy
+
+    st = t.state
+    if st.ledger_policy.self_reports is not SelfReportPolicy.AUTO or \
+            table_status(st, round_no, table) is not TableStatus.MATCHING:
+        return []
+    reps = sorted(reports_of(st, round_no, table).values(), key=lambda r: r.seq)
+    kw = parse_report(st, round_no, table, reps[0].given)[1]
+    with citing_scope([r.seq for r in reps]):
+        events: list[SignedEvent] = t.record_result(signer, now, **kw)
+    return events
+
+
+def refusal_words(err: RuleError | UsageError) -> str:
+    """A refusal as a player reads it (the rule id stays in brackets)."""
+    return err.message + (f" ({err.hint})" if err.hint else "")

@@ -1,0 +1,122 @@
+"""Issue 19: rejecting a report (REPORT-14), a player's own drop with their credential
+(REPORT-15) and staff decisions (``ledger.core.report_decisions``), on real SQLite ledgers
+with real signatures; refusals leave the ledger's bytes unchanged; the audit flags forged
+station events of both kinds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ledger.core.credentials import credential_id
+from ledger.core.report_decisions import (
+    accept_matching,
+    own_drop,
+    own_drop_refusal,
+    record_report,
+    reject_report,
+)
+from ledger.core.reports import TableStatus, reports_of, table_status
+from ledger.formats.match.events import DropTiming, PlayerDropped
+from ledger.wire.events import open_leaf
+from ledger.wire.reports import ReportRejected
+from tests.conftest import HJ, JUDGE, SCOREKEEPER
+from tests.test_reports import STATION, Event, _codes, _paired, token
+from tests.test_threats import chained_next
+
+
+def test_reject_sets_a_report_aside_and_the_player_reports_again(tmp_path: Path) -> None:
+    ev = Event(tmp_path / "r.db")
+    table, a, b = _paired(ev)
+    first = ev.report(a, {"winner": str(b)})           # a wrong report
+    ev.report(b, {"winner": str(a)})
+    assert table_status(ev.state(), 1, table) is TableStatus.CONFLICTING
+    # REPORT-14: a reason is required; only the current report; nothing written
+    ev.refused("REPORT-14", lambda t, now: reject_report(t, SCOREKEEPER, now, 1, a, " "))
+    ev.refused("REPORT-14", lambda t, now: t.reject_report(1, table, a, first.seq + 99,
+                                                           "no", SCOREKEEPER, now))
+    ev.refused("RULES-1.3", lambda t, now: reject_report(t, STATION, now, 1, a, "why"))
+    rej = ev.write(lambda t, now: reject_report(t, JUDGE, now, 1, a, "wrong winner"))
+    assert rej.kind == "report_rejected" and rej.body.report == first.seq
+    assert table_status(ev.state(), 1, table) is TableStatus.ONE_SIDED
+    assert a not in reports_of(ev.state(), 1, table)
+    # the same report again is no duplicate now (REPORT-8 compares to the current one)
+    ev.report(a, {"winner": str(b)})
+    assert table_status(ev.state(), 1, table) is TableStatus.CONFLICTING
+
+
+def test_staff_records_one_report_citing_all_and_accepts_matching(tmp_path: Path) -> None:
+    ev = Event(tmp_path / "r.db")
+    table, a, b = _paired(ev)
+    ra = ev.report(a, {"winner": str(a)})
+    rb = ev.report(b, {"winner": str(b)})
+    events = ev.write(lambda t, now: record_report(t, SCOREKEEPER, now, 1, table, rb.seq))
+    assert events[0].body.reports == [ra.seq, rb.seq] and events[0].body.winner == b
+    assert table_status(ev.state(), 1, table) is TableStatus.SETTLED
+    # a table with matching reports; accept_matching records only those (REPORT-13)
+    c = next(n for n in range(1, 9) if n not in (a, b))
+    t2, (c, d) = ev.table_of(c)
+    ev.issue(c)
+    ev.issue(d)
+    ev.report(c, {"winner": str(c)})
+    ev.report(d, {"winner": str(c)})
+    out, tables = ev.write(lambda t, now: accept_matching(t, SCOREKEEPER, now, 1, None))
+    assert tables == [t2] and out[0].body.winner == c
+    ev.refused("REPORT-13", lambda t, now: accept_matching(t, SCOREKEEPER, now, 1, None))
+
+
+def test_own_drop_only_with_own_live_credential_and_no_open_match(tmp_path: Path) -> None:
+    ev = Event(tmp_path / "r.db")
+    table, a, b = _paired(ev)
+    cid = credential_id(token(a))
+    assert "report it first" in (own_drop_refusal(ev.state(), a) or "")
+    ev.refused("REPORT-15", lambda t, now: own_drop(t, STATION, now, a, cid))
+    ev.write(ev.desk(table, {"winner": str(b)}))
+    # another player's credential; a revoked one
+    ev.refused("REPORT-15", lambda t, now: own_drop(t, STATION, now, b, cid))
+    events = ev.write(lambda t, now: own_drop(t, STATION, now, a, cid))
+    assert [e.kind for e in events] == ["player_dropped"]
+    assert events[0].body.credential == cid and events[0].actor == STATION.key_id
+    assert b'"credential":"' + cid.encode() in events[0].leaf
+    # a desk drop carries no credential on the wire (its bytes as before)
+    ev.write(lambda t, now: t.revoke_credential(credential_id(token(b)), "lost", HJ, now))
+    ev.refused("REPORT-15", lambda t, now: own_drop(t, STATION, now, b,
+                                                    credential_id(token(b))))
+    desk = ev.write(lambda t, now: t.drop_player(SCOREKEEPER, now, b))
+    assert b'"credential"' not in desk[0].leaf
+
+
+def test_audit_flags_forged_rejections_and_own_drops(tmp_path: Path) -> None:
+    ev = Event(tmp_path / "r.db")
+    table, a, b = _paired(ev)
+    ra = ev.report(a, {"winner": str(a)})
+    ev.write(ev.desk(table, {"winner": str(a)}))
+    rows = ev.rows()
+    assert not {c for c, _ in _codes(tmp_path, rows)} & {
+        "report_rejection_invalid", "player_act_credential", "role_not_permitted"}
+    ca, cb = credential_id(token(a)), credential_id(token(b))
+    cases = [
+        # a rejection of a settled table's report; of a report that is not current
+        (ReportRejected(round=1, table=table, number=a, report=ra.seq, reason="x"),
+         SCOREKEEPER, "report_rejection_invalid"),
+        (ReportRejected(round=1, table=table, number=b, report=ra.seq, reason="x"),
+         SCOREKEEPER, "report_rejection_invalid"),
+        (ReportRejected(round=1, table=table, number=a, report=ra.seq, reason="x"),
+         STATION, "role_not_permitted"),
+        # a station drop with another player's credential; without any credential
+        (PlayerDropped(number=a, round=1, timing=DropTiming.AFTER_RESULT, credential=cb),
+         STATION, "player_act_credential"),
+        (PlayerDropped(number=a, round=1, timing=DropTiming.AFTER_RESULT), STATION,
+         "role_not_permitted"),
+    ]
+    for body, signer, code in cases:
+        forged = [*rows, chained_next(rows, body, signer, "rp",
+                                      time="2026-03-01T09:00:30.000000Z")]
+        found = _codes(tmp_path, forged)
+        assert (code, len(forged)) in found, (body, found)
+    ok = [*rows, chained_next(rows, PlayerDropped(number=a, round=1,
+                                                  timing=DropTiming.AFTER_RESULT,
+                                                  credential=ca), STATION, "rp",
+                              time="2026-03-01T09:00:30.000000Z")]
+    assert open_leaf(ok[-1][1]).body.credential == ca
+    assert not {c for c, s in _codes(tmp_path, ok) if s == len(ok)}
