@@ -117,7 +117,8 @@ def _fold(leaves: Sequence[tuple[int, bytes]], log: str | None, wanted_sizes: se
                 if pub is not None and not sigs.confirm(i, leaf, ev.actor, ev.sig,
                                                         parsed.noncanonical is None):
                     sigs.add(i, (pub, ev.sig, SIG_DOMAIN + parsed.signed_bytes))
-        root_before = acc.root() if b'"report_published"' in leaf else None
+        root_before = acc.root() if ev is not None and ev.kind == "report_published" \
+            else None
         acc.append(merkle_leaf)
         if i in wanted_sizes:
             roots[i] = acc.root()

@@ -21,7 +21,7 @@ import typer
 from cli.common import JsonOpt, Session
 from cli.text import ljust, rjust, width
 from ledger.errors import UsageError
-from ledger.standings_view import Align, StandingsView
+from ledger.standings_view import Align, Column, Show, StandingsView, Value
 
 #: the widest a name cell gets in the printed table (longer names end in "…")
 NAME_WIDTH = 24
@@ -77,6 +77,23 @@ def standings(
     s.emit(None, table_lines(log, view))
 
 
+_FRACTION_SHOWS = (Show.PERCENT, Show.DECIMAL)
+
+
+def _fraction_texts(column: Column, values: list[Value]) -> list[str]:
+    """``column.text`` of each value, once per distinct value object: a view's rows share
+    their fraction objects (a field has few distinct tiebreaker values; issue 22), and
+    the values stay alive in ``values`` while the memo is keyed by their identity."""
+    memo: dict[int, str] = {}
+    out = []
+    for v in values:
+        t = memo.get(id(v))
+        if t is None:
+            t = memo[id(v)] = column.text(v)
+        out.append(t)
+    return out
+
+
 def table_lines(log: str, view: StandingsView) -> list[str]:
     """The printed table: heading, header, one line per row, notes (wide characters
     aligned by display width, ``cli.text``)."""
@@ -84,7 +101,10 @@ def table_lines(log: str, view: StandingsView) -> list[str]:
     padded: list[list[str]] = []
     for c in view.columns:
         key, text = c.key, c.text
-        texts = [c.header, *(text(r.values.get(key)) for r in view.rows)]
+        if c.show in _FRACTION_SHOWS:
+            texts = [c.header, *_fraction_texts(c, [r.values.get(key) for r in view.rows])]
+        else:
+            texts = [c.header, *(text(r.values.get(key)) for r in view.rows)]
         w = max(map(width, texts))
         w = min(w, NAME_WIDTH) if key == "name" else w
         pad = rjust if c.align is Align.RIGHT else ljust

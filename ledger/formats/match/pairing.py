@@ -140,6 +140,9 @@ def _pair_in_order(members: list[Entrant]) -> list[Pair] | None:
     rest = deque(members)
     while rest:
         a = rest.popleft()
+        if rest and rest[0].number not in a.opponents:   # the common case: no rematch
+            pairs.append((a, rest.popleft()))
+            continue
         j = next((k for k, b in enumerate(rest) if b.number not in a.opponents), None)
         if j is None:
             b = rest.popleft()

@@ -11,6 +11,8 @@ May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ledger.core.plugin import PhaseName, Progress, RoundProgress
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
@@ -90,6 +92,9 @@ def open_round(state: TournamentState) -> RoundState | None:
     return rnd if rnd is not None and rnd.closed_seq is None else None
 
 
+_NUMBER = attrgetter("number")
+
+
 def entrants(state: TournamentState) -> list[Entrant]:
     """The active players, by number.  Not memoised: on a hostile log the same head and
     size can stand for different states (the chain is what the audit is checking), so a
@@ -97,7 +102,7 @@ def entrants(state: TournamentState) -> list[Entrant]:
     field several times builds it once and passes it on (``active``)."""
     return [Entrant(number=r.number, wins=r.wins, byes=r.byes, pair_downs=r.pair_downs,
                     opponents=frozenset(r.opponents))
-            for r in sorted(state.fmt.records.values(), key=lambda r: r.number)
+            for r in sorted(state.fmt.records.values(), key=_NUMBER)
             if r.status is Status.ACTIVE]
 
 
