@@ -343,9 +343,10 @@ class FormatPlugin:
         raise _no_verb(self, "drop")
 
     def after_disqualification(self, t: Tournament, signer: Signer, time: str,
-                               number: int) -> list[SignedEvent]:
+                               number: int, member: bool = False) -> list[SignedEvent]:
         """What a disqualification of ``number`` entails beyond its own events (a team
-        event: a member's disqualification drops the team, BR-DROP-4; issue 20)."""
+        event: a member's disqualification drops the team, BR-DROP-4; ``member``: the
+        representative's own, not the team's; issue 20)."""
         return []
 
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,

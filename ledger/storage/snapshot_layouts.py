@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "a38b63cb93200c57",
-    "bushiroad-de": "e62f2dd6497794d7",
-    "bushiroad-swiss": "e62f2dd6497794d7",
-    "hotc-swiss-de": "a7b8acc9627da6be",
-    "round-robin": "e62f2dd6497794d7",
-    "single-elim": "e62f2dd6497794d7",
+    "bushiroad-de": "b0981136d41b1a66",
+    "bushiroad-swiss": "b0981136d41b1a66",
+    "hotc-swiss-de": "2165537dc6db1db1",
+    "round-robin": "b0981136d41b1a66",
+    "single-elim": "b0981136d41b1a66",
     "wot-2001": "17991d05b883d32a",
     "wot-classic": "17991d05b883d32a",
 }

@@ -231,10 +231,10 @@ class BushiroadFormat(MatchFormat):
         return commands.decided_result(t, **kw)
 
     def after_disqualification(self, t: Tournament, signer: Signer, time: str,
-                               number: int) -> list[SignedEvent]:
+                               number: int, member: bool = False) -> list[SignedEvent]:
         """BR-DROP-4: a member's disqualification drops the team (a team's own, given to
-        its number, is the team's disqualification)."""
-        return team_commands.member_gone(t, signer, time, number)
+        its number without ``member``, is the team's disqualification)."""
+        return team_commands.member_gone(t, signer, time, number, member)
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:

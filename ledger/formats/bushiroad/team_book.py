@@ -6,7 +6,8 @@ checked as any Bushiroad result over the seat's two fighters, BR-TEAM-2) and the
 transitions (the team roster; the seat results a team result is derived from).
 
 May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
-``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``,
+``ledger.formats.officiating.checks`` (a seat keeps its fighters' penalty effects).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ledger.formats.match.apply import find_table
 from ledger.formats.match.model import MatchState, RoundState, TableState
 from ledger.formats.match.plan import correctable_table, open_table
 from ledger.formats.match.team_model import SeatResult, seat_key
+from ledger.formats.officiating.checks import check_seat_effects
 from ledger.wire.events import Role, SignedEvent
 
 BOOK.permit(TeamKind.TEAM_REGISTERED.value, frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
@@ -69,6 +71,7 @@ def _seat(state: TournamentState, body: SeatResultRecorded, actor: str) -> None:
     tab, fighters = seat_table(state, body.round, body.table, body.seat)
     rnd, _ = open_table(state, body.round, body.table)
     _decided(state, body, rnd, TableState(table=tab.table, players=fighters, groups=[]))
+    check_seat_effects(state, body, fighters, list(tab.players))    # BR-TEAM-6
 
 
 def corrected_seat(state: TournamentState, round_no: int, table: int,
@@ -103,6 +106,7 @@ def _seat_corrected(state: TournamentState, body: SeatResultCorrected, actor: st
     if not body.reason.strip():
         raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
     _decided(state, body, rnd, TableState(table=tab.table, players=fighters, groups=[]))
+    check_seat_effects(state, body, fighters, list(tab.players))    # BR-TEAM-6
 
 
 def _put_seat(state: TournamentState, ev: SignedEvent,

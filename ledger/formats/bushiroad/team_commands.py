@@ -166,14 +166,16 @@ def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     return out
 
 
-def member_gone(t: Tournament, signer: Signer, time: str, number: int) -> list[SignedEvent]:
-    """A member (not the team's own number) was disqualified: the team drops (BR-DROP-4),
-    losing its match in progress by the drop (BR-DROP-2)."""
+def member_gone(t: Tournament, signer: Signer, time: str, number: int,
+                member: bool = False) -> list[SignedEvent]:
+    """A member (not the team's own number, or the representative with ``member``) was
+    disqualified: the team drops (BR-DROP-4), losing its match in progress by the drop
+    (BR-DROP-2)."""
     from ledger.formats.bushiroad.commands import drop_player
     from ledger.formats.bushiroad.teams import teams_of
     from ledger.formats.match.model import Status
 
-    if not team_mode(t.state) or number in teams_of(t.state).teams:
+    if not team_mode(t.state) or number in teams_of(t.state).teams and not member:
         return []
     team = team_of(t.state, number)
     rec = None if team is None else t.state.fmt.records.get(team)

@@ -1,10 +1,10 @@
 """What a team event refuses of the officiating layer's kinds (issue 20), before their own
 checks run, with the team rule cited.
 
-Owns: ``team_guard`` — in a team event (team_mode=tag|trio) it refuses: a penalty, a
-re-issued score sheet or an undrop naming a member instead of the team (BR-TEAM-6: a
-penalty given to a team applies to each member; the team is the entrant, numbered by its
-representative); a late entry (the fighter would be on no team, BR-TEAM-1; late team entry
+Owns: ``team_guard`` — in a team event (team_mode=tag|trio) it refuses: a re-issued
+score sheet or an undrop naming a member instead of the team (the team is the entrant,
+numbered by its representative; a member's own penalty is allowed, BR-TEAM-6,
+ADR 0026); a late entry (the fighter would be on no team, BR-TEAM-1; late team entry
 is not supported, ADR 0026); registration closing with a fighter on no team or fewer than
 2 teams (BR-TEAM-1); withdrawing a member (the order is fixed, BR-TEAM-2); a pairing while
 the team of a disqualified member is still in (it drops, BR-DROP-4); overriding or voiding
@@ -26,7 +26,6 @@ from ledger.formats.match.events import RoundPaired
 from ledger.formats.officiating.events import (
     PairingOverridden,
     PairingVoided,
-    PenaltyIssued,
     PlayerAddedLate,
     PlayerUndropped,
     ResultAmended,
@@ -34,7 +33,7 @@ from ledger.formats.officiating.events import (
 )
 from ledger.wire.events import Body, PlayerWithdrawn, RegistrationClosed
 
-_BY_NUMBER = (PenaltyIssued, PlayerUndropped, ScoreSheetReissued)
+_BY_NUMBER = (PlayerUndropped, ScoreSheetReissued)
 
 
 def team_guard(state: TournamentState, body: Body) -> None:
@@ -45,8 +44,8 @@ def team_guard(state: TournamentState, body: Body) -> None:
         team = team_of(state, number)
         if team is not None and number not in teams_of(state).teams:
             raise RuleError("BR-TEAM-6", f"#{number} is a member of team #{team}: in a team "
-                            "event a penalty, disqualification or undrop is the team's",
-                            hint=f"name the team: #{team} (it applies to each member)")
+                            "event a re-issued score sheet or an undrop is the team's",
+                            hint=f"name the team: #{team}")
     elif isinstance(body, RegistrationClosed):
         left = unteamed(state)
         if left or len(teams_of(state).teams) < 2:
@@ -60,9 +59,10 @@ def team_guard(state: TournamentState, body: Body) -> None:
                         hint="the team plays as registered, or drops once the event starts "
                              "(BR-DROP-4)")
     elif isinstance(body, RoundPaired):
-        dq = state.fmt.officiating.dq
-        kept = sorted(n for n, team in teams_of(state).member_of.items() if n in dq
-                      and n != team and state.fmt.records.get(team) is not None
+        dq, own = state.fmt.officiating.dq, teams_of(state).own_dq
+        kept = sorted(n for n, team in teams_of(state).member_of.items()
+                      if (n in dq and n != team or n in own)
+                      and state.fmt.records.get(team) is not None
                       and state.fmt.records[team].status.value in ("active", "cut"))
         if kept:
             raise RuleError("BR-DROP-4", f"the teams of disqualified members {kept} are "
