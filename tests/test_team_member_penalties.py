@@ -27,6 +27,7 @@ from ledger.formats.match.events import ResultRecorded
 from ledger.formats.match.model import Outcome
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import apply_pending, disqualify, issue_penalty
+from ledger.formats.officiating import history
 from ledger.formats.officiating.events import PenaltyIssued
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
@@ -210,4 +211,70 @@ def test_the_audit_flags_a_seat_that_ignores_a_members_loss_of_match() -> None:
                                games=[0, 0], decided_by=own[1].body.decided_by,
                                penalty_seq=own[0].seq)
     assert "result_mismatch" in _forged(led, own[1].seq, team_loss)
+    led.close()
+
+
+# -- result amend of a seat in an earlier round (BR-PEN-3.10.2-AMEND-3, BR-TEAM-7) ------
+def _round_one_played(d: Path) -> Ledger:
+    """Round 1 of a trio Swiss: the lower-numbered team's members win every seat; round 2
+    is paired (round 1 is now an earlier round)."""
+    led = _paired_trio(d)
+    for tab in led.load("e").state.fmt.rounds[-1].tables:
+        x = min(tab.players)
+        for k in (1, 2, 3):
+            _seat(led, tab.table, k, x - 3 + k)
+    led.write("e", lambda t, now: t.pair_round(HJ, now, material="r2", source="dice"))
+    return led
+
+
+def test_a_seat_of_an_earlier_round_is_amended_and_the_team_result_follows() -> None:
+    from ledger.formats.officiating.correction_commands import amend_result
+
+    d = Path(tempfile.mkdtemp())
+    led = _round_one_played(d)
+    tab = history.get(led.load("e").state.fmt.officiating, 1, 1)
+    assert tab is not None and tab.winner == min(tab.players)
+    a, b = sorted(tab.players)
+    for k in (1, 2):              # 3-0 → 2-1 (games amended) → 1-2 (the winner turns)
+        evs, _report = led.write("e", lambda t, now, k=k: amend_result(
+            t, HJ, now, round_no=1, table=1, reason="slips swapped",
+            entry={"seat": k, "outcome": Outcome.WIN, "winner": b - 3 + k}))
+        assert [e.kind for e in evs] == ["seat_result_amended", "result_amended"]
+        assert evs[1].body.winner == (a if k == 1 else b)
+    amended = evs[1].body
+    assert amended.winner == b and amended.losers == [a]
+    assert amended.games == ([1, 2, 0] if tab.players[0] == a else [2, 1, 0])
+    st = led.load("e").state
+    assert (st.fmt.records[a].wins, st.fmt.records[b].wins) == (0, 1)
+    before = led.load("e").version
+    with pytest.raises(RuleError) as err:          # a typed team result: never (BR-TEAM-7)
+        led.write("e", lambda t, now: amend_result(t, HJ, now, round_no=1, table=1,
+                                                   winner=a, reason="typed"))
+    assert err.value.rule == "BR-TEAM-7" and led.load("e").version == before
+    with pytest.raises(RuleError) as err:          # the newest round: a judge corrects it
+        led.write("e", lambda t, now: amend_result(
+            t, HJ, now, round_no=2, table=1, reason="x",
+            entry={"seat": 1, "outcome": Outcome.WIN, "winner": 1}))
+    assert err.value.rule == "LEDGER-RES-1" and led.load("e").version == before
+    _audit_ok(led, d)
+
+
+def test_the_audit_flags_an_amended_team_result_that_is_not_derived() -> None:
+    """BR-TEAM-7: an earlier round's team result follows its seats; a re-signed
+    ``result_amended`` that names another winner is a ``result_mismatch``."""
+    from ledger.formats.officiating.correction_commands import amend_result
+
+    d = Path(tempfile.mkdtemp())
+    led = _round_one_played(d)
+    tab = history.get(led.load("e").state.fmt.officiating, 1, 1)
+    assert tab is not None
+    a, b = sorted(tab.players)
+    evs, _ = led.write("e", lambda t, now: amend_result(
+        t, HJ, now, round_no=1, table=1, reason="slips swapped",
+        entry={"seat": 3, "outcome": Outcome.WIN, "winner": b}))
+    assert [e.kind for e in evs] == ["seat_result_amended", "result_amended"]
+    body = evs[1].body
+    assert body.winner == a                                  # 2-1 still
+    forged = msgspec.structs.replace(body, winner=b, losers=[a])
+    assert "result_mismatch" in _forged(led, evs[1].seq, forged)
     led.close()

@@ -342,6 +342,11 @@ class FormatPlugin:
                     reason: str = "") -> list[SignedEvent]:
         raise _no_verb(self, "drop")
 
+    def amend_seat(self, t: Tournament, signer: Signer, time: str,
+                   **kw: Any) -> list[SignedEvent]:
+        """Amend one seat of an earlier round's team table (team events, issue 20)."""
+        raise _no_verb(self, "amend a seat")
+
     def after_disqualification(self, t: Tournament, signer: Signer, time: str,
                                number: int, member: bool = False) -> list[SignedEvent]:
         """What a disqualification of ``number`` entails beyond its own events (a team
