@@ -25,9 +25,9 @@ from ledger.errors import RuleError
 from ledger.formats.bushiroad.teams import SeatResultRecorded
 from ledger.formats.match.events import ResultRecorded
 from ledger.formats.match.model import Outcome
+from ledger.formats.officiating import history
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import apply_pending, disqualify, issue_penalty
-from ledger.formats.officiating import history
 from ledger.formats.officiating.events import PenaltyIssued
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
