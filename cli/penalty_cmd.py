@@ -118,6 +118,10 @@ def penalty_issue(
     report_to: Annotated[str | None, _Opt("--report-to", metavar="KEY_ID",
                                           show_default=False, help=(
         "Head judge a LoG / LoM is reported to (default: the head judge)."))] = None,
+    member: Annotated[bool, _Opt("--member", help=(
+        "Team events: the representative penalised as a member, not the team (their "
+        "number also names the team; another member's number names the member, "
+        "BR-TEAM-6, ADR 0026)."))] = False,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -129,7 +133,7 @@ def penalty_issue(
     """
     from ledger.formats.officiating.commands import issue_penalty
     from ledger.formats.officiating.events import PenaltyIssued
-    from ledger.formats.officiating.rules import assess, level
+    from ledger.formats.officiating.rules import assess, level, member_penalty
 
     s = Session(ctx, key=key, json=json)
     inf, pen, where = _infraction(infraction), _penalty(penalty), _applies(applies_to)
@@ -137,12 +141,13 @@ def penalty_issue(
     with s.ledger() as led:
         log = s.tournament(led)
         before = led.load(log).state
-        a = assess(before, number, inf, pen)
+        a = assess(before, number, inf, pen, member_penalty(before, number, member))
         lvl = level(before)
         events, _agg = led.write(log, lambda t, time: (issue_penalty(
             t, signer, time, number=number, section=inf.section, penalty=pen,
             applies_to=where, description=description.strip(),
-            justification=justification.strip(), report_to=report_to), t))
+            justification=justification.strip(), report_to=report_to,
+            member=member), t))
         cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written") \
             if len(events) > 1 else None
     b = events[0].body
@@ -251,6 +256,10 @@ def disqualify(
         "Do not revoke the standing (default: revoked, BR-PEN-RANK-9(b))."))] = False,
     prize_policy: Annotated[str, _Opt("--prize-policy", metavar="void|pass_down", help=(
         "Revoked place and prizes: void (the place stays empty) or pass_down."))] = "void",
+    member: Annotated[bool, _Opt("--member", help=(
+        "Team events: the representative disqualified as a member, not the team (their "
+        "number also names the team; another member's number names the member, "
+        "the team drops, BR-DROP-4, ADR 0026)."))] = False,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -275,7 +284,7 @@ def disqualify(
         log = s.tournament(led)
         events, _agg = led.write(log, lambda t, time: (dq(
             t, signer, time, number=number, section=inf.section, reason=reason.strip(),
-            standing_revoked=not keep_standing, prize_policy=policy), t))
+            standing_revoked=not keep_standing, prize_policy=policy, member=member), t))
         cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
     lines = [f"{seq_span(events)}: #{number} disqualified for {inf.section}"
              + ("; the match in progress is lost" if len(events) > 1 else "")]

@@ -350,20 +350,19 @@ def test_a_judge_corrects_a_seat_and_the_team_result_follows() -> None:
     assert verify_ledger(Location(str(d / "t.db")), "e", None).ok
 
 
-def test_a_penalty_names_the_team_not_a_member_and_late_entry_is_refused() -> None:
-    """BR-TEAM-6: in a team event the penalty is the team's (refused naming a member, with
-    the team to name); a late fighter would be on no team (BR-TEAM-1).  Nothing written."""
+def test_a_sheet_reissue_names_the_team_not_a_member_and_late_entry_is_refused() -> None:
+    """In a team event a re-issued score sheet is the team's (refused naming a member,
+    with the team to name; a member's own penalty is allowed, ADR 0026); a late fighter
+    alone would be on no team (BR-TEAM-1).  Nothing written."""
     from ledger.formats.officiating.catalogue import Penalty
-    from ledger.formats.officiating.commands import issue_penalty
+    from ledger.formats.officiating.commands import issue_penalty, reissue_sheet
     from ledger.formats.officiating.correction_commands import add_late
 
     d = Path(tempfile.mkdtemp())
     led = _paired_trio(d)
     before = led.load("e").version
     with pytest.raises(RuleError) as err:
-        led.write("e", lambda t, now: issue_penalty(
-            t, HJ, now, number=2, section="4.5", penalty=Penalty.WARNING,
-            description="advice"))
+        led.write("e", lambda t, now: reissue_sheet(t, HJ, now, number=2, reason="found"))
     assert err.value.rule == "BR-TEAM-6" and "#3" in (err.value.hint or "")
     with pytest.raises(RuleError) as err:
         led.write("e", lambda t, now: add_late(t, HJ, now, name="Late", byes=0, losses=1,

@@ -342,10 +342,16 @@ class FormatPlugin:
                     reason: str = "") -> list[SignedEvent]:
         raise _no_verb(self, "drop")
 
+    def amend_seat(self, t: Tournament, signer: Signer, time: str,
+                   **kw: Any) -> list[SignedEvent]:
+        """Amend one seat of an earlier round's team table (team events, issue 20)."""
+        raise _no_verb(self, "amend a seat")
+
     def after_disqualification(self, t: Tournament, signer: Signer, time: str,
-                               number: int) -> list[SignedEvent]:
+                               number: int, member: bool = False) -> list[SignedEvent]:
         """What a disqualification of ``number`` entails beyond its own events (a team
-        event: a member's disqualification drops the team, BR-DROP-4; issue 20)."""
+        event: a member's disqualification drops the team, BR-DROP-4; ``member``: the
+        representative's own, not the team's; issue 20)."""
         return []
 
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,

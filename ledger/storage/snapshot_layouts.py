@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "0a7bd9eae2666376",
-    "bushiroad-de": "86319cca164ef9ac",
-    "bushiroad-swiss": "86319cca164ef9ac",
-    "hotc-swiss-de": "bed52e5ddee047ae",
-    "round-robin": "86319cca164ef9ac",
-    "single-elim": "86319cca164ef9ac",
+    "bushiroad-de": "6eeb47a9ac4e3c6a",
+    "bushiroad-swiss": "6eeb47a9ac4e3c6a",
+    "hotc-swiss-de": "ecd637750f15ff29",
+    "round-robin": "6eeb47a9ac4e3c6a",
+    "single-elim": "6eeb47a9ac4e3c6a",
     "wot-2001": "8e645e77819d47bd",
     "wot-classic": "8e645e77819d47bd",
 }

@@ -184,13 +184,14 @@ def _decided(state: TournamentState, body: MatchResult,
         raise RuleError("BR-MATCH-1", f"result says winner {body.winner}, losers "
                         f"{list(body.losers)} ({body.decided_by.value}) but games "
                         f"{list(body.games)} do not give that", finding="result_mismatch")
+    seat = hasattr(body, "seat")      # a team table's seat: its fighters' own penalties
     check_penalty_cited(ms(state), rnd, table, body.outcome, list(body.losers),
                         None if isinstance(body.penalty_seq, msgspec.UnsetType)
-                        else body.penalty_seq)
+                        else body.penalty_seq, seat)
     if body.decided_by is DecidedBy.DROP:
         check_drop_losers(ms(state), rnd, table, list(body.losers))
     elif body.decided_by is DecidedBy.PENALTY and body.outcome is not Outcome.PENALTY:
-        check_penalty_losers(ms(state), rnd, table, list(body.losers))
+        check_penalty_losers(ms(state), rnd, table, list(body.losers), seat)
 
 
 def _team_table(state: TournamentState, body: MatchResult) -> bool:

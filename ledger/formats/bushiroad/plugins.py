@@ -230,11 +230,16 @@ class BushiroadFormat(MatchFormat):
         kw.pop("seat", None)
         return commands.decided_result(t, **kw)
 
+    def amend_seat(self, t: Tournament, signer: Signer, time: str,
+                   **kw: Any) -> list[SignedEvent]:
+        """A seat of an earlier round (BR-TEAM-7: the team result follows, issue 20)."""
+        return team_commands.amend_seat(t, signer, time, **kw)
+
     def after_disqualification(self, t: Tournament, signer: Signer, time: str,
-                               number: int) -> list[SignedEvent]:
+                               number: int, member: bool = False) -> list[SignedEvent]:
         """BR-DROP-4: a member's disqualification drops the team (a team's own, given to
-        its number, is the team's disqualification)."""
-        return team_commands.member_gone(t, signer, time, number)
+        its number without ``member``, is the team's disqualification)."""
+        return team_commands.member_gone(t, signer, time, number, member)
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:

@@ -6,7 +6,9 @@ checked as any Bushiroad result over the seat's two fighters, BR-TEAM-2) and the
 transitions (the team roster; the seat results a team result is derived from).
 
 May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
-``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``,
+``ledger.formats.officiating.checks`` (a seat keeps its fighters' penalty effects),
+``ledger.formats.officiating.corrections`` (which earlier round may be amended).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ledger.formats.bushiroad.book import BR_BOOK as BOOK
 from ledger.formats.bushiroad.checks import SCORING, _decided
 from ledger.formats.bushiroad.team_results import seats_at
 from ledger.formats.bushiroad.teams import (
+    SeatResultAmended,
     SeatResultCorrected,
     SeatResultRecorded,
     TeamKind,
@@ -26,15 +29,18 @@ from ledger.formats.bushiroad.teams import (
     seat_fighters,
     team_mode,
 )
-from ledger.formats.match.apply import find_table
-from ledger.formats.match.model import MatchState, RoundState, TableState
+from ledger.formats.match.apply import find_round, find_table
+from ledger.formats.match.model import MatchState, Phase, RoundState, TableState
 from ledger.formats.match.plan import correctable_table, open_table
 from ledger.formats.match.team_model import SeatResult, seat_key
+from ledger.formats.officiating.checks import check_seat_effects
+from ledger.formats.officiating.corrections import amendable
 from ledger.wire.events import Role, SignedEvent
 
 BOOK.permit(TeamKind.TEAM_REGISTERED.value, frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}))
 BOOK.permit(TeamKind.SEAT_RESULT_RECORDED.value, SCORING)
 BOOK.permit(TeamKind.SEAT_RESULT_CORRECTED.value, frozenset({Role.JUDGE, Role.HEAD_JUDGE}))
+BOOK.permit(TeamKind.SEAT_RESULT_AMENDED.value, frozenset({Role.HEAD_JUDGE}))  # as amend
 
 
 @BOOK.checks(TeamRegistered)
@@ -69,6 +75,7 @@ def _seat(state: TournamentState, body: SeatResultRecorded, actor: str) -> None:
     tab, fighters = seat_table(state, body.round, body.table, body.seat)
     rnd, _ = open_table(state, body.round, body.table)
     _decided(state, body, rnd, TableState(table=tab.table, players=fighters, groups=[]))
+    check_seat_effects(state, body, fighters, list(tab.players))    # BR-TEAM-6
 
 
 def corrected_seat(state: TournamentState, round_no: int, table: int,
@@ -103,10 +110,45 @@ def _seat_corrected(state: TournamentState, body: SeatResultCorrected, actor: st
     if not body.reason.strip():
         raise RuleError("LEDGER-RES-1", "a correction needs a reason", hint="pass --reason")
     _decided(state, body, rnd, TableState(table=tab.table, players=fighters, groups=[]))
+    check_seat_effects(state, body, fighters, list(tab.players))    # BR-TEAM-6
+
+
+def amended_seat(state: TournamentState, round_no: int, table: int,
+                 seat: int) -> tuple[RoundState, list[int], SeatResult]:
+    """A seat of an earlier qualifying round the head judge may amend (the table is
+    amendable, BR-PEN-3.10.2-AMEND-3): its round, fighters and current result."""
+    if not team_mode(state):
+        raise RuleError("BR-TEAM-2", "--seat is for team events (team_mode=tag|trio)",
+                        hint="amend the table's result without --seat")
+    row = amendable(state, round_no, table)          # a qualifying (Swiss) round
+    rnd = find_round(state.fmt, round_no) or RoundState(
+        number=round_no, phase=Phase.SWISS, paired_seq=0, tables=[])
+    fighters = seat_fighters(state, list(row.players), seat)
+    done = next((r for r in seats_at(state, round_no, table) if r.seat == seat), None)
+    if done is None:
+        raise RuleError("LEDGER-RES-1", f"seat {seat} of round {round_no} table {table} "
+                        "has no result to amend", hint="see 'tourney round show N'")
+    return rnd, fighters, done
+
+
+@BOOK.checks(SeatResultAmended)
+def _seat_amended(state: TournamentState, body: SeatResultAmended, actor: str) -> None:
+    rnd, fighters, done = amended_seat(state, body.round, body.table, body.seat)
+    if body.corrects_seq != done.seq:
+        raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
+                        f"of seat {body.seat} (seq {done.seq})", finding="result_mismatch")
+    if not body.reason.strip():
+        raise RuleError("LEDGER-RES-1", "an amendment needs a reason", hint="pass --reason")
+    _decided(state, body, rnd, TableState(table=body.table, players=fighters, groups=[]))
+    games = list(body.games) if isinstance(body.games, list) else None
+    if (body.winner, sorted(body.losers), games) == (done.winner, sorted(done.losers),
+                                                     done.games):
+        raise RuleError("LEDGER-RES-1", "the amendment changes nothing",
+                        hint="give the result the seat should have had")
 
 
 def _put_seat(state: TournamentState, ev: SignedEvent,
-              body: SeatResultRecorded | SeatResultCorrected) -> None:
+              body: SeatResultRecorded | SeatResultCorrected | SeatResultAmended) -> None:
     h: MatchState = state.fmt
     if h.teams is None:
         return
@@ -127,4 +169,10 @@ def _seat_applied(state: TournamentState, ev: SignedEvent, body: SeatResultRecor
 
 @BOOK.applies(SeatResultCorrected)
 def _seat_fixed(state: TournamentState, ev: SignedEvent, body: SeatResultCorrected) -> None:
+    _put_seat(state, ev, body)
+
+
+@BOOK.applies(SeatResultAmended)
+def _seat_amended_applied(state: TournamentState, ev: SignedEvent,
+                          body: SeatResultAmended) -> None:
     _put_seat(state, ev, body)

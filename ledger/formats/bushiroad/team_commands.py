@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.commands import _after_result, _no_hotc_options, result_body
 from ledger.formats.bushiroad.plan import make_annex
-from ledger.formats.bushiroad.team_book import corrected_seat, seat_table
+from ledger.formats.bushiroad.team_book import amended_seat, corrected_seat, seat_table
 from ledger.formats.bushiroad.team_results import complete, derive, seats_at
 from ledger.formats.bushiroad.teams import (
+    SeatResultAmended,
     SeatResultCorrected,
     SeatResultRecorded,
     TeamRegistered,
@@ -166,17 +167,54 @@ def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     return out
 
 
-def member_gone(t: Tournament, signer: Signer, time: str, number: int) -> list[SignedEvent]:
-    """A member (not the team's own number) was disqualified: the team drops (BR-DROP-4),
-    losing its match in progress by the drop (BR-DROP-2)."""
+def member_gone(t: Tournament, signer: Signer, time: str, number: int,
+                member: bool = False) -> list[SignedEvent]:
+    """A member (not the team's own number, or the representative with ``member``) was
+    disqualified: the team drops (BR-DROP-4), losing its match in progress by the drop
+    (BR-DROP-2)."""
     from ledger.formats.bushiroad.commands import drop_player
     from ledger.formats.bushiroad.teams import teams_of
     from ledger.formats.match.model import Status
 
-    if not team_mode(t.state) or number in teams_of(t.state).teams:
+    if not team_mode(t.state) or number in teams_of(t.state).teams and not member:
         return []
     team = team_of(t.state, number)
     rec = None if team is None else t.state.fmt.records.get(team)
     if team is None or rec is None or rec.status not in (Status.ACTIVE, Status.CUT):
         return []
     return drop_player(t, signer, time, team, f"member #{number} disqualified (BR-DROP-4)")
+
+
+def amend_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
+               seat: int, reason: str, outcome: Outcome, winner: int | None = None,
+               loser: int | None = None, games: list[int] | None = None,
+               annex_values: list[list[list[int]]] | None = None,
+               turn_player: int | None = None, slow_play: list[int] | None = None,
+               **_: Any) -> list[SignedEvent]:
+    """The head judge amends one seat of an earlier qualifying round (as 'result amend'
+    does a table, BR-PEN-3.10.2-AMEND-3); when the team result derived from the seats
+    changes, it is amended with it (BR-TEAM-7).  Pairings made since stand."""
+    from ledger.formats.match.model import Phase
+    from ledger.formats.officiating import history
+    from ledger.formats.officiating.events import ResultAmended
+
+    _no_hotc_options(turn_player, slow_play)
+    rnd, fighters, done = amended_seat(t.state, round_no, table, seat)
+    annex = make_annex(t.state, fighters, annex_values) if annex_values else None
+    body = result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
+                       loser=loser, games=games, annex=annex)
+    body = {k: v for k, v in body.items() if not (k == "annex_a" and v is None)}
+    out = [t.record(SeatResultAmended(round=round_no, table=table, seat=seat,
+                                      corrects_seq=done.seq, reason=reason,
+                                      **body),  # type: ignore[arg-type]
+                    signer, time)]
+    row = history.get(t.state.fmt.officiating, round_no, table)
+    assert row is not None and row.seq is not None
+    f = derive(t.state, Phase.SWISS, list(row.players), seats_at(t.state, round_no, table))
+    if (f["winner"], f["losers"], f["outcome"].value, f["games"]) != (  # type: ignore[attr-defined]
+            row.winner, list(row.losers), row.outcome, row.games):
+        out.append(t.record(ResultAmended(
+            round=round_no, table=table, corrects_seq=row.seq, reason=reason,
+            **{k: f[k] for k in ("winner", "losers", "outcome", "loss_reasons",
+                                 "games")}), signer, time))  # type: ignore[arg-type]
+    return out

@@ -1,32 +1,35 @@
 """What a team event refuses of the officiating layer's kinds (issue 20), before their own
 checks run, with the team rule cited.
 
-Owns: ``team_guard`` — in a team event (team_mode=tag|trio) it refuses: a penalty, a
-re-issued score sheet or an undrop naming a member instead of the team (BR-TEAM-6: a
-penalty given to a team applies to each member; the team is the entrant, numbered by its
-representative); a late entry (the fighter would be on no team, BR-TEAM-1; late team entry
+Owns: ``team_guard`` — in a team event (team_mode=tag|trio) it refuses: a re-issued
+score sheet or an undrop naming a member instead of the team (the team is the entrant,
+numbered by its representative; a member's own penalty is allowed, BR-TEAM-6,
+ADR 0026); a late entry (the fighter would be on no team, BR-TEAM-1; late team entry
 is not supported, ADR 0026); registration closing with a fighter on no team or fewer than
 2 teams (BR-TEAM-1); withdrawing a member (the order is fixed, BR-TEAM-2); a pairing while
 the team of a disqualified member is still in (it drops, BR-DROP-4); overriding or voiding
-a pairing once a seat has a result (LEDGER-RES-1: before any result); amending an earlier
-round's team table (its result is derived from its seats, BR-TEAM-7).
+a pairing once a seat has a result (LEDGER-RES-1: before any result); an earlier round's
+team result amended other than as derived from its seats (``check_team_amendment``,
+BR-TEAM-7: a seat is amended, ``seat_result_amended``, and the team result follows).
 A command side and audit check alike (no such event is valid in a team event).
 
-May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
+May import: ``msgspec``, ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
 ``ledger.formats.officiating.events``, ``ledger.formats.match.events``,
-``ledger.formats.bushiroad.teams``.
+``ledger.formats.officiating.history``, ``ledger.formats.bushiroad.{teams,team_results}``.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.teams import team_mode, team_of, teams_of, unteamed
 from ledger.formats.match.events import RoundPaired
+from ledger.formats.match.model import Phase
 from ledger.formats.officiating.events import (
     PairingOverridden,
     PairingVoided,
-    PenaltyIssued,
     PlayerAddedLate,
     PlayerUndropped,
     ResultAmended,
@@ -34,7 +37,7 @@ from ledger.formats.officiating.events import (
 )
 from ledger.wire.events import Body, PlayerWithdrawn, RegistrationClosed
 
-_BY_NUMBER = (PenaltyIssued, PlayerUndropped, ScoreSheetReissued)
+_BY_NUMBER = (PlayerUndropped, ScoreSheetReissued)
 
 
 def team_guard(state: TournamentState, body: Body) -> None:
@@ -45,8 +48,8 @@ def team_guard(state: TournamentState, body: Body) -> None:
         team = team_of(state, number)
         if team is not None and number not in teams_of(state).teams:
             raise RuleError("BR-TEAM-6", f"#{number} is a member of team #{team}: in a team "
-                            "event a penalty, disqualification or undrop is the team's",
-                            hint=f"name the team: #{team} (it applies to each member)")
+                            "event a re-issued score sheet or an undrop is the team's",
+                            hint=f"name the team: #{team}")
     elif isinstance(body, RegistrationClosed):
         left = unteamed(state)
         if left or len(teams_of(state).teams) < 2:
@@ -60,9 +63,10 @@ def team_guard(state: TournamentState, body: Body) -> None:
                         hint="the team plays as registered, or drops once the event starts "
                              "(BR-DROP-4)")
     elif isinstance(body, RoundPaired):
-        dq = state.fmt.officiating.dq
-        kept = sorted(n for n, team in teams_of(state).member_of.items() if n in dq
-                      and n != team and state.fmt.records.get(team) is not None
+        dq, own = state.fmt.officiating.dq, teams_of(state).own_dq
+        kept = sorted(n for n, team in teams_of(state).member_of.items()
+                      if (n in dq and n != team or n in own)
+                      and state.fmt.records.get(team) is not None
                       and state.fmt.records[team].status.value in ("active", "cut"))
         if kept:
             raise RuleError("BR-DROP-4", f"the teams of disqualified members {kept} are "
@@ -79,7 +83,26 @@ def team_guard(state: TournamentState, body: Body) -> None:
                         "team entry is not supported", hint="register every team before "
                                                             "registration closes")
     elif isinstance(body, ResultAmended):
-        raise RuleError("BR-TEAM-7", "a team table's result is derived from its seats: an "
-                        "earlier round's team result is not amended as a whole",
-                        hint="a seat is corrected while its round is the newest "
-                             "('tourney result correct … --seat K')")
+        check_team_amendment(state, body)
+
+
+def check_team_amendment(state: TournamentState, body: ResultAmended) -> None:
+    """An earlier round's team result is amended only as derived from its (amended)
+    seats (BR-TEAM-7, AMB-B30): never typed."""
+    from ledger.formats.bushiroad.team_results import derive, seats_at
+    from ledger.formats.officiating import history
+
+    row = history.get(state.fmt.officiating, body.round, body.table)
+    seats = seats_at(state, body.round, body.table)
+    if row is None or len(seats) != teams_of(state).size:
+        raise RuleError("BR-TEAM-7", f"round {body.round} table {body.table} has no seats "
+                        "to derive a team result from", finding="result_mismatch")
+    want = derive(state, Phase.SWISS, list(row.players), seats)
+    got = {"winner": body.winner, "losers": list(body.losers), "outcome": body.outcome,
+           "loss_reasons": list(body.loss_reasons),
+           "games": None if isinstance(body.games, msgspec.UnsetType) else list(body.games)}
+    if got != {k: want[k] for k in got}:
+        raise RuleError("BR-TEAM-7", f"a team table's result is derived from its seats: "
+                        f"expected {want!r}, amended {got!r}",
+                        hint=f"amend a seat: tourney result amend --round {body.round} "
+                             f"--table {body.table} --seat K …", finding="result_mismatch")

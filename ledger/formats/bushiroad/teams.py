@@ -2,7 +2,8 @@
 
 Owns: the wire kinds ``TeamRegistered`` (a team: its members by position, its
 representative as its entrant number, its optional name), ``SeatResultRecorded`` (one
-seat's match of a team table, BR-TEAM-2) and ``SeatResultCorrected``, ``TEAM_BODIES``, the readers
+seat's match of a team table, BR-TEAM-2), ``SeatResultCorrected`` and
+``SeatResultAmended``, ``TEAM_BODIES``, the readers
 ``team_mode`` / ``team_size`` / ``teams_of`` / ``team_of`` / ``seat_fighters`` /
 ``team_label``, the rule check and the transition of ``team_registered`` (BR-TEAM-1…4),
 and ``open_team_records`` (registration closes over teams, not fighters).
@@ -45,6 +46,7 @@ class TeamKind(str, Enum):
     TEAM_REGISTERED = "team_registered"
     SEAT_RESULT_RECORDED = "seat_result_recorded"
     SEAT_RESULT_CORRECTED = "seat_result_corrected"
+    SEAT_RESULT_AMENDED = "seat_result_amended"
 
 
 class TeamRegistered(Body, frozen=True, kw_only=True):
@@ -76,8 +78,19 @@ class SeatResultCorrected(MatchResult, frozen=True, kw_only=True):
     reason: str
 
 
+class SeatResultAmended(MatchResult, frozen=True, kw_only=True):
+    """The head judge amends one seat of an earlier qualifying round (as ``result_amended``
+    for a table, BR-PEN-3.10.2-AMEND-3): the team result is derived again and amended with
+    it when it changes (BR-TEAM-7)."""
+
+    KIND = TeamKind.SEAT_RESULT_AMENDED
+    seat: int
+    corrects_seq: int
+    reason: str
+
+
 TEAM_BODIES: tuple[type[Body], ...] = (TeamRegistered, SeatResultRecorded,
-                                       SeatResultCorrected)
+                                       SeatResultCorrected, SeatResultAmended)
 
 
 # -- readers --------------------------------------------------------------------------

@@ -113,20 +113,23 @@ def check_drop_losers(h: MatchState, rnd: RoundState, tab: TableState,
                             hint="use 'tourney drop NUMBER'")
 
 
-def both_owe(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
+def both_owe(h: MatchState, rnd: RoundState, tab: TableState, seat: bool = False) -> bool:
     """Both players of the table owe this match to a Loss of Match (or a single-game
-    LoG) bound to it — penalties given before the round, bound when it was paired."""
+    LoG) bound to it — penalties given before the round, bound when it was paired.  A
+    team event's seat (``seat``): both fighters owe it to their own penalties (issue 20)."""
     return all(any(x.number == p and x.match and x.round == rnd.number
-                   for x in h.officiating.pending) for p in tab.players)
+                   and x.member == seat for x in h.officiating.pending)
+               for p in tab.players)
 
 
 def check_penalty_losers(h: MatchState, rnd: RoundState, tab: TableState,
-                         losers: list[int]) -> None:
+                         losers: list[int], seat: bool = False) -> None:
     """A double loss by penalty: both players owe this match to a Loss of Match, or the
     winner by the opponent's departure then received a Loss of Match for this match too
     (BR-DROP-2: 'both fighters lose')."""
     if not (len(losers) == 2 and sorted(losers) == sorted(tab.players)
-            and (both_owe(h, rnd, tab) or double_forfeit(h, rnd, tab) == "lom")):
+            and (both_owe(h, rnd, tab, seat) or not seat
+                 and double_forfeit(h, rnd, tab) == "lom")):
         raise RuleError(BOTH_OUT_RULE, f"round {rnd.number} table {tab.table}: a double "
                         "loss by penalty needs a Loss of Match for this match given to "
                         "both players, or to the winner after the opponent left",
@@ -151,7 +154,8 @@ def check_corrector(state: TournamentState, h: MatchState, rnd: RoundState,
 
 
 def check_penalty_cited(h: MatchState, rnd: RoundState, tab: TableState, outcome: Outcome,
-                        losers: list[int], penalty_seq: int | None) -> None:
+                        losers: list[int], penalty_seq: int | None,
+                        seat: bool = False) -> None:
     """A loss by penalty (outcome ``penalty``, issue 17) cites the Loss of Match bound to
     this match of its loser (BR-PEN-RANK-8) or the loser's disqualification in this round
     (BR-PEN-RANK-9); any other result cites none."""
@@ -163,8 +167,8 @@ def check_penalty_cited(h: MatchState, rnd: RoundState, tab: TableState, outcome
     o = h.officiating
     loser = losers[0] if len(losers) == 1 else None
     lom = any(p.seq == penalty_seq and p.number == loser and p.match
-              and p.round == rnd.number for p in o.pending)
-    dq = o.dq.get(loser) if loser is not None else None
+              and p.round == rnd.number and p.member == seat for p in o.pending)
+    dq = o.dq.get(loser) if loser is not None and not seat else None
     if lom or (dq is not None and dq.seq == penalty_seq and dq.round == rnd.number):
         return
     raise RuleError("BR-PEN-RANK-8", f"round {rnd.number} table {tab.table}: a loss by "

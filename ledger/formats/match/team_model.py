@@ -42,6 +42,9 @@ class TeamState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     member_of: dict[int, int] = {}
     #: "round/table" → the seat results recorded there, by seat
     seats: dict[str, list[SeatResult]] = {}
+    #: representative → seq of their own disqualification as a member (``member`` on
+    #: ``player_disqualified``, ADR 0026): the team dropped, it is not disqualified
+    own_dq: dict[int, int] = {}
 
 
 def seat_key(round_no: int, table: int) -> str:

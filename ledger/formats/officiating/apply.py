@@ -21,7 +21,7 @@ from ledger.formats.officiating.events import (
     ScoreSheetReissued,
 )
 from ledger.formats.officiating.model import DqRecord, PenaltyRecord, Pending
-from ledger.formats.officiating.rules import binds_now, games_per_match
+from ledger.formats.officiating.rules import binds_now, games_per_match, member_penalty
 from ledger.wire.events import SignedEvent
 
 
@@ -31,23 +31,25 @@ def _penalty(state: TournamentState, ev: SignedEvent, body: PenaltyIssued) -> No
     o = h.officiating
     if not isinstance(body.reissued_seq, msgspec.UnsetType):
         o.reissued.pop(body.number, None)        # BR-PEN-3.18.3: the re-issue is settled
+    member = member_penalty(state, body.number, body.member is True)     # issue 20
     o.penalties.append(PenaltyRecord(
         seq=ev.seq, number=body.number, section=body.infraction,
         group=group(body.infraction), penalty=body.penalty.value, round=body.round,
-        applies_to=body.applies_to, upgrade=body.upgrade))
+        applies_to=body.applies_to, upgrade=body.upgrade, member=member))
     if body.penalty not in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH) or \
             body.applies_to.value == "none":
         return
     match = body.penalty is Penalty.LOSS_OF_MATCH or games_per_match(state) == 1
     now = binds_now(state, body.penalty, body.applies_to)
     rnd = h.rounds[-1] if h.rounds else None
-    if now and match and rnd is not None and rnd.closed_seq is None and \
+    if now and match and not member and rnd is not None and rnd.closed_seq is None and \
             rnd.bye == body.number and rnd.number == body.round and \
             rnd.phase is Phase.SWISS:
         _bye_lost(h, body.number, rnd.number)      # BR-SWISS-7: the bye round is a loss
         return
     o.pending.append(Pending(seq=ev.seq, number=body.number, match=match,
-                             after_round=body.round, round=body.round if now else None))
+                             after_round=body.round, round=body.round if now else None,
+                             member=member))
 
 
 @BOOK.applies(ScoreSheetReissued)
@@ -58,6 +60,9 @@ def _reissued(state: TournamentState, ev: SignedEvent, body: ScoreSheetReissued)
 @BOOK.applies(PlayerDisqualified)
 def _disqualified(state: TournamentState, ev: SignedEvent, body: PlayerDisqualified) -> None:
     h: MatchState = state.fmt
+    if body.member is True and h.teams is not None:   # the representative as a member
+        h.teams.own_dq[body.number] = ev.seq           # (issue 20): the team drops
+        return
     r = h.records.get(body.number)
     rnd = h.rounds[-1] if h.rounds else None
     in_match = rnd is not None and rnd.number == body.round and rnd.closed_seq is None \
@@ -94,12 +99,13 @@ def _bind(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
         return
     seated = {p for t in body.tables for p in t.players}
     bye_lost = False
+    teams = h.teams.member_of if h.teams is not None else {}
     for p in o.pending:
         if p.round is not None or p.after_round >= body.round:
             continue
-        if p.number in seated:
-            p.round = body.round
-        elif lom_on_bye(state, p, body.round, body.bye, body.phase):
+        if (teams.get(p.number) if p.member else p.number) in seated:
+            p.round = body.round           # a member's: their team's table (issue 20)
+        elif not p.member and lom_on_bye(state, p, body.round, body.bye, body.phase):
             p.round = body.round
             if not bye_lost:
                 _bye_lost(h, p.number, body.round)

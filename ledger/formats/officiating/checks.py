@@ -20,7 +20,7 @@ import msgspec
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.apply import find_table
-from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired
+from ledger.formats.match.events import MatchResult, ResultCorrected, ResultRecorded, RoundPaired
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book import guards
 from ledger.formats.officiating.catalogue import Infraction, Penalty, infraction
@@ -30,14 +30,17 @@ from ledger.formats.officiating.events import (
     PlayerDisqualified,
     ScoreSheetReissued,
 )
+from ledger.formats.officiating.model import Pending
 from ledger.formats.officiating.rules import (
     SCORE_SHEET,
     assess,
     auto_raise,
     check_applies_to,
+    check_member_field,
     dq_forced_loss,
     head_judges,
     level,
+    member_penalty,
     ms,
     off,
     reissue_pending,
@@ -60,10 +63,14 @@ def _mismatch(what: str, expected: object, recorded: object) -> RuleError:
 @BOOK.checks(PenaltyIssued)
 def _penalty(state: TournamentState, body: PenaltyIssued, actor: str) -> None:
     h = ms(state)
-    if body.number not in h.records:
+    check_member_field(state, body.number, None if body.member is msgspec.UNSET
+                       else body.member)
+    member = member_penalty(state, body.number, body.member is True)    # issue 20
+    if body.number not in h.records and not member:
         raise RuleError("BR-PEN-RANK-1", f"player {body.number} is not in the event",
                         hint="see 'tourney player list' (registration must be closed)")
-    if body.number in off(state).dq:
+    if body.number in off(state).dq or member and h.teams is not None and (
+            body.number in h.teams.own_dq):
         raise RuleError("BR-PEN-RANK-9", f"player {body.number} is disqualified",
                         hint="no further penalty can change anything")
     inf = infraction(body.infraction)
@@ -74,7 +81,7 @@ def _penalty(state: TournamentState, body: PenaltyIssued, actor: str) -> None:
         raise _mismatch("tournament level", level(state), body.level)
     if body.round != round_now(state):
         raise _mismatch("round", round_now(state), body.round)
-    a = assess(state, body.number, inf, body.penalty)
+    a = assess(state, body.number, inf, body.penalty, member)
     if body.prior != a.prior:
         raise _mismatch(f"prior penalties in group {inf.group}", a.prior, body.prior)
     if body.upgrade != a.upgrade:
@@ -87,7 +94,7 @@ def _penalty(state: TournamentState, body: PenaltyIssued, actor: str) -> None:
         raise RuleError("BR-PEN-GEN-2", f"{body.penalty.value} for {inf.section} needs a "
                         f"justification: {why}", hint="pass --justification TEXT")
     _score_sheet(state, body, inf)
-    check_applies_to(state, body.number, body.penalty, body.applies_to)
+    check_applies_to(state, body.number, body.penalty, body.applies_to, member)
     if body.penalty in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
         if body.report_to not in head_judges(state):
             raise RuleError("BR-PEN-RANK-7", f"a {body.penalty.value} must be reported to a "
@@ -146,7 +153,10 @@ def _disqualified(state: TournamentState, body: PlayerDisqualified, actor: str) 
     if body.number not in h.records and (h.teams is None or body.number not in
                                          h.teams.member_of):   # a team's member (issue 20)
         raise RuleError("BR-PEN-RANK-9", f"player {body.number} is not in the event")
-    if body.number in off(state).dq:
+    check_member_field(state, body.number, None if body.member is msgspec.UNSET
+                       else body.member)
+    own = h.teams.own_dq if h.teams is not None else {}
+    if body.number in (own if body.member is True else off(state).dq):
         raise RuleError("BR-PEN-RANK-9", f"player {body.number} is already disqualified")
     infraction(body.infraction)
     if not body.reason.strip():
@@ -159,7 +169,7 @@ def _disqualified(state: TournamentState, body: PlayerDisqualified, actor: str) 
         raise _mismatch("after_event", over, body.after_event)
 
 
-def _games_against(body: ResultRecorded | ResultCorrected, players: list[int],
+def _games_against(body: MatchResult, players: list[int],
                    number: int) -> int | None:
     if isinstance(body.games, msgspec.UnsetType) or len(body.games) < 2:
         return None
@@ -175,18 +185,28 @@ def _result_guard(state: TournamentState, body: ResultRecorded | ResultCorrected
     tab = find_table(h, body.round, body.table)
     if tab is None:
         return
-    for p in tab.players:
+    team = h.teams is not None       # a team table: members' and LoG effects are seats'
+    check_effects(state, body, tab.players, {p: [
+        x for x in o.pending if x.number == p and x.round == body.round and not x.member
+        and (x.match or not team)] for p in tab.players})
+
+
+def check_effects(state: TournamentState, body: MatchResult, players: list[int],
+                  bound: dict[int, list[Pending]]) -> None:
+    """A result keeps the losses its players owe: the LoM / LoG effects ``bound`` to this
+    match of each player (TC-21) and a disqualification during it (TC-23)."""
+    o = off(state)
+    for p in players:
         lost = p in body.losers and body.winner != p
-        bound = [x for x in o.pending if x.number == p and x.round == body.round]
-        for x in bound:
+        for x in bound[p]:
             if x.match and not lost:
                 raise RuleError("BR-PEN-RANK-8", f"the penalty of seq {x.seq} makes this "
                                 f"match a loss for player {p}",
                                 hint=f"record --concession {p} (the loss the penalty gives)",
                                 finding="penalty_not_applied")
-        games = sum(1 for x in bound if not x.match)
+        games = sum(1 for x in bound[p] if not x.match)
         if games:
-            against = _games_against(body, tab.players, p)
+            against = _games_against(body, players, p)
             if against is not None and against < games:
                 raise RuleError("BR-PEN-RANK-7", f"player {p} has {games} game loss(es) by "
                                 f"penalty in this match but the score gives the opponent "
@@ -202,6 +222,18 @@ def _result_guard(state: TournamentState, body: ResultRecorded | ResultCorrected
                             "during this match: it is a loss, and no correction turns it",
                             hint=f"record or correct it as a loss for {p} "
                                  f"(--concession {p})", finding="penalty_not_applied")
+
+
+def check_seat_effects(state: TournamentState, body: MatchResult, fighters: list[int],
+                       teams: list[int]) -> None:
+    """A seat's result (issue 20) keeps its fighters' own LoM / LoG effects bound to this
+    round, and each team's Loss of Game (a team's penalty applies to each member,
+    BR-TEAM-6: each member's seat loses the game)."""
+    o = off(state)
+    check_effects(state, body, fighters, {f: [
+        x for x in o.pending if x.round == body.round and (
+            x.member and x.number == f or not x.member and not x.match and x.number == t)]
+        for f, t in zip(fighters, teams, strict=True)})
 
 
 guards(ResultRecorded)(_result_guard)

@@ -81,6 +81,12 @@ def amend_result(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     exactly as a result entry is (``decided_result``: game score, time-up, draw …);
     ``winner`` / ``double_loss`` / ``draw`` the plain shapes of before."""
     st = t.state
+    if entry is not None and entry.get("seat") is not None:    # a team table's seat
+        before = copy.deepcopy(st)                             # (issue 20, BR-TEAM-7)
+        row = amendable(st, round_no, table)
+        evs = plugin_of(t).amend_seat(t, signer, time, round_no=round_no, table=table,
+                                      reason=reason, **entry)
+        return evs, effect_report(before, t.state, round_no, row.players)
     row = amendable(st, round_no, table)
     games: list[int] | None = None
     if entry is not None:

@@ -56,6 +56,10 @@ class PenaltyIssued(Body, frozen=True, kw_only=True):
     #: LoM automatically (penalties recorded on score sheets, AMB-B21)
     reissued_seq: int | msgspec.UnsetType = msgspec.UNSET
     raised_from: Penalty | msgspec.UnsetType = msgspec.UNSET
+    #: a team event (issue 20): ``True`` when ``number`` — the team's representative,
+    #: whose number also names the team — is penalised as a member, not the team
+    #: (BR-TEAM-6; ADR 0026); absent otherwise (another member's number names the member)
+    member: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class PlayerDisqualified(Body, frozen=True, kw_only=True):
@@ -70,6 +74,9 @@ class PlayerDisqualified(Body, frozen=True, kw_only=True):
     standing_revoked: bool
     prize_policy: PrizePolicy
     after_event: bool = False
+    #: a team event (issue 20): ``True`` when the representative is disqualified as a
+    #: member (the team drops, BR-DROP-4), not the team; absent otherwise (ADR 0026)
+    member: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class ScoreSheetReissued(Body, frozen=True, kw_only=True):

@@ -39,6 +39,8 @@ class PenaltyRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     round: int
     applies_to: AppliesTo = AppliesTo.NONE
     upgrade: bool = False
+    #: a team member's own penalty (issue 20, BR-TEAM-6): ``number`` is the fighter
+    member: bool = False
 
 
 class Pending(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -51,6 +53,9 @@ class Pending(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     match: bool
     after_round: int
     round: int | None = None
+    #: a team member's own LoG / LoM (issue 20): it decides the member's seat, not the
+    #: team's match (``number`` is the fighter)
+    member: bool = False
 
 
 class DqRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):

@@ -21,6 +21,7 @@ from ledger.errors import RuleError
 from ledger.formats.match.departure import both_out
 from ledger.formats.match.model import MatchState, RoundState, Status, TableState
 from ledger.formats.match.plan import current_round_number, open_round
+from ledger.formats.match.team_model import seat_key
 from ledger.formats.officiating.catalogue import (
     Infraction,
     Penalty,
@@ -63,10 +64,66 @@ def games_per_match(state: TournamentState) -> int:
     return 3 if fmt is not None and fmt.params.get("match_format") == "BO3" else 1
 
 
-def prior(state: TournamentState, number: int, group: str) -> list[PenaltyRecord]:
+def prior(state: TournamentState, number: int, group: str,
+          member: bool = False) -> list[PenaltyRecord]:
     """This player's earlier penalties in ``group`` in this tournament (BR-PEN-RANK-2/6;
-    penalties last only until the end of their tournament, so one log is the scope)."""
-    return [p for p in off(state).penalties if p.number == number and p.group == group]
+    penalties last only until the end of their tournament, so one log is the scope).  A
+    team member's (issue 20): their own and their team's, since a penalty given to a team
+    applies to each member (BR-TEAM-6); a team's: the team's own, not its members'."""
+    h = ms(state)
+    team = h.teams.member_of.get(number) if member and h.teams is not None else None
+    return [p for p in h.officiating.penalties if p.group == group and (
+        p.number == number and p.member == member
+        or p.number == team and not p.member)]
+
+
+def member_penalty(state: TournamentState, number: int, flag: bool) -> bool:
+    """Issue 20 (BR-TEAM-6, ADR 0026): a penalty is a team member's own — its effect on
+    the member's seat — when ``number`` is a member other than the representative (whose
+    number names the team), or the representative with ``member`` recorded."""
+    teams = ms(state).teams
+    if teams is None:
+        return False
+    return flag or (number in teams.member_of and number not in teams.teams)
+
+
+def check_member_field(state: TournamentState, number: int, member: object) -> None:
+    """``member`` on a penalty or disqualification (issue 20) tells the representative's
+    own from the team's: recorded only there, as true (one encoding for each meaning)."""
+    if member is not True and member is not None:
+        raise RuleError("BR-TEAM-6", "'member' is recorded only as true",
+                        finding="penalty_mismatch")
+    teams = ms(state).teams
+    if member is True and (teams is None or number not in teams.teams):
+        raise RuleError("BR-TEAM-6", f"#{number} is not a team's representative: 'member' "
+                        "is only for the representative of a team event, whose number also "
+                        "names the team", hint="omit --member (another member's number "
+                        "names the member)", finding="penalty_mismatch")
+
+
+def member_seat(state: TournamentState, number: int
+                ) -> tuple[RoundState, TableState, int] | None:
+    """Member ``number``'s open-round team table without a team result, and their seat
+    (position k, BR-TEAM-2), when that seat has no result yet."""
+    teams = ms(state).teams
+    team = None if teams is None else teams.member_of.get(number)
+    found = None if team is None else seated(state, team)
+    if teams is None or team is None or found is None:
+        return None
+    rnd, tab = found
+    k = teams.teams[team].members.index(number) + 1
+    done = any(r.seat == k for r in teams.seats.get(seat_key(rnd.number, tab.table), []))
+    return None if done else (rnd, tab, k)
+
+
+def _seated(state: TournamentState, number: int, member: bool) -> object | None:
+    return member_seat(state, number) if member else seated(state, number)
+
+
+def _future(state: TournamentState, number: int, member: bool) -> bool:
+    teams = ms(state).teams
+    team = teams.member_of.get(number) if member and teams is not None else None
+    return has_future_match(state, number if team is None else team)
 
 
 def upgrade_ceiling(priors: list[PenaltyRecord]) -> Penalty | None:
@@ -113,9 +170,9 @@ def auto_raise(state: TournamentState, number: int, inf: Infraction,
 
 
 def assess(state: TournamentState, number: int, inf: Infraction,
-           penalty: Penalty) -> Assessment:
+           penalty: Penalty, member: bool = False) -> Assessment:
     lvl = level(state)
-    priors = prior(state, number, inf.group)
+    priors = prior(state, number, inf.group, member)
     ceiling = upgrade_ceiling(priors)
     if inf.section == SCORE_SHEET and reissue_pending(state, number) is not None:
         rng: Range | None = REISSUED
@@ -187,14 +244,17 @@ def has_future_match(state: TournamentState, number: int) -> bool:
     return rec.status in (Status.ACTIVE, Status.CUT) and rec.cut_finish is None
 
 
-def default_applies_to(state: TournamentState, number: int, penalty: Penalty) -> AppliesTo:
+def default_applies_to(state: TournamentState, number: int, penalty: Penalty,
+                       member: bool = False) -> AppliesTo:
+    """A member's LoG / LoM (issue 20) lands on the member's seat: the seat in progress,
+    else the member's next seat (a team's bye has no seats: it waits for one)."""
     if penalty not in (Penalty.LOSS_OF_GAME, Penalty.LOSS_OF_MATCH):
         return AppliesTo.NONE
     lom = penalty is Penalty.LOSS_OF_MATCH
-    if seated(state, number) is not None or lom and (holds_bye(state, number)
-                                                     or forfeit_winner(state, number)):
+    if _seated(state, number, member) is not None or lom and not member and (
+            holds_bye(state, number) or forfeit_winner(state, number)):
         return AppliesTo.CURRENT_MATCH if lom else AppliesTo.CURRENT_GAME
-    if has_future_match(state, number):
+    if _future(state, number, member):
         return AppliesTo.NEXT_MATCH if lom else AppliesTo.FIRST_GAME_OF_NEXT_MATCH
     return AppliesTo.NONE
 
@@ -207,32 +267,31 @@ _ALLOWED = {
 
 
 def check_applies_to(state: TournamentState, number: int, penalty: Penalty,
-                     applies_to: AppliesTo) -> None:
-    """BR-PEN-RANK-7/8 and AMB-B20: where this LoG / LoM may take effect."""
+                     applies_to: AppliesTo, member: bool = False) -> None:
+    """BR-PEN-RANK-7/8 and AMB-B20: where this LoG / LoM may take effect (a team
+    member's: on their seat, issue 20)."""
+    at = _seated(state, number, member)
+    bye = not member and (holds_bye(state, number) or forfeit_winner(state, number))
     allowed = _ALLOWED.get(penalty, {AppliesTo.NONE})
     if applies_to not in allowed:
         raise RuleError("AMB-B20", f"a {penalty.value} cannot apply to {applies_to.value}",
                         hint="allowed: " + ", ".join(sorted(a.value for a in allowed)))
     current = applies_to in (AppliesTo.CURRENT_GAME, AppliesTo.CURRENT_MATCH)
-    on_bye = applies_to is AppliesTo.CURRENT_MATCH and (holds_bye(state, number)
-                                                        or forfeit_winner(state, number))
-    if current and seated(state, number) is None and not on_bye:
+    on_bye = applies_to is AppliesTo.CURRENT_MATCH and bye
+    if current and at is None and not on_bye:
         raise RuleError("BR-PEN-RANK-8", f"player {number} is not in a match without a "
                         "result now", hint="between matches the penalty applies to the next "
                         "match (--applies-to next_match / first_game_of_next_match)")
-    if applies_to is AppliesTo.NEXT_GAME and seated(state, number) is None \
-            and games_per_match(state) > 1:
+    if applies_to is AppliesTo.NEXT_GAME and at is None and games_per_match(state) > 1:
         raise RuleError("AMB-B20", "next_game is the next game of a match in progress",
                         hint="between matches use first_game_of_next_match")
     future = applies_to in (AppliesTo.NEXT_MATCH, AppliesTo.FIRST_GAME_OF_NEXT_MATCH) or (
         applies_to is AppliesTo.NEXT_GAME and games_per_match(state) == 1)
-    if future and not has_future_match(state, number):
+    if future and not _future(state, number, member):
         raise RuleError("AMB-B20", f"player {number} has no further match in this event",
                         hint="record it with --applies-to none: it changes no result")
     if applies_to is AppliesTo.NONE and penalty in _ALLOWED and (
-            seated(state, number) is not None or holds_bye(state, number)
-            or forfeit_winner(state, number)
-            or has_future_match(state, number)):
+            at is not None or bye or _future(state, number, member)):
         raise RuleError("BR-PEN-RANK-7", f"player {number} still has a match: a "
                         f"{penalty.value} changes a result", hint="choose --applies-to")
 
