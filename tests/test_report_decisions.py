@@ -120,3 +120,26 @@ def test_audit_flags_forged_rejections_and_own_drops(tmp_path: Path) -> None:
                               time="2026-03-01T09:00:30.000000Z")]
     assert open_leaf(ok[-1][1]).body.credential == ca
     assert not {c for c, s in _codes(tmp_path, ok) if s == len(ok)}
+
+
+def test_the_station_closes_the_round_its_last_agreed_result_completes(
+        tmp_path: Path) -> None:
+    """Under ``self_report_policy=auto`` the station's result of the round's last table
+    also closes the round (the format's ``round_closed``, fully derived: REPORT-9 lets a
+    station sign the format's ``derived_kinds``); the audit re-derives it."""
+    from ledger.core.reports import queue
+    from server.station import _agreed
+    from tests.test_reports import AutoEvent
+
+    ev = AutoEvent(tmp_path / "a.db")
+    ev.pair()
+    rows = queue(ev.state(), 1)
+    for r in rows:
+        for n in r.players:
+            ev.issue(n)
+            ev.report(n, {"winner": str(r.players[0])})
+        ev.write(lambda t, now, r=r: _agreed(t, now, STATION, 1, r.table))
+    kinds = [open_leaf(leaf).kind for _v, leaf in ev.rows()]
+    assert kinds.count("result_recorded") == len(rows) and kinds[-1] == "round_closed"
+    assert open_leaf(ev.rows()[-1][1]).actor == STATION.key_id
+    assert not {c for c, _ in _codes(tmp_path, ev.rows())} - {"no_checkpoint"}

@@ -110,3 +110,62 @@ def test_a_database_that_goes_away_leaves_pages_not_live_then_recovers(
             str(t["players"][1]), "--key", "hj.pem")
         wait_until(lambda: f"#{t['players'][1]} wins" in get(base + "/pairings").text, 5)
         assert "Not live" not in get(base + "/pairings").text
+
+
+def test_two_reporting_servers_never_record_one_table_twice(tmp_path: Path) -> None:
+    """Issue 19: with ``self_report_policy=auto`` the two players of every table report at
+    the same moment, one through each of two server processes over one PostgreSQL
+    database; each table's result is recorded exactly once (citing both reports) and the
+    audit is clean."""
+    import csv
+    import re
+    import threading
+
+    import httpx
+
+    from tests.test_serve_reports import _win_choice
+
+    log = f"live-{uuid.uuid4().hex[:10]}"
+    cli, doc = _open(tmp_path, pg_url(), log, "--another-event", "--self-report-policy", "auto")
+    cli("keys", "new", "--name", "Live server", "--out", "station.pem")
+    cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
+        "station.pem.pub", "--key", "hj.pem")
+    cli("player", "cards", "--url", "http://venue.invalid/", "--out", "cards.html", "--csv",
+        "cards.csv", "--key", "hj.pem")
+    with open(tmp_path / "cards.csv", newline="") as f:
+        tokens = {int(r["number"]): r["url"].rsplit("/c/", 1)[1] for r in csv.DictReader(f)}
+    c = _win_choice()
+    station = ("--station-key", "station.pem")
+    with serve_process(tmp_path, cli.env, serve_args=station) as (a, _pa), \
+            serve_process(tmp_path, cli.env, serve_args=station) as (b, _pb):
+        phones = {}
+        for t in doc["tables"]:
+            for base, n in zip((a, b), t["players"]):
+                phone = httpx.Client(base_url=base, timeout=20)
+                assert phone.get(f"/c/{tokens[n]}").status_code == 303
+                page = phone.get("/report").text
+                csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+                assert csrf is not None, page
+                phones[n] = (phone, base, csrf.group(1), t["players"][0])
+        go = threading.Barrier(len(phones))
+        codes: dict[int, int] = {}
+
+        def report(n: int) -> None:
+            phone, base, csrf, winner = phones[n]
+            go.wait()
+            codes[n] = phone.post("/report", data={"csrf": csrf, "choice": str(c),
+                                                   f"c{c}.winner": str(winner)},
+                                  headers={"Origin": base}).status_code
+
+        threads = [threading.Thread(target=report, args=(n,)) for n in phones]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+        assert set(codes.values()) == {303}, codes
+    events = [leaf["event"] for leaf in cli("log", "--json").doc]
+    results = [e for e in events if e["kind"] == "result_recorded"]
+    tables = [e["body"]["table"] for e in results]
+    assert sorted(tables) == sorted(t["table"] for t in doc["tables"]), tables
+    assert all(len(e["body"]["reports"]) == 2 for e in results)
+    cli("audit", "verify", "--tournament", log)

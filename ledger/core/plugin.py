@@ -160,6 +160,12 @@ class FormatPlugin:
     def roles_for(self, kind: str) -> frozenset[Role] | None:
         return self.book.permissions.get(kind)
 
+    #: kinds whose whole body the format's rules determine from the state (the command
+    #: side and the audit derive it and refuse any other), so that signing one adds no
+    #: authority: a station that records an agreed result may sign them when that result
+    #: completes a round (ADR 0027, REPORT-9)
+    derived_kinds: frozenset[str] = frozenset()
+
     def has_left(self, state: TournamentState, number: int) -> bool:
         """Whether a registered player has withdrawn from the event (dropped, disqualified,
         declared forfeit): such a player is outside the active roster that player draws

@@ -141,6 +141,8 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
         check_station_result(state, body, actor)   # REPORT-11/12 (instead of the roles)
     elif own and Role.STATION in state.active_roles(actor):
         pass                                       # a player's own act (REPORT-15)
+    elif Role.STATION in state.active_roles(actor) and _derived(state, body):
+        pass                 # fully derived from the state, so checked instead (REPORT-9)
     elif not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
         if isinstance(cites, list):
@@ -156,6 +158,11 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
     elif core is None:
         raise RuleError("RULES-8", f"{body.KIND.value} belongs to a format that is not "
                         "known here", finding="unknown_format")
+
+
+def _derived(state: TournamentState, body: Body) -> bool:
+    plugin = plugin_for(state.format.id if state.format else None)
+    return plugin is not None and body.KIND.value in plugin.derived_kinds
 
 
 def _check_key(kid: str, public_key: str) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.plugin import FormatPlugin
 from ledger.formats.match import vocab, words
-from ledger.formats.match.events import RoundPaired
+from ledger.formats.match.events import MatchKind, RoundPaired
 from ledger.formats.match.model import has_left
 from ledger.formats.officiating.events import PairingOverridden, PairingVoided
 
@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 
 class MatchFormat(FormatPlugin):
+    #: a round's close (its standings summary) and the champion the bracket leaves are
+    #: fully derived and re-derived by the audit (ADR 0027: a station may sign them)
+    derived_kinds = frozenset({MatchKind.ROUND_CLOSED.value, MatchKind.CHAMPION_DECLARED.value})
+
     def has_left(self, state: TournamentState, number: int) -> bool:
         return has_left(state.fmt, number)
 
