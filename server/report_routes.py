@@ -156,7 +156,11 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
                             headers={"Content-Disposition":
                                      f'attachment; filename="receipt-{seq}.json"'})
-        return page("receipt.html", 200, doc=doc,
+        ev = json.loads(leaf)["event"]
+        off = hub.follower.state.officials.get(ev.get("actor", ""))
+        return page("receipt.html", 200, doc=doc, kind=ev.get("kind"),
+                    signer=off.name if off else ev.get("actor"),
+                    code=f"R{seq}-{digest[:16]}",
                     event=json.dumps(json.loads(leaf), indent=1, ensure_ascii=False))
 
     async def included(request: Request) -> Response:

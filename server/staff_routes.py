@@ -170,5 +170,5 @@ def _shown(given: dict[str, str], labels: dict[int, str]) -> str:
     parts = []
     for k, v in given.items():
         name = labels.get(int(v)) if v.isdigit() and len(v) < 10 else None
-        parts.append(f"{k}: {name} (#{v})" if name else f"{k}: {v}")
+        parts.append(f"{k}: {name}" if name else f"{k}: {v}")
     return ", ".join(parts)

@@ -183,3 +183,89 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
             f"() => document.querySelector('#live').innerText.includes('#{a} wins')",
             timeout=3000)
         _shot(wall, "report-result-on-the-wall")
+
+
+def test_disagreeing_phones_reach_the_staff_page_and_a_decision_settles_them(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19 in the browser: two phones report different winners; the head judge's
+    staff card opens the staff page, which shows both reports side by side; one tap
+    records the right one (signed with the head judge's own key, citing both); that
+    closes the round, the server checkpoints at once, and the receipt's proof downloaded
+    from the player's phone verifies offline with ``tourney audit proof``.  A forged post
+    (no form token) and a replayed report are refused."""
+    import csv
+
+    from tests.test_cli_contract import CLOCK
+    from tests.test_serve_reports import reporting_event
+
+    monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
+    cli, doc, tokens = reporting_event(tmp_path)
+    hj = next(o["key_id"] for o in cli("official", "list", "--json").doc["officials"]
+              if "head_judge" in o["roles"])
+    cli("official", "card", hj, "--url", "http://venue.invalid/", "--out", "hj-card.html",
+        "--csv", "hj-card.csv", "--key", "hj.pem")
+    with open(tmp_path / "hj-card.csv", newline="") as f:
+        staff = next(csv.DictReader(f))["url"].rsplit("/c/", 1)[1]
+    t1, t2 = doc["tables"]
+    a, b = t1["players"]
+    cli("result", "record", "--round", "1", "--table", str(t2["table"]), "--winner",
+        str(t2["players"][0]), "--key", "sk.pem")
+    with running(cli.ledger, station_key=tmp_path / "station.pem",
+                 staff_keys=(tmp_path / "hj.pem",)) as (base, _hub):
+        phones = {}
+        for me, winner in ((a, a), (b, b)):
+            ctx = browser.new_context(viewport=PHONE, accept_downloads=True)
+            phone = ctx.new_page()
+            phone.goto(f"{base}/c/{tokens[me]}")
+            phone.goto(base + "/report")
+            box = phone.locator("fieldset", has_text="won the game").first
+            box.locator("input[type=radio]").check()
+            box.locator("select[name$=\".winner\"]").select_option(str(winner))
+            phone.click("button[type=submit]")
+            phone.wait_for_url(re.compile(r".*/receipt/\d+$"))
+            phones[me] = (ctx, phone, phone.url)
+        # a replay of the same report (a double tap, a retry): refused in plain words
+        _ctx, pa, receipt_a = phones[a]
+        pa.go_back()
+        pa.wait_for_url(base + "/report")
+        pa.locator("fieldset", has_text="won the game").first.locator(
+            "input[type=radio]").check()
+        pa.locator("fieldset", has_text="won the game").first.locator(
+            "select[name$=\".winner\"]").select_option(str(a))
+        pa.click("button[type=submit]")
+        assert "already reported exactly this" in pa.inner_text("main")
+        # a forged post with the phone's cookies but no form token
+        forged = phones[b][0].request.post(base + "/report", form={"choice": "0"},
+                                           headers={"Origin": base})
+        assert forged.status == 403
+        desk = browser.new_context(viewport=DESKTOP).new_page()
+        desk.goto(f"{base}/c/{staff}")
+        desk.wait_for_url(base + "/staff")
+        assert "1 conflicting" in desk.inner_text("main")
+        section = desk.locator(f"section#t{t1['table']}")
+        assert section.locator(".rep").count() == 2
+        assert _fits(desk)
+        _shot(desk, "staff-queue-conflict")
+        section.locator(".rep", has_text=f"#{b}").first.locator(
+            "button", has_text="Record this result").click()
+        desk.wait_for_url(re.compile(r".*/staff\?done=\d+$"))
+        _shot(desk, "staff-queue-decided")
+        staff_phone = browser.new_context(viewport=PHONE).new_page()
+        staff_phone.goto(f"{base}/c/{staff}")
+        _shot(staff_phone, "staff-queue-phone")
+        assert _fits(staff_phone)
+        # the player's receipt upgrades to a proof: download it and check it offline
+        pa.goto(receipt_a)
+        with pa.expect_download() as dl:
+            pa.click("text=the proof that it is in the log")
+        path = tmp_path / "proof.json"
+        dl.value.save_as(path)
+        for ctx, _p, _u in phones.values():
+            ctx.close()
+    events = [leaf["event"] for leaf in cli("log", "--json").doc]
+    decided = [e for e in events if e["kind"] == "result_recorded"
+               and e["body"]["table"] == t1["table"]]
+    assert decided[0]["actor"] == hj and decided[0]["body"]["winner"] == b
+    assert len(decided[0]["body"]["reports"]) == 2
+    cli("audit", "proof", str(path))
+    cli("audit", "verify", str(cli.ledger))
