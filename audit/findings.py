@@ -127,6 +127,8 @@ CODES: dict[str, Severity] = {
     "player_report_duplicate": Severity.ERROR,     # REPORT-8
     "report_rejection_invalid": Severity.ERROR,    # REPORT-14
     "player_act_credential": Severity.ERROR,       # REPORT-15
+    "device_key_invalid": Severity.ERROR,          # REPORT-16
+    "player_report_device_sig": Severity.ERROR,    # REPORT-17
     "result_citation_invalid": Severity.ERROR,     # REPORT-10
     "station_result_invalid": Severity.ERROR,      # REPORT-11/12
 }

@@ -86,6 +86,13 @@ def serve(
         help="A scorekeeper's, judge's or head judge's private key (repeatable): decisions "
              "on the staff page (/staff) are signed with the deciding official's own key "
              "(docs/LIVE.md).")] = None,
+    tls_cert: Annotated[Path | None, typer.Option(
+        "--tls-cert", metavar="FILE", show_default=False,
+        help="Serve HTTPS with this certificate (PEM; with --tls-key): phones may then hold "
+             "their own key for their reports (docs/LIVE.md).")] = None,
+    tls_key: Annotated[Path | None, typer.Option(
+        "--tls-key", metavar="FILE", show_default=False,
+        help="The certificate's private key (PEM).")] = None,
     server: Annotated[str, typer.Option(
         "--server", metavar="uvicorn|granian",
         help="The ASGI server: uvicorn (installed), or granian (pip install granian: "
@@ -118,6 +125,15 @@ def serve(
         except ImportError:
             raise UsageError("granian is not installed",
                              hint="pip install granian, or leave out --server") from None
+    if (tls_cert is None) != (tls_key is None):
+        raise UsageError("HTTPS needs both --tls-cert and --tls-key",
+                         hint="pass both PEM files, or neither for plain HTTP")
+    for path in (tls_cert, tls_key):
+        if path is not None and not path.is_file():
+            raise UsageError(f"{path} is not a file", hint="pass the PEM file's path")
+    if tls_cert is not None and server == "granian":
+        raise UsageError("--tls-cert works with the default server only",
+                         hint="leave out --server granian")
     if staff_key and station_key is None:
         raise UsageError("--staff-key needs --station-key (the staff page belongs to the "
                          "reporting server)", hint="add --station-key station.pem")
@@ -125,7 +141,8 @@ def serve(
     port = int(sock.getsockname()[1])
     try:
         hub = Hub(location, s.g.tournament,
-                  url=url or f"http://{lan_address() if host in ('0.0.0.0', '::') else host}"
+                  url=url or f"{'https' if tls_cert else 'http'}://"
+                             f"{lan_address() if host in ('0.0.0.0', '::') else host}"
                              f":{port}/", reporting=station_key is not None)
     except BaseException:
         sock.close()
@@ -161,7 +178,9 @@ def serve(
         return
     config = uvicorn.Config(create_app(hub, qr_page=page, station=station),
                             log_level="warning",
-                            access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+                            access_log=False, lifespan="on", timeout_graceful_shutdown=2,
+                            ssl_certfile=str(tls_cert) if tls_cert else None,
+                            ssl_keyfile=str(tls_key) if tls_key else None)
     uvicorn.Server(config).run(sockets=[sock])
 
 

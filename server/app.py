@@ -367,7 +367,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
               Route("/c/{token}", card), Route("/me", me),
               Route("/round/{n}", round_), Route("/proof/{n}.json", proof),
               Route("/live", live), Route("/health", health), Route("/qr", qr),
-              Route("/style.css", static), Route("/live.js", static)]
+              Route("/style.css", static), Route("/live.js", static),
+              Route("/report.js", static)]
     routes += [Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify")]
     if station is not None:
         from server.report_routes import report_routes

@@ -62,15 +62,17 @@ def environment() -> Any:
 
 
 def static_files() -> dict[str, Page]:
-    """``/style.css`` (the site's sheet and the live additions) and ``/live.js``, with an
-    ETag of their content."""
+    """``/style.css`` (the site's sheet and the live additions), ``/live.js`` and
+    ``/report.js`` (a phone-held key signs reports), with an ETag of their content."""
     from projections.site import TEMPLATES as SITE_TEMPLATES
 
     out = {}
     css = (SITE_TEMPLATES / "style.css").read_bytes() + (TEMPLATES / "live.css").read_bytes()
     js = (TEMPLATES / "live.js").read_bytes()
+    report_js = (TEMPLATES / "report.js").read_bytes()
     for name, body, ctype in (("style.css", css, "text/css; charset=utf-8"),
-                              ("live.js", js, "text/javascript; charset=utf-8")):
+                              ("live.js", js, "text/javascript; charset=utf-8"),
+                              ("report.js", report_js, "text/javascript; charset=utf-8")):
         out[name] = _page(body, hashlib.sha256(body).hexdigest()[:16], ctype)
     return out
 

@@ -65,6 +65,7 @@ TOO_MANY = "Too many refused attempts from your card in the last minute; wait a 
 
 #: the kinds the live server writes, and so gives receipts for
 RECEIPTED = (b'"kind":"result_reported"', b'"kind":"report_rejected"',
+             b'"kind":"device_key_bound"',
              b'"kind":"player_dropped"', b'"kind":"result_recorded"',
              b'"kind":"seat_result_recorded"')
 
@@ -77,7 +78,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
     def page(name: str, status: int = 200, cookies: dict[str, str] | None = None,
              **kw: Any) -> Response:
         pages = hub.pages
-        ctx = {"mine": None, "aside": None, **kw}
+        ctx = {"mine": None, "aside": None, "credential": None, "device": False, **kw}
         body = pages.env.get_template(name).render(**pages.common("find"), **ctx)
         resp = Response(body, status_code=status, media_type=HTML, headers=PRIVATE)
         for k, v in (cookies or {}).items():
@@ -102,8 +103,10 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number) \
             if where else None
         aside = st.reports.set_aside.get(where[0], {}).get(number) if where else None
+        cred = st.reports.live_player.get(number)
         return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=problem, form=f,
-                    number=number, csrf=csrf, mine=mine, aside=aside)
+                    number=number, csrf=csrf, mine=mine, aside=aside, credential=cred,
+                    device=cred is not None and cred in st.reports.devices)
 
     async def submit(request: Request) -> Response:
         number, token = holder(request)
@@ -126,8 +129,19 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
                 raise UsageError("you have no table to report in the posted round",
                                  hint="see the desk")
             given = given_from_form(state, fields)
+            sig = fields.get("device_sig") or None
+            if sig is None and cred in state.reports.devices:
+                # REPORT-17: this card's reports carry its phone's signature — the page's
+                # script signs the statement with the key this phone holds and posts again
+                from ledger.core.report_rules import report_statement
+
+                statement = report_statement(state.log, where[0], where[1], number, cred,
+                                             given).decode("utf-8")
+                keep = {k: v for k, v in fields.items() if k not in ("device_sig",)}
+                return page("sign.html", 200, fields=keep, statement=statement,
+                            credential=cred, number=number)
             ev = await asyncio.wrap_future(station.submit(
-                *station.report_commands(where[0], where[1], number, cred, given)))
+                *station.report_commands(where[0], where[1], number, cred, given, sig)))
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             f = form_for(state, *where, hub.pages.data.labels) if where else None
@@ -181,8 +195,31 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         return Response(p.body, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="report-{seq}-proof.json"'})
 
+    async def bind(request: Request) -> Response:
+        """``POST /bind``: the phone's public key bound to the card (REPORT-16)."""
+        number, _token = holder(request)
+        fields = await read_form(request)
+        if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
+                       request.headers.get("origin"), request.headers.get("host", "")):
+            return page("report.html", 403, problem="This form is out of date or did not "
+                        "come from this site; open it again.", form=None, number=number)
+        cred = hub.follower.state.reports.live_player.get(number) if number else None
+        if number is None or cred is None:
+            return page("report.html", 403, problem="Scan the QR code on your player card "
+                        "first.", form=None, number=None)
+        key, signer = fields.get("public_key", ""), station.signer
+        try:
+            await asyncio.wrap_future(station.submit(
+                lambda t, now: t.bind_device_key(cred, number, key, signer, now)))
+        except (RuleError, UsageError) as err:
+            station.refusals.fail(f"p{number}")
+            return page("report.html", 422, problem="Not recorded: " + refusal_words(err),
+                        form=None, number=number)
+        return RedirectResponse("/report", status_code=303)
+
     station.check_role(hub.follower.state)
     return [Route("/report", form, methods=["GET"]),
             Route("/report", submit, methods=["POST"]),
+            Route("/bind", bind, methods=["POST"]),
             Route("/receipt/{seq}/proof.json", included),
             Route("/receipt/{seq}", receipt)]

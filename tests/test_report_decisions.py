@@ -7,6 +7,7 @@ station events of both kinds.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ledger.core.credentials import credential_id
 from ledger.core.report_decisions import (
@@ -143,3 +144,86 @@ def test_the_station_closes_the_round_its_last_agreed_result_completes(
     assert kinds.count("result_recorded") == len(rows) and kinds[-1] == "round_closed"
     assert open_leaf(ev.rows()[-1][1]).actor == STATION.key_id
     assert not {c for c, _ in _codes(tmp_path, ev.rows())} - {"no_checkpoint"}
+
+
+# -- a phone-held key (REPORT-16/17) --------------------------------------------------------
+def _phone_key() -> tuple[Any, str]:
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ledger.wire.keys import public_raw
+
+    k = Ed25519PrivateKey.from_private_bytes(bytes([7]) * 32)   # fixed: a test phone
+    return k, base64.b64encode(public_raw(k.public_key())).decode()
+
+
+def _sig(key: Any, ev: Event, table: int, number: int, given: dict[str, str]) -> str:
+    import base64
+
+    from ledger.core.report_rules import report_statement
+
+    msg = report_statement("rp", 1, table, number, credential_id(token(number)), given)
+    return base64.b64encode(key.sign(msg)).decode()
+
+
+def test_a_bound_phone_key_signs_every_report_of_its_card(tmp_path: Path) -> None:
+    from ledger.core.report_rules import report_statement
+
+    ev = Event(tmp_path / "r.db")
+    table, a, b = _paired(ev)
+    key, pub = _phone_key()
+    ca = credential_id(token(a))
+    assert report_statement("rp", 1, table, a, ca, {"winner": "3", "games": "2-1"}) == (
+        f"tourney-report/v1\nrp\n1\n{table}\n{a}\n{ca}\ngames=2-1\nwinner=3\n").encode()
+    # REPORT-16: the card's own holder, a real key, not another card's key
+    ev.refused("REPORT-16", lambda t, now: t.bind_device_key(ca, b, pub, STATION, now))
+    ev.refused("REPORT-16", lambda t, now: t.bind_device_key(ca, a, "AAAA", STATION, now))
+    ev.refused("RULES-1.3", lambda t, now: t.bind_device_key(ca, a, pub, SCOREKEEPER, now))
+    # a signature without a bound key is refused too (REPORT-17)
+    given = {"winner": str(a)}
+    ev.refused("REPORT-17", lambda t, now: t.report_result(
+        1, table, a, ca, given, STATION, now, _sig(key, ev, table, a, given)))
+    ev.write(lambda t, now: t.bind_device_key(ca, a, pub, STATION, now))
+    ev.refused("REPORT-16", lambda t, now: t.bind_device_key(
+        credential_id(token(b)), b, pub, STATION, now))
+    # REPORT-17: bound, so unsigned, wrongly signed or altered reports are refused
+    ev.refused("REPORT-17", lambda t, now: t.report_result(1, table, a, ca, given, STATION,
+                                                           now))
+    ev.refused("REPORT-17", lambda t, now: t.report_result(
+        1, table, a, ca, given, STATION, now, _sig(key, ev, table, a, {"winner": str(b)})))
+    rep = ev.write(lambda t, now: t.report_result(1, table, a, ca, given, STATION, now,
+                                                  _sig(key, ev, table, a, given)))
+    assert b'"device_sig":"' in rep.leaf
+    # a report of a card with no phone key carries no signature field at all
+    other = ev.report(b, {"winner": str(a)})
+    assert b'"device_sig"' not in other.leaf
+    assert not {c for c, _ in _codes(tmp_path, ev.rows())} - {"no_checkpoint"}
+
+
+def test_audit_flags_reports_without_the_phones_signature(tmp_path: Path) -> None:
+    from ledger.wire.reports import DeviceKeyBound, ResultReported
+
+    ev = Event(tmp_path / "r.db")
+    table, a, b = _paired(ev)
+    key, pub = _phone_key()
+    ca, cb = credential_id(token(a)), credential_id(token(b))
+    ev.write(lambda t, now: t.bind_device_key(ca, a, pub, STATION, now))
+    rows = ev.rows()
+    given = {"winner": str(a)}
+    cases = [
+        (ResultReported(round=1, table=table, number=a, credential=ca, given=given), STATION,
+         "player_report_device_sig"),
+        (ResultReported(round=1, table=table, number=a, credential=ca, given=given,
+                        device_sig=_sig(key, ev, table, a, {"winner": str(b)})), STATION,
+         "player_report_device_sig"),
+        (DeviceKeyBound(credential=cb, number=b, public_key=pub), STATION,
+         "device_key_invalid"),
+        (DeviceKeyBound(credential=cb, number=b, public_key="x"), STATION,
+         "device_key_invalid"),
+        (DeviceKeyBound(credential=cb, number=b, public_key=pub), JUDGE, "role_not_permitted"),
+    ]
+    for body, signer, code in cases:
+        forged = [*rows, chained_next(rows, body, signer, "rp",
+                                      time="2026-03-01T09:00:30.000000Z")]
+        assert (code, len(forged)) in _codes(tmp_path, forged), body

@@ -269,3 +269,54 @@ def test_disagreeing_phones_reach_the_staff_page_and_a_decision_settles_them(
     assert len(decided[0]["body"]["reports"]) == 2
     cli("audit", "proof", str(path))
     cli("audit", "verify", str(cli.ledger))
+
+
+def test_a_phone_held_key_signs_the_players_reports(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19's stretch: on a secure page (here the machine itself; HTTPS elsewhere) a
+    player binds a non-extractable Ed25519 key made by their phone's browser to their card;
+    their reports then carry that key's signature, which the audit verifies; the same card
+    on another phone (no key) cannot report, and nothing is written."""
+    import json
+
+    from tests.helpers.live import ledger_bytes
+    from tests.test_cli_contract import CLOCK
+    from tests.test_serve_reports import reporting_event
+
+    monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
+    cli, doc, tokens = reporting_event(tmp_path)
+    a = doc["tables"][0]["players"][0]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
+        ctx = browser.new_context(viewport=PHONE)
+        phone = ctx.new_page()
+        phone.goto(f"{base}/c/{tokens[a]}")
+        phone.goto(base + "/report")
+        phone.click("#bind button")
+        phone.wait_for_selector("text=Your reports are signed by the key")
+        _shot(phone, "report-phone-key-bound")
+        box = phone.locator("fieldset", has_text="won the game").first
+        box.locator("input[type=radio]").check()
+        box.locator("select[name$=\".winner\"]").select_option(str(a))
+        phone.click("button[type=submit]")
+        phone.wait_for_url(re.compile(r".*/receipt/\d+$"))
+        receipt = json.loads(phone.request.get(phone.url + ".json").text())
+        body = json.loads(receipt["leaf"])["event"]["body"]
+        assert body["number"] == a and len(body["device_sig"]) == 88
+        # the same card on a phone without the key: refused before anything is written
+        other = browser.new_context(viewport=PHONE).new_page()
+        other.goto(f"{base}/c/{tokens[a]}")
+        other.goto(base + "/report")
+        box = other.locator("fieldset", has_text="won the game").first
+        box.locator("input[type=radio]").check()
+        box.locator("select[name$=\".winner\"]").select_option(
+            str(doc["tables"][0]["players"][1]))
+        before = ledger_bytes(cli.ledger)
+        other.click("button[type=submit]")
+        other.wait_for_selector("#sign-problem:not([hidden])")
+        assert "not that phone" in other.inner_text("main")
+        _shot(other, "report-phone-key-missing")
+        assert ledger_bytes(cli.ledger) == before
+        ctx.close()
+    events = [leaf["event"] for leaf in cli("log", "--json").doc]
+    assert [e["kind"] for e in events].count("device_key_bound") == 1
+    cli("audit", "verify", str(cli.ledger))

@@ -191,3 +191,56 @@ def test_kill_9_keeps_every_receipted_report_once(tmp_path: Path) -> None:
     events = [leaf["event"] for leaf in cli("log", "--json").doc]
     reported = [e["seq"] for e in events if e["kind"] == "result_reported"]
     assert sorted(reported) == sorted(seqs) and len(set(seqs)) == len(seqs)
+
+
+def test_the_server_speaks_https_with_a_certificate(tmp_path: Path) -> None:
+    """``--tls-cert/--tls-key``: the pages over HTTPS (where phones may hold their own
+    key); one of the two alone is a usage error that starts nothing."""
+    import datetime
+    import subprocess
+    import sys
+    import time
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    from tests.helpers.live import ROOT, free_port
+
+    cli, _doc, _tokens = reporting_event(tmp_path)
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(1).not_valid_before(now)
+            .not_valid_after(now + datetime.timedelta(days=3650)).sign(key, hashes.SHA256()))
+    (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "key.pem").write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()))
+    alone = cli("serve", "--host", "127.0.0.1", "--port", "0", "--tls-cert", "cert.pem",
+                code=2)
+    assert "both --tls-cert and --tls-key" in alone.err
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1",
+                             "--port", str(port), "--tls-cert", "cert.pem", "--tls-key",
+                             "key.pem", "--station-key", "station.pem"], cwd=tmp_path,
+                            env={**cli.env, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + 30
+        while True:
+            try:
+                r = httpx.get(f"https://127.0.0.1:{port}/health", verify=False, timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > end or proc.poll() is not None:
+                    raise
+                time.sleep(0.1)
+        assert r.status_code == 200 and r.json()["live"] is True
+        assert httpx.get(f"https://127.0.0.1:{port}/report.js", verify=False).status_code \
+            == 200
+    finally:
+        proc.kill()
+        proc.wait(10)

@@ -61,6 +61,7 @@ from ledger.wire.pages import NameStyle, PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
+    DeviceKeyBound,
     ReportRejected,
     ResultReported,
 )
@@ -232,11 +233,20 @@ class Tournament(BaseAggregate[str]):
                                           report=report, reason=reason), signer, time)
 
     def report_result(self, round_no: int, table: int, number: int, credential: str,
-                      given: dict[str, str], signer: Signer, time: str) -> SignedEvent:
-        """A player's report of their table, signed by a station (REPORT-4..8)."""
-        return self.record(ResultReported(round=round_no, table=table, number=number,
-                                          credential=credential, given=dict(given)),
-                           signer, time)
+                      given: dict[str, str], signer: Signer, time: str,
+                      device_sig: str | None = None) -> SignedEvent:
+        """A player's report of their table, signed by a station (REPORT-4..8), with the
+        player's phone signature when their card has a phone key (REPORT-17)."""
+        return self.record(ResultReported(
+            round=round_no, table=table, number=number, credential=credential,
+            given=dict(given), device_sig=msgspec.UNSET if device_sig is None else device_sig),
+            signer, time)
+
+    def bind_device_key(self, credential: str, number: int, public_key: str, signer: Signer,
+                        time: str) -> SignedEvent:
+        """Player ``number``'s phone key bound to their credential (REPORT-16)."""
+        return self.record(DeviceKeyBound(credential=credential, number=number,
+                                          public_key=public_key), signer, time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         if self.state.format is not None:

@@ -3,7 +3,7 @@
 Owns: ``Credential`` (holder, token hash, issued and revoked seq), ``Report`` (one
 ``result_reported``), ``ReportsState`` (one sub-struct of ``TournamentState``, snapshotted
 with it) and its pure transitions ``note_issued``, ``note_revoked``, ``note_reported`` and
-``note_rejected``.
+``note_rejected`` and ``note_bound``.
 Never validates (``ledger.core.report_rules`` does: REPORT-1..9) and never reads a clock.
 
 May import: ``msgspec``.
@@ -40,6 +40,8 @@ class ReportsState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     current: dict[int, dict[int, dict[int, Report]]] = {}
     #: round -> player -> the reason their latest report was set aside (REPORT-14)
     set_aside: dict[int, dict[int, str]] = {}
+    #: credential -> the public key (base64) of the phone bound to it (REPORT-16)
+    devices: dict[str, str] = {}
 
 
 def note_issued(rs: ReportsState, seq: int, credential: str, token_sha256: str,
@@ -78,3 +80,8 @@ def note_rejected(rs: ReportsState, round_no: int, table: int, number: int, seq:
     if number in reps and reps[number].seq == seq:
         del reps[number]
         rs.set_aside.setdefault(round_no, {})[number] = reason
+
+
+def note_bound(rs: ReportsState, credential: str, public_key: str) -> None:
+    """The credential's reports carry the player's own signature from now on."""
+    rs.devices[credential] = public_key

@@ -21,6 +21,7 @@ from ledger.core.decided import is_decided
 from ledger.core.draw import ALGORITHM, draw_v1
 from ledger.core.format_socket import plugin_for, require_plugin
 from ledger.core.report_rules import (
+    check_bound,
     check_citation,
     check_issued,
     check_own_act,
@@ -56,6 +57,7 @@ from ledger.wire.pages import PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
+    DeviceKeyBound,
     ReportRejected,
     ResultReported,
 )
@@ -83,6 +85,7 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.RESULT_REPORTED.value: frozenset({Role.STATION}),                        # REPORT-9
     Kind.REPORT_REJECTED.value: frozenset({Role.SCOREKEEPER, Role.JUDGE,          # REPORT-14
                                            Role.HEAD_JUDGE}),
+    Kind.DEVICE_KEY_BOUND.value: frozenset({Role.STATION}),                       # REPORT-16
     CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
 }
 
@@ -115,9 +118,10 @@ _CHECKS: dict[type[Body], Checker] = {}
 
 
 _CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked,
-                ResultReported: check_reported, ReportRejected: check_rejected})
+                ResultReported: check_reported, ReportRejected: check_rejected,
+                DeviceKeyBound: check_bound})
 #: core kinds whose ``credential`` field is the subject, not the credential acted with
-_CREDENTIAL_KINDS = (CredentialIssued, CredentialRevoked, ResultReported)
+_CREDENTIAL_KINDS = (CredentialIssued, CredentialRevoked, ResultReported, DeviceKeyBound)
 
 
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:

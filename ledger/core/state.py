@@ -30,6 +30,7 @@ from ledger.core.pages_state import (
 from ledger.core.reports_state import (
     Report,
     ReportsState,
+    note_bound,
     note_issued,
     note_rejected,
     note_reported,
@@ -60,6 +61,7 @@ from ledger.wire.pages import PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
+    DeviceKeyBound,
     ReportRejected,
     ResultReported,
 )
@@ -310,6 +312,11 @@ def _credential_issued(state: TournamentState, ev: SignedEvent, body: Credential
 def _credential_revoked(state: TournamentState, ev: SignedEvent,
                         body: CredentialRevoked) -> None:
     note_revoked(state.reports, ev.seq, body.credential)
+
+
+@applies(DeviceKeyBound)
+def _device_bound(state: TournamentState, ev: SignedEvent, body: DeviceKeyBound) -> None:
+    note_bound(state.reports, body.credential, body.public_key)
 
 
 @applies(ReportRejected)

@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "0a7bd9eae2666376",
-    "bushiroad-de": "6eeb47a9ac4e3c6a",
-    "bushiroad-swiss": "6eeb47a9ac4e3c6a",
-    "hotc-swiss-de": "ecd637750f15ff29",
-    "round-robin": "6eeb47a9ac4e3c6a",
-    "single-elim": "6eeb47a9ac4e3c6a",
-    "wot-2001": "8e645e77819d47bd",
-    "wot-classic": "8e645e77819d47bd",
+    "": "86ad9c5cbbdb0ecb",
+    "bushiroad-de": "6acabf2bd801cbf1",
+    "bushiroad-swiss": "6acabf2bd801cbf1",
+    "hotc-swiss-de": "1ab06678e6d0da94",
+    "round-robin": "6acabf2bd801cbf1",
+    "single-elim": "6acabf2bd801cbf1",
+    "wot-2001": "46e63a8dd874fe20",
+    "wot-classic": "46e63a8dd874fe20",
 }

@@ -49,6 +49,7 @@ class Kind(str, Enum):
     CREDENTIAL_REVOKED = "credential_revoked"  # body in ledger.wire.reports (ADR 0027)
     RESULT_REPORTED = "result_reported"        # body in ledger.wire.reports (ADR 0027)
     REPORT_REJECTED = "report_rejected"        # body in ledger.wire.reports (ADR 0027)
+    DEVICE_KEY_BOUND = "device_key_bound"      # body in ledger.wire.reports (ADR 0027)
 
 
 class Role(str, Enum):

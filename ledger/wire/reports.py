@@ -2,7 +2,8 @@
 
 Owns: ``CredentialIssued`` (kind ``credential_issued``), ``CredentialRevoked`` (kind
 ``credential_revoked``), ``ResultReported`` (kind ``result_reported``) and
-``ReportRejected`` (kind ``report_rejected``) — core kinds every
+``ReportRejected`` (kind ``report_rejected``) and ``DeviceKeyBound`` (kind
+``device_key_bound``) — core kinds every
 format has, their wire tags in ``Kind``.  Registered in ``BODY_TYPES`` when this module is
 imported, which the package ``ledger.wire`` does first.  The token a credential stands for
 is never on the wire: only the hex SHA-256 of the 128-bit random token and the credential
@@ -12,6 +13,8 @@ May import: ``msgspec``, ``ledger.wire.events``.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from ledger.wire.events import Body, Kind, register_body
 
@@ -46,6 +49,9 @@ class ResultReported(Body, frozen=True, kw_only=True):
     number: int
     credential: str
     given: dict[str, str]
+    #: the player's own Ed25519 signature (base64) of ``report_statement`` with the key
+    #: their phone holds, when one is bound to the credential (REPORT-17); absent otherwise
+    device_sig: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class ReportRejected(Body, frozen=True, kw_only=True):
@@ -61,7 +67,19 @@ class ReportRejected(Body, frozen=True, kw_only=True):
     reason: str
 
 
+class DeviceKeyBound(Body, frozen=True, kw_only=True):
+    """Player ``number``'s phone holds an Ed25519 key (``public_key``: base64 of its 32 raw
+    bytes; not extractable in the browser) bound to credential ``credential``, signed by a
+    station: from now on that credential's reports carry the player's own signature
+    (REPORT-16/17).  A later binding replaces the earlier one (a new phone)."""
+
+    KIND = Kind.DEVICE_KEY_BOUND
+    credential: str
+    number: int
+    public_key: str
+
+
 REPORT_BODIES: tuple[type[Body], ...] = (CredentialIssued, CredentialRevoked, ResultReported,
-                                         ReportRejected)
+                                         ReportRejected, DeviceKeyBound)
 for _body in REPORT_BODIES:
     register_body(_body)

@@ -1,0 +1,87 @@
+// A phone-held key for a player's reports (issue 19, ADR 0027: REPORT-16/17).
+// The key is an Ed25519 key made by the browser (WebCrypto), not extractable, kept in
+// this browser's IndexedDB under the card's credential id; only its public key leaves the
+// phone.  Browsers offer WebCrypto only on secure pages (HTTPS, or the machine itself).
+(function () {
+  "use strict";
+  var DB = "tourney-keys", STORE = "keys";
+
+  function idb() {
+    return new Promise(function (ok, no) {
+      var r = indexedDB.open(DB, 1);
+      r.onupgradeneeded = function () { r.result.createObjectStore(STORE); };
+      r.onsuccess = function () { ok(r.result); };
+      r.onerror = function () { no(r.error); };
+    });
+  }
+  function get(id) {
+    return idb().then(function (db) {
+      return new Promise(function (ok, no) {
+        var q = db.transaction(STORE).objectStore(STORE).get(id);
+        q.onsuccess = function () { ok(q.result); };
+        q.onerror = function () { no(q.error); };
+      });
+    });
+  }
+  function put(id, value) {
+    return idb().then(function (db) {
+      return new Promise(function (ok, no) {
+        var t = db.transaction(STORE, "readwrite");
+        t.objectStore(STORE).put(value, id);
+        t.oncomplete = function () { ok(); };
+        t.onerror = function () { no(t.error); };
+      });
+    });
+  }
+  function b64(buf) {
+    var s = "", a = new Uint8Array(buf);
+    for (var i = 0; i < a.length; i++) s += String.fromCharCode(a[i]);
+    return btoa(s);
+  }
+  function say(el, text) { if (el) { el.textContent = text; el.hidden = false; } }
+
+  var capable = !!(window.isSecureContext && window.crypto && crypto.subtle && window.indexedDB);
+
+  // the report page: offer to bind this phone when the card has no key yet
+  var bind = document.getElementById("bind");
+  if (bind && capable) {
+    var cred = bind.getAttribute("data-credential");
+    get("device-" + cred).then(function (kp) {
+      if (kp) return;
+      bind.hidden = false;
+      bind.querySelector("button").addEventListener("click", function () {
+        crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"]).then(function (k) {
+          return crypto.subtle.exportKey("raw", k.publicKey).then(function (raw) {
+            return put("device-" + cred, k).then(function () {
+              var f = bind.querySelector("form");
+              f.querySelector("[name=public_key]").value = b64(raw);
+              f.submit();
+            });
+          });
+        }).catch(function (e) { say(document.getElementById("bind-problem"), "This phone cannot make a key: " + e); });
+      });
+    });
+  }
+
+  // the signing step: sign the report's statement with this phone's key and send it
+  var sign = document.getElementById("sign");
+  if (sign) {
+    var problem = document.getElementById("sign-problem");
+    if (!capable) {
+      say(problem, "This browser cannot sign here (it needs a secure page). Report from the phone that holds your card's key, or see the desk.");
+      return;
+    }
+    var credential = sign.getAttribute("data-credential");
+    var statement = sign.querySelector("[name=statement]").value;
+    get("device-" + credential).then(function (kp) {
+      if (!kp) {
+        say(problem, "This card's reports are signed by the phone that holds its key, and this is not that phone. Report from it, or ask the head judge for a new card.");
+        return;
+      }
+      return crypto.subtle.sign({ name: "Ed25519" }, kp.privateKey, new TextEncoder().encode(statement)).then(function (sig) {
+        sign.querySelector("[name=device_sig]").value = b64(sig);
+        sign.submit();
+      });
+    }).catch(function (e) { say(problem, "Signing failed: " + e); });
+  }
+})();
