@@ -221,39 +221,8 @@ def player_card(
 
     Example: tourney player card 17 --reissue --reason "lost card" --url http://192.168.1.20:8000 --out card-17.html --key hj.pem
     """
-    from ledger.core.credentials import live_credential
-
-    if reissue and revoke:
-        raise UsageError("--reissue and --revoke exclude each other",
-                         hint="--reissue revokes and issues; --revoke only revokes")
-    if (reissue or revoke) and not reason.strip():
-        raise UsageError("a revocation needs a reason", hint="pass --reason TEXT")
-    s = Session(ctx, key=key, json=json)
-    if revoke:
-        if url is not None or out is not None or csv_out is not None:
-            raise UsageError("--revoke writes no card", hint="drop --url, --out and --csv")
-        signer = s.signer()
-        with s.ledger() as led:
-            log = s.tournament(led)
-
-            def rev(t: Any, time: str) -> Any:
-                cred = live_credential(t.state, number)
-                if cred is None:
-                    raise RuleError("REPORT-3", f"player {number} has no live card",
-                                    hint="see 'tourney report list'")
-                return t.revoke_credential(cred.credential, reason.strip(), signer, time)
-            ev = led.write(log, rev)
-        s.emit({"ok": True, "tournament": ev.log, "events": events_brief([ev]),
-                "credential": ev.body.credential, "number": number},
-               f"seq {ev.seq}: credential {ev.body.credential} of player {number} revoked")
-        return
-    if url is None or out is None:
-        raise UsageError("a card needs --url URL and --out FILE",
-                         hint=f"e.g. tourney player card {number} --url "
-                              f"http://192.168.1.20:8000 --out card-{number}.html")
-    events, _ = _issue(s, [number], url, out, csv_out,
-                       revoke=(number, reason.strip()) if reissue else None)
-    _emit(s, events, out, csv_out, "re-issued" if reissue else "issued")
+    _one_card(Session(ctx, key=key, json=json), number, reissue, revoke, reason, url, out,
+              csv_out)
 
 
 def official_card(
@@ -283,14 +252,21 @@ def official_card(
 
     Example: tourney official card 3f9a0c1d2e4b5a67 --url http://192.168.1.20:8000 --out staff-card.html --key hj.pem
     """
-    from ledger.core.credentials import live_official_credential
+    _one_card(Session(ctx, key=key, json=json), official, reissue, revoke, reason, url, out,
+              csv_out)
+
+
+def _one_card(s: Session, who: int | str, reissue: bool, revoke: bool, reason: str,
+              url: str | None, out: Path | None, csv_out: Path | None) -> None:
+    """A first card, a re-issue (revoke + issue) or a revocation, for a player (``who``
+    a number) or an official (a key id)."""
+    from ledger.core.credentials import live_credential, live_official_credential
 
     if reissue and revoke:
         raise UsageError("--reissue and --revoke exclude each other",
                          hint="--reissue revokes and issues; --revoke only revokes")
     if (reissue or revoke) and not reason.strip():
         raise UsageError("a revocation needs a reason", hint="pass --reason TEXT")
-    s = Session(ctx, key=key, json=json)
     if revoke:
         if url is not None or out is not None or csv_out is not None:
             raise UsageError("--revoke writes no card", hint="drop --url, --out and --csv")
@@ -299,20 +275,24 @@ def official_card(
             log = s.tournament(led)
 
             def rev(t: Any, time: str) -> Any:
-                cred = live_official_credential(t.state, official)
+                cred = live_credential(t.state, who) if isinstance(who, int) else \
+                    live_official_credential(t.state, who)
                 if cred is None:
-                    raise RuleError("REPORT-3", f"official {official} has no live card",
-                                    hint="see 'tourney official list'")
+                    raise RuleError("REPORT-3", f"{_holder(who)} has no live card",
+                                    hint="see 'tourney report list'")
                 return t.revoke_credential(cred.credential, reason.strip(), signer, time)
             ev = led.write(log, rev)
+        holder = {"number": who} if isinstance(who, int) else {"official": who}
         s.emit({"ok": True, "tournament": ev.log, "events": events_brief([ev]),
-                "credential": ev.body.credential, "official": official},
-               f"seq {ev.seq}: credential {ev.body.credential} of official {official} revoked")
+                "credential": ev.body.credential, **holder},
+               f"seq {ev.seq}: credential {ev.body.credential} of {_holder(who)} revoked")
         return
     if url is None or out is None:
+        noun = "player" if isinstance(who, int) else "official"
         raise UsageError("a card needs --url URL and --out FILE",
-                         hint=f"e.g. tourney official card {official} --url "
-                              "http://192.168.1.20:8000 --out staff-card.html")
-    events, _ = _issue(s, None, url, out, csv_out, official=official,
-                       revoke=(official, reason.strip()) if reissue else None)
+                         hint=f"e.g. tourney {noun} card {who} --url "
+                              f"http://192.168.1.20:8000 --out card-{who}.html")
+    events, _ = _issue(s, [who] if isinstance(who, int) else None, url, out, csv_out,
+                       official=None if isinstance(who, int) else who,
+                       revoke=(who, reason.strip()) if reissue else None)
     _emit(s, events, out, csv_out, "re-issued" if reissue else "issued")

@@ -64,9 +64,10 @@ def test_conflicting_reports_reach_the_staff_page_and_a_decision_settles_them(
         desk = httpx.Client(base_url=base)
         r = desk.get(f"/c/{staff}")
         assert r.status_code == 303 and r.headers["location"] == "/staff"
-        wait_until(lambda: "Conflicting reports" in desk.get("/staff").text, 5)
+        wait_until(lambda: all(w in desk.get("/staff").text
+                               for w in ("1 conflicting", "1 one-sided")), 5)
         page = desk.get("/staff").text
-        assert "1 conflicting" in page and "1 one-sided" in page
+        assert "Conflicting reports" in page
         assert "signed with your own key" in page
         reps = {e["body"]["number"]: e["seq"] for e in _events(cli)  # type: ignore[index]
                 if e["kind"] == "result_reported"}
