@@ -1,7 +1,9 @@
-"""``tourney team``: the teams of a team event (team_mode=tag|trio) — add, import, list.
+"""``tourney team``: the teams of a team event (team_mode=tag|trio) — add, import, late,
+list.
 
 Owns: the command line of team registration (members in order, an optional
-representative and name), the CSV import format (header ``first,second[,third]`` plus
+representative and name), of a late team (``team late``: its fighters' names, entered
+with it in one event, and the byes and losses announced for the rounds played), the CSV import format (header ``first,second[,third]`` plus
 optional ``name`` and ``representative``; all or nothing, each bad line named) and the
 team list.  The rules (size, one team each, fixed order, representative, name) are the
 event's format's: it is reached through the plug-in's ``register_team`` verb, and a
@@ -19,21 +21,29 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.common import JsonOpt, KeyOpt, Session, events_brief, read_file_bytes
+from cli.common import (
+    JsonOpt,
+    KeyOpt,
+    Session,
+    auto_checkpoint,
+    events_brief,
+    read_file_bytes,
+    seq_span,
+)
 from cli.csv_files import at_line, csv_text
 from ledger.errors import UsageError
 from ledger.wire.text import whole_number
 
 app = typer.Typer(no_args_is_help=True, help=(
-    "Teams of a team event (tag: 2 fighters, trio: 3): add, import, list.\n\n"
+    "Teams of a team event (tag: 2 fighters, trio: 3): add, import, late, list.\n\n"
     "Example: tourney team add 4 5 6 --name \"Blue Wings\" --key sk.pem"))
 
 POSITIONS = ("first", "second", "third")
 COLUMNS = (*POSITIONS, "name", "representative")
 
 
-def _verb(t: Any) -> Any:
-    fn = getattr(t.plugin, "register_team", None)
+def _verb(t: Any, verb: str = "register_team") -> Any:
+    fn = getattr(t.plugin, verb, None)
     if fn is None:
         raise UsageError(f"{t.plugin.title} has no teams",
                          hint="team events are started with --param team_mode=tag|trio")
@@ -145,6 +155,60 @@ def team_import(
             "teams": [{"team": e.body.number, "members": list(e.body.members),
                        "seq": e.seq} for e in events]},
            f"{len(events)} teams registered (seq {events[0].seq}..{events[-1].seq})")
+
+
+@app.command("late")
+def team_late(
+    ctx: typer.Context,
+    names: Annotated[list[str], typer.Argument(
+        metavar="NAME...", help="The fighters' names, in the team's fixed order (first, "
+                                "second[, third]); each is registered with the team.")],
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why (required).")],
+    byes: Annotated[int, typer.Option("--byes", min=0,
+                                      help="Rounds missed counted as byes.")] = 0,
+    losses: Annotated[int, typer.Option("--losses", min=0,
+                                        help="Rounds missed counted as losses.")] = 0,
+    number: Annotated[list[int] | None, typer.Option(
+        "--number", metavar="N", min=1, show_default=False,
+        help="The fighters' numbers, one per NAME in order (default: the next free).")]
+        = None,
+    name: Annotated[str | None, typer.Option("--name", metavar="TEXT",
+                                             help="Team name, approved by the organizer.")]
+    = None,
+    representative: Annotated[int | None, typer.Option(
+        "--representative", metavar="N", min=1,
+        help="The representative's fighter number (default: the last position).")] = None,
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Register a team after registration closed (head judge), its fighters with it, with
+    the byes and losses the organizer announced for the rounds already played — as a late
+    fighter enters.  One event: the whole team is written, or nothing.
+
+    Example: tourney team late "Kim" "Lou" "Max" --losses 1 --reason "train delay" --key hj.pem
+    """
+    s = Session(ctx, key=key, json=json)
+    if not reason.strip():
+        raise UsageError("--reason is empty", hint="say why, it is kept in the event")
+    if any(not n.strip() for n in names):
+        raise UsageError("a NAME is empty", hint="give each fighter's name")
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+        events = led.write(log, lambda t, time: _verb(t, "register_late_team")(
+            t, signer, time, names=[n.strip() for n in names], byes=byes, losses=losses,
+            reason=reason.strip(), numbers=number or None, name=name,
+            representative=representative))
+        cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
+    ev = events[0]
+    b = ev.body
+    members = [f.number for f in b.fighters]
+    doc = {"ok": True, "tournament": log, "seq": ev.seq, "team": b.number,
+           "members": members, "rounds": b.rounds, "byes": b.byes, "losses": b.losses,
+           "events": events_brief(events), "checkpoint": cp.json() if cp else None}
+    s.emit(doc, f"seq {ev.seq}: team #{b.number} " + " ".join(
+        f"#{f.number} {f.name}" for f in b.fighters) + (f" ({name})" if name else "")
+        + f" joins after round {b.rounds} ({b.byes} bye(s), {b.losses} loss(es))")
 
 
 @app.command("list")

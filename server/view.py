@@ -253,15 +253,27 @@ def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[s
         return None
     from projections.penalties import penalty_rows
 
+    teams = getattr(getattr(state.fmt, "teams", None), "teams", None) or {}
+    member_of = {m: t.number for t in teams.values() for m in t.members}
     if memo.penalties_read_to < state.size:
         memo.penalty_rows += penalty_rows(led.raw_leaves(state.log,
-                                                         after=memo.penalties_read_to))
+                                                         after=memo.penalties_read_to),
+                                          teams=member_of)
         memo.penalties_read_to = state.size
     out: dict[int, list[str]] = {}
     for r in memo.penalty_rows:
         what = r["name"] or r["infraction"]
         text = f"round {r['round']}: {str(r['penalty']).replace('_', ' ')} ({what})"
-        out.setdefault(int(r["number"]), []).append(text)
+        if r.get("whose") == "member":          # a team member's own (issue 20)
+            out.setdefault(int(r["number"]), []).append(text + " — own penalty")
+            continue
+        out.setdefault(int(r["number"]), []).append(
+            text + (" — the team's penalty (BR-TEAM-6)" if r.get("whose") == "team" else ""))
+        if r.get("whose") == "team":            # applies to each member (BR-TEAM-6)
+            for m in teams[r["team"]].members if r["team"] in teams else []:
+                if m != r["number"]:
+                    out.setdefault(m, []).append(text + f" — team #{r['team']}'s penalty "
+                                                        "(BR-TEAM-6)")
     return out
 
 

@@ -20,7 +20,7 @@ from ledger.core.plugin import Progress
 from ledger.errors import RuleError
 from ledger.formats.bushiroad import apply as _apply  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import checks as _checks  # noqa: F401  (fills BR_BOOK)
-from ledger.formats.bushiroad import commands, params, plan, team_commands
+from ledger.formats.bushiroad import commands, params, plan, team_commands, team_late
 from ledger.formats.bushiroad import team_book as _team_book  # noqa: F401  (fills BR_BOOK)
 from ledger.formats.bushiroad import vocabulary as br_vocabulary
 from ledger.formats.bushiroad.book import BR_BOOK
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 
 class BushiroadFormat(MatchFormat):
     state_type = MatchState
-    bodies = BR_BODIES + TEAM_BODIES + OFFICIATING_BODIES
+    bodies = BR_BODIES + TEAM_BODIES + team_late.LATE_BODIES + OFFICIATING_BODIES
     book = with_officiating(BR_BOOK, MATCH_BOOK)
     game_scores = True
     #: losses that eliminate in the qualifying stage (BR-DE-1: 2; Swiss and RR: never)
@@ -198,6 +198,12 @@ class BushiroadFormat(MatchFormat):
         """A team of a team event (BR-TEAM-1…4); reached by 'tourney team add'."""
         return team_commands.register_team(t, signer, time, members=members, name=name,
                                            representative=representative)
+
+    def register_late_team(self, t: Tournament, signer: Signer, time: str,
+                           **kw: Any) -> list[SignedEvent]:
+        """A team entering after registration closed, its fighters with it (issue 20);
+        reached by 'tourney team late'."""
+        return team_late.add_late_team(t, signer, time, **kw)
 
     def same_result(self, t: Tournament, result: Any, kw: dict[str, Any]) -> bool:
         if kw.get("seat") is None:

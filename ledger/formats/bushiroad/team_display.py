@@ -3,7 +3,8 @@
 Owns: ``team_round_display`` — the printable lines and the JSON of ``round show`` /
 ``round pair`` in a team event (``FormatPlugin.round_display``): each team table (the
 teams by name and members), its derived team result, and its seats, position k against
-position k (BR-TEAM-2), each with its own result; the bye team; the event's
+position k (BR-TEAM-2), each with its own result (a seat lost by penalty says whose:
+the member's own or the team's, ``whose_penalty``); the bye team; the event's
 ``team_communication`` (BR-TEAM-5) — and a "find your table" list by member name.
 
 May import: ``ledger.core.state``, ``ledger.formats.match.*``,
@@ -29,6 +30,25 @@ def _seat_words(r: SeatResult | None) -> str:
     return result_words(ResultState(seq=r.seq, winner=r.winner, losers=list(r.losers),
                                     loss_reasons=[], outcome=_outcome(r),
                                     games=None if r.games is None else list(r.games)))
+
+
+def whose_penalty(state: TournamentState, round_no: int, r: SeatResult | None) -> str:
+    """A seat lost by penalty says whose (issue 20): `` — #4's own penalty (seq 31)`` for
+    a member's own Loss of Match (or Loss of Game), `` — team #6's penalty (seq 31)`` for
+    the team's applied to the seat (BR-TEAM-6); empty otherwise."""
+    if r is None or r.decided_by != "penalty":
+        return ""
+    h: MatchState = state.fmt
+    team_of = teams_of(state).member_of
+    notes: list[str] = []
+    for p in r.losers:
+        x = next((x for x in h.officiating.pending if x.round == round_no and (
+            x.member and x.number == p or not x.member and x.number == team_of.get(p))),
+            None)
+        if x is not None:
+            notes.append(f"#{p}'s own penalty (seq {x.seq})" if x.member else
+                         f"team #{x.number}'s penalty (seq {x.seq})")
+    return "".join(f" — {n}" for n in notes)
 
 
 def _outcome(r: SeatResult) -> Any:
@@ -83,10 +103,11 @@ def team_round_display(state: TournamentState,
             fa = ts.teams[a].members[k - 1] if a in ts.teams else 0
             fb = ts.teams[b].members[k - 1] if b in ts.teams else 0
             res = seats.get(k)
+            words = _seat_words(res) + whose_penalty(state, rnd.number, res)
             lines.append(f"  seat {k} ({POSITIONS[k - 1]}): {_name(state, fa)} v "
-                         f"{_name(state, fb)}  {_seat_words(res)}")
+                         f"{_name(state, fb)}  {words}")
             rows.append({"seat": k, "players": [fa, fb],
-                         "result": None if res is None else _seat_words(res),
+                         "result": None if res is None else words,
                          "seq": None if res is None else res.seq})
             finder += [(state.players[f].name, table, k) for f in (fa, fb)
                        if f in state.players]
@@ -113,5 +134,6 @@ def table_seats(state: TournamentState, round_no: int,
     a, b = found[1]
     done = {r.seat: r for r in ts.seats.get(seat_key(round_no, table), [])}
     return [{"seat": k, "players": [ts.teams[a].members[k - 1], ts.teams[b].members[k - 1]],
-             "result": None if k not in done else _seat_words(done[k])}
+             "result": None if k not in done else _seat_words(done[k])
+             + whose_penalty(state, round_no, done[k])}
             for k in range(1, ts.size + 1)]

@@ -4,13 +4,15 @@ checks run, with the team rule cited.
 Owns: ``team_guard`` — in a team event (team_mode=tag|trio) it refuses: a re-issued
 score sheet or an undrop naming a member instead of the team (the team is the entrant,
 numbered by its representative; a member's own penalty is allowed, BR-TEAM-6,
-ADR 0026); a late entry (the fighter would be on no team, BR-TEAM-1; late team entry
-is not supported, ADR 0026); registration closing with a fighter on no team or fewer than
-2 teams (BR-TEAM-1); withdrawing a member (the order is fixed, BR-TEAM-2); a pairing while
-the team of a disqualified member is still in (it drops, BR-DROP-4); overriding or voiding
-a pairing once a seat has a result (LEDGER-RES-1: before any result); an earlier round's
-team result amended other than as derived from its seats (``check_team_amendment``,
-BR-TEAM-7: a seat is amended, ``seat_result_amended``, and the team result follows).
+ADR 0026); a fighter's late entry alone (the fighter would be on no team, BR-TEAM-1; a
+late team enters whole with ``team_added_late``, ``team_late``); registration closing
+with a fighter on no team or fewer than 2 teams (BR-TEAM-1); withdrawing a member (the
+order is fixed, BR-TEAM-2); a pairing while the team of a disqualified member is still
+in (it drops, BR-DROP-4); overriding a pairing once a seat has a result (LEDGER-RES-1:
+before any result; a void is judged seat by seat by ``officiating.void.blockers``, as for
+fighters); an earlier round's team result amended other than as derived from its seats
+(``check_team_amendment``, BR-TEAM-7: a seat is amended, ``seat_result_amended``, and
+the team result follows).
 A command side and audit check alike (no such event is valid in a team event).
 
 May import: ``msgspec``, ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
@@ -29,7 +31,6 @@ from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import Phase
 from ledger.formats.officiating.events import (
     PairingOverridden,
-    PairingVoided,
     PlayerAddedLate,
     PlayerUndropped,
     ResultAmended,
@@ -72,16 +73,16 @@ def team_guard(state: TournamentState, body: Body) -> None:
             raise RuleError("BR-DROP-4", f"the teams of disqualified members {kept} are "
                             "still in the event", hint="a team whose member cannot "
                             "continue drops: tourney drop N")
-    elif isinstance(body, (PairingOverridden, PairingVoided)):
+    elif isinstance(body, PairingOverridden):
         prefix = f"{body.round}/"
         if any(k.startswith(prefix) and rows for k, rows in teams_of(state).seats.items()):
             raise RuleError("LEDGER-RES-1", f"seats of round {body.round} already have "
-                            "results: a pairing is overridden or voided before any result",
+                            "results: a pairing is overridden before any result",
                             hint="a judge corrects a seat: tourney result correct … --seat K")
     elif isinstance(body, PlayerAddedLate):
-        raise RuleError("BR-TEAM-1", "a fighter entering late would be on no team; late "
-                        "team entry is not supported", hint="register every team before "
-                                                            "registration closes")
+        raise RuleError("BR-TEAM-1", "a fighter entering late alone would be on no team",
+                        hint="a late fighter enters with their team: tourney team late "
+                             "NAME NAME … --reason TEXT")
     elif isinstance(body, ResultAmended):
         check_team_amendment(state, body)
 

@@ -5,7 +5,9 @@ representative as its entrant number, its optional name), ``SeatResultRecorded``
 seat's match of a team table, BR-TEAM-2), ``SeatResultCorrected`` and
 ``SeatResultAmended``, ``TEAM_BODIES``, the readers
 ``team_mode`` / ``team_size`` / ``teams_of`` / ``team_of`` / ``seat_fighters`` /
-``team_label``, the rule check and the transition of ``team_registered`` (BR-TEAM-1…4),
+``team_label``, the rule check and the transition of ``team_registered`` (BR-TEAM-1…4;
+``check_team_order`` / ``check_team_name`` / ``put_team`` are shared with a late team,
+``team_late``),
 and ``open_team_records`` (registration closes over teams, not fighters).
 
 Interpretations (docs/adr/0026-team-fights.md): a team's entrant number is its
@@ -47,6 +49,7 @@ class TeamKind(str, Enum):
     SEAT_RESULT_RECORDED = "seat_result_recorded"
     SEAT_RESULT_CORRECTED = "seat_result_corrected"
     SEAT_RESULT_AMENDED = "seat_result_amended"
+    TEAM_ADDED_LATE = "team_added_late"
 
 
 class TeamRegistered(Body, frozen=True, kw_only=True):
@@ -186,13 +189,7 @@ def check_team(state: TournamentState, body: TeamRegistered) -> None:
     if state.registration_closed_seq is not None:
         raise RuleError("LEDGER-REG-2", f"registration closed at seq "
                         f"{state.registration_closed_seq}", hint="no team can be added now")
-    if len(body.members) != size:
-        raise RuleError("BR-TEAM-1", f"a {'tag' if size == 2 else 'trio'} team has {size} "
-                        f"members, not {len(body.members)}",
-                        hint=f"name {size} registered fighters in order")
-    if len(set(body.members)) != len(body.members):
-        raise RuleError("BR-TEAM-2", f"a fighter holds two positions of the order "
-                        f"{body.members}", hint="each position is a different fighter")
+    check_team_order(state, body.members)
     ts = teams_of(state)
     for m in body.members:
         if m not in state.players:
@@ -207,36 +204,62 @@ def check_team(state: TournamentState, body: TeamRegistered) -> None:
                                 hint="the order is fixed for the event")
             raise RuleError("BR-TEAM-1", f"#{m} is already on team #{held}; a fighter "
                             "may belong to only one team", hint="choose another fighter")
-    if body.number not in body.members:
-        raise RuleError("BR-TEAM-3", f"the representative #{body.number} is not a member",
+    check_team_name(state, body.number, body.members, body.name)
+
+
+def check_team_order(state: TournamentState, members: list[int]) -> None:
+    """A team has exactly 2 (tag) or 3 (trio) members (BR-TEAM-1), each position a
+    different fighter (BR-TEAM-2)."""
+    size = team_size(state)
+    if len(members) != size:
+        raise RuleError("BR-TEAM-1", f"a {'tag' if size == 2 else 'trio'} team has {size} "
+                        f"members, not {len(members)}",
+                        hint=f"name {size} fighters in order")
+    if len(set(members)) != len(members):
+        raise RuleError("BR-TEAM-2", f"a fighter holds two positions of the order "
+                        f"{members}", hint="each position is a different fighter")
+
+
+def check_team_name(state: TournamentState, number: int, members: list[int],
+                    name: str | msgspec.UnsetType) -> None:
+    """The representative is a member (BR-TEAM-3); the optional name is shown as given,
+    not offensive and unique (BR-TEAM-4) — a team registered on time or late alike."""
+    ts = teams_of(state)
+    if number not in members:
+        raise RuleError("BR-TEAM-3", f"the representative #{number} is not a member",
                         hint="the representative is one of the members (default: the "
                              "last position)")
-    if not isinstance(body.name, msgspec.UnsetType):
-        if not body.name.strip() or body.name != body.name.strip():
+    if not isinstance(name, msgspec.UnsetType):
+        if not name.strip() or name != name.strip():
             raise RuleError("BR-TEAM-4", "the team name is empty or has surrounding spaces",
                             hint="give the name as it should be shown, or no name")
-        bad = _offensive(body.name)
+        bad = _offensive(name)
         if bad is not None:
-            raise RuleError("BR-TEAM-4", f"the team name {body.name!r} is offensive "
+            raise RuleError("BR-TEAM-4", f"the team name {name!r} is offensive "
                             f"({bad!r})", hint="offensive names are not allowed: choose "
                                                "another name")
         taken = [t.number for t in ts.teams.values() if t.name.casefold()
-                 == body.name.casefold()]
+                 == name.casefold()]
         if taken:
-            raise RuleError("BR-TEAM-4", f"team #{taken[0]} is already named {body.name!r}",
+            raise RuleError("BR-TEAM-4", f"team #{taken[0]} is already named {name!r}",
                             hint="team names tell teams apart: choose another name")
 
 
 def apply_team(state: TournamentState, ev: SignedEvent, body: TeamRegistered) -> None:
+    put_team(state, ev.seq, body.number, list(body.members), body.name)
+
+
+def put_team(state: TournamentState, seq: int, number: int, members: list[int],
+             name: str | msgspec.UnsetType) -> None:
+    """The team on the roster: its members by position, each fighter's team."""
     h: MatchState = state.fmt
     if h.teams is None:
         h.teams = TeamState(size=team_size(state))
     ts = h.teams
-    name = "" if isinstance(body.name, msgspec.UnsetType) else body.name
-    ts.teams[body.number] = Team(number=body.number, members=list(body.members),
-                                 name=name, seq=ev.seq)
-    for m in body.members:
-        ts.member_of[m] = body.number
+    ts.teams[number] = Team(number=number, members=list(members),
+                            name="" if isinstance(name, msgspec.UnsetType) else name, seq=seq)
+    for m in members:
+        ts.member_of[m] = number
 
 
 def open_team_records(state: TournamentState) -> None:

@@ -3,6 +3,8 @@ an earlier round's result (``result_amended``), the head judge's own pairing bes
 engine's (``pairing_overridden``), an undone drop (``player_undropped``) and a late
 registration (``player_added_late``) — their checks and transitions, plus the table
 history every correction reads (the match layer keeps only the newest round's tables).
+The late-entry rule itself (``check_late_window``, ``late_record``) is shared with a team
+event's ``team_added_late`` (issue 20, ADR 0026).
 
 May import: ``ledger.core.state``, ``ledger.wire.events``, ``ledger.errors``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
@@ -330,36 +332,51 @@ def _apply_undropped(state: TournamentState, ev: SignedEvent, body: PlayerUndrop
 
 
 # -- player_added_late -----------------------------------------------------------------------
+def check_late_window(state: TournamentState, *, rounds: int, byes: int, losses: int) -> None:
+    """The late-entry rule (issue 9; a fighter's ``player_added_late`` and a team's
+    ``team_added_late``, issue 20): after registration closed, between qualifying rounds,
+    entering with the byes and losses the organizer announced for the rounds already
+    played — they fit in those rounds — and, in double elimination, not eliminated."""
+    h = ms(state)
+    if state.registration_closed_seq is None:
+        raise RuleError("LEDGER-REG-2", "registration is open", hint="use 'tourney player add'")
+    if open_round(state) is not None or h.swiss_over or h.cut is not None or h.slots:
+        raise RuleError("LEDGER-REG-2", "a late entry joins between qualifying rounds",
+                        hint="add the player after this round's results are in")
+    if rounds != h.swiss_rounds or byes < 0 or losses < 0 or byes + losses > rounds:
+        raise RuleError("LEDGER-REG-2", f"{h.swiss_rounds} rounds were played: byes + "
+                        "losses must fit in them", finding="rule_violation")
+    if h.eliminate_at and losses >= h.eliminate_at:
+        raise RuleError("BR-DE-1", "the player would enter eliminated")
+
+
+def late_record(number: int, *, rounds: int, byes: int, losses: int) -> PlayerRecord:
+    """A late entrant's record: the announced byes (wins) and losses (``late_entry``) for
+    the rounds already played, the rest not played."""
+    played = ("B" * byes + "N" * losses).ljust(rounds, "-")
+    rec = PlayerRecord(number=number, wins=byes, byes=byes, losses=losses, played=played,
+                       loss_reasons=[LossReason.LATE_ENTRY] * losses)
+    rec.second_loss_round = second_loss(rec)
+    return rec
+
+
 @BOOK.checks(PlayerAddedLate)
 def _late(state: TournamentState, body: PlayerAddedLate, actor: str) -> None:
-    h = ms(state)
     if state.registration_closed_seq is None:
         raise RuleError("LEDGER-REG-2", "registration is open", hint="use 'tourney player add'")
     if body.number in state.players or not 1 <= body.number <= 2**31 - 1:
         raise RuleError("LEDGER-REG-1", f"player number {body.number} is taken or invalid")
     if not body.name.strip() or not body.reason.strip():
         raise RuleError("LEDGER-REG-1", "a late entry needs a name and a reason")
-    if open_round(state) is not None or h.swiss_over or h.cut is not None or h.slots:
-        raise RuleError("LEDGER-REG-2", "a late entry joins between qualifying rounds",
-                        hint="add the player after this round's results are in")
-    if body.rounds != h.swiss_rounds or body.byes < 0 or body.losses < 0 or \
-            body.byes + body.losses > body.rounds:
-        raise RuleError("LEDGER-REG-2", f"{h.swiss_rounds} rounds were played: byes + "
-                        "losses must fit in them", finding="rule_violation")
-    if h.eliminate_at and body.losses >= h.eliminate_at:
-        raise RuleError("BR-DE-1", "the player would enter eliminated")
+    check_late_window(state, rounds=body.rounds, byes=body.byes, losses=body.losses)
 
 
 @BOOK.applies(PlayerAddedLate)
 def _apply_late(state: TournamentState, ev: SignedEvent, body: PlayerAddedLate) -> None:
     state.players[body.number] = Player(number=body.number, name=body.name,
                                         registered_seq=ev.seq)
-    played = ("B" * body.byes + "N" * body.losses).ljust(body.rounds, "-")
-    rec = PlayerRecord(number=body.number, wins=body.byes, byes=body.byes,
-                       losses=body.losses, played=played,
-                       loss_reasons=[LossReason.LATE_ENTRY] * body.losses)
-    rec.second_loss_round = second_loss(rec)
-    put_record(state.fmt, rec)
+    put_record(state.fmt, late_record(body.number, rounds=body.rounds, byes=body.byes,
+                                      losses=body.losses))
 
 
 # -- level_amended -----------------------------------------------------------------------------

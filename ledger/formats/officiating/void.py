@@ -10,7 +10,10 @@ Every draw context is drawn once, so attempt k+1 of round n draws under
 ``<log>/R<n>/v<k>/…`` (``match.plan.round_ctx``), only after the k-th void and from a seed
 recorded after it: a head judge cannot keep voiding until a pairing known in advance comes
 up.  A result entered by the tables (or by a penalty during the round) makes the pairing
-stand: later fixes are corrections and amendments.
+stand: later fixes are corrections and amendments.  In a team event a seat result counts
+as a table's (issue 20, ADR 0026): a member's seat lost to a Loss of Match given before the
+round (``carried_seat``), and a team result derived only from such seats, do not make the
+pairing stand; the void clears the round's seats and the losses bind again at the re-pair.
 
 Findings: ``rule_violation`` (a void the rules refuse), ``draw_mismatch`` (a draw of a
 re-pair context out of turn or from a seed older than the void).
@@ -34,6 +37,7 @@ from ledger.formats.match.model import (
     TableState,
 )
 from ledger.formats.match.plan import attempt, last_void, open_round
+from ledger.formats.match.team_model import SeatResult, seat_key
 from ledger.formats.officiating import history
 from ledger.formats.officiating.apply import bye_restored, carried_bye_loss
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
@@ -60,12 +64,40 @@ def carried(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
                for p in res.losers)
 
 
+def carried_seat(h: MatchState, rnd: RoundState, r: SeatResult) -> bool:
+    """A team event's seat result (issue 20) is the loss a member's own Loss of Match
+    given before this round owed (bound at the pairing and recorded with it, ADR 0026
+    decision 12) — one loser, or both fighters when both owed it (BR-DROP-2) — the seat
+    counterpart of ``carried``: not a result the table entered."""
+    if not r.losers or (r.winner is None) != (len(r.losers) == 2):
+        return False
+    return all(any(x.number == p and x.member and x.match and x.round == rnd.number
+                   and x.after_round < rnd.number for x in h.officiating.pending)
+               for p in r.losers)
+
+
+def _seats(h: MatchState, rnd: RoundState, table: int) -> list[SeatResult]:
+    return [] if h.teams is None else h.teams.seats.get(seat_key(rnd.number, table), [])
+
+
+def _team_carried(h: MatchState, rnd: RoundState, tab: TableState) -> bool:
+    """A team table's result derived only from carried seats (all of them) is carried."""
+    rows = _seats(h, rnd, tab.table)
+    return h.teams is not None and len(rows) == h.teams.size and \
+        all(carried_seat(h, rnd, r) for r in rows)
+
+
 def blockers(state: TournamentState, rnd: RoundState) -> list[str]:
-    """What makes the pairing of the open round stand (empty: it may be voided)."""
+    """What makes the pairing of the open round stand (empty: it may be voided).  In a
+    team event each seat result counts as a table's would (issue 20): a member's loss a
+    penalty given before the round owed does not make the pairing stand."""
     h = ms(state)
     o = h.officiating
     out = [f"table {t.table} has a result (seq {t.result.seq})" for t in rnd.tables
-           if t.result is not None and not carried(h, rnd, t)]
+           if t.result is not None and not carried(h, rnd, t)
+           and not _team_carried(h, rnd, t)]
+    out += [f"table {t.table} seat {r.seat} has a result (seq {r.seq})" for t in rnd.tables
+            for r in _seats(h, rnd, t.table) if not carried_seat(h, rnd, r)]
     bye = h.records.get(rnd.bye) if rnd.bye is not None else None
     if bye is not None and rnd.phase is Phase.SWISS and bye.played[rnd.number - 1:
                                                                     rnd.number] == "N" \
@@ -155,6 +187,9 @@ def _apply(state: TournamentState, ev: SignedEvent, body: PairingVoided) -> None
     for k in [k for k in o.extensions if k.startswith(f"{rnd.number}/")]:
         del o.extensions[k]
     o.voids.setdefault(rnd.number, []).append(ev.seq)
+    if h.teams is not None:                      # the seats carried penalties gave (issue 20)
+        for t in rnd.tables:
+            h.teams.seats.pop(seat_key(rnd.number, t.table), None)
 
 
 @guards(DrawMade)
