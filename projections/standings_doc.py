@@ -20,8 +20,8 @@ from ledger.standings_view import StandingsView
 from ledger.storage.store import Ledger
 from ledger.wire.events import open_leaf
 
-_NONE = StandingsView(heading="no standings", columns=(), rows=(),
-                      document={"players": []}, csv_columns=())
+_NONE = StandingsView(heading="no standings", columns=(), rows=(), summary={},
+                      csv_columns=())
 
 
 def standings_view(state: TournamentState) -> StandingsView:
