@@ -8,11 +8,12 @@ Owns: ``RawLeaf``, ``RawLeaves``, ``LeafSource`` (what a read command asks of a 
 methods, ``LedgerSource``) and ``SqliteReader``.
 
 It verifies what ``Ledger.load`` verifies, no less: the file is probed as ``Ledger`` probes
-it (``probe_sqlite``, read-only URI); a snapshot is used only if its topic names this
-build's layout, it decodes, and it is bound to the event it claims (leaf hash = its head,
-size = its version: ``snapshot_codec.decode_snapshot``) and to the chain (the next event's
-``prev`` is its head, or the head leaf hashes to it); every event after it is a canonical
-leaf (``open_leaf``) of this log at its stored seq, the seqs gap-free, its time readable,
+it (``probe_sqlite``, read-only URI) and the clock's environment is read as it reads it; a
+snapshot is used only if its topic names this build's layout, it decodes, and it is bound
+to the event it claims (leaf hash = its head, size = its version:
+``snapshot_codec.decode_snapshot``) and to the chain (the next event's ``prev`` is its
+head, or the head leaf hashes to it); every event after it is a canonical leaf
+(``open_leaf``) of this log at its stored seq, the seqs gap-free, its time readable,
 folded by the same ``apply_event``.  Anything else — a stale or unbound snapshot, a damaged
 row, an unknown tournament, a SQLite error — is handed to ``Ledger`` itself, which decides
 it exactly as before (the same state, error and message): this module is a shortcut for the
@@ -34,7 +35,7 @@ from ledger.core.state import TournamentState, apply_event
 from ledger.storage import sqlite_probe as sq
 from ledger.storage.location import Location
 from ledger.storage.snapshot_codec import decode_snapshot
-from ledger.wire.clock import parse_time
+from ledger.wire.clock import default_clock, parse_time
 from ledger.wire.events import Kind, open_leaf
 
 if TYPE_CHECKING:
@@ -111,6 +112,7 @@ class SqliteReader:
         self._full: LedgerSource | None = None
         self._conn: sqlite3.Connection | None = None
         mode = sq.probe_sqlite(location.path, create=False)   # Ledger's own probe
+        self.clock = default_clock()    # as Ledger: a malformed TOURNEY_FIXED_CLOCK is refused
         try:
             self._conn = sqlite3.connect(sq.sqlite_uri(location.path, mode), uri=True,
                                          timeout=30, isolation_level=None,
