@@ -35,6 +35,7 @@ from ledger.errors import TourneyError, UsageError
 if TYPE_CHECKING:
     from ledger.core.state import TournamentState
     from ledger.storage.location import Location
+    from ledger.storage.reader import LeafSource, LedgerSource, SqliteReader
     from ledger.storage.store import Ledger
     from ledger.wire.events import SignedEvent
     from ledger.wire.keys import Signer
@@ -121,7 +122,17 @@ class Session:
         with Ledger(self.location, create=create, readonly=readonly) as led:
             yield led
 
-    def tournament(self, ledger: Ledger) -> str:
+    @contextmanager
+    def reader(self) -> Iterator[SqliteReader | LedgerSource]:
+        """The ledger's read path for commands that only read the state and raw leaves:
+        a SQLite file through ``sqlite3`` alone, verified as ``Ledger.load`` verifies
+        (``ledger.storage.reader``; issue 22)."""
+        import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
+        from ledger.storage.reader import open_reader
+        with open_reader(self.location) as src:
+            yield src
+
+    def tournament(self, ledger: Ledger | LeafSource) -> str:
         return ledger.resolve(self.g.tournament)
 
     def checkpoint_override(self) -> Path | None:

@@ -29,7 +29,7 @@ from cli.common import (
     seq_span,
 )
 from cli.result_text import label
-from ledger.core.plugin import plugin_of
+from ledger.core.plugin import plugin_of, require_plugin
 from ledger.errors import UsageError
 from projections.result_words import describe
 
@@ -271,11 +271,10 @@ def round_show(
     s = Session(ctx, json=json)
     if html and s.json:
         raise UsageError("--html and --json are different outputs", hint="pick one")
-    with s.ledger(readonly=True) as led:
+    with s.reader() as led:   # the state and raw leaves (issue 22)
         log = s.tournament(led)
-        agg = led.load(log)
-        st = agg.state
-        own = plugin_of(agg).round_display(st, number)
+        st = led.load_state(log)
+        own = require_plugin(st.format.id if st.format else "").round_display(st, number)
         from cli.pages_cmd import held_notice
 
         if own is not None:              # a format with rounds of its own (WoT Games)
@@ -292,7 +291,7 @@ def round_show(
         if html:  # the wall sheet carries the line phones show (issue 18)
             from projections.checkable import checkable_of
 
-            cp = checkable_of(st, led)
+            cp = checkable_of(st, led.full().led)   # the stored checkpoints' tables
     if rnd is None:
         raise UsageError(f"{log} has no round {number} (rounds 1..{rounds[-1].number})",
                          hint="run 'tourney round show' for the latest round")

@@ -50,20 +50,23 @@ def standings(
     s = Session(ctx, json=json)
     if sum((csv_out, s.json, html)) > 1:
         raise UsageError("--csv, --json and --html are different outputs", hint="pick one")
-    with s.ledger(readonly=True) as led:
-        log = s.tournament(led)
-        st = led.load(log).state
-        view = settled_view(led, log, st)
-        if html:  # the sheet carries the line phones show (issue 18)
+    if html:
+        with s.ledger(readonly=True) as led:
+            log = s.tournament(led)
+            st = led.load(log).state
+            view = settled_view(led, log, st)
             from projections.checkable import checkable_of
 
-            cp = checkable_of(st, led)
-    if html:
+            cp = checkable_of(st, led)   # the sheet carries the line phones show (issue 18)
         from projections.site import standings_page
 
         sys.stdout.write(standings_page(st, view, st.size, cp))
         sys.stdout.flush()
         return
+    with s.reader() as src:   # the state and raw leaves only (issue 22)
+        log = s.tournament(src)
+        st = src.load_state(log)
+        view = settled_view(src, log, st)
     if csv_out:
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(view.csv_rows())

@@ -18,9 +18,11 @@ May import: the standard library only.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 Value = int | str | Fraction | None
@@ -110,16 +112,21 @@ class Revoked:
 
 @dataclass(frozen=True)
 class Row:
-    """One player's line.  ``document`` is the format's normative JSON row (DESIGN.md §8/§11,
-    what the signed report states); ``values`` the cells by column key."""
+    """One player's line: ``values`` the cells by column key; ``doc`` makes the format's
+    normative JSON row (DESIGN.md §8/§11, what the signed report states), ``document``,
+    built on first use only: the printed table never reads it (issue 22, ADR 0025)."""
 
     number: int
     name: str
     rank: int | None
     status: str
     values: dict[str, Value]
-    document: dict[str, Any]
+    doc: Callable[[], dict[str, Any]] = field(compare=False, repr=False)
     revoked: Revoked | None = None
+
+    @cached_property
+    def document(self) -> dict[str, Any]:
+        return self.doc()
 
 
 @dataclass(frozen=True)
@@ -136,14 +143,16 @@ class OpenRound:
 class StandingsView:
     """A format's standings: heading, columns, rows best first (revoked players last).
 
-    ``document`` is the format's normative JSON document (rows: ``report_rows``);
-    ``csv_columns`` the CSV header; ``open_round`` the round in progress, if any;
+    ``summary`` is the format's normative JSON document without its rows, in its key order
+    (the rows, ``report_rows``, go where it has a ``"players"`` key, else first):
+    ``document`` is built from it on first use; ``csv_columns`` the CSV header;
+    ``open_round`` the round in progress, if any;
     ``as_of`` set when the view was computed over the state before that round."""
 
     heading: str
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
-    document: dict[str, Any]
+    summary: dict[str, Any]
     csv_columns: tuple[str, ...]
     notes: tuple[str, ...] = ()
     open_round: OpenRound | None = None
@@ -156,6 +165,16 @@ class StandingsView:
     round_noun: str = "round"
     #: how the top cut's bracket was seeded, in words (bracket page), if it has one
     seeding: str | None = None
+
+    @cached_property
+    def document(self) -> dict[str, Any]:
+        """The format's normative document (``players``: ``report_rows``)."""
+        return self._with_players(self.report_rows())
+
+    def _with_players(self, players: list[dict[str, Any]]) -> dict[str, Any]:
+        if "players" in self.summary:
+            return {**self.summary, "players": players}
+        return {"players": players, **self.summary}
 
     def report_rows(self) -> list[dict[str, Any]]:
         """The normative rows without revoked players: what ``report_published`` signs."""
@@ -175,7 +194,7 @@ class StandingsView:
             if r.revoked is not None:
                 doc["revoked"] = r.revoked.json()
             players.append(doc)
-        return {**self.document, "players": players, "as_of": self.as_of,
+        return {**self._with_players(players), "as_of": self.as_of,
                 "columns": [{"key": c.key, "header": c.header, "show": c.show.value}
                             for c in self.columns]}
 

@@ -20,6 +20,7 @@ May import: ``msgspec``, ``ledger.*``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -29,8 +30,10 @@ from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState, Phase, RoundState
 from ledger.formats.officiating import history
 from ledger.formats.officiating.events import PairingOverridden
-from ledger.storage.store import Ledger
 from ledger.wire.events import open_leaf
+
+if TYPE_CHECKING:
+    from ledger.storage.reader import RawLeaf
 
 
 @dataclass(frozen=True)
@@ -48,12 +51,12 @@ class Overridden:
                                   for i, p in enumerate(self.engine_tables, start=1)]}
 
 
-def _body(led: Ledger, log: str, seq: int) -> object | None:
+def _body(led: RawLeaf, log: str, seq: int) -> object | None:
     leaf = led.raw_leaf(log, seq)
     return None if leaf is None else open_leaf(leaf).body
 
 
-def load_round(led: Ledger, log: str, state: TournamentState,
+def load_round(led: RawLeaf, log: str, state: TournamentState,
                number: int) -> RoundState | None:
     """Round ``number`` with the tables played and their current results."""
     h = state.fmt
@@ -74,7 +77,7 @@ def bye_lost(state: TournamentState, rnd: RoundState) -> bool:
         rec.played[rnd.number - 1:rnd.number] == "N"
 
 
-def override_of(led: Ledger, log: str, state: TournamentState,
+def override_of(led: RawLeaf, log: str, state: TournamentState,
                 rnd: RoundState) -> Overridden | None:
     """The head judge's override of ``rnd`` (None: the engine's pairing was played)."""
     h = state.fmt

@@ -29,7 +29,7 @@ from ledger.core.public_pages import (
     round_posted,
 )
 from ledger.core.state import TournamentState
-from ledger.standings_view import Align, StandingsView
+from ledger.standings_view import Align, Row, StandingsView
 from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc, to_json
 from projections.standings_doc import event_summary, standings_view
@@ -154,10 +154,14 @@ def public_view(state: TournamentState, view: StandingsView) -> StandingsView:
     def named(fields: dict[str, Any], n: int) -> dict[str, Any]:
         return {**fields, "name": public_short_name(state, n)} if "name" in fields else fields
 
-    rows = tuple(replace(r, name=public_short_name(state, r.number),
-                         values=named(r.values, r.number),
-                         document=named(r.document, r.number)) for r in view.rows)
-    return replace(view, rows=rows)
+    def named_row(r: Row) -> Row:
+        def doc() -> dict[str, Any]:
+            return named(r.document, r.number)
+
+        return replace(r, name=public_short_name(state, r.number),
+                       values=named(r.values, r.number), doc=doc)
+
+    return replace(view, rows=tuple(named_row(r) for r in view.rows))
 
 
 def standings_table(view: StandingsView) -> dict[str, Any]:

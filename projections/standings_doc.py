@@ -12,16 +12,18 @@ May import: ``ledger.*`` (the core and the socket, no format package), ``project
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.core.plugin import plugin_for
 from ledger.core.state import TournamentState, apply_event
 from ledger.standings_view import StandingsView
-from ledger.storage.store import Ledger
 from ledger.wire.events import open_leaf
 
-_NONE = StandingsView(heading="no standings", columns=(), rows=(),
-                      document={"players": []}, csv_columns=())
+if TYPE_CHECKING:
+    from ledger.storage.reader import RawLeaves
+
+_NONE = StandingsView(heading="no standings", columns=(), rows=(), summary={},
+                      csv_columns=())
 
 
 def standings_view(state: TournamentState) -> StandingsView:
@@ -31,7 +33,7 @@ def standings_view(state: TournamentState) -> StandingsView:
     return view if view is not None else _NONE
 
 
-def state_before(led: Ledger, log: str, seq: int) -> TournamentState:
+def state_before(led: RawLeaves, log: str, seq: int) -> TournamentState:
     """The tournament folded from its first event up to (not including) ``seq``."""
     state = TournamentState()
     for ver, leaf in led.raw_leaves(log):
@@ -41,7 +43,7 @@ def state_before(led: Ledger, log: str, seq: int) -> TournamentState:
     return state
 
 
-def settled_view(led: Ledger, log: str, state: TournamentState, *,
+def settled_view(led: RawLeaves, log: str, state: TournamentState, *,
                  cache: dict[int, StandingsView] | None = None,
                  current: StandingsView | None = None) -> StandingsView:
     """The standings as of the last completed round: while a round (a Game) is in progress

@@ -144,10 +144,10 @@ def test_table_by_columns_equals_row_by_row(rows: list[tuple[str, int, int, int 
                Column("x", "X", Show.DECIMAL, Align.RIGHT, decimal=lambda f: f"{float(f):.3f}"),
                Column("status", "STATUS"))
     view = StandingsView(
-        heading="h", columns=columns, document={}, csv_columns=(), notes=("n",),
+        heading="h", columns=columns, summary={}, csv_columns=(), notes=("n",),
         rows=tuple(Row(number=i, name=name, rank=rank, status="active",
                        values={"rank": rank, "name": name, "mw": Fraction(num, den),
-                               "x": Fraction(num, den), "status": "active"}, document={})
+                               "x": Fraction(num, den), "status": "active"}, doc=dict)
                    for i, (name, num, den, rank) in enumerate(rows, 1)))
     assert table_lines("t", view) == _row_by_row("t", view)
 

@@ -166,3 +166,21 @@ def test_result_record_imports_no_round_display_and_computes_no_schema(
     assert got["schemas"] == 0
     read = _probe(["--ledger", loc.text, "standings"], tmp_path)
     assert read["code"] in (0, None) and read["schemas"] == 0
+
+
+def test_reads_import_no_event_store_application_and_no_rules(tmp_path: Path,
+                                                               small_ledger: object) -> None:
+    """Issue 22 (ADR 0025, fifth pass): ``standings`` and ``round show`` read a SQLite
+    ledger with ``sqlite3`` alone (``ledger.storage.reader``): no ``eventsourcing``, no
+    aggregate and none of the core's command rules."""
+    from ledger.storage.location import Location
+
+    assert isinstance(small_ledger, Location)
+    for args in (["standings"], ["standings", "--json"], ["standings", "--csv"],
+                 ["round", "show"]):
+        mods = _modules(["--ledger", small_ledger.text, *args], tmp_path)
+        assert "ledger.storage.reader" in mods, args
+        assert "eventsourcing" not in _tops(mods), (args, sorted(
+            m for m in mods if m.startswith("eventsourcing")))
+        assert not {"ledger.storage.store", "ledger.core.aggregate",
+                    "ledger.core.rules"} & mods, args

@@ -13,6 +13,8 @@ May import: ``ledger.*``.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.plan import FormatId, fmt_id
 from ledger.formats.bushiroad.standing_rows import COLUMNS, br_standings, row_document
@@ -64,7 +66,7 @@ def view(state: TournamentState) -> StandingsView:
                     "points": s.points, "record": record, "byes": rec.byes,
                     "status": status, "finish": status if mark else finish_words(h, rec),
                     "mw": s.mw, "omw": s.omw, "oomw": s.oomw},
-            document=row_document(s), revoked=mark))
+            doc=partial(row_document, s), revoked=mark))
     champ, said = champion_shown(h, rows)
     if bracket_only:
         columns: tuple[Column, ...] = (RANK, NUMBER, NAME, FINISH, BRACKET_RECORD)
@@ -84,11 +86,10 @@ def view(state: TournamentState) -> StandingsView:
                    "AMB-B31)" if not h.swiss_over else ""))
         notes = ()
         seeding = "seeded by ranking: 1 v N, 2 v N−1 … (BR-FIN-5)"
-    document = {"players": [r.document for r in rows if r.revoked is None],
-                "rounds": h.swiss_rounds, "rounds_total": h.rounds_total,
-                "champion": champ, "final": bool(h.final)}
     return StandingsView(
-        heading=head, columns=columns, rows=tuple(rows), document=document,
+        heading=head, columns=columns, rows=tuple(rows),
+        summary={"rounds": h.swiss_rounds, "rounds_total": h.rounds_total,
+                 "champion": champ, "final": bool(h.final)},
         csv_columns=tuple(COLUMNS), notes=notes, open_round=open_round(h),
         champion=champ, cut=None if h.cut is None else sorted(h.cut),
         rounds=len(h.rounds), seeding=seeding)

@@ -12,6 +12,7 @@ May import: ``ledger.*``.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 from ledger.core.state import TournamentState
 from ledger.formats.hotc.standings import COLUMNS, ranked_lines, row_document
@@ -53,21 +54,22 @@ def view(state: TournamentState) -> StandingsView:
             f = fractions[num, den] = Fraction(num, den)
         return f
 
+    players = state.players
     rows = []
     for x in ranked_lines(state, keep_revoked=True):
-        doc = row_document(state, x)
         mark = marks.get(x.number)
         rec = x.rec
         status = (Status.DISQUALIFIED.value if mark is not None
                   else shown_status(h, rec, over))
+        name = players[x.number].name if x.number in players else ""   # row_document's
         rows.append(Row(
-            number=x.number, name=doc["name"], rank=None if mark else x.rank, status=status,
+            number=x.number, name=name, rank=None if mark else x.rank, status=status,
             values={"rank": None if mark else x.rank, "number": x.number,
-                    "name": doc["name"], "record": f"{x.wins}-{x.losses}",
+                    "name": name, "record": f"{x.wins}-{x.losses}",
                     "top": f"{rec.top_wins}-{rec.top_losses}", "byes": x.byes,
                     "status": status, "mw": frac(x.mw, 100), "omw": frac(*x.omw),
                     "oomw": frac(*x.oomw)},
-            document=doc, revoked=mark))
+            doc=partial(row_document, state, x), revoked=mark))
     champ, said = champion_shown(h, rows)
     head = (f"standings after {h.swiss_rounds} Swiss rounds"
             + (f"; top cut {len(h.cut)}" if h.cut is not None else "")
@@ -76,10 +78,9 @@ def view(state: TournamentState) -> StandingsView:
                if (no_champion := getattr(h, "no_champion_seq", None)) is not None else ""))
     notes = ("W-L is the Swiss record (the tiebreakers' basis)"
              + ("; TOP is the top-cut record" if top else ""),)
-    document = {"players": [r.document for r in rows if r.revoked is None],
-                "rounds": h.swiss_rounds, "champion": champ}
     return StandingsView(
-        heading=head, columns=columns, rows=tuple(rows), document=document,
+        heading=head, columns=columns, rows=tuple(rows),
+        summary={"rounds": h.swiss_rounds, "champion": champ},
         csv_columns=COLUMNS, notes=notes, open_round=open_round(h), champion=champ,
         cut=None if h.cut is None else sorted(h.cut), rounds=len(h.rounds),
         seeding="random seeding by a recorded draw (HOTC-TOP-1)")

@@ -11,10 +11,12 @@ May import: ``ledger.*``.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ledger.core.state import TournamentState
 from ledger.formats.wot import plan
 from ledger.formats.wot.model import format_tbp
-from ledger.formats.wot.standing_rows import row_json, wot_standings, wot_standings_json
+from ledger.formats.wot.standing_rows import row_json, wot_standings
 from ledger.standings_view import Align, Column, OpenRound, Row, Show, StandingsView
 
 COLUMNS = (
@@ -44,9 +46,11 @@ def view(state: TournamentState) -> StandingsView:
             values={"rank": r.rank, "number": r.number, "name": r.name, "gp": r.gp,
                     "tbp": r.tbp, "record": f"{r.wins}-{r.losses}-{r.ties}",
                     "byes": r.byes, "status": status},
-            document=row_json(r)))
-    document = wot_standings_json(state)
-    document["players"] = [r.document for r in rows]
+            doc=partial(row_json, r)))
+    # wot_standings_json's document, its rows (last) built on first use
+    summary = {"format": state.format.id if state.format else None,
+               "games_paired": len(games), "games_scored": scored,
+               "games_total": plan.games_total(state), "final": final, "players": None}
     firsts = [r.number for r in rows if r.rank == 1]
     last = games[-1] if games else None
     open_game = (OpenRound(last.number, last.paired_seq, noun="Game")
@@ -54,7 +58,7 @@ def view(state: TournamentState) -> StandingsView:
     head = (f"{'final ranking' if final else 'standings'} after {scored} of "
             f"{plan.games_total(state)} Games (GP, then TBP; equal scores share a place)")
     return StandingsView(
-        heading=head, columns=COLUMNS, rows=tuple(rows), document=document,
+        heading=head, columns=COLUMNS, rows=tuple(rows), summary=summary,
         csv_columns=CSV_COLUMNS, open_round=open_game,
         champion=firsts[0] if len(firsts) == 1 and final else None, cut=None,
         rounds=len(games), round_noun="Game")
