@@ -246,9 +246,11 @@ def official_card(
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """A staff card for an official (head judge or organizer): it signs a phone or laptop
-    in to the live server's staff page (/staff), where decisions are signed with the
-    official's own key — which the server must hold: tourney serve --staff-key FILE.
+    """A staff card for an official: it opens the live server's staff page.
+
+    Issued by the head judge or organizer. Scanning it signs a phone or laptop in to
+    /staff, where decisions are signed with the official's own key — which the server must
+    hold: tourney serve --staff-key FILE.
 
     Example: tourney official card 3f9a0c1d2e4b5a67 --url http://192.168.1.20:8000 --out staff-card.html --key hj.pem
     """
