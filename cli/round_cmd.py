@@ -241,14 +241,17 @@ def round_pair(
                 "checkpoint": None if cp is None else cp.json()}, lines)
         return
     rnd = st.fmt.rounds[-1]
-    data = {"ok": True, "tournament": log, **round_json(rnd, lost_bye=bye_lost(st, rnd)),
-            "held": held is not None, "events": events_brief(events),
-            "checkpoint": None if cp is None else cp.json()}
+    if s.json:          # only the output asked for is built (issue 22: 2,048 tables)
+        s.emit({"ok": True, "tournament": log,
+                **round_json(rnd, lost_bye=bye_lost(st, rnd)),
+                "held": held is not None, "events": events_brief(events),
+                "checkpoint": None if cp is None else cp.json()})
+        return
     lines = [f"{seq_span(events)} written", *round_lines(st, rnd),
              *([held_text] if held_text else [])]
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
-    s.emit(data, lines)
+    s.emit(None, lines)
 
 
 @app.command("show")
