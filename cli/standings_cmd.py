@@ -107,7 +107,14 @@ def table_lines(log: str, view: StandingsView) -> list[str]:
         if c.show in _FRACTION_SHOWS:
             texts = [c.header, *_fraction_texts(c, [r.values.get(key) for r in view.rows])]
         else:
-            texts = [c.header, *(text(r.values.get(key)) for r in view.rows)]
+            values = [r.values.get(key) for r in view.rows]
+            kinds = set(map(type, values))
+            if kinds <= {str}:          # ``Column.text`` of a str is itself, of an int str()
+                texts = [c.header, *values]                     # type: ignore[list-item]
+            elif kinds == {int}:
+                texts = [c.header, *map(str, values)]
+            else:
+                texts = [c.header, *map(text, values)]
         right = c.align is Align.RIGHT
         if "".join(texts).isascii():    # width is len (one C pass): str's own padding
             w = longest = max(map(len, texts))
