@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 import msgspec
 
 from ledger.core import format_socket as _socket
+from ledger.core.first_use import on_first_use
 from ledger.core.format_socket import (
     known_formats,
     load_all_formats,
@@ -30,7 +31,6 @@ from ledger.core.format_socket import (
     parse_params,
     register_lazy,
 )
-from ledger.core.first_use import on_first_use
 from ledger.core.params import Param, ParamSpec
 from ledger.errors import RuleError
 from ledger.wire.events import Body, FormatSpec, Role, SignedEvent

@@ -32,7 +32,7 @@ EVENTS_TABLE = "tourney_events"
 
 def station_env(env: dict[str, str]) -> dict[str, str]:
     """``env`` (the library's PostgreSQL settings) with bounded waits and a station name."""
-    import socket   # PostgreSQL only: a SQLite write does not import it (issue 22)
+    import socket  # PostgreSQL only: a SQLite write does not import it (issue 22)
 
     os.environ.setdefault("PGAPPNAME", f"tourney@{socket.gethostname()}"[:63])
     return {**env, "POSTGRES_LOCK_TIMEOUT": str(LOCK_TRY_S),

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.params import Param, ParamSpec
-from ledger.core.plugin import Progress
-from ledger.errors import RuleError, UsageError
 from ledger.core.first_use import on_first_use
-from ledger.core.plugin import Rulebook
+from ledger.core.params import Param, ParamSpec
+from ledger.core.plugin import Progress, Rulebook
+from ledger.errors import RuleError, UsageError
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
 from ledger.formats.hotc.model import HotcState

@@ -53,7 +53,7 @@ class MatchFormat(FormatPlugin):
         return state.fmt.slots is not None      # a bracket round pairs by its slots
 
     def round_phase(self, state: TournamentState, round_no: int) -> str | None:
-        from ledger.formats.match import vocab   # writes only (issue 22)
+        from ledger.formats.match import vocab  # writes only (issue 22)
 
         return vocab.round_phase(state, round_no)
 
