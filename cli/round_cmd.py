@@ -15,6 +15,7 @@ May import: ``typer``, ``cli.common``, ``cli.result_text``, ``cli.text``, ``cli.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -179,6 +180,9 @@ def round_lines(state: TournamentState, rnd: RoundState,
 
     plugin = plugin_for(state.format.id if state.format else None)
     col, m = ("WINS", 1) if plugin is None else plugin.group_column(state)
+    # ``describe``'s plug-in, looked up once for the round's tables (issue 22)
+    words = (partial(describe, state) if plugin is None
+             else partial(plugin.describe_result, state))
     lines.append(f"{'TABLE':>5}  {ljust('PLAYER', w)} {col:>4}  v  {ljust('PLAYER', w)} "
                  f"{col:>4}  RESULT")
     for t in rnd.tables:
@@ -189,7 +193,7 @@ def round_lines(state: TournamentState, rnd: RoundState,
             marks.append("rematch")
         if t.pair_down is not None:
             marks.append(f"pair-down #{t.pair_down}")
-        tail = describe(state, t.result) + (f" [{', '.join(marks)}]" if marks else "")
+        tail = words(t.result) + (f" [{', '.join(marks)}]" if marks else "")
         core = (f"{t.table:>5}  {ljust(label(state, a), w)} {rjust(ga, 4)}  v  "
                 f"{ljust(label(state, b), w)} {rjust(gb, 4)}")
         if width(core) + 2 + width(tail) <= LINE_WIDTH:
@@ -241,14 +245,17 @@ def round_pair(
                 "checkpoint": None if cp is None else cp.json()}, lines)
         return
     rnd = st.fmt.rounds[-1]
-    data = {"ok": True, "tournament": log, **round_json(rnd, lost_bye=bye_lost(st, rnd)),
-            "held": held is not None, "events": events_brief(events),
-            "checkpoint": None if cp is None else cp.json()}
+    if s.json:          # only the output asked for is built (issue 22: 2,048 tables)
+        s.emit({"ok": True, "tournament": log,
+                **round_json(rnd, lost_bye=bye_lost(st, rnd)),
+                "held": held is not None, "events": events_brief(events),
+                "checkpoint": None if cp is None else cp.json()})
+        return
     lines = [f"{seq_span(events)} written", *round_lines(st, rnd),
              *([held_text] if held_text else [])]
     if cp is not None:
         lines.append(f"checkpoint: {cp}")
-    s.emit(data, lines)
+    s.emit(None, lines)
 
 
 @app.command("show")

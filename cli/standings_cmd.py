@@ -107,10 +107,26 @@ def table_lines(log: str, view: StandingsView) -> list[str]:
         if c.show in _FRACTION_SHOWS:
             texts = [c.header, *_fraction_texts(c, [r.values.get(key) for r in view.rows])]
         else:
-            texts = [c.header, *(text(r.values.get(key)) for r in view.rows)]
-        w = max(map(width, texts))
-        w = min(w, NAME_WIDTH) if key == "name" else w
-        pad = rjust if c.align is Align.RIGHT else ljust
+            values = [r.values.get(key) for r in view.rows]
+            kinds = set(map(type, values))
+            if kinds <= {str}:          # ``Column.text`` of a str is itself, of an int str()
+                texts = [c.header, *values]                     # type: ignore[list-item]
+            elif kinds == {int}:
+                texts = [c.header, *map(str, values)]
+            else:
+                texts = [c.header, *map(text, values)]
+        right = c.align is Align.RIGHT
+        if "".join(texts).isascii():    # width is len (one C pass): str's own padding
+            w = longest = max(map(len, texts))
+            w = min(w, NAME_WIDTH) if key == "name" else w
+            if longest <= w:            # nothing to cut: ``rjust``/``ljust`` would pad alike
+                padded.append([t.rjust(w) for t in texts] if right
+                              else [t.ljust(w) for t in texts])
+                continue
+        else:
+            w = max(map(width, texts))
+            w = min(w, NAME_WIDTH) if key == "name" else w
+        pad = rjust if right else ljust
         padded.append([pad(t, w) for t in texts])
 
     head = f"{log}: {view.heading}" + (f" — {view.as_of}" if view.as_of else "")

@@ -110,11 +110,14 @@ class Revoked:
                 "prize_policy": self.prize_policy}
 
 
-@dataclass(frozen=True)
+@dataclass
 class Row:
     """One player's line: ``values`` the cells by column key; ``doc`` makes the format's
     normative JSON row (DESIGN.md §8/§11, what the signed report states), ``document``,
-    built on first use only: the printed table never reads it (issue 22, ADR 0025)."""
+    built on first use only: the printed table never reads it (issue 22, ADR 0025).
+    Not frozen (a frozen dataclass sets each field through ``object.__setattr__``: 4 ms
+    of 4,096 rows, ADR 0025 sixth pass); nothing assigns to a row once built: a page
+    that changes one makes a new row (``dataclasses.replace``)."""
 
     number: int
     name: str

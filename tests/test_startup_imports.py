@@ -184,3 +184,42 @@ def test_reads_import_no_event_store_application_and_no_rules(tmp_path: Path,
             m for m in mods if m.startswith("eventsourcing")))
         assert not {"ledger.storage.store", "ledger.core.aggregate",
                     "ledger.core.rules"} & mods, args
+        # ADR 0025 sixth pass: the fold's transitions without the format's checks,
+        # commands or result vocabulary (the write path and the audit import them all)
+        assert not {"ledger.formats.hotc.checks", "ledger.formats.hotc.commands",
+                    "ledger.formats.officiating.checks", "ledger.formats.hotc.vocabulary",
+                    "ledger.core.vocabulary"} & mods, args
+
+
+_BOOKS = r"""
+import json, sys
+import ledger.formats.registry  # noqa: F401  (plugs the formats in)
+from ledger.core.plugin import plugin_for
+
+def names(book):
+    return {t.__name__: [f"{f.__module__}.{f.__qualname__}" for f in fns]
+            for t, fns in book.appliers.items()}
+
+out = {}
+for fid in sys.argv[1:]:
+    p = plugin_for(fid)
+    first = names(p.transitions)           # read path: transitions before anything else
+    out[fid] = [first, names(p.book)]
+print(json.dumps(out))
+"""
+
+
+def test_the_folds_transitions_are_the_rulebooks_in_the_same_order() -> None:
+    """A read command folds with ``transitions`` (built without importing the checks);
+    a write and the audit fold with the full rulebook: the same appliers, in the same
+    order, for every kind of every format, whichever is built first."""
+    from ledger.formats.registry import FORMAT_IDS
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
+    env.update(PYTHONPATH=str(ROOT))
+    for ids in ([f] for f in FORMAT_IDS):
+        proc = subprocess.run([sys.executable, "-c", _BOOKS, *ids], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=60, check=True)
+        for fid, (transitions, book) in json.loads(proc.stdout).items():
+            assert transitions == book, fid
+            assert transitions, fid

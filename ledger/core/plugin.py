@@ -10,7 +10,8 @@ The core never imports a format: ``ledger.formats.registry`` (imported by the CL
 audit and simulate) registers each format here.  A ledger whose genesis names a format
 that is not registered folds only its core facts, and its genesis fails ``rules.check``.
 
-May import: ``msgspec``, ``ledger.wire.events``, ``ledger.errors``, ``ledger.core.params``
+May import: ``msgspec``, ``ledger.wire.events``, ``ledger.errors``, ``ledger.core.params``,
+``ledger.core.first_use``
 (``ledger.core.state`` / ``ledger.core.aggregate`` for type hints only).
 """
 
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 import msgspec
 
 from ledger.core import format_socket as _socket
+from ledger.core.first_use import on_first_use
 from ledger.core.format_socket import (
     known_formats,
     load_all_formats,
@@ -124,6 +126,9 @@ class FormatPlugin:
     state_type: ClassVar[type[msgspec.Struct]]
     bodies: ClassVar[tuple[type[Body], ...]] = ()
     book: ClassVar[Rulebook]
+    #: the state transitions of ``book`` alone, which is all a fold needs: a format may
+    #: fill it without importing its checks (``ledger.core.first_use``; issue 22)
+    transitions: ClassVar[Rulebook] = on_first_use(lambda cls: cls.book)
     #: results carry game scores (BO1/BO3 ``games``, DESIGN.md §11) that decide a match at
     #: time-up; a format without them decides a timed-out match by its own rule
     game_scores: ClassVar[bool] = False
@@ -149,7 +154,7 @@ class FormatPlugin:
         self.params.check(spec)
 
     def evolve(self, state: TournamentState, ev: SignedEvent) -> None:
-        for fn in self.book.appliers.get(type(ev.body), ()):
+        for fn in self.transitions.appliers.get(type(ev.body), ()):
             fn(state, ev, ev.body)
 
     def check(self, state: TournamentState, body: Body, actor: str) -> None:

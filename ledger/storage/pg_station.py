@@ -17,7 +17,6 @@ May import: ``ledger.errors``, ``ledger.storage.storage_handle`` (types only), t
 from __future__ import annotations
 
 import os
-import socket
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import StorageError
@@ -33,6 +32,8 @@ EVENTS_TABLE = "tourney_events"
 
 def station_env(env: dict[str, str]) -> dict[str, str]:
     """``env`` (the library's PostgreSQL settings) with bounded waits and a station name."""
+    import socket  # PostgreSQL only: a SQLite write does not import it (issue 22)
+
     os.environ.setdefault("PGAPPNAME", f"tourney@{socket.gethostname()}"[:63])
     return {**env, "POSTGRES_LOCK_TIMEOUT": str(LOCK_TRY_S),
             "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": str(IDLE_IN_COMMIT_S)}

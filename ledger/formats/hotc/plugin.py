@@ -12,16 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.first_use import on_first_use
 from ledger.core.params import Param, ParamSpec
-from ledger.core.plugin import Progress
+from ledger.core.plugin import Progress, Rulebook
 from ledger.errors import RuleError, UsageError
-from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
-from ledger.formats.hotc import (
-    commands,
-    slow_play,  # (also fills HOTC_BOOK)
-)
-from ledger.formats.hotc import cut_apply as _cut_apply  # noqa: F401  (fills HOTC_BOOK)
-from ledger.formats.hotc import vocabulary as hotc_vocabulary
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
 from ledger.formats.hotc.model import HotcState
@@ -34,11 +28,10 @@ from ledger.formats.hotc.revision import (
     REVISIONS,
     defaults_for,
 )
-from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MATCH_BOOK)
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.plan import match_progress
 from ledger.formats.match.plugin import MatchFormat
-from ledger.formats.officiating.book import with_officiating
+from ledger.formats.officiating.book import officiating_transitions, with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.wire.events import FormatSpec, SignedEvent
@@ -49,7 +42,7 @@ if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
     from ledger.core.plugin import DecidedResult
     from ledger.core.state import TournamentState
-    from ledger.core.vocabulary import Given, ResultEntry
+    from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
     from ledger.standings_view import StandingsView
     from ledger.wire.keys import Signer
 
@@ -79,22 +72,54 @@ def _hotc_result_options(kw: dict[str, Any]) -> dict[str, Any]:
     return kw
 
 
+def _transitions(_: type) -> Rulebook:
+    """The fold's book: the match layer's, HotC's and officiating's transitions, without
+    importing the checks, commands or vocabulary (a read command folds with it)."""
+    from ledger.formats.hotc import cut_apply as _cut  # noqa: F401  (fills HOTC_BOOK)
+    from ledger.formats.hotc import slow_play as _slow  # noqa: F401  (fills HOTC_BOOK)
+    from ledger.formats.match import apply as _match  # noqa: F401  (fills MATCH_BOOK)
+
+    return officiating_transitions(MATCH_BOOK, HOTC_BOOK)
+
+
+def _book(_: type) -> Rulebook:
+    """The whole rulebook (permissions, checks, transitions): every write and the audit."""
+    from ledger.formats.hotc import checks as _checks  # noqa: F401  (fills HOTC_BOOK)
+    from ledger.formats.hotc import cut_apply as _cut  # noqa: F401  (fills HOTC_BOOK)
+    from ledger.formats.hotc import slow_play as _slow  # noqa: F401  (fills HOTC_BOOK)
+    from ledger.formats.match import apply as _match  # noqa: F401  (fills MATCH_BOOK)
+
+    return with_officiating(MATCH_BOOK, HOTC_BOOK)
+
+
+def _vocabulary(_: type) -> Vocabulary:
+    from ledger.formats.hotc.vocabulary import VOCABULARY
+
+    return VOCABULARY
+
+
 class HotcFormat(MatchFormat):
     id = FORMAT_ID
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
     params = PARAMS
     state_type = HotcState
     bodies = BODIES + OFFICIATING_BODIES
-    book = with_officiating(MATCH_BOOK, HOTC_BOOK)
-
-    vocabulary = hotc_vocabulary.VOCABULARY
+    # built on first use: a read command folds with ``transitions`` and never imports
+    # the checks, commands or vocabulary (issue 22, ADR 0025 sixth pass)
+    book = on_first_use(_book)
+    transitions = on_first_use(_transitions)
+    vocabulary = on_first_use(_vocabulary)
 
     def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
                       round_no: int, table: int) -> dict[str, Any]:
+        from ledger.formats.hotc import vocabulary as hotc_vocabulary
+
         return hotc_vocabulary.result_kwargs(state, entry, given, round_no=round_no,
                                              table=table)
 
     def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
+        from ledger.formats.hotc import vocabulary as hotc_vocabulary
+
         return hotc_vocabulary.slip_given(state, row)
 
     def new_state(self) -> HotcState:
@@ -124,14 +149,20 @@ class HotcFormat(MatchFormat):
 
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+        from ledger.formats.hotc import commands
+
         return commands.pair_round(t, signer, time, material=material, source=source)
 
     def record_result(self, t: Tournament, signer: Signer, time: str,
                       **kw: Any) -> list[SignedEvent]:
+        from ledger.formats.hotc import commands
+
         return commands.record_result(t, signer, time, **_hotc_result_options(kw))
 
     def correct_result(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> list[SignedEvent]:
+        from ledger.formats.hotc import commands
+
         return commands.correct_result(t, signer, time, **_hotc_result_options(kw))
 
     def selection_report(self, state: TournamentState, events: list[SignedEvent],
@@ -143,31 +174,43 @@ class HotcFormat(MatchFormat):
 
     def call_slow_play(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> SignedEvent:
+        from ledger.formats.hotc import slow_play
+
         return slow_play.call_slow_play(t, signer, time, **kw)
 
     def rule_slow_play(self, t: Tournament, signer: Signer, time: str,
                        **kw: Any) -> SignedEvent:
+        from ledger.formats.hotc import slow_play
+
         return slow_play.rule_slow_play(t, signer, time, **kw)
 
     def progress(self, state: TournamentState) -> Progress:
         return match_progress(state)
 
     def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
+        from ledger.formats.hotc import commands
+
         return commands.decided_result(t, **_hotc_result_options(kw))
 
     def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
+        from ledger.formats.hotc import commands
+
         return commands.drop_player(t, signer, time, number, reason)
 
     def select_cut(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None,
                    no_champion: str | None = None) -> list[SignedEvent]:
+        from ledger.formats.hotc import commands
+
         return commands.select_cut(t, signer, time, material=material, source=source,
                                    no_champion=no_champion)
 
     def seed_bracket(self, t: Tournament, signer: Signer, time: str, *,
                      material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:
+        from ledger.formats.hotc import commands
+
         return commands.seed_bracket(t, signer, time, material=material, source=source)
 
     def standings(self, state: TournamentState) -> StandingsView:

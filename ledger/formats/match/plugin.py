@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.plugin import FormatPlugin
-from ledger.formats.match import vocab, words
+from ledger.formats.match import words
 from ledger.formats.match.events import MatchKind, RoundPaired
 from ledger.formats.match.model import has_left
 from ledger.formats.officiating.events import PairingOverridden, PairingVoided
@@ -53,8 +53,12 @@ class MatchFormat(FormatPlugin):
         return state.fmt.slots is not None      # a bracket round pairs by its slots
 
     def round_phase(self, state: TournamentState, round_no: int) -> str | None:
+        from ledger.formats.match import vocab  # writes only (issue 22)
+
         return vocab.round_phase(state, round_no)
 
     def table_at(self, state: TournamentState, round_no: int,
                  table: int) -> tuple[list[int], Any] | None:
+        from ledger.formats.match import vocab
+
         return vocab.table_at(state, round_no, table)

@@ -4,7 +4,8 @@ Owns: ``OFFICIATING_BOOK`` (permissions, checks and transitions of the officiati
 ``GUARDS`` (rules this layer adds to the match layer's kinds: a pending LoG / LoM or a
 disqualification must show in the result; a disqualified player is never paired) and
 ``with_officiating`` — ``Rulebook.merged`` of a format's books plus this one, with each
-guard run before the format's own check of that kind.
+guard run before the format's own check of that kind — and ``officiating_transitions``
+(its transitions alone, for a fold that checks nothing).
 
 May import: ``ledger.core.plugin``, ``ledger.wire.events``.
 """
@@ -35,6 +36,20 @@ def _chain(first: list[Checker], then: Checker | None) -> Checker:
         if then is not None:
             then(state, body, actor)
     return check
+
+
+def officiating_transitions(*books: Rulebook) -> Rulebook:
+    """The state transitions of ``with_officiating(*books)`` alone (its appliers, in the
+    same order), importing only the officiating modules that register transitions: what a
+    fold needs (a format's ``transitions``, issue 22).  Its checks are not to be used."""
+    from ledger.formats.officiating import apply as _apply  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import corrections as _fix  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import floor_rules as _floor  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import void as _void  # noqa: F401  (fills the book)
+
+    out = Rulebook()
+    out.appliers = Rulebook.merged(*books, OFFICIATING_BOOK).appliers
+    return out
 
 
 def with_officiating(*books: Rulebook) -> Rulebook:
