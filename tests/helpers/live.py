@@ -11,6 +11,7 @@ May import: ``server.*``, ``ledger.*``, ``uvicorn``, ``httpx``, the standard lib
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -77,7 +78,7 @@ def serve_process(cwd: Path, env: dict[str, str], *args: str, port: int | None =
                              "127.0.0.1", "--port", str(port), *serve_args], cwd=cwd,
                             text=True,
                             env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
         end = time.monotonic() + 30
@@ -98,6 +99,10 @@ def serve_process(cwd: Path, env: dict[str, str], *args: str, port: int | None =
         if proc.poll() is None:
             proc.kill()
         proc.wait(10)
+        try:    # its whole group: granian's workers outlive a killed parent
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def get(url: str, **headers: str) -> httpx.Response:
