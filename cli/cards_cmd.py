@@ -35,6 +35,19 @@ CsvOpt = Annotated[Path | None, typer.Option(
     "(must not exist).")]
 
 
+# one card's options (``player card`` and ``official card``)
+ReissueOpt = Annotated[bool, typer.Option(
+    "--reissue", help="A lost card: revoke the live credential and issue a new one.")]
+RevokeOpt = Annotated[bool, typer.Option(
+    "--revoke", help="Revoke the live credential (no new card).")]
+ReasonOpt = Annotated[str, typer.Option("--reason", metavar="TEXT",
+                                        help="Why (kept in the event).")]
+CardUrlOpt = Annotated[str | None, typer.Option(
+    "--url", metavar="URL", help="The live server's address (not with --revoke).")]
+CardOutOpt = Annotated[Path | None, typer.Option(
+    "--out", metavar="FILE", help="The card's page (must not exist; not with --revoke).")]
+
+
 def _check_url(url: str) -> str:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
@@ -199,19 +212,11 @@ def player_cards(
 def player_card(
     ctx: typer.Context,
     number: Annotated[int, typer.Argument(metavar="NUMBER", min=1, help="Player number.")],
-    reissue: Annotated[bool, typer.Option(
-        "--reissue", help="A lost card: revoke the live credential and issue a new one.")]
-    = False,
-    revoke: Annotated[bool, typer.Option(
-        "--revoke", help="Revoke the player's live credential (no new card).")] = False,
-    reason: Annotated[str, typer.Option("--reason", metavar="TEXT",
-                                        help="Why (kept in the event).")] = "",
-    url: Annotated[str | None, typer.Option(
-        "--url", metavar="URL", help="The live server's address (not with --revoke).")]
-    = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", metavar="FILE", help="The card's page (must not exist; not with "
-        "--revoke).")] = None,
+    reissue: ReissueOpt = False,
+    revoke: RevokeOpt = False,
+    reason: ReasonOpt = "",
+    url: CardUrlOpt = None,
+    out: CardOutOpt = None,
     csv_out: CsvOpt = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
@@ -229,19 +234,11 @@ def official_card(
     ctx: typer.Context,
     official: Annotated[str, typer.Argument(metavar="KEY_ID", help="The official's key id "
                                             "(see 'tourney official list').")],
-    reissue: Annotated[bool, typer.Option(
-        "--reissue", help="A lost card: revoke the live credential and issue a new one.")]
-    = False,
-    revoke: Annotated[bool, typer.Option(
-        "--revoke", help="Revoke the official's live credential (no new card).")] = False,
-    reason: Annotated[str, typer.Option("--reason", metavar="TEXT",
-                                        help="Why (kept in the event).")] = "",
-    url: Annotated[str | None, typer.Option(
-        "--url", metavar="URL", help="The live server's address (not with --revoke).")]
-    = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", metavar="FILE", help="The card's page (must not exist; not with "
-        "--revoke).")] = None,
+    reissue: ReissueOpt = False,
+    revoke: RevokeOpt = False,
+    reason: ReasonOpt = "",
+    url: CardUrlOpt = None,
+    out: CardOutOpt = None,
     csv_out: CsvOpt = None,
     key: KeyOpt = None,
     json: JsonOpt = False,

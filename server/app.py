@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from ledger.errors import TourneyError
 from ledger.storage.location import Location
-from server.cards import COOKIE, MAX_AGE_S, Throttle, holder, sign_in
+from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
 from server.follow import Follower, PgListener, sqlite_watch
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.station import Station
@@ -301,8 +301,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     throttle = Throttle()
 
     async def card(request: Request) -> Response:
-        """``/c/TOKEN``, the QR code on a player's card: keep it on this phone and go to
-        the player's page."""
+        """``/c/TOKEN``, the QR code on a player's or a staff card: keep it on this phone
+        and go to the player's page (the staff page)."""
         who = request.client.host if request.client else "?"
         if throttle.blocked(who):
             return Response(hub.pages.render_missing(
@@ -311,36 +311,31 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                 headers={"Retry-After": "60", **SECURITY})
         token = request.path_params["token"].lower()
         cred = holder(hub.follower.state, token)
-        number = None if cred is None else cred.number
-        if cred is not None and cred.official is not None:
-            staff = RedirectResponse("/staff", status_code=303)
-            staff.set_cookie(COOKIE, token, max_age=MAX_AGE_S, path="/", httponly=True,
-                             samesite="lax", secure=request.url.scheme == "https")
-            return staff
-        if number is None:
+        if cred is None:
             throttle.fail(who)
             resp = missing(request, "This card is not valid: it may have been replaced by "
                                     "a new one. Ask at the desk, or find your table by name.")
             resp.delete_cookie(COOKIE, path="/")
             return resp
-        resp = RedirectResponse(f"/p/{number}", status_code=303)
-        resp.set_cookie(COOKIE, token, max_age=MAX_AGE_S, path="/", httponly=True,
-                        samesite="lax", secure=request.url.scheme == "https")
-        return resp
+        # a staff card opens the staff page, a player's card the player's own page
+        go = RedirectResponse("/staff" if cred.official is not None else f"/p/{cred.number}",
+                              status_code=303)
+        go.set_cookie(COOKIE, token, max_age=MAX_AGE_S, path="/", httponly=True,
+                      samesite="lax", secure=request.url.scheme == "https")
+        return go
 
     async def me(request: Request) -> Response:
-        """``/me``: the page of the player whose card this phone holds."""
+        """``/me``: the page of the player whose card this phone holds (the staff page
+        for a staff card)."""
         token = request.cookies.get(COOKIE, "")
         cred = holder(hub.follower.state, token) if token else None
-        if cred is not None and cred.official is not None:
-            return RedirectResponse("/staff", status_code=303)
-        number = sign_in(hub.follower.state, token) if token else None
-        if number is None:
+        if cred is None:
             resp = RedirectResponse("/find", status_code=303)
             if token:
                 resp.delete_cookie(COOKIE, path="/")
             return resp
-        return RedirectResponse(f"/p/{number}", status_code=303)
+        return RedirectResponse("/staff" if cred.official is not None
+                                else f"/p/{cred.number}", status_code=303)
 
     async def health(request: Request) -> Response:
         d = hub.pages.data

@@ -1,8 +1,8 @@
 """A player's card on their phone (issue 19, first part): ``/c/TOKEN`` signs the phone in,
 ``/me`` goes to the holder's own page.
 
-Owns: ``holder`` / ``sign_in`` (a presented token → its live credential, a player's or a
-staff card; → the player it belongs to: ``ledger.core.credentials``), ``Throttle`` (failed
+Owns: ``holder`` (a presented token → its live credential, a player's or a staff card:
+``ledger.core.credentials``), ``Throttle`` (failed
 attempts in the last minute per key: card guesses per address, at most ``GUESSES``;
 refused reports and drops per player, at most ``REFUSALS``) and the cookie's name and
 settings.  The token is kept only in an HttpOnly cookie on the phone (``SameSite=Lax``:
@@ -39,12 +39,6 @@ def holder(state: TournamentState, token: str) -> Credential | None:
     if cred is None or cred.revoked_seq is not None:
         return None
     return cred
-
-
-def sign_in(state: TournamentState, token: str) -> int | None:
-    """The player whose live card ``token`` is, or None (also for a staff card)."""
-    cred = holder(state, token)
-    return None if cred is None or cred.number is None else int(cred.number)
 
 
 class Throttle:

@@ -23,7 +23,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from ledger.errors import RuleError, UsageError
-from server.cards import COOKIE, sign_in
+from ledger.wire.events import Kind
+from server.cards import COOKIE, holder
 from server.report import CSRF_COOKIE, csrf_ok, form_for, given_from_form, new_csrf
 from server.station import Station, refusal_words
 
@@ -63,15 +64,46 @@ async def read_form(request: Request) -> dict[str, str]:
 TOO_MANY = "Too many refused attempts from your card in the last minute; wait a minute, " \
     "or see the desk."
 
-#: the kinds the live server writes, and so gives receipts for
-RECEIPTED = (b'"kind":"result_reported"', b'"kind":"report_rejected"',
-             b'"kind":"device_key_bound"',
-             b'"kind":"player_dropped"', b'"kind":"result_recorded"',
-             b'"kind":"seat_result_recorded"')
+#: core kinds that answer a request on the live server
+_RECEIPT_KINDS = frozenset({Kind.RESULT_REPORTED.value, Kind.REPORT_REJECTED.value,
+                            Kind.DEVICE_KEY_BOUND.value})
 
 
 def _receipted(leaf: bytes) -> bool:
-    return any(k in leaf for k in RECEIPTED)
+    """Whether event ``leaf`` gets a receipt: what players and staff do through the server
+    — the core kinds above, a player's own act (a body naming its ``credential``: a drop)
+    and a decision citing reports (``reports``), told by their fields so that the server
+    names no format's kind.  Nothing else: the public pages may hide penalties or full
+    names (ADR 0023), and a receipt shows the whole event."""
+    try:
+        ev = json.loads(leaf)["event"]
+        kind, body = ev["kind"], ev["body"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    if kind in _RECEIPT_KINDS:
+        return True
+    return kind not in (Kind.CREDENTIAL_ISSUED.value, Kind.CREDENTIAL_REVOKED.value) and \
+        isinstance(body, dict) and ("credential" in body or "reports" in body)
+
+
+_TITLES = {Kind.RESULT_REPORTED.value: "Your report is in the log",
+           Kind.REPORT_REJECTED.value: "This rejection is in the log",
+           Kind.DEVICE_KEY_BOUND.value: "Your phone's key is in the log"}
+
+
+def _title(hub: Hub, ev: dict[str, Any]) -> str:
+    """A receipt's heading: a core kind's own words; a decision citing reports reads as the
+    format words its result; a player's own act by its kind."""
+    from ledger.core.plugin import plugin_for
+
+    kind, body = ev["kind"], ev["body"]
+    if kind in _TITLES:
+        return _TITLES[kind]
+    st = hub.follower.state
+    plugin = plugin_for(st.format.id if st.format else None)
+    if "reports" in body and plugin is not None:
+        return f"In the log: {plugin.describe_body(body)}"
+    return f"In the log: {kind.replace('_', ' ')}"
 
 
 def report_routes(hub: Hub, station: Station) -> list[Route]:
@@ -85,12 +117,15 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             resp.set_cookie(k, v, httponly=True, samesite="strict", path="/")
         return resp
 
-    def holder(request: Request) -> tuple[int | None, str]:
-        token = request.cookies.get(COOKIE, "")
-        return (sign_in(hub.follower.state, token) if token else None), token
+    def card(request: Request) -> tuple[int | None, str | None]:
+        """(player number, credential id) of the live player's card this phone holds."""
+        cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
+        if cred is None or cred.number is None:
+            return None, None
+        return int(cred.number), cred.credential
 
     async def form(request: Request) -> Response:
-        number, _token = holder(request)
+        number, cred = card(request)
         if number is None:
             return page("report.html", 403, problem="Scan the QR code on your player card "
                         "first: it keeps your card on this phone.", form=None, number=None)
@@ -103,13 +138,12 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number) \
             if where else None
         aside = st.reports.set_aside.get(where[0], {}).get(number) if where else None
-        cred = st.reports.live_player.get(number)
         return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=problem, form=f,
                     number=number, csrf=csrf, mine=mine, aside=aside, credential=cred,
                     device=cred is not None and cred in st.reports.devices)
 
     async def submit(request: Request) -> Response:
-        number, token = holder(request)
+        number, cred = card(request)
         fields = await read_form(request)
         host = request.headers.get("host", "")
         if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
@@ -123,7 +157,6 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             return page("report.html", 429, problem=TOO_MANY, form=None, number=number)
         where = _my_table(hub, number)
         state = hub.follower.state
-        cred = state.reports.live_player.get(number)
         try:
             if where is None or cred is None:
                 raise UsageError("you have no table to report in the posted round",
@@ -147,7 +180,6 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             f = form_for(state, *where, hub.pages.data.labels) if where else None
             return page("report.html", 422, problem="Not recorded: " + refusal_words(err),
                         form=f, number=number, csrf=fields.get("csrf", ""))
-        del token
         return RedirectResponse(f"/receipt/{ev.seq}", status_code=303)
 
     def _leaf(seq: int) -> bytes | None:
@@ -170,12 +202,13 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
                             headers={"Content-Disposition":
                                      f'attachment; filename="receipt-{seq}.json"'})
-        ev = json.loads(leaf)["event"]
+        whole = json.loads(leaf)
+        ev = whole["event"]
         off = hub.follower.state.officials.get(ev.get("actor", ""))
-        return page("receipt.html", 200, doc=doc, kind=ev.get("kind"),
+        return page("receipt.html", 200, doc=doc, title=_title(hub, ev),
                     signer=off.name if off else ev.get("actor"),
                     code=f"R{seq}-{digest[:16]}",
-                    event=json.dumps(json.loads(leaf), indent=1, ensure_ascii=False))
+                    event=json.dumps(whole, indent=1, ensure_ascii=False))
 
     async def included(request: Request) -> Response:
         """The receipt upgraded: the report's inclusion proof against the newest signed
@@ -197,13 +230,12 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
 
     async def bind(request: Request) -> Response:
         """``POST /bind``: the phone's public key bound to the card (REPORT-16)."""
-        number, _token = holder(request)
+        number, cred = card(request)
         fields = await read_form(request)
         if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
                        request.headers.get("origin"), request.headers.get("host", "")):
             return page("report.html", 403, problem="This form is out of date or did not "
                         "come from this site; open it again.", form=None, number=number)
-        cred = hub.follower.state.reports.live_player.get(number) if number else None
         if number is None or cred is None:
             return page("report.html", 403, problem="Scan the QR code on your player card "
                         "first.", form=None, number=None)

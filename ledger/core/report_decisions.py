@@ -22,7 +22,7 @@ from typing import Any
 from ledger.core.citing import acting_scope, citing_scope
 from ledger.core.format_socket import plugin_for
 from ledger.core.report_rules import parse_report
-from ledger.core.reports import TableStatus, current_round, queue, reports_of
+from ledger.core.reports import TableStatus, current_round, queue, reports_of, seat_of
 from ledger.errors import RuleError, UsageError
 
 REPORT_13 = "REPORT-13"   # accept records only a table whose reports all match (command side)
@@ -83,13 +83,12 @@ def reject_report(t: Any, signer: Any, time: str, round_no: int | None, number: 
                   reason: str) -> Any:
     """Set aside ``number``'s current report of the round (REPORT-14)."""
     n = _round(t.state, round_no)
-    mine = [r for tables in t.state.reports.current.get(n, {}).values()
-            for p, r in tables.items() if p == number]
-    if not mine:
+    where = seat_of(t.state, n, number)
+    mine = reports_of(t.state, n, where[0]).get(number) if where is not None else None
+    if mine is None:
         raise RuleError("REPORT-14", f"player {number} has no current report in round {n}",
                         hint="see 'tourney report list'")
-    r = mine[0]
-    return t.reject_report(n, r.table, number, r.seq, reason.strip(), signer, time)
+    return t.reject_report(n, mine.table, number, mine.seq, reason.strip(), signer, time)
 
 
 def own_drop_refusal(state: Any, number: int) -> str | None:
@@ -104,10 +103,10 @@ def own_drop_refusal(state: Any, number: int) -> str | None:
     rnd = plugin.progress(state).round
     if rnd is None or not rnd.open:
         return None
-    for row in queue(state, rnd.number):
-        if number in row.players and row.result is None:
-            return (f"your match of round {rnd.number} (table {row.table}) has no result "
-                    "yet: report it first (a concession if you leave now), then drop")
+    where = seat_of(state, rnd.number, number)
+    if where is not None and where[2] is None:
+        return (f"your match of round {rnd.number} (table {where[0]}) has no result "
+                "yet: report it first (a concession if you leave now), then drop")
     return None
 
 

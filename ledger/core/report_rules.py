@@ -31,6 +31,7 @@ from ledger.core.reports_state import Report
 from ledger.core.vocabulary import FieldKind
 from ledger.errors import RuleError, TourneyError
 from ledger.wire.events import SelfReportPolicy
+from ledger.wire.keys import b64_exact
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
@@ -201,19 +202,12 @@ def report_statement(log: str, round_no: int, table: int, number: int, credentia
 def check_bound(state: TournamentState, body: DeviceKeyBound, actor: str) -> None:
     """REPORT-16: a phone key is bound to a live credential of that player, is an Ed25519
     public key, and is bound to no other credential."""
-    import base64
-    import binascii
-
     cred = state.reports.credentials.get(body.credential)
     if cred is None or cred.number != body.number or cred.revoked_seq is not None:
         raise RuleError("REPORT-16", f"credential {body.credential} is not player "
                         f"{body.number}'s live card", hint="scan your own, current card",
                         finding="device_key_invalid")
-    try:
-        raw = base64.b64decode(body.public_key, validate=True)
-    except (binascii.Error, ValueError):
-        raw = b""
-    if len(raw) != 32:
+    if b64_exact(body.public_key, 32) is None:
         raise RuleError("REPORT-16", "the phone's public key is not base64 of 32 raw bytes",
                         finding="device_key_invalid")
     other = [c for c, k in state.reports.devices.items()
@@ -227,9 +221,6 @@ def check_bound(state: TournamentState, body: DeviceKeyBound, actor: str) -> Non
 def _check_device_sig(state: TournamentState, body: ResultReported) -> None:
     """REPORT-17: a credential with a bound phone key reports only with that key's
     signature of the report's statement; no other report carries one."""
-    import base64
-    import binascii
-
     from ledger.wire.keys import verify_signature
 
     pk = state.reports.devices.get(body.credential)
@@ -245,13 +236,10 @@ def _check_device_sig(state: TournamentState, body: ResultReported) -> None:
                         "that holds its key", hint="report from that phone (JavaScript on), "
                         "or ask the head judge for a new card",
                         finding="player_report_device_sig")
-    try:
-        raw_sig = base64.b64decode(sig, validate=True)
-    except (binascii.Error, ValueError):
-        raw_sig = b""
+    raw_sig, raw_pk = b64_exact(sig, 64), b64_exact(pk, 32)
     msg = report_statement(state.log, body.round, body.table, body.number, body.credential,
                            dict(body.given))
-    if len(raw_sig) != 64 or not verify_signature(base64.b64decode(pk), raw_sig, msg):
+    if raw_sig is None or raw_pk is None or not verify_signature(raw_pk, raw_sig, msg):
         raise RuleError("REPORT-17", "the phone's signature does not verify for this report",
                         hint="report again from the phone that holds the card's key",
                         finding="player_report_device_sig")

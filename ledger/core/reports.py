@@ -5,7 +5,8 @@ Owns: ``TableStatus`` (the closed set: none, one_sided, matching, conflicting, s
 ``reports_of`` (the current report of each player of a table), ``table_status``,
 ``report_options`` (a report as the ``result record`` options that record it, in the
 format's vocabulary), ``current_round`` and ``queue`` (``QueueRow``: every table of a
-round with its players, result, reports and status — the staff queue).  Format-agnostic:
+round with its players, result, reports and status — the staff queue) and ``seat_of`` (a
+player's table of a round).  Format-agnostic:
 tables and results come from the format plug-in (``table_at``, ``progress``); two reports
 match when the format's vocabulary parses them to the same values
 (``ledger.core.report_rules.parse_report``).
@@ -29,7 +30,7 @@ from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 
 __all__ = ["QueueRow", "Report", "TableStatus", "current_round", "queue", "report_options",
-           "reports_of", "table_status"]
+           "reports_of", "seat_of", "table_status"]
 
 
 class TableStatus(str, Enum):
@@ -105,6 +106,23 @@ def queue(state: TournamentState, round_no: int) -> list[QueueRow]:
                                  reports=reports_of(state, round_no, table)))
         table += 1
     return rows
+
+
+def seat_of(state: TournamentState, round_no: int,
+            number: int) -> tuple[int, list[int], Any] | None:
+    """(table, its players, its result) of player ``number`` in round ``round_no``, or
+    None (not seated: a bye, dropped, not paired) — the format's tables, read without
+    the reports' statuses."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    table = 1
+    while plugin is not None:
+        seat = plugin.table_at(state, round_no, table)
+        if seat is None:
+            return None
+        if number in seat[0]:
+            return table, list(seat[0]), seat[1]
+        table += 1
+    return None
 
 
 def report_options(state: TournamentState, report: Report) -> str:

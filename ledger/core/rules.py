@@ -12,8 +12,6 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable
 from typing import Any
 
@@ -52,7 +50,7 @@ from ledger.wire.events import (
     SeedRecorded,
     TournamentCreated,
 )
-from ledger.wire.keys import key_id
+from ledger.wire.keys import b64_exact, key_id
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
@@ -140,14 +138,15 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
         not isinstance(body, _CREDENTIAL_KINDS)
     if own:
         check_own_act(state, body, actor)          # REPORT-15
-    if isinstance(cites, list) and Role.STATION in state.active_roles(actor):
+    # a station signs beyond the role table only what is checked instead (ADR 0027):
+    # a result citing reports (REPORT-11/12), a player's own act (REPORT-15), or a kind
+    # the format derives whole from the state (REPORT-9)
+    station = (isinstance(cites, list) or own or _derived(state, body)) and \
+        Role.STATION in state.active_roles(actor)
+    if station and isinstance(cites, list):
         check_citation(state, body, actor)         # REPORT-10
-        check_station_result(state, body, actor)   # REPORT-11/12 (instead of the roles)
-    elif own and Role.STATION in state.active_roles(actor):
-        pass                                       # a player's own act (REPORT-15)
-    elif Role.STATION in state.active_roles(actor) and _derived(state, body):
-        pass                 # fully derived from the state, so checked instead (REPORT-9)
-    elif not isinstance(body, TournamentCreated):
+        check_station_result(state, body, actor)   # REPORT-11/12
+    elif not station and not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
         if isinstance(cites, list):
             check_citation(state, body, actor)     # REPORT-10
@@ -170,11 +169,8 @@ def _derived(state: TournamentState, body: Body) -> bool:
 
 
 def _check_key(kid: str, public_key: str) -> None:
-    try:
-        raw = base64.b64decode(public_key, validate=True)
-    except (binascii.Error, ValueError):
-        raw = b""
-    if len(raw) != 32:
+    raw = b64_exact(public_key, 32)
+    if raw is None:
         raise RuleError("DESIGN-5", "public_key is not base64 of 32 raw bytes",
                         finding="bad_key")
     if key_id(raw) != kid:

@@ -40,6 +40,19 @@ def key_id(public_key_raw: bytes) -> str:
     return hashlib.sha256(public_key_raw).digest()[:8].hex()
 
 
+def b64_exact(text: str, size: int) -> bytes | None:
+    """``text`` as strict base64 of exactly ``size`` bytes (a public key: 32, a signature:
+    64), else None."""
+    import base64
+    import binascii
+
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw if len(raw) == size else None
+
+
 def public_raw(public_key: Ed25519PublicKey) -> bytes:
     return public_key.public_bytes_raw()
 
