@@ -320,3 +320,49 @@ def test_a_phone_held_key_signs_the_players_reports(
     events = [leaf["event"] for leaf in cli("log", "--json").doc]
     assert [e["kind"] for e in events].count("device_key_bound") == 1
     cli("audit", "verify", str(cli.ledger))
+
+
+def test_a_player_drops_from_a_phone_with_javascript_off(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drop page and the staff page are plain forms: at phone size with JavaScript
+    off a player whose match has its result drops themselves (a receipt follows), and a
+    staff card's page shows the queue; neither is wider than the phone."""
+    import csv
+
+    from tests.test_cli_contract import CLOCK
+    from tests.test_serve_reports import reporting_event
+
+    monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
+    cli, doc, tokens = reporting_event(tmp_path)
+    t1 = doc["tables"][0]
+    a, b = t1["players"]
+    cli("result", "record", "--round", "1", "--table", str(t1["table"]), "--winner", str(b),
+        "--key", "sk.pem")
+    sk = next(o["key_id"] for o in cli("official", "list", "--json").doc["officials"]
+              if o["name"] == "sk")
+    cli("official", "card", sk, "--url", "http://venue.invalid/", "--out", "sk-card.html",
+        "--csv", "sk-card.csv", "--key", "hj.pem")
+    with open(tmp_path / "sk-card.csv", newline="") as f:
+        staff = next(csv.DictReader(f))["url"].rsplit("/c/", 1)[1]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
+        ctx = browser.new_context(viewport=PHONE, java_script_enabled=False)
+        phone = ctx.new_page()
+        phone.goto(f"{base}/c/{tokens[a]}")
+        phone.click("text=Drop")
+        phone.wait_for_url(base + "/drop")
+        assert _fits(phone)
+        _shot(phone, "drop-form-nojs")
+        phone.check("input[name=confirm]")
+        phone.click("button[type=submit]")
+        phone.wait_for_url(re.compile(r".*/receipt/\d+$"))
+        assert "player dropped" in phone.inner_text("main")
+        _shot(phone, "drop-receipt-nojs")
+        desk = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+        desk.goto(f"{base}/c/{staff}")
+        desk.wait_for_url(base + "/staff")
+        assert "Reports queue" in desk.inner_text("main") and _fits(desk)
+        ctx.close()
+    events = [leaf["event"] for leaf in cli("log", "--json").doc]
+    drop = [e for e in events if e["kind"] == "player_dropped"]
+    assert drop and drop[0]["body"]["number"] == a and drop[0]["body"]["credential"]
+    cli("audit", "verify", str(cli.ledger))

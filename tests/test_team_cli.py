@@ -48,23 +48,33 @@ def _seat_args(doc: dict[str, Any], table: dict[str, Any], seat: dict[str, Any],
     return [*base, "--timeout", "--games", "0-0-1"]      # a drawn seat (BR-SWISS-5)
 
 
-@pytest.fixture(scope="module")
-def trio(tmp_path_factory: pytest.TempPathFactory) -> Event:
-    ev = Event(tmp_path_factory.mktemp("trio"))
+def open_trio(ev: Event, name: str, *, fighters: int, teams: int, named: bool) -> None:
+    """A trio Swiss of 3 rounds through the real CLI: keys, genesis, a scorekeeper,
+    ``fighters`` fighters and ``teams`` teams of three in number order (registration
+    still open)."""
     cli = ev.cli
     for stem in ("hj", "sk"):
         cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
         _remember_secret(ev.d / f"{stem}.pem")
-    cli("init", "--name", "Trio Night", "--format", "bushiroad-swiss", "--param",
+    cli("init", "--name", name, "--format", "bushiroad-swiss", "--param",
         "team_mode=trio", "--param", "swiss_rounds=3", *HJ)
     cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",
         "sk.pem.pub", *HJ)
     (ev.d / "players.csv").write_text("number,name\n" + "".join(
-        f"{i},Fighter {i:02d}\n" for i in range(1, 23)))
+        f"{i},Fighter {i:02d}\n" for i in range(1, fighters + 1)))
     cli("player", "import", "players.csv", *SK)
-    (ev.d / "teams.csv").write_text("first,second,third,name\n" + "".join(
-        f"{3 * i + 1},{3 * i + 2},{3 * i + 3},Team {chr(65 + i)}\n" for i in range(6)))
+    (ev.d / "teams.csv").write_text("first,second,third" + (",name" if named else "")
+                                    + "\n" + "".join(
+        f"{3 * i + 1},{3 * i + 2},{3 * i + 3}" + (f",Team {chr(65 + i)}" if named else "")
+        + "\n" for i in range(teams)))
     cli("team", "import", "teams.csv", *SK)
+
+
+@pytest.fixture(scope="module")
+def trio(tmp_path_factory: pytest.TempPathFactory) -> Event:
+    ev = Event(tmp_path_factory.mktemp("trio"))
+    cli = ev.cli
+    open_trio(ev, "Trio Night", fighters=22, teams=6, named=True)
     ev.refuse("two_teams", "team", "add", "18", "19", "20", *SK)
     ev.refuse("wrong_size", "team", "add", "19", "20", *SK)
     ev.refuse("duplicate_position", "team", "add", "19", "19", "20", *SK)

@@ -12,28 +12,12 @@ member's own, and the team's Warning is the team's; ``audit verify`` is clean.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret, raw_bytes, snapshot
-
-SK, HJ = ("--key", "sk.pem"), ("--key", "hj.pem")
-
-
-class Event:
-    def __init__(self, d: Path) -> None:
-        self.d = d
-        self.db = d / "t.db"
-        self.cli = Cli(d, self.db)
-        self.refused: dict[str, tuple[bool, str]] = {}
-        self.docs: dict[str, Any] = {}
-
-    def refuse(self, name: str, *args: str) -> None:
-        before = snapshot(self.db)
-        run = self.cli(*args, code=3)
-        self.refused[name] = (raw_bytes(self.db) == before, run.err.strip())
+from tests.test_cli_contract import Cli
+from tests.test_team_cli import HJ, SK, Event, open_trio
 
 
 def _play(cli: Cli, doc: dict[str, Any], rnd: int) -> None:
@@ -48,19 +32,7 @@ def _play(cli: Cli, doc: dict[str, Any], rnd: int) -> None:
 def late(tmp_path_factory: pytest.TempPathFactory) -> Event:
     ev = Event(tmp_path_factory.mktemp("late"))
     cli = ev.cli
-    for stem in ("hj", "sk"):
-        cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
-        _remember_secret(ev.d / f"{stem}.pem")
-    cli("init", "--name", "Late Trio", "--format", "bushiroad-swiss", "--param",
-        "team_mode=trio", "--param", "swiss_rounds=3", *HJ)
-    cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",
-        "sk.pem.pub", *HJ)
-    (ev.d / "players.csv").write_text("number,name\n" + "".join(
-        f"{i},Fighter {i:02d}\n" for i in range(1, 13)))
-    cli("player", "import", "players.csv", *SK)
-    (ev.d / "teams.csv").write_text("first,second,third\n" + "".join(
-        f"{3 * i + 1},{3 * i + 2},{3 * i + 3}\n" for i in range(4)))
-    cli("team", "import", "teams.csv", *SK)
+    open_trio(ev, "Late Trio", fighters=12, teams=4, named=False)
     cli("registration", "close", *HJ)
     r1 = cli("round", "pair", "--seed-material", "r1 dice", "--seed-source", "dice", *HJ,
              "--json").doc
