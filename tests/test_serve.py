@@ -367,4 +367,6 @@ def test_serve_with_granian(event: tuple[Cli, str, dict[str, Any]]) -> None:
         assert get(base + "/pairings", **{"If-None-Match": page.headers["etag"]}
                    ).status_code == 304
         record(cli, "hotc-swiss-de", 1, doc["tables"][0])
-        wait_until(lambda: "wins" in get(base + "/pairings").text, 5)
+        # the update itself is benchmarked (bench_serve.py: ~0.1 s); here granian's worker
+        # process only has to show it, on 2 cores shared with the rest of the suite
+        wait_until(lambda: "wins" in get(base + "/pairings").text, 15)
