@@ -129,6 +129,9 @@ CODES: dict[str, Severity] = {
     "player_act_credential": Severity.ERROR,       # REPORT-15
     "device_key_invalid": Severity.ERROR,          # REPORT-16
     "player_report_device_sig": Severity.ERROR,    # REPORT-17
+    "device_key_rebound": Severity.ERROR,          # REPORT-18 (issue 27)
+    "device_statement_replayed": Severity.ERROR,   # REPORT-19 (issue 27)
+    "player_act_device_sig": Severity.ERROR,       # REPORT-20 (issue 27)
     "result_citation_invalid": Severity.ERROR,     # REPORT-10
     "station_result_invalid": Severity.ERROR,      # REPORT-11/12
 }

@@ -158,12 +158,13 @@ def _phone_key() -> tuple[Any, str]:
     return k, base64.b64encode(public_raw(k.public_key())).decode()
 
 
-def _sig(key: Any, ev: Event, table: int, number: int, given: dict[str, str]) -> str:
+def _sig(key: Any, ev: Event, table: int, number: int, given: dict[str, str],
+         use: int = 1) -> str:
     import base64
 
     from ledger.core.report_rules import report_statement
 
-    msg = report_statement("rp", 1, table, number, credential_id(token(number)), given)
+    msg = report_statement("rp", 1, table, number, credential_id(token(number)), given, use)
     return base64.b64encode(key.sign(msg)).decode()
 
 
@@ -174,8 +175,8 @@ def test_a_bound_phone_key_signs_every_report_of_its_card(tmp_path: Path) -> Non
     table, a, b = _paired(ev)
     key, pub = _phone_key()
     ca = credential_id(token(a))
-    assert report_statement("rp", 1, table, a, ca, {"winner": "3", "games": "2-1"}) == (
-        f"tourney-report/v1\nrp\n1\n{table}\n{a}\n{ca}\ngames=2-1\nwinner=3\n").encode()
+    assert report_statement("rp", 1, table, a, ca, {"winner": "3", "games": "2-1"}, 4) == (
+        f"tourney-report/v2\nrp\n{ca}\n{a}\n4\n1\n{table}\ngames=2-1\nwinner=3\n").encode()
     # REPORT-16: the card's own holder, a real key, not another card's key
     ev.refused("REPORT-16", lambda t, now: t.bind_device_key(ca, b, pub, STATION, now))
     ev.refused("REPORT-16", lambda t, now: t.bind_device_key(ca, a, "AAAA", STATION, now))
@@ -183,7 +184,7 @@ def test_a_bound_phone_key_signs_every_report_of_its_card(tmp_path: Path) -> Non
     # a signature without a bound key is refused too (REPORT-17)
     given = {"winner": str(a)}
     ev.refused("REPORT-17", lambda t, now: t.report_result(
-        1, table, a, ca, given, STATION, now, _sig(key, ev, table, a, given)))
+        1, table, a, ca, given, STATION, now, _sig(key, ev, table, a, given), 1))
     ev.write(lambda t, now: t.bind_device_key(ca, a, pub, STATION, now))
     ev.refused("REPORT-16", lambda t, now: t.bind_device_key(
         credential_id(token(b)), b, pub, STATION, now))
@@ -191,9 +192,9 @@ def test_a_bound_phone_key_signs_every_report_of_its_card(tmp_path: Path) -> Non
     ev.refused("REPORT-17", lambda t, now: t.report_result(1, table, a, ca, given, STATION,
                                                            now))
     ev.refused("REPORT-17", lambda t, now: t.report_result(
-        1, table, a, ca, given, STATION, now, _sig(key, ev, table, a, {"winner": str(b)})))
+        1, table, a, ca, given, STATION, now, _sig(key, ev, table, a, {"winner": str(b)}), 1))
     rep = ev.write(lambda t, now: t.report_result(1, table, a, ca, given, STATION, now,
-                                                  _sig(key, ev, table, a, given)))
+                                                  _sig(key, ev, table, a, given), 1))
     assert b'"device_sig":"' in rep.leaf
     # a report of a card with no phone key carries no signature field at all
     other = ev.report(b, {"winner": str(a)})
@@ -215,7 +216,8 @@ def test_audit_flags_reports_without_the_phones_signature(tmp_path: Path) -> Non
         (ResultReported(round=1, table=table, number=a, credential=ca, given=given), STATION,
          "player_report_device_sig"),
         (ResultReported(round=1, table=table, number=a, credential=ca, given=given,
-                        device_sig=_sig(key, ev, table, a, {"winner": str(b)})), STATION,
+                        device_sig=_sig(key, ev, table, a, {"winner": str(b)}),
+                        device_use=1), STATION,
          "player_report_device_sig"),
         (DeviceKeyBound(credential=cb, number=b, public_key=pub), STATION,
          "device_key_invalid"),

@@ -29,7 +29,7 @@ from eventsourcing.domain import (
 )
 from eventsourcing.utils import get_topic
 
-from ledger.core.citing import acting_credential, cited_reports
+from ledger.core.citing import acting_credential, acting_device_sig, cited_reports
 from ledger.core.decided import decided_scope
 from ledger.core.draw import ALGORITHM, draw_v1, seed_from_material
 from ledger.core.format_socket import Format, require_plugin
@@ -157,6 +157,10 @@ class Tournament(BaseAggregate[str]):
         if acting is not None and "credential" in type(body).__struct_fields__ \
                 and isinstance(getattr(body, "credential"), msgspec.UnsetType):
             body = msgspec.structs.replace(body, credential=acting)  # REPORT-15
+            phone = acting_device_sig()
+            if phone is not None and "device_sig" in type(body).__struct_fields__:
+                body = msgspec.structs.replace(body, device_sig=phone[0],
+                                               device_use=phone[1])  # REPORT-19/20
         check_claimed_time(self.state, time)
         with decided_scope(body if decided else None):
             check(self.state, body, signer.key_id)
@@ -234,19 +238,27 @@ class Tournament(BaseAggregate[str]):
 
     def report_result(self, round_no: int, table: int, number: int, credential: str,
                       given: dict[str, str], signer: Signer, time: str,
-                      device_sig: str | None = None) -> SignedEvent:
+                      device_sig: str | None = None,
+                      device_use: int | None = None) -> SignedEvent:
         """A player's report of their table, signed by a station (REPORT-4..8), with the
-        player's phone signature when their card has a phone key (REPORT-17)."""
+        player's phone signature of the statement naming the card's act number
+        ``device_use`` when their card has a phone key (REPORT-17/19)."""
+        unset = msgspec.UNSET
         return self.record(ResultReported(
             round=round_no, table=table, number=number, credential=credential,
-            given=dict(given), device_sig=msgspec.UNSET if device_sig is None else device_sig),
-            signer, time)
+            given=dict(given), device_sig=unset if device_sig is None else device_sig,
+            device_use=unset if device_sig is None else (device_use or 0)), signer, time)
 
     def bind_device_key(self, credential: str, number: int, public_key: str, signer: Signer,
-                        time: str) -> SignedEvent:
-        """Player ``number``'s phone key bound to their credential (REPORT-16)."""
-        return self.record(DeviceKeyBound(credential=credential, number=number,
-                                          public_key=public_key), signer, time)
+                        time: str, device_sig: str | None = None,
+                        device_use: int | None = None) -> SignedEvent:
+        """Player ``number``'s phone key bound to their credential (REPORT-16); replacing
+        a bound key needs that key's signature of ``bind_statement`` (REPORT-18/19)."""
+        unset = msgspec.UNSET
+        return self.record(DeviceKeyBound(
+            credential=credential, number=number, public_key=public_key,
+            device_sig=unset if device_sig is None else device_sig,
+            device_use=unset if device_sig is None else (device_use or 0)), signer, time)
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         if self.state.format is not None:

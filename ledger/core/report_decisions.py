@@ -110,13 +110,17 @@ def own_drop_refusal(state: Any, number: int) -> str | None:
     return None
 
 
-def own_drop(t: Any, signer: Any, time: str, number: int, credential: str) -> list[Any]:
-    """Player ``number`` drops themselves with ``credential`` (REPORT-15); the format's
-    own drop rules decide whether and how (a Wheel of Time event refuses: no drops)."""
+def own_drop(t: Any, signer: Any, time: str, number: int, credential: str,
+             device_sig: str | None = None, device_use: int | None = None) -> list[Any]:
+    """Player ``number`` drops themselves with ``credential`` (REPORT-15) — with the
+    signature of the card's phone key of the drop's statement naming the card's act
+    ``device_use``, when one is bound (REPORT-19/20: without it the refusal,
+    ``PhoneSignatureNeeded``, carries the statement to sign); the format's own drop rules
+    decide whether and how (a Wheel of Time event refuses: no drops)."""
     why = own_drop_refusal(t.state, number)
     if why is not None:
         raise RuleError("REPORT-15", why, hint="or see a judge at the scorekeeper's desk")
-    with acting_scope(credential):
+    with acting_scope(credential, device_sig, device_use):
         events: list[Any] = t.drop_player(signer, time, number,
                                           reason="dropped from their own page")
     return events

@@ -1,5 +1,6 @@
 """The rules of players' credentials and self-reported results (issue 19, ADR 0027):
-REPORT-1..8, 10..12, 14 and 15 (REPORT-9, who signs what, is ``ledger.core.rules``).
+REPORT-1..8, 10..12, 14 and 15 (REPORT-9, who signs what, is ``ledger.core.rules``; the
+phone-held keys' REPORT-16..20 are ``ledger.core.device_rules``, called from here).
 
 Owns: ``check_issued`` (``credential_issued``), ``check_revoked`` (``credential_revoked``),
 ``check_reported`` (``result_reported``), ``check_rejected`` (``report_rejected``,
@@ -14,8 +15,8 @@ Format-agnostic: a report is read through the format plug-in (``result_vocabular
 ``round_phase``, ``table_at``, ``result_kwargs``, ``progress``), never by name.
 
 May import: ``msgspec``, ``ledger.core.state``, ``ledger.core.reports_state``,
-``ledger.core.format_socket``, ``ledger.core.vocabulary``, ``ledger.errors``,
-``ledger.wire.events``, ``ledger.wire.keys``, ``ledger.wire.reports``.
+``ledger.core.format_socket``, ``ledger.core.vocabulary``, ``ledger.core.device_rules``,
+``ledger.errors``, ``ledger.wire.events``, ``ledger.wire.reports``.
 """
 
 from __future__ import annotations
@@ -26,16 +27,16 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger.core.device_rules import check_act_sig, check_report_sig
+from ledger.core.device_rules import report_statement as report_statement  # the read API
 from ledger.core.format_socket import plugin_for
 from ledger.core.reports_state import Report
 from ledger.core.vocabulary import FieldKind
 from ledger.errors import RuleError, TourneyError
 from ledger.wire.events import SelfReportPolicy
-from ledger.wire.keys import b64_exact
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
-    DeviceKeyBound,
     ReportRejected,
     ResultReported,
 )
@@ -165,7 +166,7 @@ def check_reported(state: TournamentState, body: ResultReported, actor: str) -> 
                         hint="a judge corrects a recorded result",
                         finding="player_report_closed")
     parsed, _ = parse_report(state, body.round, body.table, body.given)
-    _check_device_sig(state, body)
+    check_report_sig(state, body)                  # REPORT-17/19
     mine = rs.current.get(body.round, {}).get(body.table, {}).get(body.number)
     if mine is not None and _same_given(state, body.round, body.table, mine.given, parsed):
         raise RuleError("REPORT-8", f"player {body.number} already reported exactly this "
@@ -179,70 +180,6 @@ def _same_given(state: TournamentState, round_no: int, table: int, earlier: dict
         return parse_report(state, round_no, table, earlier)[0] == parsed
     except RuleError:
         return False
-
-
-STATEMENT = "tourney-report/v1"
-
-
-def report_statement(log: str, round_no: int, table: int, number: int, credential: str,
-                     given: dict[str, str]) -> bytes:
-    """The exact bytes a phone-held key signs for a report (REPORT-17): UTF-8 of
-    ``tourney-report/v1``, the tournament id, round, table, player number and credential,
-    then each ``field=value`` of ``given`` sorted by field — one per line, each line ended
-    by ``\n`` (docs/LIVE.md; the page's script builds the same text)."""
-    if any("\n" in x or "\r" in x for kv in given.items() for x in kv) or \
-            any("=" in k for k in given):
-        raise RuleError("REPORT-17", "a signed report's fields may not hold line breaks",
-                        finding="player_report_device_sig")
-    lines = [STATEMENT, log, str(round_no), str(table), str(number), credential,
-             *(f"{k}={v}" for k, v in sorted(given.items()))]
-    return "".join(line + "\n" for line in lines).encode("utf-8")
-
-
-def check_bound(state: TournamentState, body: DeviceKeyBound, actor: str) -> None:
-    """REPORT-16: a phone key is bound to a live credential of that player, is an Ed25519
-    public key, and is bound to no other credential."""
-    cred = state.reports.credentials.get(body.credential)
-    if cred is None or cred.number != body.number or cred.revoked_seq is not None:
-        raise RuleError("REPORT-16", f"credential {body.credential} is not player "
-                        f"{body.number}'s live card", hint="scan your own, current card",
-                        finding="device_key_invalid")
-    if b64_exact(body.public_key, 32) is None:
-        raise RuleError("REPORT-16", "the phone's public key is not base64 of 32 raw bytes",
-                        finding="device_key_invalid")
-    other = [c for c, k in state.reports.devices.items()
-             if k == body.public_key and c != body.credential]
-    if other:
-        raise RuleError("REPORT-16", f"this phone key is already bound to credential "
-                        f"{other[0]}", hint="each card binds its own phone key",
-                        finding="device_key_invalid")
-
-
-def _check_device_sig(state: TournamentState, body: ResultReported) -> None:
-    """REPORT-17: a credential with a bound phone key reports only with that key's
-    signature of the report's statement; no other report carries one."""
-    from ledger.wire.keys import verify_signature
-
-    pk = state.reports.devices.get(body.credential)
-    sig = body.device_sig
-    if pk is None and isinstance(sig, msgspec.UnsetType):
-        return
-    if pk is None:
-        raise RuleError("REPORT-17", f"credential {body.credential} has no phone key bound, "
-                        "so its reports carry no phone signature",
-                        finding="player_report_device_sig")
-    if isinstance(sig, msgspec.UnsetType):
-        raise RuleError("REPORT-17", "this card reports only with the signature of the phone "
-                        "that holds its key", hint="report from that phone (JavaScript on), "
-                        "or ask the head judge for a new card",
-                        finding="player_report_device_sig")
-    raw_sig, raw_pk = b64_exact(sig, 64), b64_exact(pk, 32)
-    msg = report_statement(state.log, body.round, body.table, body.number, body.credential,
-                           dict(body.given))
-    if raw_sig is None or raw_pk is None or not verify_signature(raw_pk, raw_sig, msg):
-        raise RuleError("REPORT-17", "the phone's signature does not verify for this report",
-                        hint="report again from the phone that holds the card's key",
-                        finding="player_report_device_sig")
 
 
 def check_rejected(state: TournamentState, body: ReportRejected, actor: str) -> None:
@@ -277,6 +214,7 @@ def check_own_act(state: TournamentState, body: Any, actor: str) -> None:
         raise RuleError("REPORT-15", f"credential {body.credential} was revoked at seq "
                         f"{cred.revoked_seq}", hint="ask the head judge for a new card",
                         finding="player_act_credential")
+    check_act_sig(state, body)                     # REPORT-20/19
 
 
 # -- results citing reports (REPORT-10..12) --------------------------------------------------

@@ -3,7 +3,7 @@
 Owns: ``Credential`` (holder, token hash, issued and revoked seq), ``Report`` (one
 ``result_reported``), ``ReportsState`` (one sub-struct of ``TournamentState``, snapshotted
 with it) and its pure transitions ``note_issued``, ``note_revoked``, ``note_reported`` and
-``note_rejected`` and ``note_bound``.
+``note_rejected``, ``note_bound`` and ``note_device_use``.
 Never validates (``ledger.core.report_rules`` does: REPORT-1..9) and never reads a clock.
 
 May import: ``msgspec``.
@@ -42,6 +42,9 @@ class ReportsState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     set_aside: dict[int, dict[int, str]] = {}
     #: credential -> the public key (base64) of the phone bound to it (REPORT-16)
     devices: dict[str, str] = {}
+    #: credential -> how many acts its phone keys have signed (REPORT-19: the next
+    #: signed statement names this + 1)
+    device_uses: dict[str, int] = {}
 
 
 def note_issued(rs: ReportsState, seq: int, credential: str, token_sha256: str,
@@ -85,3 +88,8 @@ def note_rejected(rs: ReportsState, round_no: int, table: int, number: int, seq:
 def note_bound(rs: ReportsState, credential: str, public_key: str) -> None:
     """The credential's reports carry the player's own signature from now on."""
     rs.devices[credential] = public_key
+
+
+def note_device_use(rs: ReportsState, credential: str) -> None:
+    """One more act signed by the credential's phone (a report, a drop, a rebinding)."""
+    rs.device_uses[credential] = rs.device_uses.get(credential, 0) + 1

@@ -7,7 +7,8 @@ replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
 May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
-``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``.
+``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
+``ledger.core.device_rules``.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.core.decided import is_decided
+from ledger.core.device_rules import check_bound
 from ledger.core.draw import ALGORITHM, draw_v1
 from ledger.core.format_socket import plugin_for, require_plugin
 from ledger.core.report_rules import (
-    check_bound,
     check_citation,
     check_issued,
     check_own_act,

@@ -31,6 +31,7 @@ from ledger.core.reports_state import (
     Report,
     ReportsState,
     note_bound,
+    note_device_use,
     note_issued,
     note_rejected,
     note_reported,
@@ -179,6 +180,8 @@ def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None
     has them (the audit hashes every leaf)."""
     for fn in _APPLIERS.get(type(ev.body), ()):
         fn(state, ev, ev.body)
+    if isinstance(getattr(ev.body, "device_sig", None), str):   # REPORT-19
+        note_device_use(state.reports, getattr(ev.body, "credential", ""))
     if state.fmt is not None:
         plugin = plugin_for(state.format.id if state.format else None)
         if plugin is not None:

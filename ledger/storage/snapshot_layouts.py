@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "86ad9c5cbbdb0ecb",
-    "bushiroad-de": "6acabf2bd801cbf1",
-    "bushiroad-swiss": "6acabf2bd801cbf1",
-    "hotc-swiss-de": "1ab06678e6d0da94",
-    "round-robin": "6acabf2bd801cbf1",
-    "single-elim": "6acabf2bd801cbf1",
-    "wot-2001": "46e63a8dd874fe20",
-    "wot-classic": "46e63a8dd874fe20",
+    "": "26d7c04a29080ab9",
+    "bushiroad-de": "11b9f1d2b052b345",
+    "bushiroad-swiss": "11b9f1d2b052b345",
+    "hotc-swiss-de": "34ca7b6b7e71707e",
+    "round-robin": "11b9f1d2b052b345",
+    "single-elim": "11b9f1d2b052b345",
+    "wot-2001": "8c783bde46612fee",
+    "wot-classic": "8c783bde46612fee",
 }

@@ -52,6 +52,9 @@ class ResultReported(Body, frozen=True, kw_only=True):
     #: the player's own Ed25519 signature (base64) of ``report_statement`` with the key
     #: their phone holds, when one is bound to the credential (REPORT-17); absent otherwise
     device_sig: str | msgspec.UnsetType = msgspec.UNSET
+    #: which of the card's phone-signed acts this is (1, 2, …), named by the signed
+    #: statement so that it is good for one use only (REPORT-19); absent with no signature
+    device_use: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class ReportRejected(Body, frozen=True, kw_only=True):
@@ -70,13 +73,19 @@ class ReportRejected(Body, frozen=True, kw_only=True):
 class DeviceKeyBound(Body, frozen=True, kw_only=True):
     """Player ``number``'s phone holds an Ed25519 key (``public_key``: base64 of its 32 raw
     bytes; not extractable in the browser) bound to credential ``credential``, signed by a
-    station: from now on that credential's reports carry the player's own signature
-    (REPORT-16/17).  A later binding replaces the earlier one (a new phone)."""
+    station: from now on that credential's reports and own acts carry the player's own
+    signature (REPORT-16/17/20).  A binding that replaces another carries the old phone's
+    signature of ``bind_statement`` naming the new key (REPORT-18; without the old phone
+    the head judge re-issues the card, whose new credential has no key yet)."""
 
     KIND = Kind.DEVICE_KEY_BOUND
     credential: str
     number: int
     public_key: str
+    #: the replaced key's signature (base64) of ``bind_statement`` (REPORT-18) and the
+    #: card's act number it names (REPORT-19); absent on a card's first binding
+    device_sig: str | msgspec.UnsetType = msgspec.UNSET
+    device_use: int | msgspec.UnsetType = msgspec.UNSET
 
 
 REPORT_BODIES: tuple[type[Body], ...] = (CredentialIssued, CredentialRevoked, ResultReported,

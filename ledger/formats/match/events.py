@@ -129,7 +129,8 @@ class DropTiming(str, Enum):
 class PlayerDropped(Body, frozen=True, kw_only=True):
     """``credential``: the player dropped themselves from their page with this credential,
     signed by a station (REPORT-15, ADR 0027); absent (every desk drop) it is not on the
-    wire."""
+    wire.  ``device_sig`` / ``device_use``: the card's phone key signed the drop's
+    statement, when one is bound to it (REPORT-19/20; set by ``acting_scope``)."""
 
     KIND = MatchKind.PLAYER_DROPPED
     number: int
@@ -137,6 +138,8 @@ class PlayerDropped(Body, frozen=True, kw_only=True):
     timing: DropTiming
     reason: str = ""
     credential: str | msgspec.UnsetType = msgspec.UNSET
+    device_sig: str | msgspec.UnsetType = msgspec.UNSET
+    device_use: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class RoundClosed(Body, frozen=True, kw_only=True):
