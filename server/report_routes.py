@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
@@ -22,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
 from ledger.wire.events import Kind
 from server.cards import COOKIE, holder
@@ -106,6 +108,23 @@ def _title(hub: Hub, ev: dict[str, Any]) -> str:
     return f"In the log: {kind.replace('_', ' ')}"
 
 
+def phone_signature(fields: dict[str, str]) -> tuple[str | None, int | None]:
+    """(signature, act number) a phone's signing step posts with an act (REPORT-19)."""
+    use = fields.get("device_use", "")
+    return fields.get("device_sig") or None, int(use) if use.isdigit() and len(use) < 10 \
+        else None
+
+
+def sign_page(page: Callable[..., Response], need: PhoneSignatureNeeded,
+              fields: dict[str, str], cred: str, action: str) -> Response:
+    """The signing step of a bound card's act (REPORT-17/20): the form as posted, and the
+    statement the rule asks this card's phone to sign; ``report.js`` signs and posts it."""
+    keep = {k: v for k, v in fields.items()
+            if k not in ("device_sig", "device_use", "statement")}
+    return page("sign.html", 200, fields=keep, statement=need.statement.decode("utf-8"),
+                use=need.use, credential=cred, action=action)
+
+
 def report_routes(hub: Hub, station: Station) -> list[Route]:
     def page(name: str, status: int = 200, cookies: dict[str, str] | None = None,
              **kw: Any) -> Response:
@@ -162,19 +181,13 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
                 raise UsageError("you have no table to report in the posted round",
                                  hint="see the desk")
             given = given_from_form(state, fields)
-            sig = fields.get("device_sig") or None
-            if sig is None and cred in state.reports.devices:
-                # REPORT-17: this card's reports carry its phone's signature — the page's
-                # script signs the statement with the key this phone holds and posts again
-                from ledger.core.report_rules import report_statement
-
-                statement = report_statement(state.log, where[0], where[1], number, cred,
-                                             given).decode("utf-8")
-                keep = {k: v for k, v in fields.items() if k not in ("device_sig",)}
-                return page("sign.html", 200, fields=keep, statement=statement,
-                            credential=cred, number=number)
+            sig, use = phone_signature(fields)
             ev = await asyncio.wrap_future(station.submit(
-                *station.report_commands(where[0], where[1], number, cred, given, sig)))
+                *station.report_commands(where[0], where[1], number, cred, given, sig, use)))
+        except PhoneSignatureNeeded as need:
+            # REPORT-17/19: this card's reports carry its phone's signature — the page's
+            # script signs the statement the rule names with the key this phone holds
+            return sign_page(page, need, fields, cred or "", "/report")
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             f = form_for(state, *where, hub.pages.data.labels) if where else None

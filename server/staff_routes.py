@@ -8,7 +8,8 @@ conflicting reports side by side, one-sided and matching reports, tables with no
 ``POST /staff/reject`` (set a report aside, with a reason) — each signed with the deciding
 official's own key, which the server holds only when started with ``--staff-key``; staff
 sign in with a staff card (``tourney official card``) — and ``GET|POST /drop`` (a player
-drops themselves with their card, REPORT-15, signed by the station).  What a decision is
+drops themselves with their card, REPORT-15, signed by the station; a card with a phone
+key also by its phone, REPORT-20).  What a decision is
 lives in ``ledger.core.report_decisions`` (shared with ``tourney report``).
 
 May import: ``starlette``, ``server.*``, ``ledger.*``.
@@ -23,10 +24,11 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
 from server.cards import COOKIE, holder
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
-from server.report_routes import HTML, PRIVATE, TOO_MANY, read_form
+from server.report_routes import HTML, PRIVATE, TOO_MANY, phone_signature, read_form, sign_page
 from server.station import STAFF_ROLES, Station, refusal_words
 
 if TYPE_CHECKING:
@@ -146,9 +148,15 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
         number, cid, signer = cred.number, cred.credential, station.signer
         if station.refusals.blocked(f"p{number}"):
             return page("drop.html", 429, fields.get("csrf"), number=number, problem=TOO_MANY)
+        sig, use = phone_signature(fields)
         try:
             events = await asyncio.wrap_future(station.submit(
-                lambda t, now: own_drop(t, signer, now, number, cid)))
+                lambda t, now: own_drop(t, signer, now, number, cid, sig, use)))
+        except PhoneSignatureNeeded as need:
+            # REPORT-20: a card with a phone key drops only with that phone's signature
+            def signing(name: str, status: int, **kw: Any) -> Response:
+                return page(name, status, fields.get("csrf"), **kw)
+            return sign_page(signing, need, fields, cid, "/drop")
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             return page("drop.html", 422, fields.get("csrf"), number=number,

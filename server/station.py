@@ -198,11 +198,11 @@ class Station:
         return ev
 
     def report_commands(self, round_no: int, table: int, number: int, credential: str,
-                        given: dict[str, str], device_sig: str | None = None
-                        ) -> tuple[Command, Command]:
+                        given: dict[str, str], device_sig: str | None = None,
+                        device_use: int | None = None) -> tuple[Command, Command]:
         signer = self.signer
         return (lambda t, now: t.report_result(round_no, table, number, credential, given,
-                                               signer, now, device_sig),
+                                               signer, now, device_sig, device_use),
                 lambda t, now: _agreed(t, now, signer, round_no, table))
 
 

@@ -1,10 +1,12 @@
-// A phone-held key for a player's reports (issue 19, ADR 0027: REPORT-16/17).
+// A phone-held key for a player's reports and drops (issue 19, ADR 0027: REPORT-16..20).
 // The key is an Ed25519 key made by the browser (WebCrypto), not extractable, kept in
 // this browser's IndexedDB under the card's credential id; only its public key leaves the
 // phone.  Browsers offer WebCrypto only on secure pages (HTTPS, or the machine itself).
 (function () {
   "use strict";
   var DB = "tourney-keys", STORE = "keys";
+  // the statements a phone signs (ledger.core.device_rules): a report, an own act (a drop)
+  var KINDS = ["tourney-report/v2", "tourney-act/v1"];
 
   function idb() {
     return new Promise(function (ok, no) {
@@ -73,6 +75,16 @@
     }
     var credential = sign.getAttribute("data-credential");
     var statement = sign.querySelector("[name=statement]").value;
+    // REPORT-19: every statement names this card and which of its acts it is (a number
+    // the server's rule chose: one use); this page signs only a report or an own act of
+    // this very card — never a statement handing the card to another key
+    var lines = statement.split("\n");
+    var use = sign.querySelector("[name=device_use]").value;
+    if (KINDS.indexOf(lines[0]) < 0 || lines[2] !== credential || lines[4] !== use ||
+        !/^[1-9][0-9]*$/.test(use) || lines[lines.length - 1] !== "") {
+      say(problem, "This page asked to sign something other than your card's act; nothing was signed. See the desk.");
+      return;
+    }
     get("device-" + credential).then(function (kp) {
       if (!kp) {
         say(problem, "This card's reports are signed by the phone that holds its key, and this is not that phone. Report from it, or ask the head judge for a new card.");
