@@ -26,6 +26,7 @@ from starlette.routing import Route
 from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
 from ledger.wire.events import Kind
+from server.acts import receipt_code
 from server.cards import COOKIE, holder
 from server.report import CSRF_COOKIE, csrf_ok, form_for, given_from_form, new_csrf
 from server.station import Station, refusal_words
@@ -220,7 +221,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         off = hub.follower.state.officials.get(ev.get("actor", ""))
         return page("receipt.html", 200, doc=doc, title=_title(hub, ev),
                     signer=off.name if off else ev.get("actor"),
-                    code=f"R{seq}-{digest[:16]}",
+                    code=receipt_code(int(seq), leaf),
                     event=json.dumps(whole, indent=1, ensure_ascii=False))
 
     async def included(request: Request) -> Response:

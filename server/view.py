@@ -12,7 +12,7 @@ the log (``ledger.core.public_pages``).
 ``build`` runs on the follower's thread with the state it folds; the ``LiveData`` it
 returns is never changed afterwards, so the pages read it from any thread.
 
-May import: ``ledger.*``, ``projections.*``.
+May import: ``ledger.*``, ``projections.*``, ``server.acts``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from ledger.wire.events import open_leaf
 from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc, round_docs
 from projections.standings_doc import settled_view, standings_view
+from server.acts import Act
 
 
 @dataclass
@@ -44,6 +45,8 @@ class Memo:
         field(default_factory=dict)                                  # by id of the view
     penalty_rows: list[dict[str, Any]] = field(default_factory=list)
     penalties_read_to: int = 0
+    acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)   # ``_acts``
+    acts_read_to: int = 0
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,8 @@ class LiveData:
     live: bool = True
     rev: int = 0            # > 0: earlier rounds changed after this log size was shown
     partial: bool = False   # earlier rounds taken from the previous log size (``build``)
+    #: every act recorded with each player's card (``server.acts``; issue 27)
+    acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
@@ -277,6 +282,21 @@ def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[s
     return out
 
 
+def _acts(led: Any, state: TournamentState, memo: Memo) -> dict[int, tuple[Act, ...]]:
+    """Each player's acts made with their card (``server.acts``), read from the leaves
+    appended since the last log size (issue 27: a player sees one they did not make)."""
+    from itertools import takewhile
+
+    from server.acts import gather
+
+    if memo.acts_read_to < state.size:          # never past the folded state's size
+        memo.acts = gather(memo.acts, takewhile(
+            lambda row: row[0] <= state.size,
+            led.raw_leaves(state.log, after=memo.acts_read_to)))
+        memo.acts_read_to = state.size
+    return memo.acts
+
+
 def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
           previous: LiveData | None = None) -> LiveData:
     """The pages' data at the state's log size (``led``: the ledger it was folded from).
@@ -344,4 +364,4 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         round_apps=round_apps, clock=_clock(led, state, current),
         bracket=bracket, penalties=_penalties(led, state, memo),
         champion=None if champ is None else labels.get(champ), live=live,
-        partial=reuse)
+        partial=reuse, acts=_acts(led, state, memo))
