@@ -11,7 +11,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from ledger.wire.keys import load_signer
 from tests.helpers.cli_event import open_event
+from tests.helpers.live import serve_process
+from tests.helpers.standings_play import pair, start
+from tests.test_cli_contract import Cli, raw_bytes, snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 SK = ("--key", "sk.pem")
@@ -53,3 +57,84 @@ def test_round_show_json_carries_the_bo3_game_score(tmp_path: Path) -> None:
     assert r1["winner"] == b and r1["losers"] == [a] and r1["games"] == [1, 2, 0]
     assert r2["winner"] == c and r2["games"] == [2, 0, 0]     # BO3 win without --games
     assert "1-2" in text_before and "games" not in text_before
+
+
+def _station_event(tmp_path: Path) -> Cli:
+    """A HotC event of four, round 1 paired, with a station official (station.pem)."""
+    cli, _log = start(tmp_path, "hotc-swiss-de", ["Ana A", "Bo B", "Cy C", "Dee D"])
+    cli("keys", "new", "--name", "Live server", "--out", "station.pem")
+    cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
+        "station.pem.pub", "--key", "hj.pem")
+    pair(cli, "hotc-swiss-de", 1)
+    return cli
+
+
+def _banner(cli: Cli, *serve_args: str) -> str:
+    with serve_process(cli.cwd, cli.env, serve_args=serve_args) as (_base, proc):
+        proc.terminate()
+        out, _err = proc.communicate(timeout=10)
+    return out
+
+
+def test_serve_banner_and_help_say_it_writes_with_a_station_key(tmp_path: Path) -> None:
+    """The banner said "the ledger is only read" and ``--help`` "writes nothing" even
+    when the server took players' reports with ``--station-key`` (it writes them)."""
+    cli = _station_event(tmp_path)
+    help_text = " ".join(cli("serve", "--help").out.split())
+    assert "writes nothing" not in help_text.replace("Without --station-key it writes "
+                                                     "nothing", "")
+    assert "with --station-key it also writes" in help_text
+    reading = _banner(cli)
+    assert "the ledger is only read" in reading and "WRITTEN" not in reading
+    writing = _banner(cli, "--station-key", "station.pem")
+    assert "the ledger is only read" not in writing
+    assert "players' reports are WRITTEN to the ledger" in writing
+    assert load_signer(tmp_path / "station.pem").key_id in writing
+
+
+BAD_URLS = ["venue.example.org", "ftp://venue.example.org/", "http://", "http:///x",
+            "http://venue.example.org:99999/", "http://venue.example.org:port/",
+            "http://venue example.org/", "http://user:pw@venue.example.org/",
+            "http://venue.example.org/?q=1", "http://venue.example.org/#top"]
+
+
+def test_serve_url_is_validated_before_anything_is_written(tmp_path: Path) -> None:
+    """``--url`` went into the QR code unchecked ("venue.example.org" made a code no phone
+    opens): each bad address is a one-line usage error naming it (exit 2), before the
+    port is bound; no QR page is written and the ledger is unchanged."""
+    cli = _station_event(tmp_path)
+    before = snapshot(cli.ledger)
+    for bad in BAD_URLS:
+        run = cli("serve", "--host", "127.0.0.1", "--port", "0", "--url", bad,
+                  "--qr-page", "qr.html", code=2)
+        assert f"--url {bad!r}" in run.err and "e.g. --url http://" in run.err, run.err
+        assert not (tmp_path / "qr.html").exists()
+    assert raw_bytes(cli.ledger) == before
+    out = _banner(cli, "--url", " https://event.example.org:8443/spring ")
+    assert "printable QR page: https://event.example.org:8443/spring/qr" in out
+
+
+def test_serve_exit_codes_agree_with_the_docs(tmp_path: Path) -> None:
+    """docs/LIVE.md said a missing tournament is a storage error (exit 5); it is the
+    usage error every command gives (exit 2).  A missing ledger file, a file that is not
+    a ledger: exit 5.  The docs and ``serve --help`` now say so, and nothing is written."""
+    cli = _station_event(tmp_path)
+    before = snapshot(cli.ledger)
+    run = cli("--tournament", "no-such-event", "serve", "--host", "127.0.0.1", "--port",
+              "0", code=2)
+    assert "no tournament 'no-such-event'" in run.err
+    run = cli("--ledger", str(tmp_path / "missing.db"), "serve", "--host", "127.0.0.1",
+              "--port", "0", code=5)
+    assert "missing.db does not exist" in run.err
+    assert not (tmp_path / "missing.db").exists()
+    (tmp_path / "notes.db").write_text("not a ledger\n" * 50)
+    run = cli("--ledger", str(tmp_path / "notes.db"), "serve", "--host", "127.0.0.1",
+              "--port", "0", code=5)
+    assert "notes.db" in run.err
+    assert (tmp_path / "notes.db").read_text() == "not a ledger\n" * 50
+    assert raw_bytes(cli.ledger) == before
+    help_text = " ".join(cli("serve", "--help").out.split())
+    assert "2 for a port in use, a bad option or a missing --tournament" in help_text
+    assert "5 for a missing ledger file" in help_text
+    live = " ".join((ROOT / "docs" / "LIVE.md").read_text().split())
+    assert "a missing tournament is a usage error (exit 2" in live
