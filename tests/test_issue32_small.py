@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ledger.wire.keys import load_signer
 from tests.helpers.cli_event import open_event
-from tests.helpers.live import serve_process
+from tests.helpers.live import get, running, serve_process
 from tests.helpers.standings_play import pair, start
 from tests.test_cli_contract import Cli, raw_bytes, snapshot
 
@@ -138,3 +138,61 @@ def test_serve_exit_codes_agree_with_the_docs(tmp_path: Path) -> None:
     assert "5 for a missing ledger file" in help_text
     live = " ".join((ROOT / "docs" / "LIVE.md").read_text().split())
     assert "a missing tournament is a usage error (exit 2" in live
+
+
+ACCENTED = ["Nguyễn Văn An", "Søren Ørsted", "Zoë Ångström", "Đặng Thị Bích", "Łukasz Żak",
+            "Ana Alves"]
+
+
+def test_find_folds_accents_and_case(tmp_path: Path) -> None:
+    """``/find?q=nguyen`` did not find "Nguyễn" (case was folded, accents were not): a
+    query and the public names are compared without case or accents, both ways."""
+    from server.search import find, fold
+
+    assert fold("Nguyễn") == "nguyen" and fold("ĐẶNG") == "dang" and fold("Ørsted") == \
+        "orsted" and fold("ﬁnn") == "finn"
+    labels = {i: f"#{i} {n}" for i, n in enumerate(ACCENTED, 1)}
+    assert find(labels, "nguyen") == [(1, "#1 Nguyễn Văn An")]
+    assert find(labels, "NGUYỄN van") == [(1, "#1 Nguyễn Văn An")]   # the name's start
+    assert find(labels, "van") == [(1, "#1 Nguyễn Văn An")]
+    assert [n for n, _ in find(labels, "sor")] == [2]
+    assert [n for n, _ in find(labels, "angstrom")] == [3]
+    assert [n for n, _ in find(labels, "dang")] == [4]
+    assert [n for n, _ in find(labels, "lukasz")] == [5]
+    assert [n for n, _ in find(labels, "zak")] == [5]
+    assert [n for n, _ in find(labels, "Zoe")] == [3]
+    assert [n for n, _ in find(labels, "a")] == [1, 3, 6]   # An, Ångström, Ana Alves
+    assert find(labels, "#6") == [(6, "#6 Ana Alves")] and find(labels, "  ") == []
+    cli, _log = start(tmp_path, "hotc-swiss-de", ACCENTED)
+    pair(cli, "hotc-swiss-de", 1)
+    with running(cli.ledger) as (base, _hub):
+        for q, n in (("nguyen", 1), ("orsted", 2), ("zoe", 3), ("dang+thi", 4)):
+            r = get(f"{base}/find?q={q}")
+            assert r.status_code == 303 and r.headers["location"] == f"/p/{n}", (q, r.text)
+
+
+def test_find_hint_fits_how_public_pages_name_players(tmp_path: Path) -> None:
+    """With names shown as "Ann L." a last name cannot be found, with numbers only no
+    name can: the search box and the no-match hint said "your first or last name"
+    whatever the organizer chose."""
+    cli, _log = start(tmp_path, "hotc-swiss-de", ACCENTED)
+    pair(cli, "hotc-swiss-de", 1)
+    with running(cli.ledger) as (base, _hub):
+        full = get(base + "/find?q=zzz").text
+        assert "Try the start of your first or last name" in full
+        assert "Your name or player number" in get(base + "/find").text
+    cli("pages", "set", "--names", "initial", "--key", "hj.pem")
+    with running(cli.ledger) as (base, _hub):
+        initial = get(base + "/find?q=orsted").text           # "#2 Søren Ø." only
+        assert "No player matches" in initial and "last name" not in initial
+        assert "your first name, or your player number" in initial
+        assert get(base + "/find?q=soren").headers["location"] == "/p/2"
+        assert "Find your table: your first name or player number" in get(base + "/").text
+    cli("pages", "set", "--names", "number", "--key", "hj.pem")
+    with running(cli.ledger) as (base, _hub):
+        numbers = get(base + "/find?q=ana").text
+        assert "No player matches" in numbers and "first name" not in numbers
+        assert "search by your player number" in numbers
+        assert "Your player number" in get(base + "/find").text
+        assert "Find your table: your player number" in get(base + "/").text
+        assert get(base + "/find?q=6").headers["location"] == "/p/6"
