@@ -18,7 +18,6 @@ import os
 import secrets
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 import typer
 
@@ -49,13 +48,9 @@ CardOutOpt = Annotated[Path | None, typer.Option(
 
 
 def _check_url(url: str) -> str:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
-            or parts.fragment:
-        raise UsageError(f"--url {url!r} is not an http(s) address without query",
-                         hint="pass the live server's address, e.g. --url "
-                              "http://192.168.1.20:8000")
-    return url.strip().rstrip("/")
+    from cli.web_url import check_url
+
+    return check_url(url).rstrip("/")
 
 
 def _check_out(path: Path | None, option: str) -> None:

@@ -48,7 +48,7 @@ except ImportError:  # pragma: no cover - older typer with click as a dependency
 DEBUG_ENV = "TOURNEY_DEBUG"
 #: Commands that neither read nor write checkpoints: ``--checkpoints`` is a usage error.
 NO_CHECKPOINTS = frozenset({"keys", "init", "official", "player", "seed", "draw", "log",
-                            "standings"})
+                            "standings", "backup"})
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError
@@ -139,6 +139,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "proof": ("log_cmd", "proof", False, _LOG),
     "consistency": ("log_cmd", "consistency", False, _LOG),
     "export": ("audit_cmd", "export", False, _AUDIT),
+    "backup": ("backup_cmd", "backup", False, _AUDIT),
     "publish": ("publish_cmd", "publish", False, _AUDIT),
     "serve": ("serve_cmd", "serve", False, _AUDIT),
     "audit": ("audit_cmd", "app", True, _AUDIT),

@@ -116,14 +116,18 @@ def result_json(res: ResultState | None) -> dict[str, Any] | None:
         return None
     return {"seq": res.seq, "winner": res.winner, "losers": list(res.losers),
             "outcome": res.outcome.value,
-            "loss_reasons": [r.value for r in res.loss_reasons]}
+            "loss_reasons": [r.value for r in res.loss_reasons],
+            # the game score as recorded: [wins of players[0], wins of players[1],
+            # draws], null where no games were played or none were entered (issue 32)
+            "games": None if res.games is None else list(res.games)}
 
 
 def round_json(rnd: RoundState, overridden: Overridden | None = None, *,
                lost_bye: bool = False) -> dict[str, Any]:
     """``tourney round show N --json`` (DESIGN.md §8 keys, plus ``overridden``: null, or
     the head judge's override whose tables these are, with the engine's pairing it
-    replaced; and ``bye_lost``: the bye was lost to a Loss of Match, BR-SWISS-7)."""
+    replaced; ``bye_lost``: the bye was lost to a Loss of Match, BR-SWISS-7; each result
+    with ``games``, the recorded game score or null, issue 32)."""
     return {"round": rnd.number,
             "tables": [{"table": t.table, "players": list(t.players),
                         "groups": list(t.groups), "rematch": t.rematch,

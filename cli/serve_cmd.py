@@ -2,11 +2,15 @@
 
 Owns: the command (where to listen, the address players open, the printable QR page) and
 starting the server: the port is bound here first, so a port in use is a one-line usage
-error (exit 2) rather than a server trace; a ledger that is not a tournament or a database
-that cannot be reached is the storage error it always is (exit 5), said before anything
-listens.  The pages and their updates are ``server.*``'s.
+error (exit 2) rather than a server trace; a bad ``--url`` is a usage error too (exit 2);
+a missing ledger file, a file that is not a ledger or a database that cannot be reached is
+the storage error it always is (exit 5), a missing tournament the usage error it always is
+(exit 2), said before anything listens.  The banner says whether the server writes (with
+``--station-key`` it does: players' reports, signed with the station's key).  The pages
+and their updates are ``server.*``'s.
 
-May import: ``typer``, ``cli.common``, ``server.*``, ``ledger.*``, ``segno``, ``uvicorn``.
+May import: ``typer``, ``cli.common``, ``cli.web_url``, ``server.*``, ``ledger.*``,
+``segno``, ``uvicorn``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import Session
+from cli.web_url import check_url
 from ledger.errors import UsageError
 
 
@@ -71,8 +76,8 @@ def serve(
         = 8000,
     url: Annotated[str | None, typer.Option(
         "--url", metavar="URL", show_default=False,
-        help="The address players open, for the printed QR code (default: http://<this "
-             "machine's address>:<port>/).")] = None,
+        help="The address players open, for the printed QR code: an http:// or https:// "
+             "address (default: http://<this machine's address>:<port>/).")] = None,
     qr_out: Annotated[Path | None, typer.Option(
         "--qr-page", metavar="FILE", show_default=False,
         help="Also write the printable QR-code page to FILE (it is served at /qr).")]
@@ -80,7 +85,8 @@ def serve(
     station_key: Annotated[Path | None, typer.Option(
         "--station-key", metavar="FILE", show_default=False,
         help="The station's private key (an official with the station role): players "
-             "then report their results from their phones (docs/LIVE.md).")] = None,
+             "then report their results from their phones, and the server WRITES those "
+             "reports to the ledger, signed with this key (docs/LIVE.md).")] = None,
     staff_key: Annotated[list[Path] | None, typer.Option(
         "--staff-key", metavar="FILE", show_default=False,
         help="A scorekeeper's, judge's or head judge's private key (repeatable): decisions "
@@ -102,10 +108,16 @@ def serve(
     round clock, the bracket; updated as the log grows, checkable against it.
 
     Reads the ledger (SQLite file or PostgreSQL) while the desk keeps writing; it never
-    needs a restart to see a new event and writes nothing, so stopping it (even kill -9)
-    loses nothing. With PostgreSQL any number of servers on any number of machines serve
-    one event. Pages work with JavaScript off; with it, they refresh themselves when the
-    log grows. Every page shows the log size and root it was made from (docs/LIVE.md).
+    needs a restart to see a new event. Without --station-key it writes nothing, so
+    stopping it (even kill -9) loses nothing; with --station-key it also writes: the
+    players' reports (and the staff page's decisions), each answered only once committed,
+    so stopping it loses no report a phone was told is recorded. With PostgreSQL any
+    number of servers on any number of machines serve one event. Pages work with
+    JavaScript off; with it, they refresh themselves when the log grows. Every page shows
+    the log size and root it was made from (docs/LIVE.md).
+
+    Exit codes: 2 for a port in use, a bad option or a missing --tournament; 5 for a
+    missing ledger file, a file that is not a ledger or a database that cannot be reached.
 
     Example: tourney serve --port 8000 --qr-page qr.html
     """
@@ -134,9 +146,16 @@ def serve(
     if tls_cert is not None and server == "granian":
         raise UsageError("--tls-cert works with the default server only",
                          hint="leave out --server granian")
+    if station_key is not None and server == "granian":
+        raise UsageError("--station-key works with the default server only",
+                         hint="leave out --server granian to take reports")
     if staff_key and station_key is None:
         raise UsageError("--staff-key needs --station-key (the staff page belongs to the "
                          "reporting server)", hint="add --station-key station.pem")
+    if url is not None:
+        url = check_url(url, "--url", example="--url http://192.168.1.20:8000/")
+        if not url.endswith("/"):
+            url += "/"
     sock = bind(host, port)
     port = int(sock.getsockname()[1])
     try:
@@ -167,11 +186,9 @@ def serve(
             sock.close()
             raise UsageError(f"cannot write {qr_out}: {exc.strerror}",
                              hint="pass a writable --qr-page path") from None
-    _announce(hub.url, hub.data.name, hub.follower.log, qr_out)
+    _announce(hub.url, hub.data.name, hub.follower.log, qr_out,
+              None if station is None else station.signer.key_id)
     if server == "granian":
-        if station is not None:
-            raise UsageError("--station-key works with the default server only",
-                             hint="leave out --server granian to take reports")
         sock.close()
         hub.close()
         _granian(location.text, s.g.tournament, hub.url, host, port)
@@ -205,7 +222,10 @@ def _granian(ledger_text: str, tournament: str | None, url: str, host: str,
     Granian("server.asgi:app", **options).serve()
 
 
-def _announce(url: str, name: str, log: str, qr_out: Path | None) -> None:
+def _announce(url: str, name: str, log: str, qr_out: Path | None,
+              station: str | None) -> None:
+    """The banner: where players go, and whether the server writes (``station``: the
+    station key's id when it takes reports)."""
     import segno
 
     out = sys.stdout
@@ -215,5 +235,7 @@ def _announce(url: str, name: str, log: str, qr_out: Path | None) -> None:
     except (UnicodeEncodeError, OSError):
         pass
     out.write(f"printable QR page: {url}qr" + (f" (and {qr_out})" if qr_out else "") + "\n")
-    out.write("press Ctrl+C to stop; the ledger is only read\n")
+    out.write("press Ctrl+C to stop; the ledger is only read\n" if station is None else
+              f"press Ctrl+C to stop; players' reports are WRITTEN to the ledger, signed "
+              f"with the station key {station}\n")
     out.flush()

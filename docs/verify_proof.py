@@ -1,9 +1,6 @@
 """Check a tourney appeal proof file (tourney-proof/v1) without tourney: python verify_proof.py FILE
-Needs only the standard library and `cryptography`. Exit 0 = valid, 1 = not. Spec: DESIGN.md §4."""
-import base64
-import hashlib
-import json
-import sys
+Needs only the standard library and `cryptography`. Exit 0 = valid, 4 = not, 2 = no readable FILE. Spec: DESIGN.md §4."""
+import base64, hashlib, json, sys
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -29,8 +26,8 @@ def root_from(leaf, index, size, proof):  # RFC 9162 §2.1.3.2
     if sn != 0: raise ValueError("proof too short")
     return r
 
-def main(path):
-    doc = json.load(open(path, encoding="utf-8"))
+def main(data):
+    doc = json.loads(data.decode("utf-8"))
     need(doc["version"] == "tourney-proof/v1" and set(doc) == {"version", "tournament", "checkpoint", "event", "keys"}, "not a proof file")
     note = doc["checkpoint"].encode()
     text, sigs = note[:note.rindex(b"\n\n") + 1], note[note.rindex(b"\n\n") + 2:].decode().splitlines(); origin, size, root = text.decode().split("\n")[:3]
@@ -61,6 +58,8 @@ def main(path):
     need(doc["tournament"] == (ev := events[0]["event"])["log"], "the file names another tournament")
     print(f"OK: {origin} seq {ev['seq']} {ev['kind']} by {ev['actor']} in checkpoint size {size}; genesis {hashlib.sha256(base64.b64decode(doc['keys'][0]['leaf'])).hexdigest()}")
 
-if __name__ == "__main__":
-    try: main(sys.argv[1])
-    except Exception as exc: print(f"INVALID: {exc}"); sys.exit(1)
+if __name__ == "__main__":  # the exit codes of `tourney audit proof` (DESIGN.md §8, docs/AUDIT.md §3.4)
+    try: data = open(sys.argv[1], "rb").read()
+    except (IndexError, OSError) as exc: print(f"usage: python verify_proof.py FILE ({exc})", file=sys.stderr); sys.exit(2)
+    try: main(data)
+    except Exception as exc: print(f"INVALID: {exc}"); sys.exit(4)

@@ -28,12 +28,14 @@ from typing import Any
 
 from ledger.core.state import TournamentState, apply_event
 from ledger.errors import StorageError
+from ledger.storage import pg_reach
 from ledger.storage.location import Location
 from ledger.storage.snapshots import LedgerCorrupt
 from ledger.storage.store import Ledger
 from ledger.wire.events import open_leaf
 
 POLL_S = 0.1          # SQLite: how often the file's stamp is read (a stat, no query)
+STATEMENT_MS = 5000   # PostgreSQL: the longest a read of new leaves may take
 CHANNEL = "tourney_append"
 NOTIFY_SQL = """
 CREATE OR REPLACE FUNCTION tourney_notify_append() RETURNS trigger
@@ -60,13 +62,6 @@ def file_stamp(path: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def pg_dsn(location: Location) -> str:
-    env = location.env()
-    return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} "
-            f"dbname={env['POSTGRES_DBNAME']} user={env['POSTGRES_USER']}"
-            + (f" password={env['POSTGRES_PASSWORD']}" if env['POSTGRES_PASSWORD'] else ""))
-
-
 def events_table(ledger: Ledger) -> str:
     rec: Any = ledger.app.recorder
     schema = rec.datastore.schema or "public"
@@ -75,11 +70,13 @@ def events_table(ledger: Ledger) -> str:
 
 class PgLeaves:
     """The new leaves of one tournament, read over one plain connection that fails fast
-    (``connect_timeout``, ``statement_timeout``) and is opened again on the next read:
-    a database that went away is noticed in seconds, not after the pool's retries."""
+    (``ledger.storage.pg_reach.connect``: the connect timeout it names is the one it
+    applies, over every address of the host; ``statement_timeout``) and is opened again
+    on the next read: a database that went away is noticed in seconds, not after the
+    pool's retries."""
 
     def __init__(self, location: Location, table: str) -> None:
-        self.dsn = pg_dsn(location) + " connect_timeout=3 options='-c statement_timeout=5000'"
+        self.location = location
         self.sql = (f"SELECT originator_version, state FROM {table} WHERE originator_id = %s "
                     "AND originator_version > %s ORDER BY originator_version")
         self.conn: Any = None
@@ -89,7 +86,8 @@ class PgLeaves:
 
         try:
             if self.conn is None or self.conn.closed:
-                self.conn = psycopg.connect(self.dsn, autocommit=True)
+                self.conn = pg_reach.connect(self.location, autocommit=True,
+                                             options=f"-c statement_timeout={STATEMENT_MS}")
             rows = self.conn.execute(self.sql.encode(), (log, size)).fetchall()
         except psycopg.Error as exc:
             self.close()
@@ -180,8 +178,11 @@ class PgListener:
 
         sql = NOTIFY_SQL.format(table=events_table(self.ledger))
         try:
-            with psycopg.connect(pg_dsn(self.location), autocommit=True, connect_timeout=5) as conn:
+            with pg_reach.connect(self.location, autocommit=True) as conn:
                 conn.execute(sql.encode())
+        except StorageError as err:
+            self.trigger_note = (f"cannot install the NOTIFY trigger ({err.message}); the "
+                                 "database owner runs the SQL in docs/OPERATIONS.md once")
         except psycopg.Error as exc:
             why = exc.diag.message_primary or str(exc)
             self.trigger_note = (f"cannot install the NOTIFY trigger ({why}); the database "
@@ -196,15 +197,14 @@ class PgListener:
         backoff = 0.2
         while not self.stop.is_set():
             try:
-                with psycopg.connect(pg_dsn(self.location), autocommit=True,
-                                     connect_timeout=5) as conn:
+                with pg_reach.connect(self.location, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.on_state(True)          # caught up once after (re)connecting
                     backoff = 0.2
                     while not self.stop.is_set():
                         for n in conn.notifies(timeout=1.0):
                             self.on_append(n.payload)
-            except psycopg.Error:
+            except (psycopg.Error, StorageError):
                 self.on_state(False)
                 self.stop.wait(backoff)
                 backoff = min(backoff * 2, 5.0)

@@ -124,8 +124,12 @@ class PageSet:
         return self._pages[key]
 
     def common(self, active: str) -> dict[str, Any]:
+        from server.search import find_words
+
         d = self.data
+        find_label, find_hint = find_words(d.names)
         return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
+                "find_label": find_label, "find_hint": find_hint,
                 "reporting": self.reporting,
                 "has_bracket": bool(d.bracket["rounds"] or d.bracket["seeds"])}
 
@@ -157,8 +161,9 @@ class PageSet:
     def _t(self, name: str, active: str, **kw: Any) -> str:
         return str(self.env.get_template(name).render(**self.common(active), **kw))
 
-    def render_find(self, q: str, matches: list[tuple[int, str]]) -> bytes:
-        """The search results (depend on the query: small, rendered per request)."""
+    def render_find(self, q: str, matches: list[tuple[int, str]] | None) -> bytes:
+        """The search results (depend on the query: small, rendered per request), or
+        the empty search box (``matches`` None); its words fit how names are shown."""
         return self._t("find.html", "find", q=q, matches=matches).encode("utf-8")
 
     def render_missing(self, what: str) -> bytes:

@@ -27,6 +27,7 @@ from ledger.core.state import TournamentState
 from ledger.formats.match.model import MatchState
 from ledger.standings_view import StandingsView
 from ledger.wire.events import open_leaf
+from ledger.wire.pages import NameStyle
 from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc, round_docs
 from projections.standings_doc import settled_view, standings_view
@@ -99,6 +100,7 @@ class LiveData:
     partial: bool = False   # earlier rounds taken from the previous log size (``build``)
     #: every act recorded with each player's card (``server.acts``; issue 27)
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)
+    names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
@@ -113,22 +115,11 @@ class LiveData:
 
     def search(self, query: str, limit: int = 50) -> list[tuple[int, str]]:
         """Players whose number is ``query`` or whose public label has a word starting
-        with it (case-insensitive): what the organizer lets a page show, never more."""
-        q = query.strip().lstrip("#").casefold()
-        if not q:
-            return []
-        out: list[tuple[int, str]] = []
-        if q.isdigit() and int(q) in self.labels:
-            out.append((int(q), self.labels[int(q)]))
-        for n, label in self.labels.items():
-            if len(out) >= limit:
-                break
-            if (n, label) in out:
-                continue
-            words = label.casefold().split()
-            if label.casefold().startswith(q) or any(w.startswith(q) for w in words):
-                out.append((n, label))
-        return out
+        with it, without case or accents (``server.search.find``): what the organizer
+        lets a page show, never more."""
+        from server.search import find
+
+        return find(self.labels, query, limit)
 
 
 def label_of(state: TournamentState, number: int) -> str:
@@ -364,4 +355,4 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         round_apps=round_apps, clock=_clock(led, state, current),
         bracket=bracket, penalties=_penalties(led, state, memo),
         champion=None if champ is None else labels.get(champ), live=live,
-        partial=reuse, acts=_acts(led, state, memo))
+        partial=reuse, acts=_acts(led, state, memo), names=state.pages.names)

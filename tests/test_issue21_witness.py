@@ -245,4 +245,4 @@ def test_appeal_proof_file_ignored_the_genesis_witness_policy(tmp_path: Path) ->
     cli("audit", "proof", str(stripped), code=4)
     ran = subprocess.run([sys.executable, str(script), str(stripped)],
                          capture_output=True, text=True, timeout=60)
-    assert ran.returncode == 1 and "witness" in ran.stdout, ran.stdout
+    assert ran.returncode == 4 and "witness" in ran.stdout, ran.stdout

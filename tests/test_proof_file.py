@@ -74,4 +74,25 @@ def test_every_flipped_bit_is_rejected(proof: tuple[object, Path], tmp_path: Pat
         flipped.write_bytes(bytes(bad))
         run = cli("audit", "proof", str(flipped), "--json", code=4)  # type: ignore[operator]
         assert run.doc["error"]["code"] == "proof_invalid"
-        assert script(flipped).returncode == 1
+        assert script(flipped).returncode == 4       # proof_invalid's code (DESIGN.md §8)
+
+
+def test_verify_proof_script_exits_with_the_documented_verification_code(
+        proof: tuple[object, Path], tmp_path: Path) -> None:
+    """docs/AUDIT.md §3.4 and I21-6: a proof that does not verify is exit 4, as
+    ``tourney audit proof`` (the script exited 1, the CLI's internal-error code); no
+    readable FILE is a usage error, exit 2."""
+    _cli, path = proof
+    doc = path.read_text()
+    forged = tmp_path / "forged-event-seq.json"
+    forged.write_text(doc.replace('"seq": 20', '"seq": 19', 1))
+    run = script(forged)
+    assert run.returncode == 4 and run.stdout.startswith("INVALID: "), run.stdout
+    not_json = tmp_path / "not-a-proof.json"
+    not_json.write_text("hello")
+    assert script(not_json).returncode == 4
+    missing = script(tmp_path / "no-such-proof.json")
+    assert missing.returncode == 2 and "no-such-proof.json" in missing.stderr
+    bare = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True,
+                          timeout=60)
+    assert bare.returncode == 2 and "usage" in bare.stderr

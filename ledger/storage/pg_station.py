@@ -10,7 +10,8 @@ session that holds the event table's lock (its role, application name, address, 
 id and for how long), read from ``pg_locks`` and ``pg_stat_activity``; ``recovery_hint``:
 what to do about a bad row (issue 21, item 10).
 
-May import: ``ledger.errors``, ``ledger.storage.storage_handle`` (types only), the standard library
+May import: ``ledger.errors``, ``ledger.storage.pg_reach``, ``ledger.storage.storage_handle``
+(types only), the standard library
 (``psycopg`` through the library's datastore).
 """
 
@@ -20,6 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import StorageError
+from ledger.storage import pg_reach
 
 if TYPE_CHECKING:
     from ledger.storage.storage_handle import LedgerHandle
@@ -35,6 +37,9 @@ def station_env(env: dict[str, str]) -> dict[str, str]:
     import socket  # PostgreSQL only: a SQLite write does not import it (issue 22)
 
     os.environ.setdefault("PGAPPNAME", f"tourney@{socket.gethostname()}"[:63])
+    # every connection attempt of the library's pool is bounded too (libpq reads it;
+    # without it an attempt at a server that never answers has no limit: issue 32)
+    os.environ.setdefault("PGCONNECT_TIMEOUT", str(pg_reach.connect_timeout()))
     return {**env, "POSTGRES_LOCK_TIMEOUT": str(LOCK_TRY_S),
             "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": str(IDLE_IN_COMMIT_S)}
 

@@ -84,6 +84,11 @@ class Ledger:
                     env["CREATE_TABLE"] = "no"
         else:
             env = station_env({**env, "CREATE_TABLE": "no"} if not create else env)
+            # the server's answer (or its silence) within the stated time, before the
+            # library's pool waits on it: issue 32
+            from ledger.storage.pg_reach import probe
+
+            probe(location)
         self.clock = clock or default_clock()
         for attempt in range(4):
             try:
