@@ -45,6 +45,7 @@ from ledger.wire.clock import Clock, default_clock
 from ledger.wire.events import Kind, open_leaf
 
 if TYPE_CHECKING:
+    from ledger.core.state import TournamentState
     from ledger.storage.checkpoint_table import CheckpointTable
     from ledger.storage.write_session import WriteSession
 
@@ -388,6 +389,13 @@ class Ledger:
             raise SnapshotMismatch(problem)
         raise VerificationError(f"refusing to sign on top of {log}: {problem}",
                                 hint=recovery_hint(log, agg.state.size))
+
+    def verified_state(self, log: str) -> TournamentState:
+        """The tournament's state for signing something over it without an event (a
+        checkpoint): its head verified as before a write (exit 4 naming the recovery)."""
+        def nothing(agg: Tournament, _now: str) -> None:
+            return None
+        return self._decide(log, nothing)[0].state
 
     def session(self, log: str) -> WriteSession:
         """Many commands on one tournament from one process (``result import``): the
