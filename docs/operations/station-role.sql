@@ -2,7 +2,8 @@
 -- Run as the ledger's owner (the head judge's role) AFTER 'tourney init' created the tables:
 --   psql "postgresql://OWNER@HOST/DB" -v station=tourney_station -f station-role.sql
 -- Idempotent: running it again changes nothing; on an existing ledger it upgrades it.
--- Installs: the admission functions every inserted event and checkpoint row goes through
+-- Installs: the log's roles table (tourney_signing_roles, generated from the audit's),
+-- the admission functions every inserted event and checkpoint row goes through
 -- (tourney_admit_event, tourney_admit_checkpoint), the append-only triggers, the station
 -- grants, and the owner's recovery for a bad row (tourney_withdraw,
 -- tourney_withdraw_checkpoint; docs/OPERATIONS.md, "A bad row"; ADR 0017).
