@@ -129,7 +129,12 @@ class Row:
 
     @cached_property
     def document(self) -> dict[str, Any]:
-        return self.doc()
+        """The row's JSON; a revoked standing has no rank (``rank: null``, issue 27 item
+        7): the place it held is the format's ``revoke`` (passed down or left empty)."""
+        doc = self.doc()
+        if self.revoked is not None and doc.get("rank") is not None:
+            doc = {**doc, "rank": None}
+        return doc
 
 
 @dataclass(frozen=True)

@@ -138,3 +138,20 @@ def test_amb_h9_bracket_with_empty_slots() -> None:
     matches, advances = bracket_tables(slots)
     assert matches == [[5, 3], [9, 1]] and advances == [7, 2]
     assert len(bracket_slots([1, 2, 3], 8)) == 4      # > half empty: smaller bracket
+
+
+def test_hotc_penalty_loss_naming_a_player_off_the_table_cites_no_bushiroad_rule() -> None:
+    """Issue 27 item 8: HotC's own result rule refused a loss by penalty naming a player
+    who is not at the table citing BR-PEN-RANK-8 (a Bushiroad penalty-rank rule); it is
+    the result rule every HotC result names its players by (LEDGER-RES-1)."""
+    import pytest
+
+    from ledger.errors import RuleError
+    from ledger.formats.hotc.results import decide_result
+    from ledger.formats.match.model import Outcome, Phase
+
+    for loser in (3, None):
+        with pytest.raises(RuleError) as exc:
+            decide_result(Phase.SWISS, [1, 2], Outcome.PENALTY, loser=loser)
+        assert exc.value.rule == "LEDGER-RES-1", exc.value.message
+        assert "BR-" not in exc.value.message, exc.value.message

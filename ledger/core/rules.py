@@ -1,14 +1,16 @@
 """Ledger rules: who may sign what (RULES.md §1.3) and what each event requires.
 
-Owns: ``PERMITTED`` (kind → roles), ``authorize`` and ``check`` — the one implementation
-of every ledger-level rule, called by the command side before sealing and by the audit on
-replay.  Raises ``RuleError`` whose ``finding`` is the audit's stable code.
+Owns: ``authorize`` and ``check`` — the one implementation of every ledger-level rule,
+called by the command side before sealing and by the audit on replay.  Raises
+``RuleError`` whose ``finding`` is the audit's stable code.  The roles table itself
+(``PERMITTED``, re-exported here, and the station's exceptions) is ``ledger.core.signing``,
+which the write guard and the PostgreSQL admission function apply too.
 
 May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
-``ledger.core.device_rules``.
+``ledger.core.device_rules``, ``ledger.core.signing``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,15 @@ from ledger.core.report_rules import (
     check_revoked,
     check_station_result,
 )
+from ledger.core.signing import CHECKPOINT as CHECKPOINT  # re-exported
+from ledger.core.signing import PERMITTED as PERMITTED  # re-exported
+from ledger.core.signing import (
+    cites_reports,
+    own_act,
+    plugin_of,
+    roles_for_kind,
+    station_signs,
+)
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
@@ -37,7 +48,6 @@ from ledger.wire.clock import parse_time
 from ledger.wire.events import (
     Body,
     DrawMade,
-    Kind,
     LedgerPolicy,
     OfficialAdded,
     OfficialRevoked,
@@ -62,31 +72,6 @@ from ledger.wire.reports import (
 )
 
 MAX_PLAYER_NUMBER = 2**31 - 1
-CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
-
-PERMITTED: dict[str, frozenset[Role]] = {
-    Kind.TOURNAMENT_CREATED.value: frozenset({Role.ORGANIZER}),
-    Kind.OFFICIAL_ADDED.value: frozenset({Role.ORGANIZER}),
-    Kind.OFFICIAL_REVOKED.value: frozenset({Role.ORGANIZER}),
-    Kind.PLAYER_REGISTERED.value: frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}),
-    Kind.REGISTRATION_CLOSED.value: frozenset({Role.HEAD_JUDGE}),
-    Kind.PLAYER_WITHDRAWN.value: frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}),
-    Kind.PLAYER_RENAMED.value: frozenset({Role.SCOREKEEPER, Role.HEAD_JUDGE}),
-    Kind.SEED_RECORDED.value: frozenset({Role.HEAD_JUDGE}),   # LEDGER-RAND-3
-    Kind.DRAW_MADE.value: frozenset({Role.HEAD_JUDGE}),       # LEDGER-RAND-3
-    Kind.SEED_COMMITTED.value: frozenset({Role.HEAD_JUDGE}),  # LEDGER-RAND-3
-    Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # DESIGN.md §11
-    Kind.PUBLIC_PAGES_SET.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # PAGES-5
-    Kind.PAIRINGS_POSTED.value: frozenset({Role.HEAD_JUDGE}),                   # PAGES-5
-    # issue 19 (ADR 0027): the station signs players' reports and nothing else (REPORT-9)
-    Kind.CREDENTIAL_ISSUED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),   # REPORT-9
-    Kind.CREDENTIAL_REVOKED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # REPORT-9
-    Kind.RESULT_REPORTED.value: frozenset({Role.STATION}),                        # REPORT-9
-    Kind.REPORT_REJECTED.value: frozenset({Role.SCOREKEEPER, Role.JUDGE,          # REPORT-14
-                                           Role.HEAD_JUDGE}),
-    Kind.DEVICE_KEY_BOUND.value: frozenset({Role.STATION}),                       # REPORT-16
-    CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
-}
 
 
 def authorize(state: TournamentState, actor: str, kind: str) -> None:
@@ -100,10 +85,7 @@ def authorize(state: TournamentState, actor: str, kind: str) -> None:
         raise RuleError("RULES-1.3", f"key {actor} ({off.name}) was revoked at seq "
                         f"{off.revoked_seq}", hint="sign with a current official's key",
                         finding="key_revoked")
-    allowed = PERMITTED.get(kind)
-    if allowed is None:
-        plugin = plugin_for(state.format.id if state.format else None)
-        allowed = (plugin.roles_for(kind) if plugin else None) or frozenset()
+    allowed = roles_for_kind(plugin_of(state), kind)
     if not allowed.intersection(off.roles):
         need = " or ".join(sorted(r.value for r in allowed)) or "nobody"
         have = ", ".join(r.value for r in off.roles)
@@ -119,8 +101,6 @@ _CHECKS: dict[type[Body], Checker] = {}
 _CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked,
                 ResultReported: check_reported, ReportRejected: check_rejected,
                 DeviceKeyBound: check_bound})
-#: core kinds whose ``credential`` field is the subject, not the credential acted with
-_CREDENTIAL_KINDS = (CredentialIssued, CredentialRevoked, ResultReported, DeviceKeyBound)
 
 
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
@@ -134,22 +114,21 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
     own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
-    cites = getattr(body, "reports", None)
-    own = isinstance(getattr(body, "credential", None), str) and \
-        not isinstance(body, _CREDENTIAL_KINDS)
+    cites = cites_reports(body)
+    own = own_act(body)
     if own:
         check_own_act(state, body, actor)          # REPORT-15
     # a station signs beyond the role table only what is checked instead (ADR 0027):
     # a result citing reports (REPORT-11/12), a player's own act (REPORT-15), or a kind
     # the format derives whole from the state (REPORT-9)
-    station = (isinstance(cites, list) or own or _derived(state, body)) and \
+    station = station_signs(plugin_of(state), body) and \
         Role.STATION in state.active_roles(actor)
-    if station and isinstance(cites, list):
+    if station and cites:
         check_citation(state, body, actor)         # REPORT-10
         check_station_result(state, body, actor)   # REPORT-11/12
     elif not station and not isinstance(body, TournamentCreated):
         authorize(state, actor, body.KIND.value)
-        if isinstance(cites, list):
+        if cites:
             check_citation(state, body, actor)     # REPORT-10
     core = _CHECKS.get(type(body))
     if core is not None:
@@ -162,11 +141,6 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
     elif core is None:
         raise RuleError("RULES-8", f"{body.KIND.value} belongs to a format that is not "
                         "known here", finding="unknown_format")
-
-
-def _derived(state: TournamentState, body: Body) -> bool:
-    plugin = plugin_for(state.format.id if state.format else None)
-    return plugin is not None and body.KIND.value in plugin.derived_kinds
 
 
 def _check_key(kid: str, public_key: str) -> None:

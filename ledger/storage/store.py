@@ -45,6 +45,7 @@ from ledger.wire.clock import Clock, default_clock
 from ledger.wire.events import Kind, open_leaf
 
 if TYPE_CHECKING:
+    from ledger.core.state import TournamentState
     from ledger.storage.checkpoint_table import CheckpointTable
     from ledger.storage.write_session import WriteSession
 
@@ -393,6 +394,19 @@ class Ledger:
             raise SnapshotMismatch(problem)
         raise VerificationError(f"refusing to sign on top of {log}: {problem}",
                                 hint=recovery_hint(log, agg.state.size))
+
+    def verified_state(self, log: str) -> TournamentState:
+        """The tournament's state for signing something over it without an event (a
+        checkpoint): its head verified as before a write (exit 4 naming the recovery)."""
+        agg = self.load(log)
+        if agg.state.size and head_problem(self._reader(log), agg.state) is not None:
+            delete_snapshots(self.app, log)   # a cache may have lied: judge the events
+            agg = self._load(log, use_snapshot=False)
+            problem = head_problem(self._reader(log), agg.state)
+            if problem is not None:
+                raise VerificationError(f"refusing to sign on top of {log}: {problem}",
+                                        hint=recovery_hint(log, agg.state.size))
+        return agg.state
 
     def session(self, log: str) -> WriteSession:
         """Many commands on one tournament from one process (``result import``): the

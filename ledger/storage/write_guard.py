@@ -1,7 +1,10 @@
 """What the command side verifies before it signs on top of a ledger (issue 12, defect 8).
 
 Owns: ``head_problem`` (the head leaf is the one the state was folded to, links to its
-predecessor and its signature verifies with the key the state names) and
+predecessor, its signature verifies with the key the state names, and that key's role may
+sign its kind by the roles table — ``ledger.core.signing.role_problem``, what the audit
+flags as ``role_not_permitted`` / ``key_revoked`` and the PostgreSQL admission function
+refuses; issue 27 item 2) and
 ``authority_problem`` (a signer is an official by leaves that verify: genesis naming the
 organizer, the signer's own ``official_added`` signed by that organizer).  A constant
 number of row reads and signature checks, never a replay; ``None`` when all is well, else a
@@ -9,7 +12,8 @@ one-line description.  The rows come through a ``LeafReader`` so any store can f
 ``Trust`` is what a long-lived writer (``ledger.storage.write_session``) already verified or wrote
 itself, so it does not check the same signatures and read the same rows again (ADR 0020).
 
-May import: ``ledger.wire.events``, ``ledger.wire.keys``, ``ledger.core.state``.
+May import: ``ledger.wire.events``, ``ledger.wire.keys``, ``ledger.core.state``,
+``ledger.core.signing``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ledger.core.signing import role_problem
 from ledger.core.state import TournamentState
 from ledger.wire.events import SIG_DOMAIN, OfficialAdded, TournamentCreated, parse_leaf
 from ledger.wire.keys import verify_signature
@@ -60,7 +65,7 @@ def head_problem(read: LeafReader, st: TournamentState) -> str | None:
     if off is None or not verify_signature(_raw_key(off.public_key), ev.sig,
                                            SIG_DOMAIN + parsed.signed_bytes):
         return f"the signature of the head event seq {st.size} does not verify"
-    return None
+    return role_problem(st, ev)
 
 
 def authority_problem(read: LeafReader, st: TournamentState, actor: str) -> str | None:

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ledger.errors import UsageError
+from ledger.errors import UsageError, write_failure
 
 if TYPE_CHECKING:  # imported where used: a read command never loads cryptography
     from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -168,11 +168,27 @@ def write_key(out: Path, signer: Signer, passphrase: bytes | None, *,
                 raise UsageError(f"{path} exists and is not a demo key",
                                  hint="move it away; keys are never overwritten")
             path.unlink(missing_ok=True)
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(head + pem)
-    os.chmod(out, 0o600)
-    pub_path.write_bytes(head + spki)
+    made: list[Path] = []
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        made.append(out)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(head + pem)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(out, 0o600)
+        fd = os.open(pub_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        made.append(pub_path)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(head + spki)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:   # a full disk (exit 5) keeps no empty or partial key file
+        for path in made:
+            path.unlink(missing_ok=True)
+        raise write_failure(exc, f"cannot write key file {made[-1] if made else out}",
+                            hint="free disk space or write elsewhere; no key file was "
+                                 "kept") from None
 
 
 def _plain_pkcs8_seed(data: bytes) -> bytes | None:

@@ -15,6 +15,7 @@ from ledger.formats.hotc.bye import bye_by_pairing
 from ledger.formats.hotc.cut import (
     cut_spots,
     eligible_pool,
+    slow_play_penalty_losers,
     stop_rule,
     undefeated,
 )
@@ -207,7 +208,7 @@ def cut_plan(state: TournamentState) -> tuple[list[int], list[int], int]:
         raise RuleError("HOTC-STOP-1", f"{len(undefeated(recs))} players are undefeated, not "
                         f"fewer than {size}: play another Swiss round")
     x0 = undefeated(recs)
-    return x0, eligible_pool(recs), cut_spots(size, len(x0))
+    return x0, eligible_pool(recs, slow_play_penalty_losers(h)), cut_spots(size, len(x0))
 
 
 def make_cut(state: TournamentState, x0: list[int], pool: list[int], spots: int,

@@ -59,7 +59,10 @@ def decide_result(phase: Phase, players: list[int], outcome: Outcome, *,
         conceder = _member(players, loser, "the conceding player")
         return Decided(_other(players, conceder), [conceder], [LossReason.CONCESSION])
     if outcome is Outcome.PENALTY:               # a Loss of Match or a DQ (issue 17)
-        penalised = _member(players, loser, "the penalised player", "BR-PEN-RANK-8")
+        # a player of this table, like every player a HotC result names (LEDGER-RES-1);
+        # the penalty it cites is checked by the officiating layer (BR-PEN-RANK-8/9 by
+        # HOTC-SCOPE-3), not here (issue 27 item 8: this error cited BR-PEN-RANK-8)
+        penalised = _member(players, loser, "the penalised player")
         return Decided(_other(players, penalised), [penalised], [LossReason.PENALTY])
     if outcome in (Outcome.DROP, Outcome.DOUBLE_LOSS) and losers is not None and \
             len(losers) > 1:                  # both left after the pairing (BR-DROP-2)
