@@ -25,7 +25,14 @@ from starlette.routing import Route
 from ledger.errors import RuleError, UsageError
 from ledger.wire.events import Kind
 from server.cards import COOKIE, holder
-from server.report import CSRF_COOKIE, csrf_ok, form_for, given_from_form, new_csrf
+from server.report import (
+    CSRF_COOKIE,
+    csrf_ok,
+    form_for,
+    given_from_form,
+    given_words,
+    new_csrf,
+)
 from server.station import Station, refusal_words
 
 if TYPE_CHECKING:
@@ -39,14 +46,42 @@ PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosn
            "form-action 'self'; frame-ancestors 'none'"}
 
 
-def _my_table(hub: Hub, number: int) -> tuple[int, int] | None:
-    """(round, table) of the player's table in the newest posted round, if it is one."""
-    data = hub.pages.data
+def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
+    """(round, table) the player reports for, or why they have none, in their words: the
+    same reason on the form and on a post, before anything is signed (the rules of
+    ``ledger.core.report_rules`` stay the authority: REPORT-5, REPORT-6)."""
+    from ledger.core.plugin import plugin_for
+
+    data, st = hub.pages.data, hub.follower.state
+    noun = data.noun
+    plugin = plugin_for(st.format.id if st.format else None)
+    rnd = plugin.progress(st).round if plugin is not None and st.fmt is not None else None
+    if rnd is None:
+        return "No round is being played yet; you can report when your table's " \
+               "pairings are posted."
+    if rnd.number in data.held:
+        return f"{noun} {rnd.number} is being checked by the head judge; you can report " \
+               "when its pairings are posted."
+    if not rnd.open:
+        return f"{noun} {rnd.number} is complete: results are reported while a round " \
+               "is being played. If your result is wrong, tell a judge at the desk."
     apps = data.appearances(number)
-    if not apps or apps[-1].round_index != len(data.rounds) - 1:
-        return None
-    table = apps[-1].table
-    return (int(data.rounds[-1]["round"]), table) if isinstance(table, int) else None
+    here = apps[-1] if apps and data.rounds[apps[-1].round_index]["round"] == rnd.number \
+        else None
+    if here is None:
+        return f"You have no table in {noun.lower()} {rnd.number}; see the desk if you " \
+               "think you should."
+    if not isinstance(here.table, int):
+        return f"You have no table to report in {noun.lower()} {rnd.number} " \
+               f"({here.opponent or here.table}): nothing to report."
+    found = plugin.table_at(st, rnd.number, here.table) if plugin is not None else None
+    if found is None or number not in found[0]:
+        return f"Your seat in {noun.lower()} {rnd.number} is not one this page can " \
+               "report: report at the desk."
+    if found[1] is not None:
+        return f"The result of your table ({noun.lower()} {rnd.number}, table " \
+               f"{here.table}) is recorded. If it is wrong, tell a judge at the desk."
+    return rnd.number, here.table
 
 
 async def read_form(request: Request) -> dict[str, str]:
@@ -129,17 +164,21 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         if number is None:
             return page("report.html", 403, problem="Scan the QR code on your player card "
                         "first: it keeps your card on this phone.", form=None, number=None)
-        where = _my_table(hub, number)
-        f = form_for(hub.follower.state, *where, hub.pages.data.labels) if where else None
-        csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
-        problem = None if f is not None else "You have no table to report in the posted " \
-            "round (a bye, a team seat, or the round is not posted yet): see the desk."
         st = hub.follower.state
-        mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number) \
-            if where else None
-        aside = st.reports.set_aside.get(where[0], {}).get(number) if where else None
-        return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=problem, form=f,
-                    number=number, csrf=csrf, mine=mine, aside=aside, credential=cred,
+        where = _my_table(hub, number)
+        csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
+        if isinstance(where, str):
+            return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=where, form=None,
+                        number=number, csrf=csrf)
+        f = form_for(st, *where, hub.pages.data.labels)
+        mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number)
+        aside = st.reports.set_aside.get(where[0], {}).get(number)
+        return page("report.html", 200, {CSRF_COOKIE: csrf},
+                    problem=None if f is not None else "This event takes no results "
+                    "from phones: report at the desk.", form=f, number=number, csrf=csrf,
+                    mine=None if mine is None else (mine.seq, given_words(
+                        st, mine.given, hub.pages.data.labels)),
+                    aside=aside, credential=cred,
                     device=cred is not None and cred in st.reports.devices)
 
     async def submit(request: Request) -> Response:
@@ -157,11 +196,15 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             return page("report.html", 429, problem=TOO_MANY, form=None, number=number)
         where = _my_table(hub, number)
         state = hub.follower.state
+        if isinstance(where, str) or cred is None:
+            return page("report.html", 422, problem=f"Not recorded: {where}", form=None,
+                        number=number)
+        f = form_for(state, *where, hub.pages.data.labels)
         try:
-            if where is None or cred is None:
-                raise UsageError("you have no table to report in the posted round",
-                                 hint="see the desk")
-            given = given_from_form(state, fields)
+            if f is None:
+                raise UsageError("this event takes no results from phones",
+                                 hint="report at the desk")
+            given = given_from_form(f, fields)
             sig = fields.get("device_sig") or None
             if sig is None and cred in state.reports.devices:
                 # REPORT-17: this card's reports carry its phone's signature — the page's
@@ -177,7 +220,6 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
                 *station.report_commands(where[0], where[1], number, cred, given, sig)))
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
-            f = form_for(state, *where, hub.pages.data.labels) if where else None
             return page("report.html", 422, problem="Not recorded: " + refusal_words(err),
                         form=f, number=number, csrf=fields.get("csrf", ""))
         return RedirectResponse(f"/receipt/{ev.seq}", status_code=303)
