@@ -27,9 +27,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ledger.errors import TourneyError
+from ledger.errors import StorageError, TourneyError
 from ledger.storage.location import Location
 from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
+from server.errors import handlers, whole
 from server.follow import Follower, PgListener, sqlite_watch
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.station import Station
@@ -250,16 +251,18 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
         return await page(request, request.url.path.strip("/"))
 
     async def player(request: Request) -> Response:
-        n = request.path_params["n"]
-        if not n.isdigit() or int(n) not in hub.pages.data.labels:
-            return missing(request, f"No player #{n} is registered in this event.")
-        return await page(request, f"player/{int(n)}")
+        n = whole(request.path_params["n"])
+        if n is None or n not in hub.pages.data.labels:
+            return missing(request, "No player with that number is registered in this "
+                                    "event.")
+        return await page(request, f"player/{n}")
 
     async def round_(request: Request) -> Response:
-        n = request.path_params["n"]
-        if not n.isdigit() or hub.pages.data.round(int(n)) is None:
-            return missing(request, f"{hub.pages.data.noun} {n} has no posted pairings.")
-        return await page(request, f"round/{int(n)}")
+        n = whole(request.path_params["n"])
+        if n is None or hub.pages.data.round(n) is None:
+            return missing(request, f"That {hub.pages.data.noun.lower()} has no posted "
+                                    "pairings.")
+        return await page(request, f"round/{n}")
 
     async def find(request: Request) -> Response:
         q = request.query_params.get("q", "")[:100]
@@ -273,13 +276,15 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                         headers={"Cache-Control": "no-cache", **SECURITY})
 
     async def proof(request: Request) -> Response:
-        n = request.path_params["n"]
+        n = whole(request.path_params["n"])
         data = hub.pages.data
-        r = data.round(int(n)) if n.isdigit() else None
+        r = data.round(n) if n is not None else None
         if r is None or r.get("paired_seq") is None:
-            return missing(request, f"{data.noun} {n} has no posted pairings.")
+            return missing(request, f"That {data.noun.lower()} has no posted pairings.")
         try:
             p = await run_in_threadpool(proof_page, hub, int(r["paired_seq"]))
+        except StorageError:
+            raise
         except TourneyError as err:
             return missing(request, f"No proof yet: {err.message}. {err.hint or ''}".strip())
         return respond(request, p)
@@ -343,9 +348,6 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                                     **d.checkable.json()}),
                         media_type="application/json", headers={"Cache-Control": "no-cache"})
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return missing(request, "There is no such page on this event's site.")
-
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start(asyncio.get_running_loop())
@@ -370,8 +372,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
         from server.staff_routes import staff_routes
 
         routes += report_routes(hub, station) + staff_routes(hub, station)
-    return Starlette(routes=routes, lifespan=lifespan,
-                     exception_handlers={404: not_found, 405: not_found})
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers(hub))
 
 
 def proof_page(hub: Hub, seq: int) -> Page:

@@ -222,7 +222,8 @@ def given_words(state: TournamentState, given: dict[str, str],
         if entry is not None and (entry.value or f.kind is FieldKind.FLAG):
             parts.insert(0, entry.label or _summary(entry))
             continue
-        shown = labels.get(int(v), v) if v.isdigit() and len(v) < 10 else v
+        shown = labels.get(int(v), v) if v.isascii() and v.isdigit() and len(v) < 10 \
+            else v
         if f.kind is FieldKind.SWITCH and f.switch_words:
             shown = f.switch_words[0 if v.lower() in ("yes", "true", "1") else 1]
         parts.append(f"{f.player_label}: {shown}")

@@ -25,6 +25,7 @@ from starlette.routing import Route
 from ledger.errors import RuleError, UsageError
 from ledger.wire.events import Kind
 from server.cards import COOKIE, holder
+from server.errors import Refused, whole
 from server.report import (
     CSRF_COOKIE,
     csrf_ok,
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 HTML = "text/html; charset=utf-8"
 FORM_MAX = 8192
+FORM_FIELDS = 64
+SEQ_DIGITS = 18     # a seq fits SQLite's and PostgreSQL's 64-bit integers
 PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Content-Security-Policy":
            "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; "
@@ -85,15 +88,30 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
 
 
 async def read_form(request: Request) -> dict[str, str]:
-    """An urlencoded form of at most ``FORM_MAX`` bytes (a larger body reads as empty)."""
+    """An urlencoded form of at most ``FORM_MAX`` bytes and ``FORM_FIELDS`` fields; a
+    larger one is refused (``server.errors.Refused``, 413), as is a form that repeats a
+    field or is not a form (400)."""
     from urllib.parse import parse_qsl
 
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > FORM_MAX:
-            return {}
-    return dict(parse_qsl(body.decode("utf-8", "replace"), max_num_fields=64))
+            raise Refused(413, "This form is larger than any form of this site; open the "
+                          "page again and send it from there.")
+    try:
+        pairs = parse_qsl(body.decode("utf-8", "replace"), max_num_fields=FORM_FIELDS)
+    except ValueError:
+        raise Refused(413, f"This form has more than {FORM_FIELDS} fields, more than any "
+                      "form of this site; open the page again and send it from "
+                      "there.") from None
+    form: dict[str, str] = {}
+    for k, v in pairs:
+        if k in form:
+            raise Refused(400, "This form gives a field twice; open the page again and "
+                          "send it from there.")
+        form[k] = v
+    return form
 
 
 TOO_MANY = "Too many refused attempts from your card in the last minute; wait a minute, " \
@@ -234,36 +252,40 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         raw = request.path_params["seq"]
         want_json = raw.endswith(".json")
         seq = raw.removesuffix(".json")
-        leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
+        n = whole(seq, SEQ_DIGITS)
+        leaf = await run_in_threadpool(_leaf, n) if n is not None else None
         if leaf is None or not _receipted(leaf):
             return page("notfound.html", 404, what="There is no report with that number.")
         digest = hashlib.sha256(leaf).hexdigest()
         doc = {"version": "tourney-receipt/v1", "tournament": hub.follower.log,
-               "seq": int(seq), "leaf_sha256": digest, "leaf": leaf.decode("utf-8")}
+               "seq": n, "leaf_sha256": digest, "leaf": leaf.decode("utf-8")}
         if want_json:
             return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
                             headers={"Content-Disposition":
                                      f'attachment; filename="receipt-{seq}.json"'})
-        whole = json.loads(leaf)
-        ev = whole["event"]
+        signed = json.loads(leaf)
+        ev = signed["event"]
         off = hub.follower.state.officials.get(ev.get("actor", ""))
         return page("receipt.html", 200, doc=doc, title=_title(hub, ev),
                     signer=off.name if off else ev.get("actor"),
                     code=f"R{seq}-{digest[:16]}",
-                    event=json.dumps(whole, indent=1, ensure_ascii=False))
+                    event=json.dumps(signed, indent=1, ensure_ascii=False))
 
     async def included(request: Request) -> Response:
         """The receipt upgraded: the report's inclusion proof against the newest signed
         checkpoint with its witness cosignatures (``tourney audit proof FILE``)."""
-        from ledger.errors import TourneyError
+        from ledger.errors import StorageError, TourneyError
         from server.app import proof_page
 
         seq = request.path_params["seq"]
-        leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
-        if leaf is None or not _receipted(leaf):
+        n = whole(seq, SEQ_DIGITS)
+        leaf = await run_in_threadpool(_leaf, n) if n is not None else None
+        if n is None or leaf is None or not _receipted(leaf):
             return page("notfound.html", 404, what="There is no report with that number.")
         try:
-            p = await run_in_threadpool(proof_page, hub, int(seq))
+            p = await run_in_threadpool(proof_page, hub, n)
+        except StorageError:
+            raise
         except TourneyError as err:
             return page("notfound.html", 404, what=f"No proof yet: {err.message}. "
                         f"{err.hint or ''}".strip())

@@ -113,7 +113,7 @@ class LiveData:
         if not q:
             return []
         out: list[tuple[int, str]] = []
-        if q.isdigit() and int(q) in self.labels:
+        if q.isascii() and q.isdigit() and len(q) < 10 and int(q) in self.labels:
             out.append((int(q), self.labels[int(q)]))
         for n, label in self.labels.items():
             if len(out) >= limit:
