@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from ledger.errors import StorageError, TourneyError
@@ -32,6 +32,7 @@ from ledger.storage.location import Location
 from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
 from server.errors import handlers, whole
 from server.follow import Follower, PgListener, sqlite_watch
+from server.limits import Gate, LiveStreams
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.station import Station
 from server.view import LiveData, Memo, build
@@ -226,9 +227,10 @@ def respond(request: Request, page: Page, *, cache: str = "no-cache") -> Respons
 
 
 def create_app(hub: Hub, *, qr_page: bytes | None = None,
-               station: Station | None = None) -> Starlette:
+               station: Station | None = None, gate: Gate | None = None) -> Starlette:
     """The application over ``hub`` (started and stopped with the app's lifespan); with
-    ``station``, players report their results (``server.report_routes``)."""
+    ``station``, players report their results (``server.report_routes``); ``gate``
+    bounds the live-update streams (``server.limits``)."""
     from contextlib import asynccontextmanager
 
     async def page(request: Request, key: str) -> Response:
@@ -298,24 +300,22 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
             return missing(request, "No address was given for the QR code.")
         return Response(qr_page, media_type="text/html; charset=utf-8", headers=SECURITY)
 
-    async def live(request: Request) -> Response:
-        return StreamingResponse(hub.stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache",
-                                          "X-Accel-Buffering": "no"})
-
     throttle = Throttle()
 
     async def card(request: Request) -> Response:
         """``/c/TOKEN``, the QR code on a player's or a staff card: keep it on this phone
         and go to the player's page (the staff page)."""
         who = request.client.host if request.client else "?"
-        if throttle.blocked(who):
-            return Response(hub.pages.render_missing(
-                "Too many card codes tried from this network; wait a minute."),
-                status_code=429, media_type="text/html; charset=utf-8",
-                headers={"Retry-After": "60", **SECURITY})
         token = request.path_params["token"].lower()
         cred = holder(hub.follower.state, token)
+        if cred is None and throttle.blocked(who):
+            # a valid card always passes: the throttle slows guessers only, and many
+            # phones share one address behind a venue's Wi-Fi or a reverse proxy
+            return Response(hub.pages.render_missing(
+                "Too many unknown card codes were tried from this network in the last "
+                "minute; wait a minute, or find your table by name."),
+                status_code=429, media_type="text/html; charset=utf-8",
+                headers={"Retry-After": "60", **SECURITY})
         if cred is None:
             throttle.fail(who)
             resp = missing(request, "This card is not valid: it may have been replaced by "
@@ -363,7 +363,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     routes = [Route("/", home), Route("/find", find), Route("/p/{n}", player),
               Route("/c/{token}", card), Route("/me", me),
               Route("/round/{n}", round_), Route("/proof/{n}.json", proof),
-              Route("/live", live), Route("/health", health), Route("/qr", qr),
+              Route("/live", LiveStreams(hub.stream, gate or Gate())),
+              Route("/health", health), Route("/qr", qr),
               Route("/style.css", static), Route("/live.js", static),
               Route("/report.js", static)]
     routes += [Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify")]
