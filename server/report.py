@@ -32,7 +32,8 @@ def new_csrf() -> str:
 def csrf_ok(cookie: str | None, field: str | None, origin: str | None, host: str) -> bool:
     """The form's token equals the browser's cookie, and a browser that says where the
     request comes from says it comes from this site."""
-    if not cookie or not field or not hmac.compare_digest(cookie, field):
+    if not cookie or not field or \
+            not hmac.compare_digest(cookie.encode("utf-8"), field.encode("utf-8")):
         return False
     if origin and origin != "null":
         return origin.split("://", 1)[-1].rstrip("/") == host

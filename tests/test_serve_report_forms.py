@@ -25,7 +25,6 @@ from tests.helpers.report_event import (
     app_over,
     choice_of,
     copy_of,
-    csrf_of,
     phone,
     post_report,
     prepared,
