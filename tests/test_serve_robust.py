@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers.live import wait_until
@@ -192,7 +192,8 @@ _HEX = st.text("0123456789abcdef", min_size=0, max_size=40)
 _SEGMENT = st.one_of(_TEXT, _HEX, st.integers(-10, 10**30).map(str),
                      st.sampled_from(["1", "2", "0", "²", "٣", "1.json", "x.json",
                                       "9" * 23, "..", "%00", "%ff"]))
-_PATHS = ["/", "/find", "/p/{}", "/c/{}", "/me", "/round/{}", "/proof/{}.json", "/live",
+_PATHS = ["/report", "/drop", "/bind", "/staff/{}", "/", "/find", "/p/{}", "/c/{}", "/me",
+          "/round/{}", "/proof/{}.json", "/live",
           "/health", "/qr", "/style.css", "/live.js", "/report.js", "/pairings",
           "/standings", "/bracket", "/verify", "/report", "/bind", "/receipt/{}",
           "/receipt/{}.json", "/receipt/{}/proof.json", "/staff", "/staff/{}", "/drop",
@@ -228,6 +229,12 @@ def requests(draw: Any) -> dict[str, Any]:
                                                  "tourney_csrf=%ff%fe"]))}
 
 
+def _req(method: str, path: str, **kw: Any) -> dict[str, Any]:
+    """One request as ``requests()`` draws it: a valid card and token, no junk."""
+    return {"method": method, "path": path, "params": {}, "form": {}, "raw": None,
+            "card": "valid", "csrf": "match", "origin": None, "cookie_junk": "", **kw}
+
+
 def test_fuzz_every_route_answers_below_500(hotc: Any, tmp_path: Path) -> None:
     """Hypothesis over every route: methods, odd paths and numbers, query strings, forms
     (incl. more than 64 fields and huge values), raw and non-UTF-8 bodies, hostile
@@ -243,6 +250,10 @@ def test_fuzz_every_route_answers_below_500(hotc: Any, tmp_path: Path) -> None:
         @settings(max_examples=400, deadline=None, database=None,
                   suppress_health_check=list(HealthCheck))
         @given(requests())
+        @example(_req("POST", "/report", form={f"f{i}": "1" for i in range(70)}))
+        @example(_req("POST", "/report", raw=b"\xff\xfe=\xc3(&csrf=\x80"))
+        @example(_req("GET", "/receipt/" + "9" * 23))
+        @example(_req("GET", "/find", params={"q": "\u00b2"}))
         def one(req: dict[str, Any]) -> None:
             cookies = {}
             if req["card"] == "valid":
