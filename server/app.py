@@ -253,16 +253,17 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
         return await page(request, request.url.path.strip("/"))
 
     async def player(request: Request) -> Response:
-        n = whole(request.path_params["n"])
+        raw = request.path_params["n"]
+        n = whole(raw)
         if n is None or n not in hub.pages.data.labels:
-            return missing(request, "No player with that number is registered in this "
-                                    "event.")
+            return missing(request, f"No player #{raw[:20]} is registered in this event.")
         return await page(request, f"player/{n}")
 
     async def round_(request: Request) -> Response:
-        n = whole(request.path_params["n"])
+        raw = request.path_params["n"]
+        n = whole(raw)
         if n is None or hub.pages.data.round(n) is None:
-            return missing(request, f"That {hub.pages.data.noun.lower()} has no posted "
+            return missing(request, f"{hub.pages.data.noun} {raw[:20]} has no posted "
                                     "pairings.")
         return await page(request, f"round/{n}")
 
@@ -278,11 +279,12 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                         headers={"Cache-Control": "no-cache", **SECURITY})
 
     async def proof(request: Request) -> Response:
-        n = whole(request.path_params["n"])
+        raw = request.path_params["n"]
+        n = whole(raw)
         data = hub.pages.data
         r = data.round(n) if n is not None else None
         if r is None or r.get("paired_seq") is None:
-            return missing(request, f"That {data.noun.lower()} has no posted pairings.")
+            return missing(request, f"{data.noun} {raw[:20]} has no posted pairings.")
         try:
             p = await run_in_threadpool(proof_page, hub, int(r["paired_seq"]))
         except StorageError:

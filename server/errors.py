@@ -64,8 +64,11 @@ def problem(hub: Hub, status: int, words: str,
     title = TITLES.get(status, "This request could not be answered")
     try:
         pages = hub.pages
-        body = pages.env.get_template("problem.html").render(**pages.common(""),
-                                                              title=title, what=words)
+        if status == 404:               # the page not found offers the search
+            body = pages.render_missing(words).decode("utf-8")
+        else:
+            body = pages.env.get_template("problem.html").render(**pages.common(""),
+                                                                  title=title, what=words)
     except Exception:  # noqa: BLE001 — the page of last resort has no template
         body = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{words}</p>"
     return Response(body, status_code=status, media_type=HTML,

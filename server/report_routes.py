@@ -74,9 +74,13 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
     if here is None:
         return f"You have no table in {noun.lower()} {rnd.number}; see the desk if you " \
                "think you should."
-    if not isinstance(here.table, int):
-        return f"You have no table to report in {noun.lower()} {rnd.number} " \
-               f"({here.opponent or here.table}): nothing to report."
+    if here.outcome == "bye":
+        return f"You have no match to play in {noun.lower()} {rnd.number} (a bye, or you " \
+               "advance without playing): nothing to report."
+    if not isinstance(here.table, int):     # a seat of a team match (a member's own seat)
+        return f"You play at table {here.table} against {here.opponent} in " \
+               f"{noun.lower()} {rnd.number}. The result of your seat is given at the " \
+               "scorekeeper's desk: this page takes the results of one-against-one tables."
     found = plugin.table_at(st, rnd.number, here.table) if plugin is not None else None
     if found is None or number not in found[0]:
         return f"Your seat in {noun.lower()} {rnd.number} is not one this page can " \
