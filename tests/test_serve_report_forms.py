@@ -198,3 +198,49 @@ def test_a_held_round_says_so_on_the_form_and_on_a_post(
         assert "Round 2 is being checked by the head judge" in r.text
         assert "does not play" not in r.text
         assert ledger_bytes(d / "t.db") == before
+
+
+def test_a_team_member_reads_where_their_seats_result_is_given_and_a_post_writes_nothing(
+        tmp_path: Path) -> None:
+    """A trio event (docs/TEAMS.md): a member's own seat is not a one-against-one table of
+    the report rules (REPORT-5 reads the table's entrants, the teams); the page says where
+    the seat's result is given — no 500, no "no table" — and a post writes nothing."""
+    import csv
+
+    from tests.helpers.live import ledger_bytes
+    from tests.test_cli_contract import Cli, _remember_secret
+
+    d = tmp_path
+    cli = Cli(d, d / "t.db")
+    for stem in ("hj", "sk", "station"):
+        cli("keys", "new", "--name", stem, "--out", f"{stem}.pem")
+        _remember_secret(d / f"{stem}.pem")
+    cli("init", "--name", "Trio", "--format", "bushiroad-swiss", "--param", "team_mode=trio",
+        "--param", "swiss_rounds=2", *HJ)
+    cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",
+        "sk.pem.pub", *HJ)
+    cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
+        "station.pem.pub", *HJ)
+    (d / "players.csv").write_text("number,name\n" + "".join(f"{i},P{i}\n"
+                                                             for i in range(1, 7)))
+    cli("player", "import", "players.csv", "--key", "sk.pem")
+    for team in (("1", "2", "3"), ("4", "5", "6")):
+        cli("team", "add", *team, "--key", "sk.pem")
+    cli("registration", "close", *HJ)
+    cli("round", "pair", "--seed-material", "trio R1", "--seed-source", "dice", *HJ)
+    cli("player", "cards", "--url", "http://venue.invalid/", "--out", "cards.html", "--csv",
+        "cards.csv", *HJ)
+    with open(d / "cards.csv", newline="") as f:
+        tokens = {int(r["number"]): r["url"].rsplit("/c/", 1)[1] for r in csv.DictReader(f)}
+    c = choice_of("bushiroad-swiss", "win")
+    with app_over(d / "t.db", d / "station.pem") as (_c, _hub, app):
+        pm = phone(app, tokens[1])
+        page = _main(pm.get("/report").text)
+        assert "The result of your seat is given at the scorekeeper&#39;s desk" in page
+        assert "no table" not in page and "seat 1" in page
+        before = ledger_bytes(d / "t.db")
+        r = pm.post("/report", data={"csrf": pm.cookies["tourney_csrf"], "choice": str(c),
+                                     f"c{c}.winner": "1"},
+                    headers={"Origin": "http://venue.test"}, follow_redirects=False)
+        assert r.status_code == 422 and "scorekeeper&#39;s desk" in r.text
+        assert ledger_bytes(d / "t.db") == before
