@@ -6,9 +6,9 @@ while the ledger cannot be read, and recovers when it can), the Server-Sent Even
 (content-free "the log is now size n, root r", coalesced to one per ``COALESCE_S`` with a
 trailing send, and a heartbeat comment every ``HEARTBEAT_S``), and ``create_app`` (the
 routes: pages with ETag / 304 / gzip, ``/find``, ``/p/N``, ``/round/N``,
-``/proof/N.json``, ``/qr``, ``/live`` (bounded: ``server.limits``), ``/health``, a player's card ``/c/TOKEN`` and
-``/me`` (``server.cards``); a helpful 404 page and every failure a plain page,
-never a trace: ``server.errors``).
+``/proof/N.json``, ``/qr``, ``/live`` (bounded: ``server.limits``), ``/health``, a
+player's card ``/c/TOKEN`` and ``/me`` (``server.cards``); a helpful 404 page and every
+failure a plain page, never a trace: ``server.errors``).
 
 May import: ``starlette``, ``server.*``, ``ledger.*``, ``projections.*``.
 """
