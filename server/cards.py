@@ -8,8 +8,8 @@ attempts in the last minute per key: unknown card codes per address, at most ``G
 venue's Wi-Fi or a proxy; refused reports and drops per player, at most ``REFUSALS``)
 and the cookie's name and settings.  The token is kept only in an HttpOnly cookie on the
 phone (``SameSite=Lax``: a link from a chat app still works; ``Secure`` when the page was
-served over HTTPS); the server stores nothing, the log holds only its hash.  Reading pages needs no card; reports,
-drops and the staff page do.
+served over HTTPS); the server stores nothing, the log holds only its hash.  Reading pages
+needs no card; reports, drops and the staff page do.
 
 May import: ``ledger.*``, the standard library.
 """
