@@ -6,8 +6,9 @@ while the ledger cannot be read, and recovers when it can), the Server-Sent Even
 (content-free "the log is now size n, root r", coalesced to one per ``COALESCE_S`` with a
 trailing send, and a heartbeat comment every ``HEARTBEAT_S``), and ``create_app`` (the
 routes: pages with ETag / 304 / gzip, ``/find``, ``/p/N``, ``/round/N``,
-``/proof/N.json``, ``/qr``, ``/live``, ``/health``, a player's card ``/c/TOKEN`` and
-``/me`` (``server.cards``); a helpful 404 page, never a trace).
+``/proof/N.json``, ``/qr``, ``/live`` (bounded: ``server.limits``), ``/health``, a
+player's card ``/c/TOKEN`` and ``/me`` (``server.cards``); a helpful 404 page and every
+failure a plain page, never a trace: ``server.errors``).
 
 May import: ``starlette``, ``server.*``, ``ledger.*``, ``projections.*``.
 """
@@ -24,13 +25,15 @@ from collections.abc import AsyncIterator
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from ledger.errors import TourneyError
+from ledger.errors import StorageError, TourneyError
 from ledger.storage.location import Location
 from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
+from server.errors import handlers, whole
 from server.follow import Follower, PgListener, sqlite_watch
+from server.limits import Gate, LiveStreams
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.station import Station
 from server.view import LiveData, Memo, build
@@ -225,9 +228,10 @@ def respond(request: Request, page: Page, *, cache: str = "no-cache") -> Respons
 
 
 def create_app(hub: Hub, *, qr_page: bytes | None = None,
-               station: Station | None = None) -> Starlette:
+               station: Station | None = None, gate: Gate | None = None) -> Starlette:
     """The application over ``hub`` (started and stopped with the app's lifespan); with
-    ``station``, players report their results (``server.report_routes``)."""
+    ``station``, players report their results (``server.report_routes``); ``gate``
+    bounds the live-update streams (``server.limits``)."""
     from contextlib import asynccontextmanager
 
     async def page(request: Request, key: str) -> Response:
@@ -250,16 +254,19 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
         return await page(request, request.url.path.strip("/"))
 
     async def player(request: Request) -> Response:
-        n = request.path_params["n"]
-        if not n.isdigit() or int(n) not in hub.pages.data.labels:
-            return missing(request, f"No player #{n} is registered in this event.")
-        return await page(request, f"player/{int(n)}")
+        raw = request.path_params["n"]
+        n = whole(raw)
+        if n is None or n not in hub.pages.data.labels:
+            return missing(request, f"No player #{raw[:20]} is registered in this event.")
+        return await page(request, f"player/{n}")
 
     async def round_(request: Request) -> Response:
-        n = request.path_params["n"]
-        if not n.isdigit() or hub.pages.data.round(int(n)) is None:
-            return missing(request, f"{hub.pages.data.noun} {n} has no posted pairings.")
-        return await page(request, f"round/{int(n)}")
+        raw = request.path_params["n"]
+        n = whole(raw)
+        if n is None or hub.pages.data.round(n) is None:
+            return missing(request, f"{hub.pages.data.noun} {raw[:20]} has no posted "
+                                    "pairings.")
+        return await page(request, f"round/{n}")
 
     async def find(request: Request) -> Response:
         q = request.query_params.get("q", "")[:100]
@@ -273,13 +280,16 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                         headers={"Cache-Control": "no-cache", **SECURITY})
 
     async def proof(request: Request) -> Response:
-        n = request.path_params["n"]
+        raw = request.path_params["n"]
+        n = whole(raw)
         data = hub.pages.data
-        r = data.round(int(n)) if n.isdigit() else None
+        r = data.round(n) if n is not None else None
         if r is None or r.get("paired_seq") is None:
-            return missing(request, f"{data.noun} {n} has no posted pairings.")
+            return missing(request, f"{data.noun} {raw[:20]} has no posted pairings.")
         try:
             p = await run_in_threadpool(proof_page, hub, int(r["paired_seq"]))
+        except StorageError:
+            raise
         except TourneyError as err:
             return missing(request, f"No proof yet: {err.message}. {err.hint or ''}".strip())
         return respond(request, p)
@@ -293,24 +303,22 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
             return missing(request, "No address was given for the QR code.")
         return Response(qr_page, media_type="text/html; charset=utf-8", headers=SECURITY)
 
-    async def live(request: Request) -> Response:
-        return StreamingResponse(hub.stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache",
-                                          "X-Accel-Buffering": "no"})
-
     throttle = Throttle()
 
     async def card(request: Request) -> Response:
         """``/c/TOKEN``, the QR code on a player's or a staff card: keep it on this phone
         and go to the player's page (the staff page)."""
         who = request.client.host if request.client else "?"
-        if throttle.blocked(who):
-            return Response(hub.pages.render_missing(
-                "Too many card codes tried from this network; wait a minute."),
-                status_code=429, media_type="text/html; charset=utf-8",
-                headers={"Retry-After": "60", **SECURITY})
         token = request.path_params["token"].lower()
         cred = holder(hub.follower.state, token)
+        if cred is None and throttle.blocked(who):
+            # a valid card always passes: the throttle slows guessers only, and many
+            # phones share one address behind a venue's Wi-Fi or a reverse proxy
+            return Response(hub.pages.render_missing(
+                "Too many unknown card codes were tried from this network in the last "
+                "minute; wait a minute, or find your table by name."),
+                status_code=429, media_type="text/html; charset=utf-8",
+                headers={"Retry-After": "60", **SECURITY})
         if cred is None:
             throttle.fail(who)
             resp = missing(request, "This card is not valid: it may have been replaced by "
@@ -343,9 +351,6 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                                     **d.checkable.json()}),
                         media_type="application/json", headers={"Cache-Control": "no-cache"})
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return missing(request, "There is no such page on this event's site.")
-
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start(asyncio.get_running_loop())
@@ -361,7 +366,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     routes = [Route("/", home), Route("/find", find), Route("/p/{n}", player),
               Route("/c/{token}", card), Route("/me", me),
               Route("/round/{n}", round_), Route("/proof/{n}.json", proof),
-              Route("/live", live), Route("/health", health), Route("/qr", qr),
+              Route("/live", LiveStreams(hub.stream, gate or Gate())),
+              Route("/health", health), Route("/qr", qr),
               Route("/style.css", static), Route("/live.js", static),
               Route("/report.js", static)]
     routes += [Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify")]
@@ -370,8 +376,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
         from server.staff_routes import staff_routes
 
         routes += report_routes(hub, station) + staff_routes(hub, station)
-    return Starlette(routes=routes, lifespan=lifespan,
-                     exception_handlers={404: not_found, 405: not_found})
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers(hub))
 
 
 def proof_page(hub: Hub, seq: int) -> Page:

@@ -3,12 +3,13 @@
 
 Owns: ``holder`` (a presented token → its live credential, a player's or a staff card:
 ``ledger.core.credentials``), ``Throttle`` (failed
-attempts in the last minute per key: card guesses per address, at most ``GUESSES``;
-refused reports and drops per player, at most ``REFUSALS``) and the cookie's name and
-settings.  The token is kept only in an HttpOnly cookie on the phone (``SameSite=Lax``:
-a link from a chat app still works; ``Secure`` when the page was served over HTTPS); the
-server stores nothing, the log holds only its hash.  Reading pages needs no card; reports,
-drops and the staff page do.
+attempts in the last minute per key: unknown card codes per address, at most ``GUESSES``
+— a valid card is never refused by it, since many phones share an address behind a
+venue's Wi-Fi or a proxy; refused reports and drops per player, at most ``REFUSALS``)
+and the cookie's name and settings.  The token is kept only in an HttpOnly cookie on the
+phone (``SameSite=Lax``: a link from a chat app still works; ``Secure`` when the page was
+served over HTTPS); the server stores nothing, the log holds only its hash.  Reading pages
+needs no card; reports, drops and the staff page do.
 
 May import: ``ledger.*``, the standard library.
 """

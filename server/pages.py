@@ -101,7 +101,7 @@ class PageSet:
         kind, _, arg = key.partition("/")
         if kind in ("home", "pairings", "standings", "bracket", "verify", "find") and not arg:
             return True
-        if not arg.isdigit() or len(arg) > 9:
+        if not arg.isascii() or not arg.isdigit() or len(arg) > 9:
             return False
         if kind == "player":
             return int(arg) in self.data.labels

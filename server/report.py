@@ -16,11 +16,10 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from ledger.core.plugin import plugin_for
 from ledger.core.state import TournamentState
-from ledger.core.vocabulary import FieldKind, ResultEntry
+from ledger.core.vocabulary import FieldKind, ResultEntry, ResultField
 from ledger.errors import UsageError
 
 CSRF_COOKIE = "tourney_csrf"
@@ -33,11 +32,38 @@ def new_csrf() -> str:
 def csrf_ok(cookie: str | None, field: str | None, origin: str | None, host: str) -> bool:
     """The form's token equals the browser's cookie, and a browser that says where the
     request comes from says it comes from this site."""
-    if not cookie or not field or not hmac.compare_digest(cookie, field):
+    if not cookie or not field or \
+            not hmac.compare_digest(cookie.encode("utf-8"), field.encode("utf-8")):
         return False
     if origin and origin != "null":
         return origin.split("://", 1)[-1].rstrip("/") == host
     return True
+
+
+@dataclass(frozen=True)
+class Part:
+    """One box of an input: a field a kind splits per player (a game score, amounts,
+    Annex A values) has one per player (and one for drawn games)."""
+
+    name: str
+    label: str
+    pattern: str = ""
+    numeric: bool = False
+
+
+@dataclass(frozen=True)
+class Input:
+    """One field of a choice, rendered by its kind: ``widget`` is ``select`` (a player,
+    a code, a switch), ``check`` (an optional flag) or ``boxes`` (one text box per
+    ``Part``)."""
+
+    name: str
+    label: str
+    widget: str
+    required: bool
+    kind: FieldKind
+    options: tuple[tuple[str, str], ...] = ()
+    parts: tuple[Part, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,7 +73,9 @@ class Choice:
     index: int
     summary: str
     selector: str
-    inputs: tuple[dict[str, Any], ...]
+    inputs: tuple[Input, ...]
+    #: what choosing it says by itself: an outcome code, a flag that is the outcome
+    fixed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,24 +85,43 @@ class ReportForm:
     players: tuple[int, ...]
     choices: tuple[Choice, ...]
 
+    def choice(self, raw: str) -> Choice | None:
+        return next((c for c in self.choices if str(c.index) == raw), None)
 
-def _input(field: Any, players: list[int], labels: dict[int, str],
-           required: bool) -> dict[str, Any]:
-    kind = field.kind
-    out: dict[str, Any] = {"name": field.name, "help": field.help, "required": required,
-                           "kind": kind.value}
+
+_DIGITS = r"[0-9]{1,4}"
+_ANNEX = r"[0-9]{1,4}(,[0-9]{1,4})*(;[0-9]{1,4}(,[0-9]{1,4})*)*"
+
+
+def _input(field: ResultField, players: list[int], labels: dict[int, str],
+           required: bool) -> Input:
+    """``field`` as the form shows it, by its kind (``ledger.core.vocabulary.FieldKind``),
+    with the words a player reads (``ResultField.player_label``)."""
+    kind, label = field.kind, field.player_label
+    name = field.name
+    who = [(str(n), labels.get(n, f"#{n}")) for n in players]
     if kind is FieldKind.PLAYER:
-        out["options"] = [(str(n), labels.get(n, f"#{n}")) for n in players]
-    elif kind in (FieldKind.FLAG, FieldKind.SWITCH):
-        out["options"] = [("", "no"), ("yes", "yes")] if not required else [("yes", "yes")]
-    elif kind is FieldKind.CODE:
-        out["options"] = [(c, c) for c in field.choices]
-    elif kind is FieldKind.GAMES:
-        out["pattern"] = r"\d+-\d+(-\d+)?"
-        out["placeholder"] = "2-1"
-    elif kind is FieldKind.COUNT:
-        out["pattern"] = r"\d+"
-    return out
+        return Input(name, label, "select", required, kind, options=tuple(who))
+    if kind is FieldKind.FLAG:
+        return Input(name, label, "check", required, kind)
+    if kind is FieldKind.SWITCH:
+        on, off = field.switch_words or ("yes", "no")
+        return Input(name, label, "select", required, kind, options=(("yes", on), ("no", off)))
+    if kind is FieldKind.CODE:
+        return Input(name, label, "select", required, kind,
+                     options=tuple((c, c) for c in field.choices))
+    if kind is FieldKind.GAMES:
+        parts = [Part(str(i), f"{t}", _DIGITS, True) for i, (_, t) in enumerate(who[:2])]
+        parts.append(Part("2", "drawn games", _DIGITS, True))
+        return Input(name, label, "boxes", required, kind, parts=tuple(parts))
+    if kind is FieldKind.AMOUNTS:
+        return Input(name, label, "boxes", required, kind,
+                     parts=tuple(Part(n, t, _DIGITS, True) for n, t in who))
+    if kind is FieldKind.ANNEX:
+        return Input(name, label, "boxes", required, kind,
+                     parts=tuple(Part(str(i), t, _ANNEX) for i, (_, t) in enumerate(who[:2])))
+    return Input(name, label, "boxes", required, kind,       # COUNT
+                 parts=(Part("", "", _DIGITS, True),))
 
 
 def form_for(state: TournamentState, round_no: int, table: int,
@@ -93,12 +140,15 @@ def form_for(state: TournamentState, round_no: int, table: int,
             continue
         sel = vocab.field(e.selector)
         inputs = []
-        if not e.value and sel.kind not in (FieldKind.FLAG,):
+        fixed = ((e.selector, e.value),) if e.value else \
+            ((e.selector, "yes"),) if sel.kind is FieldKind.FLAG else ()
+        if not fixed:
             inputs.append(_input(sel, players, labels, True))
-        inputs += [_input(vocab.field(n), players, labels, True) for n in e.needs]
-        inputs += [_input(vocab.field(n), players, labels, False) for n in e.takes]
-        choices.append(Choice(index=i, summary=_summary(e), selector=e.selector,
-                              inputs=tuple(inputs)))
+        for names, required in ((e.needs, True), (e.takes, False)):
+            inputs += [_input(vocab.field(n), players, labels, required) for n in names
+                       if not vocab.field(n).team_seat]
+        choices.append(Choice(index=i, summary=e.label or _summary(e), selector=e.selector,
+                              inputs=tuple(inputs), fixed=fixed))
     return ReportForm(round=round_no, table=table, players=tuple(players),
                       choices=tuple(choices))
 
@@ -107,25 +157,75 @@ def _summary(e: ResultEntry) -> str:
     return e.summary.replace("NUMBER", "the player chosen")
 
 
-def given_from_form(state: TournamentState, form: dict[str, str]) -> dict[str, str]:
-    """The posted choice and its inputs → the vocabulary's field texts (a slip row)."""
+def given_from_form(form: ReportForm, posted: dict[str, str]) -> dict[str, str]:
+    """The posted choice and its inputs → the vocabulary's field texts (a slip row); a
+    choice left out, or a required box left empty, is refused here in the form's words."""
+    choice = form.choice(posted.get("choice", ""))
+    if choice is None:
+        raise UsageError("choose what happened at your table")
+    prefix = f"c{choice.index}."
+    given: dict[str, str] = {}
+    for i in choice.inputs:
+        key = prefix + i.name
+        if i.widget == "select":
+            text = _clean(posted.get(key))
+            if text not in {v for v, _ in i.options}:
+                text = ""
+        elif i.widget == "check":
+            text = "yes" if _clean(posted.get(key)) == "yes" else ""
+        else:
+            text = _boxes(i, [_clean(posted.get(f"{key}.{p.name}" if p.name else key))
+                              for p in i.parts])
+        if text:
+            given[i.name] = text
+        elif i.required:
+            raise UsageError(f"fill in: {i.label}")
+    return {**dict(choice.fixed), **given}
+
+
+def _clean(text: str | None) -> str:
+    return (text or "").strip()[:100]
+
+
+def _boxes(i: Input, texts: list[str]) -> str:
+    """The boxes of one input → the field's text as a slip gives it."""
+    if not any(texts):
+        return ""
+    if i.kind is FieldKind.GAMES:                       # A-B[-D]
+        a, b, d = (t or "0" for t in texts)
+        return f"{a}-{b}" + (f"-{d}" if texts[2] else "")
+    if i.kind is FieldKind.ANNEX:                       # A/B[;A/B…]
+        sides = [t.split(";") for t in texts]
+        if len(sides[0]) != len(sides[1]):
+            raise UsageError(f"{i.label}: give both players the same number of "
+                             "checkpoints")
+        return ";".join(f"{x}/{y}" for x, y in zip(sides[0], sides[1]))
+    if i.kind is FieldKind.AMOUNTS:                     # N=V[,N=V]
+        return ",".join(f"{p.name}={t}" for p, t in zip(i.parts, texts) if t)
+    return texts[0]
+
+
+def given_words(state: TournamentState, given: dict[str, str],
+                labels: dict[int, str]) -> str:
+    """A report's fields as its player reads them: the outcome's words, then each field's
+    label and value (a player's name for a player number)."""
     plugin = plugin_for(state.format.id if state.format else None)
     vocab = plugin.result_vocabulary() if plugin is not None else None
     if vocab is None:
-        raise UsageError("this event records no results here")
-    raw = form.get("choice", "")
-    if not raw.isdigit() or int(raw) >= len(vocab.entries):
-        raise UsageError("choose what happened at your table")
-    e = vocab.entries[int(raw)]
-    sel = vocab.field(e.selector)
-    prefix = f"c{raw}."
-    given: dict[str, str] = {}
-    if e.value:
-        given[e.selector] = e.value
-    elif sel.kind is FieldKind.FLAG:
-        given[e.selector] = "yes"
-    for name in (e.selector, *e.needs, *e.takes):
-        text = form.get(prefix + name, "").strip()[:100]
-        if text and name not in given:
-            given[name] = text
-    return given
+        return ", ".join(f"{k} {v}" for k, v in sorted(given.items()))
+    parts: list[str] = []
+    for f in vocab.fields:
+        v = given.get(f.name)
+        if v is None or f.team_seat:
+            continue
+        entry = next((e for e in vocab.entries if e.selector == f.name
+                      and (not e.value or e.value == v)), None)
+        if entry is not None and (entry.value or f.kind is FieldKind.FLAG):
+            parts.insert(0, entry.label or _summary(entry))
+            continue
+        shown = labels.get(int(v), v) if v.isascii() and v.isdigit() and len(v) < 10 \
+            else v
+        if f.kind is FieldKind.SWITCH and f.switch_words:
+            shown = f.switch_words[0 if v.lower() in ("yes", "true", "1") else 1]
+        parts.append(f"{f.player_label}: {shown}")
+    return "; ".join(parts)

@@ -28,7 +28,15 @@ from ledger.errors import RuleError, UsageError
 from ledger.wire.events import Kind
 from server.acts import receipt_code
 from server.cards import COOKIE, holder
-from server.report import CSRF_COOKIE, csrf_ok, form_for, given_from_form, new_csrf
+from server.errors import Refused, whole
+from server.report import (
+    CSRF_COOKIE,
+    csrf_ok,
+    form_for,
+    given_from_form,
+    given_words,
+    new_csrf,
+)
 from server.station import Station, refusal_words
 
 if TYPE_CHECKING:
@@ -36,32 +44,81 @@ if TYPE_CHECKING:
 
 HTML = "text/html; charset=utf-8"
 FORM_MAX = 8192
+FORM_FIELDS = 64
+SEQ_DIGITS = 18     # a seq fits SQLite's and PostgreSQL's 64-bit integers
 PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Content-Security-Policy":
            "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; "
            "form-action 'self'; frame-ancestors 'none'"}
 
 
-def _my_table(hub: Hub, number: int) -> tuple[int, int] | None:
-    """(round, table) of the player's table in the newest posted round, if it is one."""
-    data = hub.pages.data
+def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
+    """(round, table) the player reports for, or why they have none, in their words: the
+    same reason on the form and on a post, before anything is signed (the rules of
+    ``ledger.core.report_rules`` stay the authority: REPORT-5, REPORT-6)."""
+    from ledger.core.plugin import plugin_for
+
+    data, st = hub.pages.data, hub.follower.state
+    noun = data.noun
+    plugin = plugin_for(st.format.id if st.format else None)
+    rnd = plugin.progress(st).round if plugin is not None and st.fmt is not None else None
+    if rnd is None:
+        return "No round is being played yet; you can report when your table's " \
+               "pairings are posted."
+    if rnd.number in data.held:
+        return f"{noun} {rnd.number} is being checked by the head judge; you can report " \
+               "when its pairings are posted."
+    if not rnd.open:
+        return f"{noun} {rnd.number} is complete: results are reported while a round " \
+               "is being played. If your result is wrong, tell a judge at the desk."
     apps = data.appearances(number)
-    if not apps or apps[-1].round_index != len(data.rounds) - 1:
-        return None
-    table = apps[-1].table
-    return (int(data.rounds[-1]["round"]), table) if isinstance(table, int) else None
+    here = apps[-1] if apps and data.rounds[apps[-1].round_index]["round"] == rnd.number \
+        else None
+    if here is None:
+        return f"You have no table in {noun.lower()} {rnd.number}; see the desk if you " \
+               "think you should."
+    if here.outcome == "bye":
+        return f"You have no match to play in {noun.lower()} {rnd.number} (a bye, or you " \
+               "advance without playing): nothing to report."
+    if not isinstance(here.table, int):     # a seat of a team match (a member's own seat)
+        return f"You play at table {here.table} against {here.opponent} in " \
+               f"{noun.lower()} {rnd.number}. The result of your seat is given at the " \
+               "scorekeeper's desk: this page takes the results of one-against-one tables."
+    found = plugin.table_at(st, rnd.number, here.table) if plugin is not None else None
+    if found is None or number not in found[0]:
+        return f"Your seat in {noun.lower()} {rnd.number} is not one this page can " \
+               "report: report at the desk."
+    if found[1] is not None:
+        return f"The result of your table ({noun.lower()} {rnd.number}, table " \
+               f"{here.table}) is recorded. If it is wrong, tell a judge at the desk."
+    return rnd.number, here.table
 
 
 async def read_form(request: Request) -> dict[str, str]:
-    """An urlencoded form of at most ``FORM_MAX`` bytes (a larger body reads as empty)."""
+    """An urlencoded form of at most ``FORM_MAX`` bytes and ``FORM_FIELDS`` fields; a
+    larger one is refused (``server.errors.Refused``, 413), as is a form that repeats a
+    field or is not a form (400)."""
     from urllib.parse import parse_qsl
 
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > FORM_MAX:
-            return {}
-    return dict(parse_qsl(body.decode("utf-8", "replace"), max_num_fields=64))
+            raise Refused(413, "This form is larger than any form of this site; open the "
+                          "page again and send it from there.")
+    try:
+        pairs = parse_qsl(body.decode("utf-8", "replace"), max_num_fields=FORM_FIELDS)
+    except ValueError:
+        raise Refused(413, f"This form has more than {FORM_FIELDS} fields, more than any "
+                      "form of this site; open the page again and send it from "
+                      "there.") from None
+    form: dict[str, str] = {}
+    for k, v in pairs:
+        if k in form:
+            raise Refused(400, "This form gives a field twice; open the page again and "
+                          "send it from there.")
+        form[k] = v
+    return form
 
 
 TOO_MANY = "Too many refused attempts from your card in the last minute; wait a minute, " \
@@ -149,17 +206,21 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         if number is None:
             return page("report.html", 403, problem="Scan the QR code on your player card "
                         "first: it keeps your card on this phone.", form=None, number=None)
-        where = _my_table(hub, number)
-        f = form_for(hub.follower.state, *where, hub.pages.data.labels) if where else None
-        csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
-        problem = None if f is not None else "You have no table to report in the posted " \
-            "round (a bye, a team seat, or the round is not posted yet): see the desk."
         st = hub.follower.state
-        mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number) \
-            if where else None
-        aside = st.reports.set_aside.get(where[0], {}).get(number) if where else None
-        return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=problem, form=f,
-                    number=number, csrf=csrf, mine=mine, aside=aside, credential=cred,
+        where = _my_table(hub, number)
+        csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
+        if isinstance(where, str):
+            return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=where, form=None,
+                        number=number, csrf=csrf)
+        f = form_for(st, *where, hub.pages.data.labels)
+        mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number)
+        aside = st.reports.set_aside.get(where[0], {}).get(number)
+        return page("report.html", 200, {CSRF_COOKIE: csrf},
+                    problem=None if f is not None else "This event takes no results "
+                    "from phones: report at the desk.", form=f, number=number, csrf=csrf,
+                    mine=None if mine is None else (mine.seq, given_words(
+                        st, mine.given, hub.pages.data.labels)),
+                    aside=aside, credential=cred,
                     device=cred is not None and cred in st.reports.devices)
 
     async def submit(request: Request) -> Response:
@@ -177,11 +238,15 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             return page("report.html", 429, problem=TOO_MANY, form=None, number=number)
         where = _my_table(hub, number)
         state = hub.follower.state
+        if isinstance(where, str) or cred is None:
+            return page("report.html", 422, problem=f"Not recorded: {where}", form=None,
+                        number=number)
+        f = form_for(state, *where, hub.pages.data.labels)
         try:
-            if where is None or cred is None:
-                raise UsageError("you have no table to report in the posted round",
-                                 hint="see the desk")
-            given = given_from_form(state, fields)
+            if f is None:
+                raise UsageError("this event takes no results from phones",
+                                 hint="report at the desk")
+            given = given_from_form(f, fields)
             sig, use = phone_signature(fields)
             ev = await asyncio.wrap_future(station.submit(
                 *station.report_commands(where[0], where[1], number, cred, given, sig, use)))
@@ -191,7 +256,6 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
             return sign_page(page, need, fields, cred or "", "/report")
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
-            f = form_for(state, *where, hub.pages.data.labels) if where else None
             return page("report.html", 422, problem="Not recorded: " + refusal_words(err),
                         form=f, number=number, csrf=fields.get("csrf", ""))
         return RedirectResponse(f"/receipt/{ev.seq}", status_code=303)
@@ -206,36 +270,40 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         raw = request.path_params["seq"]
         want_json = raw.endswith(".json")
         seq = raw.removesuffix(".json")
-        leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
-        if leaf is None or not _receipted(leaf):
+        n = whole(seq, SEQ_DIGITS)
+        leaf = await run_in_threadpool(_leaf, n) if n is not None else None
+        if n is None or leaf is None or not _receipted(leaf):
             return page("notfound.html", 404, what="There is no report with that number.")
         digest = hashlib.sha256(leaf).hexdigest()
         doc = {"version": "tourney-receipt/v1", "tournament": hub.follower.log,
-               "seq": int(seq), "leaf_sha256": digest, "leaf": leaf.decode("utf-8")}
+               "seq": n, "leaf_sha256": digest, "leaf": leaf.decode("utf-8")}
         if want_json:
             return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
                             headers={"Content-Disposition":
                                      f'attachment; filename="receipt-{seq}.json"'})
-        whole = json.loads(leaf)
-        ev = whole["event"]
+        signed = json.loads(leaf)
+        ev = signed["event"]
         off = hub.follower.state.officials.get(ev.get("actor", ""))
         return page("receipt.html", 200, doc=doc, title=_title(hub, ev),
                     signer=off.name if off else ev.get("actor"),
-                    code=receipt_code(int(seq), leaf),
-                    event=json.dumps(whole, indent=1, ensure_ascii=False))
+                    code=receipt_code(n, leaf),
+                    event=json.dumps(signed, indent=1, ensure_ascii=False))
 
     async def included(request: Request) -> Response:
         """The receipt upgraded: the report's inclusion proof against the newest signed
         checkpoint with its witness cosignatures (``tourney audit proof FILE``)."""
-        from ledger.errors import TourneyError
+        from ledger.errors import StorageError, TourneyError
         from server.app import proof_page
 
         seq = request.path_params["seq"]
-        leaf = await run_in_threadpool(_leaf, int(seq)) if seq.isdigit() else None
-        if leaf is None or not _receipted(leaf):
+        n = whole(seq, SEQ_DIGITS)
+        leaf = await run_in_threadpool(_leaf, n) if n is not None else None
+        if n is None or leaf is None or not _receipted(leaf):
             return page("notfound.html", 404, what="There is no report with that number.")
         try:
-            p = await run_in_threadpool(proof_page, hub, int(seq))
+            p = await run_in_threadpool(proof_page, hub, n)
+        except StorageError:
+            raise
         except TourneyError as err:
             return page("notfound.html", 404, what=f"No proof yet: {err.message}. "
                         f"{err.hint or ''}".strip())

@@ -41,7 +41,7 @@ def find(labels: Mapping[int, str], query: str, limit: int = 50) -> list[tuple[i
     if not q.strip():
         return []
     out: list[tuple[int, str]] = []
-    if q.isdigit() and int(q) in labels:
+    if q.isascii() and q.isdigit() and len(q) < 10 and int(q) in labels:
         out.append((int(q), labels[int(q)]))
     for n, label in labels.items():
         if len(out) >= limit:

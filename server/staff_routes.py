@@ -27,6 +27,7 @@ from starlette.routing import Route
 from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
 from server.cards import COOKIE, holder
+from server.errors import whole
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from server.report_routes import HTML, PRIVATE, TOO_MANY, phone_signature, read_form, sign_page
 from server.station import STAFF_ROLES, Station, refusal_words
@@ -76,7 +77,7 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
         if kid is None:
             return page("staff.html", 403, csrf, problem=why, round=None, groups=None)
         done = request.query_params.get("done")
-        return view(kid, None, done if done and done.isdigit() else None, csrf)
+        return view(kid, None, done if whole(done, 18) is not None else None, csrf)
 
     async def decide(request: Request) -> Response:
         from ledger.core import report_decisions as rd
@@ -170,13 +171,14 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
 
 
 def _int(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() and len(text) < 10 else None
+    return whole(text)
 
 
 def _shown(given: dict[str, str], labels: dict[int, str]) -> str:
     """A report's fields as staff read them (player numbers with their names)."""
     parts = []
     for k, v in given.items():
-        name = labels.get(int(v)) if v.isdigit() and len(v) < 10 else None
+        n = whole(v)
+        name = labels.get(n) if n is not None else None
         parts.append(f"{k}: {name}" if name else f"{k}: {v}")
     return ", ".join(parts)

@@ -120,7 +120,7 @@ class Station:
             self._fail_all(exc)
             return
         with led:
-            session = led.session(self.log)
+            session = self._session(led)
             while True:
                 first = self._q.get()
                 if first is None:
@@ -135,7 +135,22 @@ class Station:
                         self._q.put(None)
                         break
                     jobs.append(nxt)
+                if session is None:
+                    session = self._session(led)
+                if session is None:
+                    err = StorageError("the station cannot read the ledger")
+                    for job in jobs:
+                        job.future.set_exception(err)
+                    continue
                 session = self._commit(led, session, jobs)
+
+    def _session(self, led: Any) -> Any:
+        """A writer session from the stored ledger, or None while it cannot be read (a
+        storage fault: the next job tries again, so reporting resumes when it clears)."""
+        try:
+            return led.session(self.log)
+        except Exception:  # noqa: BLE001 — a request must never hang
+            return None
 
     def _commit(self, led: Any, session: Any, jobs: list[Job]) -> Any:
         commands: list[Command] = []
@@ -149,12 +164,12 @@ class Station:
         except TourneyError as exc:
             for job in jobs:
                 job.future.set_exception(exc)
-            return led.session(self.log)          # start again from the stored ledger
+            return self._session(led)             # start again from the stored ledger
         except Exception as exc:  # noqa: BLE001 — a request must never hang
             err = StorageError(f"the station could not write: {exc}")
             for job in jobs:
                 job.future.set_exception(err)
-            return led.session(self.log)
+            return self._session(led)
         for job, k in zip(jobs, first):
             out = results[k]
             if isinstance(out, TourneyError):
@@ -177,8 +192,8 @@ class Station:
             if Role.HEAD_JUDGE in state.active_roles(signer.key_id):
                 try:
                     checkpoint_if_head_judge(led, self.log, signer, None, state=state)
-                except TourneyError:
-                    pass        # the next head judge's command checkpoints
+                except Exception:  # noqa: BLE001 — a storage fault too: the next head
+                    pass           # judge's command checkpoints
                 return
 
     def _fail_all(self, exc: TourneyError) -> None:

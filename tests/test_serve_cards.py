@@ -54,5 +54,7 @@ def test_card_guesses_are_slowed(tmp_path: Path) -> None:
     with running(cli.ledger) as (base, _hub):
         codes = [httpx.get(f"{base}/c/{'0' * 31}{i % 10}").status_code for i in range(21)]
         assert codes[:20] == [404] * 20 and codes[20] == 429
-        assert httpx.get(f"{base}/c/{tokens[1]}").status_code == 429  # this address waits
+        # a valid card still signs in from this address (issue 27 item 4: a venue's Wi-Fi
+        # or a reverse proxy puts every phone behind one address)
+        assert httpx.get(f"{base}/c/{tokens[1]}").status_code == 303
         assert httpx.get(f"{base}/c/not-a-token").status_code in (404, 429)

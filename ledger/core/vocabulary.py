@@ -50,6 +50,18 @@ class ResultField:
     choices: tuple[str, ...] = ()  # CODE
     rule: str = ""                 # CODE: the rule listing the codes (a code outside it is
                                    # refused by that rule, exit 3)
+    #: what a player reads on the report form (no option, no rule id): the question the
+    #: field answers; empty: the form falls back to ``help``
+    label: str = ""
+    #: SWITCH: the player's words for on and off ("in the Last Battle", "before it")
+    switch_words: tuple[str, ...] = ()
+    #: a team member's seat (BR-TEAM-2): the report form fills it from the member's
+    #: position in their team, never asks for it, and leaves it out of individual events
+    team_seat: bool = False
+
+    @property
+    def player_label(self) -> str:
+        return self.label or self.help
 
     @property
     def option(self) -> str:
@@ -76,6 +88,8 @@ class ResultEntry:
     phases: tuple[str, ...] = ()     # round phases it exists in (empty: every phase)
     example: str = ""                # the options after --round/--table, e.g. "--winner 8"
     value: str = ""                  # a CODE selector: the code this entry is
+    #: what a player reads on the report form (no option, no rule id); empty: ``summary``
+    label: str = ""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -39,7 +40,8 @@ def free_port() -> int:
 @contextmanager
 def running(ledger: str | Path, tournament: str | None = None, *,
             station_key: Path | None = None,
-            staff_keys: tuple[Path, ...] = ()) -> Iterator[tuple[str, Hub]]:
+            staff_keys: tuple[Path, ...] = (), gate: Any = None
+            ) -> Iterator[tuple[str, Hub]]:
     """``(base URL, hub)`` of a server over ``ledger`` on a loopback port (taking
     players' reports, signed with ``station_key``, when it is given)."""
     import uvicorn
@@ -50,7 +52,7 @@ def running(ledger: str | Path, tournament: str | None = None, *,
     station = None if station_key is None else \
         Station(Location(str(ledger)), station_key, hub.follower.log, staff_keys)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(hub, station=station),
+    server = uvicorn.Server(uvicorn.Config(create_app(hub, station=station, gate=gate),
                                            host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)

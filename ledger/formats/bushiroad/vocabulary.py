@@ -26,11 +26,14 @@ from ledger.formats.match.model import Outcome
 ANNEX = ResultField("annex_a", FieldKind.ANNEX,
                     "Annex A values compared at time-up (and at later checkpoints), first "
                     "player / second player: VG damage; WS level,clock; BF life.",
-                    "A/B[;A/B…]")
+                    "A/B[;A/B…]",
+                    label="Annex A values at time-up (Vanguard: damage; Weiss Schwarz: "
+                          "level,clock; Buddyfight: life); later checkpoints after a ;")
 
 #: team events (issue 20): the seat of a team table a result is for (BR-TEAM-2)
 SEAT = ResultField("seat", FieldKind.COUNT, "Team events: the seat (position k of each team, "
-                   "BR-TEAM-2) this result is for.", "K")
+                   "BR-TEAM-2) this result is for.", "K",
+                   label="Your seat in your team", team_seat=True)
 _S = ("seat",)
 
 VOCABULARY = Vocabulary(
@@ -40,18 +43,24 @@ VOCABULARY = Vocabulary(
     entries=(
         ResultEntry("win", "winner", "NUMBER won; --games A-B gives the game score (BO1: "
                     "1-0 by default; BO3: required unless 2-0, BR-MATCH-1)",
-                    takes=("games", *_S), example="--winner 3 --games 2-1"),
+                    takes=("games", *_S), example="--winner 3 --games 2-1",
+                    label="A player won (give the game score in best of three)"),
         ResultEntry("draw", "draw", "equal game wins: Swiss and round robin a draw worth 0 "
                     "(BR-SWISS-4), double elimination a tie both lose (BR-DE-3); BO3 gives "
-                    "the score", takes=("games", *_S), example="--draw --games 1-1-1"),
+                    "the score", takes=("games", *_S), example="--draw --games 1-1-1",
+                    label="Draw: equal game wins"),
         ResultEntry("timeout", "timeout", "time ran out: the unfinished game is drawn and "
                     "the game wins decide (BR-SWISS-5, BR-DE-6, BR-SE-3)",
-                    needs=("games",), takes=_S, example="--timeout --games 1-0-1"),
+                    needs=("games",), takes=_S, example="--timeout --games 1-0-1",
+                    label="Time ran out: the games won decide (the unfinished game counts "
+                    "as drawn)"),
         ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
-                    takes=("games", *_S), example="--concession 3"),
+                    takes=("games", *_S), example="--concession 3", label="A player conceded"),
         ResultEntry("annex_a", "annex_a", "Annex A announced: the values at time-up decide "
                     "the game in progress (BR-ANNEXA-0); --games counts the games before it",
-                    takes=("games", *_S), example="--annex-a 2,4/2,5 --games 1-0"),
+                    takes=("games", *_S), example="--annex-a 2,4/2,5 --games 1-0",
+                    label="Time ran out with Annex A announced: the values at time-up "
+                    "decide the game in progress (games: those finished before it)"),
     ),
     slip_columns=("games", "decided_by", "seat"),
     notes=("--games: the first number is the first player at the table (round show).",

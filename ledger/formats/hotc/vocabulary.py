@@ -23,17 +23,20 @@ SWISS, TOP = "swiss", "top_cut"
 
 SLOW_PLAY = ResultField("slow_play", FieldKind.PLAYER,
                         "Time ran out after an upheld slow-play call against NUMBER.",
-                        "NUMBER")
+                        "NUMBER", label="Called for slow play (this player loses)")
 DOUBLE_LOSS = ResultField("double_loss", FieldKind.FLAG,
-                          "Swiss: time ran out with no upheld call, both lose.")
+                          "Swiss: time ran out with no upheld call, both lose.",
+                          label="Double loss")
 TIE = ResultField("tie", FieldKind.FLAG,
-                  "Swiss: both met a losing condition at once, both lose.")
+                  "Swiss: both met a losing condition at once, both lose.", label="Tie")
 TURN_PLAYER = ResultField("turn_player", FieldKind.PLAYER,
                           "Top cut: whose turn it was when time ran out (that player loses).",
-                          "NUMBER")
+                          "NUMBER", label="Whose turn it was (this player loses)")
 BOTH_SLOW = ResultField("both_slow_play", FieldKind.FLAG,
                         "Both players were called for slow play; the match was supervised "
-                        "to its natural result.")
+                        "to its natural result.",
+                        label="Both players were called for slow play, and the game was "
+                              "played to its end under a judge")
 
 VOCABULARY = Vocabulary(
     title="HotC (hotc-swiss-de)",
@@ -42,21 +45,28 @@ VOCABULARY = Vocabulary(
     entries=(
         ResultEntry("win", "winner", "NUMBER won the game (played out, or supervised to its "
                     "end after both slow-play calls: add --both-slow-play, HOTC-TIME-3)",
-                    takes=("both_slow_play",), example="--winner 3"),
+                    takes=("both_slow_play",), example="--winner 3", label="A player won the game"),
         ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
-                    example="--concession 3"),
+                    example="--concession 3", label="A player conceded"),
         ResultEntry("timeout", "timeout", "time ran out with no upheld slow-play call: "
                     "both lose (HOTC-TIME-2; a time loss)", phases=(SWISS,),
-                    example="--timeout"),
+                    example="--timeout", label="Time ran out with no upheld slow-play call: "
+                    "both players lose"),
         ResultEntry("timeout", "timeout", "time ran out: the turn player loses "
                     "(HOTC-TOP-2)", needs=("turn_player",), phases=(TOP,),
-                    example="--timeout --turn-player 3"),
+                    example="--timeout --turn-player 3",
+                    label="Time ran out: the player whose turn it was loses"),
         ResultEntry("slow_play", "slow_play", "time ran out after an upheld slow-play call "
-                    "against NUMBER: NUMBER loses (HOTC-TIME-2)", example="--slow-play 3"),
+                    "against NUMBER: NUMBER loses (HOTC-TIME-2)", example="--slow-play 3",
+                    label="Time ran out after a judge upheld a slow-play call"),
         ResultEntry("double_loss", "double_loss", "the Swiss timeout double loss, as "
-                    "--timeout (HOTC-TIME-2)", phases=(SWISS,), example="--double-loss"),
+                    "--timeout (HOTC-TIME-2)", phases=(SWISS,), example="--double-loss",
+                    label="Double loss at time (the same as time running out with no "
+                    "call)"),
         ResultEntry("tie", "tie", "both met a losing condition at once: both lose, not a "
-                    "time loss (AMB-H14)", phases=(SWISS,), example="--tie"),
+                    "time loss (AMB-H14)", phases=(SWISS,), example="--tie",
+                    label="Both players met a losing condition at the same moment: both "
+                    "lose"),
     ),
     notes=("Top cut: no ties; when both meet a losing condition the turn player loses "
            "(AMB-H14): record --winner with the other player.",),

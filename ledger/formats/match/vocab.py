@@ -21,14 +21,17 @@ from ledger.errors import UsageError
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.model import MatchState, Phase
 
-WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won.", "NUMBER")
+WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won.", "NUMBER",
+                     label="Who won")
 CONCESSION = ResultField("concession", FieldKind.PLAYER,
-                         "The player who conceded: the opponent wins.", "NUMBER")
-TIMEOUT = ResultField("timeout", FieldKind.FLAG, "Time ran out.")
+                         "The player who conceded: the opponent wins.", "NUMBER",
+                         label="Who conceded")
+TIMEOUT = ResultField("timeout", FieldKind.FLAG, "Time ran out.", label="Time ran out")
 GAMES = ResultField("games", FieldKind.GAMES,
                     "Game wins of the first and second player at the table [and drawn "
-                    "games], e.g. 2-1 or 1-1-1.", "A-B[-D]")
-DRAW = ResultField("draw", FieldKind.FLAG, "The match ended with equal game wins.")
+                    "games], e.g. 2-1 or 1-1-1.", "A-B[-D]", label="Games won")
+DRAW = ResultField("draw", FieldKind.FLAG, "The match ended with equal game wins.",
+                   label="Draw")
 
 SLIP_DECIDED_BY = ("play", "concession", "slow-play", "timeout", "tie", "draw")
 DOUBLE_LOSS_WORD = "double-loss"

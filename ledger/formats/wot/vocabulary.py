@@ -16,17 +16,23 @@ from typing import Any
 from ledger.core.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 from ledger.formats.wot.model import Revision
 
-WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won the Game.", "NUMBER")
+WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won the Game.", "NUMBER",
+                     label="Who won the Game")
 SUPPORT = ResultField("support", FieldKind.AMOUNTS,
-                      "Final support/opposition per player, e.g. 3=6,8=2.", "N=V[,N=V]")
+                      "Final support/opposition per player, e.g. 3=6,8=2.", "N=V[,N=V]",
+                      label="Final support/opposition")
 PATTERN = ResultField("pattern", FieldKind.AMOUNTS,
-                      "Each player's own Pattern, e.g. 3=9,8=4.", "N=V,N=V")
-NEUTRAL = ResultField("neutral", FieldKind.COUNT, "The Neutral Pattern N (Q4/Q5).", "N")
+                      "Each player's own Pattern, e.g. 3=9,8=4.", "N=V,N=V",
+                      label="Pattern")
+NEUTRAL = ResultField("neutral", FieldKind.COUNT, "The Neutral Pattern N (Q4/Q5).", "N",
+                      label="Neutral Pattern")
 CONCEDED = ResultField("conceded_by", FieldKind.PLAYER,
-                       "The player who conceded or was declared forfeit.", "NUMBER")
+                       "The player who conceded or was declared forfeit.", "NUMBER",
+                       label="Who conceded or was declared forfeit")
 LAST_BATTLE = ResultField("last_battle", FieldKind.SWITCH,
                           "When the Game ended (only Q3/Q5 need it; other codes fix it).",
-                          off="before-last-battle")
+                          off="before-last-battle", label="When the Game ended",
+                          switch_words=("in the Last Battle", "before the Last Battle"))
 
 _CLASSIC_CODES = (
     ("O1", "win in the Last Battle by reaching 5+ support/opposition (GP 2/0)",
@@ -66,6 +72,16 @@ _2001_CODES = (
 )
 
 
+#: the codes whose words name options: as a player reads them on the report form
+_LABELS = {
+    "Q4": "starting character or Ta'veren killed before the Last Battle (GP 2/0; no "
+          "winner when both were killed)",
+    "Q3": "both lose, outside the pre-Last Battle kill case (GP 0 each)",
+    "Q5": "the opponent conceded or was declared forfeit, any time (GP 2/0; the "
+          "conceder's TBP is 0)",
+}
+
+
 def _vocabulary(title: str, rule: str,
                 codes: tuple[tuple[str, str, tuple[str, ...], str], ...],
                 amounts: ResultField) -> Vocabulary:
@@ -78,7 +94,8 @@ def _vocabulary(title: str, rule: str,
         entries=tuple(ResultEntry(code, "outcome", f"{code}: {words} ({rule})",
                                   takes=tuple(t for t in takes if t != "last_battle"),
                                   needs=("last_battle",) if "last_battle" in takes else (),
-                                  example=example, value=code)
+                                  example=example, value=code,
+                                  label=f"{code}: {_LABELS.get(code, words)}")
                       for code, words, takes, example in codes),
         slip_columns=tuple(f.name for f in (WINNER, amounts, CONCEDED, LAST_BATTLE))
         + (("neutral",) if amounts is PATTERN else ()),
