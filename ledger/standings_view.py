@@ -69,6 +69,10 @@ class Column:
     phone: bool = False
     decimal: Any = None  # Callable[[Fraction], str] for Show.DECIMAL
     title: str = ""      # what the header means (a tooltip on pages)
+    #: a player's words (the live pages, issue 32): the header and what it means, with
+    #: no rule id or option name; ``header``/``title`` stay the CLI's and the sheets'
+    player_label: str = ""
+    player_help: str = ""
 
     def text(self, value: Value) -> str:
         """The value as players read it ("—" for none)."""

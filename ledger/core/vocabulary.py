@@ -50,6 +50,9 @@ class ResultField:
     choices: tuple[str, ...] = ()  # CODE
     rule: str = ""                 # CODE: the rule listing the codes (a code outside it is
                                    # refused by that rule, exit 3)
+    #: a player's words for it (the live pages' report form): no option name, no rule id
+    player_label: str = ""
+    player_help: str = ""
 
     @property
     def option(self) -> str:
@@ -66,7 +69,8 @@ class ResultField:
 
 @dataclass(frozen=True)
 class ResultEntry:
-    """One outcome of a match: ``selector`` is the field that names it."""
+    """One outcome of a match: ``selector`` is the field that names it; ``summary`` is
+    the CLI's words, ``player_label``/``player_help`` a player's (issue 32)."""
 
     key: str                         # stable: "win", "timeout", "annex_a", "O1" …
     selector: str
@@ -76,6 +80,10 @@ class ResultEntry:
     phases: tuple[str, ...] = ()     # round phases it exists in (empty: every phase)
     example: str = ""                # the options after --round/--table, e.g. "--winner 8"
     value: str = ""                  # a CODE selector: the code this entry is
+    #: a player's words for it (the live pages): no option name, no rule id (``summary``
+    #: keeps them for the CLI, the log and a "why?" detail)
+    player_label: str = ""
+    player_help: str = ""
 
 
 @dataclass(frozen=True)

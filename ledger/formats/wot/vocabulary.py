@@ -16,17 +16,27 @@ from typing import Any
 from ledger.core.vocabulary import FieldKind, Given, ResultEntry, ResultField, Vocabulary
 from ledger.formats.wot.model import Revision
 
-WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won the Game.", "NUMBER")
+WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won the Game.", "NUMBER",
+                     player_label="Winner", player_help="Who won the Game.")
 SUPPORT = ResultField("support", FieldKind.AMOUNTS,
-                      "Final support/opposition per player, e.g. 3=6,8=2.", "N=V[,N=V]")
+                      "Final support/opposition per player, e.g. 3=6,8=2.", "N=V[,N=V]",
+                      player_label="Support or opposition",
+                      player_help="Each player's final support or opposition.")
 PATTERN = ResultField("pattern", FieldKind.AMOUNTS,
-                      "Each player's own Pattern, e.g. 3=9,8=4.", "N=V,N=V")
-NEUTRAL = ResultField("neutral", FieldKind.COUNT, "The Neutral Pattern N (Q4/Q5).", "N")
+                      "Each player's own Pattern, e.g. 3=9,8=4.", "N=V,N=V",
+                      player_label="Pattern", player_help="Each player's own Pattern.")
+NEUTRAL = ResultField("neutral", FieldKind.COUNT, "The Neutral Pattern N (Q4/Q5).", "N",
+                      player_label="Neutral Pattern",
+                      player_help="The Neutral Pattern when the Game ended.")
 CONCEDED = ResultField("conceded_by", FieldKind.PLAYER,
-                       "The player who conceded or was declared forfeit.", "NUMBER")
+                       "The player who conceded or was declared forfeit.", "NUMBER",
+                       player_label="Who conceded",
+                       player_help="The player who conceded or was declared forfeit.")
 LAST_BATTLE = ResultField("last_battle", FieldKind.SWITCH,
                           "When the Game ended (only Q3/Q5 need it; other codes fix it).",
-                          off="before-last-battle")
+                          off="before-last-battle",
+                          player_label="In the Last Battle",
+                          player_help="Whether the Game ended during the Last Battle.")
 
 _CLASSIC_CODES = (
     ("O1", "win in the Last Battle by reaching 5+ support/opposition (GP 2/0)",
@@ -65,12 +75,41 @@ _2001_CODES = (
      "--before-last-battle"),
 )
 
+#: a player's words for each code (the live pages; issue 32): no code id, no rule id
+PLAYER_WORDS = {
+    "O1": ("Won in the Last Battle on support",
+           "A player reached 5 or more support or opposition in the Last Battle."),
+    "O2": ("Won by a kill in the Last Battle",
+           "A player killed the opponent's Ta'veren or Forsaken during the Last Battle."),
+    "O3": ("Conceded in the Last Battle",
+           "A player conceded or was declared forfeit during the Last Battle."),
+    "O4": ("Won by a kill before the Last Battle", "A player won by a kill before the "
+           "Last Battle."),
+    "O5": ("Conceded before the Last Battle",
+           "A player conceded or was declared forfeit before the Last Battle."),
+    "O6": ("Both killed in the Last Battle",
+           "Both players were killed in the same game-turn of the Last Battle."),
+    "O7": ("Both killed before the Last Battle",
+           "Both players were killed in the same game-turn before the Last Battle."),
+    "O8": ("A tie", "The final game-turn of the Last Battle was completed and nobody won."),
+    "Q1": ("Decided in the Last Battle",
+           "The Game was decided in the Last Battle (support, opposition or a kill)."),
+    "Q2": ("A tie", "The final game-turn of the Last Battle was completed and nobody won."),
+    "Q3": ("Both lost", "Both players lost; say whether it was in the Last Battle."),
+    "Q4": ("A kill before the Last Battle",
+           "A starting character or Ta'veren was killed before the Last Battle."),
+    "Q5": ("One of us conceded",
+           "A player conceded or was declared forfeit; say whether it was in the Last "
+           "Battle."),
+}
+
 
 def _vocabulary(title: str, rule: str,
                 codes: tuple[tuple[str, str, tuple[str, ...], str], ...],
                 amounts: ResultField) -> Vocabulary:
     outcome = ResultField("outcome", FieldKind.CODE, f"The outcome code ({rule}).", "CODE",
-                          choices=tuple(c for c, *_ in codes), rule=rule)
+                          choices=tuple(c for c, *_ in codes), rule=rule,
+                          player_label="What happened", player_help="How the Game ended.")
     return Vocabulary(
         title=title,
         fields=(outcome, WINNER, amounts, *((NEUTRAL,) if amounts is PATTERN else ()),
@@ -78,7 +117,9 @@ def _vocabulary(title: str, rule: str,
         entries=tuple(ResultEntry(code, "outcome", f"{code}: {words} ({rule})",
                                   takes=tuple(t for t in takes if t != "last_battle"),
                                   needs=("last_battle",) if "last_battle" in takes else (),
-                                  example=example, value=code)
+                                  example=example, value=code,
+                                  player_label=PLAYER_WORDS[code][0],
+                                  player_help=PLAYER_WORDS[code][1])
                       for code, words, takes, example in codes),
         slip_columns=tuple(f.name for f in (WINNER, amounts, CONCEDED, LAST_BATTLE))
         + (("neutral",) if amounts is PATTERN else ()),
