@@ -173,17 +173,21 @@ def public_view(state: TournamentState, view: StandingsView) -> StandingsView:
     return replace(view, rows=tuple(named_row(r) for r in view.rows))
 
 
-def standings_table(view: StandingsView) -> dict[str, Any]:
+def standings_table(view: StandingsView, *, player: bool = False) -> dict[str, Any]:
     """The standings table as the format declares it: headers, alignment, which columns a
     phone keeps; a fraction cell shows its display text with the exact fraction one tap
-    away (``<abbr title="191/400">``)."""
-    # before any round is played there are no percentages to show (issue 32 item 4)
+    away (``<abbr title="191/400">``).  ``player``: the live pages' words (issue 32) —
+    each column's ``player_label``/``player_help``, headings and notes without rule ids,
+    and no percentages before a round is played; the desk's ``standings --html`` keeps
+    the CLI's words byte for byte."""
     played = view.rounds - (1 if view.open_round is not None and view.as_of is None else 0)
-    unplayed = played <= 0
-    shown = [c for c in view.columns if not (unplayed and c.show is Show.PERCENT)]
+    shown = [c for c in view.columns
+             if not (player and played <= 0 and c.show is Show.PERCENT)]
     hidden = "" if len(shown) == len(view.columns) else \
         "The tiebreaker percentages appear once the first round is played."
-    columns = [{"label": c.player_label or c.header, "title": c.player_help or c.title,
+    words = plain if player else str
+    columns = [{"label": (c.player_label or c.header) if player else c.header,
+                "title": (c.player_help or c.title) if player else c.title,
                 "cls": " ".join(x for x in ("num" if c.align is Align.RIGHT else "",
                                             "" if c.phone else "optional") if x)}
                for c in shown]
@@ -196,10 +200,10 @@ def standings_table(view: StandingsView) -> dict[str, Any]:
         rows.append({"status": r.status, "revoked": r.revoked is not None, "cells": cells})
     revoked = [" ".join(x for x in (f"#{r.number}", r.name) if x) + f": {r.revoked.text()}"
                for r in view.rows if r.revoked]
-    return {"heading": plain(view.heading), "as_of": view.as_of, "columns": columns,
-            "rows": rows, "revoked": [plain(x) for x in revoked],
-            "notes": [plain(x) for x in view.notes], "note": STANDINGS_NOTE,
-            "hidden_columns": hidden}
+    return {"heading": words(view.heading), "as_of": view.as_of, "columns": columns,
+            "rows": rows, "revoked": [words(x) for x in revoked],
+            "notes": [words(x) for x in view.notes], "note": STANDINGS_NOTE,
+            "hidden_columns": hidden, "player": player}
 
 
 def standings_page(state: TournamentState, view: StandingsView, size: int,
@@ -244,7 +248,7 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
         rounds=views, paired=summary["rounds"] - len(held_rounds(state)), noun=view.round_noun,
         done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
-        s=standings_table(view), **common)
+        s=standings_table(view, player=True), **common)
     for r, v in zip(rounds, views, strict=True):
         n = r["round"]
         pages[f"round-{n}.html"] = env.get_template("round.html").render(r=v, **common)

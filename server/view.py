@@ -330,7 +330,8 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     kept = memo.tables.get(id(view))
     if kept is None:
         standing_of: dict[int, list[dict[str, Any]]] = {}
-        table = standings_table(public_view(state, view)) if view.columns else None
+        table = standings_table(public_view(state, view), player=True) if view.columns \
+            else None
         if table is not None:
             for row, trow in zip(view.rows, table["rows"], strict=True):
                 standing_of[row.number] = trow["cells"]
