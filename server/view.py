@@ -198,6 +198,15 @@ def _status(state: TournamentState, noun: str, held: list[int]) -> str:
     return "Waiting for the first pairings."
 
 
+def _disqualified(state: TournamentState) -> frozenset[int]:
+    """The players disqualified, from the shared officiating layer (a team member's own
+    disqualification too, issue 20), whatever the standings shown."""
+    off = getattr(state.fmt, "officiating", None)
+    teams = getattr(state.fmt, "teams", None)
+    return frozenset([*(getattr(off, "dq", None) or {}),
+                      *(getattr(teams, "own_dq", None) or {})])
+
+
 def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
                  labels: dict[int, str], state: TournamentState) -> dict[int, Appearance]:
     """Each player's place in the posted round ``i`` (its document and display), with
@@ -362,5 +371,4 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
             plugin.entrant_name(state, champ) if plugin is not None else None
         ) or labels.get(champ), live=live,
         partial=reuse, over=progress is not None and progress.phase == "finished",
-        disqualified=frozenset(r.number for r in view.rows
-                               if r.status == "disqualified" or r.revoked is not None))
+        disqualified=_disqualified(state))

@@ -247,7 +247,7 @@ def test_disqualified_and_dropped_pages_say_so_and_offer_no_drop(tmp_path: Path)
     cli, log, doc = _mid_event(tmp_path)
     a, b = doc["tables"][0]["players"]
     cli("disqualify", str(a), "--infraction", "4.1", "--reason", "x", "--key", "hj.pem")
-    cli("player", "drop", str(b), "--key", "sk.pem")
+    cli("drop", str(b), "--key", "sk.pem")
     hub = Hub(Location(str(cli.ledger)), log, reporting=True)
     try:
         dq = _text(hub.pages.get(f"player/{a}").body.decode())  # type: ignore[union-attr]
@@ -283,8 +283,8 @@ def test_a_held_round_keeps_players_seated(tmp_path: Path) -> None:
 def test_the_table_end_time_includes_its_extension(tmp_path: Path) -> None:
     cli, log, doc = _mid_event(tmp_path)
     t = doc["tables"][0]
-    cli("round", "start", "--key", "sk.pem")
-    cli("round", "extend", "--table", str(t["table"]), "--minutes", "5", "--reason",
+    cli("round", "start", "--key", "hj.pem")
+    cli("round", "extend", "--round", "1", "--table", str(t["table"]), "--minutes", "5", "--reason",
         "judge call", "--key", "hj.pem")
     hub = Hub(Location(str(cli.ledger)), log)
     try:
@@ -293,7 +293,7 @@ def test_the_table_end_time_includes_its_extension(tmp_path: Path) -> None:
         body = hub.pages.get(f"player/{t['players'][0]}").body.decode()  # type: ignore[union-attr]
         h, m = int(clock.ends[11:13]), int(clock.ends[14:16]) + 5
         h, m = (h + m // 60) % 24, m % 60
-        assert f"it ends at <time class=\"ends\"" in body and f"{h:02d}:{m:02d} UTC" in body
+        assert "it ends at <time class=\"ends\"" in body and f"{h:02d}:{m:02d} UTC" in body
     finally:
         hub.close()
 
