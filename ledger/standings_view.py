@@ -130,6 +130,9 @@ class Row:
     values: dict[str, Value]
     doc: Callable[[], dict[str, Any]] = field(compare=False, repr=False)
     revoked: Revoked | None = None
+    #: a team's members by position, as (number, name) (issue 32: ``standings --json``
+    #: states them as data, not only inside the team's name); None: one player
+    members: tuple[tuple[int, str], ...] | None = None
 
     @cached_property
     def document(self) -> dict[str, Any]:
@@ -200,6 +203,8 @@ class StandingsView:
             doc = {**r.document, "figures": self.figures(r)}
             if r.revoked is not None:
                 doc["revoked"] = r.revoked.json()
+            if r.members is not None:
+                doc["members"] = [{"number": n, "name": name} for n, name in r.members]
             players.append(doc)
         return {**self._with_players(players), "as_of": self.as_of,
                 "columns": [{"key": c.key, "header": c.header, "show": c.show.value}

@@ -167,8 +167,10 @@ def public_view(state: TournamentState, view: StandingsView) -> StandingsView:
         def doc() -> dict[str, Any]:
             return named(r.document, r.number)
 
+        members = None if r.members is None else tuple(
+            (m, public_short_name(state, m)) for m, _ in r.members)
         return replace(r, name=public_short_name(state, r.number),
-                       values=named(r.values, r.number), doc=doc)
+                       values=named(r.values, r.number), doc=doc, members=members)
 
     return replace(view, rows=tuple(named_row(r) for r in view.rows))
 

@@ -303,3 +303,20 @@ def test_pageset_without_a_station_offers_nothing(events: dict[str, Hub]) -> Non
     pages = PageSet(hub.data, hub.env, reporting=False)
     body = pages.get("player/1").body.decode()  # type: ignore[union-attr]
     assert 'href="/drop"' not in body and 'href="/report"' not in body
+
+
+def test_team_standings_json_carries_members_as_data(events: dict[str, Hub]) -> None:
+    """``standings --json`` of a team event: each team's members by position, as data."""
+    hub = events["trio"]
+    state = hub.follower.state
+    plugin = plugin_for("bushiroad-swiss")
+    assert plugin is not None
+    doc = plugin.standings(state).json()
+    teams = state.fmt.teams.teams  # type: ignore[union-attr]
+    for row in doc["players"]:
+        want = [{"number": m, "name": state.players[m].name}
+                for m in teams[row["number"]].members]
+        assert row["members"] == want
+    solo = events["bushiroad-bo3-top8"]
+    assert all("members" not in r for r in
+               plugin.standings(solo.follower.state).json()["players"])

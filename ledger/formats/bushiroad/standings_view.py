@@ -55,6 +55,17 @@ PERCENTS = (percent_column("mw", "MW%", "match-win percentage, truncated, floor 
                            "The opponents' average OMW%: the third tiebreaker."))
 
 
+def _members(state: TournamentState, number: int) -> tuple[tuple[int, str], ...] | None:
+    """A team's members by position (BR-TEAM-2) with their names; None outside a team
+    event."""
+    teams = getattr(getattr(state.fmt, "teams", None), "teams", None)
+    team = teams.get(number) if teams else None
+    if team is None:
+        return None
+    return tuple((m, state.players[m].name if m in state.players else "")
+                 for m in team.members)
+
+
 def view(state: TournamentState) -> StandingsView:
     h = state.fmt if isinstance(state.fmt, MatchState) else MatchState()
     bracket_only = fmt_id(state) is FormatId.SINGLE_ELIM
@@ -74,7 +85,8 @@ def view(state: TournamentState) -> StandingsView:
                     "points": s.points, "record": record, "byes": rec.byes,
                     "status": status, "finish": status if mark else finish_words(h, rec),
                     "mw": s.mw, "omw": s.omw, "oomw": s.oomw},
-            doc=partial(row_document, s), revoked=mark))
+            doc=partial(row_document, s), revoked=mark,
+            members=_members(state, s.number)))
     champ, said = champion_shown(h, rows)
     if bracket_only:
         columns: tuple[Column, ...] = (RANK, NUMBER, NAME, FINISH, BRACKET_RECORD)
