@@ -198,7 +198,11 @@ def standings_table(view: StandingsView, *, player: bool = False) -> dict[str, A
         cells = []
         for c, col in zip(shown, columns, strict=True):
             value = r.values.get(c.key)
-            cells.append({"cls": col["cls"], "text": c.text(value), "exact": c.exact(value)})
+            cell: dict[str, Any] = {"cls": col["cls"], "text": c.text(value),
+                                    "exact": c.exact(value)}
+            if player and c.key == "name":
+                cell["bidi"] = True     # a name is isolated (right-to-left scripts)
+            cells.append(cell)
         rows.append({"status": r.status, "revoked": r.revoked is not None, "cells": cells})
     revoked = [" ".join(x for x in (f"#{r.number}", r.name) if x) + f": {r.revoked.text()}"
                for r in view.rows if r.revoked]

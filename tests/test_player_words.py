@@ -320,3 +320,14 @@ def test_team_standings_json_carries_members_as_data(events: dict[str, Hub]) -> 
     solo = events["bushiroad-bo3-top8"]
     assert all("members" not in r for r in
                plugin.standings(solo.follower.state).json()["players"])
+
+
+def test_names_are_isolated_on_standings_and_the_header(events: dict[str, Hub]) -> None:
+    """bidi: each name cell of the standings (and the champion in the header) is in its
+    own <bdi>, so a right-to-left name cannot reorder the line around it."""
+    for name, hub in events.items():
+        body = hub.pages.get("standings").body.decode()  # type: ignore[union-attr]
+        rows = body.split("<tbody>", 1)[1].split("</tbody>", 1)[0].count("<tr")
+        names = re.findall(r"<td class=\"\"><bdi>[^<]*</bdi></td>", body)
+        assert len(names) >= rows > 0, name
+        assert re.search(r"champion <bdi>[^<]+</bdi>", body), name
