@@ -52,7 +52,7 @@ def test_phone_standings_show_every_tiebreaker_and_scroll_inside(
     with running(ledger_file) as (base, _hub):
         page = browser.new_page(viewport=PHONE)
         page.goto(base + "/standings")
-        for head in ("MW%", "OMW%", "OOMW%", "Byes", "Status"):
+        for head in ("MW%", "OMW%", "OOMW%", "BYES", "STATUS"):
             th = page.locator("table.standings th", has_text=head).first
             assert th.is_visible(), head
             assert th.evaluate("e => getComputedStyle(e).display") == "table-cell", head

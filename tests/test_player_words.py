@@ -155,7 +155,7 @@ def test_phone_standings_keep_every_tiebreaker(events: dict[str, Hub]) -> None:
     page = events["bushiroad-bo3-top8"].pages.get("standings")
     assert page is not None
     body = page.body.decode()
-    for head in ("MW%", "OMW%", "OOMW%", "Byes", "Status"):
+    for head in ("MW%", "OMW%", "OOMW%", "BYES", "STATUS"):
         assert f">{head}</th>" in body
     assert "Swipe the table sideways" in body
     assert re.search(r'<abbr title="\d+/\d+" tabindex="0">\d+\.\d\d%</abbr>', body)
