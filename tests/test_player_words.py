@@ -331,3 +331,15 @@ def test_names_are_isolated_on_standings_and_the_header(events: dict[str, Hub]) 
         names = re.findall(r"<td class=\"\"><bdi>[^<]*</bdi></td>", body)
         assert len(names) >= rows > 0, name
         assert re.search(r"champion <bdi>[^<]+</bdi>", body), name
+
+
+def test_a_refusal_written_for_the_player_keeps_its_reason() -> None:
+    """A drop refused because the match has no result yet says so (not a generic line)."""
+    err = RuleError("REPORT-15", "your match of round 1 (table 2) has no result yet: "
+                    "report it first (a concession if you leave now), then drop",
+                    hint="or see a judge at the scorekeeper's desk")
+    said = refusal(err)
+    assert "report it first" in said.text and not jargon(said.text)
+    card = RuleError("REPORT-15", "credential c1 is not player 4's",
+                     finding="player_act_credential")
+    assert "your own card" in refusal(card).text

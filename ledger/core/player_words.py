@@ -88,11 +88,15 @@ def refusal(err: TourneyError) -> Refusal:
     """A refused request in a player's words; the CLI's sentence (rule id and all) stays
     in ``why``."""
     why = err.message + (f" ({err.hint})" if err.hint else "")
-    rule = err.rule if isinstance(err, RuleError) else None
-    if rule is not None and rule in REFUSALS:
-        return Refusal(REFUSALS[rule], why)
     said = plain(why)
-    return Refusal(said if not jargon(said) else REFUSED, why)
+    rule = err.rule if isinstance(err, RuleError) else None
+    # a refusal written for the player (a rule's plain finding, no jargon: "your match has
+    # no result yet: report it first") keeps its own words; the others read the rule's
+    finding = getattr(err, "finding", "rule_violation")
+    if rule is not None and rule in REFUSALS and (finding != "rule_violation"
+                                                  or jargon(said)):
+        return Refusal(REFUSALS[rule], why)
+    return Refusal(said if not jargon(said) else REFUSALS.get(rule or "", REFUSED), why)
 
 
 def format_title(name: str, *, cut: int | None, extras: tuple[str, ...] = ()) -> str:
