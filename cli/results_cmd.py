@@ -184,9 +184,25 @@ def _emit_result(s: Session, log: str, st: TournamentState, events: list[SignedE
     b = events[0].body
     fields = _result_fields(b)
     players, words = _describe(st, fields["round"], fields["table"])
+    if fields.get("seat"):
+        words = _seat_words(st, fields, words)
     s.emit(write_result(events[0], **fields, events=events_brief(events), **extra),
            [f"{seq_span(events)}: {what} round {fields['round']} table {fields['table']} "
             f"({players}): {words}"] + more)
+
+
+def _seat_words(state: TournamentState, fields: dict[str, Any], team: str) -> str:
+    """A team seat's result in its format's words, then the team's (issue 32: the echo
+    was "-" until the table's last seat was in)."""
+    from ledger.core.plugin import plugin_for
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    try:
+        said = plugin.describe_body(fields) if plugin is not None else "recorded"
+    except (KeyError, TypeError, ValueError):
+        said = "recorded"
+    return f"seat {fields['seat']}: {said}; team: " + (
+        team if team != "-" else "when every seat is in")
 
 
 def _settles(text: str | None) -> list[int]:

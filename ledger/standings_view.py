@@ -69,6 +69,10 @@ class Column:
     phone: bool = False
     decimal: Any = None  # Callable[[Fraction], str] for Show.DECIMAL
     title: str = ""      # what the header means (a tooltip on pages)
+    #: a player's words (the live pages, issue 32): the header and what it means, with
+    #: no rule id or option name; ``header``/``title`` stay the CLI's and the sheets'
+    player_label: str = ""
+    player_help: str = ""
 
     def text(self, value: Value) -> str:
         """The value as players read it ("—" for none)."""
@@ -126,6 +130,9 @@ class Row:
     values: dict[str, Value]
     doc: Callable[[], dict[str, Any]] = field(compare=False, repr=False)
     revoked: Revoked | None = None
+    #: a team's members by position, as (number, name) (issue 32: ``standings --json``
+    #: states them as data, not only inside the team's name); None: one player
+    members: tuple[tuple[int, str], ...] | None = None
 
     @cached_property
     def document(self) -> dict[str, Any]:
@@ -201,6 +208,8 @@ class StandingsView:
             doc = {**r.document, "figures": self.figures(r)}
             if r.revoked is not None:
                 doc["revoked"] = r.revoked.json()
+            if r.members is not None:
+                doc["members"] = [{"number": n, "name": name} for n, name in r.members]
             players.append(doc)
         return {**self._with_players(players), "as_of": self.as_of,
                 "columns": [{"key": c.key, "header": c.header, "show": c.show.value}

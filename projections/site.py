@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.core.player_words import plain
 from ledger.core.plugin import plugin_for
 from ledger.core.public_pages import (
     NameStyle,
@@ -29,7 +30,7 @@ from ledger.core.public_pages import (
     round_posted,
 )
 from ledger.core.state import TournamentState
-from ledger.standings_view import Align, Row, StandingsView
+from ledger.standings_view import Align, Row, Show, StandingsView
 from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc, to_json
 from projections.standings_doc import event_summary, standings_view
@@ -98,9 +99,13 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
                   "b": _label(state, st["players"][1]), "result": st["result"] or "—"}
                  for st in tb.get("seats") or []]        # a team table (issue 20)
         entrant = _entrant if seats else _label
+        said = _result_text(state, res)
+        if seats and res is not None and res.get("winner") is not None:
+            # a team table's result names the team by its name, not its number (issue 32)
+            said = said.replace(f"#{res['winner']}", _entrant(state, res["winner"]), 1)
         tables.append({"table": tb["table"], "a": entrant(state, a) + sides[0],
                        "b": entrant(state, b) + sides[1], "seats": seats,
-                       "marks": marks, "result": _result_text(state, res), "winner": winner})
+                       "marks": marks, "result": said, "winner": winner})
         for st in tb.get("seats") or []:
             x, y = st["players"]
             for me, other in ((x, y), (y, x)):
@@ -125,8 +130,12 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
         f"The engine's pairing (seq {over['paired_seq']}, not played): " + ", ".join(
             f"table {t['table']} {_label(state, t['players'][0])} v "
             f"{_label(state, t['players'][1])}" for t in over["engine_tables"]) + ".")
-    return {"round": r["round"], "phase_label": phase,
-            "noun": "Game" if r["phase"] == "game" else "Round", "tables": tables,
+    plugin = plugin_for(state.format.id if state.format else None)
+    stage = plugin.stage_name(state, r["round"]) if plugin is not None else None
+    noun = "Game" if r["phase"] == "game" else "Round"
+    return {"round": r["round"], "phase_label": phase, "stage": stage,
+            "name": stage or f"{noun} {r['round']}",
+            "noun": noun, "tables": tables,
             "by_name": by_name,
             "override_note": note,
             "bye_label": None if r.get("bye") is None else _label(state, r["bye"]) + (
@@ -158,31 +167,49 @@ def public_view(state: TournamentState, view: StandingsView) -> StandingsView:
         def doc() -> dict[str, Any]:
             return named(r.document, r.number)
 
+        members = None if r.members is None else tuple(
+            (m, public_short_name(state, m)) for m, _ in r.members)
         return replace(r, name=public_short_name(state, r.number),
-                       values=named(r.values, r.number), doc=doc)
+                       values=named(r.values, r.number), doc=doc, members=members)
 
     return replace(view, rows=tuple(named_row(r) for r in view.rows))
 
 
-def standings_table(view: StandingsView) -> dict[str, Any]:
+def standings_table(view: StandingsView, *, player: bool = False) -> dict[str, Any]:
     """The standings table as the format declares it: headers, alignment, which columns a
     phone keeps; a fraction cell shows its display text with the exact fraction one tap
-    away (``<abbr title="191/400">``)."""
-    columns = [{"label": c.header, "title": c.title,
+    away (``<abbr title="191/400">``).  ``player``: the live pages' words (issue 32) —
+    each column's ``player_label``/``player_help``, headings and notes without rule ids,
+    and no percentages before a round is played; the desk's ``standings --html`` keeps
+    the CLI's words byte for byte."""
+    played = view.rounds - (1 if view.open_round is not None and view.as_of is None else 0)
+    shown = [c for c in view.columns
+             if not (player and played <= 0 and c.show is Show.PERCENT)]
+    hidden = "" if len(shown) == len(view.columns) else \
+        "The tiebreaker percentages appear once the first round is played."
+    words = plain if player else str
+    columns = [{"label": (c.player_label or c.header).upper() if player else c.header,
+                "title": (c.player_help or c.title) if player else c.title,
                 "cls": " ".join(x for x in ("num" if c.align is Align.RIGHT else "",
                                             "" if c.phone else "optional") if x)}
-               for c in view.columns]
+               for c in shown]
     rows = []
     for r in view.rows:
         cells = []
-        for c, col in zip(view.columns, columns, strict=True):
+        for c, col in zip(shown, columns, strict=True):
             value = r.values.get(c.key)
-            cells.append({"cls": col["cls"], "text": c.text(value), "exact": c.exact(value)})
+            cell: dict[str, Any] = {"cls": col["cls"], "text": c.text(value),
+                                    "exact": c.exact(value)}
+            if player and c.key == "name":
+                cell["bidi"] = True     # a name is isolated (right-to-left scripts)
+            cells.append(cell)
         rows.append({"status": r.status, "revoked": r.revoked is not None, "cells": cells})
     revoked = [" ".join(x for x in (f"#{r.number}", r.name) if x) + f": {r.revoked.text()}"
                for r in view.rows if r.revoked]
-    return {"heading": view.heading, "as_of": view.as_of, "columns": columns, "rows": rows,
-            "revoked": revoked, "notes": list(view.notes), "note": STANDINGS_NOTE}
+    return {"heading": words(view.heading), "as_of": view.as_of, "columns": columns,
+            "rows": rows, "revoked": [words(x) for x in revoked],
+            "notes": [words(x) for x in view.notes], "note": STANDINGS_NOTE,
+            "hidden_columns": hidden, "player": player}
 
 
 def standings_page(state: TournamentState, view: StandingsView, size: int,
@@ -227,7 +254,7 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
         rounds=views, paired=summary["rounds"] - len(held_rounds(state)), noun=view.round_noun,
         done=sum(1 for r in rounds if r["closed"]), **common)
     pages["standings.html"] = env.get_template("standings.html").render(
-        s=standings_table(view), **common)
+        s=standings_table(view, player=True), **common)
     for r, v in zip(rounds, views, strict=True):
         n = r["round"]
         pages[f"round-{n}.html"] = env.get_template("round.html").render(r=v, **common)
@@ -236,7 +263,7 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
         pages[f"round-{n}.json"] = to_json(r)
     slots = bracket["slots"] or []
     pages["bracket.html"] = env.get_template("bracket.html").render(
-        seeds=[f"{i}: {_label(state, n) if n else 'empty'}" for i, n in enumerate(slots, 1)],
+        seeds=[(i, _label(state, n) if n else "empty") for i, n in enumerate(slots, 1)],
         seeding=view.seeding or "seeding",
         bracket_rounds=[v for v in views if v["phase_label"] == "top cut"], **common)
     pages["bracket.json"] = to_json(bracket)

@@ -77,6 +77,18 @@ def static_files() -> dict[str, Page]:
     return out
 
 
+def _table_ends(d: LiveData, current: Any) -> str | None:
+    """When the player's table ends: the round clock's end plus the table's own time
+    extensions (BR-EXT-1), or None without a clock for that round."""
+    from datetime import datetime, timedelta
+
+    if current is None or not current.extra_minutes or d.clock is None \
+            or d.clock.round != d.rounds[current.round_index]["round"]:
+        return None
+    ends = datetime.fromisoformat(d.clock.ends.replace("Z", "+00:00"))
+    return (ends + timedelta(minutes=current.extra_minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 class PageSet:
     """The pages of one log size.  ``get(key)`` renders a page once; keys are
     ``home``, ``pairings``, ``standings``, ``bracket``, ``verify``, ``find``,
@@ -141,12 +153,26 @@ class PageSet:
             apps = d.appearances(n)
             current = apps[-1] if apps and apps[-1].round_index == len(d.rounds) - 1 \
                 else None
+            # a round paired after the newest posted one is being checked: the old table
+            # is not where the player goes next (issue 32 item 5)
+            newest = d.rounds[-1]["round"] if d.rounds else 0
+            held_next = max((h for h in d.held if h > newest), default=None)
+            if held_next is not None:
+                current = None
             history = [(d.rounds[a.round_index], a) for a in apps]
+            left = n in d.dropped or n in d.disqualified
+            r = d.rounds[current.round_index] if current is not None else None
             return self._t("player.html", "find", n=n, label=d.labels[n],
                            current=current, history=history,
                            standing=d.standing_of.get(n),
                            penalties=None if d.penalties is None else d.penalties.get(n, []),
-                           dropped=n in d.dropped)
+                           dropped=n in d.dropped, disqualified=n in d.disqualified,
+                           held_next=held_next,
+                           can_report=current is not None and not current.recorded
+                           and not d.over and r is not None and not r["closed"]
+                           and current.outcome != "bye" and current.table != "bye",
+                           can_drop=not left and not d.over,
+                           table_ends=_table_ends(d, current))
         if kind == "round" or kind == "pairings":
             r = d.round(int(arg)) if arg else d.current
             return self._t("round.html", "pairings", r=r, clock=d.clock

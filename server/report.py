@@ -97,7 +97,7 @@ def _input(field: ResultField, players: list[int], labels: dict[int, str],
            required: bool) -> Input:
     """``field`` as the form shows it, by its kind (``ledger.core.vocabulary.FieldKind``),
     with the words a player reads (``ResultField.player_label``)."""
-    kind, label = field.kind, field.player_label
+    kind, label = field.kind, field.player_label or field.help
     name = field.name
     who = [(str(n), labels.get(n, f"#{n}")) for n in players]
     if kind is FieldKind.PLAYER:
@@ -147,7 +147,7 @@ def form_for(state: TournamentState, round_no: int, table: int,
         for names, required in ((e.needs, True), (e.takes, False)):
             inputs += [_input(vocab.field(n), players, labels, required) for n in names
                        if not vocab.field(n).team_seat]
-        choices.append(Choice(index=i, summary=e.label or _summary(e), selector=e.selector,
+        choices.append(Choice(index=i, summary=e.player_label or _summary(e), selector=e.selector,
                               inputs=tuple(inputs), fixed=fixed))
     return ReportForm(round=round_no, table=table, players=tuple(players),
                       choices=tuple(choices))
@@ -221,11 +221,11 @@ def given_words(state: TournamentState, given: dict[str, str],
         entry = next((e for e in vocab.entries if e.selector == f.name
                       and (not e.value or e.value == v)), None)
         if entry is not None and (entry.value or f.kind is FieldKind.FLAG):
-            parts.insert(0, entry.label or _summary(entry))
+            parts.insert(0, entry.player_label or _summary(entry))
             continue
         shown = labels.get(int(v), v) if v.isascii() and v.isdigit() and len(v) < 10 \
             else v
         if f.kind is FieldKind.SWITCH and f.switch_words:
             shown = f.switch_words[0 if v.lower() in ("yes", "true", "1") else 1]
-        parts.append(f"{f.player_label}: {shown}")
+        parts.append(f"{f.player_label or f.help}: {shown}")
     return "; ".join(parts)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -181,6 +182,59 @@ def sign_page(page: Callable[..., Response], need: PhoneSignatureNeeded,
             if k not in ("device_sig", "device_use", "statement")}
     return page("sign.html", 200, fields=keep, statement=need.statement.decode("utf-8"),
                 use=need.use, credential=cred, action=action)
+async def shown_at(hub: Hub, seq: int, wait_s: float = 3.0) -> None:
+    """Wait (briefly) until the pages show the log at a size that holds event ``seq``, so
+    that a receipt's footer names a log that holds what it proves (issue 32 item 5)."""
+    end = time.monotonic() + wait_s
+    while hub.pages.data.checkable.size < seq and time.monotonic() < end:
+        hub.wake.set()
+        await asyncio.sleep(0.05)
+
+
+def _said(hub: Hub, ev: dict[str, Any]) -> str:
+    """What the receipt's event says, in a player's words: what was reported, for which
+    round and table (the vocabulary's ``player_label``s), or the act it records."""
+    from ledger.core.plugin import plugin_for
+    from ledger.core.vocabulary import FieldKind
+
+    body = ev.get("body") or {}
+    st = hub.follower.state
+    labels = hub.pages.data.labels
+    plugin = plugin_for(st.format.id if st.format else None)
+    vocab = plugin.result_vocabulary() if plugin is not None else None
+    where = f"round {body['round']}, table {body['table']}" \
+        if "round" in body and "table" in body else ""
+    if ev.get("kind") == Kind.RESULT_REPORTED.value:
+        parts = []
+        for name, text in (body.get("given") or {}).items():
+            try:
+                f = vocab.field(name) if vocab is not None else None
+            except KeyError:
+                f = None
+            label = (f.player_label if f is not None and f.player_label else
+                     name.replace("_", " ").capitalize())
+            shown = str(text)
+            if f is not None and f.kind is FieldKind.PLAYER and shown.isdigit():
+                shown = labels.get(int(shown), f"#{shown}")
+            elif f is not None and f.kind in (FieldKind.FLAG, FieldKind.SWITCH):
+                shown = "yes" if shown.lower() in ("yes", "true", "1") else "no"
+            elif f is not None and f.kind is FieldKind.CODE and vocab is not None:
+                entry = next((e for e in vocab.entries if e.value == shown), None)
+                shown = entry.player_label if entry is not None else shown
+            parts.append(f"{label}: {shown}")
+        who = labels.get(int(body.get("number", 0)), "")
+        return f"{who} reported for {where}: " + "; ".join(parts) + "."
+    if ev.get("kind") == Kind.REPORT_REJECTED.value:
+        return f"A report for {where} was set aside: {body.get('reason', '')}."
+    if ev.get("kind") == Kind.DEVICE_KEY_BOUND.value:
+        return "This phone's key now signs this card's reports."
+    if "reports" in body and plugin is not None:
+        return f"The result of {where} is recorded: {plugin.describe_body(body)}." \
+            if where else f"Recorded: {plugin.describe_body(body)}."
+    if "credential" in body and "number" in body:
+        who = labels.get(int(body["number"]), f"#{body['number']}")
+        return f"{who}: {ev.get('kind', '').replace('_', ' ')}."
+    return ""
 
 
 def report_routes(hub: Hub, station: Station) -> list[Route]:
@@ -284,7 +338,8 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         signed = json.loads(leaf)
         ev = signed["event"]
         off = hub.follower.state.officials.get(ev.get("actor", ""))
-        return page("receipt.html", 200, doc=doc, title=_title(hub, ev),
+        await shown_at(hub, int(seq))
+        return page("receipt.html", 200, doc=doc, title=_title(hub, ev), said=_said(hub, ev),
                     signer=off.name if off else ev.get("actor"),
                     code=receipt_code(n, leaf),
                     event=json.dumps(signed, indent=1, ensure_ascii=False))

@@ -29,8 +29,16 @@ from ledger.errors import RuleError, UsageError
 from server.cards import COOKIE, holder
 from server.errors import whole
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
-from server.report_routes import HTML, PRIVATE, TOO_MANY, phone_signature, read_form, sign_page
-from server.station import STAFF_ROLES, Station, refusal_words
+from server.report_routes import (
+    HTML,
+    PRIVATE,
+    TOO_MANY,
+    phone_signature,
+    read_form,
+    shown_at,
+    sign_page,
+)
+from server.station import STAFF_ROLES, Station, refusal_why, refusal_words
 
 if TYPE_CHECKING:
     from server.app import Hub
@@ -77,7 +85,12 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
         if kid is None:
             return page("staff.html", 403, csrf, problem=why, round=None, groups=None)
         done = request.query_params.get("done")
-        return view(kid, None, done if whole(done, 18) is not None else None, csrf)
+        done = done if whole(done, 18) is not None else None
+        if done is not None:
+            # the queue is shown once the follower holds the decision just made: a table
+            # just decided is not offered again (issue 32 item 5)
+            await shown_at(hub, int(done))
+        return view(kid, None, done, csrf)
 
     async def decide(request: Request) -> Response:
         from ledger.core import report_decisions as rd
@@ -115,7 +128,7 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
                 raise UsageError("this decision is incomplete", hint="reload the staff page")
             events = await asyncio.wrap_future(fut)
         except (RuleError, UsageError) as err:
-            return view(kid, "Not recorded: " + refusal_words(err), None,
+            return view(kid, "Not recorded: " + refusal_why(err), None,
                         fields.get("csrf", ""), 422)
         return RedirectResponse(f"/staff?done={events[0].seq}", status_code=303)
 

@@ -256,5 +256,16 @@ def _agreed(t: Any, now: str, signer: Signer, round_no: int,
 
 
 def refusal_words(err: RuleError | UsageError) -> str:
-    """A refusal as a player reads it (the rule id stays in brackets)."""
-    return err.message + (f" ({err.hint})" if err.hint else "")
+    """A refusal as a player reads it: the player's sentence of its rule
+    (``ledger.core.player_words.refusal``; issue 32), never the rule id or an option;
+    ``refusal_why`` keeps the CLI's sentence for a "why?" detail."""
+    from ledger.core.player_words import refusal
+
+    return refusal(err).text
+
+
+def refusal_why(err: RuleError | UsageError) -> str:
+    """The CLI's sentence of a refusal, rule id and all (staff and a "why?" detail)."""
+    from ledger.core.player_words import refusal
+
+    return refusal(err).why

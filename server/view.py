@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ledger.core import public_pages
+from ledger.core.player_words import plain
 from ledger.core.plugin import plugin_for
 from ledger.core.state import TournamentState
 from ledger.formats.match.model import MatchState
@@ -73,6 +74,8 @@ class Appearance:
     result: str             # the format's words, "—" while there is none
     outcome: str            # "won", "lost", "drew", "" (none yet), "bye"
     extra_minutes: int = 0  # the table's time extensions (``round extend``, BR-EXT-1)
+    recorded: bool = False  # the table (a team table: the seat) has its result
+    team: str = ""          # a team event: the player's team, by its name
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,8 @@ class LiveData:
     bracket: dict[str, Any]
     penalties: dict[int, list[str]] | None  # None: the organizer does not publish them
     champion: str | None
+    over: bool = False                      # the event is over: nobody drops any more
+    disqualified: frozenset[int] = frozenset()
     live: bool = True
     rev: int = 0            # > 0: earlier rounds changed after this log size was shown
     partial: bool = False   # earlier rounds taken from the previous log size (``build``)
@@ -176,8 +181,8 @@ def _status(state: TournamentState, noun: str, held: list[int]) -> str:
                f"{noun.lower()} is posted."
     r = p.round
     if r is not None and r.number in held:
-        return f"{noun} {r.number} is being checked by the head judge; pairings appear " \
-               "here when it is posted."
+        return f"{noun} {r.number} is being checked by the head judge: stay seated; " \
+               "pairings appear here when it is posted."
     if r is not None and r.open:
         left = len(r.missing_results)
         return f"{noun} {r.number} is being played: {r.tables - left} of {r.tables} " \
@@ -187,6 +192,15 @@ def _status(state: TournamentState, noun: str, held: list[int]) -> str:
     if r is not None:
         return f"{noun} {r.number} is complete; waiting for the next pairings."
     return "Waiting for the first pairings."
+
+
+def _disqualified(state: TournamentState) -> frozenset[int]:
+    """The players disqualified, from the shared officiating layer (a team member's own
+    disqualification too, issue 20), whatever the standings shown."""
+    off = getattr(state.fmt, "officiating", None)
+    teams = getattr(state.fmt, "teams", None)
+    return frozenset([*(getattr(off, "dq", None) or {}),
+                      *(getattr(teams, "own_dq", None) or {})])
 
 
 def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
@@ -204,13 +218,16 @@ def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
     for tb, tv in zip(doc["tables"], view["tables"], strict=True):
         res = tb.get("result")
         sides = tb.get("sides") or ("", "")
+        teams = (tv["a"], tv["b"])
         for st in tb.get("seats") or []:       # a team table: each member at their seat
             x, y = st["players"]
             words = f"{st['result'] or '—'} (team: {tv['result']})"
-            for me, other in ((x, y), (y, x)):
+            for k, (me, other) in enumerate(((x, y), (y, x))):
                 out[me] = Appearance(
                     round_index=i, table=f"{tb['table']} seat {st['seat']}",
-                    opponent=label(other), side="", result=words, outcome="")
+                    opponent=label(other), side="", result=words, outcome="",
+                    recorded=bool(st["result"]) or res is not None, team=teams[k],
+                    extra_minutes=ext.get(f"{doc['round']}/{tb['table']}", 0))
         for seat, me in enumerate(() if tb.get("seats") else tb["players"]):
             other = tb["players"][1 - seat] if len(tb["players"]) == 2 else None
             outcome = "" if res is None else (
@@ -219,7 +236,8 @@ def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
             out[me] = Appearance(
                 round_index=i, table=tb["table"], opponent=label(other),
                 side=str(sides[seat]).strip(" ()"), result=tv["result"],
-                outcome=outcome, extra_minutes=ext.get(f"{doc['round']}/{tb['table']}", 0))
+                outcome=outcome, extra_minutes=ext.get(f"{doc['round']}/{tb['table']}", 0),
+                recorded=res is not None)
     if doc.get("bye") is not None:
         out[doc["bye"]] = Appearance(round_index=i, table="bye", opponent="—", side="",
                                      result="bye", outcome="bye")
@@ -249,6 +267,7 @@ def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[s
         return None
     from projections.penalties import penalty_rows
 
+    plugin = plugin_for(state.format.id if state.format else None)
     teams = getattr(getattr(state.fmt, "teams", None), "teams", None) or {}
     member_of = {m: t.number for t in teams.values() for m in t.members}
     if memo.penalties_read_to < state.size:
@@ -259,17 +278,18 @@ def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[s
     out: dict[int, list[str]] = {}
     for r in memo.penalty_rows:
         what = r["name"] or r["infraction"]
-        text = f"round {r['round']}: {str(r['penalty']).replace('_', ' ')} ({what})"
+        text = plain(f"round {r['round']}: {str(r['penalty']).replace('_', ' ')} ({what})")
         if r.get("whose") == "member":          # a team member's own (issue 20)
             out.setdefault(int(r["number"]), []).append(text + " — own penalty")
             continue
         out.setdefault(int(r["number"]), []).append(
-            text + (" — the team's penalty (BR-TEAM-6)" if r.get("whose") == "team" else ""))
+            text + (" — the team's penalty" if r.get("whose") == "team" else ""))
         if r.get("whose") == "team":            # applies to each member (BR-TEAM-6)
+            name = plugin.entrant_name(state, r["team"]) if plugin is not None else None
             for m in teams[r["team"]].members if r["team"] in teams else []:
                 if m != r["number"]:
-                    out.setdefault(m, []).append(text + f" — team #{r['team']}'s penalty "
-                                                        "(BR-TEAM-6)")
+                    out.setdefault(m, []).append(
+                        text + f" — {name or 'your team'}'s penalty")
     return out
 
 
@@ -330,7 +350,8 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     kept = memo.tables.get(id(view))
     if kept is None:
         standing_of: dict[int, list[dict[str, Any]]] = {}
-        table = standings_table(public_view(state, view)) if view.columns else None
+        table = standings_table(public_view(state, view), player=True) if view.columns \
+            else None
         if table is not None:
             for row, trow in zip(view.rows, table["rows"], strict=True):
                 standing_of[row.number] = trow["cells"]
@@ -340,13 +361,16 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         table, standing_of = kept
     current = views[-1]["round"] if views else None
     slots = bracket_doc(state, [], champion=champ)["slots"] or []
-    bracket = {"seeds": [f"{i}: {labels.get(n, '—') if n else 'empty'}"
+    bracket = {"seeds": [(i, labels.get(n, '—') if n else 'empty')
                          for i, n in enumerate(slots, 1)],
-               "seeding": view.seeding or "seeding",
+               "seeding": plain(view.seeding or "seeding"),
                "rounds": [v for v in views if v["phase_label"] == "top cut"]}
+    progress = plugin.progress(state) if plugin is not None and state.fmt is not None \
+        else None
     return LiveData(
         log=state.log, name=state.name or state.log,
-        format_title=plugin.title if plugin is not None else "",
+        format_title=plugin.player_title(state.format)
+        if plugin is not None and state.format is not None else "",
         players=len(state.players), checkable=checkable_of(state, led), noun=noun,
         status=_status(state, noun, held), rounds=views, held=held, standings=table,
         standing_of=standing_of, labels=labels,
@@ -354,5 +378,9 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
                           if plugin is not None and plugin.has_left(state, n)),
         round_apps=round_apps, clock=_clock(led, state, current),
         bracket=bracket, penalties=_penalties(led, state, memo),
-        champion=None if champ is None else labels.get(champ), live=live,
-        partial=reuse, acts=_acts(led, state, memo), names=state.pages.names)
+        champion=None if champ is None else (
+            plugin.entrant_name(state, champ) if plugin is not None else None
+        ) or labels.get(champ), live=live,
+        partial=reuse, acts=_acts(led, state, memo), names=state.pages.names,
+        over=progress is not None and progress.phase == "finished",
+        disqualified=_disqualified(state))

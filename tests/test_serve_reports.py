@@ -90,7 +90,8 @@ def test_both_players_report_get_receipts_and_the_desk_accepts(tmp_path: Path) -
         assert tokens[a] not in cli.ledger.read_bytes().decode("latin-1")
         wait_until(lambda: hub.data.checkable.size >= seq, 5)
         again = _post(pa, base, a)                       # a double tap: recorded once
-        assert again.status_code == 422 and "REPORT-8" in again.text
+        assert again.status_code == 422 and "You already reported exactly this" in again.text
+        assert "REPORT-8" not in again.text              # a player's words (issue 32)
         pb = _phone(base, tokens[b])
         assert _post(pb, base, a).status_code == 303
         queue = cli("report", "list", "--json").doc

@@ -122,6 +122,9 @@ class FormatPlugin:
 
     id: ClassVar[str]
     title: ClassVar[str]
+    #: the name players use for the format on pages ("Bushiroad Swiss"; issue 32): no
+    #: rule id, no RULES.md section (``title`` keeps them for the CLI)
+    player_name: ClassVar[str] = ""
     params: ClassVar[ParamSpec]
     state_type: ClassVar[type[msgspec.Struct]]
     bodies: ClassVar[tuple[type[Body], ...]] = ()
@@ -170,6 +173,18 @@ class FormatPlugin:
     #: authority: a station that records an agreed result may sign them when that result
     #: completes a round (ADR 0027, REPORT-9)
     derived_kinds: frozenset[str] = frozenset()
+
+    def player_title(self, spec: FormatSpec) -> str:
+        """The format as players name it on pages ("HotC Swiss, double elimination, top
+        4"; issue 32): ``player_name``, what ``player_extras`` says of the event, its cut."""
+        from ledger.core.player_words import format_title
+
+        return format_title(self.player_name or self.id, cut=spec.cut,
+                            extras=self.player_extras(spec))
+
+    def player_extras(self, spec: FormatSpec) -> tuple[str, ...]:
+        """What a format's title on pages says of this event besides its name and cut."""
+        return ()
 
     def has_left(self, state: TournamentState, number: int) -> bool:
         """Whether a registered player has withdrawn from the event (dropped, disqualified,
@@ -300,6 +315,11 @@ class FormatPlugin:
         """A team event's seats of one table (issue 20): ``[{"seat", "players",
         "result"}]`` (result: words or None), position k against position k; None for a
         table of single players (the pages then show the table alone)."""
+        return None
+
+    def stage_name(self, state: TournamentState, round_no: int) -> str | None:
+        """What players call round ``round_no`` when it is more than a number ("Final",
+        "Semifinal", "Quarterfinal" in a top cut; issue 32); None: "Round N"."""
         return None
 
     def entrant_name(self, state: TournamentState, number: int) -> str | None:

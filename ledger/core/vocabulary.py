@@ -50,18 +50,14 @@ class ResultField:
     choices: tuple[str, ...] = ()  # CODE
     rule: str = ""                 # CODE: the rule listing the codes (a code outside it is
                                    # refused by that rule, exit 3)
-    #: what a player reads on the report form (no option, no rule id): the question the
-    #: field answers; empty: the form falls back to ``help``
-    label: str = ""
+    #: a player's words for it (the live pages' report form): no option name, no rule id
+    player_label: str = ""
+    player_help: str = ""
     #: SWITCH: the player's words for on and off ("in the Last Battle", "before it")
     switch_words: tuple[str, ...] = ()
     #: a team member's seat (BR-TEAM-2): the report form fills it from the member's
     #: position in their team, never asks for it, and leaves it out of individual events
     team_seat: bool = False
-
-    @property
-    def player_label(self) -> str:
-        return self.label or self.help
 
     @property
     def option(self) -> str:
@@ -78,7 +74,8 @@ class ResultField:
 
 @dataclass(frozen=True)
 class ResultEntry:
-    """One outcome of a match: ``selector`` is the field that names it."""
+    """One outcome of a match: ``selector`` is the field that names it; ``summary`` is
+    the CLI's words, ``player_label``/``player_help`` a player's (issue 32)."""
 
     key: str                         # stable: "win", "timeout", "annex_a", "O1" …
     selector: str
@@ -88,8 +85,10 @@ class ResultEntry:
     phases: tuple[str, ...] = ()     # round phases it exists in (empty: every phase)
     example: str = ""                # the options after --round/--table, e.g. "--winner 8"
     value: str = ""                  # a CODE selector: the code this entry is
-    #: what a player reads on the report form (no option, no rule id); empty: ``summary``
-    label: str = ""
+    #: a player's words for it (the live pages): no option name, no rule id (``summary``
+    #: keeps them for the CLI, the log and a "why?" detail)
+    player_label: str = ""
+    player_help: str = ""
 
 
 @dataclass(frozen=True)

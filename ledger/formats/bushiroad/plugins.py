@@ -59,6 +59,14 @@ if TYPE_CHECKING:
 
 class BushiroadFormat(MatchFormat):
     state_type = MatchState
+
+    def player_extras(self, spec: FormatSpec) -> tuple[str, ...]:
+        """Best of three (BR-MATCH-1) and a team event's kind (BR-TEAM-1), in words."""
+        teams = {"trio": "teams of three", "tag": "tag teams"}
+        return tuple(x for x in (
+            "best of three" if spec.params.get("match_format") == "BO3" else "",
+            teams.get(str(spec.params.get("team_mode")), "")) if x)
+
     bodies = BR_BODIES + TEAM_BODIES + team_late.LATE_BODIES + OFFICIATING_BODIES
     book = with_officiating(BR_BOOK, MATCH_BOOK)
     game_scores = True
@@ -296,12 +304,14 @@ class BushiroadFormat(MatchFormat):
 class BushiroadSwiss(BushiroadFormat):
     id = "bushiroad-swiss"
     title = "Bushiroad Swiss draw with an optional top cut by ranking (RULES.md §3.4–3.5)"
+    player_name = "Bushiroad Swiss"
     params = params.SWISS
 
 
 class BushiroadDoubleElim(BushiroadFormat):
     id = "bushiroad-de"
     title = "Bushiroad double elimination with an optional top cut (RULES.md §3.6–3.7)"
+    player_name = "Bushiroad double elimination"
     params = params.DOUBLE_ELIM
     eliminate_at = 2
 
@@ -309,6 +319,7 @@ class BushiroadDoubleElim(BushiroadFormat):
 class SingleElim(BushiroadFormat):
     id = "single-elim"
     title = "Single elimination seeded by a recorded draw (RULES.md §3.8)"
+    player_name = "Single elimination"
     params = params.SINGLE_ELIM
     max_cut = 0
 
@@ -316,6 +327,7 @@ class SingleElim(BushiroadFormat):
 class RoundRobin(BushiroadFormat):
     id = "round-robin"
     title = "Round robin for small fields, Swiss standings (BR-SWISS-ROUNDS-1)"
+    player_name = "Round robin"
     params = params.ROUND_ROBIN
     max_cut = 0
 

@@ -35,16 +35,35 @@ from ledger.formats.officiating.revocation import revoked_marks
 from ledger.standings_view import Align, Column, Row, Show, StandingsView
 
 POINTS = Column("points", "POINTS", Show.NUMBER, Align.RIGHT, phone=True,
-                title="match points (the sort key)")
-RECORD = Column("record", "W-L-D", align=Align.RIGHT, phone=True, title="wins-losses-draws")
-BYES = Column("byes", "BYES", Show.NUMBER, Align.RIGHT)
-FINISH = Column("finish", "FINISH", phone=True, title="how far they went in the bracket")
+                title="match points (the sort key)", player_label="Points",
+                player_help="Match points: players are ranked by them first.")
+RECORD = Column("record", "W-L-D", align=Align.RIGHT, phone=True, title="wins-losses-draws",
+                player_label="W-L-D", player_help="Matches won, lost and drawn.")
+BYES = Column("byes", "BYES", Show.NUMBER, Align.RIGHT, player_label="Byes",
+              player_help="Rounds won without an opponent.")
+FINISH = Column("finish", "FINISH", phone=True, title="how far they went in the bracket",
+                player_label="Finish", player_help="How far they went in the bracket.")
 BRACKET_RECORD = Column("record", "W-L", align=Align.RIGHT, phone=True,
-                        title="bracket wins-losses")
+                        title="bracket wins-losses", player_label="W-L",
+                        player_help="Bracket matches won and lost.")
 PERCENTS = (percent_column("mw", "MW%", "match-win percentage, truncated, floor 33% "
-                           "(BR-SWISS-TB-3)"),
-            percent_column("omw", "OMW%", "opponents' match-win percentage"),
-            percent_column("oomw", "OOMW%", "opponents' opponents' match-win percentage"))
+                           "(BR-SWISS-TB-3)",
+                           "Share of matches won (never below 33%): the first tiebreaker."),
+            percent_column("omw", "OMW%", "opponents' match-win percentage",
+                           "The opponents' average MW%: the second tiebreaker."),
+            percent_column("oomw", "OOMW%", "opponents' opponents' match-win percentage",
+                           "The opponents' average OMW%: the third tiebreaker."))
+
+
+def _members(state: TournamentState, number: int) -> tuple[tuple[int, str], ...] | None:
+    """A team's members by position (BR-TEAM-2) with their names; None outside a team
+    event."""
+    teams = getattr(getattr(state.fmt, "teams", None), "teams", None)
+    team = teams.get(number) if teams else None
+    if team is None:
+        return None
+    return tuple((m, state.players[m].name if m in state.players else "")
+                 for m in team.members)
 
 
 def view(state: TournamentState) -> StandingsView:
@@ -66,7 +85,8 @@ def view(state: TournamentState) -> StandingsView:
                     "points": s.points, "record": record, "byes": rec.byes,
                     "status": status, "finish": status if mark else finish_words(h, rec),
                     "mw": s.mw, "omw": s.omw, "oomw": s.oomw},
-            doc=partial(row_document, s), revoked=mark))
+            doc=partial(row_document, s), revoked=mark,
+            members=_members(state, s.number)))
     champ, said = champion_shown(h, rows)
     if bracket_only:
         columns: tuple[Column, ...] = (RANK, NUMBER, NAME, FINISH, BRACKET_RECORD)

@@ -26,14 +26,14 @@ from ledger.formats.match.model import Outcome
 ANNEX = ResultField("annex_a", FieldKind.ANNEX,
                     "Annex A values compared at time-up (and at later checkpoints), first "
                     "player / second player: VG damage; WS level,clock; BF life.",
-                    "A/B[;A/B…]",
-                    label="Annex A values at time-up (Vanguard: damage; Weiss Schwarz: "
-                          "level,clock; Buddyfight: life); later checkpoints after a ;")
+                    "A/B[;A/B…]", player_label="Values at time",
+                    player_help="What each player had when time was called (first player / "
+                    "second player): damage, level and clock, or life.")
 
 #: team events (issue 20): the seat of a team table a result is for (BR-TEAM-2)
 SEAT = ResultField("seat", FieldKind.COUNT, "Team events: the seat (position k of each team, "
-                   "BR-TEAM-2) this result is for.", "K",
-                   label="Your seat in your team", team_seat=True)
+                   "BR-TEAM-2) this result is for.", "K", player_label="Seat",
+                   player_help="Your seat at the team table.", team_seat=True)
 _S = ("seat",)
 
 VOCABULARY = Vocabulary(
@@ -44,23 +44,29 @@ VOCABULARY = Vocabulary(
         ResultEntry("win", "winner", "NUMBER won; --games A-B gives the game score (BO1: "
                     "1-0 by default; BO3: required unless 2-0, BR-MATCH-1)",
                     takes=("games", *_S), example="--winner 3 --games 2-1",
-                    label="A player won (give the game score in best of three)"),
+                    player_label="One of us won",
+                    player_help="The match was played to its end; give the game score."),
         ResultEntry("draw", "draw", "equal game wins: Swiss and round robin a draw worth 0 "
                     "(BR-SWISS-4), double elimination a tie both lose (BR-DE-3); BO3 gives "
                     "the score", takes=("games", *_S), example="--draw --games 1-1-1",
-                    label="Draw: equal game wins"),
+                    player_label="A draw",
+                    player_help="Both players won the same number of games."),
         ResultEntry("timeout", "timeout", "time ran out: the unfinished game is drawn and "
                     "the game wins decide (BR-SWISS-5, BR-DE-6, BR-SE-3)",
                     needs=("games",), takes=_S, example="--timeout --games 1-0-1",
-                    label="Time ran out: the games won decide (the unfinished game counts "
-                    "as drawn)"),
+                    player_label="Time ran out",
+                    player_help="Time was called: the game in progress is drawn and the "
+                    "games won decide."),
         ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
-                    takes=("games", *_S), example="--concession 3", label="A player conceded"),
+                    takes=("games", *_S), example="--concession 3",
+                    player_label="One of us conceded",
+                    player_help="The player who conceded loses; the opponent wins."),
         ResultEntry("annex_a", "annex_a", "Annex A announced: the values at time-up decide "
                     "the game in progress (BR-ANNEXA-0); --games counts the games before it",
                     takes=("games", *_S), example="--annex-a 2,4/2,5 --games 1-0",
-                    label="Time ran out with Annex A announced: the values at time-up "
-                    "decide the game in progress (games: those finished before it)"),
+                    player_label="Time ran out and the judge compared values",
+                    player_help="A judge compared what each player had when time was "
+                    "called; the games before it count too."),
     ),
     slip_columns=("games", "decided_by", "seat"),
     notes=("--games: the first number is the first player at the table (round show).",

@@ -101,6 +101,7 @@ def _vocabulary(_: type) -> Vocabulary:
 class HotcFormat(MatchFormat):
     id = FORMAT_ID
     title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
+    player_name = "HotC Swiss, double elimination"
     params = PARAMS
     state_type = HotcState
     bodies = BODIES + OFFICIATING_BODIES

@@ -31,12 +31,18 @@ from ledger.formats.officiating.revocation import revoked_marks
 from ledger.standings_view import Align, Column, Row, Show, StandingsView
 
 RECORD = Column("record", "W-L", align=Align.RIGHT, phone=True,
-                title="Swiss wins-losses (the tiebreakers' basis)")
-TOP = Column("top", "TOP", align=Align.RIGHT, title="top-cut wins-losses")
-BYES = Column("byes", "BYES", Show.NUMBER, Align.RIGHT)
-PERCENTS = (percent_column("mw", "MW%", "match-win percentage (BR-DE-TB-3)"),
-            percent_column("omw", "OMW%", "opponents' match-win percentage"),
-            percent_column("oomw", "OOMW%", "opponents' opponents' match-win percentage"))
+                title="Swiss wins-losses (the tiebreakers' basis)", player_label="W-L",
+                player_help="Swiss matches won and lost.")
+TOP = Column("top", "TOP", align=Align.RIGHT, title="top-cut wins-losses",
+             player_label="Top cut", player_help="Top-cut matches won and lost.")
+BYES = Column("byes", "BYES", Show.NUMBER, Align.RIGHT, player_label="Byes",
+              player_help="Rounds won without an opponent.")
+PERCENTS = (percent_column("mw", "MW%", "match-win percentage (BR-DE-TB-3)",
+                           "Share of Swiss matches won: the first tiebreaker."),
+            percent_column("omw", "OMW%", "opponents' match-win percentage",
+                           "The opponents' average MW%: the second tiebreaker."),
+            percent_column("oomw", "OOMW%", "opponents' opponents' match-win percentage",
+                           "The opponents' average OMW%: the third tiebreaker."))
 
 
 def view(state: TournamentState) -> StandingsView:

@@ -23,20 +23,27 @@ SWISS, TOP = "swiss", "top_cut"
 
 SLOW_PLAY = ResultField("slow_play", FieldKind.PLAYER,
                         "Time ran out after an upheld slow-play call against NUMBER.",
-                        "NUMBER", label="Called for slow play (this player loses)")
+                        "NUMBER", player_label="Called for slow play",
+                        player_help="The player a judge's slow-play call was upheld "
+                        "against.")
 DOUBLE_LOSS = ResultField("double_loss", FieldKind.FLAG,
                           "Swiss: time ran out with no upheld call, both lose.",
-                          label="Double loss")
+                          player_label="Both lose on time",
+                          player_help="Time ran out and no slow-play call was upheld.")
 TIE = ResultField("tie", FieldKind.FLAG,
-                  "Swiss: both met a losing condition at once, both lose.", label="Tie")
+                  "Swiss: both met a losing condition at once, both lose.",
+                  player_label="Both lost at once",
+                  player_help="Both players met a losing condition at the same moment.")
 TURN_PLAYER = ResultField("turn_player", FieldKind.PLAYER,
                           "Top cut: whose turn it was when time ran out (that player loses).",
-                          "NUMBER", label="Whose turn it was (this player loses)")
+                          "NUMBER", player_label="Whose turn it was",
+                          player_help="The player whose turn it was when time was called "
+                          "(that player loses).")
 BOTH_SLOW = ResultField("both_slow_play", FieldKind.FLAG,
                         "Both players were called for slow play; the match was supervised "
-                        "to its natural result.",
-                        label="Both players were called for slow play, and the game was "
-                              "played to its end under a judge")
+                        "to its natural result.", player_label="Both were called for slow play",
+                        player_help="A judge supervised the match to its end after "
+                        "slow-play calls against both players.")
 
 VOCABULARY = Vocabulary(
     title="HotC (hotc-swiss-de)",
@@ -45,28 +52,37 @@ VOCABULARY = Vocabulary(
     entries=(
         ResultEntry("win", "winner", "NUMBER won the game (played out, or supervised to its "
                     "end after both slow-play calls: add --both-slow-play, HOTC-TIME-3)",
-                    takes=("both_slow_play",), example="--winner 3", label="A player won the game"),
+                    takes=("both_slow_play",), example="--winner 3",
+                    player_label="One of us won",
+                    player_help="The game was played to its end (also when a judge "
+                    "supervised it after slow-play calls against both players)."),
         ResultEntry("concession", "concession", "NUMBER conceded: the opponent wins",
-                    example="--concession 3", label="A player conceded"),
+                    example="--concession 3", player_label="One of us conceded",
+                    player_help="The player who conceded loses; the opponent wins."),
         ResultEntry("timeout", "timeout", "time ran out with no upheld slow-play call: "
                     "both lose (HOTC-TIME-2; a time loss)", phases=(SWISS,),
-                    example="--timeout", label="Time ran out with no upheld slow-play call: "
-                    "both players lose"),
+                    example="--timeout", player_label="Time ran out",
+                    player_help="Time was called with no slow-play call upheld: in the "
+                    "Swiss rounds both players lose."),
         ResultEntry("timeout", "timeout", "time ran out: the turn player loses "
                     "(HOTC-TOP-2)", needs=("turn_player",), phases=(TOP,),
-                    example="--timeout --turn-player 3",
-                    label="Time ran out: the player whose turn it was loses"),
+                    example="--timeout --turn-player 3", player_label="Time ran out",
+                    player_help="Time was called: the player whose turn it was loses."),
         ResultEntry("slow_play", "slow_play", "time ran out after an upheld slow-play call "
                     "against NUMBER: NUMBER loses (HOTC-TIME-2)", example="--slow-play 3",
-                    label="Time ran out after a judge upheld a slow-play call"),
+                    player_label="Time ran out after a slow-play call",
+                    player_help="Time was called after a judge upheld a slow-play call: "
+                    "the player called loses."),
         ResultEntry("double_loss", "double_loss", "the Swiss timeout double loss, as "
                     "--timeout (HOTC-TIME-2)", phases=(SWISS,), example="--double-loss",
-                    label="Double loss at time (the same as time running out with no "
-                    "call)"),
+                    player_label="Both lose on time",
+                    player_help="Time was called with no slow-play call upheld: both "
+                    "players lose."),
         ResultEntry("tie", "tie", "both met a losing condition at once: both lose, not a "
                     "time loss (AMB-H14)", phases=(SWISS,), example="--tie",
-                    label="Both players met a losing condition at the same moment: both "
-                    "lose"),
+                    player_label="Both lost at once",
+                    player_help="Both players met a losing condition at the same moment: "
+                    "both lose."),
     ),
     notes=("Top cut: no ties; when both meet a losing condition the turn player loses "
            "(AMB-H14): record --winner with the other player.",),

@@ -43,6 +43,13 @@ class MatchFormat(FormatPlugin):
     def unpaired_round(self, state: TournamentState, body: Body) -> int | None:
         return body.round if isinstance(body, PairingVoided) else None
 
+    def stage_name(self, state: TournamentState, round_no: int) -> str | None:
+        """A top-cut round by how far it is from the final (as ``finish_words`` names
+        the players who lose in it)."""
+        from ledger.formats.match.standings_view import stage_words
+
+        return stage_words(state.fmt, round_no)
+
     def describe_result(self, state: TournamentState, result: Any) -> str:
         return words.result_words(result)
 

@@ -17,15 +17,18 @@ from collections.abc import Sequence
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
 from ledger.standings_view import Align, Column, OpenRound, Row, Show
 
-RANK = Column("rank", "RANK", Show.NUMBER, Align.RIGHT, phone=True)
+RANK = Column("rank", "RANK", Show.NUMBER, Align.RIGHT, phone=True, player_label="Rank",
+              player_help="Place in the standings; equal players share a place.")
 NUMBER = Column("number", "#", Show.NUMBER, Align.RIGHT, phone=True,
-                title="player number")
-NAME = Column("name", "NAME", phone=True)
-STATUS = Column("status", "STATUS")
+                title="player number", player_label="#", player_help="Player number.")
+NAME = Column("name", "NAME", phone=True, player_label="Name", player_help="Player name.")
+STATUS = Column("status", "STATUS", player_label="Status",
+                player_help="Still playing, dropped, out, or how far they went.")
 
 
-def percent_column(key: str, header: str, title: str) -> Column:
-    return Column(key, header, Show.PERCENT, Align.RIGHT, title=title)
+def percent_column(key: str, header: str, title: str, player_help: str = "") -> Column:
+    return Column(key, header, Show.PERCENT, Align.RIGHT, title=title,
+                  player_label=header, player_help=player_help)
 
 
 def open_round(h: MatchState) -> OpenRound | None:
@@ -59,6 +62,20 @@ def finish_words(h: MatchState, rec: PlayerRecord) -> str:
     reached = rec.cut_finish - first + 1          # the bracket round they lost in
     from_end = bracket_rounds(h) - reached + 1    # 1 = the final
     return _NAMED.get(from_end, f"out in bracket round {reached}")
+
+
+_STAGES = {1: "Final", 2: "Semifinal", 3: "Quarterfinal"}
+
+
+def stage_words(h: MatchState, round_no: int) -> str | None:
+    """A top-cut round as players name it: "Final", "Semifinal", "Quarterfinal", "Top-cut
+    round N" further out; None outside the top cut."""
+    first = next((r.number for r in h.rounds if r.phase.value == "top_cut"), None)
+    if first is None or round_no < first or not h.slots:
+        return None
+    reached = round_no - first + 1
+    from_end = bracket_rounds(h) - reached + 1
+    return _STAGES.get(from_end, f"Top-cut round {reached}")
 
 
 def shown_status(h: MatchState, rec: PlayerRecord, over: bool) -> str:

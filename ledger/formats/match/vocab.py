@@ -22,16 +22,23 @@ from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.model import MatchState, Phase
 
 WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won.", "NUMBER",
-                     label="Who won")
+                     player_label="Winner", player_help="Who won the match.")
 CONCESSION = ResultField("concession", FieldKind.PLAYER,
                          "The player who conceded: the opponent wins.", "NUMBER",
-                         label="Who conceded")
-TIMEOUT = ResultField("timeout", FieldKind.FLAG, "Time ran out.", label="Time ran out")
+                         player_label="Who conceded",
+                         player_help="The player who conceded; the opponent wins.")
+TIMEOUT = ResultField("timeout", FieldKind.FLAG, "Time ran out.",
+                      player_label="Time ran out", player_help="Time was called before the "
+                      "match ended.")
 GAMES = ResultField("games", FieldKind.GAMES,
                     "Game wins of the first and second player at the table [and drawn "
-                    "games], e.g. 2-1 or 1-1-1.", "A-B[-D]", label="Games won")
+                    "games], e.g. 2-1 or 1-1-1.", "A-B[-D]",
+                    player_label="Game score",
+                    player_help="Games won by the first player, then by the second player "
+                    "at the table (and drawn games), e.g. 2-1 or 1-1-1.")
 DRAW = ResultField("draw", FieldKind.FLAG, "The match ended with equal game wins.",
-                   label="Draw")
+                   player_label="Draw", player_help="Both players won the same number of "
+                   "games.")
 
 SLIP_DECIDED_BY = ("play", "concession", "slow-play", "timeout", "tie", "draw")
 DOUBLE_LOSS_WORD = "double-loss"

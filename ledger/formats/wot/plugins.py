@@ -210,6 +210,7 @@ class WotFormat(FormatPlugin):
 class WotClassic(WotFormat):
     id = "wot-classic"
     title = "Wheel of Time CCG, older tournament rules (RULES.md §6, WOT_OLD)"
+    player_name = "Wheel of Time CCG, older tournament rules"
     params = param_spec(Revision.WOT_OLD)
     revision = Revision.WOT_OLD
 
@@ -217,6 +218,7 @@ class WotClassic(WotFormat):
 class Wot2001(WotFormat):
     id = "wot-2001"
     title = "Wheel of Time CCG, tournament rules of July 2001 (RULES.md §7, WOT_2001)"
+    player_name = "Wheel of Time CCG, 2001 tournament rules"
     params = param_spec(Revision.WOT_2001)
     revision = Revision.WOT_2001
 

@@ -20,15 +20,22 @@ from ledger.formats.wot.standing_rows import row_json, wot_standings
 from ledger.standings_view import Align, Column, OpenRound, Row, Show, StandingsView
 
 COLUMNS = (
-    Column("rank", "RANK", Show.NUMBER, Align.RIGHT, phone=True),
-    Column("number", "#", Show.NUMBER, Align.RIGHT, phone=True, title="player number"),
-    Column("name", "NAME", phone=True),
-    Column("gp", "GP", Show.NUMBER, Align.RIGHT, phone=True, title="Game Points"),
+    Column("rank", "RANK", Show.NUMBER, Align.RIGHT, phone=True, player_label="Rank",
+           player_help="Place in the ranking; equal scores share a place."),
+    Column("number", "#", Show.NUMBER, Align.RIGHT, phone=True, title="player number",
+           player_label="#", player_help="Player number."),
+    Column("name", "NAME", phone=True, player_label="Name", player_help="Player name."),
+    Column("gp", "GP", Show.NUMBER, Align.RIGHT, phone=True, title="Game Points",
+           player_label="GP", player_help="Game Points: players are ranked by them first."),
     Column("tbp", "TBP", Show.DECIMAL, Align.RIGHT, phone=True, decimal=format_tbp,
-           title="Tie-Breaker Points"),
-    Column("record", "W-L-T", align=Align.RIGHT, title="wins-losses-ties"),
-    Column("byes", "BYES", Show.NUMBER, Align.RIGHT),
-    Column("status", "STATUS"),
+           title="Tie-Breaker Points", player_label="TBP",
+           player_help="Tie-Breaker Points: they rank players with equal Game Points."),
+    Column("record", "W-L-T", align=Align.RIGHT, title="wins-losses-ties",
+           player_label="W-L-T", player_help="Games won, lost and tied."),
+    Column("byes", "BYES", Show.NUMBER, Align.RIGHT, player_label="Byes",
+           player_help="Games won without an opponent."),
+    Column("status", "STATUS", player_label="Status",
+           player_help="Still playing, dropped or finished."),
 )
 CSV_COLUMNS = ("rank", "number", "name", "gp", "tbp", "wins", "losses", "ties", "byes",
                "status")

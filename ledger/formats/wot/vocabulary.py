@@ -17,21 +17,26 @@ from ledger.core.vocabulary import FieldKind, Given, ResultEntry, ResultField, V
 from ledger.formats.wot.model import Revision
 
 WINNER = ResultField("winner", FieldKind.PLAYER, "The player who won the Game.", "NUMBER",
-                     label="Who won the Game")
+                     player_label="Winner", player_help="Who won the Game.")
 SUPPORT = ResultField("support", FieldKind.AMOUNTS,
                       "Final support/opposition per player, e.g. 3=6,8=2.", "N=V[,N=V]",
-                      label="Final support/opposition")
+                      player_label="Support or opposition",
+                      player_help="Each player's final support or opposition.")
 PATTERN = ResultField("pattern", FieldKind.AMOUNTS,
                       "Each player's own Pattern, e.g. 3=9,8=4.", "N=V,N=V",
-                      label="Pattern")
+                      player_label="Pattern", player_help="Each player's own Pattern.")
 NEUTRAL = ResultField("neutral", FieldKind.COUNT, "The Neutral Pattern N (Q4/Q5).", "N",
-                      label="Neutral Pattern")
+                      player_label="Neutral Pattern",
+                      player_help="The Neutral Pattern when the Game ended.")
 CONCEDED = ResultField("conceded_by", FieldKind.PLAYER,
                        "The player who conceded or was declared forfeit.", "NUMBER",
-                       label="Who conceded or was declared forfeit")
+                       player_label="Who conceded",
+                       player_help="The player who conceded or was declared forfeit.")
 LAST_BATTLE = ResultField("last_battle", FieldKind.SWITCH,
                           "When the Game ended (only Q3/Q5 need it; other codes fix it).",
-                          off="before-last-battle", label="When the Game ended",
+                          off="before-last-battle",
+                          player_label="When the Game ended",
+                          player_help="Whether the Game ended during the Last Battle.",
                           switch_words=("in the Last Battle", "before the Last Battle"))
 
 _CLASSIC_CODES = (
@@ -71,14 +76,32 @@ _2001_CODES = (
      "--before-last-battle"),
 )
 
-
-#: the codes whose words name options: as a player reads them on the report form
-_LABELS = {
-    "Q4": "starting character or Ta'veren killed before the Last Battle (GP 2/0; no "
-          "winner when both were killed)",
-    "Q3": "both lose, outside the pre-Last Battle kill case (GP 0 each)",
-    "Q5": "the opponent conceded or was declared forfeit, any time (GP 2/0; the "
-          "conceder's TBP is 0)",
+#: a player's words for each code (the live pages; issue 32): no code id, no rule id
+PLAYER_WORDS = {
+    "O1": ("Won in the Last Battle on support",
+           "A player reached 5 or more support or opposition in the Last Battle."),
+    "O2": ("Won by a kill in the Last Battle",
+           "A player killed the opponent's Ta'veren or Forsaken during the Last Battle."),
+    "O3": ("Conceded in the Last Battle",
+           "A player conceded or was declared forfeit during the Last Battle."),
+    "O4": ("Won by a kill before the Last Battle", "A player won by a kill before the "
+           "Last Battle."),
+    "O5": ("Conceded before the Last Battle",
+           "A player conceded or was declared forfeit before the Last Battle."),
+    "O6": ("Both killed in the Last Battle",
+           "Both players were killed in the same game-turn of the Last Battle."),
+    "O7": ("Both killed before the Last Battle",
+           "Both players were killed in the same game-turn before the Last Battle."),
+    "O8": ("A tie", "The final game-turn of the Last Battle was completed and nobody won."),
+    "Q1": ("Decided in the Last Battle",
+           "The Game was decided in the Last Battle (support, opposition or a kill)."),
+    "Q2": ("A tie", "The final game-turn of the Last Battle was completed and nobody won."),
+    "Q3": ("Both lost", "Both players lost; say whether it was in the Last Battle."),
+    "Q4": ("A kill before the Last Battle",
+           "A starting character or Ta'veren was killed before the Last Battle."),
+    "Q5": ("One of us conceded",
+           "A player conceded or was declared forfeit; say whether it was in the Last "
+           "Battle."),
 }
 
 
@@ -86,7 +109,8 @@ def _vocabulary(title: str, rule: str,
                 codes: tuple[tuple[str, str, tuple[str, ...], str], ...],
                 amounts: ResultField) -> Vocabulary:
     outcome = ResultField("outcome", FieldKind.CODE, f"The outcome code ({rule}).", "CODE",
-                          choices=tuple(c for c, *_ in codes), rule=rule)
+                          choices=tuple(c for c, *_ in codes), rule=rule,
+                          player_label="What happened", player_help="How the Game ended.")
     return Vocabulary(
         title=title,
         fields=(outcome, WINNER, amounts, *((NEUTRAL,) if amounts is PATTERN else ()),
@@ -95,7 +119,8 @@ def _vocabulary(title: str, rule: str,
                                   takes=tuple(t for t in takes if t != "last_battle"),
                                   needs=("last_battle",) if "last_battle" in takes else (),
                                   example=example, value=code,
-                                  label=f"{code}: {_LABELS.get(code, words)}")
+                                  player_label=PLAYER_WORDS[code][0],
+                                  player_help=PLAYER_WORDS[code][1])
                       for code, words, takes, example in codes),
         slip_columns=tuple(f.name for f in (WINNER, amounts, CONCEDED, LAST_BATTLE))
         + (("neutral",) if amounts is PATTERN else ()),
