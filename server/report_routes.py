@@ -90,8 +90,8 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
         return f"Your seat in {noun.lower()} {rnd.number} is not one this page can " \
                "report: report at the desk."
     if found[1] is not None:
-        return f"The result of your table ({noun.lower()} {rnd.number}, table " \
-               f"{here.table}) is recorded. If it is wrong, tell a judge at the desk."
+        return f"The result of your table is recorded ({noun.lower()} {rnd.number}, " \
+               f"table {here.table}). If it is wrong, see a judge at the scorekeeper's desk."
     return rnd.number, here.table
 
 

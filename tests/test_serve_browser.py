@@ -170,7 +170,7 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
             phone.wait_for_url(f"{base}/p/{me}")
             phone.click("text=Report your result")
             phone.wait_for_url(base + "/report")
-            box = phone.locator("fieldset", has_text="won the game").first
+            box = phone.locator("fieldset", has_text="One of us won").first
             box.locator("input[type=radio]").check()
             box.locator("select[name$=\".winner\"]").select_option(str(a))
             _shot(phone, f"report-form-{me}")
@@ -218,7 +218,7 @@ def test_disagreeing_phones_reach_the_staff_page_and_a_decision_settles_them(
             phone = ctx.new_page()
             phone.goto(f"{base}/c/{tokens[me]}")
             phone.goto(base + "/report")
-            box = phone.locator("fieldset", has_text="won the game").first
+            box = phone.locator("fieldset", has_text="One of us won").first
             box.locator("input[type=radio]").check()
             box.locator("select[name$=\".winner\"]").select_option(str(winner))
             phone.click("button[type=submit]")
@@ -228,9 +228,9 @@ def test_disagreeing_phones_reach_the_staff_page_and_a_decision_settles_them(
         _ctx, pa, receipt_a = phones[a]
         pa.go_back()
         pa.wait_for_url(base + "/report")
-        pa.locator("fieldset", has_text="won the game").first.locator(
+        pa.locator("fieldset", has_text="One of us won").first.locator(
             "input[type=radio]").check()
-        pa.locator("fieldset", has_text="won the game").first.locator(
+        pa.locator("fieldset", has_text="One of us won").first.locator(
             "select[name$=\".winner\"]").select_option(str(a))
         pa.click("button[type=submit]")
         assert "already reported exactly this" in pa.inner_text("main")
@@ -294,7 +294,7 @@ def test_a_phone_held_key_signs_the_players_reports(
         phone.click("#bind button")
         phone.wait_for_selector("text=Your reports are signed by the key")
         _shot(phone, "report-phone-key-bound")
-        box = phone.locator("fieldset", has_text="won the game").first
+        box = phone.locator("fieldset", has_text="One of us won").first
         box.locator("input[type=radio]").check()
         box.locator("select[name$=\".winner\"]").select_option(str(a))
         phone.click("button[type=submit]")
@@ -306,7 +306,7 @@ def test_a_phone_held_key_signs_the_players_reports(
         other = browser.new_context(viewport=PHONE).new_page()
         other.goto(f"{base}/c/{tokens[a]}")
         other.goto(base + "/report")
-        box = other.locator("fieldset", has_text="won the game").first
+        box = other.locator("fieldset", has_text="One of us won").first
         box.locator("input[type=radio]").check()
         box.locator("select[name$=\".winner\"]").select_option(
             str(doc["tables"][0]["players"][1]))

@@ -78,7 +78,7 @@ def test_the_report_form_of_every_format_is_its_vocabulary_in_a_players_words(
         main = _main(page.text)
         vocab = plugin_for(fmt).result_vocabulary()  # type: ignore[union-attr]
         radios = re.findall(r'name="choice" value="(\d+)"', main)
-        assert radios and all(str(escape(vocab.entries[int(i)].label)) in main for i in radios)
+        assert radios and all(str(escape(vocab.entries[int(i)].player_label)) in main for i in radios)
         assert NOT_PLAYER_WORDS.search(main) is None, NOT_PLAYER_WORDS.search(main)
         assert "Ana A" in main or "Bo B" in main or "Cy C" in main or "Dee D" in main
         assert "seat" not in main.lower()          # a team field, not in an individual event
@@ -164,7 +164,7 @@ def test_a_box_left_empty_is_refused_in_the_forms_words_and_writes_nothing(
         c = choice_of("bushiroad-swiss", "timeout")
         r = post_report(phone(app, tokens[a]), {"choice": str(c)})
         assert r.status_code == 422
-        assert "Not recorded: fill in: Games won" in r.text
+        assert "Not recorded: fill in: Game score" in r.text
     assert (d / "t.db").read_bytes() == before
 
 

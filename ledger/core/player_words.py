@@ -79,6 +79,12 @@ REFUSALS: dict[str, str] = {
     "REPORT-16": "This phone's key could not be linked to your card: see the desk.",
     "REPORT-17": "Your card reports only from the phone that holds its key: use that "
                  "phone, or see the desk.",
+    "REPORT-18": "Your card's key is already held by another phone: only that phone can "
+                 "hand it over. Lost it? Ask the head judge for a new card.",
+    "REPORT-19": "This signed request was already used: send it again from your phone, "
+                 "which signs a fresh one.",
+    "REPORT-20": "Your card drops only from the phone that holds its key: use that phone, "
+                 "or see the desk.",
 }
 #: any other refusal
 REFUSED = "This could not be recorded: see a judge at the scorekeeper's desk."
