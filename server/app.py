@@ -30,7 +30,7 @@ from starlette.routing import Route
 from ledger.errors import TourneyError
 from ledger.storage.location import Location
 from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
-from server.follow import Follower, PgListener, sqlite_watch
+from server.follow import RESYNC_S, Follower, PgListener, sqlite_watch
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.station import Station
 from server.view import LiveData, Memo, build
@@ -41,6 +41,9 @@ RETRY_S = 5.0         # while the ledger cannot be read: try again this often
 QUIET_S = 2.0         # after a partial build: the whole is built again once the log is
 #                       this long without an append (earlier rounds' corrections show)
 PRERENDER = ("home", "pairings", "standings")
+PRERENDER_S = 5.0     # at most this long rendering the phones' pages ahead of a nudge
+FRESH_S = 5.0         # a response after the server's own write waits at most this long
+#                       for the follower to have folded it
 SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                        "style-src 'self' 'unsafe-inline'; script-src 'self'; "
@@ -71,12 +74,18 @@ class Hub:
         self.listener: PgListener | None = None
         self.proofs: dict[tuple[int, int], Page] = {}
         self.threads: list[threading.Thread] = []
+        self.published = asyncio.Event()
+        #: the pages asked for since the last nudge, and in the cycle before it: the
+        #: phones that will fetch their page again on the next nudge (rendered ahead)
+        self.hot: set[str] = set()
+        self.hot_before: set[str] = set()
 
     # -- the follower's thread ------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.nudged = asyncio.Event()
         self.dirty = asyncio.Event()
+        self.published = asyncio.Event()
         t = threading.Thread(target=self._run, name="follow", daemon=True)
         self.threads.append(t)
         if self.location.is_postgres:
@@ -101,13 +110,13 @@ class Hub:
     def _run(self) -> None:
         while not self.stop.is_set():
             timeout = RETRY_S if not self.data.live else QUIET_S if self.data.partial \
-                else None
+                else RESYNC_S
             woken = self.wake.wait(timeout=timeout)
             self.wake.clear()
             if self.stop.is_set():
                 return
-            if woken or not self.data.live:
-                self.refresh()
+            if woken or not self.data.live or not self.data.partial:
+                self.refresh()                   # an append, a retry, or the resync
             else:
                 self.settle()
 
@@ -144,13 +153,54 @@ class Hub:
         self.publish(dataclasses.replace(full, rev=old.rev + 1))
 
     def publish(self, data: LiveData) -> None:
+        """Swap in the pages of ``data``; render the pages phones will ask for again
+        (``hot``) ahead of the nudge, so that the stampede after a posting is served from
+        memory; then nudge.  A waiting append cuts the rendering short (it is folded
+        first; phones then render what is left on demand)."""
         pages = PageSet(data, self.env, url=self.url, reporting=self.reporting)
         old, self.data, self.pages = self.data, data, pages
         self.built_at = time.monotonic()
-        if self.loop is not None and self.dirty is not None and worth_a_nudge(old, data):
+        if self.loop is not None:                # a response waiting for its own write
+            self.loop.call_soon_threadsafe(self._on_published)
+        nudge = self.loop is not None and self.dirty is not None and worth_a_nudge(old, data)
+        keys = list(PRERENDER)
+        if nudge:
+            keys += sorted(self.hot_before | self.hot, key=_player_first)
+        self.prerender(pages, keys)
+        if nudge and self.loop is not None and self.dirty is not None:
             self.loop.call_soon_threadsafe(self.dirty.set)
-        for key in PRERENDER:                    # after the swap: a phone need not wait
-            pages.get(key)
+
+    def prerender(self, pages: PageSet, keys: list[str]) -> int:
+        """Render ``keys`` of ``pages`` (cached ones are skipped); stops at ``PRERENDER_S``
+        or when an append is waiting.  How many it rendered."""
+        end = time.monotonic() + PRERENDER_S
+        done = 0
+        for i, key in enumerate(keys):
+            if i % 32 == 31 and (self.wake.is_set() or self.stop.is_set()
+                                 or time.monotonic() > end):
+                break
+            if pages.cached(key) is None and pages.get(key) is not None:
+                done += 1
+        return done
+
+    def _on_published(self) -> None:
+        fired, self.published = self.published, asyncio.Event()
+        fired.set()
+
+    async def fresh(self, size: int, timeout: float = FRESH_S) -> bool:
+        """Wait until the pages show the log at ``size`` or more (after the server's own
+        write: the response that follows shows it); False after ``timeout``."""
+        end = time.monotonic() + timeout
+        while self.data.checkable.size < size:
+            self.wake.set()
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self.published.wait(), left)
+            except TimeoutError:
+                return False
+        return True
 
     def close(self) -> None:
         self.stop.set()
@@ -176,6 +226,7 @@ class Hub:
             if wait > 0:
                 await asyncio.sleep(wait)
             self.dirty.clear()
+            self.hot_before, self.hot = self.hot, set()
             self.nudge = self._nudge_json()
             fired, self.nudged = self.nudged, asyncio.Event()
             fired.set()
@@ -191,6 +242,12 @@ class Hub:
                 yield ": heartbeat\n\n"
                 continue
             yield f"event: log\ndata: {self.nudge}\n\n"
+
+
+def _player_first(key: str) -> tuple[int, int, str]:
+    """The shared pages first, then players by number."""
+    kind, _, arg = key.partition("/")
+    return (1, int(arg), "") if kind == "player" and arg.isdigit() else (0, 0, key)
 
 
 def worth_a_nudge(old: LiveData, new: LiveData) -> bool:
@@ -237,6 +294,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
             p = await run_in_threadpool(pages.get, key)
         if p is None:
             return missing(request, "There is no such page on this event's site.")
+        hub.hot.add(key)
         return respond(request, p)
 
     def missing(request: Request, what: str) -> Response:
@@ -345,6 +403,9 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return missing(request, "There is no such page on this event's site.")
+
+    if station is not None:                       # the server's own commits: fold now
+        station.on_commit = hub.wake.set
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

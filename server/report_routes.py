@@ -175,6 +175,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
                             credential=cred, number=number)
             ev = await asyncio.wrap_future(station.submit(
                 *station.report_commands(where[0], where[1], number, cred, given, sig)))
+            await hub.fresh(station.size)     # the next page shows it
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             f = form_for(state, *where, hub.pages.data.labels) if where else None
@@ -243,6 +244,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         try:
             await asyncio.wrap_future(station.submit(
                 lambda t, now: t.bind_device_key(cred, number, key, signer, now)))
+            await hub.fresh(station.size)     # the next page shows it
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             return page("report.html", 422, problem="Not recorded: " + refusal_words(err),
