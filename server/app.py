@@ -60,6 +60,7 @@ class Hub:
         self.reporting = reporting
         self.follower = Follower(location, tournament)
         self.memo = Memo()
+        self.follower.before_pairing = self.memo.keep_before_pairing
         self.env = environment()
         self.static = static_files()
         self.data: LiveData = build(self.follower.ledger, self.follower.state, self.memo)

@@ -135,6 +135,9 @@ class Follower:
             self.ledger.close()
             raise
         self.state: TournamentState = agg.state
+        #: called with the state just before an event that pairs a round is folded in,
+        #: and that event's seq (the hub keeps the standings the pairing was made from)
+        self.before_pairing: Callable[[TournamentState, int], None] | None = None
         self.pg = PgLeaves(location, events_table(self.ledger)) \
             if location.is_postgres else None
         self.broken = False
@@ -162,6 +165,8 @@ class Follower:
                 if ev.seq != self.state.size + 1:
                     raise LedgerCorrupt(f"{self.log}: event {ev.seq} follows "
                                         f"{self.state.size}")
+                if self.before_pairing is not None and _pairs(self.state, ev):
+                    self.before_pairing(self.state, ev.seq)
                 apply_event(self.state, ev)
         except (StorageError, LedgerCorrupt):
             raise
@@ -173,6 +178,15 @@ class Follower:
         if self.pg is not None:
             self.pg.close()
         self.ledger.close()
+
+
+def _pairs(state: TournamentState, ev: Any) -> bool:
+    """Whether ``ev`` pairs a round, as the format says (``paired_round``: from the body)."""
+    from ledger.core.plugin import plugin_for
+
+    plugin = plugin_for(state.format.id if state.format else None) \
+        if state.fmt is not None else None
+    return plugin is not None and plugin.paired_round(state, ev.body) is not None
 
 
 class PgListener:
