@@ -153,8 +153,14 @@ class Phone:
             self.writer.close()
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def run_stampede(port: int, players: int, post: object, fresh_size: int,
-                       label: str) -> dict[str, float]:
+                       label: str, pid: int) -> dict[str, float]:
     phones = [Phone(n) for n in range(1, players + 1)]
     sem = asyncio.Semaphore(64)
 
@@ -171,9 +177,11 @@ async def run_stampede(port: int, players: int, post: object, fresh_size: int,
              for p in phones]
     await asyncio.sleep(0.2)
     t_post = time.monotonic()
+    cpu0 = cpu_s(pid)
     await asyncio.to_thread(post)  # type: ignore[arg-type]
     t_committed = time.monotonic()
-    await asyncio.wait(tasks, timeout=120)
+    await asyncio.wait(tasks, timeout=300)
+    cpu = cpu_s(pid) - cpu0
     for p in phones:
         p.close()
     ok = [p for p in phones if p.fresh]
@@ -199,7 +207,9 @@ async def run_stampede(port: int, players: int, post: object, fresh_size: int,
           f"p50_s={out['p50_s']:.2f} p99_s={out['p99_s']:.2f} max_s={out['max_s']:.2f} "
           f"nudge_s={out['nudge_first_s']:.2f}..{out['nudge_last_s']:.2f} "
           f"last_page_after_post_s={out['last_page_s']:.2f} pages_per_s={out['pages_per_s']:.0f}"
-          f" post_s={out['post_s']:.2f} goal_p99_s=1" + (f" error_kinds={kinds}" if kinds else ""),
+          f" post_s={out['post_s']:.2f} server_cpu_s={cpu:.1f} "
+          f"loadavg={os.getloadavg()[0]:.1f} goal_p99_s=1"
+          + (f" error_kinds={kinds}" if kinds else ""),
           flush=True)
     return out
 
@@ -271,7 +281,8 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", type=int, default=7551)
-    ap.add_argument("--tree", type=Path, default=ROOT)
+    ap.add_argument("--tree", type=Path, action="append",
+                    help="serve with this checkout's code (repeat for a before/after run)")
     ap.add_argument("--bare", help=argparse.SUPPRESS)        # internal: serve the ceiling
     ap.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--skip-bare", action="store_true")
@@ -296,23 +307,39 @@ def main() -> None:
           flush=True)
     port = 19000 + os.getpid() % 900
     tourney = shutil.which("tourney") or str(Path(sys.executable).with_name("tourney"))
-    env = {**os.environ, "PYTHONPATH": str(args.tree.resolve())}
-    proc = subprocess.Popen([tourney, "--ledger", str(db), "serve", "--host", HOST, "--port",
-                             str(port)], env=env, stdout=subprocess.DEVNULL)
-    try:
-        wait_up(port, proc)
-        from ledger.storage.location import Location
-        from ledger.storage.store import Ledger
-        with Ledger(Location(str(db)), readonly=True) as led:
-            size = led.load("bench").state.size
-        asyncio.run(run_stampede(port, args.players, lambda: post_round(db, signer), size + 1,
-                                 f"tourney tree={args.tree.name}"))
-        import httpx
-        page = httpx.get(f"http://{HOST}:{port}/p/1").content
-    finally:
-        stop(proc)
-    if args.skip_bare:
+    page = b""
+    import httpx
+
+    from ledger.storage.location import Location
+    from ledger.storage.store import Ledger
+    for tree in args.tree or [ROOT]:
+        run = work / tree.name
+        run.mkdir()
+        import sqlite3
+        with sqlite3.connect(db) as c:                   # each tree its own copy
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        shutil.copy(db, run / db.name)
+        rdb = run / "tournament.db"
+        env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+        proc = subprocess.Popen([tourney, "--ledger", str(rdb), "serve", "--host", HOST,
+                                 "--port", str(port)], env=env, stdout=subprocess.DEVNULL)
+        try:
+            wait_up(port, proc)
+            with Ledger(Location(str(rdb)), readonly=True) as led:
+                size = led.load("bench").state.size
+            asyncio.run(run_stampede(port, args.players,
+                                     lambda rdb=rdb: post_round(rdb, signer),  # type: ignore[misc]
+                                     size + 1, f"tourney tree={tree.resolve()}", proc.pid))
+            try:
+                page = page or httpx.get(f"http://{HOST}:{port}/p/1", timeout=120).content
+            except httpx.HTTPError:
+                pass
+        finally:
+            stop(proc)
+        port += 1
+    if args.skip_bare or not page:
         return
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     (work / "page.html").write_bytes(page)
     bport = port + 1
     bare = subprocess.Popen([sys.executable, __file__, "--bare", str(work / "page.html"),
@@ -323,7 +350,7 @@ def main() -> None:
 
         asyncio.run(run_stampede(bport, args.players,
                                  lambda: httpx.get(f"http://{HOST}:{bport}/go"), 0,
-                                 "bare-starlette"))
+                                 "bare-starlette", bare.pid))
     finally:
         stop(bare)
         shutil.rmtree(work, ignore_errors=True)
