@@ -26,6 +26,7 @@ import httpx
 import pytest
 
 from bench.bench_cli import make_event
+from ledger.formats.match.model import Outcome
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from server.follow import sqlite_watch
@@ -174,3 +175,73 @@ def test_every_append_of_another_process_is_seen_within_2_s(tmp_path: Path) -> N
         if first is None or first - t > 2.0:
             late.append((seq, kind, None if first is None else round(first - t, 2)))
     assert not late, f"appends not seen within 2 s (seq, kind, seconds): {late}"
+
+
+def _post_round(db: Path, signer: object) -> None:
+    with Ledger(Location(str(db))) as led:
+        led.write("bench", lambda t, now: t.pair_round(  # type: ignore[attr-defined]
+            signer, now, material="fresh R2", source="test"))
+
+
+def test_a_posted_round_is_built_from_the_kept_rounds_as_the_whole(tmp_path: Path) -> None:
+    """The build after a posting reads only the new round and the one before, and takes
+    the standings it was paired from from the fold: the same data as a whole build."""
+    from server.app import Hub
+    from server.view import Memo, build
+
+    db, _key, signer = make_event(tmp_path, 64, 1)      # round 2 paired
+    with Ledger(Location(str(db))) as led:               # round 2 played
+        def finish(t: object, now: str) -> None:
+            st = t.state  # type: ignore[attr-defined]
+            for tab in list(st.fmt.rounds[-1].tables):
+                if tab.result is None:
+                    t.record_result(signer, now, round_no=st.fmt.rounds[-1].number,  # type: ignore[attr-defined]
+                                    table=tab.table, outcome=Outcome.WIN,
+                                    winner=tab.players[0])
+        led.write("bench", finish)
+    hub = Hub(Location(str(db)), None)
+    try:
+        _post_round(db, signer)
+        hub.refresh()
+        quick = hub.data
+        assert quick.partial and len(quick.rounds) == 3 and hub.memo.folded
+        whole = build(hub.follower.ledger, hub.follower.state, Memo())
+        assert quick.rounds == whole.rounds and quick.round_apps == whole.round_apps
+        assert quick.standings == whole.standings and quick.standing_of == whole.standing_of
+    finally:
+        hub.close()
+
+
+def test_phones_pages_are_rendered_before_the_nudge(tmp_path: Path) -> None:
+    """After a posting, the nudge goes out only once the pages phones had open are
+    rendered: their requests are then served from memory."""
+    import asyncio
+
+    db, _key, signer = make_event(tmp_path, 16, 0)
+    with running(db) as (base, hub):
+        for n in (3, 7):
+            assert httpx.get(f"{base}/p/{n}").status_code == 200
+
+        async def nudged() -> bool:
+            r, w = await asyncio.open_connection("127.0.0.1", int(base.rsplit(":", 1)[1]))
+            w.write(b"GET /live HTTP/1.1\r\nHost: x\r\n\r\n")
+            await r.readuntil(b"data: ")
+            await r.readuntil(b"\n\n")                  # where the stream starts
+            await asyncio.to_thread(_post_round_1, db, signer)
+            await asyncio.wait_for(r.readuntil(b"data: "), 20)
+            rendered = all(hub.pages.cached(f"player/{n}") is not None for n in (3, 7))
+            w.close()
+            return rendered
+
+        assert asyncio.run(nudged()), "the nudge went out before the phones' pages were rendered"
+
+
+def _post_round_1(db: Path, signer: object) -> None:
+    """Round 1's first result (a change every phone's page shows: the log size)."""
+    with Ledger(Location(str(db))) as led:
+        def act(t: object, now: str) -> object:
+            st = t.state  # type: ignore[attr-defined]
+            tab = st.fmt.rounds[-1].tables[0]
+            return t.record_result(signer, now, round_no=1, table=tab.table,  # type: ignore[attr-defined]
+                                   outcome=Outcome.WIN, winner=tab.players[0])
+        led.write("bench", act)
