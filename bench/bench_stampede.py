@@ -136,7 +136,8 @@ class Phone:
                 if d.get("v") != self.v:
                     break
             self.nudged_at = time.monotonic()
-            await asyncio.sleep(0.2 + rng.random() * 1.3)  # live.js: soon()
+            spread = float(d.get("spread") or 1300) / 1000   # type: ignore[arg-type]
+            await asyncio.sleep(0.2 + rng.random() * spread)  # live.js: soon()
             self.sent_at = time.monotonic()
             self.status, hdrs, _body = await http_get(
                 f"/p/{self.n}", port, {"If-None-Match": self.etag, "Accept-Encoding": "gzip"})
@@ -215,17 +216,20 @@ async def run_stampede(port: int, players: int, post: object, fresh_size: int,
 
 
 # -- the bare ceiling ------------------------------------------------------------------
-def bare_app(body_file: str) -> object:
+def bare_app(body_file: str, spread: bool) -> object:
     """Starlette: ``/p/N`` constant bytes (gzip when asked, ETag, 304), ``/live`` one
-    nudge after ``/go``."""
+    nudge after ``/go`` (with ``spread``: the window ``tourney serve`` gives phones for
+    this many streams, ``server.app.spread_ms``)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response, StreamingResponse
     from starlette.routing import Route
 
+    from server.app import spread_ms
+
     body = Path(body_file).read_bytes()
     gz = gzip.compress(body, 6, mtime=0)
-    state = {"v": "1", "event": asyncio.Event()}
+    state: dict[str, object] = {"v": "1", "event": asyncio.Event(), "streams": 0}
 
     async def page(request: Request) -> Response:
         tag = f'"{state["v"]}"'
@@ -238,10 +242,12 @@ def bare_app(body_file: str) -> object:
 
     async def live(request: Request) -> StreamingResponse:
         async def stream() -> object:
+            state["streams"] = int(state["streams"]) + 1  # type: ignore[call-overload]
             yield f'event: log\ndata: {{"v":"{state["v"]}"}}\n\n'
             ev = state["event"]
             await ev.wait()  # type: ignore[attr-defined]
-            yield f'event: log\ndata: {{"v":"{state["v"]}"}}\n\n'
+            ms = spread_ms(int(state["streams"])) if spread else 1300  # type: ignore[call-overload]
+            yield f'event: log\ndata: {{"v":"{state["v"]}","spread":{ms}}}\n\n'
             await asyncio.sleep(3600)
         return StreamingResponse(stream(), media_type="text/event-stream")  # type: ignore[arg-type]
 
@@ -284,12 +290,13 @@ def main() -> None:
     ap.add_argument("--tree", type=Path, action="append",
                     help="serve with this checkout's code (repeat for a before/after run)")
     ap.add_argument("--bare", help=argparse.SUPPRESS)        # internal: serve the ceiling
+    ap.add_argument("--spread", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--skip-bare", action="store_true")
     args = ap.parse_args()
     if args.bare:
         import uvicorn
-        uvicorn.run(bare_app(args.bare), host=HOST, port=args.port,  # type: ignore[arg-type]
+        uvicorn.run(bare_app(args.bare, args.spread), host=HOST, port=args.port,  # type: ignore[arg-type]
                     log_level="warning", access_log=False)
         return
     try:
@@ -341,18 +348,21 @@ def main() -> None:
         return
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     (work / "page.html").write_bytes(page)
-    bport = port + 1
-    bare = subprocess.Popen([sys.executable, __file__, "--bare", str(work / "page.html"),
-                             "--port", str(bport)], env=env)
     try:
-        wait_up(bport, bare)
-        import httpx
-
-        asyncio.run(run_stampede(bport, args.players,
-                                 lambda: httpx.get(f"http://{HOST}:{bport}/go"), 0,
-                                 "bare-starlette", bare.pid))
+        for spread in (False, True):
+            port += 1
+            bare = subprocess.Popen([sys.executable, __file__, "--bare", str(work / "page.html"),
+                                     "--port", str(port), *(["--spread"] if spread else [])],
+                                    env=env)
+            try:
+                wait_up(port, bare)
+                asyncio.run(run_stampede(port, args.players,
+                                         lambda p=port: httpx.get(f"http://{HOST}:{p}/go"), 0,
+                                         f"bare-starlette spread={'server' if spread else '1.3s'}",
+                                         bare.pid))
+            finally:
+                stop(bare)
     finally:
-        stop(bare)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -42,6 +42,9 @@ QUIET_S = 2.0         # after a partial build: the whole is built again once the
 #                       this long without an append (earlier rounds' corrections show)
 PRERENDER = ("home", "pairings", "standings")
 PRERENDER_S = 5.0     # at most this long rendering the phones' pages ahead of a nudge
+SPREAD_MS = 1300      # phones refetch within 200 ms + this window after a nudge …
+PAGES_PER_S = 3000    # … widened so that the phones' refetches arrive at most this fast
+#                       (pages from memory, one process: docs/LIVE.md, the stampede)
 FRESH_S = 5.0         # a response after the server's own write waits at most this long
 #                       for the follower to have folded it
 SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -70,6 +73,7 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.nudged = asyncio.Event()
         self.dirty: asyncio.Event | None = None
+        self.streams = 0                         # open ``/live`` streams
         self.nudge = self._nudge_json()
         self.built_at = time.monotonic()
         self.listener: PgListener | None = None
@@ -214,7 +218,8 @@ class Hub:
     def _nudge_json(self) -> str:
         cp = self.data.checkable
         return json.dumps({"size": cp.size, "root": cp.root, "live": self.data.live,
-                           "v": etag_of(self.data)}, separators=(",", ":"))
+                           "v": etag_of(self.data), "spread": spread_ms(self.streams)},
+                          separators=(",", ":"))
 
     async def broadcast(self) -> None:
         """Wake every stream at most once per ``COALESCE_S``; the last change is always
@@ -234,15 +239,26 @@ class Hub:
             last = time.monotonic()
 
     async def stream(self) -> AsyncIterator[str]:
-        yield f"retry: 3000\nevent: log\ndata: {self.nudge}\n\n"
-        while True:
-            ev = self.nudged
-            try:
-                await asyncio.wait_for(ev.wait(), HEARTBEAT_S)
-            except TimeoutError:
-                yield ": heartbeat\n\n"
-                continue
-            yield f"event: log\ndata: {self.nudge}\n\n"
+        self.streams += 1
+        try:
+            yield f"retry: 3000\nevent: log\ndata: {self.nudge}\n\n"
+            while True:
+                ev = self.nudged
+                try:
+                    await asyncio.wait_for(ev.wait(), HEARTBEAT_S)
+                except TimeoutError:
+                    yield ": heartbeat\n\n"
+                    continue
+                yield f"event: log\ndata: {self.nudge}\n\n"
+        finally:
+            self.streams -= 1
+
+
+def spread_ms(streams: int) -> int:
+    """The window within which the phones of ``streams`` open streams refetch after a
+    nudge (``live.js``: 200 ms + a random part of it): 1.3 s, widened for a field whose
+    refetches would otherwise arrive faster than ``PAGES_PER_S``."""
+    return max(SPREAD_MS, streams * 1000 // PAGES_PER_S)
 
 
 def _player_first(key: str) -> tuple[int, int, str]:
