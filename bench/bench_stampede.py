@@ -19,6 +19,7 @@ real player page of this event and its gzip) and whose ``/live`` nudges once whe
 the same phones, the same stampede.
 
     python bench/bench_stampede.py [--players 7551] [--tree DIR]
+    PYTHONPATH=DIR python bench/bench_stampede.py --cpu     # the follower's CPU seconds
 
 ``--tree DIR`` serves with another checkout's code (``PYTHONPATH=DIR``), for a
 before/after run.  Prints ``BENCH stampede-<server> …`` lines.
@@ -215,6 +216,41 @@ async def run_stampede(port: int, players: int, post: object, fresh_size: int,
     return out
 
 
+def follower_cpu(players: int) -> None:
+    """CPU seconds of the follower's thread (``time.thread_time``: what other jobs on the
+    machine do not change) from a posting until every player's page is in memory: the
+    fold, the build and the rendering ahead of the nudge (``Hub.refresh``), then whatever
+    is left for the phones' requests to render."""
+    import ledger.formats.registry  # noqa: F401
+    from ledger.storage.location import Location
+    from server.app import Hub
+
+    work = Path(tempfile.mkdtemp(prefix="bench-stampede-cpu-"))
+    try:
+        db, signer = make_posted_event(work, players)
+        hub = Hub(Location(str(db)), None)
+        for n in range(1, players + 1):               # every phone has its page open
+            hub.pages.get(f"player/{n}")
+            getattr(hub, "hot", set()).add(f"player/{n}")
+        hub.loop, hub.dirty = asyncio.new_event_loop(), asyncio.Event()
+        post_round(db, signer)
+        t0 = time.thread_time()
+        hub.refresh()
+        t1 = time.thread_time()
+        ahead = sum(hub.pages.cached(f"player/{n}") is not None
+                    for n in range(1, players + 1))
+        t2 = time.thread_time()
+        for n in range(1, players + 1):
+            hub.pages.get(f"player/{n}")
+        t3 = time.thread_time()
+        print(f"BENCH stampede-follower-cpu players={players} refresh_cpu_s={t1 - t0:.2f} "
+              f"rendered_ahead={ahead} left_for_requests_cpu_s={t3 - t2:.2f} "
+              f"total_cpu_s={t1 - t0 + t3 - t2:.2f}", flush=True)
+        hub.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 # -- the bare ceiling ------------------------------------------------------------------
 def bare_app(body_file: str, spread: bool) -> object:
     """Starlette: ``/p/N`` constant bytes (gzip when asked, ETag, 304), ``/live`` one
@@ -293,11 +329,17 @@ def main() -> None:
     ap.add_argument("--spread", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--skip-bare", action="store_true")
+    ap.add_argument("--cpu", action="store_true",
+                    help="only the follower's CPU seconds per posting (in this process; "
+                         "PYTHONPATH picks the tree)")
     args = ap.parse_args()
     if args.bare:
         import uvicorn
         uvicorn.run(bare_app(args.bare, args.spread), host=HOST, port=args.port,  # type: ignore[arg-type]
                     log_level="warning", access_log=False)
+        return
+    if args.cpu:
+        follower_cpu(args.players)
         return
     try:
         import uvloop

@@ -41,7 +41,8 @@ RETRY_S = 5.0         # while the ledger cannot be read: try again this often
 QUIET_S = 2.0         # after a partial build: the whole is built again once the log is
 #                       this long without an append (earlier rounds' corrections show)
 PRERENDER = ("home", "pairings", "standings")
-PRERENDER_S = 5.0     # at most this long rendering the phones' pages ahead of a nudge
+PRERENDER_S = 30.0    # at most this long rendering the phones' pages ahead of a nudge (a safety
+#                       bound: the phones would render them on demand anyway)
 SPREAD_MS = 1300      # phones refetch within 200 ms + this window after a nudge …
 PAGES_PER_S = 3000    # … widened so that the phones' refetches arrive at most this fast
 #                       (pages from memory, one process: docs/LIVE.md, the stampede)
