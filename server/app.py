@@ -181,9 +181,8 @@ class Hub:
         or when an append is waiting.  How many it rendered."""
         end = time.monotonic() + PRERENDER_S
         done = 0
-        for i, key in enumerate(keys):
-            if i % 32 == 31 and (self.wake.is_set() or self.stop.is_set()
-                                 or time.monotonic() > end):
+        for key in keys:                         # an append waiting is folded first
+            if self.wake.is_set() or self.stop.is_set() or time.monotonic() > end:
                 break
             if pages.cached(key) is None and pages.get(key) is not None:
                 done += 1
