@@ -181,9 +181,14 @@ class Hub:
         or when an append is waiting.  How many it rendered."""
         end = time.monotonic() + PRERENDER_S
         done = 0
+        checked = 0.0
         for key in keys:                         # an append waiting is folded first
-            if self.wake.is_set() or self.stop.is_set() or time.monotonic() > end:
+            if self.stop.is_set() or time.monotonic() > end:
                 break
+            if self.wake.is_set() and time.monotonic() - checked > 0.02:
+                checked = time.monotonic()       # a wake may be a checkpoint's or a
+                if self.follower.grew():         # second look at the same commit
+                    break
             if pages.cached(key) is None and pages.get(key) is not None:
                 done += 1
         return done

@@ -174,6 +174,16 @@ class Follower:
             raise StorageError(f"cannot read {self.log}: {exc}") from None
         return self.state.size - before
 
+    def grew(self) -> bool:
+        """Whether an event follows the folded state (a wake may be a checkpoint's or a
+        second signal of a commit already folded); True when it cannot tell."""
+        if self.pg is not None:
+            return True                          # LISTEN wakes only for appends
+        try:
+            return self.ledger.raw_leaf(self.log, self.state.size + 1) is not None
+        except Exception:  # noqa: BLE001 - the fold will say what is wrong
+            return True
+
     def close(self) -> None:
         if self.pg is not None:
             self.pg.close()
