@@ -39,7 +39,8 @@ COALESCE_S = 1.5      # at most one nudge per this many seconds, the last one al
 HEARTBEAT_S = 15.0    # a comment line on an idle stream (keeps proxies and phones awake)
 RETRY_S = 5.0         # while the ledger cannot be read: try again this often
 QUIET_S = 2.0         # after a partial build: the whole is built again once the log is
-#                       this long without an append (earlier rounds' corrections show)
+#                       this long without an append (earlier rounds' corrections show),
+#                       plus the phones' refetch window (``Hub.quiet_s``)
 PRERENDER = ("home", "pairings", "standings")
 PRERENDER_S = 30.0    # at most this long rendering the phones' pages ahead of a nudge (a safety
 #                       bound: the phones would render them on demand anyway)
@@ -115,8 +116,8 @@ class Hub:
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            timeout = RETRY_S if not self.data.live else QUIET_S if self.data.partial \
-                else RESYNC_S
+            timeout = RETRY_S if not self.data.live else self.quiet_s() \
+                if self.data.partial else RESYNC_S
             woken = self.wake.wait(timeout=timeout)
             self.wake.clear()
             if self.stop.is_set():
@@ -125,6 +126,12 @@ class Hub:
                 self.refresh()                   # an append, a retry, or the resync
             else:
                 self.settle()
+
+    def quiet_s(self) -> float:
+        """How long the log stays quiet before a partial build is made whole: past the
+        phones' refetches after the nudge (coalescing and their window), so that the
+        whole build does not compete with serving them."""
+        return QUIET_S + COALESCE_S + spread_ms(self.streams) / 1000
 
     def refresh(self) -> None:
         """Fold what was appended and, if anything changed, publish new pages (only the
