@@ -1,10 +1,13 @@
 """The ASGI application of ``tourney serve`` (issue 18): Starlette over one followed ledger.
 
 Owns: ``Hub`` (the follower's thread: it folds each append, builds the pages' data once
-and swaps in a new ``PageSet``; it keeps serving the last pages with a "not live" notice
-while the ledger cannot be read, and recovers when it can), the Server-Sent Events nudge
+and swaps in a new ``PageSet``, renders the pages phones will ask for again before it
+nudges them, lets a response after the server's own write wait for its fold
+(``Hub.fresh``); it keeps serving the last pages with a "not live" notice while the
+ledger cannot be read, and recovers when it can), the Server-Sent Events nudge
 (content-free "the log is now size n, root r", coalesced to one per ``COALESCE_S`` with a
-trailing send, and a heartbeat comment every ``HEARTBEAT_S``), and ``create_app`` (the
+trailing send, the phones' refetch window ``spread_ms``, and a heartbeat comment every
+``HEARTBEAT_S``), and ``create_app`` (the
 routes: pages with ETag / 304 / gzip, ``/find``, ``/p/N``, ``/round/N``,
 ``/proof/N.json``, ``/qr``, ``/live``, ``/health``, a player's card ``/c/TOKEN`` and
 ``/me`` (``server.cards``); a helpful 404 page, never a trace).
