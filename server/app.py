@@ -141,6 +141,8 @@ class Hub:
         newest round read again: ``server.view.build``)."""
         try:
             grew = self.follower.catch_up()
+            if grew and self.loop is not None:   # a response waiting for its own write
+                self.loop.call_soon_threadsafe(self._on_published)
             if self.follower.broken:
                 self.follower.reopen()
             data = build(self.follower.ledger, self.follower.state, self.memo,
@@ -176,8 +178,6 @@ class Hub:
         pages = PageSet(data, self.env, url=self.url, reporting=self.reporting)
         old, self.data, self.pages = self.data, data, pages
         self.built_at = time.monotonic()
-        if self.loop is not None:                # a response waiting for its own write
-            self.loop.call_soon_threadsafe(self._on_published)
         nudge = self.loop is not None and self.dirty is not None and worth_a_nudge(old, data)
         keys = list(PRERENDER)
         if nudge:
@@ -208,10 +208,12 @@ class Hub:
         fired.set()
 
     async def fresh(self, size: int, timeout: float = FRESH_S) -> bool:
-        """Wait until the pages show the log at ``size`` or more (after the server's own
-        write: the response that follows shows it); False after ``timeout``."""
+        """Wait until the follower has folded the log up to ``size`` (after the server's
+        own write: the report form, the staff page — read from the folded state — show it;
+        the public pages follow with the build, a fraction of a second later); False after
+        ``timeout``."""
         end = time.monotonic() + timeout
-        while self.data.checkable.size < size:
+        while self.follower.state.size < size:
             self.wake.set()
             left = end - time.monotonic()
             if left <= 0:

@@ -175,7 +175,8 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
                             credential=cred, number=number)
             ev = await asyncio.wrap_future(station.submit(
                 *station.report_commands(where[0], where[1], number, cred, given, sig)))
-            await hub.fresh(station.size)     # the next page shows it
+            # no wait for the fold: the response that follows is the receipt, read from
+            # the ledger itself (the station's writer wakes the follower at once)
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             f = form_for(state, *where, hub.pages.data.labels) if where else None

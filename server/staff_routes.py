@@ -111,7 +111,7 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
             else:
                 raise UsageError("this decision is incomplete", hint="reload the staff page")
             events = await asyncio.wrap_future(fut)
-            await hub.fresh(station.size)     # the next page shows it
+            await hub.fresh(station.size)     # the staff page that follows shows it
         except (RuleError, UsageError) as err:
             return view(kid, "Not recorded: " + refusal_words(err), None,
                         fields.get("csrf", ""), 422)
@@ -150,7 +150,6 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
         try:
             events = await asyncio.wrap_future(station.submit(
                 lambda t, now: own_drop(t, signer, now, number, cid)))
-            await hub.fresh(station.size)     # the next page shows it
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             return page("drop.html", 422, fields.get("csrf"), number=number,

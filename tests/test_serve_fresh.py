@@ -30,7 +30,7 @@ from ledger.formats.match.model import Outcome
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from server.follow import sqlite_watch
-from tests.helpers.live import ROOT, running
+from tests.helpers.live import ROOT, running, wait_until
 
 
 class Steps:
@@ -105,23 +105,35 @@ def _size(resp: httpx.Response) -> int:
     return int(resp.headers["etag"].strip('"').split("-")[0])
 
 
-def test_the_page_after_a_report_shows_it(tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_staff_page_after_a_decision_shows_it(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The staff page after "accept" is built from a state that has folded the decision
+    (it offered "Confirm all" for a table already settled)."""
     from tests.test_cli_contract import CLOCK
     from tests.test_serve_reports import _phone, _post, reporting_event
+    from tests.test_serve_staff import _csrf, _staff_token
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)
-    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
+    staff = _staff_token(cli, tmp_path, "sk", "sk")
+    with running(cli.ledger, station_key=tmp_path / "station.pem",
+                 staff_keys=(tmp_path / "sk.pem",)) as (base, hub):
+        desk = httpx.Client(base_url=base)
+        assert desk.get(f"/c/{staff}").status_code == 303
         for t in doc["tables"]:  # type: ignore[attr-defined]
-            for me in t["players"]:
-                phone = _phone(base, tokens[me])
-                r = _post(phone, base, t["players"][0])
-                assert r.status_code == 303, r.text
-                seq = int(r.headers["location"].rsplit("/", 1)[1])
-                # no waiting: the very next page already counts the report
-                assert _size(phone.get(f"/p/{me}")) >= seq
-                assert hub.data.checkable.size >= seq
+            a, b = t["players"]
+            for me in (a, b):                                 # both agree: a won
+                r = _post(_phone(base, tokens[me]), base, a)
+                assert r.status_code == 303
+            seq = int(r.headers["location"].rsplit("/", 1)[1])
+            wait_until(lambda seq=seq: hub.follower.state.size >= seq, 10)
+            r = desk.post("/staff/accept", data={"csrf": _csrf(desk.get("/staff").text),
+                                                 "round": "1", "table": str(t["table"])},
+                          headers={"Origin": base})
+            assert r.status_code == 303, r.text
+            done = int(r.headers["location"].rsplit("=", 1)[1])
+            # no waiting: the staff page that follows is built from the decision
+            assert hub.follower.state.size >= done
 
 
 def test_every_append_of_another_process_is_seen_within_2_s(tmp_path: Path) -> None:
