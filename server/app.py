@@ -438,9 +438,6 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     async def not_found(request: Request, exc: Exception) -> Response:
         return missing(request, "There is no such page on this event's site.")
 
-    if station is not None:                       # the server's own commits: fold now
-        station.on_commit = hub.wake.set
-
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start(asyncio.get_running_loop())
