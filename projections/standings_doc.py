@@ -45,11 +45,14 @@ def state_before(led: RawLeaves, log: str, seq: int) -> TournamentState:
 
 def settled_view(led: RawLeaves, log: str, state: TournamentState, *,
                  cache: dict[int, StandingsView] | None = None,
-                 current: StandingsView | None = None) -> StandingsView:
+                 current: StandingsView | None = None,
+                 folded: dict[int, StandingsView] | None = None) -> StandingsView:
     """The standings as of the last completed round: while a round (a Game) is in progress
     the view is the one its pairing was made from, and says so (defect 5).  ``cache``
     keeps that view by the pairing's seq (the live server: once per round, not once per
-    append); ``current``: the state's own view when the caller has it."""
+    append); ``current``: the state's own view when the caller has it; ``folded``: views
+    of the state just before event seq, by seq, from a caller that folds the log event by
+    event (the live server's follower) — ``state_before`` is then not folded again."""
     view = standings_view(state) if current is None else current
     open_round = view.open_round
     if open_round is None:
@@ -57,7 +60,8 @@ def settled_view(led: RawLeaves, log: str, state: TournamentState, *,
     kept = None if cache is None else cache.get(open_round.paired_seq)
     if kept is not None:
         return kept
-    before = standings_view(state_before(led, log, open_round.paired_seq))
+    before = (folded or {}).get(open_round.paired_seq) or \
+        standings_view(state_before(led, log, open_round.paired_seq))
     settled = _as_of(before, open_round)
     if cache is not None:
         cache[open_round.paired_seq] = settled

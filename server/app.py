@@ -1,10 +1,13 @@
 """The ASGI application of ``tourney serve`` (issue 18): Starlette over one followed ledger.
 
 Owns: ``Hub`` (the follower's thread: it folds each append, builds the pages' data once
-and swaps in a new ``PageSet``; it keeps serving the last pages with a "not live" notice
-while the ledger cannot be read, and recovers when it can), the Server-Sent Events nudge
+and swaps in a new ``PageSet``, renders the pages phones will ask for again before it
+nudges them, lets a response after the server's own write wait for its fold
+(``Hub.fresh``); it keeps serving the last pages with a "not live" notice while the
+ledger cannot be read, and recovers when it can), the Server-Sent Events nudge
 (content-free "the log is now size n, root r", coalesced to one per ``COALESCE_S`` with a
-trailing send, and a heartbeat comment every ``HEARTBEAT_S``), and ``create_app`` (the
+trailing send, the phones' refetch window ``spread_ms``, and a heartbeat comment every
+``HEARTBEAT_S``), and ``create_app`` (the
 routes: pages with ETag / 304 / gzip, ``/find``, ``/p/N``, ``/round/N``,
 ``/proof/N.json``, ``/qr``, ``/live`` (bounded: ``server.limits``), ``/health``, a
 player's card ``/c/TOKEN`` and ``/me`` (``server.cards``); a helpful 404 page and every
@@ -32,7 +35,7 @@ from ledger.errors import StorageError, TourneyError
 from ledger.storage.location import Location
 from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
 from server.errors import handlers, whole
-from server.follow import Follower, PgListener, sqlite_watch
+from server.follow import RESYNC_S, Follower, PgListener, sqlite_watch
 from server.limits import Gate, LiveStreams
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.station import Station
@@ -42,8 +45,16 @@ COALESCE_S = 1.5      # at most one nudge per this many seconds, the last one al
 HEARTBEAT_S = 15.0    # a comment line on an idle stream (keeps proxies and phones awake)
 RETRY_S = 5.0         # while the ledger cannot be read: try again this often
 QUIET_S = 2.0         # after a partial build: the whole is built again once the log is
-#                       this long without an append (earlier rounds' corrections show)
+#                       this long without an append (earlier rounds' corrections show),
+#                       plus the phones' refetch window (``Hub.quiet_s``)
 PRERENDER = ("home", "pairings", "standings")
+PRERENDER_S = 30.0    # at most this long rendering the phones' pages ahead of a nudge (a safety
+#                       bound: the phones would render them on demand anyway)
+SPREAD_MS = 1300      # phones refetch within 200 ms + this window after a nudge …
+PAGES_PER_S = 3000    # … widened so that the phones' refetches arrive at most this fast
+#                       (pages from memory, one process: docs/LIVE.md, the stampede)
+FRESH_S = 5.0         # a response after the server's own write waits at most this long
+#                       for the follower to have folded it
 SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                        "style-src 'self' 'unsafe-inline'; script-src 'self'; "
@@ -60,6 +71,7 @@ class Hub:
         self.reporting = reporting
         self.follower = Follower(location, tournament)
         self.memo = Memo()
+        self.follower.before_pairing = self.memo.keep_before_pairing
         self.env = environment()
         self.static = static_files()
         self.data: LiveData = build(self.follower.ledger, self.follower.state, self.memo)
@@ -69,17 +81,24 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.nudged = asyncio.Event()
         self.dirty: asyncio.Event | None = None
+        self.streams = 0                         # open ``/live`` streams
         self.nudge = self._nudge_json()
         self.built_at = time.monotonic()
         self.listener: PgListener | None = None
         self.proofs: dict[tuple[int, int], Page] = {}
         self.threads: list[threading.Thread] = []
+        self.published = asyncio.Event()
+        #: the pages asked for since the last nudge, and in the cycle before it: the
+        #: phones that will fetch their page again on the next nudge (rendered ahead)
+        self.hot: set[str] = set()
+        self.hot_before: set[str] = set()
 
     # -- the follower's thread ------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.nudged = asyncio.Event()
         self.dirty = asyncio.Event()
+        self.published = asyncio.Event()
         t = threading.Thread(target=self._run, name="follow", daemon=True)
         self.threads.append(t)
         if self.location.is_postgres:
@@ -103,22 +122,30 @@ class Hub:
 
     def _run(self) -> None:
         while not self.stop.is_set():
-            timeout = RETRY_S if not self.data.live else QUIET_S if self.data.partial \
-                else None
+            timeout = RETRY_S if not self.data.live else self.quiet_s() \
+                if self.data.partial else RESYNC_S
             woken = self.wake.wait(timeout=timeout)
             self.wake.clear()
             if self.stop.is_set():
                 return
-            if woken or not self.data.live:
-                self.refresh()
+            if woken or not self.data.live or not self.data.partial:
+                self.refresh()                   # an append, a retry, or the resync
             else:
                 self.settle()
+
+    def quiet_s(self) -> float:
+        """How long the log stays quiet before a partial build is made whole: past the
+        phones' refetches after the nudge (coalescing and their window), so that the
+        whole build does not compete with serving them."""
+        return QUIET_S + COALESCE_S + spread_ms(self.streams) / 1000
 
     def refresh(self) -> None:
         """Fold what was appended and, if anything changed, publish new pages (only the
         newest round read again: ``server.view.build``)."""
         try:
             grew = self.follower.catch_up()
+            if grew and self.loop is not None:   # a response waiting for its own write
+                self.loop.call_soon_threadsafe(self._on_published)
             if self.follower.broken:
                 self.follower.reopen()
             data = build(self.follower.ledger, self.follower.state, self.memo,
@@ -147,13 +174,58 @@ class Hub:
         self.publish(dataclasses.replace(full, rev=old.rev + 1))
 
     def publish(self, data: LiveData) -> None:
+        """Swap in the pages of ``data``; render the pages phones will ask for again
+        (``hot``) ahead of the nudge, so that the stampede after a posting is served from
+        memory; then nudge.  A waiting append cuts the rendering short (it is folded
+        first; phones then render what is left on demand)."""
         pages = PageSet(data, self.env, url=self.url, reporting=self.reporting)
         old, self.data, self.pages = self.data, data, pages
         self.built_at = time.monotonic()
-        if self.loop is not None and self.dirty is not None and worth_a_nudge(old, data):
+        nudge = self.loop is not None and self.dirty is not None and worth_a_nudge(old, data)
+        keys = list(PRERENDER)
+        if nudge:
+            keys += sorted(self.hot_before | self.hot, key=_player_first)
+        self.prerender(pages, keys)
+        if nudge and self.loop is not None and self.dirty is not None:
             self.loop.call_soon_threadsafe(self.dirty.set)
-        for key in PRERENDER:                    # after the swap: a phone need not wait
-            pages.get(key)
+
+    def prerender(self, pages: PageSet, keys: list[str]) -> int:
+        """Render ``keys`` of ``pages`` (cached ones are skipped); stops at ``PRERENDER_S``
+        or when an append is waiting.  How many it rendered."""
+        end = time.monotonic() + PRERENDER_S
+        done = 0
+        checked = 0.0
+        for key in keys:                         # an append waiting is folded first
+            if self.stop.is_set() or time.monotonic() > end:
+                break
+            if self.wake.is_set() and time.monotonic() - checked > 0.02:
+                checked = time.monotonic()       # a wake may be a checkpoint's or a
+                if self.follower.grew():         # second look at the same commit
+                    break
+            if pages.cached(key) is None and pages.get(key) is not None:
+                done += 1
+        return done
+
+    def _on_published(self) -> None:
+        fired, self.published = self.published, asyncio.Event()
+        fired.set()
+
+    async def fresh(self, size: int, timeout: float = FRESH_S) -> bool:
+        """Wait until the follower has folded the log up to ``size`` (after the server's
+        own write: the report form, the staff page — read from the folded state — show it;
+        the public pages follow with the build, a fraction of a second later); False after
+        ``timeout``."""
+        end = time.monotonic() + timeout
+        while self.follower.state.size < size:
+            self.wake.set()
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self.published.wait(), left)
+            except TimeoutError:
+                return False
+        return True
 
     def close(self) -> None:
         self.stop.set()
@@ -166,7 +238,8 @@ class Hub:
     def _nudge_json(self) -> str:
         cp = self.data.checkable
         return json.dumps({"size": cp.size, "root": cp.root, "live": self.data.live,
-                           "v": etag_of(self.data)}, separators=(",", ":"))
+                           "v": etag_of(self.data), "spread": spread_ms(self.streams)},
+                          separators=(",", ":"))
 
     async def broadcast(self) -> None:
         """Wake every stream at most once per ``COALESCE_S``; the last change is always
@@ -179,21 +252,39 @@ class Hub:
             if wait > 0:
                 await asyncio.sleep(wait)
             self.dirty.clear()
+            self.hot_before, self.hot = self.hot, set()
             self.nudge = self._nudge_json()
             fired, self.nudged = self.nudged, asyncio.Event()
             fired.set()
             last = time.monotonic()
 
     async def stream(self) -> AsyncIterator[str]:
-        yield f"retry: 3000\nevent: log\ndata: {self.nudge}\n\n"
-        while True:
-            ev = self.nudged
-            try:
-                await asyncio.wait_for(ev.wait(), HEARTBEAT_S)
-            except TimeoutError:
-                yield ": heartbeat\n\n"
-                continue
-            yield f"event: log\ndata: {self.nudge}\n\n"
+        self.streams += 1
+        try:
+            yield f"retry: 3000\nevent: log\ndata: {self.nudge}\n\n"
+            while True:
+                ev = self.nudged
+                try:
+                    await asyncio.wait_for(ev.wait(), HEARTBEAT_S)
+                except TimeoutError:
+                    yield ": heartbeat\n\n"
+                    continue
+                yield f"event: log\ndata: {self.nudge}\n\n"
+        finally:
+            self.streams -= 1
+
+
+def spread_ms(streams: int) -> int:
+    """The window within which the phones of ``streams`` open streams refetch after a
+    nudge (``live.js``: 200 ms + a random part of it): 1.3 s, widened for a field whose
+    refetches would otherwise arrive faster than ``PAGES_PER_S``."""
+    return max(SPREAD_MS, streams * 1000 // PAGES_PER_S)
+
+
+def _player_first(key: str) -> tuple[int, int, str]:
+    """The shared pages first, then players by number."""
+    kind, _, arg = key.partition("/")
+    return (1, int(arg), "") if kind == "player" and arg.isdigit() else (0, 0, key)
 
 
 def worth_a_nudge(old: LiveData, new: LiveData) -> bool:
@@ -241,6 +332,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
             p = await run_in_threadpool(pages.get, key)
         if p is None:
             return missing(request, "There is no such page on this event's site.")
+        hub.hot.add(key)
         return respond(request, p)
 
     def missing(request: Request, what: str) -> Response:

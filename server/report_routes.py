@@ -182,6 +182,8 @@ def sign_page(page: Callable[..., Response], need: PhoneSignatureNeeded,
             if k not in ("device_sig", "device_use", "statement")}
     return page("sign.html", 200, fields=keep, statement=need.statement.decode("utf-8"),
                 use=need.use, credential=cred, action=action)
+
+
 async def shown_at(hub: Hub, seq: int, wait_s: float = 3.0) -> None:
     """Wait (briefly) until the pages show the log at a size that holds event ``seq``, so
     that a receipt's footer names a log that holds what it proves (issue 32 item 5)."""
@@ -380,6 +382,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         try:
             await asyncio.wrap_future(station.submit(
                 lambda t, now: t.bind_device_key(cred, number, key, signer, now)))
+            await hub.fresh(station.size)     # the next page shows it
         except (RuleError, UsageError) as err:
             station.refusals.fail(f"p{number}")
             return page("report.html", 422, problem="Not recorded: " + refusal_words(err),

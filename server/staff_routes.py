@@ -127,6 +127,7 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
             else:
                 raise UsageError("this decision is incomplete", hint="reload the staff page")
             events = await asyncio.wrap_future(fut)
+            await hub.fresh(station.size)     # the staff page that follows shows it
         except (RuleError, UsageError) as err:
             return view(kid, "Not recorded: " + refusal_why(err), None,
                         fields.get("csrf", ""), 422)

@@ -9,8 +9,10 @@ writer takes every job queued at that moment (at most ``BATCH``), decides them o
 aggregate it keeps in memory (``Ledger.session``: it catches up with what other writers —
 the desk, a second server — appended) and commits them in one transaction
 (``WriteSession.write_batch``).  A job is answered only after that commit: a receipt is
-never given for an event that could still be lost.  A refused command writes nothing and
-its refusal goes back to its request; the rest of the batch is not affected.
+never given for an event that could still be lost.  Each commit sets ``size``, which the
+response after a staff decision waits for (``Hub.fresh``): the staff page shows it.  A
+refused command writes nothing and its refusal goes back to its request; the rest of the
+batch is not affected.
 
 May import: ``ledger.*``, ``server.cards``, the standard library.
 """
@@ -62,6 +64,9 @@ class Station:
         #: refused reports and drops per player (a card cannot hammer the station)
         self.refusals = Throttle(REFUSALS)
         self._q: queue.Queue[Job | None] = queue.Queue()
+        #: the log size after the newest commit (a response after a staff decision waits
+        #: until the hub has folded it: ``Hub.fresh``)
+        self.size = 0
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
 
@@ -170,6 +175,7 @@ class Station:
             for job in jobs:
                 job.future.set_exception(err)
             return self._session(led)
+        self.size = session.state.size
         for job, k in zip(jobs, first):
             out = results[k]
             if isinstance(out, TourneyError):

@@ -49,6 +49,13 @@ class Memo:
     penalties_read_to: int = 0
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)   # ``_acts``
     acts_read_to: int = 0
+    #: the standings just before an event that paired a round, by its seq, kept by the
+    #: follower as it folds (``settled_view``'s ``folded``: no second fold of the log)
+    folded: dict[int, StandingsView] = field(default_factory=dict)
+
+    def keep_before_pairing(self, state: TournamentState, seq: int) -> None:
+        """``Follower.before_pairing``: the view of ``state`` (just before ``seq``)."""
+        self.folded = {seq: standings_view(state)}
 
 
 @dataclass(frozen=True)
@@ -147,8 +154,8 @@ def _settled(led: Any, state: TournamentState, memo: Memo,
             and kept.open_round.number == r.number:
         return kept, None
     view = standings_view(state)
-    return settled_view(led, state.log, state, cache=memo.before, current=view), \
-        view.champion
+    return settled_view(led, state.log, state, cache=memo.before, current=view,
+                        folded=memo.folded), view.champion
 
 
 def _clock(led: Any, state: TournamentState, number: int | None) -> Clock | None:
@@ -306,6 +313,31 @@ def _acts(led: Any, state: TournamentState, memo: Memo) -> dict[int, tuple[Act, 
             led.raw_leaves(state.log, after=memo.acts_read_to)))
         memo.acts_read_to = state.size
     return memo.acts
+def _kept_rounds(previous: LiveData | None, numbers: list[int],
+                 state: TournamentState) -> int:
+    """How many of ``previous``'s rounds are taken as they are: all but the newest while
+    the same rounds are posted; all but the newest two when one more round was posted
+    (the round before it is read again: its last results may have come with it)."""
+    if previous is None or not numbers or not isinstance(state.fmt, MatchState):
+        return 0
+    old = [r["round"] for r in previous.rounds]
+    if old == numbers:
+        return len(numbers) - 1
+    if len(numbers) >= 2 and old == numbers[:-1]:
+        return len(numbers) - 2
+    return 0
+
+
+def _fresh_docs(led: Any, state: TournamentState,
+                rounds: list[int]) -> list[dict[str, Any]] | None:
+    """The documents of ``rounds`` alone (None: one of them cannot be read alone)."""
+    out: list[dict[str, Any]] = []
+    for n in rounds:
+        d = _docs(led, state, n)
+        if len(d) != 1 or d[0]["round"] != n:
+            return None
+        out += d
+    return out
 
 
 def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
@@ -315,7 +347,8 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     With ``previous`` (the data of the log size before) and the same posted rounds, only
     the newest round is read again and the earlier ones are taken from ``previous``
     (``partial``): a result in round 5 of a 4,096-player event then costs one round, not
-    five.  The follower builds the whole again when the log goes quiet, and shows it
+    five; when one more round was posted, it and the round before it are read
+    (``_kept_rounds``).  The follower builds the whole again when the log goes quiet, and shows it
     (``rev``) only if an earlier round did change (a correction, a rename)."""
     from projections.site import public_view, round_view, standings_table
 
@@ -326,11 +359,12 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
     labels = {n: label_of(state, n) for n in state.players}
     held = public_pages.held_rounds(state)
     numbers = sorted(n for n in seqs if public_pages.round_posted(state, n))
-    reuse = previous is not None and bool(numbers) and isinstance(state.fmt, MatchState) \
-        and [r["round"] for r in previous.rounds] == numbers
-    docs = _docs(led, state, numbers[-1] if reuse else None)
-    if not reuse:
-        docs = [d for d in docs if public_pages.round_posted(state, d["round"])]
+    keep = _kept_rounds(previous, numbers, state)
+    docs = _fresh_docs(led, state, numbers[keep:]) if keep else None
+    if docs is None:
+        keep = 0
+        docs = [d for d in _docs(led, state, None)
+                if public_pages.round_posted(state, d["round"])]
     fresh = []
     for d in docs:
         v = round_view(state, d)
@@ -338,15 +372,11 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         v["pairing_note"] = d.get("pairing_note")
         v["paired_seq"] = seqs.get(d["round"])
         fresh.append(v)
-    if reuse and previous is not None:
-        views = [*previous.rounds[:-1], *fresh]
-        k = len(views) - 1
-        round_apps = [*previous.round_apps[:-1], _appearances(k, docs[0], fresh[0], labels,
-                                                               state)]
-    else:
-        views = fresh
-        round_apps = [_appearances(i, d, v, labels, state)
-                      for i, (d, v) in enumerate(zip(docs, views, strict=True))]
+    earlier = previous.rounds[:keep] if previous is not None else []
+    views = [*earlier, *fresh]
+    round_apps = [*(previous.round_apps[:keep] if previous is not None else []),
+                  *(_appearances(keep + i, d, v, labels, state)
+                    for i, (d, v) in enumerate(zip(docs, fresh, strict=True)))]
     kept = memo.tables.get(id(view))
     if kept is None:
         standing_of: dict[int, list[dict[str, Any]]] = {}
@@ -381,6 +411,6 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         champion=None if champ is None else (
             plugin.entrant_name(state, champ) if plugin is not None else None
         ) or labels.get(champ), live=live,
-        partial=reuse, acts=_acts(led, state, memo), names=state.pages.names,
+        partial=keep > 0, acts=_acts(led, state, memo), names=state.pages.names,
         over=progress is not None and progress.phase == "finished",
         disqualified=_disqualified(state))

@@ -88,7 +88,7 @@ def test_result_recorded_by_the_cli_updates_the_page_and_nudges(
         assert f"#{winner} wins" in fresh.text
         wait_until(lambda: len(nudges) >= 2, 4)           # coalesced, trailing send
         assert nudges[1]["size"] == hub.data.checkable.size > nudges[0]["size"]
-        assert set(nudges[1]) == {"size", "root", "live", "v"}  # content-free
+        assert set(nudges[1]) == {"size", "root", "live", "v", "spread"}  # content-free
 
 
 def test_find_by_name_or_number_lands_on_the_players_page(

@@ -78,7 +78,8 @@ def test_the_report_form_of_every_format_is_its_vocabulary_in_a_players_words(
         main = _main(page.text)
         vocab = plugin_for(fmt).result_vocabulary()  # type: ignore[union-attr]
         radios = re.findall(r'name="choice" value="(\d+)"', main)
-        assert radios and all(str(escape(vocab.entries[int(i)].player_label)) in main for i in radios)
+        assert radios and all(str(escape(vocab.entries[int(i)].player_label)) in main
+                              for i in radios)
         assert NOT_PLAYER_WORDS.search(main) is None, NOT_PLAYER_WORDS.search(main)
         assert "Ana A" in main or "Bo B" in main or "Cy C" in main or "Dee D" in main
         assert "seat" not in main.lower()          # a team field, not in an individual event

@@ -36,14 +36,16 @@
       .catch(function () {})
       .then(function () { busy = false; });
   }
-  function soon() { setTimeout(refetch, 200 + Math.random() * 1300); }
+  // the server widens the window for a large field (d.spread, ms): the refetches of
+  // thousands of phones then arrive no faster than it serves them from memory
+  function soon(spread) { setTimeout(refetch, 200 + Math.random() * (spread || 1300)); }
   function startPoll() { if (!poll) { poll = setInterval(refetch, 15000); } }
   function stopPoll() { if (poll) { clearInterval(poll); poll = null; } }
   if (window.EventSource) {
     var es = new EventSource("/live");
     es.addEventListener("log", function (e) {
       var d = JSON.parse(e.data);
-      if (d.v !== v) { soon(); }     // the log grew, or the server went (not) live
+      if (d.v !== v) { soon(d.spread); }   // the log grew, or the server went (not) live
     });
     es.onopen = stopPoll;
     es.onerror = startPoll;
