@@ -155,7 +155,7 @@ class Station:
             for job in jobs:
                 job.future.set_exception(err)
             return led.session(self.log)
-        for job, k in zip(jobs, first):
+        for job, k in zip(jobs, first, strict=True):
             out = results[k]
             if isinstance(out, TourneyError):
                 job.future.set_exception(out)

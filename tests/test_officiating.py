@@ -452,7 +452,7 @@ def test_tc06b_de_dq_during_round_3(tmp_path: Path, as_drop: bool, expected: str
         assert rnd is not None
         for tab in rnd.tables:
             w = tab.players[0] if k is None or k not in tab.players else k
-            led.write(LOG, lambda t, now, tab=tab, w=w: t.record_result(
+            led.write(LOG, lambda t, now, tab=tab, w=w, rnd=rnd: t.record_result(
                 SCOREKEEPER, now, round_no=rnd.number, table=tab.table,
                 outcome=Outcome.WIN, winner=w))
         if k is None:
@@ -512,7 +512,7 @@ def test_tc23_swiss_drop_drop_after_pairing_and_dq(tmp_path: Path) -> None:
                 continue
             a, b = tab.players
             w = a if force.get(a, True) and not force.get(b, False) else b
-            led.write(LOG, lambda t, now, tab=tab, w=w: t.record_result(
+            led.write(LOG, lambda t, now, tab=tab, w=w, rnd=rnd: t.record_result(
                 SCOREKEEPER, now, round_no=rnd.number, table=tab.table,
                 outcome=Outcome.WIN, winner=w))
 

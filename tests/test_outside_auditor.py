@@ -351,7 +351,7 @@ def build_ledger(path: Path) -> dict[str, Any]:
     judge = Signer.from_seed(b"\x02" * 32, "Judge Jo")
     with Ledger(Location(str(path)), create=True, clock=FixedClock()) as led:
         for log in ("T2026-001", "T2026-002"):
-            led.create(log, lambda now: Tournament.create(
+            led.create(log, lambda now, log=log: Tournament.create(
                 log=log, name=f"Open {log}", fmt=make_format("hotc-swiss-de", 4), signer=hj,
                 time=now))
             led.write(log, lambda t, now: t.add_official(
@@ -359,18 +359,18 @@ def build_ledger(path: Path) -> dict[str, Any]:
             led.write(log, lambda t, now: t.add_official(
                 PublicKey(judge.public_key_raw), Role.JUDGE, "Judge Jo", hj, now))
             for i in range(1, 9):
-                led.write(log, lambda t, now: t.register_player(
+                led.write(log, lambda t, now, i=i: t.register_player(
                     f"Player {i} Ünïcødé", sk, now))
             led.write(log, lambda t, now: t.revoke_official(judge.key_id, "left", hj, now))
             led.write(log, lambda t, now: t.record_seed(
                 material="example seed", source="atmospheric", reason="round 1", signer=hj,
                 time=now))
-            led.write(log, lambda t, now: t.make_draw(
+            led.write(log, lambda t, now, log=log: t.make_draw(
                 ctx=f"{log}/R1/pairing", items=list(range(8, 0, -1)), signer=hj, time=now))
             led.write(log, lambda t, now: t.record_seed(
                 material="second seed", source="atmospheric", reason="cut", signer=hj,
                 time=now))
-            led.write(log, lambda t, now: t.make_draw(
+            led.write(log, lambda t, now, log=log: t.make_draw(
                 ctx=f"{log}/cut", items=[5, 3, 7, 1], signer=hj, time=now))
             led.write(log, lambda t, now: t.close_registration(hj, now))
             add_verifiable_seeds(led, log, hj, path)

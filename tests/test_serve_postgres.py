@@ -140,7 +140,7 @@ def test_two_reporting_servers_never_record_one_table_twice(tmp_path: Path) -> N
             serve_process(tmp_path, cli.env, serve_args=station) as (b, _pb):
         phones = {}
         for t in doc["tables"]:
-            for base, n in zip((a, b), t["players"]):
+            for base, n in zip((a, b), t["players"], strict=True):
                 phone = httpx.Client(base_url=base, timeout=20)
                 assert phone.get(f"/c/{tokens[n]}").status_code == 303
                 page = phone.get("/report").text

@@ -401,7 +401,7 @@ def test_a_tag_double_elimination_to_one_undefeated_team() -> None:
             else:
                 winners = [a - 1, a]
             for k, w in enumerate(winners, start=1):
-                led.write("e", lambda t, now, tab=tab, k=k, w=w: t.record_result(
+                led.write("e", lambda t, now, tab=tab, k=k, w=w, rnd=rnd: t.record_result(
                     SK, now, round_no=rnd.number, table=tab.table, seat=k,
                     outcome=Outcome.WIN, winner=w))
     st = led.load("e").state

@@ -53,7 +53,7 @@ def _open(path: Path, fmt: str, players: int, **params: object) -> Location:
         led.write(LOG, lambda t, now: t.add_official(public(JUDGE), Role.JUDGE, "Jo", HJ,
                                                      now))
         for i in range(players):
-            led.write(LOG, lambda t, now: t.register_player(f"P{i + 1}", SCOREKEEPER, now))
+            led.write(LOG, lambda t, now, i=i: t.register_player(f"P{i + 1}", SCOREKEEPER, now))
         led.write(LOG, lambda t, now: t.close_registration(HJ, now))
     return loc
 

@@ -151,11 +151,11 @@ class Tournament(BaseAggregate[str]):
         body = checked_text(body)
         cited = cited_reports()
         if cited is not None and "reports" in type(body).__struct_fields__ \
-                and isinstance(getattr(body, "reports"), msgspec.UnsetType):
+                and isinstance(getattr(body, "reports", None), msgspec.UnsetType):
             body = msgspec.structs.replace(body, reports=cited)   # ADR 0027
         acting = acting_credential()
         if acting is not None and "credential" in type(body).__struct_fields__ \
-                and isinstance(getattr(body, "credential"), msgspec.UnsetType):
+                and isinstance(getattr(body, "credential", None), msgspec.UnsetType):
             body = msgspec.structs.replace(body, credential=acting)  # REPORT-15
         check_claimed_time(self.state, time)
         with decided_scope(body if decided else None):
