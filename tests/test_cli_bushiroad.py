@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.cli import TOURNEY, Cli, raw_bytes, snapshot
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
 
 SK, HJ = ("--key", "sk.pem"), ("--key", "hj.pem")
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import TOURNEY, Cli, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli import TOURNEY, Cli, raw_bytes, remember_secret, snapshot
 
 NAMES = ["山田太郎", "Ada Lovelace", "Bea 🐉 Brown", "Zoë Ångström", "김민준", "Cy Young",
          "Dee Dee", "Eve", "Fay Wray", "Gus"]
@@ -62,7 +62,7 @@ def refuse(cli: Cli, db: Path, *args: str, code: int, lines: int = 1,
 def _keys(cli: Cli, d: Path, *names: str) -> None:
     for name in names:
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, Run, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli import Cli, Run, raw_bytes, remember_secret, snapshot
 
 PLAYERS = ["Ada Lovelace", "Bea Brown", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray",
            "Gus Grissom", "Hal Jordan", "Ivy League", "Jo March"]
@@ -60,7 +60,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = Cli(d, d / "t.db")
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
     # the HOTC_2013 command flow keeps working (DESIGN.md §10); HOTC_2013_R2's own CLI
     # event is tests/test_hotc_r2_cli.py
     log = cli("init", "--name", "Club Night", "--format", "hotc-swiss-de", "--cut", "4",

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli import Cli, remember_secret
 from tests.test_cli_event import Event
 
 PLAYERS = ["Ada", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -30,7 +30,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = Cli(d, d / "t.db")
     for name in ("hj", "judge", "sk", "tk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
     log = cli("init", "--name", "Officiated Open", "--format", "bushiroad-swiss",
               "--param", "swiss_rounds=3", "--param", "tournament_level=1",
               "--param", "challenge_limit=1", "--param", "judge_extension_cap_minutes=5",

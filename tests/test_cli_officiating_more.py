@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli import Cli, remember_secret
 from tests.test_cli_event import Event
 
 
@@ -20,7 +20,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = Cli(d, d / "t.db")
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
     log = cli("init", "--name", "Floor Night", "--format", "bushiroad-swiss",
               "--param", "swiss_rounds=3", "--param", "tournament_level=2",
               "--param", "end_of_match=eom_001", "--key", "hj.pem", "--json").doc["tournament"]

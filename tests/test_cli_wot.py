@@ -20,7 +20,7 @@ import pytest
 from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision, parse_tbp
 from ledger.formats.wot.sim import simulated_result
-from tests.test_cli_contract import Cli, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli import Cli, raw_bytes, remember_secret, snapshot
 
 PLAYERS = ["Rand", "Egwene", "Mat", "Perrin", "Nynaeve", "Moiraine", "Lan", "Elayne", "Min"]
 
@@ -61,7 +61,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = ev.cli
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
     hj, sk = ("--key", "hj.pem"), ("--key", "sk.pem")
     cli("init", "--name", "Tar Valon Open", "--format", "wot-classic", *hj)
     cli("official", "add", "--role", "scorekeeper", "--name", "Sam", "--public-key",

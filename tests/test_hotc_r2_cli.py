@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_cli_contract import Cli, _remember_secret, snapshot
+from tests.helpers.cli import Cli, remember_secret, snapshot
 
 
 def test_r2_event_through_the_cli(tmp_path: Path) -> None:
@@ -17,7 +17,7 @@ def test_r2_event_through_the_cli(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     for name in ("hj", "sk", "judge"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(tmp_path / f"{name}.pem")
+        remember_secret(tmp_path / f"{name}.pem")
     init = cli("init", "--name", "Nationals", "--format", "hotc-swiss-de", "--cut", "2",
                "--param", "invitation_required=true", "--key", "hj.pem", "--json").doc
     genesis = init["event"]["event"]["body"]["format"]["params"]

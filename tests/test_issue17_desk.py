@@ -1,6 +1,6 @@
 """Issue 17 defects 15, 18 and 20: the desk's refusals and messages tell the truth.
 
-Real ``tourney`` subprocesses on real SQLite files (``tests.test_cli_contract.Cli``);
+Real ``tourney`` subprocesses on real SQLite files (``tests.helpers.cli.Cli``);
 every refusal leaves the ledger's bytes unchanged.
 """
 
@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.helpers.cli import Cli, remember_secret, snapshot
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli, _remember_secret, snapshot
 
 
 def _keys(cli: Cli, d: Path, *stems: str) -> None:
     for stem in stems:
         cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
-        _remember_secret(d / f"{stem}.pem")
+        remember_secret(d / f"{stem}.pem")
 
 
 def test_defect_15_init_refuses_a_ledger_that_already_holds_an_event(tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ def test_defect_20_every_bad_param_value_is_a_usage_error(tmp_path: Path) -> Non
 def test_defect_20_partial_import_writes_good_rows_and_says_how_many(tmp_path: Path) -> None:
     import subprocess
 
-    from tests.test_cli_contract import TOURNEY
+    from tests.helpers.cli import TOURNEY
 
     cli, _log = open_event(tmp_path, "hotc-swiss-de", ["A", "B", "C", "D", "E", "F"],
                            "--cut", "2")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.checks import pg_skip_reason
-from tests.test_cli_contract import TOURNEY
+from tests.helpers.cli import TOURNEY
 
 ROOT = Path(__file__).resolve().parents[1]
 SQL = ROOT / "docs" / "operations" / "station-role.sql"

@@ -23,7 +23,7 @@ from ledger.proofs.checkpoint_store import checkpoint_dir
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from tests.test_cli_contract import Cli
+from tests.helpers.cli import Cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("TOURNEY_TEST_ARTIFACTS", ROOT / "test-artifacts"))

@@ -27,7 +27,7 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import DrawMade, SeedCommitted, SeedRecorded
 from tests.conftest import HJ, build_small
-from tests.test_cli_contract import Cli
+from tests.helpers.cli import Cli
 from tests.test_tamper_corpus import audit, codes_at, forge_next, rows
 
 VEC = Path(__file__).parent / "vectors" / "randomness"

@@ -50,7 +50,7 @@ from ledger.wire.events import LedgerPolicy, Role, SelfReportPolicy, open_leaf
 from ledger.wire.keys import Signer
 from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
-from tests.test_cli_contract import raw_bytes
+from tests.helpers.cli import raw_bytes
 from tests.test_threats import chained_next
 
 LOG = "rp"

@@ -17,8 +17,8 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 
 from tests.helpers.checks import pg_skip_reason, pg_url
+from tests.helpers.cli import Cli
 from tests.helpers.live import get, serve_process, wait_until
-from tests.test_cli_contract import Cli
 
 pytestmark = [pytest.mark.postgres,
               pytest.mark.skipif(pg_skip_reason() is not None,

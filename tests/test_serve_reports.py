@@ -19,9 +19,9 @@ import httpx
 import pytest
 
 from ledger.core.plugin import plugin_for
+from tests.helpers.cli import CLOCK, Cli, snapshot
 from tests.helpers.live import running, wait_until
 from tests.helpers.standings_play import pair, start
-from tests.test_cli_contract import CLOCK, Cli, snapshot
 
 
 @pytest.fixture(autouse=True)

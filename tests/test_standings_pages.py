@@ -24,7 +24,7 @@ from ledger.formats.simulation import demo_key, simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from tests.test_cli_contract import Cli
+from tests.helpers.cli import Cli
 from tests.test_publish import _pem
 
 ROOT = Path(__file__).resolve().parents[1]

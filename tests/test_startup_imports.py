@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_cli_contract import CLOCK
+from tests.helpers.cli import CLOCK
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = r"""

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli import Cli, raw_bytes, remember_secret, snapshot
 
 SK, HJ = ("--key", "sk.pem"), ("--key", "hj.pem")
 
@@ -55,7 +55,7 @@ def open_trio(ev: Event, name: str, *, fighters: int, teams: int, named: bool) -
     cli = ev.cli
     for stem in ("hj", "sk"):
         cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
-        _remember_secret(ev.d / f"{stem}.pem")
+        remember_secret(ev.d / f"{stem}.pem")
     cli("init", "--name", name, "--format", "bushiroad-swiss", "--param",
         "team_mode=trio", "--param", "swiss_rounds=3", *HJ)
     cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli
+from tests.helpers.cli import Cli
 from tests.test_team_cli import HJ, SK, Event, open_trio
 
 

@@ -33,7 +33,7 @@ from ledger.wire.clock import FixedClock
 from ledger.wire.events import LedgerPolicy, Role, TournamentCreated, parse_leaf
 from ledger.wire.keys import Signer
 from tests.conftest import HJ, build_small, public
-from tests.test_cli_contract import Cli
+from tests.helpers.cli import Cli
 
 W1 = Signer.from_seed(bytes([5]) * 32, "Wendy Witness")
 W2 = Signer.from_seed(bytes([6]) * 32, "Walt Witness")

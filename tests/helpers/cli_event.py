@@ -5,7 +5,7 @@ private keys remembered, so no test output may print them), ``tourney init`` wit
 format and its options, the officials added by the head judge, a ``players.csv`` imported,
 registration closed — each step a real ``tourney`` process.
 
-May import: ``tests.test_cli_contract`` (``Cli``), the standard library.
+May import: ``tests.helpers.cli`` (``Cli``), the standard library.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli import Cli, remember_secret
 
 #: the CLI role names of the officials a test may ask for, by key-file stem
 ROLES = {"sk": "scorekeeper", "judge": "judge", "tk": "time-keeper"}
@@ -29,7 +29,7 @@ def open_event(d: Path, fmt: str, players: Sequence[str], *init_args: str,
     cli = Cli(d, d / "t.db")
     for stem in ("hj", *officials):
         cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
-        _remember_secret(d / f"{stem}.pem")
+        remember_secret(d / f"{stem}.pem")
     log = cli("init", "--name", name, "--format", fmt, *init_args, "--key", "hj.pem",
               "--json").doc["tournament"]
     for stem in officials:
