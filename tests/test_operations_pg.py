@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.checks import pg_skip_reason
-from tests.helpers.cli import TOURNEY
+from tests.helpers.cli import tourney
 
 ROOT = Path(__file__).resolve().parents[1]
 SQL = ROOT / "docs" / "operations" / "station-role.sql"
@@ -62,10 +62,9 @@ def _tourney(cwd: Path, url: str, *args: str, code: int = 0,
              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
     env = {**base, "TOURNEY_LEDGER": url, "PYTHONPATH": str(ROOT), **(env or {})}
-    proc = subprocess.run([*TOURNEY, *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == code, (args, proc.stdout, proc.stderr)
-    return proc
+    run = tourney(*args, cwd=cwd, env=env)
+    assert run.code == code, (args, run.out, run.err)
+    return subprocess.CompletedProcess(list(args), run.code, run.out, run.err)
 
 
 def _rows(db: str) -> str:

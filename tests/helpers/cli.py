@@ -131,6 +131,15 @@ def run_process(args: list[str], *, cwd: Path, env: dict[str, str],
     return Run(proc.returncode, proc.stdout, proc.stderr)
 
 
+def tourney(*args: str, cwd: Path, env: dict[str, str], input: str | None = None,
+            process: bool = False) -> Run:
+    """``tourney args`` with exactly this environment, unchecked: in this process unless
+    ``process`` (or ``TOURNEY_TEST_SUBPROCESS=1``, or a command that serves)."""
+    if process or os.environ.get(SUBPROCESS_ENV) == "1" or _PROCESS_ONLY.intersection(args):
+        return run_process(list(args), cwd=cwd, env=env, input=input)
+    return run_in_process(list(args), cwd=cwd, env=env, input=input)
+
+
 class Cli:
     """``tourney`` against one ledger from one directory (see the module doc)."""
 
@@ -148,23 +157,30 @@ class Cli:
         other.env = self.env
         return other
 
+    def plain(self, *args: str, env: dict[str, str] | None = None,
+              input: str | None = None) -> Run:
+        """Run ``tourney args`` with no check but that no private key is printed."""
+        return no_secret_in(tourney(*args, cwd=self.cwd, env={**self.env, **(env or {})},
+                                    input=input, process=self.subprocess))
+
     def __call__(self, *args: str, code: int | None = 0,
                  env: dict[str, str] | None = None, input: str | None = None) -> Run:
         """Run ``tourney args``; the exit code must be ``code`` (None: any code)."""
-        full = {**self.env, **(env or {})}
-        if self.subprocess or _PROCESS_ONLY.intersection(args):
-            run = run_process(list(args), cwd=self.cwd, env=full, input=input)
-        else:
-            run = run_in_process(list(args), cwd=self.cwd, env=full, input=input)
+        run = self.plain(*args, env=env, input=input)
         both = run.out + run.err
-        assert "PRIVATE KEY" not in both
-        for secret in _SECRETS:
-            assert secret not in both, "a private key was printed"
         assert code is None or run.code == code, \
             f"tourney {' '.join(args)} -> {run.code}\n{both}"
         if run.code != 0:  # a failure says what went wrong in one line on stderr
             assert run.err.strip() and len(run.err.strip().splitlines()) == 1, run.err
         return run
+
+
+def no_secret_in(run: Run) -> Run:
+    both = run.out + run.err
+    assert "PRIVATE KEY" not in both
+    for secret in _SECRETS:
+        assert secret not in both, "a private key was printed"
+    return run
 
 
 def remember_secret(pem_file: Path) -> None:
