@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli import TOURNEY, Cli, raw_bytes, remember_secret, snapshot, tourney
+from tests.helpers.desk import refuse
 
 NAMES = ["山田太郎", "Ada Lovelace", "Bea 🐉 Brown", "Zoë Ångström", "김민준", "Cy Young",
          "Dee Dee", "Eve", "Fay Wray", "Gus"]
@@ -44,18 +45,6 @@ class Desk:
 
     def refused(self, cli: Cli, db: Path, *args: str, code: int) -> str:
         return refuse(cli, db, *args, code=code)
-
-
-def refuse(cli: Cli, db: Path, *args: str, code: int, lines: int = 1,
-           summary: bool = False) -> str:
-    """Run a command that must be refused: its exit code, nothing written; stderr."""
-    before = snapshot(db)
-    run = cli.plain(*args, env={"TOURNEY_LEDGER": str(db)})
-    assert run.code == code, (args, run.code, run.err)
-    assert (run.out.count("\n") == 1 if summary else run.out == ""), run.out
-    assert len(run.err.strip().splitlines()) == lines, run.err
-    assert raw_bytes(db) == before, f"{args} changed the ledger"
-    return run.err
 
 
 def _keys(cli: Cli, d: Path, *names: str) -> None:

@@ -14,40 +14,18 @@ ledger's bytes being unchanged; the one module-scoped run keeps the subprocess c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli, Run, raw_bytes, remember_secret, snapshot
+from tests.helpers.cli import Cli, remember_secret
+from tests.helpers.cli_refusals import Event
 
 PLAYERS = ["Ada Lovelace", "Bea Brown", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray",
            "Gus Grissom", "Hal Jordan", "Ivy League", "Jo March"]
 SHOW_KEYS = {"round", "tables", "bye", "phase", "advances", "closed", "bye_lost", "overridden"}
 TABLE_KEYS = {"table", "players", "groups", "rematch", "pair_down", "pair_up", "result"}
 STATUSES = {"active", "eliminated", "dropped", "disqualified", "cut", "champion"}
-
-
-@dataclass
-class Refusal:
-    run: Run
-    unchanged: bool
-
-
-@dataclass
-class Event:
-    cli: Cli
-    dir: Path
-    db: Path
-    log: str
-    out: dict[str, Any] = field(default_factory=dict)
-    refused: dict[str, Refusal] = field(default_factory=dict)
-
-    def refuse(self, name: str, *args: str, code: int) -> None:
-        before = snapshot(self.db)
-        run = self.cli(*args, code=code)
-        self.refused[name] = Refusal(run, raw_bytes(self.db) == before)
 
 
 def _tables(doc: dict[str, Any]) -> list[list[int]]:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli import Cli, remember_secret
-from tests.test_cli_event import Event
+from tests.helpers.cli_refusals import Event
 
 PLAYERS = ["Ada", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 

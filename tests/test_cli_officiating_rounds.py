@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_event import Event
+from tests.helpers.cli_refusals import Event
 
 PLAYERS = ["Ada", "Bea", "Cy", "Dee", "Eve"]
 

@@ -21,24 +21,9 @@ from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision, parse_tbp
 from ledger.formats.wot.sim import simulated_result
 from tests.helpers.cli import Cli, raw_bytes, remember_secret, snapshot
+from tests.helpers.wot_cli import _args
 
 PLAYERS = ["Rand", "Egwene", "Mat", "Perrin", "Nynaeve", "Moiraine", "Lan", "Elayne", "Min"]
-
-
-def _args(kw: dict[str, Any]) -> list[str]:
-    a = ["--outcome", kw["wot_outcome"]]
-    if kw.get("winner") is not None:
-        a += ["--winner", str(kw["winner"])]
-    for name in ("support", "pattern"):
-        if kw.get(name):
-            a += [f"--{name}", ",".join(f"{p}={v}" for p, v in kw[name].items())]
-    if kw.get("neutral") is not None:
-        a += ["--neutral", str(kw["neutral"])]
-    if kw.get("conceded_by") is not None:
-        a += ["--conceded-by", str(kw["conceded_by"])]
-    if kw.get("last_battle") is not None:
-        a += ["--last-battle" if kw["last_battle"] else "--before-last-battle"]
-    return a
 
 
 class Event:

@@ -18,7 +18,7 @@ from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.commands import disqualify
 from tests.conftest import HJ, SCOREKEEPER
-from tests.test_officiating import LOG, finish_round, pair, setup
+from tests.helpers.officiating import LOG, finish_round, pair, setup
 
 
 @pytest.mark.parametrize("as_drop", [True, False])

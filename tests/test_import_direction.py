@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.imports import _module_imports
+
 ROOT = Path(__file__).resolve().parents[1]
 ALLOWED = {
     "ledger": {"ledger"},
@@ -32,19 +34,6 @@ def test_package_imports_only_downward(package: str) -> None:
     bad = {str(p.relative_to(ROOT)): sorted(_imports(p) - ALLOWED[package])
            for p in (ROOT / package).rglob("*.py")}
     assert {k: v for k, v in bad.items() if v} == {}
-
-
-def _module_imports(path: Path) -> set[str]:
-    """Every absolute module an import statement names (``from a.b import c`` → a.b, a.b.c)."""
-    tree = ast.parse(path.read_text())
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
 
 
 CORE = sorted(p for p in (ROOT / "ledger").rglob("*.py")

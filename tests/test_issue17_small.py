@@ -44,7 +44,7 @@ def test_defect_24_verify_page_code_block_fits_a_phone(tmp_path: Path) -> None:
 
     import pytest
 
-    from tests.test_publish import make_event
+    from tests.helpers.published_event import make_event
 
     browser = _chromium()
     if browser is None:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers.cli import Cli
 from tests.helpers.cli_event import open_event
-from tests.test_cli_desk import refuse
+from tests.helpers.desk import refuse
 
 PLAYERS8 = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 HJ = ("--key", "hj.pem")

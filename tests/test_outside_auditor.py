@@ -612,17 +612,17 @@ def test_outside_auditor_catches_forged_verifiable_seeds(tmp_path: Path, defect:
                                                          code: str) -> None:
     """The new provenances, forged with valid head-judge signatures (T15, T16, T21, T22)."""
     from tests.conftest import build_small
-    from tests.test_randomness import (
+    from tests.helpers.randomness import (
         _forge_commit_reveal,
-        test_drand_material_not_hash_of_signature_is_flagged,
-        test_random_org_material_swapped_in_log_is_flagged,
+        forge_drand_material,
+        forge_random_org_swap,
     )
 
     db = tmp_path / "t.db"
     if defect == "drand_material":
-        test_drand_material_not_hash_of_signature_is_flagged(tmp_path)
+        forge_drand_material(db)
     elif defect == "random_org_material":
-        test_random_org_material_swapped_in_log_is_flagged(tmp_path)
+        forge_random_org_swap(db)
     else:
         _forge_commit_reveal(build_small(db), commit_time_ok=defect != "committed_after_round",
                              opens=defect != "reveal_does_not_open", with_note=True)

@@ -50,8 +50,8 @@ from ledger.wire.pages import PairingsPosted, PublicPagesSet
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 from tests.helpers.cli import Cli, raw_bytes, snapshot
 from tests.helpers.cli_event import open_event
-from tests.test_cli_wot import _args as wot_args
-from tests.test_threats import chained_next
+from tests.helpers.forgery import chained_next
+from tests.helpers.wot_cli import _args as wot_args
 
 LOG = "pp"
 NAMES = ["Ann Marie Lee", "Bob", "Carl Dee", "Dana <b>Evans</b>", "Émile Zola",

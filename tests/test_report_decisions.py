@@ -22,8 +22,8 @@ from ledger.formats.match.events import DropTiming, PlayerDropped
 from ledger.wire.events import open_leaf
 from ledger.wire.reports import ReportRejected
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
+from tests.helpers.forgery import chained_next
 from tests.test_reports import STATION, Event, _codes, _paired, token
-from tests.test_threats import chained_next
 
 
 def test_reject_sets_a_report_aside_and_the_player_reports_again(tmp_path: Path) -> None:

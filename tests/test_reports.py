@@ -51,7 +51,7 @@ from ledger.wire.keys import Signer
 from ledger.wire.reports import CredentialIssued, CredentialRevoked, ResultReported
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 from tests.helpers.cli import raw_bytes
-from tests.test_threats import chained_next
+from tests.helpers.forgery import chained_next
 
 LOG = "rp"
 FMT = "bushiroad-swiss"

@@ -25,7 +25,7 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
 from tests.helpers.cli import Cli
-from tests.test_publish import _pem
+from tests.helpers.published_event import _pem
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("TOURNEY_TEST_ARTIFACTS", ROOT / "test-artifacts")) / \

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli import Cli
-from tests.test_team_cli import HJ, SK, Event, open_trio
+from tests.helpers.team_cli import HJ, SK, Event, open_trio
 
 
 def _play(cli: Cli, doc: dict[str, Any], rnd: int) -> None:
