@@ -1,5 +1,5 @@
 """Benchmark: pairing one Wheel of Time Game (``pairing.pair_game``, RULES.md §6.4–6.5),
-judged against the pairing budget of DESIGN.md §9 (< 250 ms per round).
+judged against the pairing budget of docs/DESIGN.md §9 (< 250 ms per round).
 
 Scenarios:
   list     — Game 3 (first Game of Cycle 2): N active players with distinct scores and two

@@ -167,7 +167,7 @@ class Station:
 
     def _checkpoint(self, led: Any, session: Any) -> None:
         """A round closed by what the server wrote: the head judge's key, when the server
-        holds it (``--staff-key``), signs a checkpoint at once (DESIGN.md §4), so the
+        holds it (``--staff-key``), signs a checkpoint at once (docs/DESIGN.md §4), so the
         receipts of that round upgrade to inclusion proofs; otherwise the head judge's
         next command (``round pair``) takes it."""
         from ledger.proofs.checkpoint_store import checkpoint_if_head_judge

@@ -6,7 +6,7 @@ registration close, every round paired with recorded seed material, results ente
 scorekeeper in every Bushiroad form (a BO3 win with its game score, a time-up decided by
 game wins, a drawn game at time-up, a concession), a drop before a pairing, the cut or
 final standings (with the tie-break draw), the bracket, the champion; then the standings
-JSON contract (DESIGN.md §8/§11) and ``audit verify``.  Refusals are made where they apply
+JSON contract (docs/DESIGN.md §8/§11) and ``audit verify``.  Refusals are made where they apply
 and each leaves the ledger's bytes unchanged (exit 2 for bad options, 3 for the rules).
 """
 
@@ -154,7 +154,7 @@ def test_swiss_event_runs_to_a_champion_and_audits_clean(swiss: Event) -> None:
 
 
 def test_swiss_standings_json_contract(swiss: Event) -> None:
-    """DESIGN.md §11: points, mw "0.33"-style, omw/oomw exact "num/den", status set."""
+    """docs/DESIGN.md §11: points, mw "0.33"-style, omw/oomw exact "num/den", status set."""
     for p in swiss.docs["standings"]["players"]:
         assert {"number", "name", "rank", "wins", "losses", "status", "points", "mw",
                 "omw", "oomw"} <= set(p)

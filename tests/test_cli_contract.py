@@ -1,4 +1,4 @@
-"""The CLI contract of DESIGN.md §8, run as real subprocesses of the ``tourney`` script.
+"""The CLI contract of docs/DESIGN.md §8, run as real subprocesses of the ``tourney`` script.
 
 Covers every normative command line that exists so far (keys new, init, official add,
 official revoke, player add, seed record, draw, export, audit verify) with ``--json``
@@ -110,7 +110,7 @@ def test_officials_and_players_are_signed_events(world: World) -> None:
 def test_seed_and_draw_follow_draw_v1(world: World) -> None:
     seed, draw = world.outputs["seed"], world.outputs["draw"]
     assert seed["seed"] == seed_from_material("example seed").hex()
-    assert draw["result"] == [1, 9, 7, 5, 3]  # DESIGN.md §6 known answer
+    assert draw["result"] == [1, 9, 7, 5, 3]  # docs/DESIGN.md §6 known answer
     assert draw["result"] == draw_v1(bytes.fromhex(seed["seed"]), "T2026-001/cut",
                                      [5, 3, 9, 1, 7])
     body = draw["event"]["event"]["body"]

@@ -6,7 +6,7 @@ results entered by the scorekeeper (a timeout double loss, an upheld slow play, 
 concession, wins, a supervised both-slow-play win, a Swiss double loss), a drop after
 pairing and one before pairing, a judge's correction, until the stop rule ends the Swiss
 phase; ``cut``, ``bracket``, top-cut results (one ``--timeout --turn-player``), the
-champion; then ``standings``, ``round show`` (DESIGN.md §8 shape) and ``audit verify``.
+champion; then ``standings``, ``round show`` (docs/DESIGN.md §8 shape) and ``audit verify``.
 
 Refusals are made at the moment they apply, each checked for its exit code and for the
 ledger's bytes being unchanged; the one module-scoped run keeps the subprocess count low.
@@ -39,7 +39,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
         remember_secret(d / f"{name}.pem")
-    # the HOTC_2013 command flow keeps working (DESIGN.md §10); HOTC_2013_R2's own CLI
+    # the HOTC_2013 command flow keeps working (docs/DESIGN.md §10); HOTC_2013_R2's own CLI
     # event is tests/test_hotc_r2_cli.py
     log = cli("init", "--name", "Club Night", "--format", "hotc-swiss-de", "--cut", "4",
               "--param", "rules=HOTC_2013", "--key", "hj.pem", "--json").doc["tournament"]

@@ -1,4 +1,4 @@
-"""Several OS processes write one tournament at once (DESIGN.md §3 "Concurrency").
+"""Several OS processes write one tournament at once (docs/DESIGN.md §3 "Concurrency").
 
 Every acknowledged write is in the ledger exactly once, seqs are contiguous, there is no
 fork (each stored ``prev`` is the sha256 of the previous stored leaf), and a refusal is a

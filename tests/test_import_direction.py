@@ -1,4 +1,4 @@
-"""DESIGN.md §2: dependencies point cli → audit → projections → ledger, never back."""
+"""docs/DESIGN.md §2: dependencies point cli → audit → projections → ledger, never back."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ CORE = sorted(p for p in (ROOT / "ledger").rglob("*.py")
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
 def test_core_module_imports_no_format(path: Path) -> None:
-    """DESIGN.md §10: the core (ledger/ minus ledger/formats/) never imports a format; the
+    """docs/DESIGN.md §10: the core (ledger/ minus ledger/formats/) never imports a format; the
     formats plug in through ledger.core.plugin, and only the application layers import the
     registry."""
     bad = sorted(m for m in _module_imports(path)

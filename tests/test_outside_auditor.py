@@ -1,9 +1,9 @@
-"""DESIGN.md §3: "an auditor can read stored_events with plain sqlite3 and verify
+"""docs/DESIGN.md §3: "an auditor can read stored_events with plain sqlite3 and verify
 everything without this code".
 
 The ledger is built with the code; it is then verified by ``outside_verify`` below, which
 uses ONLY ``sqlite3``, ``hashlib``, ``json``, ``base64`` and ``cryptography`` and follows
-DESIGN.md §4–§6 from the text: canonical re-encoding compared byte for byte, the ``prev``
+docs/DESIGN.md §4–§6 from the text: canonical re-encoding compared byte for byte, the ``prev``
 chain, seq contiguity, key ids, Ed25519 signatures over ``b"tourney-event/v1\\n" +
 canonical(event)`` with keys learned from the log (genesis ``head_judge``,
 ``official_added``), and every ``draw_made`` recomputed with an inline DRAW-v1.  It is also
@@ -40,12 +40,12 @@ VECTORS = Path(__file__).parent / "vectors" / "randomness"
 
 
 def outside_canonical(obj: Any) -> bytes:
-    """DESIGN.md §4 canonical JSON (= JCS on the restricted schema)."""
+    """docs/DESIGN.md §4 canonical JSON (= JCS on the restricted schema)."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def outside_draw_v1(seed: bytes, ctx: str, items: list[int]) -> list[int]:
-    """DRAW-v1 of DESIGN.md §6, written from the spec."""
+    """DRAW-v1 of docs/DESIGN.md §6, written from the spec."""
     c = ctx.encode("utf-8")
     key = hashlib.sha256(b"tourney-draw/v1\x00" + len(c).to_bytes(4, "big") + c + seed).digest()
     counter = 0
@@ -71,7 +71,7 @@ def outside_draw_v1(seed: bytes, ctx: str, items: list[int]) -> list[int]:
 
 
 def outside_bls(chain: dict[str, Any], rnd: int, sig: bytes, prev: str | None) -> bool:
-    """drand BLS12-381 (DESIGN.md §6; third-party curve library, not the project's code)."""
+    """drand BLS12-381 (docs/DESIGN.md §6; third-party curve library, not the project's code)."""
     pub = bytes.fromhex(chain["public_key"])
     try:
         if chain["scheme"] == "bls-unchained-g1-rfc9380":
@@ -89,7 +89,7 @@ def outside_bls(chain: dict[str, Any], rnd: int, sig: bytes, prev: str | None) -
 
 def outside_verify_seed(body: dict[str, Any], commitments: dict[int, dict[str, Any]],
                         pins: dict[str, Any]) -> str | None:
-    """One seed_recorded of any provenance (DESIGN.md §6/§11); a finding code or None."""
+    """One seed_recorded of any provenance (docs/DESIGN.md §6/§11); a finding code or None."""
     material = body["material"]
     if body["seed"] != hashlib.sha256(b"tourney-seed/v1\x00"
                                       + material.encode("utf-8")).hexdigest():
@@ -268,7 +268,7 @@ def outside_verify(con: sqlite3.Connection,
 
 def outside_verify_note(note: bytes, leaves: list[bytes], log: str) -> dict[str, Any]:
     """A checkpoint note and its witness cosignatures, from C2SP signed-note,
-    tlog-checkpoint and tlog-cosignature and DESIGN.md §4–§5 alone: head-judge and witness
+    tlog-checkpoint and tlog-cosignature and docs/DESIGN.md §4–§5 alone: head-judge and witness
     keys are learned from the leaves; the note's root is recomputed (RFC 6962)."""
     cut = note.rindex(b"\n\n")
     text, block = note[:cut + 1], note[cut + 2:].decode("utf-8")

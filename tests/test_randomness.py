@@ -1,4 +1,4 @@
-"""Verifiable randomness (issue 8, DESIGN.md §6/§11, THREATS T15, T16, T21–T23, T25).
+"""Verifiable randomness (issue 8, docs/DESIGN.md §6/§11, THREATS T15, T16, T21–T23, T25).
 
 Real vectors (tests/vectors/randomness/, see its PROVENANCE.md): a RANDOM.ORG signed
 response and drand beacons, verified offline against the pinned keys.  Every tamper case

@@ -1,4 +1,4 @@
-"""One storage contract, run on both backends (DESIGN.md §3).
+"""One storage contract, run on both backends (docs/DESIGN.md §3).
 
 SQLite: a temporary file.  PostgreSQL: ``TOURNEY_TEST_PG`` (default
 postgresql://postgres@127.0.0.1:5432/test), skipped with the reason when it does not answer;

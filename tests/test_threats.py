@@ -298,7 +298,7 @@ JS_DRAW = Path(__file__).with_name("js") / "draw_v1.mjs"
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node (Debian nodejs) not installed")
 def test_t24_draw_v1_known_answers_in_a_second_language() -> None:
-    """A 30-line JavaScript port of DESIGN.md §6 agrees with DRAW-v1 here."""
+    """A 30-line JavaScript port of docs/DESIGN.md §6 agrees with DRAW-v1 here."""
     seed = hashlib.sha256(b"tourney-seed/v1\x00example seed").digest()
     cases = [("T2026-001/R1/pairing", list(range(1, 17))),
              ("T2026-001/R2/pairing", list(range(1, 17))),

@@ -302,7 +302,7 @@ class Tournament(BaseAggregate[str]):
                                     seed_seq=sseq, items=pre, result=result, reason=reason,
                                     universe=universe), signer, time, decided=True)
 
-    # -- format verbs: decided by the tournament's format plug-in (DESIGN.md §10) -------
+    # -- format verbs: decided by the tournament's format plug-in (docs/DESIGN.md §10) -------
     @property
     def plugin(self) -> Format:
         """The plug-in of this tournament's format (refused if it is not registered)."""
