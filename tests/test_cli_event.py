@@ -1,4 +1,4 @@
-"""A small HotC event run end to end through the CLI, as real ``tourney`` subprocesses.
+"""A small HotC event run end to end through the CLI, as ``tourney`` commands.
 
 Keys for a head judge and a scorekeeper, ``init --cut 4``, 10 players by ``player
 import``, registration close; Swiss rounds paired with ``round pair --seed-material``,
@@ -9,7 +9,7 @@ phase; ``cut``, ``bracket``, top-cut results (one ``--timeout --turn-player``), 
 champion; then ``standings``, ``round show`` (docs/DESIGN.md §8 shape) and ``audit verify``.
 
 Refusals are made at the moment they apply, each checked for its exit code and for the
-ledger's bytes being unchanged; the one module-scoped run keeps the subprocess count low.
+ledger's bytes being unchanged; the one module-scoped run is shared by its tests.
 """
 
 from __future__ import annotations

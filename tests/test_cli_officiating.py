@@ -1,6 +1,6 @@
-"""A small Bushiroad Swiss event officiated through the CLI, as real ``tourney``
-subprocesses (issue 9): a caution → warning upgrade, a ruling appealed with a challenge
-count (the second appeal recorded and refused), a Loss of Match between matches applied
+"""A small Bushiroad Swiss event officiated through the CLI, as ``tourney`` commands
+(issue 9): a caution → warning upgrade, a ruling appealed with a challenge count (the
+second appeal recorded and refused), a Loss of Match between matches applied
 when the next round is paired, a disqualification mid-match, an earlier round amended by
 the head judge, a manual pairing override, the time-keeper's clock with an extension cap,
 then ``penalty list`` and ``audit verify`` clean (the override shown as a notice).

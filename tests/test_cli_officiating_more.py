@@ -1,4 +1,4 @@
-"""More of issue 9 through real ``tourney`` subprocesses: deck registration (immutable) and
+"""More of issue 9 through ``tourney`` commands: deck registration (immutable) and
 a deck check, a level amendment, the round clock run by the head judge acting as
 time-keeper, a 001 end-of-match decision that fixes the result, an undone drop, a late
 registration, and a wrong-table amendment with its penalties — then ``audit verify``

@@ -1,4 +1,4 @@
-"""Three officiating cases through real ``tourney`` subprocesses, in one small Bushiroad
+"""Three officiating cases through ``tourney`` commands, in one small Bushiroad
 Swiss event (5 players, 3 rounds, level 2):
 
 * round 1's pairing is overridden by the head judge; ``round show 1`` (text, ``--json``,

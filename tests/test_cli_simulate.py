@@ -1,4 +1,4 @@
-"""``tourney simulate`` as a real subprocess: a whole event signed, then audited.
+"""``tourney simulate`` through the CLI: a whole event signed, then audited.
 
 Runs the same command twice in one directory (ids ``sim-16`` then ``sim-16-2``), checks
 the summary, that both logs audit clean through ``tourney audit verify``, and that bad

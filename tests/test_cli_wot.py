@@ -1,5 +1,5 @@
 """A 9-player, 2-Cycle Wheel of Time event (wot-classic) run end to end through the CLI as
-real ``tourney`` subprocesses: keys, ``init --format wot-classic``, officials, players,
+``tourney`` commands: keys, ``init --format wot-classic``, officials, players,
 registration close; four Games paired with ``round pair`` (Game 1 from the recorded
 score-sheet shuffle, later Games by piles and list with the AMB-W9 tie draw), results by
 outcome code (``--outcome … --support … --conceded-by …``), a Declaration of Forfeiture and

@@ -1,4 +1,4 @@
-"""HOTC_2013_R2 through the CLI, as real ``tourney`` subprocesses: the default revision at
+"""HOTC_2013_R2 through the CLI, as ``tourney`` commands: the default revision at
 ``init``, invitations (HOTC-ENTRY-1), slow-play calls and rulings recorded when they happen
 and cited by the result (HOTC-SLOW-1/2), the stop rule re-taken after a drop between rounds
 (``round pair`` refused, exit 3, pointing to ``cut``), ``cut --no-champion`` refused when

@@ -4,7 +4,7 @@ Two events of the same name — a practice ledger deleted and started again, or 
 ledgers sharing one ``--checkpoints`` directory as PostgreSQL databases share
 ``./tourney-checkpoints/`` — never read or write each other's notes; the old
 name-keyed directory is still read, but only for notes that are this log's.
-Real ``tourney`` subprocesses on real SQLite files.
+``tourney`` commands on real SQLite files.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Issue 17, defect 22: ``tourney simulate`` writes its demo keys beside the ledger
 (marked DEMO, 0600) and says how to go on; its ``--help`` names every registered format.
 
-Real ``tourney`` subprocesses.
+``tourney`` commands.
 """
 
 from __future__ import annotations

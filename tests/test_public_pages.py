@@ -1,8 +1,8 @@
 """Issue 18 (ADR 0023): the public pages' options and the posting gate, on the ledger side.
 
 In-process tests use real SQLite ledgers and real signatures (``Ledger`` and the
-``Tournament`` aggregate, as the CLI does); the format runs are real ``tourney``
-subprocesses (HotC, Bushiroad Swiss, Wheel of Time); the audit runs over real bundles
+``Tournament`` aggregate, as the CLI does); the format runs are ``tourney`` commands
+(HotC, Bushiroad Swiss, Wheel of Time); the audit runs over real bundles
 with forged but correctly chained and signed leaves.  A Hypothesis property compares the
 incremental fold with the visibility rule as ADR 0023 words it, over random sequences of
 pair / void / hold / post.
