@@ -40,7 +40,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
         remember_secret(d / f"{name}.pem")
     # the HOTC_2013 command flow keeps working (docs/DESIGN.md §10); HOTC_2013_R2's own CLI
-    # event is tests/test_hotc_r2_cli.py
+    # event is tests/test_hotc_revised_cli.py
     log = cli("init", "--name", "Club Night", "--format", "hotc-swiss-de", "--cut", "4",
               "--param", "rules=HOTC_2013", "--key", "hj.pem", "--json").doc["tournament"]
     cli("official", "add", "--role", "scorekeeper", "--name", "Sam", "--public-key",
