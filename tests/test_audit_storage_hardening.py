@@ -26,7 +26,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.events import PlayerRegistered, Role, parse_leaf, seal
 from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small
 from tests.helpers.checks import note_dir
-from tests.helpers.cli import TOURNEY, Cli, raw_bytes, snapshot
+from tests.helpers.cli_runner import TOURNEY, Cli, raw_bytes, snapshot
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from ledger.proofs.checkpoint_store import legacy_note_files
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from tests.helpers.checks import note_dir
-from tests.helpers.cli import Cli, remember_secret
+from tests.helpers.cli_runner import Cli, remember_secret
 
 
 def _event(cli: Cli, *players: str, extra: tuple[str, ...] = (), day: int = 1) -> None:

@@ -1,4 +1,4 @@
-"""One whole event per Bushiroad format, run through the CLI (tests/helpers/cli.py).
+"""One whole event per Bushiroad format, run through the CLI (tests/helpers/cli_runner.py).
 
 For each of ``bushiroad-swiss`` (BO3, a top cut of 4), ``bushiroad-de`` (no cut),
 ``single-elim`` and ``round-robin``: keys, ``init --param``, officials, ``player import``,
@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli, raw_bytes, snapshot
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
 
 SK, HJ = ("--key", "sk.pem"), ("--key", "hj.pem")
 

@@ -6,7 +6,7 @@ parsed as exactly one JSON document; the exit codes 2/3/4/5; that every refusal 
 the ledger's bytes (main file and -wal) unchanged; and that no private key is ever
 printed.  One module-scoped tournament is shared to keep the subprocess count low.
 
-The harness (``Cli``) is tests/helpers/cli.py; here every command is a real process.
+The harness (``Cli``) is tests/helpers/cli_runner.py; here every command is a real process.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import pytest
 
 from ledger.core.draw import draw_v1, seed_from_material
 from tests.helpers.checks import note_dir
-from tests.helpers.cli import Cli, Run, raw_bytes, snapshot
-from tests.helpers.cli import remember_secret as _remember_secret
+from tests.helpers.cli_runner import Cli, Run, raw_bytes, snapshot
+from tests.helpers.cli_runner import remember_secret as _remember_secret
 
 
 @dataclass

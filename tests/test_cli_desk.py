@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import TOURNEY, Cli, raw_bytes, remember_secret, snapshot, tourney
+from tests.helpers.cli_runner import TOURNEY, Cli, raw_bytes, remember_secret, snapshot, tourney
 from tests.helpers.desk import refuse
 
 NAMES = ["山田太郎", "Ada Lovelace", "Bea 🐉 Brown", "Zoë Ångström", "김민준", "Cy Young",

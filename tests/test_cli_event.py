@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli, remember_secret
 from tests.helpers.cli_refusals import Event
+from tests.helpers.cli_runner import Cli, remember_secret
 
 PLAYERS = ["Ada Lovelace", "Bea Brown", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray",
            "Gus Grissom", "Hal Jordan", "Ivy League", "Jo March"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 
 
 @pytest.mark.parametrize(("fmt", "players"), [("wot-2001", 12), ("bushiroad-swiss", 12),

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli, remember_secret
 from tests.helpers.cli_refusals import Event
+from tests.helpers.cli_runner import Cli, remember_secret
 
 PLAYERS = ["Ada", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 

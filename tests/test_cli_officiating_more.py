@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli, remember_secret
 from tests.helpers.cli_refusals import Event
+from tests.helpers.cli_runner import Cli, remember_secret
 
 
 @pytest.fixture(scope="module")

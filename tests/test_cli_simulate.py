@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.checks import note_dir
-from tests.helpers.cli import Cli, Run
+from tests.helpers.cli_runner import Cli, Run
 
 ARGS = ("simulate", "--players", "16", "--format", "hotc-swiss-de", "--seed", "t",
         "--timeouts", "0.1", "--drops", "0.05")

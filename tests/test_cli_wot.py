@@ -20,7 +20,7 @@ import pytest
 from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision, parse_tbp
 from ledger.formats.wot.sim import simulated_result
-from tests.helpers.cli import Cli, raw_bytes, remember_secret, snapshot
+from tests.helpers.cli_runner import Cli, raw_bytes, remember_secret, snapshot
 from tests.helpers.wot_cli import _args
 
 PLAYERS = ["Rand", "Egwene", "Mat", "Perrin", "Nynaeve", "Moiraine", "Lan", "Elayne", "Min"]

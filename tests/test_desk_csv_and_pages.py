@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers.cli import Cli, remember_secret, snapshot
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli, remember_secret, snapshot
 
 
 def test_defect_24_semicolon_players_csv_gets_a_delimiter_hint(tmp_path: Path) -> None:

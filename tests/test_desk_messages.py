@@ -1,6 +1,6 @@
 """Issue 17 defects 15, 18 and 20: the desk's refusals and messages tell the truth.
 
-``tourney`` runs (``tests.helpers.cli.Cli``) on real SQLite files;
+``tourney`` runs (``tests.helpers.cli_runner.Cli``) on real SQLite files;
 every refusal leaves the ledger's bytes unchanged.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers.cli import Cli, remember_secret, snapshot
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli, remember_secret, snapshot
 
 
 def _keys(cli: Cli, d: Path, *stems: str) -> None:

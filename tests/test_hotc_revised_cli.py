@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers.cli import Cli, remember_secret, snapshot
+from tests.helpers.cli_runner import Cli, remember_secret, snapshot
 
 
 def test_r2_event_through_the_cli(tmp_path: Path) -> None:

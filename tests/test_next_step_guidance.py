@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import Cli
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli
 
 
 def _play_swiss(cli: Cli) -> str:

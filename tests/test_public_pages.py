@@ -48,8 +48,8 @@ from ledger.wire.clock import FixedClock
 from ledger.wire.events import Role, seal
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
-from tests.helpers.cli import Cli, raw_bytes, snapshot
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
 from tests.helpers.forgery import chained_next
 from tests.helpers.wot_cli import _args as wot_args
 

@@ -19,7 +19,7 @@ import pytest
 
 from ledger.formats.simulation import demo_key
 from ledger.storage.location import Location
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.published_event import SEED, make_event
 
 ROOT = Path(__file__).resolve().parents[1]

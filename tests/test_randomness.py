@@ -27,7 +27,7 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import DrawMade, SeedRecorded
 from tests.conftest import HJ, build_small
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.randomness import (
     AFTER_ROUND_1000,
     BEFORE_ROUND_1000,

@@ -27,7 +27,7 @@ from ledger.randomness import pins
 from ledger.storage.location import Location
 from ledger.wire.events import Body, DrawMade, SeedCommitted, SeedRecorded, seal
 from ledger.wire.keys import Signer, load_signer
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.randomness import (
     AFTER_ROUND_1000,
     BEFORE_ROUND_1000,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli
 from tests.helpers.desk import refuse
 
 PLAYERS8 = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers.cli import Cli, snapshot
+from tests.helpers.cli_runner import Cli, snapshot
 from tests.helpers.live import get, running, serve_process, wait_until
 from tests.helpers.standings_play import FORMATS, pair, play, record, start
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.live import running
 from tests.helpers.standings_play import pair, record, start
 
@@ -152,7 +152,7 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
     """Issue 19 in the browser: two players, each with their card on their own phone,
     report the same result; under the auto policy it is recorded and a third page that
     was open shows it within 3 s; each phone keeps a receipt."""
-    from tests.helpers.cli import CLOCK
+    from tests.helpers.cli_runner import CLOCK
     from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)   # the station signs on the CLI's clock
@@ -195,7 +195,7 @@ def test_disagreeing_phones_reach_the_staff_page_and_a_decision_settles_them(
     (no form token) and a replayed report are refused."""
     import csv
 
-    from tests.helpers.cli import CLOCK
+    from tests.helpers.cli_runner import CLOCK
     from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
@@ -279,7 +279,7 @@ def test_a_phone_held_key_signs_the_players_reports(
     on another phone (no key) cannot report, and nothing is written."""
     import json
 
-    from tests.helpers.cli import CLOCK
+    from tests.helpers.cli_runner import CLOCK
     from tests.helpers.live import ledger_bytes
     from tests.helpers.reporting_phones import reporting_event
 
@@ -329,7 +329,7 @@ def test_a_player_drops_from_a_phone_with_javascript_off(
     staff card's page shows the queue; neither is wider than the phone."""
     import csv
 
-    from tests.helpers.cli import CLOCK
+    from tests.helpers.cli_runner import CLOCK
     from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.live import running, wait_until
 from tests.helpers.standings_play import pair, start
 

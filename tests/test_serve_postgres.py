@@ -17,7 +17,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 
 from tests.helpers.checks import pg_skip_reason, pg_url
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.live import get, serve_process, wait_until
 
 pytestmark = [pytest.mark.postgres,

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.helpers.cli import CLOCK, snapshot
+from tests.helpers.cli_runner import CLOCK, snapshot
 from tests.helpers.live import running, wait_until
 from tests.helpers.reporting_phones import _phone, _post, _win_choice, reporting_event
 from tests.helpers.standings_play import start

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.helpers.cli import CLOCK, Cli
+from tests.helpers.cli_runner import CLOCK, Cli
 from tests.helpers.live import ledger_bytes, running, wait_until
 from tests.helpers.reporting_phones import _phone, _post, reporting_event
 

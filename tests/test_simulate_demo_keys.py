@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ledger.formats.registry import FORMAT_IDS
 from ledger.wire.keys import DEMO_MARK, load_signer
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 
 
 def test_defect_22_simulate_writes_demo_keys_a_newcomer_can_publish_with(

@@ -24,7 +24,7 @@ from ledger.formats.simulation import demo_key, simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.published_event import _pem
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.helpers.cli import CLOCK
+from tests.helpers.cli_runner import CLOCK
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = r"""

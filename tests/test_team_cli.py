@@ -1,4 +1,4 @@
-"""A whole trio Swiss through the CLI (tests/helpers/cli.py; issue 20).
+"""A whole trio Swiss through the CLI (tests/helpers/cli_runner.py; issue 20).
 
 7 trio teams (21 fighters) over 3 rounds: teams imported from a CSV and added one by one;
 every refusal of the issue's "Bad input" list (a fighter on two teams, a team of the

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.team_cli import HJ, SK, Event, open_trio
 
 

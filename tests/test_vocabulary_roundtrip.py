@@ -17,8 +17,8 @@ import pytest
 
 from ledger.core.plugin import require_plugin
 from ledger.core.vocabulary import FieldKind, ResultEntry, Vocabulary
-from tests.helpers.cli import Cli
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli
 
 HJ = ("--key", "hj.pem")
 SK = ("--key", "sk.pem")

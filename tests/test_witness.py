@@ -30,7 +30,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
 from ledger.wire.events import LedgerPolicy, TournamentCreated, parse_leaf
 from tests.conftest import HJ, build_small
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.witnesses import (
     LOG,
     W1,

@@ -18,7 +18,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.events import LedgerPolicy, OfficialAdded, Role, seal
 from ledger.wire.keys import Signer, load_signer
 from tests.conftest import STRANGER, public
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.published_event import make_event
 from tests.helpers.witnesses import W1, W2, _finished_event, codes, do_cosign, new_checkpoint
 

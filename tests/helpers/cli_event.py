@@ -3,7 +3,7 @@
 Owns: ``open_event`` — key files for the head judge and each named official (their
 private keys remembered, so no test output may print them), ``tourney init`` with the
 format and its options, the officials added by the head judge, a ``players.csv`` imported,
-registration closed — each step a ``tourney`` command (tests/helpers/cli.py).
+registration closed — each step a ``tourney`` command (tests/helpers/cli_runner.py).
 
 The same opening is asked for by many tests: it is built once per test process (per
 pytest-xdist worker) in a private directory and then copied — ledger file, key files,
@@ -11,7 +11,7 @@ checkpoint notes — into each test's own directory, which is then exactly what 
 there would give (the clock is fixed; the keys are the same key files).  A test that
 writes changes only its copy.
 
-May import: ``tests.helpers.cli`` (``Cli``), the standard library.
+May import: ``tests.helpers.cli_runner`` (``Cli``), the standard library.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.helpers.cli import Cli, remember_secret
+from tests.helpers.cli_runner import Cli, remember_secret
 
 #: the CLI role names of the officials a test may ask for, by key-file stem
 ROLES = {"sk": "scorekeeper", "judge": "judge", "tk": "time-keeper"}

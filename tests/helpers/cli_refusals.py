@@ -3,7 +3,7 @@
 Owns: ``Event`` (the CLI, its directory, ledger file and tournament id, the documents
 its commands printed, and ``refuse(name, *args, code=…)``) and ``Refusal``.
 
-May import: ``tests.helpers.cli``, the standard library.
+May import: ``tests.helpers.cli_runner``, the standard library.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.cli import Cli, Run, raw_bytes, snapshot
+from tests.helpers.cli_runner import Cli, Run, raw_bytes, snapshot
 
 
 @dataclass

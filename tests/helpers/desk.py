@@ -1,13 +1,13 @@
 """A command the head judge's desk must refuse: its exit code, its lines, nothing written.
 
-May import: ``tests.helpers.cli``.
+May import: ``tests.helpers.cli_runner``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers.cli import Cli, raw_bytes, snapshot
+from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
 
 
 def refuse(cli: Cli, db: Path, *args: str, code: int, lines: int = 1,

@@ -5,7 +5,8 @@ Owns: ``running`` (the app of ``server.app`` served by uvicorn in a thread, stop
 exit), ``serve_process`` (``tourney serve --host 127.0.0.1`` as a subprocess, waited for
 until ``/health`` answers), ``free_port``, ``get`` and ``wait_until``.
 
-May import: ``server.*``, ``ledger.*``, ``uvicorn``, ``httpx``, the standard library.
+May import: ``server.*``, ``ledger.*``, ``tests.helpers.cli_runner`` (``serving``), ``uvicorn``,
+``httpx``, the standard library.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import httpx
 import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
 from ledger.storage.location import Location
 from server.app import Hub, create_app
+from tests.helpers.cli_runner import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,12 +58,13 @@ def running(ledger: str | Path, tournament: str | None = None, *,
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        end = time.monotonic() + 20
-        while not server.started:
-            if time.monotonic() > end or not thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{port}", hub
+        with serving():   # meanwhile the test's tourney commands run as processes
+            end = time.monotonic() + 20
+            while not server.started:
+                if time.monotonic() > end or not thread.is_alive():
+                    raise RuntimeError("the test server did not start")
+                time.sleep(0.02)
+            yield f"http://127.0.0.1:{port}", hub
     finally:
         server.should_exit = True
         thread.join(10)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.checks import pg_skip_reason
-from tests.helpers.cli import tourney
+from tests.helpers.cli_runner import tourney
 
 ROOT = Path(__file__).resolve().parents[2]
 

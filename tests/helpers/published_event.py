@@ -18,7 +18,7 @@ from ledger.proofs.checkpoint_store import checkpoint_dir
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 
 SEED = "publish test"
 

@@ -22,7 +22,7 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import SeedCommitted, SeedRecorded
 from tests.conftest import HJ, build_small
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.tamper import forge_next, rows
 
 VEC = Path(__file__).resolve().parents[1] / "vectors" / "randomness"

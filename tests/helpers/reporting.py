@@ -34,7 +34,7 @@ from ledger.wire.clock import FixedClock
 from ledger.wire.events import LedgerPolicy, Role, SelfReportPolicy
 from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
-from tests.helpers.cli import raw_bytes
+from tests.helpers.cli_runner import raw_bytes
 
 LOG = "rp"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from ledger.core.plugin import plugin_for
-from tests.helpers.cli import Cli
+from tests.helpers.cli_runner import Cli
 from tests.helpers.standings_play import pair, start
 
 

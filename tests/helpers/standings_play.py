@@ -16,8 +16,8 @@ from typing import Any
 from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision
 from ledger.formats.wot.sim import simulated_result
-from tests.helpers.cli import Cli
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli
 from tests.helpers.wot_cli import _args
 
 HJ, SK = ("--key", "hj.pem"), ("--key", "sk.pem")

@@ -1,6 +1,6 @@
 """A trio-team event opened through the CLI (keys, init, officials, teams, close).
 
-May import: ``tests.helpers.cli``, the standard library.
+May import: ``tests.helpers.cli_runner``, the standard library.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.cli import Cli, raw_bytes, remember_secret, snapshot
+from tests.helpers.cli_runner import Cli, raw_bytes, remember_secret, snapshot
 
 SK, HJ = ("--key", "sk.pem"), ("--key", "hj.pem")
 

@@ -16,7 +16,8 @@ An interpreter's start-up and imports are what a subprocess costs (0.7–1 s a c
 the process contract itself — exit codes and output of a real process, start-up, signals,
 pipes — is tested with ``Cli(..., subprocess=True)`` (tests/test_cli_contract.py and the
 tests that time or kill a process).  ``TOURNEY_TEST_SUBPROCESS=1`` runs every command as a
-subprocess (to check that the two ways agree).  ``tourney serve`` always runs as a process.
+subprocess (to check that the two ways agree).  ``tourney serve`` always runs as a process,
+and so does every command while a server runs in the test process (``serving``).
 
 May import: ``cli.main`` (lazily), the standard library.
 """
@@ -31,7 +32,8 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,20 @@ _SECRETS: list[str] = []  # base64 lines of every private key file created by a 
 _LOCK = threading.RLock()  # one in-process command at a time (cwd, env, std streams)
 #: commands that always run as a process (they serve until stopped, or set up logging)
 _PROCESS_ONLY = frozenset({"serve"})
+#: servers running in this process (tests/helpers/live.py): while one runs, commands run as
+#: processes — a command in this process would share its environment, working directory,
+#: std streams and module state with the server's thread
+_SERVING = [0]
+
+
+@contextmanager
+def serving() -> Iterator[None]:
+    """While a server runs in this process, ``tourney`` commands run as processes."""
+    _SERVING[0] += 1
+    try:
+        yield
+    finally:
+        _SERVING[0] -= 1
 
 
 def _command() -> list[str]:
@@ -135,7 +151,8 @@ def tourney(*args: str, cwd: Path, env: dict[str, str], input: str | None = None
             process: bool = False) -> Run:
     """``tourney args`` with exactly this environment, unchecked: in this process unless
     ``process`` (or ``TOURNEY_TEST_SUBPROCESS=1``, or a command that serves)."""
-    if process or os.environ.get(SUBPROCESS_ENV) == "1" or _PROCESS_ONLY.intersection(args):
+    if process or _SERVING[0] or os.environ.get(SUBPROCESS_ENV) == "1" \
+            or _PROCESS_ONLY.intersection(args):
         return run_process(list(args), cwd=cwd, env=env, input=input)
     return run_in_process(list(args), cwd=cwd, env=env, input=input)
 
