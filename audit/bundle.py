@@ -1,4 +1,4 @@
-"""Export bundles (DESIGN.md §4): everything an auditor needs, nothing else.
+"""Export bundles (docs/DESIGN.md §4): everything an auditor needs, nothing else.
 
 Owns: ``export_bundle`` — ``DIR/log.jsonl`` (the stored leaf bytes verbatim, one per
 line, in seq order), ``DIR/checkpoints/<size>.note`` and ``DIR/README.txt``, written into

@@ -1,4 +1,4 @@
-"""Audit findings and the report (the ``audit verify --json`` contract, DESIGN.md §8).
+"""Audit findings and the report (the ``audit verify --json`` contract, docs/DESIGN.md §8).
 
 Owns: ``Severity``, the closed set of finding ``CODES`` with their meaning (mirrored in
 docs/AUDIT.md), ``Finding`` and ``Report`` and their JSON encoding.

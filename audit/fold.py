@@ -1,6 +1,6 @@
 """The audit's fold: every leaf in order through bytes, canonical form, chain, signature
 job, roles, rules, text and state, then signatures, times and checkpoints
-(DESIGN.md §2, docs/AUDIT.md §2).
+(docs/DESIGN.md §2, docs/AUDIT.md §2).
 
 Owns: ``fold_report`` (the audit of a non-empty log whose signature jobs are already
 running, see ``audit.verify.start_signatures``).  Never trusts snapshots or projections:

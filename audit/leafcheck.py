@@ -26,7 +26,7 @@ from ledger.wire.text import check_text, check_text_typed, leaf_is_plain, leaf_t
 
 
 def chain_hash(leaf: bytes) -> str:
-    """The hex SHA-256 the next leaf's ``prev`` names (DESIGN.md §4)."""
+    """The hex SHA-256 the next leaf's ``prev`` names (docs/DESIGN.md §4)."""
     return hashlib.sha256(leaf).hexdigest()
 
 

@@ -10,7 +10,7 @@ write its verdict into shared memory (nothing is pickled, nothing waits for the 
 parent).  When the fold is over the
 parent takes blocks from the same counter until none is left, then verifies the jobs the
 fold added (leaves that were not canonical) on every core the same way.  The audit is
-judged by its rate against the machine's raw verify rate (DESIGN.md §9); this is where
+judged by its rate against the machine's raw verify rate (docs/DESIGN.md §9); this is where
 that rate is spent.
 
 A presumed verdict counts only for a leaf the fold *confirms*: canonical, with the same

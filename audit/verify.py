@@ -1,5 +1,5 @@
 """The independent verifier: bytes → canonical form → signature → chain → roles → rules
-→ Merkle roots at every checkpoint (DESIGN.md §2, docs/AUDIT.md).
+→ Merkle roots at every checkpoint (docs/DESIGN.md §2, docs/AUDIT.md).
 
 Owns: ``audit_leaves`` (the whole audit over a sequence of stored leaves plus checkpoint
 notes), ``start_signatures`` (the key map and every signature job, started before anything

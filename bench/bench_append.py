@@ -1,4 +1,4 @@
-"""Append latency of one signed event on SQLite with fsync on (DESIGN.md §3, §9).
+"""Append latency of one signed event on SQLite with fsync on (docs/DESIGN.md §3, §9).
 
 Measures ``Ledger.write`` — a whole command: load the aggregate (latest snapshot + tail),
 decide (rules), seal (Ed25519), save (INSERT + COMMIT; WAL + synchronous FULL) — of a result

@@ -1,4 +1,4 @@
-"""Benchmark: `audit verify` throughput vs the machine's raw Ed25519 verify rate (DESIGN.md §9).
+"""Benchmark: `audit verify` throughput vs the raw Ed25519 verify rate (docs/DESIGN.md §9).
 
 Builds (or reuses) a ledger of N signed events, audits it the way `tourney audit verify`
 does (raw rows → canonical check → signatures on all cores → chain → roles → rules →

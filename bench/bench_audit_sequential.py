@@ -1,4 +1,4 @@
-"""Main-process cost of the audit with signature checks left out: the part DESIGN.md §9
+"""Main-process cost of the audit with signature checks left out: the part docs/DESIGN.md §9
 wants "nearly free" (it runs while the worker pool verifies signatures).
 
     python bench/bench_audit_sequential.py LEDGER.db [--repeat 5]

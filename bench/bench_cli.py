@@ -1,4 +1,4 @@
-"""Whole-process latency of the ``tourney`` command (issue 7, DESIGN.md §9).
+"""Whole-process latency of the ``tourney`` command (issue 7, docs/DESIGN.md §9).
 
 Runs the real console script as a fresh process N times per command (start-up, imports,
 opening the ledger, loading the snapshot, deciding, signing, fsync, printing) and reports

@@ -1,4 +1,4 @@
-"""Benchmark: pairing one HotC Swiss round (DESIGN.md §9: 4,096 players < 250 ms).
+"""Benchmark: pairing one HotC Swiss round (docs/DESIGN.md §9: 4,096 players < 250 ms).
 
 Scenarios (all with rematch history):
   typical  — 4,096 active: an odd X-0 group and the X-1 group, every player with 10 earlier

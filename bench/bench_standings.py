@@ -1,4 +1,4 @@
-"""Benchmark: standings of a 4,096-player HotC event (DESIGN.md §9: < 100 ms).
+"""Benchmark: standings of a 4,096-player HotC event (docs/DESIGN.md §9: < 100 ms).
 
 Uses the ledger written by bench/bench_simulate.py (a whole simulated 4,096-player event)
 and times the standings projection (BR-DE-TB tiebreakers with exact fractions) on its final

@@ -1,5 +1,5 @@
 """Benchmark: pairing one Wheel of Time Game (``pairing.pair_game``, RULES.md §6.4–6.5),
-judged against the pairing budget of DESIGN.md §9 (< 250 ms per round).
+judged against the pairing budget of docs/DESIGN.md §9 (< 250 ms per round).
 
 Scenarios:
   list     — Game 3 (first Game of Cycle 2): N active players with distinct scores and two
@@ -201,13 +201,13 @@ def main() -> None:
     a = ap.parse_args()
     for n in (int(x) for x in a.players.split(",") if x):
         ents, hist, tie = field(n)
-        ms, p = timed(lambda: pair_game(Revision.WOT_OLD, 3, ents, hist, tie), a.repeat)
+        ms, p = timed(partial(pair_game, Revision.WOT_OLD, 3, ents, hist, tie), a.repeat)
         line("list", n, ms, p.method)  # type: ignore[attr-defined]
-        ms, p = timed(lambda: pair_game(Revision.WOT_OLD, 4, ents, hist, tie), a.repeat)
+        ms, p = timed(partial(pair_game, Revision.WOT_OLD, 4, ents, hist, tie), a.repeat)
         line("piles", n, ms, p.method)  # type: ignore[attr-defined]
     for n in (int(x) for x in a.exact.split(",") if x):
         ents, hist = exact_field(n)
-        ms, p = timed(lambda: pair_game(Revision.WOT_OLD, 3, ents, hist), a.repeat)
+        ms, p = timed(partial(pair_game, Revision.WOT_OLD, 3, ents, hist), a.repeat)
         line("exact", n, ms, p.method)  # type: ignore[attr-defined]
     for n in (int(x) for x in a.decide.split(",") if x):
         decide(n, a.repeat)

@@ -263,7 +263,7 @@ class WrittenCheckpoint:
 
 def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: str,
                     state: TournamentState | None = None) -> WrittenCheckpoint | None:
-    """DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
+    """docs/DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
     head judge (else None).  ``done`` says what was already written if it fails;
     ``state`` is the tournament as just saved (so nothing is read again)."""
     from ledger.proofs.checkpoint_store import checkpoint_if_head_judge

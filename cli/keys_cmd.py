@@ -1,4 +1,4 @@
-"""``tourney keys``: create and inspect Ed25519 key files (DESIGN.md §5).
+"""``tourney keys``: create and inspect Ed25519 key files (docs/DESIGN.md §5).
 
 Owns: ``keys new`` (FILE private 0600 + FILE.pub; the private key is never printed;
 passphrase from TOURNEY_KEY_PASSPHRASE or an interactive prompt) and ``keys show``.

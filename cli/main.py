@@ -1,4 +1,4 @@
-"""The ``tourney`` command (DESIGN.md §8): the Typer app and the ONE catch point.
+"""The ``tourney`` command (docs/DESIGN.md §8): the Typer app and the ONE catch point.
 
 Owns: the root app with its global options (``--ledger``, ``--key``, ``--tournament``,
 ``--checkpoints``, ``--json`` and their environment variables), the command tree (one
@@ -162,7 +162,7 @@ GROUP_EXTRAS: dict[str, tuple[tuple[str, str, str], ...]] = {
                ("cards", "cards_cmd", "player_cards"), ("card", "cards_cmd", "player_card")),
     "official": (("card", "cards_cmd", "official_card"),),
 }
-#: Root options that may also be written after the sub-command (DESIGN.md §8).
+#: Root options that may also be written after the sub-command (docs/DESIGN.md §8).
 GLOBAL_VALUE_OPTIONS = ("--ledger", "--key", "--tournament", "--checkpoints")
 GLOBAL_FLAG_OPTIONS = ("--json",)
 

@@ -1,4 +1,4 @@
-"""``tourney official``: add, revoke and list officials (DESIGN.md §5, RULES.md §1.3).
+"""``tourney official``: add, revoke and list officials (docs/DESIGN.md §5, RULES.md §1.3).
 
 Owns: the mapping of the command-line role names (``head-judge`` …) to ``Role`` and the
 three commands.  Authority checks are the ledger's (``ledger.core.rules``), never repeated here.

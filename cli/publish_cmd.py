@@ -38,7 +38,7 @@ def publish(
     """Sign a report of the standings, cut and champion (head judge) and write the site.
 
     Who may publish (ADR 0022): the signed report and the site need a head judge's key
-    (they seal the log in a checkpoint, DESIGN.md §5); pairings are not signed, so
+    (they seal the log in a checkpoint, docs/DESIGN.md §5); pairings are not signed, so
     anyone with the ledger posts them: 'tourney publish DIR --pairings-only' (no key)
     or 'tourney round show N --html'.
 

@@ -1,4 +1,4 @@
-"""``tourney seed …`` and ``tourney draw``: recorded randomness (DESIGN.md §6, §11).
+"""``tourney seed …`` and ``tourney draw``: recorded randomness (docs/DESIGN.md §6, §11).
 
 Owns: parsing of the command-line inputs of seeds and draws (``--items 3,1,2``, the
 ``--evidence`` SHA-256, RANDOM.ORG response files, drand beacons, the commit-reveal secret

@@ -1,6 +1,6 @@
 """``tourney result import FILE.csv|-``: a batch of result slips in one process.
 
-Owns: reading the slip CSV (DESIGN.md §8) — the columns ``round,table`` and the event's
+Owns: reading the slip CSV (docs/DESIGN.md §8) — the columns ``round,table`` and the event's
 format's own slip columns (``FormatPlugin.result_vocabulary().slip_columns``; for the
 match formats ``winner[,games,decided_by]`` — ``winner`` a player number,
 ``double-loss`` or ``none``; ``decided_by`` play, concession, slow-play, timeout, tie or
@@ -10,7 +10,7 @@ same outcome its ``result record`` options would give; and the batch itself: eve
 its own transaction (``Ledger.session``), entered exactly as ``result record`` enters one
 slip (``cli.result_entry``: an identical slip is unchanged, a conflicting one refused);
 a bad row is reported with its line number and the good rows are written (exit 3 when
-any row was refused: a partial import, DESIGN.md §8).
+any row was refused: a partial import, docs/DESIGN.md §8).
 
 May import: ``typer``, ``cli.*``, ``ledger.*``.
 """
@@ -143,7 +143,7 @@ def result_import(
     'result record' as columns ('tourney result codes').  A slip already recorded
     identically is left unchanged.
 
-    A partial import: exit 3 when any row was refused (DESIGN.md §8), and the good rows
+    A partial import: exit 3 when any row was refused (docs/DESIGN.md §8), and the good rows
     ARE written, each in its own transaction; the summary says how many.  Fix the refused
     rows and import the same file again: rows already recorded are left unchanged.  The
     last result of a round closes it, as with 'result record'.

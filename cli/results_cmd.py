@@ -87,7 +87,7 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
                  verdict=verdict, champion=None if champ is None else champ.number)
     cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written", state)
     if champ is not None:
-        extra["sealed"] = cp is not None  # the end-of-event checkpoint (DESIGN.md §4)
+        extra["sealed"] = cp is not None  # the end-of-event checkpoint (docs/DESIGN.md §4)
     if cp is not None:
         extra["checkpoint"] = cp.json()
         lines.append(f"{'end-of-event checkpoint (sealed)' if champ else 'checkpoint'}: {cp}")
@@ -156,7 +156,7 @@ def state_table(state: TournamentState, round_no: int, table: int) -> tuple[list
 
 
 def _result_fields(b: Any) -> dict[str, Any]:
-    """The recorded result's fields (DESIGN.md §8/§11 names), as JSON."""
+    """The recorded result's fields (docs/DESIGN.md §8/§11 names), as JSON."""
     fields = msgspec.to_builtins(b)
     return {k: v for k, v in fields.items() if k not in ("note", "reason")}
 

@@ -1,7 +1,7 @@
 """``tourney round pair`` and ``tourney round show``: pairing rounds and posting them.
 
 Owns: the printable round (table, both players by number and name, win groups, rematch
-and pair-down marks, the result once in), the ``round show --json`` document of DESIGN.md
+and pair-down marks, the result once in), the ``round show --json`` document of docs/DESIGN.md
 §8 (``round_json``), the ``--seed-material/--seed-source`` options that pairing, cut and
 bracket share (``SeedMaterialOpt``, ``SeedSourceOpt``, ``seed_args``); the player label ``#7 Name`` and
 the result phrase is the format's (``projections.result_words``).  Pairing itself (bye, draws, Rule A/B, the bracket) is the ledger's
@@ -124,7 +124,7 @@ def result_json(res: ResultState | None) -> dict[str, Any] | None:
 
 def round_json(rnd: RoundState, overridden: Overridden | None = None, *,
                lost_bye: bool = False) -> dict[str, Any]:
-    """``tourney round show N --json`` (DESIGN.md §8 keys, plus ``overridden``: null, or
+    """``tourney round show N --json`` (docs/DESIGN.md §8 keys, plus ``overridden``: null, or
     the head judge's override whose tables these are, with the engine's pairing it
     replaced; ``bye_lost``: the bye was lost to a Loss of Match, BR-SWISS-7; each result
     with ``games``, the recorded game score or null, issue 32)."""

@@ -3,7 +3,7 @@
 Owns: the genesis command (tournament id slug and its validation, format parameters,
 one event per ledger unless ``--another-event``, creating the SQLite file only once
 everything else checked out), the tournament summary,
-and closing registration (followed by the automatic checkpoint of DESIGN.md §4).
+and closing registration (followed by the automatic checkpoint of docs/DESIGN.md §4).
 
 May import: ``typer``, ``cli.common``, ``ledger.*``.
 """

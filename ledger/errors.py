@@ -1,6 +1,6 @@
 """The one error hierarchy of tourney.
 
-Owns: ``TourneyError`` and its subclasses, each with the CLI exit code of DESIGN.md §8
+Owns: ``TourneyError`` and its subclasses, each with the CLI exit code of docs/DESIGN.md §8
 and a one-line message that names what was wrong and what to do.  The CLI has one catch
 point that prints ``error.cli_message()`` and exits with ``error.exit_code``.
 
@@ -14,7 +14,7 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """Exit codes of the CLI contract (DESIGN.md §8)."""
+    """Exit codes of the CLI contract (docs/DESIGN.md §8)."""
 
     OK = 0
     INTERNAL = 1

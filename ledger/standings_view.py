@@ -8,7 +8,7 @@ progress a view was computed over) and ``StandingsView`` — what
 ``--json``, ``--csv``, ``--html`` and the published site) renders generically.
 
 The JSON convention (docs/STANDINGS.md): a row keeps the format's normative fields
-(DESIGN.md §8/§11, unchanged: they are what ``report_published`` signs) and adds
+(docs/DESIGN.md §8/§11, unchanged: they are what ``report_published`` signs) and adds
 ``figures``: for every fraction-valued column ``{"exact": "num/den", "display": "…"}``.
 Percentages display truncated (never rounded) to two decimals, e.g. ``"47.75%"``.
 
@@ -43,7 +43,7 @@ class Align(str, Enum):
 
 
 def fraction_text(value: Fraction) -> str:
-    """"num/den" in lowest terms (DESIGN.md §4), "1/1" and "0/1" included."""
+    """"num/den" in lowest terms (docs/DESIGN.md §4), "1/1" and "0/1" included."""
     g = math.gcd(value.numerator, value.denominator) or 1
     return f"{value.numerator // g}/{value.denominator // g}"
 
@@ -117,7 +117,7 @@ class Revoked:
 @dataclass
 class Row:
     """One player's line: ``values`` the cells by column key; ``doc`` makes the format's
-    normative JSON row (DESIGN.md §8/§11, what the signed report states), ``document``,
+    normative JSON row (docs/DESIGN.md §8/§11, what the signed report states), ``document``,
     built on first use only: the printed table never reads it (issue 22, ADR 0025).
     Not frozen (a frozen dataclass sets each field through ``object.__setattr__``: 4 ms
     of 4,096 rows, ADR 0025 sixth pass); nothing assigns to a row once built: a page

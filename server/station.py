@@ -176,7 +176,7 @@ class Station:
                 job.future.set_exception(err)
             return self._session(led)
         self.size = session.state.size
-        for job, k in zip(jobs, first):
+        for job, k in zip(jobs, first, strict=True):
             out = results[k]
             if isinstance(out, TourneyError):
                 job.future.set_exception(out)
@@ -188,7 +188,7 @@ class Station:
 
     def _checkpoint(self, led: Any, session: Any) -> None:
         """A round closed by what the server wrote: the head judge's key, when the server
-        holds it (``--staff-key``), signs a checkpoint at once (DESIGN.md §4), so the
+        holds it (``--staff-key``), signs a checkpoint at once (docs/DESIGN.md §4), so the
         receipts of that round upgrade to inclusion proofs; otherwise the head judge's
         next command (``round pair``) takes it."""
         from ledger.proofs.checkpoint_store import checkpoint_if_head_judge

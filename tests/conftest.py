@@ -38,7 +38,7 @@ def build_small(path: Path, log: str = "t1", players: int = 6) -> Location:
         led.write(log, lambda t, now: t.add_official(public(SCOREKEEPER), Role.SCOREKEEPER,
                                                      "Scorekeeper Sam", HJ, now))
         for i in range(players):
-            led.write(log, lambda t, now: t.register_player(f"Player {i + 1}", SCOREKEEPER,
+            led.write(log, lambda t, now, i=i: t.register_player(f"Player {i + 1}", SCOREKEEPER,
                                                             now))
         led.write(log, lambda t, now: t.record_seed(
             material="atmospheric 1234", source="randomizer", reason="seating", signer=HJ,

@@ -1,4 +1,4 @@
-"""The audit and a whole HotC event on the real PostgreSQL server (DESIGN.md §3): the same
+"""The audit and a whole HotC event on the real PostgreSQL server (docs/DESIGN.md §3): the same
 signed bytes, the same findings as on SQLite. Skipped with a reason when no server answers."""
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -29,21 +28,7 @@ from ledger.formats.simulation import simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import open_leaf
-
-
-def _matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
-    if not players:
-        yield []
-        return
-    a, rest = players[0], players[1:]
-    for i, b in enumerate(rest):
-        for m in _matchings(rest[:i] + rest[i + 1:]):
-            yield [(a, b), *m]
-
-
-def _min_rematches(field: list[int], met: dict[int, set[int]]) -> int:
-    return min(sum(1 for a, b in m if b in met.get(a, set())) for m in _matchings(field))
-
+from tests.helpers.rematches import _min_rematches
 
 FORMATS = st.sampled_from([("bushiroad-swiss", 0), ("bushiroad-swiss", 2),
                            ("bushiroad-swiss", 4), ("bushiroad-de", 0), ("bushiroad-de", 2),

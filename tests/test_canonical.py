@@ -1,4 +1,4 @@
-"""Canonical encoding of tourney-leaf/v1 (DESIGN.md §4): restricted schema, re-encode check."""
+"""Canonical encoding of tourney-leaf/v1 (docs/DESIGN.md §4): restricted schema, re-encode check."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One whole event per Bushiroad format, run through the CLI as real ``tourney`` processes.
+"""One whole event per Bushiroad format, run through the CLI (tests/helpers/cli_runner.py).
 
 For each of ``bushiroad-swiss`` (BO3, a top cut of 4), ``bushiroad-de`` (no cut),
 ``single-elim`` and ``round-robin``: keys, ``init --param``, officials, ``player import``,
@@ -6,14 +6,13 @@ registration close, every round paired with recorded seed material, results ente
 scorekeeper in every Bushiroad form (a BO3 win with its game score, a time-up decided by
 game wins, a drawn game at time-up, a concession), a drop before a pairing, the cut or
 final standings (with the tie-break draw), the bracket, the champion; then the standings
-JSON contract (DESIGN.md §8/§11) and ``audit verify``.  Refusals are made where they apply
+JSON contract (docs/DESIGN.md §8/§11) and ``audit verify``.  Refusals are made where they apply
 and each leaves the ledger's bytes unchanged (exit 2 for bad options, 3 for the rules).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
+from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
 
 SK, HJ = ("--key", "sk.pem"), ("--key", "hj.pem")
 
@@ -82,13 +81,11 @@ def _run(ev: Event, bo3: bool = False) -> None:
 
 def _pair(ev: Event) -> dict[str, Any] | None:
     """Pair the next qualifying round; None once the rules say the rounds are over."""
-    proc = subprocess.run([*TOURNEY, "round", "pair", "--seed-material",
-                           f"{ev.log} round {ev.rounds + 1} dice", "--seed-source", "dice",
-                           *HJ, "--json"], cwd=ev.db.parent, capture_output=True, text=True,
-                          env=ev.cli.env, timeout=60)
-    if proc.returncode == 3 and "over" in proc.stderr:
+    run = ev.cli("round", "pair", "--seed-material", f"{ev.log} round {ev.rounds + 1} dice",
+                 "--seed-source", "dice", *HJ, "--json", code=None)
+    if run.code == 3 and "over" in run.err:
         return None
-    assert proc.returncode == 0, proc.stderr
+    assert run.code == 0, run.err
     doc: dict[str, Any] = ev.cli("round", "show", str(ev.rounds + 1), "--json").doc
     return doc
 
@@ -157,7 +154,7 @@ def test_swiss_event_runs_to_a_champion_and_audits_clean(swiss: Event) -> None:
 
 
 def test_swiss_standings_json_contract(swiss: Event) -> None:
-    """DESIGN.md §11: points, mw "0.33"-style, omw/oomw exact "num/den", status set."""
+    """docs/DESIGN.md §11: points, mw "0.33"-style, omw/oomw exact "num/den", status set."""
     for p in swiss.docs["standings"]["players"]:
         assert {"number", "name", "rank", "wins", "losses", "status", "points", "mw",
                 "omw", "oomw"} <= set(p)
@@ -265,12 +262,9 @@ def test_result_import_records_bushiroad_game_scores(tmp_path: Path) -> None:
         f"1,{t1['table']},{t1['players'][0]},2-1,play\n"          # the same slip again
         f"1,{t4['table']},{t4['players'][1]},1-2,draw\n")         # a draw with a winner
     before = snapshot(ev.db)
-    proc = subprocess.run([*TOURNEY, "result", "import", "slips.csv", *SK, "--json"],
-                          cwd=tmp_path, env=ev.cli.env, capture_output=True, text=True,
-                          timeout=60)
-    assert proc.returncode == 3, proc.stderr
-    assert proc.stderr.count("\n") == 1 and "slips.csv line 6" in proc.stderr
-    out = json.loads(proc.stdout)
+    run = ev.cli("result", "import", "slips.csv", *SK, "--json", code=3)
+    assert run.err.count("\n") == 1 and "slips.csv line 6" in run.err
+    out = json.loads(run.out)
     assert [w["line"] for w in out["written"]] == [2, 3, 4]
     assert [u["line"] for u in out["unchanged"]] == [5]
     assert [r["line"] for r in out["refused"]] == [6]

@@ -1,20 +1,18 @@
-"""The CLI contract of DESIGN.md §8, run as real subprocesses of the ``tourney`` script.
+"""The CLI contract of docs/DESIGN.md §8, run as real subprocesses of the ``tourney`` script.
 
 Covers every normative command line that exists so far (keys new, init, official add,
 official revoke, player add, seed record, draw, export, audit verify) with ``--json``
 parsed as exactly one JSON document; the exit codes 2/3/4/5; that every refusal leaves
 the ledger's bytes (main file and -wal) unchanged; and that no private key is ever
 printed.  One module-scoped tournament is shared to keep the subprocess count low.
+
+The harness (``Cli``) is tests/helpers/cli_runner.py; here every command is a real process.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
@@ -25,74 +23,8 @@ import pytest
 
 from ledger.core.draw import draw_v1, seed_from_material
 from tests.helpers.checks import note_dir
-
-CLOCK = "2026-03-01T09:00:00.000000Z"
-_SECRETS: list[str] = []  # base64 lines of every private key file created here
-
-
-def _command() -> list[str]:
-    found = shutil.which("tourney") or shutil.which(
-        "tourney", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "cli.main"]
-
-
-TOURNEY = _command()
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def doc(self) -> Any:
-        """stdout as exactly one JSON document (json.loads refuses trailing data)."""
-        assert self.out.endswith("\n") and self.out.count("\n") == 1, self.out
-        return json.loads(self.out)
-
-
-class Cli:
-    def __init__(self, cwd: Path, ledger: Path) -> None:
-        self.cwd = cwd
-        self.ledger = ledger
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNEY_")}
-        self.env.update(TOURNEY_LEDGER=str(ledger), TOURNEY_FIXED_CLOCK=CLOCK,
-                        PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-
-    def __call__(self, *args: str, code: int | None = 0,
-                 env: dict[str, str] | None = None) -> Run:
-        """Run ``tourney args``; the exit code must be ``code`` (None: any code)."""
-        proc = subprocess.run([*TOURNEY, *args], cwd=self.cwd, capture_output=True,
-                              text=True, env={**self.env, **(env or {})}, timeout=60)
-        run = Run(proc.returncode, proc.stdout, proc.stderr)
-        both = run.out + run.err
-        assert "PRIVATE KEY" not in both
-        for secret in _SECRETS:
-            assert secret not in both, "a private key was printed"
-        assert code is None or run.code == code, \
-            f"tourney {' '.join(args)} -> {run.code}\n{both}"
-        if run.code != 0:  # a failure says what went wrong in one line on stderr
-            assert run.err.strip() and len(run.err.strip().splitlines()) == 1, run.err
-        return run
-
-
-def _remember_secret(pem_file: Path) -> None:
-    for line in pem_file.read_text().splitlines():
-        if line and not line.startswith(("#", "-----")):
-            _SECRETS.append(line)
-
-
-def snapshot(db: Path) -> tuple[bytes, bytes]:
-    """The ledger's bytes after folding any WAL into the main file."""
-    with closing(sqlite3.connect(db)) as con:
-        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return raw_bytes(db)
-
-
-def raw_bytes(db: Path) -> tuple[bytes, bytes]:
-    wal = db.with_name(db.name + "-wal")
-    return db.read_bytes(), wal.read_bytes() if wal.exists() else b""
+from tests.helpers.cli_runner import Cli, Run, raw_bytes, snapshot
+from tests.helpers.cli_runner import remember_secret as _remember_secret
 
 
 @dataclass
@@ -109,7 +41,7 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     d = tmp_path_factory.mktemp("cli")
     db = d / "t.db"
-    cli = Cli(d, db)
+    cli = Cli(d, db, subprocess=True)  # the contract is a real process's
     keys: dict[str, str] = {}
     out: dict[str, Any] = {}
     names = ("hj", "sk", "judge", "gone")
@@ -178,7 +110,7 @@ def test_officials_and_players_are_signed_events(world: World) -> None:
 def test_seed_and_draw_follow_draw_v1(world: World) -> None:
     seed, draw = world.outputs["seed"], world.outputs["draw"]
     assert seed["seed"] == seed_from_material("example seed").hex()
-    assert draw["result"] == [1, 9, 7, 5, 3]  # DESIGN.md §6 known answer
+    assert draw["result"] == [1, 9, 7, 5, 3]  # docs/DESIGN.md §6 known answer
     assert draw["result"] == draw_v1(bytes.fromhex(seed["seed"]), "T2026-001/cut",
                                      [5, 3, 9, 1, 7])
     body = draw["event"]["event"]["body"]

@@ -1,7 +1,7 @@
-"""The head judge's desk (issue 7): every trap a new user hit, as real ``tourney`` runs.
+"""The head judge's desk (issue 7): every trap a new user hit, run through the CLI.
 
 Each refusal is checked for its exit code, its one-line message and the ledger's bytes
-being unchanged.  Two module-scoped events keep the subprocess count low: a 10-player
+being unchanged.  Two module-scoped events are shared: a 10-player
 Swiss event in round 1 (CJK and emoji names) and a 4-player event whose top cut is
 paired at once (AMB-H6).  Tests that write work on a copy of the ledger.
 """
@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import TOURNEY, Cli, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli_runner import TOURNEY, Cli, raw_bytes, remember_secret, snapshot, tourney
+from tests.helpers.desk import refuse
 
 NAMES = ["山田太郎", "Ada Lovelace", "Bea 🐉 Brown", "Zoë Ångström", "김민준", "Cy Young",
          "Dee Dee", "Eve", "Fay Wray", "Gus"]
@@ -46,23 +47,10 @@ class Desk:
         return refuse(cli, db, *args, code=code)
 
 
-def refuse(cli: Cli, db: Path, *args: str, code: int, lines: int = 1,
-           summary: bool = False) -> str:
-    """Run a command that must be refused: its exit code, nothing written; stderr."""
-    before = snapshot(db)
-    proc = subprocess.run([*TOURNEY, *args], cwd=cli.cwd, capture_output=True, text=True,
-                          env={**cli.env, "TOURNEY_LEDGER": str(db)}, timeout=60)
-    assert proc.returncode == code, (args, proc.returncode, proc.stderr)
-    assert (proc.stdout.count("\n") == 1 if summary else proc.stdout == ""), proc.stdout
-    assert len(proc.stderr.strip().splitlines()) == lines, proc.stderr
-    assert raw_bytes(db) == before, f"{args} changed the ledger"
-    return proc.stderr
-
-
 def _keys(cli: Cli, d: Path, *names: str) -> None:
     for name in names:
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
 
 
 @pytest.fixture(scope="module")
@@ -130,17 +118,15 @@ def test_simulate_uses_its_own_ledger(desk: Desk, tmp_path: Path) -> None:
     shutil.copyfile(desk.db, tmp_path / "tournament.db")
     env = {k: v for k, v in desk.cli.env.items() if k != "TOURNEY_LEDGER"}
     before = raw_bytes(tmp_path / "tournament.db")
-    proc = subprocess.run([*TOURNEY, "simulate", "--players", "12", "--format",
-                           "hotc-swiss-de", "--json"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
+    run = tourney("simulate", "--players", "12", "--format", "hotc-swiss-de", "--json",
+                  cwd=tmp_path, env=env)
+    assert run.code == 0, run.err
+    doc = json.loads(run.out)
     assert doc["ledger"] == "sim-12.db" and (tmp_path / "sim-12.db").is_file()
     assert raw_bytes(tmp_path / "tournament.db") == before
-    proc = subprocess.run([*TOURNEY, "--ledger", "tournament.db", "simulate", "--players",
-                           "12", "--format", "hotc-swiss-de"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2 and "real tournament" in proc.stderr
+    run = tourney("--ledger", "tournament.db", "simulate", "--players", "12", "--format",
+                  "hotc-swiss-de", cwd=tmp_path, env=env)
+    assert run.code == 2 and "real tournament" in run.err
     assert raw_bytes(tmp_path / "tournament.db") == before
 
 
@@ -368,25 +354,22 @@ def test_result_import_rows(desk: Desk) -> None:
             f"1,{t4},{p4[1]},,concession",     # line 6: good
             f"1,{t1},{p1[0]},2-1,"]            # line 7: identical to line 2: unchanged
     (desk.dir / "slips.csv").write_text("\n".join(rows) + "\n")
-    proc = subprocess.run([*TOURNEY, "result", "import", "slips.csv", "--key", "sk.pem",
-                           "--json"], cwd=desk.dir, env=cli.env, capture_output=True,
-                          text=True, timeout=60)
-    assert proc.returncode == 3, proc.stderr
-    doc = json.loads(proc.stdout)
+    run = cli.plain("result", "import", "slips.csv", "--key", "sk.pem", "--json")
+    assert run.code == 3, run.err
+    doc = json.loads(run.out)
     assert [w["line"] for w in doc["written"]] == [2, 4, 6]
     assert [r["line"] for r in doc["refused"]] == [3, 5]
     assert [u["line"] for u in doc["unchanged"]] == [7]
-    assert "line 3" in proc.stderr and "line 5" in proc.stderr
+    assert "line 3" in run.err and "line 5" in run.err
     shown = {t["table"]: t["result"] for t in cli("round", "show", "1", "--json").doc["tables"]}
     assert shown[t1]["winner"] == p1[0] and shown[t3]["winner"] is None
     assert shown[t4]["outcome"] == "concession" and shown[t2] is None
     # stdin; the last slip closes the round
     last = f"round,table,winner\n1,{t2},{p2[0]}\n1,{t5},{p5[1]}\n"
-    proc = subprocess.run([*TOURNEY, "--ledger", str(db), "result", "import", "-", "--key",
-                           "sk.pem", "--json"], input=last, cwd=desk.dir, env=cli.env,
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
+    run = cli.plain("--ledger", str(db), "result", "import", "-", "--key", "sk.pem", "--json",
+                    input=last)
+    assert run.code == 0, run.err
+    doc = json.loads(run.out)
     assert len(doc["written"]) == 2 and doc["closed"][0]["round_closed"]["round"] == 1
     assert cli("audit", "verify", "--json").doc["ok"]
 

@@ -1,4 +1,4 @@
-"""A small HotC event run end to end through the CLI, as real ``tourney`` subprocesses.
+"""A small HotC event run end to end through the CLI, as ``tourney`` commands.
 
 Keys for a head judge and a scorekeeper, ``init --cut 4``, 10 players by ``player
 import``, registration close; Swiss rounds paired with ``round pair --seed-material``,
@@ -6,48 +6,26 @@ results entered by the scorekeeper (a timeout double loss, an upheld slow play, 
 concession, wins, a supervised both-slow-play win, a Swiss double loss), a drop after
 pairing and one before pairing, a judge's correction, until the stop rule ends the Swiss
 phase; ``cut``, ``bracket``, top-cut results (one ``--timeout --turn-player``), the
-champion; then ``standings``, ``round show`` (DESIGN.md §8 shape) and ``audit verify``.
+champion; then ``standings``, ``round show`` (docs/DESIGN.md §8 shape) and ``audit verify``.
 
 Refusals are made at the moment they apply, each checked for its exit code and for the
-ledger's bytes being unchanged; the one module-scoped run keeps the subprocess count low.
+ledger's bytes being unchanged; the one module-scoped run is shared by its tests.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, Run, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli_refusals import Event
+from tests.helpers.cli_runner import Cli, remember_secret
 
 PLAYERS = ["Ada Lovelace", "Bea Brown", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray",
            "Gus Grissom", "Hal Jordan", "Ivy League", "Jo March"]
 SHOW_KEYS = {"round", "tables", "bye", "phase", "advances", "closed", "bye_lost", "overridden"}
 TABLE_KEYS = {"table", "players", "groups", "rematch", "pair_down", "pair_up", "result"}
 STATUSES = {"active", "eliminated", "dropped", "disqualified", "cut", "champion"}
-
-
-@dataclass
-class Refusal:
-    run: Run
-    unchanged: bool
-
-
-@dataclass
-class Event:
-    cli: Cli
-    dir: Path
-    db: Path
-    log: str
-    out: dict[str, Any] = field(default_factory=dict)
-    refused: dict[str, Refusal] = field(default_factory=dict)
-
-    def refuse(self, name: str, *args: str, code: int) -> None:
-        before = snapshot(self.db)
-        run = self.cli(*args, code=code)
-        self.refused[name] = Refusal(run, raw_bytes(self.db) == before)
 
 
 def _tables(doc: dict[str, Any]) -> list[list[int]]:
@@ -60,9 +38,9 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = Cli(d, d / "t.db")
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
-    # the HOTC_2013 command flow keeps working (DESIGN.md §10); HOTC_2013_R2's own CLI
-    # event is tests/test_hotc_r2_cli.py
+        remember_secret(d / f"{name}.pem")
+    # the HOTC_2013 command flow keeps working (docs/DESIGN.md §10); HOTC_2013_R2's own CLI
+    # event is tests/test_hotc_revised_cli.py
     log = cli("init", "--name", "Club Night", "--format", "hotc-swiss-de", "--cut", "4",
               "--param", "rules=HOTC_2013", "--key", "hj.pem", "--json").doc["tournament"]
     cli("official", "add", "--role", "scorekeeper", "--name", "Sam", "--public-key",

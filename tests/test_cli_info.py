@@ -1,6 +1,6 @@
 """``tourney info`` asks the format where the event stands (``FormatPlugin.progress``):
 phase, current round (a Game in Wheel of Time) and its missing results, champion, and the
-next step — for every family of formats, through real ``tourney`` processes."""
+next step — for every family of formats, through ``tourney`` commands."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli_contract import Cli
+from tests.helpers.cli_runner import Cli
 
 
 @pytest.mark.parametrize(("fmt", "players"), [("wot-2001", 12), ("bushiroad-swiss", 12),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_import_direction import _module_imports
+from tests.helpers.imports import _module_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMAT_PACKAGES = sorted(p.name for p in (ROOT / "ledger" / "formats").iterdir()

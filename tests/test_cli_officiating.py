@@ -1,6 +1,6 @@
-"""A small Bushiroad Swiss event officiated through the CLI, as real ``tourney``
-subprocesses (issue 9): a caution → warning upgrade, a ruling appealed with a challenge
-count (the second appeal recorded and refused), a Loss of Match between matches applied
+"""A small Bushiroad Swiss event officiated through the CLI, as ``tourney`` commands
+(issue 9): a caution → warning upgrade, a ruling appealed with a challenge count (the
+second appeal recorded and refused), a Loss of Match between matches applied
 when the next round is paired, a disqualification mid-match, an earlier round amended by
 the head judge, a manual pairing override, the time-keeper's clock with an extension cap,
 then ``penalty list`` and ``audit verify`` clean (the override shown as a notice).
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret
-from tests.test_cli_event import Event
+from tests.helpers.cli_refusals import Event
+from tests.helpers.cli_runner import Cli, remember_secret
 
 PLAYERS = ["Ada", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -30,7 +30,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = Cli(d, d / "t.db")
     for name in ("hj", "judge", "sk", "tk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
     log = cli("init", "--name", "Officiated Open", "--format", "bushiroad-swiss",
               "--param", "swiss_rounds=3", "--param", "tournament_level=1",
               "--param", "challenge_limit=1", "--param", "judge_extension_cap_minutes=5",

@@ -1,4 +1,4 @@
-"""More of issue 9 through real ``tourney`` subprocesses: deck registration (immutable) and
+"""More of issue 9 through ``tourney`` commands: deck registration (immutable) and
 a deck check, a level amendment, the round clock run by the head judge acting as
 time-keeper, a 001 end-of-match decision that fixes the result, an undone drop, a late
 registration, and a wrong-table amendment with its penalties — then ``audit verify``
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli, _remember_secret
-from tests.test_cli_event import Event
+from tests.helpers.cli_refusals import Event
+from tests.helpers.cli_runner import Cli, remember_secret
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = Cli(d, d / "t.db")
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
     log = cli("init", "--name", "Floor Night", "--format", "bushiroad-swiss",
               "--param", "swiss_rounds=3", "--param", "tournament_level=2",
               "--param", "end_of_match=eom_001", "--key", "hj.pem", "--json").doc["tournament"]

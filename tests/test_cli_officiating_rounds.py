@@ -1,4 +1,4 @@
-"""Three officiating cases through real ``tourney`` subprocesses, in one small Bushiroad
+"""Three officiating cases through ``tourney`` commands, in one small Bushiroad
 Swiss event (5 players, 3 rounds, level 2):
 
 * round 1's pairing is overridden by the head judge; ``round show 1`` (text, ``--json``,
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_event import Event
+from tests.helpers.cli_refusals import Event
 
 PLAYERS = ["Ada", "Bea", "Cy", "Dee", "Eve"]
 

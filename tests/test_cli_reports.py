@@ -23,7 +23,7 @@ from ledger.wire.clock import FixedClock
 from ledger.wire.events import open_leaf
 from ledger.wire.keys import load_signer
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import CLOCK, Cli, raw_bytes, snapshot
+from tests.helpers.cli_runner import CLOCK, Cli, raw_bytes, snapshot
 
 NAMES = ["Ann", "Bob <b>", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 URL = "http://192.168.1.20:8000"

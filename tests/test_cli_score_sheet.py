@@ -1,4 +1,4 @@
-"""BR-PEN-3.18.3 through real ``tourney`` subprocesses: the head judge re-issues a lost
+"""BR-PEN-3.18.3 through ``tourney`` commands: the head judge re-issues a lost
 score sheet (``tourney penalty reissue-sheet``) in an event that records penalties on
 score sheets, and the judge's Warning is raised to Loss of Match at once, losing the match
 in progress; ``audit verify`` is clean.  Refusals leave the ledger's bytes unchanged."""
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_event import Event
+from tests.helpers.cli_refusals import Event
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""``tourney simulate`` as a real subprocess: a whole event signed, then audited.
+"""``tourney simulate`` through the CLI: a whole event signed, then audited.
 
 Runs the same command twice in one directory (ids ``sim-16`` then ``sim-16-2``), checks
 the summary, that both logs audit clean through ``tourney audit verify``, and that bad
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.checks import note_dir
-from tests.test_cli_contract import Cli, Run
+from tests.helpers.cli_runner import Cli, Run
 
 ARGS = ("simulate", "--players", "16", "--format", "hotc-swiss-de", "--seed", "t",
         "--timeouts", "0.1", "--drops", "0.05")

@@ -1,5 +1,5 @@
 """``tourney round void`` (issue 9 §7, ADR 0012) and the TC-23 double drop through real
-``tourney`` subprocesses: a round posted too early is voided, the earlier round corrected,
+``tourney`` commands: a round posted too early is voided, the earlier round corrected,
 the round paired again from a fresh seed under ``<log>/R2/v1/…``; two players of one table
 drop after the pairing and the table has no winner; then ``audit verify`` is clean, with
 the void reported as an info notice.  Refusals exit with the documented code, print one
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_event import Event
+from tests.helpers.cli_refusals import Event
 
 
 @pytest.fixture(scope="module")

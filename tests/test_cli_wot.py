@@ -1,5 +1,5 @@
 """A 9-player, 2-Cycle Wheel of Time event (wot-classic) run end to end through the CLI as
-real ``tourney`` subprocesses: keys, ``init --format wot-classic``, officials, players,
+``tourney`` commands: keys, ``init --format wot-classic``, officials, players,
 registration close; four Games paired with ``round pair`` (Game 1 from the recorded
 score-sheet shuffle, later Games by piles and list with the AMB-W9 tie draw), results by
 outcome code (``--outcome … --support … --conceded-by …``), a Declaration of Forfeiture and
@@ -20,25 +20,10 @@ import pytest
 from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision, parse_tbp
 from ledger.formats.wot.sim import simulated_result
-from tests.test_cli_contract import Cli, _remember_secret, raw_bytes, snapshot
+from tests.helpers.cli_runner import Cli, raw_bytes, remember_secret, snapshot
+from tests.helpers.wot_cli import _args
 
 PLAYERS = ["Rand", "Egwene", "Mat", "Perrin", "Nynaeve", "Moiraine", "Lan", "Elayne", "Min"]
-
-
-def _args(kw: dict[str, Any]) -> list[str]:
-    a = ["--outcome", kw["wot_outcome"]]
-    if kw.get("winner") is not None:
-        a += ["--winner", str(kw["winner"])]
-    for name in ("support", "pattern"):
-        if kw.get(name):
-            a += [f"--{name}", ",".join(f"{p}={v}" for p, v in kw[name].items())]
-    if kw.get("neutral") is not None:
-        a += ["--neutral", str(kw["neutral"])]
-    if kw.get("conceded_by") is not None:
-        a += ["--conceded-by", str(kw["conceded_by"])]
-    if kw.get("last_battle") is not None:
-        a += ["--last-battle" if kw["last_battle"] else "--before-last-battle"]
-    return a
 
 
 class Event:
@@ -61,7 +46,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
     cli = ev.cli
     for name in ("hj", "sk"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(d / f"{name}.pem")
+        remember_secret(d / f"{name}.pem")
     hj, sk = ("--key", "hj.pem"), ("--key", "sk.pem")
     cli("init", "--name", "Tar Valon Open", "--format", "wot-classic", *hj)
     cli("official", "add", "--role", "scorekeeper", "--name", "Sam", "--public-key",

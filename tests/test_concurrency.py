@@ -1,4 +1,4 @@
-"""Several OS processes write one tournament at once (DESIGN.md §3 "Concurrency").
+"""Several OS processes write one tournament at once (docs/DESIGN.md §3 "Concurrency").
 
 Every acknowledged write is in the ledger exactly once, seqs are contiguous, there is no
 fork (each stored ``prev`` is the sha256 of the previous stored leaf), and a refusal is a
@@ -226,6 +226,7 @@ from pathlib import Path
 from ledger.storage.store import Ledger
 from ledger.storage.location import Location
 loc, log, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+Path(sys.argv[4]).touch()          # imported: ready for the go file
 while not go.exists():
     time.sleep(0.001)
 with Ledger(Location(loc)) as led:
@@ -238,11 +239,15 @@ def test_simultaneous_open(shared: tuple[str, str], tmp_path: Path) -> None:
     library's schema set-up may collide on PostgreSQL, and Ledger retries it)."""
     loc, log = shared
     go = tmp_path / "go"
-    procs = [subprocess.Popen([sys.executable, "-c", OPENER, loc, log, str(go)],
+    ready = [tmp_path / f"ready-{i}" for i in range(4)]
+    procs = [subprocess.Popen([sys.executable, "-c", OPENER, loc, log, str(go), str(r)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
-             for _ in range(4)]
-    time.sleep(1.5)  # let every interpreter import and reach the go-file wait
+             for r in ready]
+    deadline = time.monotonic() + 60   # every interpreter imported and waits for the go file
+    while not all(r.exists() for r in ready) and time.monotonic() < deadline:
+        assert all(p.poll() is None for p in procs), "an opener exited before the go file"
+        time.sleep(0.01)
     go.touch()
     results = [p.communicate(timeout=60) for p in procs]
     for p, (out, err) in zip(procs, results, strict=True):

@@ -1,4 +1,4 @@
-"""SIGKILL a writer at random moments; no acknowledged event is ever lost (DESIGN.md §3).
+"""SIGKILL a writer at random moments; no acknowledged event is ever lost (docs/DESIGN.md §3).
 
 A writer subprocess (tests/helpers/ledger_writer.py) appends signed events in a loop and
 prints + flushes ``ACK <seq> <name> <leaf>`` only after ``Ledger.write`` returned.  It is

@@ -18,7 +18,7 @@ from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.commands import disqualify
 from tests.conftest import HJ, SCOREKEEPER
-from tests.test_officiating import LOG, finish_round, pair, setup
+from tests.helpers.officiating import LOG, finish_round, pair, setup
 
 
 @pytest.mark.parametrize("as_drop", [True, False])
@@ -34,7 +34,7 @@ def test_a_drop_then_a_dq_keeps_the_drop_as_the_end(tmp_path: Path, as_drop: boo
         assert rnd is not None
         for tab in rnd.tables:
             w = tab.players[0] if k is None or k not in tab.players else k
-            led.write(LOG, lambda t, now, tab=tab, w=w: t.record_result(
+            led.write(LOG, lambda t, now, tab=tab, w=w, rnd=rnd: t.record_result(
                 SCOREKEEPER, now, round_no=rnd.number, table=tab.table,
                 outcome=Outcome.WIN, winner=w))
         if k is None:

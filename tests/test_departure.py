@@ -19,7 +19,7 @@ from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.commands import disqualify
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
-from tests.test_officiating import LOG, _append_forged, _codes, finish_round, pair, setup
+from tests.helpers.officiating import LOG, _append_forged, _codes, finish_round, pair, setup
 
 
 def _first_table(led: Any) -> tuple[int, int, int, int]:

@@ -1,4 +1,4 @@
-"""DRAW-v1 known answers (DESIGN.md §6, normative) and its properties."""
+"""DRAW-v1 known answers (docs/DESIGN.md §6, normative) and its properties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DESIGN.md §2: dependencies point cli → audit → projections → ledger, never back."""
+"""docs/DESIGN.md §2: dependencies point cli → audit → projections → ledger, never back."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import ast
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.imports import _module_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 ALLOWED = {
@@ -34,26 +36,13 @@ def test_package_imports_only_downward(package: str) -> None:
     assert {k: v for k, v in bad.items() if v} == {}
 
 
-def _module_imports(path: Path) -> set[str]:
-    """Every absolute module an import statement names (``from a.b import c`` → a.b, a.b.c)."""
-    tree = ast.parse(path.read_text())
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
-
-
 CORE = sorted(p for p in (ROOT / "ledger").rglob("*.py")
               if "formats" not in p.relative_to(ROOT / "ledger").parts)
 
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
 def test_core_module_imports_no_format(path: Path) -> None:
-    """DESIGN.md §10: the core (ledger/ minus ledger/formats/) never imports a format; the
+    """docs/DESIGN.md §10: the core (ledger/ minus ledger/formats/) never imports a format; the
     formats plug in through ledger.core.plugin, and only the application layers import the
     registry."""
     bad = sorted(m for m in _module_imports(path)

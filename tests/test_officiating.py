@@ -7,11 +7,8 @@ audit must report with their seq."""
 
 from __future__ import annotations
 
-import hashlib
-import sqlite3
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,69 +21,30 @@ from ledger.formats.match.events import ResultRecorded, RoundPaired, Table
 from ledger.formats.match.model import LossReason, Outcome, Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import CATALOGUE, Penalty, group
-from ledger.formats.officiating.commands import apply_pending, disqualify, issue_penalty, offer
+from ledger.formats.officiating.commands import disqualify, offer
 from ledger.formats.officiating.events import PenaltyIssued
 from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.formats.registry import make_format
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from ledger.wire.events import Role, parse_leaf, seal
-from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
+from tests.conftest import HJ, JUDGE, SCOREKEEPER
+from tests.helpers.officiating import (
+    LOG,
+    _append_forged,
+    _codes,
+    finish_round,
+    pair,
+    penalize,
+    setup,
+    table_of,
+)
 
-LOG = "off"
 #: the project's RULES.md beside the checkout when there is one, else the copy vendored
 #: with the tests (tests/vectors/PROVENANCE.md)
 _SHARED_RULES = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
 RULES = _SHARED_RULES if _SHARED_RULES.is_file() else (
     Path(__file__).resolve().parent / "vectors" / "rules" / "RULES.md")
-
-
-def setup(tmp_path: Path, fmt: str = "bushiroad-swiss", players: int = 6,
-          **params: Any) -> tuple[Location, Ledger]:
-    loc = Location(str(tmp_path / "o.db"))
-    led = Ledger(loc, create=True, clock=FixedClock())
-    cut = 0 if fmt != "hotc-swiss-de" else 4
-    led.create(LOG, lambda now: Tournament.create(
-        log=LOG, name="Officiated", fmt=make_format(fmt, cut, params), signer=HJ, time=now))
-    led.write(LOG, lambda t, now: t.add_official(public(SCOREKEEPER), Role.SCOREKEEPER, "S",
-                                                 HJ, now))
-    led.write(LOG, lambda t, now: t.add_official(public(JUDGE), Role.JUDGE, "J", HJ, now))
-
-    def reg(t: Tournament, now: str) -> None:
-        for i in range(players):
-            t.register_player(f"P{i + 1}", SCOREKEEPER, now)
-    led.write(LOG, reg)
-    led.write(LOG, lambda t, now: t.close_registration(HJ, now))
-    return loc, led
-
-
-def pair(led: Ledger) -> list[Any]:
-    return led.write(LOG, lambda t, now: t.pair_round(HJ, now, material=f"m{now}", source="x")
-                     + apply_pending(t, HJ, now))
-
-
-def table_of(led: Ledger, number: int) -> Any:
-    rnd = open_round(led.load(LOG).state)
-    assert rnd is not None
-    return rnd, next(t for t in rnd.tables if number in t.players)
-
-
-def finish_round(led: Ledger, games: list[int] | None = None) -> None:
-    """Every table without a result: the first player at the table wins."""
-    rnd = open_round(led.load(LOG).state)
-    assert rnd is not None
-    for tab in rnd.tables:
-        if tab.result is None:
-            led.write(LOG, lambda t, now, tab=tab: t.record_result(
-                SCOREKEEPER, now, round_no=rnd.number, table=tab.table, outcome=Outcome.WIN,
-                winner=tab.players[0], games=games))
-
-
-def penalize(led: Ledger, number: int, section: str, penalty: Penalty, *,
-             signer: Any = JUDGE, **kw: Any) -> list[Any]:
-    return led.write(LOG, lambda t, now: issue_penalty(
-        t, signer, now, number=number, section=section, penalty=penalty, **kw))
 
 
 # -- the catalogue -------------------------------------------------------------------------
@@ -353,39 +311,6 @@ def test_dq_pass_down_and_after_the_event(tmp_path: Path) -> None:
     assert verify_ledger(loc, LOG, None).ok
 
 
-# -- authority and the audit on forged events --------------------------------------------------
-def _rows(loc: Location) -> list[tuple[int, bytes]]:
-    with sqlite3.connect(loc.text) as db:
-        return [(v, bytes(s)) for v, s in db.execute(
-            "SELECT originator_version, state FROM stored_events ORDER BY originator_version")]
-
-
-def _append_forged(loc: Location, body: Any, signer: Any) -> int:
-    """Append a signed event the rules would refuse (as a rogue writer could)."""
-    rows = _rows(loc)
-    v, leaf = rows[-1]
-    last = parse_leaf(leaf).event
-    forged = seal(log=LOG, seq=v + 1, prev=hashlib.sha256(leaf).hexdigest(), time=last.time,
-                  body=body, signer=signer)
-    with sqlite3.connect(loc.text) as db:
-        cols = [r[1] for r in db.execute("PRAGMA table_info(stored_events)")]
-        row = db.execute("SELECT * FROM stored_events WHERE originator_version=?",
-                         (v,)).fetchone()
-        new = dict(zip(cols, row, strict=True))
-        new.update(originator_version=v + 1, state=forged.leaf)
-        db.execute(f"INSERT INTO stored_events ({','.join(cols)}) VALUES "
-                   f"({','.join('?' * len(cols))})", [new[c] for c in cols])
-        db.execute("DELETE FROM stored_snapshots")
-    return v + 1
-
-
-def _codes(loc: Location) -> dict[str, list[int | None]]:
-    out: dict[str, list[int | None]] = {}
-    for f in verify_ledger(loc, LOG, None).findings:
-        out.setdefault(f.code, []).append(f.seq)
-    return out
-
-
 def test_audit_flags_a_penalty_signed_by_a_scorekeeper(tmp_path: Path) -> None:
     loc, led = setup(tmp_path)
     with pytest.raises(RuleError) as err:
@@ -452,7 +377,7 @@ def test_tc06b_de_dq_during_round_3(tmp_path: Path, as_drop: bool, expected: str
         assert rnd is not None
         for tab in rnd.tables:
             w = tab.players[0] if k is None or k not in tab.players else k
-            led.write(LOG, lambda t, now, tab=tab, w=w: t.record_result(
+            led.write(LOG, lambda t, now, tab=tab, w=w, rnd=rnd: t.record_result(
                 SCOREKEEPER, now, round_no=rnd.number, table=tab.table,
                 outcome=Outcome.WIN, winner=w))
         if k is None:
@@ -512,7 +437,7 @@ def test_tc23_swiss_drop_drop_after_pairing_and_dq(tmp_path: Path) -> None:
                 continue
             a, b = tab.players
             w = a if force.get(a, True) and not force.get(b, False) else b
-            led.write(LOG, lambda t, now, tab=tab, w=w: t.record_result(
+            led.write(LOG, lambda t, now, tab=tab, w=w, rnd=rnd: t.record_result(
                 SCOREKEEPER, now, round_no=rnd.number, table=tab.table,
                 outcome=Outcome.WIN, winner=w))
 

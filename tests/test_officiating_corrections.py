@@ -24,7 +24,7 @@ from ledger.formats.officiating.correction_commands import (
     wrong_table,
 )
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
-from tests.test_officiating import LOG, finish_round, pair, setup
+from tests.helpers.officiating import LOG, finish_round, pair, setup
 
 
 # -- TC-12: the amendment rule ----------------------------------------------------------------

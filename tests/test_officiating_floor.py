@@ -30,7 +30,7 @@ from ledger.formats.officiating.floor_rules import deck_hash, remaining
 from ledger.wire.events import Role
 from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
-from tests.test_officiating import LOG, _append_forged, _codes, pair, setup
+from tests.helpers.officiating import LOG, _append_forged, _codes, pair, setup
 
 TK = Signer.from_seed(bytes([9]) * 32, "Time Keeper")
 

@@ -38,7 +38,7 @@ from ledger.formats.officiating.model import AppliesTo
 from projections.report import round_doc
 from projections.rounds import bye_lost, load_round, override_of
 from tests.conftest import HJ, SCOREKEEPER
-from tests.test_officiating import (
+from tests.helpers.officiating import (
     LOG,
     _append_forged,
     _codes,

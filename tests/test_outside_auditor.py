@@ -1,9 +1,9 @@
-"""DESIGN.md §3: "an auditor can read stored_events with plain sqlite3 and verify
+"""docs/DESIGN.md §3: "an auditor can read stored_events with plain sqlite3 and verify
 everything without this code".
 
 The ledger is built with the code; it is then verified by ``outside_verify`` below, which
 uses ONLY ``sqlite3``, ``hashlib``, ``json``, ``base64`` and ``cryptography`` and follows
-DESIGN.md §4–§6 from the text: canonical re-encoding compared byte for byte, the ``prev``
+docs/DESIGN.md §4–§6 from the text: canonical re-encoding compared byte for byte, the ``prev``
 chain, seq contiguity, key ids, Ed25519 signatures over ``b"tourney-event/v1\\n" +
 canonical(event)`` with keys learned from the log (genesis ``head_judge``,
 ``official_added``), and every ``draw_made`` recomputed with an inline DRAW-v1.  It is also
@@ -40,12 +40,12 @@ VECTORS = Path(__file__).parent / "vectors" / "randomness"
 
 
 def outside_canonical(obj: Any) -> bytes:
-    """DESIGN.md §4 canonical JSON (= JCS on the restricted schema)."""
+    """docs/DESIGN.md §4 canonical JSON (= JCS on the restricted schema)."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def outside_draw_v1(seed: bytes, ctx: str, items: list[int]) -> list[int]:
-    """DRAW-v1 of DESIGN.md §6, written from the spec."""
+    """DRAW-v1 of docs/DESIGN.md §6, written from the spec."""
     c = ctx.encode("utf-8")
     key = hashlib.sha256(b"tourney-draw/v1\x00" + len(c).to_bytes(4, "big") + c + seed).digest()
     counter = 0
@@ -71,7 +71,7 @@ def outside_draw_v1(seed: bytes, ctx: str, items: list[int]) -> list[int]:
 
 
 def outside_bls(chain: dict[str, Any], rnd: int, sig: bytes, prev: str | None) -> bool:
-    """drand BLS12-381 (DESIGN.md §6; third-party curve library, not the project's code)."""
+    """drand BLS12-381 (docs/DESIGN.md §6; third-party curve library, not the project's code)."""
     pub = bytes.fromhex(chain["public_key"])
     try:
         if chain["scheme"] == "bls-unchained-g1-rfc9380":
@@ -89,7 +89,7 @@ def outside_bls(chain: dict[str, Any], rnd: int, sig: bytes, prev: str | None) -
 
 def outside_verify_seed(body: dict[str, Any], commitments: dict[int, dict[str, Any]],
                         pins: dict[str, Any]) -> str | None:
-    """One seed_recorded of any provenance (DESIGN.md §6/§11); a finding code or None."""
+    """One seed_recorded of any provenance (docs/DESIGN.md §6/§11); a finding code or None."""
     material = body["material"]
     if body["seed"] != hashlib.sha256(b"tourney-seed/v1\x00"
                                       + material.encode("utf-8")).hexdigest():
@@ -268,7 +268,7 @@ def outside_verify(con: sqlite3.Connection,
 
 def outside_verify_note(note: bytes, leaves: list[bytes], log: str) -> dict[str, Any]:
     """A checkpoint note and its witness cosignatures, from C2SP signed-note,
-    tlog-checkpoint and tlog-cosignature and DESIGN.md §4–§5 alone: head-judge and witness
+    tlog-checkpoint and tlog-cosignature and docs/DESIGN.md §4–§5 alone: head-judge and witness
     keys are learned from the leaves; the note's root is recomputed (RFC 6962)."""
     cut = note.rindex(b"\n\n")
     text, block = note[:cut + 1], note[cut + 2:].decode("utf-8")
@@ -351,7 +351,7 @@ def build_ledger(path: Path) -> dict[str, Any]:
     judge = Signer.from_seed(b"\x02" * 32, "Judge Jo")
     with Ledger(Location(str(path)), create=True, clock=FixedClock()) as led:
         for log in ("T2026-001", "T2026-002"):
-            led.create(log, lambda now: Tournament.create(
+            led.create(log, lambda now, log=log: Tournament.create(
                 log=log, name=f"Open {log}", fmt=make_format("hotc-swiss-de", 4), signer=hj,
                 time=now))
             led.write(log, lambda t, now: t.add_official(
@@ -359,18 +359,18 @@ def build_ledger(path: Path) -> dict[str, Any]:
             led.write(log, lambda t, now: t.add_official(
                 PublicKey(judge.public_key_raw), Role.JUDGE, "Judge Jo", hj, now))
             for i in range(1, 9):
-                led.write(log, lambda t, now: t.register_player(
+                led.write(log, lambda t, now, i=i: t.register_player(
                     f"Player {i} Ünïcødé", sk, now))
             led.write(log, lambda t, now: t.revoke_official(judge.key_id, "left", hj, now))
             led.write(log, lambda t, now: t.record_seed(
                 material="example seed", source="atmospheric", reason="round 1", signer=hj,
                 time=now))
-            led.write(log, lambda t, now: t.make_draw(
+            led.write(log, lambda t, now, log=log: t.make_draw(
                 ctx=f"{log}/R1/pairing", items=list(range(8, 0, -1)), signer=hj, time=now))
             led.write(log, lambda t, now: t.record_seed(
                 material="second seed", source="atmospheric", reason="cut", signer=hj,
                 time=now))
-            led.write(log, lambda t, now: t.make_draw(
+            led.write(log, lambda t, now, log=log: t.make_draw(
                 ctx=f"{log}/cut", items=[5, 3, 7, 1], signer=hj, time=now))
             led.write(log, lambda t, now: t.close_registration(hj, now))
             add_verifiable_seeds(led, log, hj, path)
@@ -612,17 +612,17 @@ def test_outside_auditor_catches_forged_verifiable_seeds(tmp_path: Path, defect:
                                                          code: str) -> None:
     """The new provenances, forged with valid head-judge signatures (T15, T16, T21, T22)."""
     from tests.conftest import build_small
-    from tests.test_randomness import (
+    from tests.helpers.randomness import (
         _forge_commit_reveal,
-        test_drand_material_not_hash_of_signature_is_flagged,
-        test_random_org_material_swapped_in_log_is_flagged,
+        forge_drand_material,
+        forge_random_org_swap,
     )
 
     db = tmp_path / "t.db"
     if defect == "drand_material":
-        test_drand_material_not_hash_of_signature_is_flagged(tmp_path)
+        forge_drand_material(db)
     elif defect == "random_org_material":
-        test_random_org_material_swapped_in_log_is_flagged(tmp_path)
+        forge_random_org_swap(db)
     else:
         _forge_commit_reveal(build_small(db), commit_time_ok=defect != "committed_after_round",
                              opens=defect != "reveal_does_not_open", with_note=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_publish import make_event
+from tests.helpers.published_event import make_event
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "docs" / "verify_proof.py"

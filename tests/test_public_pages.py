@@ -1,8 +1,8 @@
 """Issue 18 (ADR 0023): the public pages' options and the posting gate, on the ledger side.
 
 In-process tests use real SQLite ledgers and real signatures (``Ledger`` and the
-``Tournament`` aggregate, as the CLI does); the format runs are real ``tourney``
-subprocesses (HotC, Bushiroad Swiss, Wheel of Time); the audit runs over real bundles
+``Tournament`` aggregate, as the CLI does); the format runs are ``tourney`` commands
+(HotC, Bushiroad Swiss, Wheel of Time); the audit runs over real bundles
 with forged but correctly chained and signed leaves.  A Hypothesis property compares the
 incremental fold with the visibility rule as ADR 0023 words it, over random sequences of
 pair / void / hold / post.
@@ -49,9 +49,9 @@ from ledger.wire.events import Role, seal
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli, raw_bytes, snapshot
-from tests.test_cli_wot import _args as wot_args
-from tests.test_threats import chained_next
+from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
+from tests.helpers.forgery import chained_next
+from tests.helpers.wot_cli import _args as wot_args
 
 LOG = "pp"
 NAMES = ["Ann Marie Lee", "Bob", "Carl Dee", "Dana <b>Evans</b>", "Émile Zola",

@@ -16,34 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives import serialization
 
-from ledger.formats.simulation import demo_key, simulate
-from ledger.proofs.checkpoint_store import checkpoint_dir
+from ledger.formats.simulation import demo_key
 from ledger.storage.location import Location
-from ledger.storage.store import Ledger
-from ledger.wire.clock import FixedClock
-from tests.test_cli_contract import Cli
+from tests.helpers.cli_runner import Cli
+from tests.helpers.published_event import SEED, make_event
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("TOURNEY_TEST_ARTIFACTS", ROOT / "test-artifacts"))
-SEED = "publish test"
-
-
-def _pem(signer: Any, path: Path) -> None:
-    path.write_bytes(signer.private_key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption()))
-
-
-def make_event(d: Path, log: str = "pub-12") -> Cli:
-    db = d / "t.db"
-    with Ledger(Location(str(db)), create=True, clock=FixedClock()) as led:
-        simulate(led, log=log, players=12, seed_text=SEED, cut=4,
-                 checkpoints=lambda: checkpoint_dir(Location(str(db)), None, log))
-    _pem(demo_key(SEED, "head-judge"), d / "hj.pem")
-    _pem(demo_key(SEED, "scorekeeper"), d / "sk.pem")
-    return Cli(d, db)
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +91,7 @@ def test_forged_report_event_is_flagged_by_the_audit(tmp_path: Path) -> None:
 
     from ledger.wire.canonical import canonical
     from ledger.wire.events import ReportPublished
-    from tests.test_tamper_corpus import forge_next, rows
+    from tests.helpers.tamper import forge_next, rows
 
     cli = make_event(tmp_path)
     cli("publish", "site", "--key", "hj.pem")
@@ -125,15 +105,8 @@ def test_forged_report_event_is_flagged_by_the_audit(tmp_path: Path) -> None:
     figures["checkpoint"] = {"origin": "tourney/pub-12", "size": body.size, "root": root}
     body = ReportPublished(size=body.size, root=root, figures=figures,
                            digest=hashlib.sha256(canonical(figures)).hexdigest())
-    import tests.test_tamper_corpus as tc
-    old = tc.LOG
-    tc.LOG = "pub-12"
-    try:
-        forge_next(Location(str(cli.ledger)), body, demo_key(SEED, "head-judge"),
-                   log="pub-12")
-        seq = len(rows(Location(str(cli.ledger))))
-    finally:
-        tc.LOG = old
+    forge_next(Location(str(cli.ledger)), body, demo_key(SEED, "head-judge"), log="pub-12")
+    seq = len(rows(Location(str(cli.ledger)), "pub-12"))
     run = cli("audit", "verify", "--json", code=4)
     assert ("report_mismatch", seq) in {(f["code"], f["seq"]) for f in run.doc["findings"]}
 

@@ -1,4 +1,4 @@
-"""Verifiable randomness (issue 8, DESIGN.md §6/§11, THREATS T15, T16, T21–T23, T25).
+"""Verifiable randomness (issue 8, docs/DESIGN.md §6/§11, THREATS T15, T16, T21–T23, T25).
 
 Real vectors (tests/vectors/randomness/, see its PROVENANCE.md): a RANDOM.ORG signed
 response and drand beacons, verified offline against the pinned keys.  Every tamper case
@@ -25,28 +25,28 @@ from ledger.randomness import pins, random_org
 from ledger.randomness.commit import commitment, reveal_material
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
-from ledger.wire.events import DrawMade, SeedCommitted, SeedRecorded
+from ledger.wire.events import DrawMade, SeedRecorded
 from tests.conftest import HJ, build_small
-from tests.test_cli_contract import Cli
-from tests.test_tamper_corpus import audit, codes_at, forge_next, rows
+from tests.helpers.cli_runner import Cli
+from tests.helpers.randomness import (
+    AFTER_ROUND_1000,
+    BEFORE_ROUND_1000,
+    DRAND,
+    QUICK,
+    RORG,
+    _event,
+    _forge_commit_reveal,
+    forge_drand_material,
+    forge_random_org_swap,
+    refused,
+    response,
+)
+from tests.helpers.tamper import audit, codes_at, forge_next, rows
 
-VEC = Path(__file__).parent / "vectors" / "randomness"
-RORG = json.loads((VEC / "random_org.json").read_text())
-DRAND = json.loads((VEC / "drand.json").read_text())
-QUICK = next(b for b in DRAND["beacons"] if b["net"] == "quicknet")
 CHAINED = next(b for b in DRAND["beacons"] if b["round"] == 3311596)
-# quicknet round 1000 is published at genesis + 999·3 s = 2023-08-23T15:59:24Z
-BEFORE_ROUND_1000 = "2023-08-23T15:00:00.000000Z"
-AFTER_ROUND_1000 = "2023-08-23T16:30:00.000000Z"
 # the RANDOM.ORG example response was completed at 2014-06-03 17:15:13Z (issue 21 item 1:
 # a seed must be newer than the event that needs it)
 BEFORE_RORG_EXAMPLE = "2014-06-03T17:00:00.000000Z"
-
-
-def response(raw: str | None = None, sig: str | None = None) -> bytes:
-    """A Signed API ``result`` as RANDOM.ORG sends it (random object verbatim)."""
-    return ('{"random":' + (raw or RORG["random_raw"]) + ',"signature":"'
-            + (sig or RORG["signature_b64"]) + '","cost":0,"bitsUsed":16}').encode()
 
 
 def test_pinned_keys_equal_the_vendored_vectors() -> None:
@@ -64,33 +64,6 @@ def cli(tmp_path: Path) -> Cli:
 def cli_2023(tmp_path: Path) -> Cli:
     """An event run before quicknet round 1000 (claimed times may not go backwards)."""
     return _event(tmp_path, "2023-08-23T14:00:00.000000Z")
-
-
-def _event(tmp_path: Path, clock: str | None = None) -> Cli:
-    c = Cli(tmp_path, tmp_path / "t.db")
-    if clock is not None:
-        c.env["TOURNEY_FIXED_CLOCK"] = clock
-    c("keys", "new", "--name", "HJ", "--out", "hj.pem")
-    c("keys", "new", "--name", "SK", "--out", "sk.pem")
-    c("init", "--name", "Rand Open", "--format", "hotc-swiss-de", "--key", "hj.pem")
-    c("official", "add", "--role", "scorekeeper", "--name", "S", "--public-key", "sk.pem.pub",
-      "--key", "hj.pem")
-    for name in ("Ann", "Bob", "Cy", "Di"):
-        c("player", "add", name, "--key", "sk.pem")
-    return c
-
-
-def db_bytes(c: Cli) -> bytes:
-    return c.ledger.read_bytes() + (c.ledger.with_name("t.db-wal").read_bytes()
-                                    if c.ledger.with_name("t.db-wal").exists() else b"")
-
-
-def refused(c: Cli, *args: str, finding: str, env: dict[str, str] | None = None) -> None:
-    before = db_bytes(c)
-    run = c(*args, "--json", code=3, env=env)
-    assert run.doc["error"]["finding"] == finding, run.doc
-    assert len(run.err.strip().splitlines()) == 1
-    assert db_bytes(c) == before, "a refused command wrote something"
 
 
 # -- RANDOM.ORG (T22, T23) ------------------------------------------------------------------
@@ -127,13 +100,7 @@ def test_random_org_tampered_response_is_refused(cli: Cli, defect: str) -> None:
 
 
 def test_random_org_material_swapped_in_log_is_flagged(tmp_path: Path) -> None:
-    loc = build_small(tmp_path / "t.db")
-    fake = RORG["random_raw"].replace("79924", "79925")
-    forge_next(loc, SeedRecorded(
-        provenance="random_org", material=fake, source="RANDOM.ORG", reason="r",
-        seed=seed_from_material(fake).hex(), serial="79924",
-        attestation=base64.b64encode(response()).decode(),
-        hashed_api_key=json.loads(RORG["random_raw"])["hashedApiKey"]), HJ)
+    loc = forge_random_org_swap(tmp_path / "t.db")
     assert ("random_org_mismatch", len(rows(loc))) in codes_at(audit(loc))
 
 
@@ -225,13 +192,7 @@ def test_drand_tampered_beacons_are_refused(cli: Cli) -> None:
 
 
 def test_drand_material_not_hash_of_signature_is_flagged(tmp_path: Path) -> None:
-    loc = build_small(tmp_path / "t.db")
-    att = json.dumps({"round": 1000, "signature": QUICK["sig"]}).encode()
-    material = "11" * 32
-    forge_next(loc, SeedRecorded(
-        provenance="drand", material=material, source="drand", reason="r",
-        seed=seed_from_material(material).hex(), chain="quicknet", round=1000,
-        attestation=base64.b64encode(att).decode()), HJ)
+    loc = forge_drand_material(tmp_path / "t.db")
     assert ("drand_randomness_mismatch", len(rows(loc))) in codes_at(audit(loc))
 
 
@@ -271,39 +232,6 @@ def test_commitment_after_the_beacon_round_is_refused(cli: Cli) -> None:
             "--key", "hj.pem", env={"TOURNEY_FIXED_CLOCK": AFTER_ROUND_1000},
             finding="commitment_not_sealed")
     assert not (cli.cwd / "s.secret").exists()
-
-
-def _forge_commit_reveal(loc: Location, *, commit_time_ok: bool, opens: bool,
-                         with_note: bool) -> int:
-    """Forge commitment + reveal straight into the log (valid head-judge signatures)."""
-    from ledger.proofs.checkpoint_store import (
-        checkpoint_dir,
-        list_checkpoint_files,
-        write_checkpoint,
-    )
-    from ledger.wire.events import seal
-
-    salt, secret = b"s" * 16, b"k" * 32
-    last_v, last = rows(loc)[-1]
-    ev = seal(log="t1", seq=last_v + 1, prev=hashlib.sha256(last).hexdigest(),
-              time=BEFORE_ROUND_1000 if commit_time_ok else AFTER_ROUND_1000,
-              body=SeedCommitted(commitment=commitment(salt, secret).hex(), chain="quicknet",
-                                 round=1000, reason="r"), signer=HJ)
-    from tests.test_tamper_corpus import append_raw
-    append_raw(loc, last_v + 1, ev.kind, ev.leaf)
-    with Ledger(loc) as led:
-        write_checkpoint(led, "t1", HJ, checkpoint_dir(loc, None, "t1"))
-    note = list_checkpoint_files(checkpoint_dir(loc, None, "t1"))[-1].read_text()
-    shown = secret if opens else b"x" * 32
-    material = reveal_material(salt, shown, bytes.fromhex(QUICK["randomness"]))
-    att = json.dumps({"round": 1000, "signature": QUICK["sig"]}).encode()
-    forge_next(loc, SeedRecorded(
-        provenance="commit_reveal", material=material, source="cr", reason="r",
-        seed=seed_from_material(material).hex(), chain="quicknet", round=1000,
-        commit_seq=last_v + 1, salt=salt.hex(), secret=shown.hex(),
-        checkpoint=note if with_note else None,
-        attestation=base64.b64encode(att).decode()), HJ)
-    return len(rows(loc))
 
 
 @pytest.mark.parametrize("case,code", [

@@ -30,7 +30,7 @@ def _build(tmp_path: Path, players: int = 130) -> Location:
         led.create("t", lambda now: Tournament.create(
             log="t", name="T", fmt=make_format("hotc-swiss-de", 4), signer=hj, time=now))
         for i in range(players):   # past the snapshot interval: a snapshot is stored
-            led.write("t", lambda t, now: t.register_player(f"P{i}", hj, now))
+            led.write("t", lambda t, now, i=i: t.register_player(f"P{i}", hj, now))
         led.write("t", lambda t, now: t.close_registration(hj, now))
     return loc
 

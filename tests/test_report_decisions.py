@@ -22,8 +22,8 @@ from ledger.formats.match.events import DropTiming, PlayerDropped
 from ledger.wire.events import open_leaf
 from ledger.wire.reports import ReportRejected
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
-from tests.test_reports import STATION, Event, _codes, _paired, token
-from tests.test_threats import chained_next
+from tests.helpers.forgery import chained_next
+from tests.helpers.reporting import STATION, Event, _codes, _paired, token
 
 
 def test_reject_sets_a_report_aside_and_the_player_reports_again(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_the_station_closes_the_round_its_last_agreed_result_completes(
     station sign the format's ``derived_kinds``); the audit re-derives it."""
     from ledger.core.reports import queue
     from server.station import _agreed
-    from tests.test_reports import AutoEvent
+    from tests.helpers.reporting import AutoEvent
 
     ev = AutoEvent(tmp_path / "a.db")
     ev.pair()

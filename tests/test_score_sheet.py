@@ -20,7 +20,7 @@ from ledger.formats.officiating.commands import offer, reissue_sheet
 from ledger.formats.officiating.events import PenaltyIssued
 from ledger.formats.officiating.model import AppliesTo
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
-from tests.test_officiating import (
+from tests.helpers.officiating import (
     LOG,
     _append_forged,
     _codes,

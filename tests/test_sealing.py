@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_cli_contract import Cli
+from tests.helpers.cli_runner import Cli
 
 
 def _to_the_final(tmp_path: Path) -> tuple[Cli, int, list[int]]:

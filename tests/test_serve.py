@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.helpers.cli_runner import Cli, snapshot
 from tests.helpers.live import get, running, serve_process, wait_until
 from tests.helpers.standings_play import FORMATS, pair, play, record, start
-from tests.test_cli_contract import Cli, snapshot
 
 NAMES = ["Ana Alves", "Bo Brandt", "<script>alert(1)</script> Mallory", "Dee Alder",
          "Eve \u05e2\u05d3\u05df Eggers", "Fay Foster", "Gus " + "G" * 95, "Hal Hart"]

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.cli_runner import Cli
 from tests.helpers.live import running
 from tests.helpers.standings_play import pair, record, start
-from tests.test_cli_contract import Cli
 
 CHROMIUM = "/usr/lib/chromium/chromium"   # Debian's package (/usr/bin/chromium wraps it)
 ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
@@ -152,8 +152,8 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
     """Issue 19 in the browser: two players, each with their card on their own phone,
     report the same result; under the auto policy it is recorded and a third page that
     was open shows it within 3 s; each phone keeps a receipt."""
-    from tests.test_cli_contract import CLOCK
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.cli_runner import CLOCK
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)   # the station signs on the CLI's clock
     cli, doc, tokens = reporting_event(tmp_path, "--self-report-policy", "auto")
@@ -162,7 +162,7 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
         wall = browser.new_context(viewport=DESKTOP).new_page()
         wall.goto(base + "/pairings")
-        wall.wait_for_timeout(300)
+        wall.wait_for_selector("#live")
         for me in (a, b):
             ctx = browser.new_context(viewport=PHONE)
             phone = ctx.new_page()
@@ -179,9 +179,9 @@ def test_two_phones_report_and_a_third_page_shows_the_result(
             assert "Your report is in the log" in phone.inner_text("main")
             _shot(phone, f"report-receipt-{me}")
             ctx.close()
-        wall.wait_for_function(
+        wall.wait_for_function(   # a generous bound: the update's speed is the test above's
             f"() => document.querySelector('#live').innerText.includes('#{a} wins')",
-            timeout=3000)
+            timeout=15000)
         _shot(wall, "report-result-on-the-wall")
 
 
@@ -195,8 +195,8 @@ def test_disagreeing_phones_reach_the_staff_page_and_a_decision_settles_them(
     (no form token) and a replayed report are refused."""
     import csv
 
-    from tests.test_cli_contract import CLOCK
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.cli_runner import CLOCK
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)
@@ -279,9 +279,9 @@ def test_a_phone_held_key_signs_the_players_reports(
     on another phone (no key) cannot report, and nothing is written."""
     import json
 
+    from tests.helpers.cli_runner import CLOCK
     from tests.helpers.live import ledger_bytes
-    from tests.test_cli_contract import CLOCK
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)
@@ -329,8 +329,8 @@ def test_a_player_drops_from_a_phone_with_javascript_off(
     staff card's page shows the queue; neither is wider than the phone."""
     import csv
 
-    from tests.test_cli_contract import CLOCK
-    from tests.test_serve_reports import reporting_event
+    from tests.helpers.cli_runner import CLOCK
+    from tests.helpers.reporting_phones import reporting_event
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)

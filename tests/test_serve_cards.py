@@ -12,9 +12,9 @@ from pathlib import Path
 
 import httpx
 
+from tests.helpers.cli_runner import Cli
 from tests.helpers.live import running, wait_until
 from tests.helpers.standings_play import pair, start
-from tests.test_cli_contract import Cli
 
 
 def _cards(cli: Cli, out: str, *args: str) -> dict[int, str]:

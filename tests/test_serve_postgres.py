@@ -17,8 +17,8 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 
 from tests.helpers.checks import pg_skip_reason, pg_url
+from tests.helpers.cli_runner import Cli
 from tests.helpers.live import get, serve_process, wait_until
-from tests.test_cli_contract import Cli
 
 pytestmark = [pytest.mark.postgres,
               pytest.mark.skipif(pg_skip_reason() is not None,
@@ -123,7 +123,7 @@ def test_two_reporting_servers_never_record_one_table_twice(tmp_path: Path) -> N
 
     import httpx
 
-    from tests.test_serve_reports import _win_choice
+    from tests.helpers.reporting_phones import _win_choice
 
     log = f"live-{uuid.uuid4().hex[:10]}"
     cli, doc = _open(tmp_path, pg_url(), log, "--another-event", "--self-report-policy", "auto")
@@ -140,7 +140,7 @@ def test_two_reporting_servers_never_record_one_table_twice(tmp_path: Path) -> N
             serve_process(tmp_path, cli.env, serve_args=station) as (b, _pb):
         phones = {}
         for t in doc["tables"]:
-            for base, n in zip((a, b), t["players"]):
+            for base, n in zip((a, b), t["players"], strict=True):
                 phone = httpx.Client(base_url=base, timeout=20)
                 assert phone.get(f"/c/{tokens[n]}").status_code == 303
                 page = phone.get("/report").text

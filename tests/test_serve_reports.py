@@ -9,7 +9,6 @@ agreeing reports are accepted at the desk with one command and the result shows.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import re
@@ -18,10 +17,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ledger.core.plugin import plugin_for
+from tests.helpers.cli_runner import CLOCK, snapshot
 from tests.helpers.live import running, wait_until
-from tests.helpers.standings_play import pair, start
-from tests.test_cli_contract import CLOCK, Cli, snapshot
+from tests.helpers.reporting_phones import _phone, _post, _win_choice, reporting_event
+from tests.helpers.standings_play import start
 
 
 @pytest.fixture(autouse=True)
@@ -29,46 +28,6 @@ def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The station in this process signs with the CLI's fixed test clock (LEDGER-TIME-1:
     times never go backwards)."""
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
-
-
-def reporting_event(tmp_path: Path, *init: str
-                    ) -> tuple[Cli, dict[str, object], dict[int, str]]:
-    """A HotC event of four with a station official, round 1 paired and every player's
-    card printed: the CLI, round 1's document and each player's card token."""
-    cli, _log = start(tmp_path, "hotc-swiss-de", ["Ana A", "Bo B", "Cy C", "Dee D"], *init)
-    cli("keys", "new", "--name", "Live server", "--out", "station.pem")
-    cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
-        "station.pem.pub", "--key", "hj.pem")
-    doc = pair(cli, "hotc-swiss-de", 1)
-    cli("player", "cards", "--url", "http://venue.invalid/", "--out", "cards.html", "--csv",
-        "cards.csv", "--key", "hj.pem")
-    with open(tmp_path / "cards.csv", newline="") as f:
-        tokens = {int(r["number"]): r["url"].rsplit("/c/", 1)[1] for r in csv.DictReader(f)}
-    return cli, doc, tokens
-
-
-def _win_choice() -> int:
-    import ledger.formats.registry  # noqa: F401
-
-    vocab = plugin_for("hotc-swiss-de").result_vocabulary()  # type: ignore[union-attr]
-    return next(i for i, e in enumerate(vocab.entries) if e.key == "win")
-
-
-def _phone(base: str, token: str) -> httpx.Client:
-    phone = httpx.Client(base_url=base)
-    assert phone.get(f"/c/{token}").status_code == 303
-    return phone
-
-
-def _post(phone: httpx.Client, base: str, winner: int, **extra: str) -> httpx.Response:
-    page = phone.get("/report")
-    assert page.status_code == 200, page.text
-    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
-    assert csrf is not None
-    c = _win_choice()
-    return phone.post("/report", data={"csrf": csrf.group(1), "choice": str(c),
-                                       f"c{c}.winner": str(winner), **extra},
-                      headers={"Origin": base})
 
 
 def test_both_players_report_get_receipts_and_the_desk_accepts(tmp_path: Path) -> None:
@@ -132,7 +91,6 @@ def test_a_server_without_a_station_role_refuses_to_start(tmp_path: Path) -> Non
     run = cli("serve", "--host", "127.0.0.1", "--port", "0", "--station-key", "other.pem",
               code=2)
     assert "not a station" in run.err and "--role station" in run.err
-
 
 
 def test_with_the_auto_policy_two_agreeing_reports_record_the_result(tmp_path: Path) -> None:

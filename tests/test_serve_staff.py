@@ -19,9 +19,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.helpers.cli_runner import CLOCK, Cli
 from tests.helpers.live import ledger_bytes, running, wait_until
-from tests.test_cli_contract import CLOCK, Cli
-from tests.test_serve_reports import _phone, _post, reporting_event
+from tests.helpers.reporting_phones import _phone, _post, reporting_event
 
 
 @pytest.fixture(autouse=True)

@@ -28,7 +28,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.canonical import NonCanonicalError
 from ledger.wire.events import SIG_DOMAIN, parse_leaf
 from tests.conftest import build_small
-from tests.test_audit_fuzz import MUTATION, mutate, real_bundle  # noqa: F401 (fixture)
+from tests.helpers.bundle_fuzz import MUTATION, mutate, real_bundle  # noqa: F401 (fixture)
 
 Leaves = list[tuple[int, bytes]]
 

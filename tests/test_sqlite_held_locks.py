@@ -20,7 +20,7 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
 from tests.conftest import SCOREKEEPER
-from tests.test_reports import LOG, Event
+from tests.helpers.reporting import LOG, Event
 
 
 def _other_process_count(db: Path) -> int:

@@ -382,7 +382,7 @@ def test_drop_after_own_result_in_an_open_round_counts_that_round() -> None:
     assert s[1].mw == F(33, 100)          # 1 / 3, not 1 / 2 = 0.50
 
 
-# --- JSON / CSV (DESIGN.md §4: no floats) ------------------------------------------------
+# --- JSON / CSV (docs/DESIGN.md §4: no floats) ------------------------------------------------
 
 def _no_floats(x: Any) -> bool:
     if isinstance(x, float):

@@ -24,8 +24,8 @@ from ledger.formats.simulation import demo_key, simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from tests.test_cli_contract import Cli
-from tests.test_publish import _pem
+from tests.helpers.cli_runner import Cli
+from tests.helpers.published_event import _pem
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("TOURNEY_TEST_ARTIFACTS", ROOT / "test-artifacts")) / \

@@ -134,7 +134,7 @@ def test_defect_19_one_json_convention_for_every_format(tmp_path: Path, fmt: str
             if declared[key]["show"] == "percent":
                 hundredths = int(value * 10_000)          # truncated, never rounded
                 assert fig["display"] == f"{hundredths // 100}.{hundredths % 100:02d}%"
-            # the normative field keeps its own form (DESIGN.md §8/§11), same value
+            # the normative field keeps its own form (docs/DESIGN.md §8/§11), same value
             normative = row[key]
             if "/" in str(normative):
                 assert Fraction(str(normative)) == value

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_cli_contract import CLOCK
+from tests.helpers.cli_runner import CLOCK
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = r"""
@@ -155,7 +155,7 @@ def test_result_record_imports_no_round_display_and_computes_no_schema(
         led.write("t", lambda t, now: t.add_official(
             PublicKey(raw=sk.public_key_raw), Role.SCOREKEEPER, "SK", hj, now))
         for i in range(120):   # past SNAPSHOT_INTERVAL: the commands load a snapshot
-            led.write("t", lambda t, now: t.register_player(f"P{i}", sk, now))
+            led.write("t", lambda t, now, i=i: t.register_player(f"P{i}", sk, now))
         led.write("t", lambda t, now: t.close_registration(hj, now))
         led.write("t", lambda t, now: t.pair_round(hj, now, material="1 2 3", source="x"))
     got = _probe(["--ledger", loc.text, "result", "record", "--round", "1", "--table", "1",

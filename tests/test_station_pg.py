@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_operations_pg import HOST, SQL, _psql, _rows, _tourney
-from tests.test_operations_pg import scratch as scratch  # noqa: F401 - the fixture
+from tests.helpers.pg_ops import HOST, SQL, _psql, _rows, _tourney
+from tests.helpers.pg_ops import scratch as scratch  # noqa: F401 - the fixture
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""One storage contract, run on both backends (DESIGN.md §3).
+"""One storage contract, run on both backends (docs/DESIGN.md §3).
 
 SQLite: a temporary file.  PostgreSQL: ``TOURNEY_TEST_PG`` (default
 postgresql://postgres@127.0.0.1:5432/test), skipped with the reason when it does not answer;
@@ -106,7 +106,7 @@ def build(led: Ledger, log: str, players: int = 6) -> list[SignedEvent]:
     sealed.append(led.write(log, lambda t, now: t.add_official(
         PublicKey(SK.public_key_raw), Role.SCOREKEEPER, "Scorekeeper Sam", HJ, now)))
     for i in range(players):
-        sealed.append(led.write(log, lambda t, now: t.register_player(
+        sealed.append(led.write(log, lambda t, now, i=i: t.register_player(
             f"Player {i + 1}", SK, now)))
     sealed.append(led.write(log, lambda t, now: t.record_seed(
         material="atmospheric 1234", source="randomizer", reason="seating", signer=HJ,

@@ -15,24 +15,14 @@ from pathlib import Path
 import msgspec
 
 from audit.bundle import export_bundle
-from audit.findings import Report
-from audit.verify import verify_bundle, verify_ledger
+from audit.verify import verify_bundle
 from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
 from ledger.proofs.checkpoint_store import checkpoint_dir, origin_of
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import DrawMade, PlayerRegistered, parse_leaf, seal
-from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small
-
-LOG = "t1"
-
-
-def rows(loc: Location) -> list[tuple[int, bytes]]:
-    with sqlite3.connect(loc.text) as db:
-        return [(v, bytes(s)) for v, s in db.execute(
-            "SELECT originator_version, state FROM stored_events WHERE originator_id=? "
-            "ORDER BY originator_version", (LOG,))]
+from tests.helpers.tamper import LOG, append_raw, audit, codes_at, forge_next, rows
 
 
 def set_state(loc: Location, version: int, state: bytes) -> None:
@@ -40,28 +30,6 @@ def set_state(loc: Location, version: int, state: bytes) -> None:
         db.execute("UPDATE stored_events SET state=? WHERE originator_id=? AND "
                    "originator_version=?", (state, LOG, version))
         db.execute("DELETE FROM stored_snapshots")
-
-
-def append_raw(loc: Location, version: int, kind: str, state: bytes) -> None:
-    with sqlite3.connect(loc.text) as db:
-        db.execute("INSERT INTO stored_events VALUES (?,?,?,?)", (LOG, version, kind, state))
-
-
-def forge_next(loc: Location, body: object, signer: Signer, *, log: str = LOG) -> bytes:
-    """A correctly chained, correctly signed next event that the rules would refuse."""
-    last_v, last = rows(loc)[-1]
-    ev = seal(log=log, seq=last_v + 1, prev=hashlib.sha256(last).hexdigest(),
-              time="2013-06-01T10:00:00.000000Z", body=body, signer=signer)  # type: ignore[arg-type]
-    append_raw(loc, last_v + 1, ev.kind, ev.leaf)
-    return ev.leaf
-
-
-def audit(loc: Location) -> Report:
-    return verify_ledger(loc, LOG, None)
-
-
-def codes_at(report: Report) -> set[tuple[str, int | None]]:
-    return {(f.code, f.seq) for f in report.findings}
 
 
 def test_clean_ledger_audits_clean(small_ledger: Location) -> None:

@@ -63,7 +63,7 @@ def test_team_results_follow_their_seats_through_corrections(teams: int,
                 for k in (1, 2, 3):
                     pair = [a - 3 + k, b - 3 + k]
                     kw = _kw(data.draw(st.integers(0, 2)), pair)
-                    led.write("e", lambda t, now, tab=tab, k=k, kw=kw: t.record_result(
+                    led.write("e", lambda t, now, tab=tab, k=k, kw=kw, n=n: t.record_result(
                         SK, now, round_no=n, table=tab.table, seat=k, **kw))
             for tab in tables:                 # random corrections while the round is newest
                 if not data.draw(st.booleans()):
@@ -71,7 +71,7 @@ def test_team_results_follow_their_seats_through_corrections(teams: int,
                 a, b = tab.players
                 k = data.draw(st.integers(1, 3))
                 kw = _kw(data.draw(st.integers(0, 2)), [a - 3 + k, b - 3 + k])
-                led.write("e", lambda t, now, tab=tab, k=k, kw=kw: t.correct_result(
+                led.write("e", lambda t, now, tab=tab, k=k, kw=kw, n=n: t.correct_result(
                     JUDGE, now, round_no=n, table=tab.table, seat=k, reason="slip", **kw))
             st_now = led.load("e").state
             for tab in st_now.fmt.rounds[-1].tables:

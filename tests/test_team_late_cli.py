@@ -1,5 +1,5 @@
 """A late team, a void over a member's carried loss and whose penalty it is, through the
-CLI as real ``tourney`` processes (issue 20, ADR 0026 decisions 15-17).
+CLI as ``tourney`` commands (issue 20, ADR 0026 decisions 15-17).
 
 A trio Swiss of 4 teams: refusals of ``team late`` (during a round, the wrong size, a
 fighter already on a team) and of a fighter entering late alone exit 3 with one line
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_cli_contract import Cli
-from tests.test_team_cli import HJ, SK, Event, open_trio
+from tests.helpers.cli_runner import Cli
+from tests.helpers.team_cli import HJ, SK, Event, open_trio
 
 
 def _play(cli: Cli, doc: dict[str, Any], rnd: int) -> None:

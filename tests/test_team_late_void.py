@@ -29,8 +29,8 @@ from ledger.formats.officiating.commands import apply_pending
 from ledger.formats.officiating.correction_commands import add_late, void_pairing
 from ledger.formats.officiating.events import PairingVoided
 from ledger.storage.store import Ledger
-from tests.test_team_member_penalties import _audit_ok, _forged, _lom
-from tests.test_team_rules import HJ, SK, _event, _paired_trio, _team
+from tests.helpers.team_event import HJ, SK, _event, _paired_trio, _team
+from tests.helpers.team_penalties import _audit_ok, _forged, _lom
 
 
 def _seat(led: Ledger, table: int, k: int, winner: int, round_no: int = 1) -> Any:

@@ -33,7 +33,7 @@ from ledger.formats.simulation import simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import open_leaf
-from tests.test_br_event_properties import _min_rematches
+from tests.helpers.rematches import _min_rematches
 
 EXAMPLES = int(os.environ.get("TOURNEY_PROPERTY_EXAMPLES", "12"))
 SE_RULE = {"team_result_rule": "more_wins_then_last_seat"}

@@ -20,7 +20,6 @@ import pytest
 
 import ledger.formats.registry  # noqa: F401
 from audit.verify import audit_leaves, verify_ledger
-from ledger.core.aggregate import Tournament
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.team_results import derive
 from ledger.formats.bushiroad.teams import SeatResultRecorded
@@ -33,29 +32,9 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import Role, open_leaf, seal
 from ledger.wire.keys import PublicKey
+from tests.helpers.team_event import HJ, SK, _event, _paired_trio, _team
 
-HJ, SK = demo_key("team", "head-judge"), demo_key("team", "scorekeeper")
 JUDGE = demo_key("team", "judge")
-
-
-def _event(d: Path, fmt: str = "bushiroad-swiss", cut: int = 0, fighters: int = 9,
-           **params: Any) -> tuple[Ledger, str]:
-    led = Ledger(Location(str(d / "t.db")), create=True)
-    spec = make_format(fmt, cut, {"team_mode": "trio", **params})
-    led.create("e", lambda now: Tournament.create(log="e", name="Trio", fmt=spec,
-                                                  signer=HJ, time=now))
-    led.write("e", lambda t, now: t.add_official(PublicKey(SK.public_key_raw, SK.name),
-                                                 Role.SCOREKEEPER, SK.name, HJ, now))
-    for i in range(1, fighters + 1):
-        led.write("e", lambda t, now, i=i: t.register_player(f"F{i}", SK, now, number=i))
-    return led, "e"
-
-
-def _team(led: Ledger, members: list[int], **kw: Any) -> Any:
-    return led.write("e", lambda t, now: t.plugin.register_team(t, SK, now,
-                                                                members=members, **kw))
-
-
 
 
 # -- genesis ------------------------------------------------------------------------------
@@ -266,16 +245,6 @@ def test_the_audit_flags_a_seat_result_for_fighters_not_at_that_seat() -> None:
     assert _forged_codes(events, target.seq, forged)
 
 
-# -- officiating: a penalty to a team (BR-TEAM-6, PG §4.5), a team's disqualification -----
-def _paired_trio(d: Path) -> Ledger:
-    led, _ = _event(d, fighters=12, swiss_rounds=2)
-    for first in (1, 4, 7, 10):
-        _team(led, [first, first + 1, first + 2])
-    led.write("e", lambda t, now: t.close_registration(HJ, now))
-    led.write("e", lambda t, now: t.pair_round(HJ, now, material="r1", source="dice"))
-    return led
-
-
 def test_a_loss_of_match_given_to_a_team_loses_its_team_match() -> None:
     """PG §4.5 last example: communication in a no-communication team event → the team is
     penalised; BR-TEAM-6: the penalty applies to each member, so the team match is lost
@@ -401,7 +370,7 @@ def test_a_tag_double_elimination_to_one_undefeated_team() -> None:
             else:
                 winners = [a - 1, a]
             for k, w in enumerate(winners, start=1):
-                led.write("e", lambda t, now, tab=tab, k=k, w=w: t.record_result(
+                led.write("e", lambda t, now, tab=tab, k=k, w=w, rnd=rnd: t.record_result(
                     SK, now, round_no=rnd.number, table=tab.table, seat=k,
                     outcome=Outcome.WIN, winner=w))
     st = led.load("e").state

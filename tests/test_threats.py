@@ -13,7 +13,6 @@ The seed rows (T15, T16, T21–T23) come with the randomness issue.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import shutil
 import sqlite3
@@ -31,36 +30,33 @@ from audit.verify import verify_bundle, verify_ledger
 from ledger.core.draw import draw_v1
 from ledger.errors import UsageError, VerificationError
 from ledger.formats.simulation import demo_key, simulate
-from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint
+from ledger.proofs.checkpoint import Checkpoint
 from ledger.proofs.checkpoint_store import (
     checkpoint_dir,
     inclusion,
-    origin_of,
     write_checkpoint,
 )
 from ledger.proofs.merkle import ProofError
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from ledger.wire.events import SIG_DOMAIN, DrawMade, PlayerRegistered, Role, seal
+from ledger.wire.events import DrawMade, PlayerRegistered, Role
 from ledger.wire.keys import Signer
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, STRANGER, build_small, public
 from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
+from tests.helpers.forgery import (
+    Image,
+    _bundle,
+    _replace_rows,
+    chained_next,
+    note_for,
+    resign_from,
+)
 
-SIGNERS = {s.key_id: s for s in (HJ, JUDGE, SCOREKEEPER, STRANGER)}
 PG = pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.skipif(
     pg_skip_reason() is not None, reason=pg_skip_reason() or "")])
 ROWS = ["sqlite", "bundle", PG]      # the attack edits stored rows: every backend
 FILES = ["sqlite", "bundle"]         # the attack is on notes or bytes: the backend is moot
-
-
-@dataclass
-class Image:
-    """What an attacker with write access controls: the rows and the note files."""
-
-    log: str
-    rows: list[tuple[int, bytes]]
-    notes: dict[str, bytes] = field(default_factory=dict)
 
 
 @dataclass
@@ -93,46 +89,6 @@ class World:
         if self.backend == "postgres":
             return Location(pg_url())
         return Location(str(self.tmp / "t.db"))
-
-
-def _kind(leaf: bytes, version: int) -> str:
-    try:
-        return str(msgspec.json.decode(leaf)["event"]["kind"])
-    except Exception:  # noqa: BLE001 - a mangled row still needs a topic
-        return "tournament_created" if version == 1 else "unknown"
-
-
-def _replace_rows(loc: Location, image: Image) -> None:
-    """Write the image's rows as the stored rows of the tournament, with plain SQL."""
-    if loc.is_postgres:
-        from tests.helpers.checks import table_names
-        with Ledger(loc) as led:
-            events, snapshots = table_names(led)
-            rec: Any = led.app.recorder
-            with rec.datastore.transaction(commit=True) as curs:
-                curs.execute(f"DELETE FROM {events} WHERE originator_id = %s", (image.log,))
-                curs.execute(f"DELETE FROM {snapshots} WHERE originator_id = %s",
-                             (image.log,))
-                for v, leaf in image.rows:
-                    curs.execute(f"INSERT INTO {events} (originator_id, originator_version, "
-                                 "topic, state) VALUES (%s, %s, %s, %s)",
-                                 (image.log, v, _kind(leaf, v), leaf))
-                # the attacker rewrites the ledger's own checkpoint table too (issue 7):
-                # the image's notes are what the ledger then holds
-                curs.execute("SELECT to_regclass('tourney_checkpoints') IS NOT NULL AS t")
-                if curs.fetchone()["t"]:
-                    curs.execute("DELETE FROM tourney_checkpoints WHERE log = %s",
-                                 (image.log,))
-        return
-    with sqlite3.connect(loc.text) as db:
-        db.execute("DELETE FROM stored_events WHERE originator_id=?", (image.log,))
-        db.execute("DELETE FROM stored_snapshots WHERE originator_id=?", (image.log,))
-        db.executemany("INSERT INTO stored_events VALUES (?,?,?,?)",
-                       [(image.log, v, _kind(leaf, v), leaf) for v, leaf in image.rows])
-        # the attacker rewrites the ledger's own checkpoint table too (issue 7): the
-        # image's notes (written as files by ``World.audit``) are what the ledger holds
-        if db.execute("SELECT 1 FROM sqlite_master WHERE name='tourney_checkpoints'").fetchone():
-            db.execute("DELETE FROM tourney_checkpoints WHERE log=?", (image.log,))
 
 
 @pytest.fixture(params=ROWS)
@@ -171,45 +127,6 @@ def codes(report: Report) -> set[tuple[str, int | None]]:
 
 def codeset(report: Report) -> set[str]:
     return {f.code for f in report.findings}
-
-
-def chained_next(rows: list[tuple[int, bytes]], body: Any, signer: Signer, log: str,
-                 *, time: str = "2013-06-01T09:00:30.000000Z") -> tuple[int, bytes]:
-    """A correctly chained, correctly signed next event (that the rules may refuse)."""
-    v, last = rows[-1]
-    ev = seal(log=log, seq=v + 1, prev=hashlib.sha256(last).hexdigest(), time=time,
-              body=body, signer=signer)
-    return v + 1, ev.leaf
-
-
-def resign_from(rows: list[tuple[int, bytes]], version: int,
-                edit: Callable[[dict[str, Any]], dict[str, Any]],
-                signers: dict[str, Signer] | None = None) -> list[tuple[int, bytes]]:
-    """The insider's rewrite: edit the body at ``version``, then re-sign that event and
-    every later one with the same (legitimate) keys so the chain is whole again."""
-    keys = signers or SIGNERS
-    out = list(rows[:version - 1])
-    prev = hashlib.sha256(out[-1][1]).hexdigest() if out else "0" * 64
-    for v, leaf in rows[version - 1:]:
-        doc = msgspec.json.decode(leaf)
-        ev = doc["event"]
-        body = edit(ev["body"]) if v == version else ev["body"]
-        ev = {**ev, "prev": prev, "body": body}
-        ev_bytes = msgspec.json.encode(ev, order="sorted")
-        sig = keys[ev["actor"]].sign(SIG_DOMAIN + ev_bytes)
-        new = msgspec.json.encode({"event": ev, "sig": base64.b64encode(sig).decode()},
-                                  order="sorted")
-        out.append((v, new))
-        prev = hashlib.sha256(new).hexdigest()
-    return out
-
-
-def note_for(rows: list[tuple[int, bytes]], log: str, signer: Signer = HJ,
-             size: int | None = None) -> bytes:
-    from ledger.proofs.merkle import leaf_hash, root_from_hashes
-    n = len(rows) if size is None else size
-    cp = Checkpoint(origin_of(log), n, root_from_hashes([leaf_hash(x) for _v, x in rows[:n]]))
-    return sign_checkpoint(cp, cp.origin, signer.private_key)
 
 
 # -- T1–T14 ----------------------------------------------------------------------------------
@@ -381,7 +298,7 @@ JS_DRAW = Path(__file__).with_name("js") / "draw_v1.mjs"
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node (Debian nodejs) not installed")
 def test_t24_draw_v1_known_answers_in_a_second_language() -> None:
-    """A 30-line JavaScript port of DESIGN.md §6 agrees with DRAW-v1 here."""
+    """A 30-line JavaScript port of docs/DESIGN.md §6 agrees with DRAW-v1 here."""
     seed = hashlib.sha256(b"tourney-seed/v1\x00example seed").digest()
     cases = [("T2026-001/R1/pairing", list(range(1, 17))),
              ("T2026-001/R2/pairing", list(range(1, 17))),
@@ -424,15 +341,6 @@ def test_t25_draw_input_not_the_sorted_active_roster(tmp_path: Path) -> None:
     unsorted = list(reversed(doc["items"]))
     forged = resign_from(rows, pv, lambda b: {**b, "items": unsorted}, sim)
     assert ("draw_mismatch", pv) in codes(verify_bundle(_bundle(tmp_path / "u", forged)))
-
-
-def _bundle(d: Path, rows: list[tuple[int, bytes]], notes: dict[str, bytes] | None = None
-            ) -> Path:
-    (d / "checkpoints").mkdir(parents=True)
-    (d / "log.jsonl").write_bytes(b"".join(leaf + b"\n" for _v, leaf in rows))
-    for name, note in (notes or {}).items():
-        (d / "checkpoints" / name).write_bytes(note)
-    return d
 
 
 def test_t26_head_judge_key_rotation_for_checkpoints(tmp_path: Path) -> None:

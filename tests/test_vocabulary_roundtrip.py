@@ -1,7 +1,7 @@
 """Issue 17, proof: per format, every outcome of its declared vocabulary can be recorded
 from the command line (each entry's own ``--help`` example, its players replaced by the
 table's), reads back in ``round show`` and ``log`` with the same words, and an outcome
-can be corrected, imported from a slip and amended.  Real ``tourney`` processes on a real
+can be corrected, imported from a slip and amended.  ``tourney`` commands on a real
 SQLite ledger; the event audits clean at the end.
 
 An entry is listed in ``ELSEWHERE`` when it exists only in a phase this event does not
@@ -18,7 +18,7 @@ import pytest
 from ledger.core.plugin import require_plugin
 from ledger.core.vocabulary import FieldKind, ResultEntry, Vocabulary
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli
+from tests.helpers.cli_runner import Cli
 
 HJ = ("--key", "hj.pem")
 SK = ("--key", "sk.pem")

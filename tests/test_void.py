@@ -19,15 +19,11 @@ from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import issue_penalty
-from ledger.formats.officiating.correction_commands import void_pairing
 from ledger.wire.events import DrawMade
 from projections.rounds import load_round
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
-from tests.test_officiating import LOG, _append_forged, _codes, finish_round, pair, setup
-
-
-def void(led: Any, signer: Any = HJ, reason: str = "wrong player list posted") -> Any:
-    return led.write(LOG, lambda t, now: void_pairing(t, signer, now, reason=reason))
+from tests.helpers.officiating import LOG, _append_forged, _codes, finish_round, pair, setup
+from tests.helpers.voids import void
 
 
 def ctxs(events: list[Any]) -> list[str]:

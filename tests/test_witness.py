@@ -14,60 +14,33 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.findings import Report
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
-from ledger.formats.simulation import demo_key, simulate
+from ledger.formats.simulation import simulate
 from ledger.proofs.checkpoint import Checkpoint, sign_checkpoint, split_note
-from ledger.proofs.checkpoint_store import checkpoint_dir, leaf_hashes, origin_of, write_checkpoint
+from ledger.proofs.checkpoint_store import checkpoint_dir, origin_of
 from ledger.proofs.witness import (
     WitnessRefusal,
     WitnessState,
-    cosign,
     cosign_key_hash,
     witness_key_name,
 )
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from ledger.wire.events import LedgerPolicy, Role, TournamentCreated, parse_leaf
-from ledger.wire.keys import Signer
-from tests.conftest import HJ, build_small, public
-from tests.test_cli_contract import Cli
-
-W1 = Signer.from_seed(bytes([5]) * 32, "Wendy Witness")
-W2 = Signer.from_seed(bytes([6]) * 32, "Walt Witness")
-LOG = "t1"
-
-
-def add_witnesses(loc: Location, *signers: Signer, log: str = LOG,
-                  by: Signer = HJ) -> None:
-    with Ledger(loc, clock=FixedClock("2013-06-01T09:30:00.000000Z")) as led:
-        for w in signers:
-            led.write(log, lambda t, now, w=w: t.add_official(public(w), Role.WITNESS,
-                                                              w.name, by, now))
-
-
-def new_checkpoint(loc: Location, log: str = LOG, signer: Signer = HJ) -> Path:
-    with Ledger(loc) as led:
-        path, _cp = write_checkpoint(led, log, signer, checkpoint_dir(loc, None, log))
-    return path
-
-
-def do_cosign(loc: Location, note: Path, w: Signer, ws: WitnessState, *, ts: int,
-              log: str = LOG) -> bytes:
-    with Ledger(loc, readonly=True) as led:
-        st = led.load(log).state
-        hashes = leaf_hashes(led, log, st.size)
-    out, _cp = cosign(note.read_bytes(), state=st, leaf_hashes=hashes, signer=w,
-                      wstate=ws, timestamp=ts)
-    note.write_bytes(out)
-    return out
-
-
-def codes(report: Report) -> set[str]:
-    return {f.code for f in report.findings}
-
+from ledger.wire.events import LedgerPolicy, TournamentCreated, parse_leaf
+from tests.conftest import HJ, build_small
+from tests.helpers.cli_runner import Cli
+from tests.helpers.witnesses import (
+    LOG,
+    W1,
+    W2,
+    _finished_event,
+    add_witnesses,
+    codes,
+    do_cosign,
+    new_checkpoint,
+)
 
 # -- the cosignature format ---------------------------------------------------------------
 
@@ -146,7 +119,7 @@ def test_witness_refuses_a_rewritten_history_even_with_the_head_judge_key(
     do_cosign(loc, new_checkpoint(loc), W1, ws, ts=1)
     old_size = ws.logs[origin_of(LOG)].size
     # rewrite: a copy of the ledger rebuilt by the head judge with another player name
-    from tests.test_threats import resign_from  # one implementation of the rewrite
+    from tests.helpers.forgery import resign_from  # one implementation of the rewrite
     with sqlite3.connect(loc.text) as db:
         rows = [(v, bytes(s)) for v, s in db.execute(
             "SELECT originator_version, state FROM stored_events WHERE originator_id=? "
@@ -191,16 +164,6 @@ def test_default_policy_is_omitted_from_genesis_and_a_set_one_is_recorded_in_ful
     assert isinstance(body, TournamentCreated)
     assert msgspec.json.decode(genesis)["event"]["body"]["policy"] == {
         "time_tolerance_s": 300, "witness_quorum": 1, "witness_max_age_s": 0}
-
-
-def _finished_event(tmp_path: Path, policy: LedgerPolicy) -> tuple[Location, str, Signer]:
-    loc = Location(str(tmp_path / "sim.db"))
-    with Ledger(loc, create=True, clock=FixedClock()) as led:
-        simulate(led, log="w", players=8, seed_text="w", cut=2,
-                 checkpoints=lambda: checkpoint_dir(loc, None, "w"), policy=policy)
-    hj = demo_key("w", "head-judge")
-    add_witnesses(loc, W1, W2, log="w", by=hj)
-    return loc, "w", hj
 
 
 def test_missing_quorum_on_the_end_of_event_checkpoint_is_an_error(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ def _open(path: Path, fmt: str, players: int, **params: object) -> Location:
         led.write(LOG, lambda t, now: t.add_official(public(JUDGE), Role.JUDGE, "Jo", HJ,
                                                      now))
         for i in range(players):
-            led.write(LOG, lambda t, now: t.register_player(f"P{i + 1}", SCOREKEEPER, now))
+            led.write(LOG, lambda t, now, i=i: t.register_player(f"P{i + 1}", SCOREKEEPER, now))
         led.write(LOG, lambda t, now: t.close_registration(HJ, now))
     return loc
 
@@ -96,7 +96,7 @@ def test_whole_event_audits_clean(tmp_path: Path, fmt: str, players: int) -> Non
     pairings = [b for b in bodies if isinstance(b, RoundPaired)]
     assert [p.algorithm for p in pairings] == ["wot-seating/v1", "wot-piles/v1",
                                                "wot-list/v1", "wot-piles/v1"]
-    for p in pairings:                     # DESIGN.md §11: sides for every seated player
+    for p in pairings:                     # docs/DESIGN.md §11: sides for every seated player
         assert not isinstance(p.sides, msgspec.UnsetType)
         seated_ = sorted(int(k) for k in p.sides)
         assert seated_ == sorted(x for t in p.tables for x in t.players)

@@ -378,7 +378,7 @@ CREATE TABLE IF NOT EXISTS tourney_withdrawn (log TEXT NOT NULL, what TEXT NOT N
   version BIGINT NOT NULL, data BYTEA, reason TEXT NOT NULL, withdrawn_by NAME NOT NULL,
   withdrawn_at TIMESTAMPTZ NOT NULL DEFAULT now());
 
--- Canonical JSON (DESIGN.md §4: sorted keys, no whitespace, msgspec's escapes).
+-- Canonical JSON (docs/DESIGN.md §4: sorted keys, no whitespace, msgspec's escapes).
 CREATE OR REPLACE FUNCTION tourney_canonical(j jsonb) RETURNS text
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE out text;

@@ -151,11 +151,11 @@ class Tournament(BaseAggregate[str]):
         body = checked_text(body)
         cited = cited_reports()
         if cited is not None and "reports" in type(body).__struct_fields__ \
-                and isinstance(getattr(body, "reports"), msgspec.UnsetType):
+                and isinstance(getattr(body, "reports", None), msgspec.UnsetType):
             body = msgspec.structs.replace(body, reports=cited)   # ADR 0027
         acting = acting_credential()
         if acting is not None and "credential" in type(body).__struct_fields__ \
-                and isinstance(getattr(body, "credential"), msgspec.UnsetType):
+                and isinstance(getattr(body, "credential", None), msgspec.UnsetType):
             body = msgspec.structs.replace(body, credential=acting)  # REPORT-15
             phone = acting_device_sig()
             if phone is not None and "device_sig" in type(body).__struct_fields__:
@@ -314,7 +314,7 @@ class Tournament(BaseAggregate[str]):
                                     seed_seq=sseq, items=pre, result=result, reason=reason,
                                     universe=universe), signer, time, decided=True)
 
-    # -- format verbs: decided by the tournament's format plug-in (DESIGN.md §10) -------
+    # -- format verbs: decided by the tournament's format plug-in (docs/DESIGN.md §10) -------
     @property
     def plugin(self) -> Format:
         """The plug-in of this tournament's format (refused if it is not registered)."""

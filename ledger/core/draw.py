@@ -1,4 +1,4 @@
-"""DRAW-v1: the one random-decision algorithm of tourney (DESIGN.md §6, normative).
+"""DRAW-v1: the one random-decision algorithm of tourney (docs/DESIGN.md §6, normative).
 
 Owns: seed derivation for ``entered`` material, ``draw_v1`` (SHA-256 counter stream driving
 a Fisher–Yates shuffle of the items pre-ordered by player number, LEDGER-RAND-1/2,
@@ -73,7 +73,7 @@ def draw_v1(seed: bytes, ctx: str, items: Iterable[int]) -> list[int]:
 
 
 def select_k(seed: bytes, ctx: str, items: Iterable[int], k: int) -> list[int]:
-    """Select k of n: shuffle with DRAW-v1 and take the first k (DESIGN.md §6)."""
+    """Select k of n: shuffle with DRAW-v1 and take the first k (docs/DESIGN.md §6)."""
     return draw_v1(seed, ctx, items)[:k]
 
 

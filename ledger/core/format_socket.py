@@ -1,4 +1,4 @@
-"""The format socket (DESIGN.md §10): where the core finds a tournament's format.
+"""The format socket (docs/DESIGN.md §10): where the core finds a tournament's format.
 
 Owns: ``Format`` — the Protocol of what the core itself asks of a format (its id and
 parameters, its state, ``evolve`` / ``check`` / ``roles_for`` / ``has_left`` / ``paired_round`` /
@@ -157,7 +157,7 @@ def parse_params(format_id: str, pairs: list[str]) -> dict[str, Param]:
 def make_format(format_id: str, cut: int | None,
                 params: dict[str, Param] | None = None) -> FormatSpec:
     """The genesis ``format`` of a registered format: every parameter recorded, defaults
-    included (DESIGN.md §10 rule revisions), then validated as the audit will."""
+    included (docs/DESIGN.md §10 rule revisions), then validated as the audit will."""
     plugin = require_plugin(format_id)
     spec = FormatSpec(id=format_id, cut=plugin.params.default_cut if cut is None else cut,
                       params=plugin.genesis_params(dict(params or {})))

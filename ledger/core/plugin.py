@@ -1,4 +1,4 @@
-"""The format plug-in contract (DESIGN.md §10): what the core asks of a tournament format.
+"""The format plug-in contract (docs/DESIGN.md §10): what the core asks of a tournament format.
 
 Owns: ``Rulebook`` (a format's dispatch tables: state transitions, checks, permissions),
 ``FormatPlugin`` (the base every format subclasses: id, parameters, state type, the pure
@@ -132,7 +132,7 @@ class FormatPlugin:
     #: the state transitions of ``book`` alone, which is all a fold needs: a format may
     #: fill it without importing its checks (``ledger.core.first_use``; issue 22)
     transitions: ClassVar[Rulebook] = on_first_use(lambda cls: cls.book)
-    #: results carry game scores (BO1/BO3 ``games``, DESIGN.md §11) that decide a match at
+    #: results carry game scores (BO1/BO3 ``games``, docs/DESIGN.md §11) that decide a match at
     #: time-up; a format without them decides a timed-out match by its own rule
     game_scores: ClassVar[bool] = False
     #: the results its matches can have, as data (issue 17, ``ledger.core.vocabulary``): the
@@ -204,7 +204,7 @@ class FormatPlugin:
         None: that round has no pairing to show or post until it is paired again."""
         return None
 
-    # -- command verbs (DESIGN.md §8); a format overrides those it runs ----------------
+    # -- command verbs (docs/DESIGN.md §8); a format overrides those it runs ----------------
     def pair_round(self, t: Tournament, signer: Signer, time: str, *,
                    material: str | None = None, source: str | None = None) -> list[SignedEvent]:
         raise _no_verb(self, "round pair")

@@ -96,7 +96,7 @@ class Vocabulary:
     title: str
     fields: tuple[ResultField, ...]
     entries: tuple[ResultEntry, ...]
-    #: optional slip CSV columns besides round,table[,winner] (DESIGN.md §8)
+    #: optional slip CSV columns besides round,table[,winner] (docs/DESIGN.md §8)
     slip_columns: tuple[str, ...] = ("games", "decided_by")
     slip_required: tuple[str, ...] = ("winner",)
     notes: tuple[str, ...] = ()                  # lines printed under the entries

@@ -1,4 +1,4 @@
-"""The one list of tournament formats (DESIGN.md §10 "Registry").
+"""The one list of tournament formats (docs/DESIGN.md §10 "Registry").
 
 Importing this module plugs every format into the core (``ledger.core.plugin``), each by the
 place it lives: a format's modules are imported the first time a ledger (or a command)

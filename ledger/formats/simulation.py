@@ -52,6 +52,16 @@ class SimulationResult:
     champion: int | None
 
 
+def _select_cut(hj: Signer, material: str, reason: str | None, t: Tournament,
+                now: str) -> object:
+    return t.select_cut(hj, now, material=material, source="tourney simulate",
+                        no_champion=reason)
+
+
+def _pair_seeded(hj: Signer, material: str, t: Tournament, now: str) -> object:
+    return t.pair_round(hj, now, material=material, source="tourney simulate")
+
+
 def demo_key(seed_text: str, role: str) -> Signer:
     digest = hashlib.sha256(f"tourney-sim/v1\x00{role}\x00{seed_text}".encode()).digest()
     return Signer.from_seed(digest, f"simulated {role}")
@@ -173,9 +183,7 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
             if hotc:
                 _drops(sess, log, sk, sim_seed, drops, "cut-window", one_loss_only=True)
                 reason = _no_champion_reason(sess.state)
-            sess.write(lambda t, now: t.select_cut(
-                hj, now, material=material("cut"), source="tourney simulate",
-                no_champion=reason))
+            sess.write(partial(_select_cut, hj, material("cut"), reason))
             after = sess.state
             if not cut or hotc and len(after.fmt.cut or []) <= 1:
                 write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)
@@ -192,9 +200,7 @@ def simulate(ledger: Ledger, *, log: str, players: int, seed_text: str, cut: int
                     if sum(r.status is Status.ACTIVE
                            for r in sess.state.fmt.records.values()) < 2:
                         continue            # nobody left to pair: finalize instead
-                seed_material = material(f"R{len(h.rounds) + 1}")
-                sess.write(lambda t, now: t.pair_round(
-                    hj, now, material=seed_material, source="tourney simulate"))
+                sess.write(partial(_pair_seeded, hj, material(f"R{len(h.rounds) + 1}")))
             else:
                 sess.write(lambda t, now: t.pair_round(hj, now))
         write_checkpoint(ledger, log, hj, checkpoints, state=sess.state)

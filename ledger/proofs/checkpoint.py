@@ -3,7 +3,7 @@
 Owns: the ``Checkpoint`` body (origin, size, base64 root, extension lines), the note key
 hash ``SHA-256(name || 0x0A || 0x01 || pub)[:4]``, signing and strict parsing of signed
 notes, verification of a note against one trusted (name, public key), ``CheckpointError``,
-and proof verification against a verified ``Checkpoint`` (DESIGN.md §4: proofs verify
+and proof verification against a verified ``Checkpoint`` (docs/DESIGN.md §4: proofs verify
 against a checkpoint object, never a bare (size, root)).
 
 Verification checks the signature over the exact text bytes of the note before any field
@@ -218,7 +218,7 @@ def verify_checkpoint_note(note: bytes, key_name: str, public_key_raw: bytes, *,
                            expected_origin: str | None = None) -> Checkpoint:
     """The checkpoint of ``note`` once its signature by the trusted key verifies.
 
-    With ``expected_origin`` (DESIGN.md §5: the key name is the origin), a checkpoint of
+    With ``expected_origin`` (docs/DESIGN.md §5: the key name is the origin), a checkpoint of
     another log is refused too.
     """
     checkpoint = parse_checkpoint_body(verify_note(note, key_name, public_key_raw))

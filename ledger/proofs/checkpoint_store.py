@@ -1,4 +1,4 @@
-"""Checkpoint notes on disk, and proofs against them (DESIGN.md §4–§5).
+"""Checkpoint notes on disk, and proofs against them (docs/DESIGN.md §4–§5).
 
 Owns: ``write_checkpoint`` (the head judge signs the RFC 6962 root of the log, taken from
 the state's Merkle frontier and never by re-reading the log, as a C2SP signed note stored
@@ -352,7 +352,7 @@ def consistency(ledger: Ledger, log: str, old_note: bytes, new_note: bytes) -> C
 def checkpoint_if_head_judge(ledger: Ledger, log: str, signer: Signer,
                              directory: Path | None, *,
                              state: TournamentState | None = None) -> Checkpoint | None:
-    """Write a checkpoint when ``signer`` may sign one (DESIGN.md §4: after registration
+    """Write a checkpoint when ``signer`` may sign one (docs/DESIGN.md §4: after registration
     closes, each round's pairings and results); otherwise do nothing."""
     from ledger.errors import RuleError
 

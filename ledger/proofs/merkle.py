@@ -1,4 +1,4 @@
-"""RFC 6962 / RFC 9162 Merkle tree over the log's leaves (DESIGN.md §4).
+"""RFC 6962 / RFC 9162 Merkle tree over the log's leaves (docs/DESIGN.md §4).
 
 Owns: leaf and node hashing, the tree head (MTH) of a list of leaf hashes, an incremental
 accumulator for one-pass audits, inclusion and consistency proof generation
@@ -9,7 +9,7 @@ Verification treats all of its inputs as untrusted data: anything wrong with the
 ``ProofError`` (``_verify_*``) or returns False (``_*_ok``).  Verification is private to
 ``ledger``: the public API (``ledger.proofs.checkpoint.verify_inclusion_at`` and
 ``verify_consistency_between``) takes a ``Checkpoint`` object, so a proof can never be
-checked against a (size, root) pair that no checkpoint signed (DESIGN.md §4, THREATS T19).
+checked against a (size, root) pair that no checkpoint signed (docs/DESIGN.md §4, THREATS T19).
 Generation is done by the log owner over its own leaves, so bad arguments there are a
 ``UsageError``.
 

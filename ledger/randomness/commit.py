@@ -1,4 +1,4 @@
-"""Commit-reveal (DESIGN.md §6, THREATS T15/T16): the commitment and the mixed material.
+"""Commit-reveal (docs/DESIGN.md §6, THREATS T15/T16): the commitment and the mixed material.
 
 Owns: ``commitment`` (SHA-256(b"tourney-commit/v1\\0" + salt + secret)), ``reveal_material``
 (the text whose seed mixes the reveal with the beacon) and ``SecretFile`` (what the head

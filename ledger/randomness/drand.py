@@ -1,4 +1,4 @@
-"""drand beacons, verified offline (DESIGN.md §6, THREATS T21).
+"""drand beacons, verified offline (docs/DESIGN.md §6, THREATS T21).
 
 Owns: ``Beacon`` (chain, round, signature), ``parse_beacon`` (a saved beacon JSON as served
 by a drand relay: ``{"round":…,"signature":"…","randomness":"…"[,"previous_signature"]}``),

@@ -1,4 +1,4 @@
-"""RANDOM.ORG Signed API responses, verified offline (DESIGN.md §6, THREATS T22/T23).
+"""RANDOM.ORG Signed API responses, verified offline (docs/DESIGN.md §6, THREATS T22/T23).
 
 Owns: ``parse_signed`` (the exact bytes received → the verbatim ``random`` object, its
 signature and the fields the ledger tracks) and ``verify_signed`` (RSASSA-PKCS1-v1_5 with

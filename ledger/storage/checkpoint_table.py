@@ -1,4 +1,4 @@
-"""Signed checkpoint notes stored in the ledger itself (DESIGN.md §3–§4, issue 7).
+"""Signed checkpoint notes stored in the ledger itself (docs/DESIGN.md §3–§4, issue 7).
 
 Owns: the ``tourney_checkpoints`` table beside the library's event table (SQLite file or
 PostgreSQL schema) and ``CheckpointTable`` — ``put`` (one row per tournament and tree

@@ -1,7 +1,7 @@
 """The library's mapper and application for tourney: leaves stored as they were signed,
 snapshots as bound caches.
 
-Owns: ``LeafMapper`` (the stored ``state`` bytes ARE the signed leaf of DESIGN.md §4,
+Owns: ``LeafMapper`` (the stored ``state`` bytes ARE the signed leaf of docs/DESIGN.md §4,
 ``topic`` the event kind; snapshots are msgpack caches in their own table, each bound to
 the leaf hash of the event it was taken at and named by ``snapshot_topic``: the format
 and the exact state layout, so another layout is dropped and rebuilt), ``LedgerApp``

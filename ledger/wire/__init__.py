@@ -1,4 +1,4 @@
-"""The wire format and signatures (DESIGN.md §4-5): canonical encoding, the event
+"""The wire format and signatures (docs/DESIGN.md §4-5): canonical encoding, the event
 envelope and bodies, keys and signatures, the text rule, the clock's time format.
 
 Importing the package registers the core bodies that live beside ``events``

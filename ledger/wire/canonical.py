@@ -1,4 +1,4 @@
-"""Canonical JSON of the wire format ``tourney-leaf/v1`` (DESIGN.md §4, normative).
+"""Canonical JSON of the wire format ``tourney-leaf/v1`` (docs/DESIGN.md §4, normative).
 
 Owns: ``canonical(obj)`` (the only encoder of signed bytes), the restricted-schema check
 (keys ``[a-z0-9_]+``, integers with |x| <= 2^53-1, no floats) and ``decode_canonical``,

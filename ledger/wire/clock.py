@@ -18,7 +18,7 @@ CLOCK_ENV = "TOURNEY_FIXED_CLOCK"
 
 
 def format_time(dt: datetime) -> str:
-    """RFC 3339 UTC with ``Z`` and microseconds (DESIGN.md §4)."""
+    """RFC 3339 UTC with ``Z`` and microseconds (docs/DESIGN.md §4)."""
     return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 

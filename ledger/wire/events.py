@@ -1,9 +1,9 @@
-"""Event bodies and the signed envelope of ``tourney-leaf/v1`` (DESIGN.md §4–§6).
+"""Event bodies and the signed envelope of ``tourney-leaf/v1`` (docs/DESIGN.md §4–§6).
 
 Owns: one msgspec ``Struct`` per event kind with an explicit, stable wire tag (``KIND``,
 never a Python import path); ``Kind`` (the closed set of tags); ``SignedEvent`` (a decoded
 leaf); ``seal`` (envelope → signature → leaf bytes) and ``open_leaf`` (leaf bytes → typed
-``SignedEvent``).  Other body fields are free per DESIGN.md; the normative ones are here.
+``SignedEvent``).  Other body fields are free per docs/DESIGN.md; the normative ones are here.
 
 May import: ``msgspec``, ``ledger.wire.canonical``, ``ledger.wire.keys``, ``ledger.errors``.
 (The public pages' bodies, ADR 0023, live in ``ledger.wire.pages``, and the players'
@@ -180,7 +180,7 @@ Provenance = Literal["entered", "random_org", "drand", "commit_reveal"]
 
 
 class SeedRecorded(Body, frozen=True, kw_only=True, omit_defaults=True):
-    """A seed, verbatim, with provenance (DESIGN.md §6, LEDGER-RAND-1/4)."""
+    """A seed, verbatim, with provenance (docs/DESIGN.md §6, LEDGER-RAND-1/4)."""
 
     KIND = Kind.SEED_RECORDED
     provenance: Provenance
@@ -192,7 +192,7 @@ class SeedRecorded(Body, frozen=True, kw_only=True, omit_defaults=True):
     source_time: str | None = None
     ctx: str | None = None
     evidence: str | None = None  # e.g. sha256 of a video file (LEDGER-RAND-4)
-    # verifiable provenances (DESIGN.md §11; checked by ledger.randomness.rules)
+    # verifiable provenances (docs/DESIGN.md §11; checked by ledger.randomness.rules)
     attestation: str | None = None     # base64 of the foreign bytes, verbatim
     hashed_api_key: str | None = None  # random_org: the response's hashedApiKey
     gap_reason: str | None = None      # random_org: why serials were skipped
@@ -206,7 +206,7 @@ class SeedRecorded(Body, frozen=True, kw_only=True, omit_defaults=True):
 
 class SeedCommitted(Body, frozen=True, kw_only=True, omit_defaults=True):
     """Commit-reveal, first half: SHA-256(b"tourney-commit/v1\\0" + salt + secret) for a
-    future drand round (DESIGN.md §6)."""
+    future drand round (docs/DESIGN.md §6)."""
 
     KIND = Kind.SEED_COMMITTED
     commitment: str  # hex
@@ -217,7 +217,7 @@ class SeedCommitted(Body, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class ReportPublished(Body, frozen=True, kw_only=True):
-    """A signed report for publishers (DESIGN.md §11): the figures of the log at
+    """A signed report for publishers (docs/DESIGN.md §11): the figures of the log at
     ``size`` (the checkpoint it covers, always the log right before this event), with
     their digest.  The audit recomputes the figures from the log."""
 
@@ -382,7 +382,7 @@ def parse_leaf(leaf: bytes) -> ParsedLeaf:
 
     Fast path: typed decode, then sorted re-encode must give the same bytes (envelope
     with the raw body spliced in, then the body alone).  Otherwise the generic check of
-    ``ledger.wire.canonical`` decides (extra body fields are allowed, DESIGN.md §5).
+    ``ledger.wire.canonical`` decides (extra body fields are allowed, docs/DESIGN.md §5).
     """
     raw, body, sig = _decode(leaf)
     ev = raw.event

@@ -1,4 +1,4 @@
-"""Ed25519 keys: files, key ids, signing and verification (DESIGN.md §4–§5).
+"""Ed25519 keys: files, key ids, signing and verification (docs/DESIGN.md §4–§5).
 
 Owns: PKCS#8 PEM private-key files (optionally passphrase-protected, mode 0600),
 public-key files (SubjectPublicKeyInfo PEM with ``# name:`` / ``# key_id:`` comment lines),
@@ -36,7 +36,7 @@ _PEM_BEGIN, _PEM_END = b"-----BEGIN PRIVATE KEY-----", b"-----END PRIVATE KEY---
 
 
 def key_id(public_key_raw: bytes) -> str:
-    """Key id of DESIGN.md §4: hex of the first 8 bytes of SHA-256(raw public key)."""
+    """Key id of docs/DESIGN.md §4: hex of the first 8 bytes of SHA-256(raw public key)."""
     return hashlib.sha256(public_key_raw).digest()[:8].hex()
 
 

@@ -89,16 +89,16 @@ def generate(out: Path) -> None:
                 if n == 3:
                     tab = plan.ws(led.load(LOG).state).games[-1].tables[0]
                     h, v = tab.hero, tab.villain
-                    led.write(LOG, lambda t, now: t.plugin.declare_forfeit(
+                    led.write(LOG, lambda t, now, h=h: t.plugin.declare_forfeit(
                         t, HJ, now, number=h, reason="outside assistance during the Game "
                         "(WOT01-CONDUCT-3)"))
-                    led.write(LOG, lambda t, now: t.record_result(
+                    led.write(LOG, lambda t, now, h=h, v=v: t.record_result(
                         SK, now, round_no=3, table=1, wot_outcome="Q5", winner=v,
                         pattern={h: 6, v: 3}, neutral=4, conceded_by=h, last_battle=False))
                     skip = {1}
                 play(led, n, skip)
                 if n == 3:
-                    led.write(LOG, lambda t, now: t.plugin.override_tbp(
+                    led.write(LOG, lambda t, now, v=v: t.plugin.override_tbp(
                         t, HJ, now, round_no=3, number=v, new="10",
                         method="Pattern the opponent would have reached by the Last Battle",
                         reason="the forfeit cut the game short"))

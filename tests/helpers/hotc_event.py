@@ -1,7 +1,7 @@
 """A real HotC event on a SQLite file for rule tests: fixed keys and clock, commands
 through the aggregate (the same path as the CLI), and the audit over the raw rows.
 
-Named for what it builds; used by tests/test_hotc_r2_*.py.
+Named for what it builds; used by tests/test_hotc_revised_*.py.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ def main() -> int:
             i += 1
             name = f"{args.tag}-{i}"
             try:
-                signed = led.write(args.log, lambda agg, now: agg.register_player(
+                signed = led.write(args.log, lambda agg, now, name=name: agg.register_player(
                     name, signer, now), retries=args.retries)
             except ConcurrencyError as exc:
                 refusals += 1

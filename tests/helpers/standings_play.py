@@ -5,7 +5,7 @@ Owns: ``FORMATS`` (every format id with the init options a small test event uses
 pair``, or ``bracket`` in single elimination) and ``record`` (one table's result in the
 format's own terms: a winner, or a Wheel of Time outcome code from the simulator).
 
-May import: ``tests.helpers.cli_event``, ``tests.test_cli_wot`` (``_args``), ``ledger.*``.
+May import: ``tests.helpers.cli_event``, ``tests.helpers.wot_cli`` (``_args``), ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision
 from ledger.formats.wot.sim import simulated_result
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli
-from tests.test_cli_wot import _args
+from tests.helpers.cli_runner import Cli
+from tests.helpers.wot_cli import _args
 
 HJ, SK = ("--key", "hj.pem"), ("--key", "sk.pem")
 FORMATS: dict[str, tuple[str, ...]] = {

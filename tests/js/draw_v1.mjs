@@ -1,4 +1,4 @@
-// DRAW-v1 of DESIGN.md §6, ported to JavaScript from the text (THREATS.md T24).
+// DRAW-v1 of docs/DESIGN.md §6, ported to JavaScript from the text (THREATS.md T24).
 // Usage: node draw_v1.mjs SEED_HEX CTX 3,1,2   -> prints the drawn order, comma-separated
 import { createHash } from "node:crypto";
 

@@ -51,7 +51,7 @@ class StandingRow:
     oomw: Fraction
 
     def contract(self) -> dict[str, object]:
-        """The Bushiroad fields of ``tourney standings --json`` (DESIGN.md §11)."""
+        """The Bushiroad fields of ``tourney standings --json`` (docs/DESIGN.md §11)."""
         return {"number": self.fighter, "rank": self.place, "points": self.points,
                 "mw": mw_str(self.mw), "omw": fraction_str(self.omw),
                 "oomw": fraction_str(self.oomw)}

@@ -1,6 +1,6 @@
 """Inputs of the Bushiroad rule functions: a fighter's history and the closed sets it uses.
 
-Owns: ``Outcome`` (a fighter's result in one round), ``DecidedBy`` (DESIGN.md §11's closed
+Owns: ``Outcome`` (a fighter's result in one round), ``DecidedBy`` (docs/DESIGN.md §11's closed
 set), ``RoundEntry``, ``Withdrawal`` (a drop or disqualification), ``History`` and the
 consistency check ``check_histories`` that every standing computation runs first.
 
@@ -10,7 +10,7 @@ disqualification.  Losses at the moment of a drop are *derived* from the entries
 stated twice (so they cannot disagree).
 
 May import: the standard library, ``ledger.errors`` and ``ledger.formats.match.model``
-(the one ``DecidedBy`` of DESIGN.md §11).
+(the one ``DecidedBy`` of docs/DESIGN.md §11).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Owns: the Bushiroad checks on MW% (BR-SWISS-TB-3: ``RuleError`` for an impossible history),
 the Swiss denominator and bye flags (AMB-B1, AMB-B2), reading r2 and the withdrawals of a
 ``History`` for the DE effective rounds (BR-DE-TB-3/4, AMB-B24) and the two-decimal
-rendering of DESIGN.md §11.  MW% is always a multiple of 1/100, so it is kept as an integer
+rendering of docs/DESIGN.md §11.  MW% is always a multiple of 1/100, so it is kept as an integer
 number of hundredths (``mw_hundredths``) and exposed as an exact ``Fraction``.  The
 arithmetic itself (truncation and 0.33 floor, E(f) = min(r2, rd, R_total)) is the shared
 ``ledger.formats.match.percent``, which the HotC standings call too.

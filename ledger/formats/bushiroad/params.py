@@ -1,8 +1,8 @@
-"""Genesis parameters of the Bushiroad formats (RULES.md §8, DESIGN.md §10).
+"""Genesis parameters of the Bushiroad formats (RULES.md §8, docs/DESIGN.md §10).
 
 Owns: one ``ParamSpec`` per format id, built from the parameters they share, and typed
 readers of a tournament's recorded values.  Every value is recorded at genesis, defaults
-included, so a ledger keeps its meaning under a later release (DESIGN.md §10 revisions).
+included, so a ledger keeps its meaning under a later release (docs/DESIGN.md §10 revisions).
 
 May import: ``ledger.core.params``, ``ledger.core.state``, ``ledger.formats.bushiroad.*``.
 """

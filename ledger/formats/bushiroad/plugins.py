@@ -1,5 +1,5 @@
 """The Bushiroad plug-ins: ``bushiroad-swiss``, ``bushiroad-de``, ``single-elim`` and
-``round-robin`` (DESIGN.md §10), each a composition of the shared match layer, the
+``round-robin`` (docs/DESIGN.md §10), each a composition of the shared match layer, the
 Bushiroad rulebook and a qualifying stage (or none), with an optional top cut selected by
 ranking (BR-FIN-5) and played as a single-elimination bracket (BR-SE).
 

@@ -13,7 +13,7 @@ lose at time-up unless ``br_se_equal_games_at_time = extra_game``; TC-26), AMB-B
 then game wins are compared), BR-CONC-1, BR-DROP-2, BR-SWISS-7, AMB-B25 (neither assigned
 fighter showed at the table: both lose, Swiss 0 points, DE a loss each).
 
-``decided_by`` (DESIGN.md §11) is: ``bye`` for a bye; ``concession``, ``penalty`` and
+``decided_by`` (docs/DESIGN.md §11) is: ``bye`` for a bye; ``concession``, ``penalty`` and
 ``drop`` for those endings; otherwise ``double_loss`` whenever both fighters lose, else
 ``annex_a`` when an Annex A game decided a match with a winner, else ``timeout`` for a match
 ended by time, else ``played``.
@@ -33,7 +33,7 @@ from ledger.formats.match.model import DecidedBy
 
 
 class Stage(str, Enum):
-    """The stage kinds whose match rules differ (DESIGN.md §10)."""
+    """The stage kinds whose match rules differ (docs/DESIGN.md §10)."""
 
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"          # Swiss match rules (BR-SWISS-ROUNDS-1)
@@ -95,7 +95,7 @@ class Games:
     draws: int = 0
 
     def as_wire(self) -> list[int]:
-        """``"games": [wins_a, wins_b, draws]`` of ``result_recorded`` (DESIGN.md §11)."""
+        """``"games": [wins_a, wins_b, draws]`` of ``result_recorded`` (docs/DESIGN.md §11)."""
         return [self.a, self.b, self.draws]
 
 

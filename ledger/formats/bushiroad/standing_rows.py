@@ -2,7 +2,7 @@
 ``single-elim``, ``round-robin``): BR-SWISS-TB / BR-DE-TB over the qualifying stage, with
 the top cut's finish first.
 
-Owns: ``BrStanding`` rows and their JSON document (DESIGN.md §8 and §11: ``points``,
+Owns: ``BrStanding`` rows and their JSON document (docs/DESIGN.md §8 and §11: ``points``,
 ``mw`` truncated to two decimals as ``"0.33"``, ``omw`` / ``oomw`` as exact ``"num/den"``,
 ``rank`` after head-to-head and the recorded tie-break).  The ranking itself is the
 format's (``ledger.formats.bushiroad.standings.ranking``), never recomputed here.
@@ -90,7 +90,7 @@ def _rows(state: TournamentState) -> list[dict[str, Any]]:
 
 
 def row_document(s: BrStanding) -> dict[str, Any]:
-    """One row's normative JSON (DESIGN.md §8/§11; what the signed report states)."""
+    """One row's normative JSON (docs/DESIGN.md §8/§11; what the signed report states)."""
     return {"rank": s.rank, "number": s.number, "name": s.name, "points": s.points,
              "wins": s.wins, "losses": s.losses, "draws": s.draws, "status": s.status,
              "mw": mw_str(s.mw), "omw": fraction_str(s.omw), "oomw": fraction_str(s.oomw),

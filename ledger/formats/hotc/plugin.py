@@ -1,6 +1,6 @@
 """The ``hotc-swiss-de`` plug-in: parameters, state, rulebook and verbs of the HotC format.
 
-Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (DESIGN.md §10).
+Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (docs/DESIGN.md §10).
 
 May import: ``ledger.core.plugin``, ``ledger.core.params``, ``ledger.errors``,
 ``ledger.formats.match.*``,

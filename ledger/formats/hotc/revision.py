@@ -1,4 +1,4 @@
-"""The HotC rule revisions (DESIGN.md §10 "Rule revisions", ADR 0010).
+"""The HotC rule revisions (docs/DESIGN.md §10 "Rule revisions", ADR 0010).
 
 Owns: the revision names, the parameters each revision records at genesis (with their
 defaults) and ``revised`` — the one question every HotC decision that changed asks of the

@@ -25,7 +25,7 @@ Pure functions of a ``TournamentState``; exact integer / ``fractions.Fraction`` 
 no floats.  One pass over the Swiss tables, then MW% once per player, OMW% once, OOMW% once
 (``percent.opponent_keys``: integer numerators over 100·L and 100·L², L = lcm of the
 opponent counts, so sorting compares ints): linear in players + matches, plus the sort
-(DESIGN.md §9: 4,096 players < 100 ms).
+(docs/DESIGN.md §9: 4,096 players < 100 ms).
 
 May import: ``ledger.*`` (and ``msgspec``); nothing from ``audit`` or ``cli``.
 """
@@ -216,7 +216,7 @@ def standings(state: TournamentState) -> list[Standing]:
 
 @lru_cache(maxsize=8192)   # pure; a field shares few distinct values (issue 22)
 def _fraction_text(num: int, den: int) -> str:
-    """"num/den" in lowest terms (DESIGN.md §4), "1/1" and "0/1" included."""
+    """"num/den" in lowest terms (docs/DESIGN.md §4), "1/1" and "0/1" included."""
     g = math.gcd(num, den)
     return f"{num // g}/{den // g}"
 
@@ -233,7 +233,7 @@ def _rows(state: TournamentState) -> list[dict[str, Any]]:
 
 
 def row_document(state: TournamentState, x: Line) -> dict[str, Any]:
-    """One line's normative JSON row (DESIGN.md §8; what the signed report states)."""
+    """One line's normative JSON row (docs/DESIGN.md §8; what the signed report states)."""
     players = state.players
     return {
         "number": x.number, "name": players[x.number].name if x.number in players else "",

@@ -1,11 +1,11 @@
-"""Event bodies of the shared match layer (wire kinds, DESIGN.md §8 and §11 contracts).
+"""Event bodies of the shared match layer (wire kinds, docs/DESIGN.md §8 and §11 contracts).
 
 Owns: ``RoundPaired``, ``ResultRecorded``, ``ResultCorrected``, ``PlayerDropped``,
 ``RoundClosed``, ``BracketSeeded``, ``ChampionDeclared`` — each a msgspec Struct with an
 explicit wire tag, one body type per kind for every format (registered by the plug-ins
 that use them).  Fields added after the HotC format shipped default to ``UNSET`` and are
 then absent from the bytes, so every ``hotc-swiss-de`` leaf keeps its exact bytes while
-newer formats record ``games`` and ``decided_by`` (DESIGN.md §11).
+newer formats record ``games`` and ``decided_by`` (docs/DESIGN.md §11).
 
 May import: ``msgspec``, ``ledger.wire.events`` (Body), ``ledger.formats.match.model``.
 """
@@ -21,7 +21,7 @@ from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Phase
 from ledger.wire.events import Body
 
 PAIRING_ALGORITHM = "hotc-pair/v1"
-#: a Wheel of Time deck (DESIGN.md §11 ``sides`` values)
+#: a Wheel of Time deck (docs/DESIGN.md §11 ``sides`` values)
 WotSide = Literal["hero", "villain"]
 
 
@@ -55,7 +55,7 @@ class RoundPaired(Body, frozen=True, kw_only=True):
     advances: list[int] = []
     draws: list[int] = []          # seqs of the draw_made events this pairing used
     algorithm: str = PAIRING_ALGORITHM
-    # Wheel of Time (DESIGN.md §11): every seated player's deck, the side the bye is
+    # Wheel of Time (docs/DESIGN.md §11): every seated player's deck, the side the bye is
     # deemed to have played (null: no bye), the deck repeats AMB-W7(c)/W10 allow, and how
     # the pairing was reached (AMB-W8: ranked, no_rematch, no_same_deck, best or exact)
     sides: dict[str, WotSide] | msgspec.UnsetType = msgspec.UNSET
@@ -88,7 +88,7 @@ class MatchResult(Body, frozen=True, kw_only=True):
     games: list[int] | msgspec.UnsetType = msgspec.UNSET   # [wins a, wins b, drawn games]
     decided_by: DecidedBy | msgspec.UnsetType = msgspec.UNSET
     annex_a: AnnexA | msgspec.UnsetType = msgspec.UNSET
-    # Wheel of Time (DESIGN.md §11): the sides (equal to the pairing's), support/opposition
+    # Wheel of Time (docs/DESIGN.md §11): the sides (equal to the pairing's), support/opposition
     # (classic) or Pattern + Neutral Pattern (2001) as the outcome needs, who conceded or
     # was declared forfeit, and whether the game ended in the Last Battle
     sides: dict[str, WotSide] | msgspec.UnsetType = msgspec.UNSET

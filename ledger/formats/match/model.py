@@ -1,8 +1,8 @@
-"""The shared match layer's state (DESIGN.md §10): rounds of tables, results, records.
+"""The shared match layer's state (docs/DESIGN.md §10): rounds of tables, results, records.
 
 Owns: ``PlayerRecord``, ``ResultState``, ``TableState``, ``RoundState``, ``MatchState`` and
 the closed sets ``Status``, ``Phase``, ``Outcome``, ``LossReason`` (RULES.md AMB-H8) and
-``DecidedBy`` (DESIGN.md §11).  One model for every format that plays matches (HotC,
+``DecidedBy`` (docs/DESIGN.md §11).  One model for every format that plays matches (HotC,
 Bushiroad Swiss / DE / SE / round robin); folded by ``ledger.formats.match.apply``; read by
 pairing, selections, standings and the audit.  Pure data, no behaviour.
 
@@ -45,7 +45,7 @@ class Outcome(str, Enum):
     DROP = "drop"                     # a player dropped after pairings (BR-DROP-2)
     DRAW = "draw"                     # a match draw: no winner, no loser (BR-SWISS-5)
     DOUBLE_LOSS = "double_loss"       # both lose: DE tie, SE time-up (BR-DE-3, BR-SE-3)
-    # Wheel of Time outcome codes (DESIGN.md §11): WOTOLD-SCORE-3 (wot-classic) and
+    # Wheel of Time outcome codes (docs/DESIGN.md §11): WOTOLD-SCORE-3 (wot-classic) and
     # WOT01-SCORE-9 (wot-2001); the bye codes O9/Q6 never appear on the wire
     WOT_O1 = "O1"
     WOT_O2 = "O2"
@@ -66,7 +66,7 @@ class Outcome(str, Enum):
 
 
 class DecidedBy(str, Enum):
-    """How a result was decided (DESIGN.md §11, normative)."""
+    """How a result was decided (docs/DESIGN.md §11, normative)."""
 
     PLAYED = "played"
     CONCESSION = "concession"

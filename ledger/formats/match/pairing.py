@@ -102,7 +102,7 @@ def lower_bound(entrants: Sequence[Entrant]) -> Cost:
     cross = diff = 0
     above = 0
     run_start: int | None = None
-    for i, w in enumerate(wins[:-1]):
+    for w in wins[:-1]:
         above += size[w]
         if above % 2:
             if run_start is None:

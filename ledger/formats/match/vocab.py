@@ -2,7 +2,7 @@
 
 Owns: the fields a match result may name (``WINNER``, ``CONCESSION``, ``TIMEOUT`` …, each
 a ``ledger.core.vocabulary.ResultField``), ``round_phase`` (the phase of a round, for
-``ResultEntry.phases``), ``slip_given`` (the slip columns of DESIGN.md §8 —
+``ResultEntry.phases``), ``slip_given`` (the slip columns of docs/DESIGN.md §8 —
 ``winner[,games,decided_by]`` — read as the same fields the command line gives) and
 ``table_players`` (who sits at a table, for the slip reading).  Which entries a format
 has, and what each means, is the format's own vocabulary module.
@@ -87,7 +87,7 @@ def table_at(state: TournamentState, round_no: int,
 
 def slip_given(state: TournamentState, row: Mapping[str, str], *, games_recorded: bool,
                turn_player_timeout: bool) -> tuple[Given, str]:
-    """A DESIGN.md §8 slip — ``winner`` (a number, ``double-loss`` or ``none``),
+    """A docs/DESIGN.md §8 slip — ``winner`` (a number, ``double-loss`` or ``none``),
     ``decided_by`` (play, concession, slow-play, timeout, tie, draw) and ``games`` —
     read as the fields of ``result record``.  ``games_recorded``: the format records
     game scores (else they are kept in the note); ``turn_player_timeout``: a timeout

@@ -1,7 +1,7 @@
 """Wheel of Time CCG formats ``wot-classic`` (003, WOT_OLD) and ``wot-2001`` (004, WOT_2001).
 
 Pure rule functions, one implementation each, shared by the command side, projections and
-the audit (RULES.md §6, §7, §9.4; DESIGN.md §10, §11):
+the audit (RULES.md §6, §7, §9.4; docs/DESIGN.md §10, §11):
 
 - ``model``: ``Revision``, ``Side``, exact TBP text.
 - ``params``: parameter sets with defaults and allowed values (RULES.md §8).

@@ -4,7 +4,7 @@ format's own display of its rounds, reached through its plug-in (``round_display
 
 Owns: ``forfeit_todo`` (what a Declaration of Forfeiture leaves to record, issue 17
 defect 18), ``game_lines`` / ``game_json`` (table, Hero, Villain, marks, result; the JSON keys
-of DESIGN.md §8 plus Hero/Villain), ``verdict`` (what a completed Game leads to) and
+of docs/DESIGN.md §8 plus Hero/Villain), ``verdict`` (what a completed Game leads to) and
 ``seed_unused`` (the next Game draws nothing).
 
 May import: ``ledger.formats.wot.*``, ``ledger.core.state``.
@@ -37,7 +37,7 @@ def _kind(n: int) -> str:
 
 
 def game_json(state: TournamentState, g: GameState) -> dict[str, Any]:
-    """``round show --json`` of a WoT Game: DESIGN.md §8 keys plus Hero/Villain."""
+    """``round show --json`` of a WoT Game: docs/DESIGN.md §8 keys plus Hero/Villain."""
     return {"round": g.number, "cycle": (g.number + 1) // 2, "kind": _kind(g.number),
             "tables": [{"table": t.table, "players": [t.hero, t.villain], "hero": t.hero,
                         "villain": t.villain, "rematch": t.rematch,

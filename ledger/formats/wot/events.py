@@ -1,4 +1,4 @@
-"""Event bodies the Wheel of Time formats add to the shared match layer (DESIGN.md §11).
+"""Event bodies the Wheel of Time formats add to the shared match layer (docs/DESIGN.md §11).
 
 Owns: ``TbpOverridden`` (the Judge's TBP adjustment after a concession or forfeit,
 WOTOLD-FORF-2 / WOT01-FORF-2), ``ForfeitureDeclared`` (the Judge's Declaration of

@@ -1,8 +1,8 @@
-"""Shared vocabulary of the Wheel of Time formats (RULES.md §6, §7; DESIGN.md §10, §11).
+"""Shared vocabulary of the Wheel of Time formats (RULES.md §6, §7; docs/DESIGN.md §10, §11).
 
 Owns: ``Revision`` (WOT_OLD = ``wot-classic``, WOT_2001 = ``wot-2001``; it selects every
 revision-dependent rule), ``Side`` (hero / villain), the score key of WOTOLD-PAIR-10 and the
-exact TBP string form of DESIGN.md §11 (``"num/den"`` or an integer string).
+exact TBP string form of docs/DESIGN.md §11 (``"num/den"`` or an integer string).
 
 May import: the standard library only.
 """
@@ -24,7 +24,7 @@ class Revision(str, Enum):
 
     @property
     def format_id(self) -> str:
-        """The normative format id of DESIGN.md §10."""
+        """The normative format id of docs/DESIGN.md §10."""
         return "wot-classic" if self is Revision.WOT_OLD else "wot-2001"
 
     @property
@@ -41,7 +41,7 @@ class Revision(str, Enum):
 
 
 class Side(str, Enum):
-    """The deck a player uses in a Game (WOTOLD-CYCLE-1); wire values of DESIGN.md §11."""
+    """The deck a player uses in a Game (WOTOLD-CYCLE-1); wire values of docs/DESIGN.md §11."""
 
     HERO = "hero"
     VILLAIN = "villain"
@@ -60,7 +60,7 @@ _TBP_RE = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 
 
 def format_tbp(value: Fraction) -> str:
-    """Exact TBP text of DESIGN.md §11: ``"-11/3"``, ``"4"``, ``"0"`` (lowest terms)."""
+    """Exact TBP text of docs/DESIGN.md §11: ``"-11/3"``, ``"4"``, ``"0"`` (lowest terms)."""
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value.numerator}/{value.denominator}"

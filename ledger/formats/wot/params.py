@@ -6,7 +6,7 @@ Owns: ``PARAMS`` — per ``Revision``, plain data ``name -> (default, allowed)``
 filled in, unknown names, values and cross-parameter conditions refused with a rule ID).
 
 Defaults that the sources leave to the Judge (``wot_format``, ``wot_game_minutes``) are this
-module's choices, announced at genesis like every other value (DESIGN.md §10 "Rule revisions").
+module's choices, announced at genesis like every other value (docs/DESIGN.md §10 "Rule revisions").
 
 May import: the standard library, ``ledger.errors``, ``ledger.formats.wot.model``.
 """

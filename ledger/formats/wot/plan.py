@@ -7,7 +7,7 @@ closed, previous Game complete, Cycles left, AMB-W19); the seating items and the
 ``round_paired`` from the recorded shuffle (WOTOLD-PAIR-1, BYE-1); the entrants of a later
 Game (totals over the scored Games, previous side, byes; removed players left out,
 AMB-W10), the AMB-W9 tie-order items and the ``round_paired`` of ``pairing.pair_game``;
-results ↔ wire fields (DESIGN.md §11); every Game's GP/TBP (``scoring.score_game``) and the
+results ↔ wire fields (docs/DESIGN.md §11); every Game's GP/TBP (``scoring.score_game``) and the
 totals and final ranking (``ranking``).
 
 May import: ``msgspec``, ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``,
@@ -266,7 +266,7 @@ def _amounts(m: Mapping[int, int]) -> dict[str, int] | msgspec.UnsetType:
 
 
 def wire_fields(res: WotResult) -> dict[str, object]:
-    """The decided fields of a WoT ``result_recorded`` / ``result_corrected`` (DESIGN.md
+    """The decided fields of a WoT ``result_recorded`` / ``result_corrected`` (docs/DESIGN.md
     §11): one result has one spelling (unused amounts absent, never empty)."""
     try:
         outcome = Outcome(res.outcome)

@@ -1,5 +1,5 @@
 """The Wheel of Time plug-ins ``wot-classic`` (003, WOT_OLD) and ``wot-2001`` (004,
-WOT_2001) (DESIGN.md §10): Games in Cycles on the WoT state and rulebook, with the shared
+WOT_2001) (docs/DESIGN.md §10): Games in Cycles on the WoT state and rulebook, with the shared
 match layer's wire kinds for pairings and results.
 
 Owns: ``WotFormat`` (the verbs: pair, record, correct, plus the Judge's ``override_tbp``

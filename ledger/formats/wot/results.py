@@ -2,7 +2,7 @@
 
 Owns: the outcome codes (``ClassicOutcome`` O1..O9 of WOTOLD-SCORE-3, ``Outcome2001`` Q1..Q6
 of WOT01-SCORE-9; O9/Q6 are projection-only bye codes), the rule-level result record
-``WotResult`` (the fields of DESIGN.md §11 ``result_recorded``: ``outcome``, ``sides``,
+``WotResult`` (the fields of docs/DESIGN.md §11 ``result_recorded``: ``outcome``, ``sides``,
 ``winner``, ``support`` / ``pattern`` + ``neutral``, ``conceded_by``, ``last_battle``) and
 ``validate_result``, which refuses a result whose fields do not fit its code.
 
@@ -85,7 +85,7 @@ _2001_SHAPE: dict[str, tuple[str, bool | None, bool, bool]] = {
 
 @dataclass(frozen=True, slots=True)
 class WotResult:
-    """One table's recorded result (DESIGN.md §11 ``result_recorded`` WoT fields).
+    """One table's recorded result (docs/DESIGN.md §11 ``result_recorded`` WoT fields).
 
     ``sides`` maps both players to their side (equal to the pairing's); ``support`` (classic)
     and ``pattern`` (2001) map player numbers to amounts; ``neutral`` is N (2001, Q4/Q5)."""

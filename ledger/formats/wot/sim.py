@@ -80,6 +80,10 @@ def _record(sk: Signer, kw: dict[str, Any], t: Tournament, now: str) -> None:
     t.record_result(sk, now, **kw)
 
 
+def _pair(hj: Signer, material: str, source: str, t: Tournament, now: str) -> None:
+    t.pair_round(hj, now, material=material, source=source)
+
+
 def _run(steps: Sequence[Callable[[Tournament, str], None]], t: Tournament, now: str) -> None:
     for step in steps:
         step(t, now)
@@ -92,8 +96,7 @@ def play_event(ledger: Ledger, log: str, hj: Signer, sk: Signer, sim_seed: bytes
     """Pair and play every Game; returns (Games played, the players in first place)."""
     while not plan.over(ledger.load(log).state):
         n = len(plan.ws(ledger.load(log).state).games) + 1
-        ledger.write(log, lambda t, now: t.pair_round(hj, now, material=material(f"R{n}"),
-                                                      source=source))
+        ledger.write(log, partial(_pair, hj, material(f"R{n}"), source))
         if checkpoints is not None:
             write_checkpoint(ledger, log, hj, checkpoints)
         st = ledger.load(log).state

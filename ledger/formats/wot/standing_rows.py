@@ -1,4 +1,4 @@
-"""Wheel of Time standings read model (DESIGN.md §11): GP and TBP as exact strings and the
+"""Wheel of Time standings read model (docs/DESIGN.md §11): GP and TBP as exact strings and the
 ranking with shared places (1, 2, 2, 4; WOTOLD-RANK-1/2, AMB-W11/W12).
 
 Owns: ``WotRow``, ``wot_standings`` (rows in ranking order, removed players last without a

@@ -1,4 +1,4 @@
-"""HOTC_2013_R2 through the CLI, as real ``tourney`` subprocesses: the default revision at
+"""HOTC_2013_R2 through the CLI, as ``tourney`` commands: the default revision at
 ``init``, invitations (HOTC-ENTRY-1), slow-play calls and rulings recorded when they happen
 and cited by the result (HOTC-SLOW-1/2), the stop rule re-taken after a drop between rounds
 (``round pair`` refused, exit 3, pointing to ``cut``), ``cut --no-champion`` refused when
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_cli_contract import Cli, _remember_secret, snapshot
+from tests.helpers.cli_runner import Cli, remember_secret, snapshot
 
 
 def test_r2_event_through_the_cli(tmp_path: Path) -> None:
@@ -17,7 +17,7 @@ def test_r2_event_through_the_cli(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     for name in ("hj", "sk", "judge"):
         cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
-        _remember_secret(tmp_path / f"{name}.pem")
+        remember_secret(tmp_path / f"{name}.pem")
     init = cli("init", "--name", "Nationals", "--format", "hotc-swiss-de", "--cut", "2",
                "--param", "invitation_required=true", "--key", "hj.pem", "--json").doc
     genesis = init["event"]["event"]["body"]["format"]["params"]

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.checks import note_dir
+from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
 from tests.helpers.small_disk import disk_skip_reason, fill, small_disk
-from tests.test_cli_contract import Cli, raw_bytes, snapshot
 
 
 def _tree(d: Path) -> dict[str, bytes]:

@@ -1,6 +1,6 @@
 """Issue 17: every format says what happened.  The format owns its result vocabulary
 (``ledger.core.vocabulary``, ADR 0015); the desk reads it.  Each defect of the issue that this
-module covers has a test named after it; every command is a real ``tourney`` process on
+module covers has a test named after it; every command is a ``tourney`` command on
 a real SQLite ledger, and every refusal leaves the ledger's bytes unchanged."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli
-from tests.test_cli_desk import refuse
+from tests.helpers.cli_runner import Cli
+from tests.helpers.desk import refuse
 
 PLAYERS8 = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 HJ = ("--key", "hj.pem")

@@ -28,7 +28,7 @@ from ledger.formats.officiating.floor_commands import (
 )
 from ledger.formats.officiating.floor_rules import remaining
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
-from tests.test_officiating import (
+from tests.helpers.officiating import (
     LOG,
     _append_forged,
     _codes,

@@ -8,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli, _remember_secret, snapshot
+from tests.helpers.cli_runner import Cli, remember_secret, snapshot
 
 
 def test_defect_24_semicolon_players_csv_gets_a_delimiter_hint(tmp_path: Path) -> None:
     cli = Cli(tmp_path, tmp_path / "t.db")
     cli("keys", "new", "--name", "hj", "--out", "hj.pem")
-    _remember_secret(tmp_path / "hj.pem")
+    remember_secret(tmp_path / "hj.pem")
     cli("init", "--name", "Semi", "--format", "hotc-swiss-de", "--key", "hj.pem")
     (tmp_path / "players.csv").write_text("number;name\n1;Ana\n2;Ben\n")
     before = snapshot(tmp_path / "t.db")
@@ -44,7 +44,7 @@ def test_defect_24_verify_page_code_block_fits_a_phone(tmp_path: Path) -> None:
 
     import pytest
 
-    from tests.test_publish import make_event
+    from tests.helpers.published_event import make_event
 
     browser = _chromium()
     if browser is None:

@@ -1,6 +1,6 @@
 """Issue 17 defects 15, 18 and 20: the desk's refusals and messages tell the truth.
 
-Real ``tourney`` subprocesses on real SQLite files (``tests.test_cli_contract.Cli``);
+``tourney`` runs (``tests.helpers.cli_runner.Cli``) on real SQLite files;
 every refusal leaves the ledger's bytes unchanged.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli, _remember_secret, snapshot
+from tests.helpers.cli_runner import Cli, remember_secret, snapshot
 
 
 def _keys(cli: Cli, d: Path, *stems: str) -> None:
     for stem in stems:
         cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
-        _remember_secret(d / f"{stem}.pem")
+        remember_secret(d / f"{stem}.pem")
 
 
 def test_defect_15_init_refuses_a_ledger_that_already_holds_an_event(tmp_path: Path) -> None:
@@ -114,10 +114,6 @@ def test_defect_20_every_bad_param_value_is_a_usage_error(tmp_path: Path) -> Non
 
 
 def test_defect_20_partial_import_writes_good_rows_and_says_how_many(tmp_path: Path) -> None:
-    import subprocess
-
-    from tests.test_cli_contract import TOURNEY
-
     cli, _log = open_event(tmp_path, "hotc-swiss-de", ["A", "B", "C", "D", "E", "F"],
                            "--cut", "2")
     doc = cli("round", "pair", "--seed-material", "partial 5 1 9", "--seed-source", "test",
@@ -127,12 +123,10 @@ def test_defect_20_partial_import_writes_good_rows_and_says_how_many(tmp_path: P
         "round,table,winner\n"
         f"1,{t1['table']},{t1['players'][0]}\n"
         f"1,{t2['table']},99\n")
-    proc = subprocess.run([*TOURNEY, "result", "import", "slips.csv", "--key", "sk.pem"],
-                          cwd=tmp_path, env=cli.env, capture_output=True, text=True,
-                          timeout=60)
-    assert proc.returncode == 3                       # DESIGN §8: any refused row
-    assert "imported 1 results" in proc.stdout
-    assert "partial import: the 1 good rows were written" in proc.stdout
+    run = cli.plain("result", "import", "slips.csv", "--key", "sk.pem")
+    assert run.code == 3                              # DESIGN §8: any refused row
+    assert "imported 1 results" in run.out
+    assert "partial import: the 1 good rows were written" in run.out
     shown = cli("round", "show", "1", "--json").doc
     assert next(t for t in shown["tables"] if t["table"] == t1["table"])["result"]
     help_text = " ".join(cli("result", "import", "--help").out.split())

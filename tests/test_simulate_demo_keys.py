@@ -1,7 +1,7 @@
 """Issue 17, defect 22: ``tourney simulate`` writes its demo keys beside the ledger
 (marked DEMO, 0600) and says how to go on; its ``--help`` names every registered format.
 
-Real ``tourney`` subprocesses.
+``tourney`` commands.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ledger.formats.registry import FORMAT_IDS
 from ledger.wire.keys import DEMO_MARK, load_signer
-from tests.test_cli_contract import Cli
+from tests.helpers.cli_runner import Cli
 
 
 def test_defect_22_simulate_writes_demo_keys_a_newcomer_can_publish_with(

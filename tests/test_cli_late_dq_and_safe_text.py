@@ -22,7 +22,7 @@ from ledger.wire.events import PlayerRegistered, parse_leaf, seal
 from ledger.wire.keys import load_signer
 from ledger.wire.text import check_text, escape_display
 from tests.helpers.cli_event import open_event
-from tests.test_publish import make_event
+from tests.helpers.published_event import make_event
 
 
 # -- item 21: the champion disqualified after the event ---------------------------------------

@@ -27,8 +27,8 @@ from ledger.randomness import pins
 from ledger.storage.location import Location
 from ledger.wire.events import Body, DrawMade, SeedCommitted, SeedRecorded, seal
 from ledger.wire.keys import Signer, load_signer
-from tests.test_cli_contract import Cli
-from tests.test_randomness import (
+from tests.helpers.cli_runner import Cli
+from tests.helpers.randomness import (
     AFTER_ROUND_1000,
     BEFORE_ROUND_1000,
     QUICK,
@@ -230,9 +230,9 @@ def test_abandoned_commitment_then_typed_material_draw_is_refused_and_flagged(
 
 def test_repeated_voids_of_one_round_get_a_warning_from_the_second_on(
         tmp_path: Path) -> None:
-    from tests.test_officiating import LOG, finish_round, pair
-    from tests.test_officiating import setup as officiated
-    from tests.test_void import void
+    from tests.helpers.officiating import LOG, finish_round, pair
+    from tests.helpers.officiating import setup as officiated
+    from tests.helpers.voids import void
 
     loc, led = officiated(tmp_path, "hotc-swiss-de", players=7)
     pair(led)

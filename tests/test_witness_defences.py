@@ -18,9 +18,9 @@ from ledger.storage.store import Ledger
 from ledger.wire.events import LedgerPolicy, OfficialAdded, Role, seal
 from ledger.wire.keys import Signer, load_signer
 from tests.conftest import STRANGER, public
-from tests.test_cli_contract import Cli
-from tests.test_publish import make_event
-from tests.test_witness import W1, W2, _finished_event, codes, do_cosign, new_checkpoint
+from tests.helpers.cli_runner import Cli
+from tests.helpers.published_event import make_event
+from tests.helpers.witnesses import W1, W2, _finished_event, codes, do_cosign, new_checkpoint
 
 
 def _raw_rows(db: Path, log: str) -> list[tuple[int, bytes]]:
@@ -129,7 +129,7 @@ def test_audit_report_accepts_a_report_a_later_report_superseded(tmp_path: Path)
 
 
 def _pem_of(signer: Signer, path: Path) -> None:
-    from tests.test_publish import _pem
+    from tests.helpers.published_event import _pem
     _pem(signer, path)
 
 

@@ -3,7 +3,7 @@
 * the canonical schema check (``ledger.wire.canonical``): the pathless pre-check accepts
   exactly what the exact walk accepts, and a refusal names the same path;
 * DRAW-v1 (``ledger.core.draw``): the keyed-copy stream gives the numbers of the plain
-  ``SHA-256(key + u64be(c))`` stream of DESIGN.md §6;
+  ``SHA-256(key + u64be(c))`` stream of docs/DESIGN.md §6;
 * the printed standings table (``cli.standings_cmd.table_lines``), column by column,
   equals the row-by-row table on names of every width (CJK, emoji, combining marks, too
   long);
@@ -62,7 +62,7 @@ def test_schema_check_refusals_name_their_path() -> None:
 
 # -- DRAW-v1 -------------------------------------------------------------------------------
 def _plain_draw(seed: bytes, ctx: str, items: list[int]) -> list[int]:
-    """DESIGN.md §6 read literally: one SHA-256 over key + counter per block."""
+    """docs/DESIGN.md §6 read literally: one SHA-256 over key + counter per block."""
     c = ctx.encode("utf-8")
     key = hashlib.sha256(b"tourney-draw/v1\x00" + len(c).to_bytes(4, "big") + c +
                          seed).digest()

@@ -26,7 +26,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.events import PlayerRegistered, Role, parse_leaf, seal
 from tests.conftest import HJ, SCOREKEEPER, STRANGER, build_small
 from tests.helpers.checks import note_dir
-from tests.test_cli_contract import TOURNEY, Cli, raw_bytes, snapshot
+from tests.helpers.cli_runner import TOURNEY, Cli, raw_bytes, snapshot
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def _rolled_back_bundle(cli: Cli, d: Path, log: str) -> tuple[Path, Path]:
     """The auditor's published notes, and a bundle rolled back by two events whose own
     note was re-signed with the head-judge key (self-consistent on its own)."""
     from ledger.wire.keys import load_signer
-    from tests.test_threats import note_for
+    from tests.helpers.forgery import note_for
     published = d / "published"
     published.mkdir()
     for p in note_dir(d / "t.db.checkpoints", log).glob("*.note"):
@@ -111,7 +111,7 @@ def test_defect1_published_checkpoints_bind_a_postgres_audit(tmp_path: Path) -> 
     from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log
     if pg_skip_reason():
         pytest.skip(pg_skip_reason() or "")
-    from tests.test_threats import Image, _replace_rows, note_for
+    from tests.helpers.forgery import Image, _replace_rows, note_for
     log = unique_log("pub")
     lite = build_small(tmp_path / "t.db", log=log)
     with Ledger(lite, readonly=True) as led:
@@ -252,7 +252,7 @@ def test_defect6_command_refuses_a_clock_behind_the_head_beyond_tolerance(
 
 def test_defect6_audit_flags_the_event_that_jumped_not_its_honest_successor(
         tmp_path: Path) -> None:
-    from tests.test_threats import chained_next
+    from tests.helpers.forgery import chained_next
     loc = build_small(tmp_path / "t.db")
     with Ledger(loc, readonly=True) as led:
         rows = list(led.raw_leaves("t1"))
@@ -262,7 +262,7 @@ def test_defect6_audit_flags_the_event_that_jumped_not_its_honest_successor(
     for n in (8, 9):
         rows.append(chained_next(rows, PlayerRegistered(number=n, name=f"P{n}"), SCOREKEEPER,
                                  "t1", time="2013-06-01T09:01:00.000000Z"))
-    from tests.test_threats import _bundle
+    from tests.helpers.forgery import _bundle
     report = verify_bundle(_bundle(tmp_path / "b", rows))
     timing = {(f.code, f.seq) for f in report.findings if f.code.startswith("time_")}
     jumped = len(rows) - 2
@@ -300,7 +300,7 @@ def test_defect7_integer_above_2_53_minus_1_is_non_canonical_at_its_seq(
     leaf = msgspec.json.encode({"event": ev, "sig": base64.b64encode(
         HJ.sign(SIG_DOMAIN + evb)).decode()}, order="sorted")
     assert parse_leaf(leaf).noncanonical is not None
-    from tests.test_threats import _bundle
+    from tests.helpers.forgery import _bundle
     report = verify_bundle(_bundle(tmp_path / "b", [*rows, (v + 1, leaf)]))
     assert ("non_canonical", v + 1) in {(f.code, f.seq) for f in report.findings}
 
@@ -383,7 +383,7 @@ def test_defect9_hostile_names_are_refused_and_nothing_is_written(
 
 def test_defect9_names_are_nfc_and_foreign_unsafe_text_is_reported_and_escaped(
         tmp_path: Path) -> None:
-    from tests.test_threats import _bundle, chained_next
+    from tests.helpers.forgery import _bundle, chained_next
     loc = build_small(tmp_path / "t.db")
     with Ledger(loc) as led:
         ev = led.write("t1", lambda t, now: t.revoke_official(

@@ -4,7 +4,7 @@ Two events of the same name — a practice ledger deleted and started again, or 
 ledgers sharing one ``--checkpoints`` directory as PostgreSQL databases share
 ``./tourney-checkpoints/`` — never read or write each other's notes; the old
 name-keyed directory is still read, but only for notes that are this log's.
-Real ``tourney`` subprocesses on real SQLite files.
+``tourney`` commands on real SQLite files.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ledger.proofs.checkpoint_store import legacy_note_files
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from tests.helpers.checks import note_dir
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli_runner import Cli, remember_secret
 
 
 def _event(cli: Cli, *players: str, extra: tuple[str, ...] = (), day: int = 1) -> None:
@@ -30,7 +30,7 @@ def _event(cli: Cli, *players: str, extra: tuple[str, ...] = (), day: int = 1) -
 
 def _keys(cli: Cli, d: Path) -> None:
     cli("keys", "new", "--name", "hj", "--out", "hj.pem")
-    _remember_secret(d / "hj.pem")
+    remember_secret(d / "hj.pem")
 
 
 def test_defect_08_second_event_same_name_no_fork(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Issue 17, defect 13: the line printed when the Swiss phase ends says what comes next,
 as the format says (``FormatPlugin.next_step``), and the next command agrees with it.
 
-Real ``tourney`` subprocesses; the first player of every table wins.
+``tourney`` commands; the first player of every table wins.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli_event import open_event
-from tests.test_cli_contract import Cli
+from tests.helpers.cli_runner import Cli
 
 
 def _play_swiss(cli: Cli) -> str:
