@@ -199,9 +199,9 @@ def _boxes(i: Input, texts: list[str]) -> str:
         if len(sides[0]) != len(sides[1]):
             raise UsageError(f"{i.label}: give both players the same number of "
                              "checkpoints")
-        return ";".join(f"{x}/{y}" for x, y in zip(sides[0], sides[1]))
+        return ";".join(f"{x}/{y}" for x, y in zip(sides[0], sides[1], strict=True))
     if i.kind is FieldKind.AMOUNTS:                     # N=V[,N=V]
-        return ",".join(f"{p.name}={t}" for p, t in zip(i.parts, texts) if t)
+        return ",".join(f"{p.name}={t}" for p, t in zip(i.parts, texts, strict=True) if t)
     return texts[0]
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli_runner import Cli
 from tests.helpers.small_disk import disk_skip_reason, fill, small_disk
-from tests.test_cli_contract import Cli
 
 
 def test_keys_new_on_a_full_disk_exits_5_and_keeps_no_empty_key_file(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_cli_contract import Cli, _remember_secret
+from tests.helpers.cli_runner import Cli
+from tests.helpers.cli_runner import remember_secret as _remember_secret
 
 
 def test_slow_play_penalty_loss_is_not_in_the_random_cut_pool(tmp_path: Path) -> None:

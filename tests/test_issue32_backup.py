@@ -26,7 +26,7 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import Role
 from ledger.wire.keys import PublicKey, Signer
-from tests.test_cli_contract import Cli, raw_bytes
+from tests.helpers.cli_runner import Cli, raw_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITER = ROOT / "tests" / "helpers" / "ledger_writer.py"

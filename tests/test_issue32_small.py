@@ -13,9 +13,9 @@ from pathlib import Path
 
 from ledger.wire.keys import load_signer
 from tests.helpers.cli_event import open_event
+from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
 from tests.helpers.live import get, running, serve_process
 from tests.helpers.standings_play import pair, start
-from tests.test_cli_contract import Cli, raw_bytes, snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 SK = ("--key", "sk.pem")

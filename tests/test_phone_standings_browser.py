@@ -18,8 +18,8 @@ from ledger.formats.simulation import simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
+from tests.helpers.browser import ARGS, CHROMIUM, PHONE, _fits, _shot, _skip_reason
 from tests.helpers.live import running
-from tests.test_serve_browser import ARGS, CHROMIUM, PHONE, _fits, _shot, _skip_reason
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
 

@@ -29,8 +29,8 @@ from ledger.wire.clock import FixedClock
 from ledger.wire.events import FormatSpec
 from server.app import Hub
 from server.pages import PageSet
+from tests.helpers.cli_runner import Cli
 from tests.helpers.standings_play import pair, record, start
-from tests.test_cli_contract import Cli
 
 FORMAT_IDS = ("hotc-swiss-de", "bushiroad-swiss", "bushiroad-de", "single-elim",
               "round-robin", "wot-classic", "wot-2001")

@@ -14,11 +14,11 @@ import httpx
 import pytest
 
 from ledger.core.player_words import jargon
+from tests.helpers.cli_runner import CLOCK
 from tests.helpers.live import running, wait_until
+from tests.helpers.reporting_phones import _phone, _post, reporting_event
+from tests.helpers.staff import _csrf, _events, _staff_token
 from tests.helpers.standings_play import record
-from tests.test_cli_contract import CLOCK
-from tests.test_serve_reports import _phone, _post, reporting_event
-from tests.test_serve_staff import _csrf, _events, _staff_token
 
 
 @pytest.fixture(autouse=True)

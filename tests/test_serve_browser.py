@@ -11,7 +11,6 @@ Screenshots are kept in ``test-artifacts/serve/`` (or ``$TOURNEY_ARTIFACTS``).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,28 +18,18 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.browser import (
+    ARGS,
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    _fits,
+    _shot,
+    _skip_reason,
+)
 from tests.helpers.cli_runner import Cli
 from tests.helpers.live import running
 from tests.helpers.standings_play import pair, record, start
-
-CHROMIUM = "/usr/lib/chromium/chromium"   # Debian's package (/usr/bin/chromium wraps it)
-ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-        "--disable-background-networking", "--disable-component-update", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-ARTIFACTS = Path(os.environ.get("TOURNEY_ARTIFACTS")
-                 or Path(__file__).resolve().parents[1] / "test-artifacts") / "serve"
-
-
-def _skip_reason() -> str | None:
-    if not Path(CHROMIUM).exists():
-        return f"no chromium at {CHROMIUM} (Debian package 'chromium'; .ci/run installs it)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
-    return None
-
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
 
@@ -65,14 +54,8 @@ def event(tmp_path: Path) -> tuple[Cli, dict[str, Any]]:
     return cli, pair(cli, "hotc-swiss-de", 1)
 
 
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def _fits(page: Any) -> bool:
-    return bool(page.evaluate(
-        "document.documentElement.scrollWidth <= window.innerWidth + 1"))
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

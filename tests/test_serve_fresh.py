@@ -109,9 +109,9 @@ def test_the_staff_page_after_a_decision_shows_it(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The staff page after "accept" is built from a state that has folded the decision
     (it offered "Confirm all" for a table already settled)."""
-    from tests.test_cli_contract import CLOCK
-    from tests.test_serve_reports import _phone, _post, reporting_event
-    from tests.test_serve_staff import _csrf, _staff_token
+    from tests.helpers.cli_runner import CLOCK
+    from tests.helpers.reporting_phones import _phone, _post, reporting_event
+    from tests.helpers.staff import _csrf, _staff_token
 
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, doc, tokens = reporting_event(tmp_path)

@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.helpers.cli_runner import CLOCK
 from tests.helpers.live import ledger_bytes, running, wait_until
-from tests.test_cli_contract import CLOCK
-from tests.test_serve_reports import _phone, _post, reporting_event
+from tests.helpers.reporting_phones import _phone, _post, reporting_event
 
 
 @pytest.fixture(autouse=True)
@@ -124,7 +124,7 @@ def test_a_phone_held_key_signs_the_players_drop_in_a_real_browser(
     WebCrypto key, reports twice (acts 1 and 2: each statement signed once), drops (act
     3, the drop's statement) and its player's page lists the four acts with their codes;
     the audit verifies every signature and act number."""
-    from tests.test_serve_browser import ARGS, CHROMIUM, PHONE, _fits, _shot, _skip_reason
+    from tests.helpers.browser import ARGS, CHROMIUM, PHONE, _fits, _shot, _skip_reason
 
     if _skip_reason() is not None:
         pytest.skip(_skip_reason() or "")

@@ -175,9 +175,9 @@ def test_a_held_round_says_so_on_the_form_and_on_a_post(
     """Issue 27 item 5: round 2 paired while pairings are held; round 1 closed.  The form
     and a post both say that round 2 is being checked — not "no table", then "player 1
     does not play at round 1 table 1"."""
+    from tests.helpers.cli_runner import Cli
     from tests.helpers.live import ledger_bytes
     from tests.helpers.standings_play import play
-    from tests.test_cli_contract import Cli
 
     d, doc, tokens = event(made, tmp_path_factory, "bushiroad-bo1", tmp_path)
     cli = Cli(d, d / "t.db")
@@ -208,8 +208,9 @@ def test_a_team_member_reads_where_their_seats_result_is_given_and_a_post_writes
     the seat's result is given — no 500, no "no table" — and a post writes nothing."""
     import csv
 
+    from tests.helpers.cli_runner import Cli
+    from tests.helpers.cli_runner import remember_secret as _remember_secret
     from tests.helpers.live import ledger_bytes
-    from tests.test_cli_contract import Cli, _remember_secret
 
     d = tmp_path
     cli = Cli(d, d / "t.db")

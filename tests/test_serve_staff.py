@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.helpers.cli_runner import CLOCK, Cli
+from tests.helpers.cli_runner import CLOCK
 from tests.helpers.live import ledger_bytes, running, wait_until
 from tests.helpers.reporting_phones import _phone, _post, reporting_event
+from tests.helpers.staff import _csrf, _events, _staff_token
 
 
 @pytest.fixture(autouse=True)
@@ -29,21 +29,10 @@ def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
 
 
-def _staff_token(cli: Cli, tmp: Path, key: str, name: str) -> str:
-    kid = next(o["key_id"] for o in cli("official", "list", "--json").doc["officials"]
-               if o["name"] == name)
-    cli("official", "card", kid, "--url", "http://venue.invalid/", "--out", f"{key}.html",
-        "--csv", f"{key}.csv", "--key", "hj.pem")
-    with open(tmp / f"{key}.csv", newline="") as f:
-        return next(csv.DictReader(f))["url"].rsplit("/c/", 1)[1]
 
 
-def _csrf(page: str) -> str:
-    return re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
 
 
-def _events(cli: Cli) -> list[dict[str, object]]:
-    return [leaf["event"] for leaf in cli("log", "--json").doc]
 
 
 def test_conflicting_reports_reach_the_staff_page_and_a_decision_settles_them(

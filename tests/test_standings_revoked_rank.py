@@ -19,8 +19,8 @@ import pytest
 from ledger.formats.officiating.commands import disqualify
 from ledger.formats.officiating.model import PrizePolicy
 from tests.conftest import HJ
-from tests.test_cli_contract import Cli
-from tests.test_officiating import LOG, finish_round, open_round, pair, setup
+from tests.helpers.cli_runner import Cli
+from tests.helpers.officiating import LOG, finish_round, open_round, pair, setup
 
 
 def _finished_event(tmp_path: Path) -> tuple[Path, object]:

@@ -14,6 +14,7 @@ import pytest
 
 from tests.helpers.pg_ops import HOST, SQL, _psql, _rows, _tourney
 from tests.helpers.pg_ops import scratch as scratch  # noqa: F401 - the fixture
+from tests.helpers.station_pg import _head, _insert, _log_id
 
 
 @pytest.fixture()
@@ -71,35 +72,10 @@ def test_item11_frozen_station_holding_the_lock_is_named_and_waits_are_bounded(
 
 # -- 10. the station write function, checkpoint rows, and the recovery for a bad row -------
 
-def _head(url: str, log: str) -> tuple[int, bytes]:
-    import psycopg
-    with psycopg.connect(url) as con:
-        row = con.execute("SELECT originator_version, state FROM tourney_events WHERE "
-                          "originator_id = %s ORDER BY originator_version DESC LIMIT 1",
-                          (log,)).fetchone()
-    assert row is not None
-    return int(row[0]), bytes(row[1])
 
 
-def _log_id(url: str) -> str:
-    import psycopg
-    with psycopg.connect(url) as con:
-        row = con.execute("SELECT originator_id FROM tourney_events WHERE "
-                          "originator_version = 1").fetchone()
-    assert row is not None
-    return str(row[0])
 
 
-def _insert(url: str, log: str, version: int, topic: str, state: bytes) -> str | None:
-    """Insert one row as the role of ``url``; the database's refusal, or None."""
-    import psycopg
-    try:
-        with psycopg.connect(url) as con:
-            con.execute("INSERT INTO tourney_events (originator_id, originator_version, "
-                        "topic, state) VALUES (%s, %s, %s, %s)", (log, version, topic, state))
-    except psycopg.Error as exc:
-        return str(exc).splitlines()[0]
-    return None
 
 
 def _leaf(tmp_path: Path, log: str, seq: int, prev: bytes, key: str, name: str) -> bytes:

@@ -20,9 +20,9 @@ import pytest
 
 from ledger.wire.events import Body, PlayerRegistered, RegistrationClosed, seal
 from ledger.wire.keys import load_signer
-from tests.test_operations_pg import HOST, SQL, _psql, _rows, _tourney
-from tests.test_operations_pg import scratch as scratch  # noqa: F401 - the fixture
-from tests.test_station_pg import _head, _insert, _log_id
+from tests.helpers.pg_ops import HOST, SQL, _psql, _rows, _tourney
+from tests.helpers.pg_ops import scratch as scratch  # noqa: F401 - the fixture
+from tests.helpers.station_pg import _head, _insert, _log_id
 
 Cup = tuple[str, str, str, str, str]
 

@@ -29,9 +29,9 @@ from ledger.formats.match.events import DropTiming, PlayerDropped
 from ledger.wire.events import open_leaf
 from ledger.wire.reports import DeviceKeyBound, ResultReported
 from tests.conftest import HJ
-from tests.test_cli_contract import raw_bytes
-from tests.test_reports import LOG, STATION, AutoEvent, Event, _codes, _paired, token
-from tests.test_threats import chained_next
+from tests.helpers.cli_runner import raw_bytes
+from tests.helpers.forgery import chained_next
+from tests.helpers.reporting import LOG, STATION, AutoEvent, Event, _codes, _paired, token
 
 LATER = "2026-03-01T09:00:30.000000Z"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_team_cli import HJ, SK, Event, open_trio
+from tests.helpers.team_cli import HJ, SK, Event, open_trio
 
 
 def test_the_desk_echo_of_a_seat_result_says_it(tmp_path: Path) -> None:

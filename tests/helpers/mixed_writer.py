@@ -69,12 +69,12 @@ def main() -> int:
                 kind = "result"
             elif pick < 0.6 and open_tables:
                 table = rng.choice(open_tables)
-                kind, act = "time_extended", lambda t, now, table=table: floor_commands.extend(
+                kind, act = "time_extended", lambda t, now, table=table, i=i: floor_commands.extend(
                     t, signer, now, round_no=rnd.number, table=table, minutes=1, turns=0,
                     reason=f"judge call {i}")
             else:
                 number = rng.choice(sorted(state.players))
-                kind, act = "player_renamed", lambda t, now, n=number: t.rename_player(
+                kind, act = "player_renamed", lambda t, now, n=number, i=i: t.rename_player(
                     n, f"Player {n:04d} v{i}", "spelling", signer, now)
             ev = led.write(args.log, act)
             out.write(f"ACK {ev.seq} {kind} {time.monotonic():.6f}\n")

@@ -39,7 +39,7 @@ NAMES = ["Ana A", "Bo B", "Cy C", "Dee D"]
 def prepared(root: Path, fmt: str, *init: str) -> tuple[Path, dict[str, Any], dict[int, str]]:
     """``root`` holds ``t.db`` and ``station.pem``: round 1 paired.  Returns the folder,
     round 1's document and each player's card token."""
-    from tests.test_cli_contract import CLOCK
+    from tests.helpers.cli_runner import CLOCK
 
     os.environ.setdefault("TOURNEY_FIXED_CLOCK", CLOCK)
     cli, _ = start(root, fmt, NAMES, *init)

@@ -1,0 +1,47 @@
+"""Headless Debian chromium for the page tests (docs/LIVE.md §4 recipe): the binary, its
+flags, phone and desktop sizes, the skip reason, screenshots and the no-overflow check.
+
+May import: the standard library (Playwright is imported by the tests that drive it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/lib/chromium/chromium"   # Debian's package (/usr/bin/chromium wraps it)
+
+
+ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+        "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+ARTIFACTS = Path(os.environ.get("TOURNEY_ARTIFACTS")
+                 or Path(__file__).resolve().parents[2] / "test-artifacts") / "serve"
+
+
+def _skip_reason() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"no chromium at {CHROMIUM} (Debian package 'chromium'; .ci/run installs it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    return None
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _fits(page: Any) -> bool:
+    return bool(page.evaluate(
+        "document.documentElement.scrollWidth <= window.innerWidth + 1"))
