@@ -1,5 +1,5 @@
 """Full-disk exit codes on the CLI (issue 27 item 8, the turn-4 report's D18), on a real
-full disk (a small tmpfs, ``tests/helpers/small_disk.py``): DESIGN.md §8 gives a storage
+full disk (a small tmpfs, ``tests/helpers/small_disk.py``): docs/DESIGN.md §8 gives a storage
 failure exit 5 and a failed command writes nothing.
 
 The commands that write the ledger, notes and bundles are covered by

@@ -74,7 +74,7 @@ def test_every_flipped_bit_is_rejected(proof: tuple[object, Path], tmp_path: Pat
         flipped.write_bytes(bytes(bad))
         run = cli("audit", "proof", str(flipped), "--json", code=4)  # type: ignore[operator]
         assert run.doc["error"]["code"] == "proof_invalid"
-        assert script(flipped).returncode == 4       # proof_invalid's code (DESIGN.md §8)
+        assert script(flipped).returncode == 4       # proof_invalid's code (docs/DESIGN.md §8)
 
 
 def test_verify_proof_script_exits_with_the_documented_verification_code(

@@ -47,7 +47,7 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.SEED_RECORDED.value: frozenset({Role.HEAD_JUDGE}),   # LEDGER-RAND-3
     Kind.DRAW_MADE.value: frozenset({Role.HEAD_JUDGE}),       # LEDGER-RAND-3
     Kind.SEED_COMMITTED.value: frozenset({Role.HEAD_JUDGE}),  # LEDGER-RAND-3
-    Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # DESIGN.md §11
+    Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # docs/DESIGN.md §11
     Kind.PUBLIC_PAGES_SET.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # PAGES-5
     Kind.PAIRINGS_POSTED.value: frozenset({Role.HEAD_JUDGE}),                   # PAGES-5
     # issue 19 (ADR 0027): the station signs players' reports and nothing else (REPORT-9)
@@ -57,7 +57,7 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.REPORT_REJECTED.value: frozenset({Role.SCOREKEEPER, Role.JUDGE,          # REPORT-14
                                            Role.HEAD_JUDGE}),
     Kind.DEVICE_KEY_BOUND.value: frozenset({Role.STATION}),                       # REPORT-16
-    CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # DESIGN.md §5
+    CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # docs/DESIGN.md §5
 }
 
 #: core kinds whose ``credential`` field is the subject, not the credential acted with

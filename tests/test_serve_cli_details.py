@@ -2,8 +2,8 @@
 
 Real subprocess runs of the CLI (exit codes, one-line errors, nothing written on a
 refusal); the search of the live pages in process.  Each test names the defect it
-exercises; the backup and PostgreSQL ones are in ``tests/test_issue32_backup.py`` and
-``tests/test_issue32_pg_timeout.py``.
+exercises; the backup and PostgreSQL ones are in ``tests/test_backup.py`` and
+``tests/test_pg_connect_timeout.py``.
 """
 
 from __future__ import annotations
