@@ -302,7 +302,10 @@ def must_see(v: Visit, m: Moment, page: str, text: str) -> None:
             v.need(_visible(v, "main table, main ol, main ul, main .bracket"),
                    "the bracket page shows no bracket")
     elif page == "report":
-        if open_round and m.table is not None and not m.result_in:
+        if m.teams and open_round:
+            v.need("desk" in low, "a team fighter is not told where their seat's result "
+                   "is reported")
+        elif open_round and m.table is not None and not m.result_in:
             v.need(v.page.locator("main input[type=radio]").count() > 0,
                    "the report form offers no outcome to choose")
             v.need(_visible(v, "main button[type=submit]"), "the report form has no "

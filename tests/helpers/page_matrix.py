@@ -101,6 +101,7 @@ class Moment:
     staff_token: str = ""
     station_key: Path = Path()
     players: int = 0
+    teams: bool = False                # a team event: seats are reported at the desk
 
 
 class _Event:
@@ -344,20 +345,20 @@ class _Event:
                 mine = next(t for t in every if self.dq not in self.sides(t))
                 subject = self.sides(mine)[0]
             table = mine.table
-            other = [p for p in self.sides(mine) if p != subject][0]
-            opponent = self._label(other)
+            opponent = self._opponent(mine, subject)
             result_in = mine not in open_
         noun = "Game" if self.wot else "Round"
         return Moment(
             fmt=self.f.name, moment=moment, db=out, log=self.log, noun=noun, round=rnd,
-            subject=subject, subject_name=self._label(subject), table=table,
+            subject=subject, subject_name=self._name(subject), table=table,
             opponent=opponent, result_in=result_in, held=held,
             has_bracket=not self.wot and st.fmt.slots is not None,
             over=self.finished(), dq=self.dq,
             dq_name=None if self.dq is None else self._label(self.dq),
             receipt=self.receipt, clock=self._clock_running(), tokens=dict(self.tokens),
             staff_token=self.staff_token,
-            station_key=self.station_key, players=self.f.players)
+            station_key=self.station_key, players=self.f.players,
+            teams=bool(not self.wot and team_sim.seat_count(st)))
 
     def _clock_running(self) -> bool:
         clocks = getattr(getattr(self.state.fmt, "officiating", None), "clock", None)
@@ -368,6 +369,20 @@ class _Event:
         if self.wot:
             return list(self.rounds()[-1].tables)
         return list(self.state.fmt.rounds[-1].tables)
+
+    def _opponent(self, tab: Any, me: int) -> str:
+        """The name a player sees as their opponent: the other side, or in a team match
+        the fighter in the same seat of the other team (BR-TEAM-2)."""
+        seats = 0 if self.wot else team_sim.seat_count(self.state)
+        for k in range(1, seats + 1):
+            pair = team_sim.seat_players(self.state, list(tab.players), k)
+            if me in pair:
+                return self._name([p for p in pair if p != me][0])
+        return self._label([p for p in self.sides(tab) if p != me][0])
+
+    def _name(self, n: int) -> str:
+        p = self.state.players.get(n)
+        return p.name if p is not None else f"#{n}"
 
     def _label(self, n: int) -> str:
         teams = getattr(self.state.fmt, "teams", None)
