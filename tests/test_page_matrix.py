@@ -318,6 +318,9 @@ def must_see(v: Visit, m: Moment, page: str, text: str) -> None:
                    f"R{m.receipt}-…")
     elif page == "staff":
         v.need("queue" in low or "report" in low, "the staff page shows no reports queue")
+        if open_round and m.receipt is not None and not m.result_in and m.table is not None:
+            v.need(f"table {m.table}" in low, f"the staff page does not show table "
+                   f"{m.table}'s report")
     elif page == "verify":
         v.need("log size" in low, "the verify page does not show the log size")
     elif page == "404":
