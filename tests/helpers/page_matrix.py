@@ -12,17 +12,15 @@ player's report, a held round, a disqualification, each moment a SQLite backup o
 file).  One event per format per test session (a few hundred signed events: well under a
 second), instead of one ``tourney`` process per command.
 
-May import: ``ledger.*``, ``server`` nothing, the standard library.
+May import: ``ledger.*`` (the simulator's outcome helpers too), the standard library.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +28,14 @@ import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
 from ledger.core.aggregate import Tournament
 from ledger.core.credentials import token_sha256
 from ledger.formats.bushiroad import team_sim
-from ledger.formats.hotc import plan as hotc_plan
-from ledger.formats.match.model import Phase, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.registry import make_format, parse_params
-from ledger.formats.simulation import _outcome, demo_key
+from ledger.formats.simulation import demo_key
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import Role
 from ledger.wire.keys import PublicKey, write_key
-
-HOTC = "hotc-swiss-de"
+from tests.helpers.event_play import Play
 
 
 @dataclass(frozen=True)
@@ -53,7 +48,7 @@ class Fmt:
 
 
 FORMATS: dict[str, Fmt] = {f.name: f for f in (
-    Fmt("hotc-swiss-de", HOTC, 4, (), 8),
+    Fmt("hotc-swiss-de", "hotc-swiss-de", 4, (), 8),
     Fmt("bushiroad-swiss", "bushiroad-swiss", 4, ("swiss_rounds=3",), 8),
     Fmt("bushiroad-de", "bushiroad-de", None, (), 8),
     Fmt("single-elim", "single-elim", None, (), 8),
@@ -104,36 +99,31 @@ class Moment:
     teams: bool = False                # a team event: seats are reported at the desk
 
 
-class _Event:
-    """One event played step by step through one write session."""
+class _Event(Play):
+    """One event played step by step through one write session, and its moments."""
 
     def __init__(self, d: Path, f: Fmt) -> None:
         self.d, self.f = d, f
-        self.wot = f.format_id.startswith("wot-")
-        self.hj = demo_key(f"matrix {f.name}", "head-judge")
-        self.sk = demo_key(f"matrix {f.name}", "scorekeeper")
+        hj = demo_key(f"matrix {f.name}", "head-judge")
+        sk = demo_key(f"matrix {f.name}", "scorekeeper")
         self.station = demo_key(f"matrix {f.name}", "station")
         self.station_key = d / "station.pem"
         write_key(self.station_key, self.station, None)
-        write_key(d / "hj.pem", self.hj, None)     # the staff page's decisions (read here)
+        write_key(d / "hj.pem", hj, None)     # the staff page's decisions (read here)
         self.db = d / "event.db"
         self.led = Ledger(Location(str(self.db)), create=True)
         self.log = f.name
         params = parse_params(f.format_id, list(f.params))
         fmt = make_format(f.format_id, f.cut, params)
         self.led.create(self.log, lambda now: Tournament.create(
-            log=self.log, name=f"Matrix {f.name}", fmt=fmt, signer=self.hj, time=now))
-        self.sess = self.led.session(self.log)
-        self.sim_seed = hashlib.sha256(f"matrix outcomes {f.name}".encode()).digest()
+            log=self.log, name=f"Matrix {f.name}", fmt=fmt, signer=hj, time=now))
+        super().__init__(f.format_id, f.name, f.cut, hj, sk, self.led.session(self.log),
+                         hashlib.sha256(f"matrix outcomes {f.name}".encode()).digest())
         self.params = params
         self.tokens: dict[int, str] = {}
         self.staff_token = ""
         self.receipt: int | None = None
-        self.dq: int | None = None
         self.subject = 1
-
-    def write(self, fn: Callable[[Tournament, str], Any]) -> Any:
-        return self.sess.write(fn)
 
     # -- opening ------------------------------------------------------------------------
     def open(self) -> None:
@@ -161,143 +151,6 @@ class _Event:
             t.issue_credential(token_sha256(self.staff_token), hj, now, official=hj.key_id)
         self.write(cards)
         self.write(lambda t, now: t.close_registration(hj, now))
-
-    # -- the format's next pairing, as ``tourney simulate`` makes it ----------------------
-    @property
-    def state(self) -> Any:
-        return self.sess.state
-
-    def finished(self) -> bool:
-        if self.wot:
-            from ledger.formats.wot import plan
-            return bool(plan.over(self.state))
-        h = self.state.fmt
-        hotc = self.f.format_id == HOTC
-        if h.champion is not None or h.final or (not hotc and h.entries is not None
-                                                  and len(h.entries) < 2):
-            return True
-        active = sum(r.status is Status.ACTIVE for r in h.records.values())
-        if hotc and h.cut is not None and h.slots is None and (
-                hotc_plan.tiny_cut(self.state) or len(h.cut) <= 1):
-            return True
-        return bool(h.cut is None and h.slots is None and active < 2
-                    and open_round(self.state) is None and not self._swiss_over())
-
-    def _swiss_over(self) -> bool:
-        h = self.state.fmt
-        if self.f.format_id == HOTC:
-            return bool(hotc_plan.swiss_over(self.state))
-        active = sum(r.status is Status.ACTIVE for r in h.records.values())
-        return bool(h.swiss_over or (h.slots is None and active < 2))
-
-    def pair_next(self) -> None:
-        """The next round (or Game), or the cut and bracket first when they are due."""
-        hj = self.hj
-        n = len(self.rounds()) + 1
-        material = f"matrix {self.f.name} R{n}"
-        if self.wot:
-            self.write(lambda t, now: t.pair_round(hj, now, material=material,
-                                                   source="page matrix"))
-            return
-        h = self.state.fmt
-        if self.f.format_id == "single-elim" and h.slots is None:
-            self.write(lambda t, now: t.seed_bracket(hj, now, material=material + " bracket",
-                                                     source="page matrix"))
-            return                      # seeding the bracket pairs its first round
-        if self._swiss_over() and h.cut is None:
-            self.write(lambda t, now: t.select_cut(hj, now, material=material + " cut",
-                                                   source="page matrix"))
-            if not self.f.cut or self.finished():
-                return
-            h = self.state.fmt
-        if h.cut is not None and h.slots is None:
-            self.write(lambda t, now: t.seed_bracket(hj, now, material=material + " bracket",
-                                                     source="page matrix"))
-            return
-        if h.slots is None:
-            self.write(lambda t, now: t.pair_round(hj, now, material=material,
-                                                   source="page matrix"))
-        else:
-            self.write(lambda t, now: t.pair_round(hj, now))
-
-    def start_clock(self) -> None:
-        """The head judge starts the open round's clock (``tourney round start``), where
-        the format keeps one (Wheel of Time Games have none: they end by Last Battle)."""
-        from ledger.errors import RuleError
-        from ledger.formats.officiating.floor_commands import start_round
-
-        if self.wot or open_round(self.state) is None:
-            return
-        hj = self.hj
-        try:
-            self.write(lambda t, now: start_round(t, hj, now))
-        except RuleError:
-            return
-
-    def rounds(self) -> list[Any]:
-        if self.wot:
-            from ledger.formats.wot import plan
-            return list(plan.ws(self.state).games)
-        return list(self.state.fmt.rounds)
-
-    def open_tables(self) -> tuple[int, list[Any]] | None:
-        """(round number, its tables without a result) of the open round."""
-        if self.wot:
-            from ledger.formats.wot import plan
-            games = plan.ws(self.state).games
-            if not games or plan.complete(games[-1]):
-                return None
-            g = games[-1]
-            return g.number, [t for t in g.tables if t.result is None]
-        rnd = open_round(self.state)
-        if rnd is None:
-            return None
-        return rnd.number, [t for t in rnd.tables if t.result is None]
-
-    def sides(self, tab: Any) -> list[int]:
-        return [tab.hero, tab.villain] if self.wot else list(tab.players)
-
-    def play(self, tables: list[Any] | None = None) -> None:
-        """Results for ``tables`` of the open round (all its open tables by default)."""
-        found = self.open_tables()
-        if found is None:
-            return
-        n, open_ = found
-        sk = self.sk
-        for tab in open_ if tables is None else tables:
-            for kw in self._results(n, tab):
-                self.write(lambda t, now, kw=kw: t.record_result(sk, now, **kw))
-
-    def _results(self, n: int, tab: Any) -> list[dict[str, Any]]:
-        if self.wot:
-            from ledger.formats.wot import plan
-            from ledger.formats.wot.sim import simulated_result
-            rev = plan.revision(self.state)
-            for k in range(500):
-                kw = simulated_result(rev, self.sim_seed, f"T{n}/{tab.table}/{k}", tab.hero,
-                                      tab.villain)
-                # a forfeited player's open table is their concession (AMB-W10)
-                if self.dq not in self.sides(tab) or kw.get("conceded_by") == self.dq:
-                    return [{"round_no": n, "table": tab.table, **kw}]
-            raise AssertionError("no simulated concession found")
-        rnd = open_round(self.state)
-        assert rnd is not None  # noqa: S101 - a test helper
-        seats = team_sim.seat_count(self.state)
-        hotc = self.f.format_id == HOTC
-        if seats:
-            return [_outcome(self.sim_seed, f"R{n}/T{tab.table}/S{k}",
-                             team_sim.seat_players(self.state, tab.players, k), n, tab.table,
-                             Fraction(0), rnd.phase, hotc=False) | {"seat": k}
-                    for k in range(1, seats + 1)]
-        return [_outcome(self.sim_seed, f"R{n}/T{tab.table}", tab.players, n, tab.table,
-                         Fraction(0), rnd.phase, hotc=hotc)]
-
-    def in_top_cut(self) -> bool:
-        if self.wot:
-            return False
-        rnd = open_round(self.state)
-        return bool(rnd is not None and rnd.phase is Phase.TOP_CUT
-                    and self.state.fmt.cut is not None)
 
     # -- the moments ----------------------------------------------------------------------
     def report(self, tab: Any) -> None:
