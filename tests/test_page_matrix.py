@@ -1,0 +1,260 @@
+"""The page matrix (issue 32 item 6): every page of ``tourney serve`` in a real browser
+(Debian's chromium driven by Playwright), for every format of ``tourney init --format``
+plus Bushiroad tag and trio, at every moment of an event.
+
+One test per cell ``format × moment × page`` (``test_phone``): a phone (390×844) with
+JavaScript on.  It checks that the page answers (never a 5xx), shows what a player must see
+at that moment (their table, opponent, result, standing with every tiebreaker column on
+screen, the round clock; the event's state), is not wider than the phone, speaks no jargon
+(no ``--option``, no rule id, no ``RULES.md``), and has no serious or critical
+accessibility violation by axe-core (vendored: ``tests/vendor/axe-core``).  Every problem of
+a cell is listed in its failure, not only the first.
+
+``test_desktop_and_no_js`` repeats the content, width and jargon checks of every page of
+every format at the mid-round moment on a desktop (1280×900, JavaScript on) and on a phone
+with JavaScript off.  A screenshot of every phone cell is kept in
+``test-artifacts/page-matrix/<format>/<page>-<moment>-phone.png`` (or under
+``$TOURNEY_ARTIFACTS``).  The events are built in-process once per test session (per
+xdist worker): ``tests/helpers/page_matrix.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.page_checks import Visit, axe, generic, must_see, path, standings_columns
+from tests.helpers.page_matrix import FORMATS, MOMENTS, Moment, build
+
+CHROMIUM = "/usr/lib/chromium/chromium"   # Debian's package (/usr/bin/chromium wraps it)
+ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+        "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(os.environ.get("TOURNEY_ARTIFACTS") or ROOT / "test-artifacts") \
+    / "page-matrix"
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
+
+PAGES = ("home", "find", "player", "pairings", "round", "standings", "bracket", "report",
+         "drop", "receipt", "staff", "verify", "404")
+#: formats with a top cut (the others have no such moment)
+TOP_CUT = {"hotc-swiss-de", "bushiroad-swiss", "trio"}
+
+def _skip_reason() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"no chromium at {CHROMIUM} (Debian package 'chromium'; .ci/run installs it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    if not AXE.exists():
+        return f"axe-core is missing at {AXE}"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+
+
+def moments_of(fmt: str) -> tuple[str, ...]:
+    return tuple(m for m in MOMENTS if m != "top-cut" or fmt in TOP_CUT)
+
+
+def applies(fmt: str, moment: str, page: str) -> bool:
+    """Whether a cell exists: a round page needs a posted round, a receipt a report."""
+    if page == "round" and moment == "before-r1":
+        return False
+    return not (page == "receipt" and moment == "before-r1")
+
+
+CELLS = [pytest.param(f, m, p, id=f"{f}-{m}-{p}")
+         for f in FORMATS for m in moments_of(f) for p in PAGES if applies(f, m, p)]
+
+
+# -- the events, their servers and the browser (once per session / worker) ---------------
+class Events:
+    """Each format's event built on first use; one server per moment, the newest few
+    kept running (cells are ordered by format and moment)."""
+
+    KEEP = 3
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.built: dict[str, dict[str, Moment]] = {}
+        self.servers: OrderedDict[tuple[str, str], tuple[ExitStack, str]] = OrderedDict()
+
+    def moment(self, fmt: str, moment: str) -> Moment:
+        if fmt not in self.built:
+            d = self.base / fmt
+            d.mkdir(parents=True, exist_ok=True)
+            self.built[fmt] = build(d, fmt)
+        found = self.built[fmt].get(moment)
+        if found is None:
+            raise AssertionError(f"the {fmt} event never reached the moment {moment!r}")
+        return found
+
+    def server(self, m: Moment) -> str:
+        from tests.helpers.live import running
+
+        key = (m.fmt, m.moment)
+        if key in self.servers:
+            self.servers.move_to_end(key)
+            return self.servers[key][1]
+        while len(self.servers) >= self.KEEP:
+            _k, (stack, _b) = self.servers.popitem(last=False)
+            stack.close()
+        stack = ExitStack()
+        base, _hub = stack.enter_context(running(
+            m.db, station_key=m.station_key, staff_keys=(m.station_key.with_name("hj.pem"),)))
+        self.servers[key] = (stack, base)
+        return base
+
+    def close(self) -> None:
+        while self.servers:
+            _k, (stack, _b) = self.servers.popitem()
+            stack.close()
+
+
+@pytest.fixture(scope="session")
+def events(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Events]:
+    ev = Events(tmp_path_factory.mktemp("page-matrix"))
+    yield ev
+    ev.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    data = AXE.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == AXE_SHA256, \
+        "tests/vendor/axe-core/axe.min.js is not the vendored file (see PROVENANCE.md)"
+    return data.decode("utf-8")
+
+
+# -- one cell -----------------------------------------------------------------------------
+class Tabs:
+    """One long-lived browser tab per screen and script setting (a new context per cell
+    costs more than the page itself); each cell sets the card cookie it needs."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.tabs: dict[tuple[str, bool], tuple[Any, Any]] = {}
+
+    def open(self, base: str, m: Moment, page: str, *, size: str, js: bool) -> Visit:
+        if (size, js) not in self.tabs:
+            ctx = self.browser.new_context(viewport=PHONE if size == "phone" else DESKTOP,
+                                           java_script_enabled=js, bypass_csp=True)
+            self.tabs[(size, js)] = (ctx, ctx.new_page())
+        ctx, p = self.tabs[(size, js)]
+        host = base.split("://", 1)[1].split(":")[0]
+        token = m.staff_token if page == "staff" else m.tokens.get(m.subject, "")
+        ctx.clear_cookies()
+        ctx.add_cookies([{"name": "tourney_card", "value": token, "domain": host,
+                          "path": "/"}])
+        resp = p.goto(base + path(m, page), wait_until="load")
+        status = resp.status if resp is not None else 0
+        return Visit(p, status, p.url, [])
+
+    def open_blank(self, size: str) -> None:
+        if (size, True) not in self.tabs:
+            ctx = self.browser.new_context(viewport=PHONE if size == "phone" else DESKTOP,
+                                           bypass_csp=True)
+            self.tabs[(size, True)] = (ctx, ctx.new_page())
+
+    def close(self) -> None:
+        for ctx, _p in self.tabs.values():
+            ctx.close()
+
+
+@pytest.fixture(scope="session")
+def tabs(browser: Any) -> Iterator[Tabs]:
+    t = Tabs(browser)
+    yield t
+    t.close()
+
+
+def _shot(v: Visit, m: Moment, page: str, size: str) -> None:
+    out = ARTIFACTS / m.fmt / f"{page}-{m.moment}-{size}.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    v.page.screenshot(path=str(out), full_page=True)
+
+
+def _report(m: Moment, page: str, where: str, problems: list[str]) -> str:
+    return (f"{m.fmt} · {m.moment} · {page} ({where}): {len(problems)} problem(s)\n  - "
+            + "\n  - ".join(problems))
+
+
+@pytest.mark.parametrize(("fmt", "moment", "page"), CELLS)
+def test_phone(tabs: Tabs, events: Events, axe_source: str, fmt: str, moment: str,
+               page: str) -> None:
+    m = events.moment(fmt, moment)
+    v = tabs.open(events.server(m), m, page, size="phone", js=True)
+    text = generic(v, m, page)
+    if v.status < 500:
+        _shot(v, m, page, "phone")
+        axe(v, axe_source)
+        must_see(v, m, page, text)
+    if v.problems:
+        pytest.fail(_report(m, page, "phone, JavaScript on", v.problems), pytrace=False)
+
+
+@pytest.mark.parametrize(("fmt", "page"), [
+    pytest.param(f, p, id=f"{f}-mid-round-{p}") for f in FORMATS for p in PAGES])
+def test_desktop_and_no_js(tabs: Tabs, events: Events, fmt: str, page: str) -> None:
+    m = events.moment(fmt, "mid-round")
+    base = events.server(m)
+    problems: list[str] = []
+    for where, size, js in (("desktop, JavaScript on", "desktop", True),
+                            ("phone, JavaScript off", "phone", False)):
+        v = tabs.open(base, m, page, size=size, js=js)
+        text = generic(v, m, page)
+        if v.status < 500:
+            _shot(v, m, page, "desktop" if js else "phone-nojs")
+            must_see(v, m, page, text)
+        problems += [f"[{where}] {p}" for p in v.problems]
+    if problems:
+        pytest.fail(_report(m, page, "desktop and JavaScript off", problems), pytrace=False)
+
+
+def test_the_checks_catch_a_bad_page(tabs: Tabs, axe_source: str) -> None:
+    """The matrix's checks can fail: a page wider than the phone, with jargon, an input
+    without a label, grey-on-white text and a hidden tiebreaker column is caught by each."""
+    tabs.open_blank("phone")
+    p = tabs.tabs[("phone", True)][1]
+    p.set_content(
+        "<!doctype html><html lang=en><head><title>x</title>"
+        "<style>.tb{display:none}</style></head><body><main>"
+        "<p style='width:900px'>Run tourney standings --json (HOTC-TOP-2, see RULES.md)</p>"
+        "<input type=text><p style='color:#eee;background:#fff'>faint</p>"
+        "<table class=standings><tr><th>Rank</th><th>Name</th><th class=tb>OMW%</th></tr>"
+        "</table></main></body></html>")
+    v = Visit(p, 200, "about:blank", [])
+    m = Moment(fmt="x", moment="mid-round", db=Path(), log="x", noun="Round", round=None,
+               subject=1, subject_name="x", table=None, opponent=None, result_in=False,
+               held=False, has_bracket=False, over=False, dq=None, dq_name=None,
+               receipt=None, clock=False)
+    generic(v, m, "verify")
+    axe(v, axe_source)
+    standings_columns(v, "table.standings")
+    said = "\n".join(v.problems)
+    for expected in ("wider than the screen", "a command-line option", "a rule id",
+                     "RULES.md", "axe critical label", "axe serious color-contrast",
+                     "standings columns hidden: OMW%"):
+        assert expected in said, f"{expected!r} not caught:\n{said}"
