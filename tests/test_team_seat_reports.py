@@ -146,6 +146,21 @@ def test_a_seat_disagreement_waits_in_the_staff_queue_with_its_seat(
     row = queue(st, 1)[0]
     assert row.seats == {2: TableStatus.CONFLICTING}
     assert sorted(r.given["seat"] for r in row.reports.values()) == ["2", "2"]
+    # the staff decide with one of them: the seat's result, citing that seat's two reports
+    from ledger.core.report_decisions import record_report
+    from ledger.wire.keys import load_signer
+    from server.staff_routes import _shown
+
+    chosen = next(r for r in row.reports.values() if r.number == 2)
+    assert _shown(chosen.given, {2: "P2"}) == "seat: 2, winner: P2"
+    sk = load_signer(d / "sk.pem")
+    with Ledger(Location(str(d / "t.db"))) as led:
+        events = led.write(led.resolve(None), lambda t, now: record_report(
+            t, sk, now, 1, 1, chosen.seq))
+    assert [e.body.KIND.value for e in events] == ["seat_result_recorded"]
+    assert sorted(events[0].body.reports) == sorted(r.seq for r in row.reports.values())
+    assert _seat(d / "t.db", 2).winner == 2
+    assert table_status(_state(d / "t.db"), 1, 1) is TableStatus.NONE
 
 
 def test_a_member_reporting_another_seat_is_refused_and_nothing_is_written(
