@@ -30,6 +30,7 @@ from ledger.formats.bushiroad.teams import SeatResultRecorded
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.events import open_leaf
+from ledger.wire.reports import ResultReported
 from server.station import Station
 from tests.helpers.live import ledger_bytes
 from tests.helpers.report_event import app_over, choice_of, copy_of, phone, post_report
@@ -221,8 +222,33 @@ def test_a_forged_seat_result_spliced_onto_a_real_log_is_flagged(
                                   games=[1, 0, 0], decided_by=DecidedBy.PLAYED,
                                   reports=cited)
 
-    for body in (seat(1, 1, 4, [seqs[1]]), seat(2, 2, 5, [seqs[2], seqs[5]])):
+    cid = credential_id(tokens[4])
+    cases: list[tuple[Any, str]] = [
+        (seat(1, 1, 4, [seqs[1]]), "station_result_invalid"),           # one side only
+        (seat(2, 2, 5, [seqs[2], seqs[5]]), "station_result_invalid"),  # disagreeing
+        # a member's report of another seat (member 4 plays seat 1), or of no seat
+        (ResultReported(round=1, table=1, number=4, credential=cid,
+                        given={"winner": "2", "seat": "2"}), "player_report_seat"),
+        (ResultReported(round=1, table=1, number=4, credential=cid,
+                        given={"winner": "6"}), "player_report_seat"),
+    ]
+    for body, code in cases:
         forged = [*rows, chained_next(rows, body, station, log,
                                       time="2026-12-01T09:00:30.000000Z")]
         found = _codes(tmp_path, forged)
-        assert ("station_result_invalid", len(forged)) in found, (body, found)
+        assert (code, len(forged)) in found, (body, found)
+    # the honest agreement of seat 1 spliced the same way is not flagged
+    ok = ResultReported(round=1, table=1, number=4, credential=cid,
+                        given={"winner": "1", "seat": "1"})
+    spliced = [*rows, chained_next(rows, ok, station, log, time="2026-12-01T09:00:30.000000Z")]
+    assert not {c for c, s in _codes(tmp_path, spliced) if s == len(spliced)}
+
+
+def test_a_phone_signed_seat_report_signs_its_seat() -> None:
+    """REPORT-17: the seat is one of the given fields, so a bound card's signed statement
+    names it — a station cannot move a phone-signed report to another seat."""
+    from ledger.core.device_rules import report_statement
+
+    one = report_statement("e", 1, 1, 4, "c" * 16, {"winner": "1", "seat": "1"}, 1)
+    two = report_statement("e", 1, 1, 4, "c" * 16, {"winner": "1", "seat": "2"}, 1)
+    assert b"seat=1" in one and one != two
