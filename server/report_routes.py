@@ -83,6 +83,10 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | tuple[int, int, int] |
                "advance without playing): nothing to report."
     if not isinstance(here.table, int):     # a seat of a team match (a member's own seat)
         return _my_seat(st, rnd.number, number, noun)
+    from ledger.core.seat_reports import has_seats
+
+    if has_seats(st, rnd.number, here.table):   # a representative: their own seat too
+        return _my_seat(st, rnd.number, number, noun)
     found = plugin.table_at(st, rnd.number, here.table) if plugin is not None else None
     if found is None or number not in found[0]:
         return f"Your seat in {noun.lower()} {rnd.number} is not one this page can " \
