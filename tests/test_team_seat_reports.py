@@ -244,11 +244,40 @@ def test_a_forged_seat_result_spliced_onto_a_real_log_is_flagged(
     assert not {c for c, s in _codes(tmp_path, spliced) if s == len(spliced)}
 
 
-def test_a_phone_signed_seat_report_signs_its_seat() -> None:
+def test_a_phone_signed_seat_report_signs_its_seat(
+        trio: tuple[Path, dict[int, str]], tmp_path: Path) -> None:
     """REPORT-17: the seat is one of the given fields, so a bound card's signed statement
-    names it — a station cannot move a phone-signed report to another seat."""
-    from ledger.core.device_rules import report_statement
+    names it: the member's phone-signed seat report is recorded, and the same report moved
+    to another seat is flagged (REPORT-21 before REPORT-17 even looks at it)."""
+    import msgspec
 
-    one = report_statement("e", 1, 1, 4, "c" * 16, {"winner": "1", "seat": "1"}, 1)
-    two = report_statement("e", 1, 1, 4, "c" * 16, {"winner": "1", "seat": "2"}, 1)
-    assert b"seat=1" in one and one != two
+    from ledger.core.device_rules import report_statement
+    from ledger.wire.keys import load_signer
+    from tests.test_reports import _codes
+    from tests.test_stolen_station_key import _b64, _key
+    from tests.test_threats import chained_next
+
+    d = copy_of(trio[0], tmp_path / "e")
+    db, log = d / "t.db", _logs(d / "t.db")[0]
+    cid = credential_id(trio[1][4])
+    key, pub = _key(7)
+    station = load_signer(d / "station.pem")
+    with Ledger(Location(str(db))) as led:
+        led.write(log, lambda t, now: t.bind_device_key(cid, 4, pub, station, now))
+    given = {"winner": "1", "seat": "1"}
+    sig = _b64(key, report_statement(log, 1, 1, 4, cid, given, 1))
+    with Ledger(Location(str(db))) as led:
+        ev = led.write(log, lambda t, now: t.report_result(1, 1, 4, cid, given, station,
+                                                           now, sig, 1))
+        rows = list(led.raw_leaves(log))
+    assert ev.body.given == given and ev.body.device_sig == sig
+    assert not {c for c, s in _codes(tmp_path, rows) if s == len(rows)}
+    moved = msgspec.structs.replace(ev.body, given={"winner": "2", "seat": "2"})
+    rows = rows[:-1]
+    forged = [*rows, chained_next(rows, moved, station, log,
+                                  time="2026-12-01T09:00:30.000000Z")]
+    found = _codes(tmp_path, forged)
+    assert ("player_report_seat", len(forged)) in found, found    # REPORT-21 first
+    # and the phone's signature would not cover it: the statement names the seat
+    assert report_statement(log, 1, 1, 4, cid, given, 1) != \
+        report_statement(log, 1, 1, 4, cid, {"winner": "1", "seat": "2"}, 1)
