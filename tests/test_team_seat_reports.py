@@ -43,15 +43,24 @@ FMT = "bushiroad-swiss"
 def trio(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, str]]:
     """A trio event written by the real CLI, ``self_report_policy=auto``, round 1 paired
     (one table: team 3 v team 6), every card printed."""
+    return _trio(tmp_path_factory.mktemp("trio"), "auto")
+
+
+@pytest.fixture(scope="module")
+def trio_confirm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, str]]:
+    """The same under ``self_report_policy=confirm``: the staff confirm agreeing seats."""
+    return _trio(tmp_path_factory.mktemp("trio_confirm"), "confirm")
+
+
+def _trio(d: Path, policy: str) -> tuple[Path, dict[int, str]]:
     from tests.test_cli_contract import Cli, _remember_secret
 
-    d = tmp_path_factory.mktemp("trio")
     cli = Cli(d, d / "t.db")
     for stem in ("hj", "sk", "station"):
         cli("keys", "new", "--name", stem, "--out", f"{stem}.pem")
         _remember_secret(d / f"{stem}.pem")
     cli("init", "--name", "Trio", "--format", FMT, "--param", "team_mode=trio",
-        "--param", "swiss_rounds=2", "--self-report-policy", "auto", *HJ)
+        "--param", "swiss_rounds=2", "--self-report-policy", policy, *HJ)
     cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",
         "sk.pem.pub", *HJ)
     cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
@@ -162,6 +171,31 @@ def test_a_seat_disagreement_waits_in_the_staff_queue_with_its_seat(
     assert sorted(events[0].body.reports) == sorted(r.seq for r in row.reports.values())
     assert _seat(d / "t.db", 2).winner == 2
     assert table_status(_state(d / "t.db"), 1, 1) is TableStatus.NONE
+
+
+def test_the_staff_confirm_a_matching_seat_under_confirm(
+        trio_confirm: tuple[Path, dict[int, str]], tmp_path: Path) -> None:
+    from ledger.core.report_decisions import accept_matching
+    from ledger.wire.keys import load_signer
+
+    d = copy_of(trio_confirm[0], tmp_path / "e")
+    tokens = trio_confirm[1]
+    with app_over(d / "t.db", d / "station.pem") as (_c, _hub, app):
+        assert _win(phone(app, tokens[1]), 1).status_code == 303
+        assert _win(phone(app, tokens[4]), 1).status_code == 303
+        assert _win(phone(app, tokens[2]), 2).status_code == 303
+    st = _state(d / "t.db")
+    assert _seat(d / "t.db", 1) is None                 # the station records nothing
+    row = queue(st, 1)[0]
+    assert row.status is TableStatus.MATCHING
+    assert row.seats == {1: TableStatus.MATCHING, 2: TableStatus.ONE_SIDED}
+    sk = load_signer(d / "sk.pem")
+    with Ledger(Location(str(d / "t.db"))) as led:
+        events, tables = led.write(led.resolve(None), lambda t, now: accept_matching(
+            t, sk, now, None, None))
+    assert tables == [1] and [e.body.KIND.value for e in events] == ["seat_result_recorded"]
+    assert _seat(d / "t.db", 1).winner == 1 and _seat(d / "t.db", 2) is None
+    assert queue(_state(d / "t.db"), 1)[0].seats == {2: TableStatus.ONE_SIDED}
 
 
 def test_a_member_reporting_another_seat_is_refused_and_nothing_is_written(
