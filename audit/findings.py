@@ -132,6 +132,7 @@ CODES: dict[str, Severity] = {
     "device_key_rebound": Severity.ERROR,          # REPORT-18 (issue 27)
     "device_statement_replayed": Severity.ERROR,   # REPORT-19 (issue 27)
     "player_act_device_sig": Severity.ERROR,       # REPORT-20 (issue 27)
+    "player_report_seat": Severity.ERROR,          # REPORT-21 (issue 32: team seats)
     "result_citation_invalid": Severity.ERROR,     # REPORT-10
     "station_result_invalid": Severity.ERROR,      # REPORT-11/12
 }

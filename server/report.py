@@ -84,6 +84,8 @@ class ReportForm:
     table: int
     players: tuple[int, ...]
     choices: tuple[Choice, ...]
+    #: a team member's own seat of a team table (REPORT-21); None: a one-against-one table
+    seat: int | None = None
 
     def choice(self, raw: str) -> Choice | None:
         return next((c for c in self.choices if str(c.index) == raw), None)
@@ -125,11 +127,16 @@ def _input(field: ResultField, players: list[int], labels: dict[int, str],
 
 
 def form_for(state: TournamentState, round_no: int, table: int,
-             labels: dict[int, str]) -> ReportForm | None:
-    """The report form of one table (None: no such table or no vocabulary)."""
+             labels: dict[int, str], seat: int | None = None) -> ReportForm | None:
+    """The report form of one table (None: no such table or no vocabulary); with
+    ``seat``, of that seat of a team table: its two fighters, the seat fixed (the
+    member's own, never asked, REPORT-21)."""
     plugin = plugin_for(state.format.id if state.format else None)
     vocab = plugin.result_vocabulary() if plugin is not None else None
-    found = plugin.table_at(state, round_no, table) if plugin is not None else None
+    found = None if plugin is None else plugin.table_at(state, round_no, table) \
+        if seat is None else plugin.seat_at(state, round_no, table, seat)
+    own = () if seat is None else tuple((f.name, str(seat)) for f in vocab.fields
+                                        if f.team_seat) if vocab is not None else ()
     if vocab is None or found is None:
         return None
     players = list(found[0])
@@ -140,17 +147,18 @@ def form_for(state: TournamentState, round_no: int, table: int,
             continue
         sel = vocab.field(e.selector)
         inputs = []
-        fixed = ((e.selector, e.value),) if e.value else \
+        fixed: tuple[tuple[str, str], ...] = ((e.selector, e.value),) if e.value else \
             ((e.selector, "yes"),) if sel.kind is FieldKind.FLAG else ()
         if not fixed:
             inputs.append(_input(sel, players, labels, True))
+        fixed += own
         for names, required in ((e.needs, True), (e.takes, False)):
             inputs += [_input(vocab.field(n), players, labels, required) for n in names
                        if not vocab.field(n).team_seat]
         choices.append(Choice(index=i, summary=e.player_label or _summary(e), selector=e.selector,
                               inputs=tuple(inputs), fixed=fixed))
     return ReportForm(round=round_no, table=table, players=tuple(players),
-                      choices=tuple(choices))
+                      choices=tuple(choices), seat=seat)
 
 
 def _summary(e: ResultEntry) -> str:

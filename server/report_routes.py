@@ -53,8 +53,9 @@ PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosn
            "form-action 'self'; frame-ancestors 'none'"}
 
 
-def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
-    """(round, table) the player reports for, or why they have none, in their words: the
+def _my_table(hub: Hub, number: int) -> tuple[int, int] | tuple[int, int, int] | str:
+    """(round, table[, seat]) the player reports for (a team member: their own seat,
+    REPORT-21), or why they have none, in their words: the
     same reason on the form and on a post, before anything is signed (the rules of
     ``ledger.core.report_rules`` stay the authority: REPORT-5, REPORT-6)."""
     from ledger.core.plugin import plugin_for
@@ -82,9 +83,11 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
         return f"You have no match to play in {noun.lower()} {rnd.number} (a bye, or you " \
                "advance without playing): nothing to report."
     if not isinstance(here.table, int):     # a seat of a team match (a member's own seat)
-        return f"You play at table {here.table} against {here.opponent} in " \
-               f"{noun.lower()} {rnd.number}. The result of your seat is given at the " \
-               "scorekeeper's desk: this page takes the results of one-against-one tables."
+        return _my_seat(st, rnd.number, number, noun)
+    from ledger.core.seat_reports import has_seats
+
+    if has_seats(st, rnd.number, here.table):   # a representative: their own seat too
+        return _my_seat(st, rnd.number, number, noun)
     found = plugin.table_at(st, rnd.number, here.table) if plugin is not None else None
     if found is None or number not in found[0]:
         return f"Your seat in {noun.lower()} {rnd.number} is not one this page can " \
@@ -93,6 +96,28 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | str:
         return f"The result of your table is recorded ({noun.lower()} {rnd.number}, " \
                f"table {here.table}). If it is wrong, see a judge at the scorekeeper's desk."
     return rnd.number, here.table
+
+
+def _my_seat(st: Any, round_no: int, number: int, noun: str) -> tuple[int, int, int] | str:
+    """(round, table, seat) of a team member's own seat (REPORT-21), or why they have
+    none to report."""
+    from ledger.core.seat_reports import member_table
+
+    where = member_table(st, round_no, number)
+    if where is None:
+        return f"Your seat in {noun.lower()} {round_no} is not one this page can " \
+               "report: report at the desk."
+    found = plugin_for_state(st).seat_at(st, round_no, where[0], where[1])
+    if found is not None and found[1] is not None:
+        return f"The result of your seat ({noun.lower()} {round_no}, table {where[0]} " \
+               f"seat {where[1]}) is recorded. If it is wrong, tell a judge at the desk."
+    return round_no, where[0], where[1]
+
+
+def plugin_for_state(st: Any) -> Any:
+    from ledger.core.plugin import plugin_for
+
+    return plugin_for(st.format.id if st.format else None)
 
 
 async def read_form(request: Request) -> dict[str, str]:
@@ -268,7 +293,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         if isinstance(where, str):
             return page("report.html", 200, {CSRF_COOKIE: csrf}, problem=where, form=None,
                         number=number, csrf=csrf)
-        f = form_for(st, *where, hub.pages.data.labels)
+        f = form_for(st, where[0], where[1], hub.pages.data.labels, *where[2:])
         mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number)
         aside = st.reports.set_aside.get(where[0], {}).get(number)
         return page("report.html", 200, {CSRF_COOKIE: csrf},
@@ -297,7 +322,7 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         if isinstance(where, str) or cred is None:
             return page("report.html", 422, problem=f"Not recorded: {where}", form=None,
                         number=number)
-        f = form_for(state, *where, hub.pages.data.labels)
+        f = form_for(state, where[0], where[1], hub.pages.data.labels, *where[2:])
         try:
             if f is None:
                 raise UsageError("this event takes no results from phones",

@@ -193,6 +193,6 @@ def _shown(given: dict[str, str], labels: dict[int, str]) -> str:
     parts = []
     for k, v in given.items():
         n = whole(v)
-        name = labels.get(n) if n is not None else None
+        name = labels.get(n) if n is not None and k != "seat" else None  # a seat: K
         parts.append(f"{k}: {name}" if name else f"{k}: {v}")
     return ", ".join(parts)

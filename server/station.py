@@ -224,7 +224,7 @@ class Station:
         signer = self.signer
         return (lambda t, now: t.report_result(round_no, table, number, credential, given,
                                                signer, now, device_sig, device_use),
-                lambda t, now: _agreed(t, now, signer, round_no, table))
+                lambda t, now: _agreed(t, now, signer, round_no, table, number))
 
 
 def _open_round(state: TournamentState) -> int | None:
@@ -240,19 +240,31 @@ def _open_round(state: TournamentState) -> int | None:
 STAFF_ROLES = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
 
 
-def _agreed(t: Any, now: str, signer: Signer, round_no: int,
-            table: int) -> list[SignedEvent]:
+def _agreed(t: Any, now: str, signer: Signer, round_no: int, table: int,
+            number: int | None = None) -> list[SignedEvent]:
     """With the genesis policy ``self_report_policy=auto`` (ADR 0027): both players'
     current reports agree, so the station records the result, citing both (REPORT-11/12
-    check it, here and in the audit)."""
+    check it, here and in the audit).  A team table: both members of the reporter's seat
+    agree, so the station records that seat, citing both, and the team result with the
+    last seat (REPORT-21, BR-TEAM-7)."""
     from ledger.core.citing import citing_scope
     from ledger.core.report_rules import parse_report
     from ledger.core.reports import TableStatus, reports_of, table_status
+    from ledger.core.seat_reports import agreed_seat, has_seats
     from ledger.wire.events import SelfReportPolicy
 
     st = t.state
-    if st.ledger_policy.self_reports is not SelfReportPolicy.AUTO or \
-            table_status(st, round_no, table) is not TableStatus.MATCHING:
+    if st.ledger_policy.self_reports is not SelfReportPolicy.AUTO:
+        return []
+    if has_seats(st, round_no, table):
+        got = None if number is None else agreed_seat(st, round_no, table, number,
+                                                       parse_report)
+        if got is None:
+            return []
+        with citing_scope(got[1]):
+            seated: list[SignedEvent] = t.record_result(signer, now, **got[0])
+        return seated
+    if table_status(st, round_no, table) is not TableStatus.MATCHING:
         return []
     reps = sorted(reports_of(st, round_no, table).values(), key=lambda r: r.seq)
     kw = parse_report(st, round_no, table, reps[0].given)[1]

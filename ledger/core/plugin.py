@@ -256,6 +256,13 @@ class FormatPlugin:
         yet); None when there is no such table."""
         return None
 
+    def seat_at(self, state: TournamentState, round_no: int, table: int,
+                seat: int) -> tuple[list[int], Any] | None:
+        """A team table's seat ``seat`` (1, 2, …): its two fighters and its result (None:
+        none yet); None when the table has no such seat (an individual event: no seats).
+        Players report their own seat from it (REPORT-21)."""
+        return None
+
     def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
                       round_no: int, table: int) -> dict[str, Any]:
         """The keywords of ``record_result`` / ``correct_result`` / ``decided_result`` for

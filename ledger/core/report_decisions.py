@@ -5,14 +5,15 @@ player's own drop from their page.
 Owns: ``accept_matching`` (record a table's — or every table's — matching reports as its
 result, citing them: REPORT-13 on the command side), ``record_report`` (a staff decision:
 the result one report gives, citing every current report of that table, which it
-settles), ``reject_report`` (REPORT-14) and ``own_drop`` / ``own_drop_refusal`` (a player
+settles; a team table's seat: the reports naming that seat, REPORT-21),
+``reject_report`` (REPORT-14) and ``own_drop`` / ``own_drop_refusal`` (a player
 drops themselves with their credential, REPORT-15, only while the drop records no result:
 their table of the open round has its result, or they are not seated in it).  Each is a
 command ``(tournament, signer, time, …) -> events``; the rules themselves are
 ``ledger.core.report_rules`` and the format's, checked when the events are recorded.
 
 May import: ``ledger.core.citing``, ``ledger.core.report_rules``, ``ledger.core.reports``,
-``ledger.core.format_socket``, ``ledger.errors``.
+``ledger.core.seat_reports``, ``ledger.core.format_socket``, ``ledger.errors``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ledger.core.citing import acting_scope, citing_scope
 from ledger.core.format_socket import plugin_for
 from ledger.core.report_rules import parse_report
 from ledger.core.reports import TableStatus, current_round, queue, reports_of, seat_of
+from ledger.core.seat_reports import given_seat, has_seats, member_table, seat_reports
 from ledger.errors import RuleError, UsageError
 
 REPORT_13 = "REPORT-13"   # accept records only a table whose reports all match (command side)
@@ -53,6 +55,15 @@ def accept_matching(t: Any, signer: Any, time: str, round_no: int | None,
     for r in rows:
         if r.status is not TableStatus.MATCHING:
             continue
+        if r.seats:                                # a team table: its matching seats
+            for k, status in sorted(r.seats.items()):
+                seat = seat_reports(t.state, n, r.table, k)
+                if status is TableStatus.MATCHING:
+                    kw = parse_report(t.state, n, r.table, seat[0].given)[1]
+                    with citing_scope([x.seq for x in seat]):
+                        events += t.record_result(signer, time, **kw)
+            accepted.append(r.table)
+            continue
         reps = sorted(r.reports.values(), key=lambda x: x.seq)
         kw = parse_report(t.state, n, r.table, reps[0].given)[1]
         with citing_scope([x.seq for x in reps]):
@@ -74,6 +85,9 @@ def record_report(t: Any, signer: Any, time: str, round_no: int, table: int,
         raise RuleError("REPORT-10", f"seq {report} is not a current report of round "
                         f"{round_no} table {table}", hint="reload the staff page")
     kw = parse_report(t.state, round_no, table, chosen[0].given)[1]
+    seat = given_seat(chosen[0].given)
+    if seat is not None and has_seats(t.state, round_no, table):   # REPORT-21: its seat's
+        reps = seat_reports(t.state, round_no, table, seat)
     with citing_scope([x.seq for x in reps]):
         events: list[Any] = t.record_result(signer, time, **kw)
     return events
@@ -84,7 +98,9 @@ def reject_report(t: Any, signer: Any, time: str, round_no: int | None, number: 
     """Set aside ``number``'s current report of the round (REPORT-14)."""
     n = _round(t.state, round_no)
     where = seat_of(t.state, n, number)
-    mine = reports_of(t.state, n, where[0]).get(number) if where is not None else None
+    table = where[0] if where is not None else \
+        (member_table(t.state, n, number) or (None,))[0]     # a team member (REPORT-21)
+    mine = reports_of(t.state, n, table).get(number) if table is not None else None
     if mine is None:
         raise RuleError("REPORT-14", f"player {number} has no current report in round {n}",
                         hint="see 'tourney report list'")

@@ -16,6 +16,7 @@ Format-agnostic: a report is read through the format plug-in (``result_vocabular
 
 May import: ``msgspec``, ``ledger.core.state``, ``ledger.core.reports_state``,
 ``ledger.core.format_socket``, ``ledger.core.vocabulary``, ``ledger.core.device_rules``,
+``ledger.core.seat_reports`` (a team member's report of their seat, REPORT-21),
 ``ledger.errors``, ``ledger.wire.events``, ``ledger.wire.reports``.
 """
 
@@ -31,6 +32,7 @@ from ledger.core.device_rules import check_act_sig, check_report_sig
 from ledger.core.device_rules import report_statement as report_statement  # the read API
 from ledger.core.format_socket import plugin_for
 from ledger.core.reports_state import Report
+from ledger.core.seat_reports import check_seat_report, check_station_seat, has_seats
 from ledger.core.vocabulary import FieldKind
 from ledger.errors import RuleError, TourneyError
 from ledger.wire.events import SelfReportPolicy
@@ -125,6 +127,11 @@ def parse_report(state: TournamentState, round_no: int, table: int,
                         f"format: {exc.message}", hint=exc.hint,
                         finding="player_report_invalid") from None
     found = plugin.table_at(state, round_no, table)
+    seat = parsed.get("seat")
+    in_seat = plugin.seat_at(state, round_no, table, seat) if isinstance(seat, int) \
+        else None
+    if in_seat is not None:                   # a team table's seat (REPORT-21)
+        found = in_seat
     seated = set(found[0]) if found is not None else set()
     for f in vocab.fields:           # a player the result names plays at this table
         if f.kind is FieldKind.PLAYER and f.name in parsed and parsed[f.name] not in seated:
@@ -149,7 +156,8 @@ def check_reported(state: TournamentState, body: ResultReported, actor: str) -> 
                         finding="player_report_credential")
     plugin = plugin_for(state.format.id if state.format else None)
     seat = plugin.table_at(state, body.round, body.table) if plugin else None
-    if seat is None or body.number not in seat[0]:
+    team = has_seats(state, body.round, body.table)
+    if seat is None or (body.number not in seat[0] and not team):
         raise RuleError("REPORT-5", f"player {body.number} does not play at round "
                         f"{body.round} table {body.table}",
                         hint="report the result of your own table",
@@ -165,6 +173,8 @@ def check_reported(state: TournamentState, body: ResultReported, actor: str) -> 
                         "result; if it is wrong, tell a judge at the scorekeeper's desk",
                         hint="a judge corrects a recorded result",
                         finding="player_report_closed")
+    if team:
+        check_seat_report(state, body.round, body.table, body.number, body.given)
     parsed, _ = parse_report(state, body.round, body.table, body.given)
     check_report_sig(state, body)                  # REPORT-17/19
     mine = rs.current.get(body.round, {}).get(body.table, {}).get(body.number)
@@ -253,6 +263,10 @@ def check_station_result(state: TournamentState, body: Any, actor: str) -> None:
     plugin = plugin_for(state.format.id if state.format else None)
     seat = plugin.table_at(state, body.round, body.table) if plugin else None
     cited = _cited(state, body)
+    if plugin is not None and check_station_seat(
+            state, body, cited, parse_report,
+            lambda kw: _equals_decided(state, plugin, body, kw)):
+        return                                     # a team table: REPORT-21
     if plugin is None or seat is None or sorted(r.number for r in cited) != sorted(seat[0]) \
             or len(cited) != len(body.reports):
         raise RuleError("REPORT-11", f"a station's result of round {body.round} table "
@@ -266,8 +280,14 @@ def check_station_result(state: TournamentState, body: Any, actor: str) -> None:
     if any(p[0] != parsed[0][0] for p in parsed[1:]):
         raise RuleError("REPORT-11", "the cited reports disagree",
                         hint="a scorekeeper decides", finding="station_result_invalid")
+    _equals_decided(state, plugin, body, parsed[0][1])
+
+
+def _equals_decided(state: TournamentState, plugin: Any, body: Any,
+                    kw: dict[str, Any]) -> None:
+    """REPORT-11: the station's result is the one the reports' keywords decide."""
     try:
-        decided = plugin.decided_result(_StateView(state), **parsed[0][1])
+        decided = plugin.decided_result(_StateView(state), **kw)
     except TourneyError as exc:
         raise RuleError("REPORT-11", f"the format cannot decide the reports' result: "
                         f"{exc.message}", finding="station_result_invalid") from None

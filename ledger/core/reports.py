@@ -5,14 +5,15 @@ Owns: ``TableStatus`` (the closed set: none, one_sided, matching, conflicting, s
 ``reports_of`` (the current report of each player of a table), ``table_status``,
 ``report_options`` (a report as the ``result record`` options that record it, in the
 format's vocabulary), ``current_round`` and ``queue`` (``QueueRow``: every table of a
-round with its players, result, reports and status — the staff queue) and ``seat_of`` (a
-player's table of a round).  Format-agnostic:
-tables and results come from the format plug-in (``table_at``, ``progress``); two reports
-match when the format's vocabulary parses them to the same values
-(``ledger.core.report_rules.parse_report``).
+round with its players, result, reports and status — the staff queue; a team table's
+seats too: ``seat_statuses``, REPORT-21) and ``seat_of`` (a player's table of a round).
+Format-agnostic: tables and results come from the format plug-in (``table_at``,
+``progress``, ``seat_at``); two reports match when the format's vocabulary parses them
+to the same values (``ledger.core.report_rules.parse_report``).
 
 May import: ``msgspec``, ``ledger.core.state``, ``ledger.core.reports_state``,
-``ledger.core.report_rules``, ``ledger.core.format_socket``, ``ledger.core.vocabulary``,
+``ledger.core.report_rules``, ``ledger.core.seat_reports``, ``ledger.core.format_socket``,
+``ledger.core.vocabulary``,
 ``ledger.errors``.
 """
 
@@ -26,11 +27,12 @@ import msgspec
 from ledger.core.format_socket import plugin_for
 from ledger.core.report_rules import parse_report
 from ledger.core.reports_state import Report
+from ledger.core.seat_reports import has_seats, seat_reports
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 
 __all__ = ["QueueRow", "Report", "TableStatus", "current_round", "queue", "report_options",
-           "reports_of", "seat_of", "table_status"]
+           "reports_of", "seat_of", "seat_statuses", "table_status"]
 
 
 class TableStatus(str, Enum):
@@ -64,6 +66,10 @@ def table_status(state: TournamentState, round_no: int, table: int) -> TableStat
     reps = reports_of(state, round_no, table)
     if not reps:
         return TableStatus.NONE
+    if has_seats(state, round_no, table):         # a team table: its seats (REPORT-21)
+        pending = set(seat_statuses(state, round_no, table).values())
+        return next((s for s in (TableStatus.CONFLICTING, TableStatus.MATCHING,
+                                 TableStatus.ONE_SIDED) if s in pending), TableStatus.NONE)
     values = [_parsed(state, r) for r in reps.values()]
     if any(v != values[0] for v in values[1:]):
         return TableStatus.CONFLICTING
@@ -73,6 +79,27 @@ def table_status(state: TournamentState, round_no: int, table: int) -> TableStat
     return TableStatus.ONE_SIDED
 
 
+def seat_statuses(state: TournamentState, round_no: int,
+                  table: int) -> dict[int, TableStatus]:
+    """A team table's seats that have reports and no result yet, each with its status
+    (its two fighters' reports naming it: one-sided, matching or conflicting)."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    out: dict[int, TableStatus] = {}
+    k = 1
+    while plugin is not None:
+        found = plugin.seat_at(state, round_no, table, k)
+        if found is None:
+            break
+        reps = [r for r in seat_reports(state, round_no, table, k) if r.number in found[0]]
+        if reps and found[1] is None:
+            values = [_parsed(state, r) for r in reps]
+            out[k] = TableStatus.CONFLICTING if any(v != values[0] for v in values[1:]) \
+                else TableStatus.MATCHING if len(reps) == len(found[0]) \
+                else TableStatus.ONE_SIDED
+        k += 1
+    return out
+
+
 class QueueRow(msgspec.Struct, frozen=True, kw_only=True):
     round: int
     table: int
@@ -80,6 +107,8 @@ class QueueRow(msgspec.Struct, frozen=True, kw_only=True):
     status: TableStatus
     result: Any                      # the format's table result state (None: none yet)
     reports: dict[int, Report]
+    #: a team table (REPORT-21): its seats waiting with reports, each with its status
+    seats: dict[int, TableStatus] = {}
 
 
 def current_round(state: TournamentState) -> int | None:
@@ -103,7 +132,8 @@ def queue(state: TournamentState, round_no: int) -> list[QueueRow]:
         if seat is not None:
             rows.append(QueueRow(round=round_no, table=table, players=list(seat[0]),
                                  status=table_status(state, round_no, table), result=seat[1],
-                                 reports=reports_of(state, round_no, table)))
+                                 reports=reports_of(state, round_no, table),
+                                 seats=seat_statuses(state, round_no, table)))
         table += 1
     return rows
 

@@ -32,7 +32,9 @@ from ledger.formats.bushiroad.teams import (
     SIZES,
     TEAM_BODIES,
     open_team_records,
+    seat_fighters,
     team_mode,
+    team_size,
     teams_of,
     unteamed,
 )
@@ -243,6 +245,18 @@ class BushiroadFormat(MatchFormat):
             return team_commands.seat_decision(t, **kw)
         kw.pop("seat", None)
         return commands.decided_result(t, **kw)
+
+    def seat_at(self, state: TournamentState, round_no: int, table: int,
+                seat: int) -> tuple[list[int], Any] | None:
+        """Position ``seat`` of each team of a team table (BR-TEAM-2) and its result."""
+        from ledger.formats.bushiroad.team_results import seats_at
+
+        found = self.table_at(state, round_no, table)
+        if found is None or not team_mode(state) or not 1 <= seat <= team_size(state):
+            return None
+        fighters = seat_fighters(state, found[0], seat)
+        done = next((r for r in seats_at(state, round_no, table) if r.seat == seat), None)
+        return fighters, done
 
     def amend_seat(self, t: Tournament, signer: Signer, time: str,
                    **kw: Any) -> list[SignedEvent]:

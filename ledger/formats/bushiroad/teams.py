@@ -69,6 +69,9 @@ class SeatResultRecorded(MatchResult, frozen=True, kw_only=True):
     KIND = TeamKind.SEAT_RESULT_RECORDED
     seat: int
     note: str = ""
+    #: issue 32 (REPORT-21): the seqs of the two members' ``result_reported`` of this
+    #: seat it settles; on the wire only when given
+    reports: list[int] | msgspec.UnsetType = msgspec.UNSET
 
 
 class SeatResultCorrected(MatchResult, frozen=True, kw_only=True):
