@@ -134,8 +134,10 @@ def must_see(v: Visit, m: Moment, page: str, text: str) -> None:
                    "the bracket page shows no bracket")
     elif page == "report":
         if m.teams and open_round:
-            v.need("desk" in low, "a team fighter is not told where their seat's result "
-                   "is reported")
+            # a member reports their own seat (REPORT-21), or reads that it is recorded
+            v.need(_visible(v, "main button[type=submit]") or "recorded" in low
+                   or "desk" in low, "a team fighter is offered no form for their own "
+                   "seat and not told where its result is given")
         elif open_round and m.table is not None and not m.result_in:
             v.need(v.page.locator("main input[type=radio]").count() > 0,
                    "the report form offers no outcome to choose")
