@@ -11,7 +11,7 @@ grew without being told by the writer:
   time and inode of the file and its WAL) is the fallback (a file SQLite cannot open
   read-only, a file replaced under the server), and every ``RESYNC_S`` the hub's follower
   reads anyway (one indexed query that usually returns nothing).  The stamp alone missed
-  appends (issue 32, ADR 0028): the WAL grows *before* its commit is visible (the frames
+  appends (issue 32, ADR 0032): the WAL grows *before* its commit is visible (the frames
   are written, then synced, then published in the WAL index), so a stat in between saw
   the final stamp while a read saw nothing new, and nothing changed again until the next
   write; and a commit after a checkpoint rewrites the WAL from its start at the same size,

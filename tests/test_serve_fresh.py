@@ -1,4 +1,4 @@
-"""The live server is never stale (issue 32, item 3; ADR 0028).
+"""The live server is never stale (issue 32, item 3; ADR 0032).
 
 * A commit that leaves the SQLite ledger's file stamp as it was (after a checkpoint the
   WAL is rewritten from its start at the same size; within one tick of the file system's
