@@ -23,7 +23,7 @@ import dataclasses
 import json
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -144,8 +144,8 @@ class Hub:
         newest round read again: ``server.view.build``)."""
         try:
             grew = self.follower.catch_up()
-            if grew and self.loop is not None:   # a response waiting for its own write
-                self.loop.call_soon_threadsafe(self._on_published)
+            if grew:                             # a response waiting for its own write
+                self._call_in_loop(self._on_published)
             if self.follower.broken:
                 self.follower.reopen()
             data = build(self.follower.ledger, self.follower.state, self.memo,
@@ -186,8 +186,19 @@ class Hub:
         if nudge:
             keys += sorted(self.hot_before | self.hot, key=_player_first)
         self.prerender(pages, keys)
-        if nudge and self.loop is not None and self.dirty is not None:
-            self.loop.call_soon_threadsafe(self.dirty.set)
+        if nudge and self.dirty is not None:
+            self._call_in_loop(self.dirty.set)
+
+    def _call_in_loop(self, fn: Callable[[], object]) -> None:
+        """``fn`` on the server's event loop, from the follower's thread; nothing once the
+        loop has closed (the server is shutting down: no page is waiting any more)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(fn)
+        except RuntimeError:      # closed between the check and the call
+            pass
 
     def prerender(self, pages: PageSet, keys: list[str]) -> int:
         """Render ``keys`` of ``pages`` (cached ones are skipped); stops at ``PRERENDER_S``

@@ -30,14 +30,11 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.browser import DESKTOP, PHONE, launched
+from tests.helpers.browser import _skip_reason as browser_skip_reason
 from tests.helpers.page_checks import Visit, axe, generic, must_see, path, standings_columns
 from tests.helpers.page_matrix import FORMATS, MOMENTS, Moment, build
 
-CHROMIUM = "/usr/lib/chromium/chromium"   # Debian's package (/usr/bin/chromium wraps it)
-ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-        "--disable-background-networking", "--disable-component-update", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("TOURNEY_ARTIFACTS") or ROOT / "test-artifacts") \
     / "page-matrix"
@@ -50,15 +47,9 @@ PAGES = ("home", "find", "player", "pairings", "round", "standings", "bracket", 
 TOP_CUT = {"hotc-swiss-de", "bushiroad-swiss", "trio"}
 
 def _skip_reason() -> str | None:
-    if not Path(CHROMIUM).exists():
-        return f"no chromium at {CHROMIUM} (Debian package 'chromium'; .ci/run installs it)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
     if not AXE.exists():
         return f"axe-core is missing at {AXE}"
-    return None
+    return browser_skip_reason()
 
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
@@ -132,12 +123,8 @@ def events(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Events]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="session")

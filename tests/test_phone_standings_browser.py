@@ -18,7 +18,7 @@ from ledger.formats.simulation import simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
-from tests.helpers.browser import ARGS, CHROMIUM, PHONE, _fits, _shot, _skip_reason
+from tests.helpers.browser import PHONE, _fits, _shot, _skip_reason, launched
 from tests.helpers.live import running
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
@@ -26,12 +26,8 @@ pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -19,13 +19,12 @@ from typing import Any
 import pytest
 
 from tests.helpers.browser import (
-    ARGS,
-    CHROMIUM,
     DESKTOP,
     PHONE,
     _fits,
     _shot,
     _skip_reason,
+    launched,
 )
 from tests.helpers.cli_runner import Cli
 from tests.helpers.live import running
@@ -40,12 +39,8 @@ NAMES = ["Ana Alves", "Bo Brandt", "<b>Bold</b> Mallory", "Dee Alder",
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture()

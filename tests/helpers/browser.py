@@ -7,6 +7,8 @@ May import: the standard library (Playwright is imported by the tests that drive
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,3 +47,17 @@ def _shot(page: Any, name: str) -> None:
 def _fits(page: Any) -> bool:
     return bool(page.evaluate(
         "document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+@contextmanager
+def launched() -> Iterator[Any]:
+    """One headless Debian chromium, closed on the way out (the tests' ``browser``
+    fixtures)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
