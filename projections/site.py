@@ -188,7 +188,8 @@ def standings_table(view: StandingsView, *, player: bool = False) -> dict[str, A
     hidden = "" if len(shown) == len(view.columns) else \
         "The tiebreaker percentages appear once the first round is played."
     words = plain if player else str
-    columns = [{"label": (c.player_label or c.header).upper() if player else c.header,
+    columns = [{"key": c.key,
+                "label": (c.player_label or c.header).upper() if player else c.header,
                 "title": (c.player_help or c.title) if player else c.title,
                 "cls": " ".join(x for x in ("num" if c.align is Align.RIGHT else "",
                                             "" if c.phone else "optional") if x)}

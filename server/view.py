@@ -113,6 +113,8 @@ class LiveData:
     #: every act recorded with each player's card (``server.acts``; issue 27)
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)
     names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
+    #: the players removed from the event now: number -> (label, the format's word)
+    removed: dict[int, tuple[str, str]] = field(default_factory=dict)
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
@@ -201,13 +203,40 @@ def _status(state: TournamentState, noun: str, held: list[int]) -> str:
     return "Waiting for the first pairings."
 
 
-def _disqualified(state: TournamentState) -> frozenset[int]:
-    """The players disqualified, from the shared officiating layer (a team member's own
-    disqualification too, issue 20), whatever the standings shown."""
-    off = getattr(state.fmt, "officiating", None)
+def _removed(state: TournamentState) -> dict[int, str]:
+    """The entrants removed from the event now (disqualified; in Wheel of Time, declared
+    forfeit), each with the format's word (``FormatPlugin.removed``), whatever the
+    standings shown."""
+    plugin = plugin_for(state.format.id if state.format else None)
+    return plugin.removed(state) if plugin is not None and state.fmt is not None else {}
+
+
+def _disqualified(state: TournamentState, removed: dict[int, str]) -> frozenset[int]:
+    """The players whose page says they are out: the entrants removed and a team
+    member's own disqualification (issue 20, the shared officiating layer)."""
     teams = getattr(state.fmt, "teams", None)
-    return frozenset([*(getattr(off, "dq", None) or {}),
-                      *(getattr(teams, "own_dq", None) or {})])
+    return frozenset([*removed, *(getattr(teams, "own_dq", None) or {})])
+
+
+def _mark_removed(table: dict[str, Any], rows: list[int],
+                  removed: dict[int, str]) -> dict[str, Any]:
+    """The live standings ``table`` (its rows in the order of ``rows``' numbers) with the
+    status of each removed player saying so now: standings kept from the last completed
+    round still tell that a player was disqualified since (issue 32: every page tells
+    what is true now).  A copy: the kept table is not changed; the desk's outputs
+    (``tourney standings``) are not touched."""
+    keys = [c.get("key") for c in table["columns"]]
+    at = keys.index("status") if "status" in keys else \
+        keys.index("finish") if "finish" in keys else None
+    out = []
+    for number, row in zip(rows, table["rows"], strict=True):
+        word = removed.get(number)
+        if word is not None and at is not None:
+            cells = list(row["cells"])
+            cells[at] = {**cells[at], "text": word, "exact": None}
+            row = {**row, "cells": cells}
+        out.append(row)
+    return {**table, "rows": out}
 
 
 def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
@@ -389,6 +418,13 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
             memo.tables = {id(view): (table, standing_of)}  # kept while the round is open
     else:
         table, standing_of = kept
+    removed = _removed(state)
+    if table is not None and removed:
+        marked = _mark_removed(table, [r.number for r in view.rows], removed)
+        standing_of = {**standing_of, **{r.number: row["cells"] for r, row in
+                                         zip(view.rows, marked["rows"], strict=True)
+                                         if r.number in removed}}
+        table = marked
     current = views[-1]["round"] if views else None
     slots = bracket_doc(state, [], champion=champ)["slots"] or []
     bracket = {"seeds": [(i, labels.get(n, '—') if n else 'empty')
@@ -413,4 +449,6 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         ) or labels.get(champ), live=live,
         partial=keep > 0, acts=_acts(led, state, memo), names=state.pages.names,
         over=progress is not None and progress.phase == "finished",
-        disqualified=_disqualified(state))
+        disqualified=_disqualified(state, removed), removed={
+            n: ((plugin.entrant_name(state, n) if plugin is not None else None)
+                or labels.get(n) or f"#{n}", w) for n, w in removed.items()})

@@ -192,6 +192,14 @@ class FormatPlugin:
         are made over (THREATS T25).  Formats with match records override this."""
         return False
 
+    def removed(self, state: TournamentState) -> dict[int, str]:
+        """The entrants (players; in a team event, teams) the officials have removed from
+        the event, each with the format's word for it (what a player's page and the live
+        standings say now, issue 32): those disqualified in the shared officiating layer.
+        Formats that remove players otherwise override this."""
+        off = getattr(state.fmt, "officiating", None)
+        return {n: "disqualified" for n in getattr(off, "dq", None) or {}}
+
     def paired_round(self, state: TournamentState, body: Body) -> int | None:
         """The round (a Game in Wheel of Time) ``body`` pairs or re-pairs — an engine's
         pairing, a head judge's override, a pairing after a void — else None.  Called by

@@ -176,7 +176,10 @@ class _Event(Play):
         if self.f.format_id == "wot-2001":
             return {"outcome": "Q1", "winner": me}
         if team_sim.seat_count(self.state):
-            return {"winner": me, "seat": "1"}
+            from ledger.core.seat_reports import member_seat
+
+            seat = member_seat(self.state, n, tab.table, int(me))   # their own (REPORT-21)
+            return None if seat is None else {"winner": me, "seat": str(seat)}
         return {"winner": me}
 
     def snapshot(self, moment: str) -> Moment:

@@ -65,6 +65,12 @@ class WotFormat(FormatPlugin):
                             "(WOTOLD-RANK-1)", hint="leave --cut out")
         check_params(self.revision, spec.params)
 
+    def removed(self, state: TournamentState) -> dict[int, str]:
+        """A Judge's Declaration of Forfeiture removes a player (WOTOLD-FORF-1)."""
+        from ledger.formats.wot import plan
+
+        return {n: "forfeited" for n in plan.ws(state).removed}
+
     def paired_round(self, state: TournamentState, body: Body) -> int | None:
         """A Game is paired by its ``round_paired`` (ADR 0023); WoT has no override or
         void."""
