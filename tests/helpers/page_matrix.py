@@ -176,7 +176,7 @@ class _Event(Play):
         if self.f.format_id == "wot-2001":
             return {"outcome": "Q1", "winner": me}
         if team_sim.seat_count(self.state):
-            from ledger.core.seat_reports import member_seat   # REPORT-21: their own seat
+            from ledger.core.seat_reports import member_seat  # REPORT-21: their own seat
             seat = member_seat(self.state, n, tab.table, int(me))
             return {"winner": me, "seat": str(seat or 1)}
         return {"winner": me}
