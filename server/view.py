@@ -48,6 +48,7 @@ class Memo:
     penalty_rows: list[dict[str, Any]] = field(default_factory=list)
     penalties_read_to: int = 0
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)   # ``_acts``
+    act_words: dict[int, str] = field(default_factory=dict)          # by seq: ``_acts``
     acts_read_to: int = 0
     #: the standings just before an event that paired a round, by its seq, kept by the
     #: follower as it folds (``settled_view``'s ``folded``: no second fold of the log)
@@ -112,6 +113,7 @@ class LiveData:
     partial: bool = False   # earlier rounds taken from the previous log size (``build``)
     #: every act recorded with each player's card (``server.acts``; issue 27)
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)
+    act_words: dict[int, str] = field(default_factory=dict)   # a report's fields, by seq
     names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
     #: the players removed from the event now: number -> (label, the format's word)
     removed: dict[int, tuple[str, str]] = field(default_factory=dict)
@@ -329,19 +331,30 @@ def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[s
     return out
 
 
-def _acts(led: Any, state: TournamentState, memo: Memo) -> dict[int, tuple[Act, ...]]:
+def _acts(led: Any, state: TournamentState, memo: Memo,
+          labels: dict[int, str]) -> dict[int, tuple[Act, ...]]:
     """Each player's acts made with their card (``server.acts``), read from the leaves
-    appended since the last log size (issue 27: a player sees one they did not make)."""
+    appended since the last log size (issue 27: a player sees one they did not make);
+    each new report's fields in a player's words go to ``memo.act_words`` (by seq)."""
     from itertools import takewhile
 
     from server.acts import gather
+    from server.report import given_words
 
     if memo.acts_read_to < state.size:          # never past the folded state's size
         memo.acts = gather(memo.acts, takewhile(
             lambda row: row[0] <= state.size,
             led.raw_leaves(state.log, after=memo.acts_read_to)))
         memo.acts_read_to = state.size
+        for acts in memo.acts.values():
+            for a in acts:
+                if a.given and a.seq not in memo.act_words:
+                    given = dict(a.given)
+                    seat = f"seat {given['seat']}; " if "seat" in given else ""
+                    memo.act_words[a.seq] = seat + given_words(state, given, labels)
     return memo.acts
+
+
 def _kept_rounds(previous: LiveData | None, numbers: list[int],
                  state: TournamentState) -> int:
     """How many of ``previous``'s rounds are taken as they are: all but the newest while
@@ -447,7 +460,8 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         champion=None if champ is None else (
             plugin.entrant_name(state, champ) if plugin is not None else None
         ) or labels.get(champ), live=live,
-        partial=keep > 0, acts=_acts(led, state, memo), names=state.pages.names,
+        partial=keep > 0, acts=_acts(led, state, memo, labels), act_words=memo.act_words,
+        names=state.pages.names,
         over=progress is not None and progress.phase == "finished",
         disqualified=_disqualified(state, removed), removed={
             n: ((plugin.entrant_name(state, n) if plugin is not None else None)

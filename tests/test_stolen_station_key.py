@@ -16,7 +16,6 @@ the audit found nothing in any of them:
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 from typing import Any
 
@@ -31,23 +30,10 @@ from ledger.wire.reports import DeviceKeyBound, ResultReported
 from tests.conftest import HJ
 from tests.helpers.cli_runner import raw_bytes
 from tests.helpers.forgery import chained_next
+from tests.helpers.phone_keys import _b64, _key
 from tests.helpers.reporting import LOG, STATION, AutoEvent, Event, _codes, _paired, token
 
 LATER = "2026-03-01T09:00:30.000000Z"
-
-
-def _key(seed: int) -> tuple[Any, str]:
-    """A fixed Ed25519 key standing for one phone (the browser's is not extractable)."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    from ledger.wire.keys import public_raw
-
-    k = Ed25519PrivateKey.from_private_bytes(bytes([seed]) * 32)
-    return k, base64.b64encode(public_raw(k.public_key())).decode()
-
-
-def _b64(key: Any, msg: bytes) -> str:
-    return base64.b64encode(key.sign(msg)).decode()
 
 
 def _report_sig(key: Any, table: int, number: int, given: dict[str, str], use: int) -> str:

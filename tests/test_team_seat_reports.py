@@ -53,7 +53,8 @@ def trio_confirm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[i
 
 
 def _trio(d: Path, policy: str) -> tuple[Path, dict[int, str]]:
-    from tests.test_cli_contract import Cli, _remember_secret
+    from tests.helpers.cli_runner import Cli
+    from tests.helpers.cli_runner import remember_secret as _remember_secret
 
     cli = Cli(d, d / "t.db")
     for stem in ("hj", "sk", "station"):
@@ -115,6 +116,13 @@ def test_a_trio_member_reports_their_seat_and_the_agreeing_opponent_records_it(
         st = _state(d / "t.db")
         assert st.fmt.teams.seats  # the seat's result is the desk's own record
         assert "seat 1" in p1.get("/report").text and "is recorded" in p1.get("/report").text
+        # the player's page lists the report made with their card in a player's words: the
+        # seat is a seat, never read as a player's number
+        from tests.helpers.live import wait_until
+
+        wait_until(lambda: "seat 1; " in p1.get("/p/1").text, 30)
+        mine = p1.get("/p/1").text
+        assert "seat #1" not in mine and "seat P1" not in mine, mine
 
 
 def test_all_three_seats_reported_derive_the_team_result(
@@ -134,7 +142,7 @@ def test_all_three_seats_reported_derive_the_team_result(
     assert found is not None and found[1] is not None
     assert found[1].winner == 3 and list(found[1].games) == [2, 1, 0]   # team 3: 2 wins
     # every recorded event verifies: the audit re-derives the seats and the team result
-    from tests.test_reports import _codes
+    from tests.helpers.reporting import _codes
     with Ledger(Location(str(d / "t.db")), readonly=True) as led:
         rows = list(led.raw_leaves(led.resolve(None)))
     kinds = [open_leaf(leaf).body.KIND.value for _v, leaf in rows]
@@ -233,8 +241,8 @@ def test_a_forged_seat_result_spliced_onto_a_real_log_is_flagged(
     """A stolen station key records seat 1 for player 1 citing only player 1's report (or
     the two disagreeing reports of seat 2): the audit flags it (REPORT-21)."""
     from ledger.wire.keys import load_signer
-    from tests.test_reports import _codes
-    from tests.test_threats import chained_next
+    from tests.helpers.forgery import chained_next
+    from tests.helpers.reporting import _codes
 
     d = copy_of(trio[0], tmp_path / "e")
     tokens = trio[1]
@@ -287,9 +295,9 @@ def test_a_phone_signed_seat_report_signs_its_seat(
 
     from ledger.core.device_rules import report_statement
     from ledger.wire.keys import load_signer
-    from tests.test_reports import _codes
-    from tests.test_stolen_station_key import _b64, _key
-    from tests.test_threats import chained_next
+    from tests.helpers.forgery import chained_next
+    from tests.helpers.phone_keys import _b64, _key
+    from tests.helpers.reporting import _codes
 
     d = copy_of(trio[0], tmp_path / "e")
     db, log = d / "t.db", _logs(d / "t.db")[0]
