@@ -13,7 +13,9 @@ result per request.  For each append, with the subject a player at that table:
 
 * ``publish`` — from the desk's commit (its wall clock after ``Ledger.write`` returned)
   to the hub publishing the new pages (``Hub.publish`` entered: the follower's fold and
-  the build done); ``prerender`` — how long ``Hub.publish`` then rendered pages ahead
+  the build done; split into ``detect`` — commit to the follower's fold starting (the
+  SQLite watch polls every ``server.follow.POLL_S``), ``fold`` and ``build``);
+  ``prerender`` — how long ``Hub.publish`` then rendered pages ahead
   (home, pairings, standings, and the pages phones hold open) on the follower's thread;
 * ``page`` — the GET ``/p/N`` that first returned the fresh page (sent → body read),
   with the player's card cookie; ``render`` — the same page rendered cold from the
@@ -248,6 +250,16 @@ def bench_format(f: Fmt, players: int, appends: int, rr: int) -> dict[str, Any]:
             publish(data)
             stamps.append((data.checkable.size, t_in, time.time()))
         hub.publish = stamped  # type: ignore[method-assign]
+        folds: list[tuple[int, float, float]] = []     # (size after, entered, left)
+        catch_up = hub.follower.catch_up
+
+        def timed_fold() -> int:
+            t_in = time.time()
+            grew = catch_up()
+            if grew:
+                folds.append((hub.follower.state.size, t_in, time.time()))
+            return grew
+        hub.follower.catch_up = timed_fold  # type: ignore[method-assign]
         port = free_port()
         server = uvicorn.Server(uvicorn.Config(create_app(hub, station=station),
                                                host="127.0.0.1", port=port,
@@ -265,7 +277,8 @@ def bench_format(f: Fmt, players: int, appends: int, rr: int) -> dict[str, Any]:
         if proc.stdout.readline().strip() != "ready":
             raise SystemExit("the desk did not start")
         rows: dict[str, list[float]] = {
-            k: [] for k in ("publish", "prerender", "page", "render", "form", "fresh")}
+            k: [] for k in ("publish", "detect", "fold", "build", "prerender", "page",
+                            "render", "form", "fresh")}
         try:
             with httpx.Client(base_url=base, timeout=30) as c:
                 for table, n in picks:
@@ -304,6 +317,10 @@ def bench_format(f: Fmt, players: int, appends: int, rr: int) -> dict[str, Any]:
                     PageSet(data, hub.env, reporting=True).get(f"player/{n}")
                     render_ms = (time.perf_counter() - t0) * 1000
                     rows["publish"].append((t_pub - t_commit) * 1000)
+                    f_in, f_out = min((a, b) for sz, a, b in folds if sz >= size)
+                    rows["detect"].append((f_in - t_commit) * 1000)
+                    rows["fold"].append((f_out - f_in) * 1000)
+                    rows["build"].append((t_pub - f_out) * 1000)
                     rows["prerender"].append((t_done - t_pub) * 1000)
                     rows["page"].append((s1 - s0) * 1000)
                     rows["render"].append(render_ms)
@@ -356,6 +373,12 @@ def main() -> None:
                                      "fresh"))
         print(f"| {r['name']} | {r['players']:,} | {cells} |")
     print("(ms; goal: append→fresh page < 200)")
+    print()
+    print("| format | commit→fold starts p50/max | fold p50/max | build p50/max |")
+    print("|---|---:|---:|---:|")
+    for r in res:
+        cells = " | ".join(f"{r[k][0]:.0f} / {r[k][1]:.0f}" for k in ("detect", "fold", "build"))
+        print(f"| {r['name']} | {cells} |")
 
 
 if __name__ == "__main__":
