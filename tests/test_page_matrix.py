@@ -121,7 +121,7 @@ def events(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Events]:
     ev.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with launched() as b:
         yield b
@@ -170,7 +170,7 @@ class Tabs:
             ctx.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def tabs(browser: Any) -> Iterator[Tabs]:
     t = Tabs(browser)
     yield t

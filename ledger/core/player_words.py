@@ -24,14 +24,16 @@ from dataclasses import dataclass
 
 from ledger.errors import RuleError, TourneyError
 
-#: an option (``--timeout``), a rule id (``HOTC-TIME-3``, ``BR-SWISS-TB-3``, ``REPORT-6``),
+#: an option (``--timeout``), a rule id (``HOTC-TIME-3``, ``BR-SWISS-TB-3``, ``REPORT-6``,
+#: a family such as ``BR-SE``),
 #: the rulebook's file, a ruling, a CLI placeholder, a refusal's bracketed rule id
-JARGON = re.compile(r"--\w|\b[A-Z]{2,}[0-9]*-[A-Z0-9-]*\d|RULES\.md|\bAMB-|\bNUMBER\b"
+JARGON = re.compile(r"--\w|\b[A-Z]{2,}[0-9]*-(?:[A-Z0-9-]*\d|[A-Z]{2,}\b)|RULES\.md|\bAMB-"
+                    r"|\bNUMBER\b"
                     r"|\[[A-Z]+-[A-Z0-9-]+\]")
 
 #: a citation in CLI text: "(BR-FIN-5)", ", AMB-B31", "(RULES.md §3.4–3.5)",
 #: "(HOTC-TIME-2; a time loss)" keeps "(a time loss)"
-_RULE = r"(?:[A-Z]{2,}[0-9]*-[A-Z0-9-]*\d|RULES\.md(?: §[\d.–-]+)?)"
+_RULE = r"(?:[A-Z]{2,}[0-9]*-(?:[A-Z0-9-]*\d|[A-Z]{2,}\b)|RULES\.md(?: §[\d.–-]+)?)"
 _ONLY = re.compile(rf"\s*\({_RULE}(?:[,;/ ]+{_RULE})*\)")
 _LEAD = re.compile(rf"\((?:{_RULE}[;,]\s*)+")
 _TAIL = re.compile(rf"(?:[,;]\s*{_RULE})+(?=\))")

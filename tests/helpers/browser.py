@@ -52,7 +52,9 @@ def _fits(page: Any) -> bool:
 @contextmanager
 def launched() -> Iterator[Any]:
     """One headless Debian chromium, closed on the way out (the tests' ``browser``
-    fixtures)."""
+    fixtures).  Scope those fixtures to their module, never the session: Playwright's sync
+    API runs an event loop in the worker's thread while it is started, so a session-wide
+    browser breaks every later test of that worker that uses Playwright or asyncio."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -93,7 +93,7 @@ def view(state: TournamentState) -> StandingsView:
         played = sum(1 for r in h.rounds if all(t.result for t in r.tables))
         head = ("bracket not seeded yet" if h.slots is None else
                 f"bracket after {played} of {bracket_rounds(h)} rounds" + said)
-        notes: tuple[str, ...] = ("Ranked by bracket finish (BR-SE-1): the champion, the "
+        notes: tuple[str, ...] = ("Ranked by bracket finish (BR-SE): the champion, the "
                                   "finalist, the semi-finalists, and so on.",)
         seeding = "random seeding by a recorded draw (BR-SE-1)"
     else:
