@@ -290,7 +290,10 @@ def test_a_phone_held_key_signs_the_players_reports(
             str(doc["tables"][0]["players"][1]))
         before = ledger_bytes(cli.ledger)
         other.click("button[type=submit]")
-        other.wait_for_selector("#sign-problem:not([hidden])")
+        try:
+            other.wait_for_selector("#sign-problem:not([hidden])")
+        except Exception as exc:      # say what the phone was shown instead
+            raise AssertionError(f"{other.url}: {other.inner_text('body')}") from exc
         assert "not that phone" in other.inner_text("main")
         _shot(other, "report-phone-key-missing")
         assert ledger_bytes(cli.ledger) == before
