@@ -23,11 +23,10 @@ from audit.findings import Finding, Report, Severity, finding, make_report, rule
 from audit.leafcheck import chain_hash, leaf_findings
 from audit.sigpool import SignaturePool
 from audit.timing import time_findings
+from ledger.core.format_socket import plugin_for
 from ledger.core.rules import check
 from ledger.core.state import TournamentState, apply_event
 from ledger.errors import RuleError
-from ledger.formats.officiating.notices import notice
-from ledger.formats.wot.events import TbpOverridden
 from ledger.proofs.merkle import MerkleAccumulator, leaf_hash
 from ledger.wire.canonical import NonCanonicalError
 from ledger.wire.events import (
@@ -141,13 +140,10 @@ def _transition(state: TournamentState, ev: SignedEvent, i: int, leaf: bytes,
     """The state's part of leaf ``i``: roles and rules, the size limit (it grows with the
     players), the report and the notices, then the transition; ``i`` if it declares the
     champion, else 0."""
+    checked = False
     try:
         check(state, ev.body, ev.actor)
-        if isinstance(ev.body, TbpOverridden):        # WOTOLD-FORF-2: listed for review
-            b = ev.body
-            findings.append(finding("tbp_override", i, f"Judge override: Game {b.round} "
-                                    f"table {b.table}: #{b.number} TBP {b.old} -> {b.new} "
-                                    f"(method: {b.method}; reason: {b.reason})"))
+        checked = True
     except RuleError as exc:
         findings.append(rule_finding(exc.finding, i, exc.message))
     except Exception as exc:  # noqa: BLE001 - a hostile log must not stop the audit
@@ -164,8 +160,9 @@ def _transition(state: TournamentState, ev: SignedEvent, i: int, leaf: bytes,
             check_leaf_size(len(leaf), len(state.players))
         except RuleError as exc:
             findings.append(finding(exc.finding, i, exc.message))
-    try:
-        noted = notice(state, ev.body)
+    try:       # the format's notices (a head judge's pairing, a Judge's override …)
+        plugin = plugin_for(state.format.id if state.format else None)
+        noted = None if plugin is None else plugin.rules.notice(state, ev.body, checked)
     except Exception:  # noqa: BLE001 - a notice never stops the audit
         noted = None
     if noted is not None:

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ledger.core.aggregate import Tournament  # noqa: E402
 from ledger.core.credentials import token_sha256  # noqa: E402
-from ledger.core.plugin import require_plugin  # noqa: E402
+from ledger.core.format_socket import require_plugin  # noqa: E402
 from ledger.formats.registry import make_format  # noqa: E402
 from ledger.storage.location import Location  # noqa: E402
 from ledger.storage.store import Ledger  # noqa: E402
@@ -82,14 +82,14 @@ def make_event(d: Path, players: int) -> tuple[Path, dict[int, str], list[tuple[
     plugin = require_plugin("hotc-swiss-de")
     tables = []
     table = 1
-    while (seat := plugin.table_at(st, 1, table)) is not None:
+    while (seat := plugin.entry.table_at(st, 1, table)) is not None:
         tables.append((table, seat[0][0]))
         table += 1
     return db, tokens, tables
 
 
 def win_choice() -> int:
-    vocab = require_plugin("hotc-swiss-de").result_vocabulary()
+    vocab = require_plugin("hotc-swiss-de").entry.result_vocabulary()
     return next(i for i, e in enumerate(vocab.entries) if e.key == "win")
 
 
@@ -199,7 +199,7 @@ def main() -> None:
         with Ledger(Location(str(db)), readonly=True) as led:
             st = led.load(LOG).state
         for table, winner in tables:
-            seat = plugin.table_at(st, 1, table)
+            seat = plugin.entry.table_at(st, 1, table)
             assert seat is not None
             jobs += [(n, tokens[n], table, winner) for n in seat[0]]
         random.Random(7).shuffle(jobs)

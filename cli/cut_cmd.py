@@ -34,7 +34,6 @@ from cli.round_cmd import (
     round_lines,
     seeded_write,
 )
-from ledger.core.plugin import plugin_of
 from ledger.formats.officiating.commands import apply_pending
 
 if TYPE_CHECKING:
@@ -76,7 +75,7 @@ def cut(
         seed_unused=lambda t: False, unused_note="", done="cut made",
         kinds=("cut_made", "finalists_decided", "standings_finalized"))
     st = agg.state
-    ev, lines, data = plugin_of(agg).selection_report(st, events, lambda ns: _names(st, ns))
+    ev, lines, data = agg.plugin.views.selection_report(st, events, lambda ns: _names(st, ns))
     if seed_material is not None and not any(e.kind == "seed_recorded" for e in events):
         note("no random spot was drawn: --seed-material was not needed and not recorded")
     lines = [f"{seq_span(events)}: {lines[0]}", *lines[1:]] if lines else \

@@ -52,7 +52,7 @@ def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
 def _plugin_of(led: Any, log_id: str) -> Any:
     """The format plug-in of the log (its words for results), read from the genesis leaf
     alone (no fold); None if unreadable: the log is still listed, event by event."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     try:
         raw = led.raw_leaf(log_id, 1)
@@ -81,7 +81,7 @@ def _match_summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str |
         bye = f", bye #{body['bye']}" if body.get("bye") is not None else ""
         return f"round {body.get('round')} ({body.get('phase')}): {len(tables)} tables{bye}"
     if kind in ("result_recorded", "result_corrected", "result_amended"):
-        words = plugin.describe_body(body) if plugin is not None else str(body.get("outcome"))
+        words = plugin.views.describe_body(body) if plugin is not None else str(body.get("outcome"))
         fix = (f" corrects seq {body.get('corrects_seq')}: {body.get('reason')!r}"
                if kind != "result_recorded" else "")
         return f"round {body.get('round')} table {body.get('table')}: {words}{fix}"

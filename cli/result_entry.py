@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.plugin import plugin_of
+from ledger.core.entry_facet import result_fields
 from ledger.core.rules import authorize
 from ledger.errors import RuleError
 from projections.result_words import describe
@@ -42,7 +42,7 @@ def _same(t: Tournament, res: Any, kw: dict[str, Any]) -> bool:
     """Whether entry ``kw`` decides exactly the recorded result ``res``: the format's
     own answer (``FormatPlugin.same_result``)."""
     args = {k: v for k, v in kw.items() if k not in ("reason", "note")}
-    return plugin_of(t).same_result(t, res, args)
+    return t.plugin.entry.same_result(t, res, result_fields(args))
 
 
 def recorded_by(state: TournamentState, actor: str | None) -> str:
@@ -63,7 +63,7 @@ def enter_result(t: Tournament, signer: Signer, time: str, actor_of: Any,
     ``actor_of(seq)`` gives the key id that signed an earlier event (read on refusal)."""
     st = t.state
     authorize(st, signer.key_id, "result_recorded")   # before any shortcut (issue 17 #21)
-    seat = plugin_of(t).table_at(st, kw["round_no"], kw["table"])
+    seat = t.plugin.entry.table_at(st, kw["round_no"], kw["table"])
     if seat is not None and seat[1] is not None:
         res = seat[1]
         if _same(t, res, kw):
@@ -83,7 +83,7 @@ def correct_entry(t: Tournament, signer: Signer, time: str,
     """Correct one result, or nothing when the table already holds exactly that result."""
     st = t.state
     authorize(st, signer.key_id, "result_corrected")  # before any shortcut (issue 17 #21)
-    seat = plugin_of(t).table_at(st, kw["round_no"], kw["table"])
+    seat = t.plugin.entry.table_at(st, kw["round_no"], kw["table"])
     if seat is not None and seat[1] is not None:
         if _same(t, seat[1], kw):
             return Unchanged(seat[1].seq, kw["round_no"], kw["table"])

@@ -32,7 +32,7 @@ from ledger.errors import ExitCode, StorageError, TourneyError, UsageError
 from ledger.wire.text import whole_number
 
 if TYPE_CHECKING:
-    from ledger.core.plugin import FormatPlugin
+    from ledger.core.format_plugin import FormatPlugin
     from ledger.core.state import TournamentState
 
 REQUIRED = ("round", "table")
@@ -97,7 +97,7 @@ def read_slips(data: bytes, name: str) -> tuple[list[str], list[Slip], list[Bad]
 
 def check_header(plugin: FormatPlugin, cols: list[str], name: str) -> None:
     """The header names only this format's slip columns, and its required ones."""
-    vocab = plugin.result_vocabulary()
+    vocab = plugin.entry.result_vocabulary()
     allowed = {*REQUIRED, *vocab.slip_required, *vocab.slip_columns}
     unknown = [c for c in cols if c not in allowed]
     missing = [c for c in vocab.slip_required if c not in cols]
@@ -115,13 +115,13 @@ def slip_kwargs(slip: Slip, state: TournamentState) -> dict[str, Any]:
     """``record_result`` keyword arguments of one slip: the row read by the format into
     the outcome its ``result record`` options would give (one reading of an outcome
     for the command line and the batch: ``Vocabulary.entry_for``, ``result_kwargs``)."""
-    from ledger.core.plugin import require_plugin
+    from ledger.core.format_socket import require_plugin
 
     plugin = require_plugin(state.format.id if state.format else "")
-    vocab = plugin.result_vocabulary()
-    given, text = plugin.slip_given(state, slip.row)
-    entry = vocab.entry_for(given, plugin.round_phase(state, slip.round))
-    kw = plugin.result_kwargs(state, entry, given, round_no=slip.round, table=slip.table)
+    vocab = plugin.entry.result_vocabulary()
+    given, text = plugin.entry.slip_given(state, slip.row)
+    entry = vocab.entry_for(given, plugin.entry.round_phase(state, slip.round))
+    kw = plugin.entry.result_kwargs(state, entry, given, round_no=slip.round, table=slip.table)
     return {**kw, "note": text}
 
 
@@ -167,7 +167,7 @@ def result_import(
         log = s.tournament(led)
         session = led.session(log)
         st = session.state
-        from ledger.core.plugin import require_plugin
+        from ledger.core.format_socket import require_plugin
         check_header(require_plugin(st.format.id if st.format else ""), cols, name)
         for slip in slips:
             def command(t: Any, time: str, slip: Slip = slip) -> Any:

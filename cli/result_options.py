@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import typer
 from typer.core import TyperCommand
 
-from ledger.core.plugin import plugin_of
-
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
+    from ledger.core.entry_facet import ResultFields
     from ledger.core.vocabulary import Vocabulary
 
 _Opt = typer.Option
@@ -37,13 +36,13 @@ OUTCOME_SETTINGS: dict[str, Any] = {"allow_extra_args": True,
 def vocabularies() -> list[Vocabulary]:
     """Every registered format's vocabulary, each once (formats may share one)."""
     import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
-    from ledger.core.plugin import registered_formats
+    from ledger.core.format_socket import registered_formats
     from ledger.errors import RuleError
 
     out: list[Vocabulary] = []
     for plugin in registered_formats():
         try:
-            v = plugin.result_vocabulary()
+            v = plugin.entry.result_vocabulary()
         except RuleError:       # a format that records no results
             continue
         if all(v is not o for o in out):
@@ -73,14 +72,14 @@ class ResultCommand(TyperCommand):
 
 
 def entry_kwargs(t: Tournament, args: list[str], round_no: int,
-                 table: int) -> dict[str, Any]:
+                 table: int) -> ResultFields:
     """The outcome options on the command line (the ones the command did not declare)
     → the keywords of the format's ``record_result`` / ``correct_result``."""
-    plugin = plugin_of(t)
-    vocab = plugin.result_vocabulary()
+    plugin = t.plugin
+    vocab = plugin.entry.result_vocabulary()
     given = vocab.parse(args)
-    entry = vocab.entry_for(given, plugin.round_phase(t.state, round_no))
-    return plugin.result_kwargs(t.state, entry, given, round_no=round_no, table=table)
+    entry = vocab.entry_for(given, plugin.entry.round_phase(t.state, round_no))
+    return plugin.entry.result_kwargs(t.state, entry, given, round_no=round_no, table=table)
 
 
 def parse_games(text: str | None, option: str = "--games") -> list[int] | None:

@@ -55,7 +55,7 @@ app = typer.Typer(no_args_is_help=True, help=(
 def closing(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
             events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
     """What a command that may have closed a round adds to its output (JSON, lines)."""
-    from ledger.core.plugin import require_plugin
+    from ledger.core.format_socket import require_plugin
     from ledger.formats.match.events import ChampionDeclared, RoundClosed
     from ledger.formats.match.model import Phase
 
@@ -71,7 +71,7 @@ def closing(s: Session, led: Ledger, log: str, signer: Signer, state: Tournament
                 if closed.eliminated else "")
         verdict = (f"{closed.undefeated} undefeated; "
                    + ("Swiss phase over: " if closed.swiss_over else "Swiss continues: ")
-                   + require_plugin(state.format.id if state.format else "").next_step(state))
+                   + require_plugin(state.format.id if state.format else "").views.next_step(state))
         lines = [f"round {n} closed: {verdict}{gone}"]
     elif champ is not None:
         verdict = f"champion: {label(state, champ.number)}"
@@ -107,11 +107,11 @@ def _after(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentS
            events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
     """What comes after a result: a closed round's verdict (``round_closed``), or the
     format's word that the result completed its round (a Wheel of Time Game)."""
-    from ledger.core.plugin import require_plugin
+    from ledger.core.format_socket import require_plugin
 
     round_no = getattr(events[0].body, "round", 0)
     plugin = require_plugin(state.format.id if state.format else "")
-    verdict = plugin.round_verdict(state, round_no)
+    verdict = plugin.views.round_verdict(state, round_no)
     if verdict is None:
         return closing(s, led, log, signer, state, events)
     lines = [verdict]
@@ -149,10 +149,10 @@ def _describe(state: TournamentState, round_no: int, table: int) -> tuple[str, s
 
 def state_table(state: TournamentState, round_no: int, table: int) -> tuple[list[int], Any] | None:
     """The players and the result of one table, as the format keeps them."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     plugin = plugin_for(state.format.id if state.format else None)
-    return None if plugin is None else plugin.table_at(state, round_no, table)
+    return None if plugin is None else plugin.entry.table_at(state, round_no, table)
 
 
 def _result_fields(b: Any) -> dict[str, Any]:
@@ -194,11 +194,11 @@ def _emit_result(s: Session, log: str, st: TournamentState, events: list[SignedE
 def _seat_words(state: TournamentState, fields: dict[str, Any], team: str) -> str:
     """A team seat's result in its format's words, then the team's (issue 32: the echo
     was "-" until the table's last seat was in)."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     plugin = plugin_for(state.format.id if state.format else None)
     try:
-        said = plugin.describe_body(fields) if plugin is not None else "recorded"
+        said = plugin.views.describe_body(fields) if plugin is not None else "recorded"
     except (KeyError, TypeError, ValueError):
         said = "recorded"
     return f"seat {fields['seat']}: {said}; team: " + (
@@ -305,9 +305,9 @@ def result_codes(ctx: typer.Context, json: JsonOpt = False) -> None:
     try:
         with s.ledger(create=False) as led:
             state = led.load(s.tournament(led)).state
-        from ledger.core.plugin import require_plugin
+        from ledger.core.format_socket import require_plugin
         if state.format is not None:
-            vocabs = [require_plugin(state.format.id).result_vocabulary()]
+            vocabs = [require_plugin(state.format.id).entry.result_vocabulary()]
     except TourneyError:
         pass      # no event here: every format's vocabulary
     s.emit({"formats": [{"title": v.title,

@@ -30,7 +30,7 @@ from cli.common import (
     seq_span,
 )
 from cli.result_text import label
-from ledger.core.plugin import plugin_of, require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.errors import UsageError
 from projections.result_words import describe
 
@@ -74,12 +74,12 @@ def preauthorize(state: TournamentState, actor: str, kinds: tuple[str, ...]) -> 
     """Refuse a key without the role for the first of ``kinds`` this tournament's format
     (or the core) knows, before anything else is checked: the scorekeeper who runs
     ``round pair`` learns about the role, not about a missing seed."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
     from ledger.core.rules import PERMITTED, authorize
 
     plugin = plugin_for(state.format.id if state.format else None)
     for kind in kinds:
-        if kind in PERMITTED or (plugin is not None and plugin.roles_for(kind)):
+        if kind in PERMITTED or (plugin is not None and plugin.rules.roles_for(kind)):
             authorize(state, actor, kind)
             return
 
@@ -180,13 +180,13 @@ def round_lines(state: TournamentState, rnd: RoundState,
         lines.append(fit("advance without playing: "
                          + ", ".join(label(state, n) for n in rnd.advances), LINE_WIDTH))
     w = NAME_WIDTH
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     plugin = plugin_for(state.format.id if state.format else None)
-    col, m = ("WINS", 1) if plugin is None else plugin.group_column(state)
+    col, m = ("WINS", 1) if plugin is None else plugin.views.group_column(state)
     # ``describe``'s plug-in, looked up once for the round's tables (issue 22)
     words = (partial(describe, state) if plugin is None
-             else partial(plugin.describe_result, state))
+             else partial(plugin.views.describe_result, state))
     lines.append(f"{'TABLE':>5}  {ljust('PLAYER', w)} {col:>4}  v  {ljust('PLAYER', w)} "
                  f"{col:>4}  RESULT")
     for t in rnd.tables:
@@ -232,11 +232,11 @@ def round_pair(
         s, seed_material, seed_source,
         lambda t, signer, time, **seed: t.pair_round(signer, time, **seed)
         + apply_pending(t, signer, time),
-        seed_unused=lambda t: plugin_of(t).draws_nothing(t.state),
+        seed_unused=lambda t: t.plugin.views.draws_nothing(t.state),
         unused_note="this pairing draws nothing: --seed-material was not recorded",
         done="round paired", kinds=("round_paired",))
     st = agg.state
-    own = plugin_of(agg).round_display(st, None)
+    own = agg.plugin.views.round_display(st, None)
     from cli.pages_cmd import held_line
 
     held, held_text = held_line(st, events)
@@ -285,7 +285,7 @@ def round_show(
     with s.reader() as led:   # the state and raw leaves (issue 22)
         log = s.tournament(led)
         st = led.load_state(log)
-        own = require_plugin(st.format.id if st.format else "").round_display(st, number)
+        own = require_plugin(st.format.id if st.format else "").views.round_display(st, number)
         from cli.pages_cmd import held_notice
 
         if own is not None:              # a format with rounds of its own (WoT Games)

@@ -10,12 +10,15 @@ May import: ``typer``, ``cli.common``, ``ledger.*``.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, write_result
-from ledger.core.plugin import plugin_of
+
+if TYPE_CHECKING:
+    from ledger.core.aggregate import Tournament
+    from ledger.core.command_facets import SlowPlay
 
 app = typer.Typer(no_args_is_help=True, help=(
     "Slow-play calls and the judge's rulings, recorded when they happen (HotC "
@@ -47,7 +50,7 @@ def call(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: plugin_of(t).call_slow_play(
+        ev = led.write(log, lambda t, time: _slow_play(t, "slowplay call").call_slow_play(
             t, signer, time, round_no=round_no, table=table, caller=caller, called=called))
     s.emit(write_result(ev, call_seq=ev.seq),
            f"seq {ev.seq}: round {round_no} table {table}: #{caller} calls slow play on "
@@ -79,8 +82,16 @@ def rule(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        ev = led.write(log, lambda t, time: plugin_of(t).rule_slow_play(
+        ev = led.write(log, lambda t, time: _slow_play(t, "slowplay rule").rule_slow_play(
             t, signer, time, call_seq=call_seq, upheld=upheld, minutes_added=minutes_added))
     what = "upheld" if upheld else f"not upheld, {minutes_added} minute(s) added"
     s.emit(write_result(ev, call_seq=call_seq, upheld=upheld, minutes_added=minutes_added),
            f"seq {ev.seq}: call {call_seq} {what}")
+
+
+def _slow_play(t: Tournament, verb: str) -> SlowPlay:
+    """The format's slow-play facet (HotC R2); a format without one refuses (RULES-8)."""
+    facet = t.plugin.slow_play
+    if facet is None:
+        raise t.plugin.commands.no_verb(verb)
+    return facet

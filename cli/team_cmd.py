@@ -6,7 +6,7 @@ representative and name), of a late team (``team late``: its fighters' names, en
 with it in one event, and the byes and losses announced for the rounds played), the CSV import format (header ``first,second[,third]`` plus
 optional ``name`` and ``representative``; all or nothing, each bad line named) and the
 team list.  The rules (size, one team each, fixed order, representative, name) are the
-event's format's: it is reached through the plug-in's ``register_team`` verb, and a
+event's format's: it is reached through the plug-in's ``teams`` facet, and a
 format without teams refuses by name.  Nothing here knows a format (issue 17).
 
 May import: ``typer``, ``cli.common``, ``ledger.*`` (no format package).
@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -34,6 +34,10 @@ from cli.csv_files import at_line, csv_text
 from ledger.errors import UsageError
 from ledger.wire.text import whole_number
 
+if TYPE_CHECKING:
+    from ledger.core.aggregate import Tournament
+    from ledger.core.command_facets import Teams
+
 app = typer.Typer(no_args_is_help=True, help=(
     "Teams of a team event (tag: 2 fighters, trio: 3): add, import, late, list.\n\n"
     "Example: tourney team add 4 5 6 --name \"Blue Wings\" --key sk.pem"))
@@ -42,12 +46,13 @@ POSITIONS = ("first", "second", "third")
 COLUMNS = (*POSITIONS, "name", "representative")
 
 
-def _verb(t: Any, verb: str = "register_team") -> Any:
-    fn = getattr(t.plugin, verb, None)
-    if fn is None:
+def _teams(t: Tournament) -> Teams:
+    """The format's ``teams`` facet; a format without teams refuses."""
+    teams = t.plugin.teams
+    if teams is None:
         raise UsageError(f"{t.plugin.title} has no teams",
                          hint="team events are started with --param team_mode=tag|trio")
-    return fn
+    return teams
 
 
 @app.command("add")
@@ -76,11 +81,11 @@ def team_add(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        events = led.write(log, lambda t, time: _verb(t)(
+        events = led.write(log, lambda t, time: _teams(t).register_team(
             t, signer, time, members=list(members), name=name,
             representative=representative))
     ev = events[0]
-    body = ev.body
+    body: Any = ev.body   # a team_registered body
     s.emit({"ok": True, "tournament": log, "seq": ev.seq, "team": body.number,
             "members": list(body.members), "events": events_brief(events)},
            f"seq {ev.seq}: team #{body.number} " + " ".join(f"#{m}" for m in body.members)
@@ -139,13 +144,13 @@ def team_import(
     rows = parse_teams(file)
     signer = s.signer()
 
-    def register_all(t: Any, time: str) -> list[Any]:
-        verb = _verb(t)
+    def register_all(t: Tournament, time: str) -> list[Any]:
+        teams = _teams(t)
         events: list[Any] = []
         for line, members, name, rep in rows:
             with at_line(file, line):
-                events += verb(t, signer, time, members=members, name=name,
-                               representative=rep)
+                events += teams.register_team(t, signer, time, members=members, name=name,
+                                              representative=rep)
         return events
 
     with s.ledger() as led:
@@ -195,13 +200,13 @@ def team_late(
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
-        events = led.write(log, lambda t, time: _verb(t, "register_late_team")(
+        events = led.write(log, lambda t, time: _teams(t).register_late_team(
             t, signer, time, names=[n.strip() for n in names], byes=byes, losses=losses,
             reason=reason.strip(), numbers=number or None, name=name,
             representative=representative))
         cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written")
     ev = events[0]
-    b = ev.body
+    b: Any = ev.body      # a team_added_late body
     members = [f.number for f in b.fighters]
     doc = {"ok": True, "tournament": log, "seq": ev.seq, "team": b.number,
            "members": members, "rounds": b.rounds, "byes": b.byes, "losses": b.losses,

@@ -182,13 +182,13 @@ def _remove_sqlite(path: Path) -> None:
 
 def _progress(st: Any) -> dict[str, Any]:
     """Where the event stands, as its format says (``FormatPlugin.progress``)."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     plugin = plugin_for(st.format.id if st.format else None)
     if plugin is None:
         return {"phase": "registration" if st.registration_closed_seq is None else "swiss",
                 "champion": None, "round": None}
-    out: dict[str, Any] = msgspec.to_builtins(plugin.progress(st))
+    out: dict[str, Any] = msgspec.to_builtins(plugin.views.progress(st))
     out.setdefault("champion", None)
     out.setdefault("round", None)
     return out
@@ -196,10 +196,10 @@ def _progress(st: Any) -> dict[str, Any]:
 
 def _next_step(st: Any) -> str:
     """What comes next, as the format says (``FormatPlugin.next_step``)."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     plugin = plugin_for(st.format.id if st.format else None)
-    return "register players" if plugin is None else plugin.next_step(st)
+    return "register players" if plugin is None else plugin.views.next_step(st)
 
 
 def info(ctx: typer.Context, json: JsonOpt = False) -> None:

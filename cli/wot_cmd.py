@@ -25,14 +25,16 @@ from cli.common import (
 from ledger.errors import UsageError
 
 if TYPE_CHECKING:
+    from ledger.core.aggregate import Tournament
+    from ledger.core.format_plugin import FormatPlugin
     from ledger.core.state import TournamentState
     from ledger.wire.events import SignedEvent
 
 _Opt = typer.Option
 
 
-def plugin_of_state(state: TournamentState) -> Any:
-    from ledger.core.plugin import require_plugin
+def plugin_of_state(state: TournamentState) -> FormatPlugin:
+    from ledger.core.format_socket import require_plugin
 
     return require_plugin(state.format.id if state.format else "")
 
@@ -48,14 +50,15 @@ def _judge_write(s: Session, verb: str, **kw: Any) -> tuple[str, list[SignedEven
     with s.ledger() as led:
         log = s.tournament(led)
 
-        def command(t: Any, time: str) -> tuple[list[SignedEvent], Any]:
-            name = "declare_forfeit" if verb == "forfeit" else "override_tbp"
-            fn = getattr(t.plugin, name, None)
-            if fn is None:
+        def command(t: Tournament, time: str) -> tuple[list[SignedEvent], Any]:
+            powers = t.plugin.judge_powers
+            if powers is None:
                 raise UsageError(f"'{verb}' is not a power of {t.plugin.title}",
                                  hint="a Judge power of the Wheel of Time formats; see "
                                       "'tourney --help' for this event's commands")
-            return fn(t, signer, time, **kw), t
+            if verb == "forfeit":
+                return powers.declare_forfeit(t, signer, time, **kw), t
+            return powers.override_tbp(t, signer, time, **kw), t
 
         events, agg = led.write(log, command)
     return log, events, agg.state
@@ -83,7 +86,8 @@ def forfeit(
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the player is declared forfeit")
     log, events, st = _judge_write(s, "forfeit", number=number, reason=reason)
-    open_table, todo = plugin_of_state(st).forfeit_todo(st, number)
+    powers = plugin_of_state(st).judge_powers         # present: the forfeit was written
+    open_table, todo = powers.forfeit_todo(st, number) if powers else (None, "")
     s.emit(write_result(events[0], number=number, events=events_brief(events),
                         open_table=open_table),
            [f"{seq_span(events)}: {_label(st, number)} declared forfeit: removed, all "

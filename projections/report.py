@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 from ledger.core.state import TournamentState
 from ledger.formats.match.model import MatchState
 from ledger.wire.canonical import canonical
@@ -134,7 +134,7 @@ def round_doc(rnd: Any, overridden: Any = None, *, lost_bye: bool = False,
 
     def seats(table: int) -> dict[str, Any]:    # a team table's seats (issue 20)
         got = None if plugin is None or state is None else \
-            plugin.table_seats(state, rnd.number, table)
+            plugin.views.table_seats(state, rnd.number, table)
         return {} if got is None else {"seats": got}
 
     return {"round": rnd.number, "phase": str(getattr(rnd.phase, "value", rnd.phase)),
@@ -155,10 +155,10 @@ def round_docs(led: Any, log: str, state: TournamentState) -> list[dict[str, Any
     out: list[dict[str, Any]] = []
     if not isinstance(state.fmt, MatchState):
         # a format whose rounds are not matches (Wheel of Time Games) may give its own
-        # documents, in the same shape (``round_docs(state)`` on its plug-in)
+        # documents, in the same shape (its plug-in's ``round_docs`` facet)
         plugin = plugin_for(state.format.id if state.format else None)
-        own = getattr(plugin, "round_docs", None)
-        return list(own(state)) if own is not None else out
+        own = None if plugin is None else plugin.round_docs
+        return list(own.round_docs(state)) if own is not None else out
     for meta in state.fmt.rounds:
         rnd = load_round(led, log, state, meta.number)
         if rnd is not None:

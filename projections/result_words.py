@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 from ledger.core.state import TournamentState
 
 
@@ -19,4 +19,4 @@ def describe(state: TournamentState, result: Any) -> str:
     plugin = plugin_for(state.format.id if state.format else None)
     if plugin is None:
         return "-" if result is None else "recorded"
-    return plugin.describe_result(state, result)
+    return plugin.views.describe_result(state, result)

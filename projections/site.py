@@ -20,8 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.core.format_socket import plugin_for
 from ledger.core.player_words import plain
-from ledger.core.plugin import plugin_for
 from ledger.core.public_pages import (
     NameStyle,
     held_rounds,
@@ -72,7 +72,7 @@ def _entrant(state: TournamentState, n: int | None) -> str:
     """A table's entrant as a page names it: a team by its name (the plug-in's
     ``entrant_name``), a player by their public label."""
     plugin = plugin_for(state.format.id if state.format else None)
-    name = plugin.entrant_name(state, n) if plugin is not None and n is not None else None
+    name = plugin.views.entrant_name(state, n) if plugin is not None and n is not None else None
     return name if name is not None else _label(state, n)
 
 
@@ -131,7 +131,7 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
             f"table {t['table']} {_label(state, t['players'][0])} v "
             f"{_label(state, t['players'][1])}" for t in over["engine_tables"]) + ".")
     plugin = plugin_for(state.format.id if state.format else None)
-    stage = plugin.stage_name(state, r["round"]) if plugin is not None else None
+    stage = plugin.views.stage_name(state, r["round"]) if plugin is not None else None
     noun = "Game" if r["phase"] == "game" else "Round"
     return {"round": r["round"], "phase_label": phase, "stage": stage,
             "name": stage or f"{noun} {r['round']}",

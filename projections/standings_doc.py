@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 from ledger.core.state import TournamentState, apply_event
 from ledger.standings_view import StandingsView
 from ledger.wire.events import open_leaf
@@ -29,7 +29,7 @@ _NONE = StandingsView(heading="no standings", columns=(), rows=(), summary={},
 def standings_view(state: TournamentState) -> StandingsView:
     """The standings as the tournament's format declares them (an empty view without)."""
     plugin = plugin_for(state.format.id if state.format else None)
-    view = plugin.standings(state) if plugin is not None and state.fmt is not None else None
+    view = plugin.views.standings(state) if plugin is not None and state.fmt is not None else None
     return view if view is not None else _NONE
 
 

@@ -190,11 +190,11 @@ class Follower:
 
 def _pairs(state: TournamentState, ev: Any) -> bool:
     """Whether ``ev`` pairs a round, as the format says (``paired_round``: from the body)."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     plugin = plugin_for(state.format.id if state.format else None) \
         if state.fmt is not None else None
-    return plugin is not None and plugin.paired_round(state, ev.body) is not None
+    return plugin is not None and plugin.rules.paired_round(state, ev.body) is not None
 
 
 class PgListener:

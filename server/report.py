@@ -17,7 +17,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 from ledger.core.state import TournamentState
 from ledger.core.vocabulary import FieldKind, ResultEntry, ResultField
 from ledger.errors import UsageError
@@ -132,15 +132,15 @@ def form_for(state: TournamentState, round_no: int, table: int,
     ``seat``, of that seat of a team table: its two fighters, the seat fixed (the
     member's own, never asked, REPORT-21)."""
     plugin = plugin_for(state.format.id if state.format else None)
-    vocab = plugin.result_vocabulary() if plugin is not None else None
-    found = None if plugin is None else plugin.table_at(state, round_no, table) \
-        if seat is None else plugin.seat_at(state, round_no, table, seat)
+    vocab = plugin.entry.result_vocabulary() if plugin is not None else None
+    found = None if plugin is None else plugin.entry.table_at(state, round_no, table) \
+        if seat is None else plugin.entry.seat_at(state, round_no, table, seat)
     own = () if seat is None else tuple((f.name, str(seat)) for f in vocab.fields
                                         if f.team_seat) if vocab is not None else ()
     if vocab is None or found is None:
         return None
     players = list(found[0])
-    phase = plugin.round_phase(state, round_no) if plugin is not None else None
+    phase = plugin.entry.round_phase(state, round_no) if plugin is not None else None
     choices = []
     for i, e in enumerate(vocab.entries):
         if e.phases and phase is not None and phase not in e.phases:
@@ -218,7 +218,7 @@ def given_words(state: TournamentState, given: dict[str, str],
     """A report's fields as its player reads them: the outcome's words, then each field's
     label and value (a player's name for a player number)."""
     plugin = plugin_for(state.format.id if state.format else None)
-    vocab = plugin.result_vocabulary() if plugin is not None else None
+    vocab = plugin.entry.result_vocabulary() if plugin is not None else None
     if vocab is None:
         return ", ".join(f"{k} {v}" for k, v in sorted(given.items()))
     parts: list[str] = []

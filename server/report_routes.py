@@ -58,12 +58,12 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | tuple[int, int, int] |
     REPORT-21), or why they have none, in their words: the
     same reason on the form and on a post, before anything is signed (the rules of
     ``ledger.core.report_rules`` stay the authority: REPORT-5, REPORT-6)."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     data, st = hub.pages.data, hub.follower.state
     noun = data.noun
     plugin = plugin_for(st.format.id if st.format else None)
-    rnd = plugin.progress(st).round if plugin is not None and st.fmt is not None else None
+    rnd = plugin.views.progress(st).round if plugin is not None and st.fmt is not None else None
     if rnd is None:
         return "No round is being played yet; you can report when your table's " \
                "pairings are posted."
@@ -88,7 +88,7 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | tuple[int, int, int] |
 
     if has_seats(st, rnd.number, here.table):   # a representative: their own seat too
         return _my_seat(st, rnd.number, number, noun)
-    found = plugin.table_at(st, rnd.number, here.table) if plugin is not None else None
+    found = plugin.entry.table_at(st, rnd.number, here.table) if plugin is not None else None
     if found is None or number not in found[0]:
         return f"Your seat in {noun.lower()} {rnd.number} is not one this page can " \
                "report: report at the desk."
@@ -115,7 +115,7 @@ def _my_seat(st: Any, round_no: int, number: int, noun: str) -> tuple[int, int, 
 
 
 def plugin_for_state(st: Any) -> Any:
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     return plugin_for(st.format.id if st.format else None)
 
@@ -180,7 +180,7 @@ _TITLES = {Kind.RESULT_REPORTED.value: "Your report is in the log",
 def _title(hub: Hub, ev: dict[str, Any]) -> str:
     """A receipt's heading: a core kind's own words; a decision citing reports reads as the
     format words its result; a player's own act by its kind."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     kind, body = ev["kind"], ev["body"]
     if kind in _TITLES:
@@ -188,7 +188,7 @@ def _title(hub: Hub, ev: dict[str, Any]) -> str:
     st = hub.follower.state
     plugin = plugin_for(st.format.id if st.format else None)
     if "reports" in body and plugin is not None:
-        return f"In the log: {plugin.describe_body(body)}"
+        return f"In the log: {plugin.views.describe_body(body)}"
     return f"In the log: {kind.replace('_', ' ')}"
 
 
@@ -221,14 +221,14 @@ async def shown_at(hub: Hub, seq: int, wait_s: float = 3.0) -> None:
 def _said(hub: Hub, ev: dict[str, Any]) -> str:
     """What the receipt's event says, in a player's words: what was reported, for which
     round and table (the vocabulary's ``player_label``s), or the act it records."""
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
     from ledger.core.vocabulary import FieldKind
 
     body = ev.get("body") or {}
     st = hub.follower.state
     labels = hub.pages.data.labels
     plugin = plugin_for(st.format.id if st.format else None)
-    vocab = plugin.result_vocabulary() if plugin is not None else None
+    vocab = plugin.entry.result_vocabulary() if plugin is not None else None
     where = f"round {body['round']}, table {body['table']}" \
         if "round" in body and "table" in body else ""
     if ev.get("kind") == Kind.RESULT_REPORTED.value:
@@ -256,8 +256,8 @@ def _said(hub: Hub, ev: dict[str, Any]) -> str:
     if ev.get("kind") == Kind.DEVICE_KEY_BOUND.value:
         return "This phone's key now signs this card's reports."
     if "reports" in body and plugin is not None:
-        return f"The result of {where} is recorded: {plugin.describe_body(body)}." \
-            if where else f"Recorded: {plugin.describe_body(body)}."
+        return f"The result of {where} is recorded: {plugin.views.describe_body(body)}." \
+            if where else f"Recorded: {plugin.views.describe_body(body)}."
     if "credential" in body and "number" in body:
         who = labels.get(int(body["number"]), f"#{body['number']}")
         return f"{who}: {ev.get('kind', '').replace('_', ' ')}."

@@ -232,7 +232,7 @@ def _open_round(state: TournamentState) -> int | None:
     from ledger.core.format_socket import plugin_for
 
     plugin = plugin_for(state.format.id if state.format else None)
-    rnd = plugin.progress(state).round if plugin is not None else None
+    rnd = plugin.views.progress(state).round if plugin is not None else None
     return rnd.number if rnd is not None and rnd.open else None
 
 

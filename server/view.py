@@ -22,8 +22,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ledger.core import public_pages
+from ledger.core.format_socket import plugin_for
 from ledger.core.player_words import plain
-from ledger.core.plugin import plugin_for
 from ledger.core.state import TournamentState
 from ledger.formats.match.model import MatchState
 from ledger.standings_view import StandingsView
@@ -150,7 +150,7 @@ def _settled(led: Any, state: TournamentState, memo: Memo,
     While the format says a round is open whose earlier standings are kept, the current
     standings are not computed at all (an open round has no champion)."""
     plugin = plugin_for(state.format.id if state.format else None)
-    p = plugin.progress(state) if plugin is not None and state.fmt is not None else None
+    p = plugin.views.progress(state) if plugin is not None and state.fmt is not None else None
     r = p.round if p is not None else None
     seq = seqs.get(r.number) if r is not None and r.open else None
     kept = memo.before.get(seq) if seq is not None else None
@@ -184,7 +184,7 @@ def _status(state: TournamentState, noun: str, held: list[int]) -> str:
     plugin = plugin_for(state.format.id if state.format else None)
     if plugin is None or state.fmt is None:
         return "Registration is open." if state.registration_closed_seq is None else ""
-    p = plugin.progress(state)
+    p = plugin.views.progress(state)
     if p.phase == "finished":
         return "The event is over; the standings are final."
     if p.phase == "registration":
@@ -210,7 +210,7 @@ def _removed(state: TournamentState) -> dict[int, str]:
     forfeit), each with the format's word (``FormatPlugin.removed``), whatever the
     standings shown."""
     plugin = plugin_for(state.format.id if state.format else None)
-    return plugin.removed(state) if plugin is not None and state.fmt is not None else {}
+    return plugin.rules.removed(state) if plugin is not None and state.fmt is not None else {}
 
 
 def _disqualified(state: TournamentState, removed: dict[int, str]) -> frozenset[int]:
@@ -323,7 +323,7 @@ def _penalties(led: Any, state: TournamentState, memo: Memo) -> dict[int, list[s
         out.setdefault(int(r["number"]), []).append(
             text + (" — the team's penalty" if r.get("whose") == "team" else ""))
         if r.get("whose") == "team":            # applies to each member (BR-TEAM-6)
-            name = plugin.entrant_name(state, r["team"]) if plugin is not None else None
+            name = plugin.views.entrant_name(state, r["team"]) if plugin is not None else None
             for m in teams[r["team"]].members if r["team"] in teams else []:
                 if m != r["number"]:
                     out.setdefault(m, []).append(
@@ -444,7 +444,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
                          for i, n in enumerate(slots, 1)],
                "seeding": plain(view.seeding or "seeding"),
                "rounds": [v for v in views if v["phase_label"] == "top cut"]}
-    progress = plugin.progress(state) if plugin is not None and state.fmt is not None \
+    progress = plugin.views.progress(state) if plugin is not None and state.fmt is not None \
         else None
     return LiveData(
         log=state.log, name=state.name or state.log,
@@ -454,15 +454,15 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         status=_status(state, noun, held), rounds=views, held=held, standings=table,
         standing_of=standing_of, labels=labels,
         dropped=frozenset(n for n in state.players
-                          if plugin is not None and plugin.has_left(state, n)),
+                          if plugin is not None and plugin.rules.has_left(state, n)),
         round_apps=round_apps, clock=_clock(led, state, current),
         bracket=bracket, penalties=_penalties(led, state, memo),
         champion=None if champ is None else (
-            plugin.entrant_name(state, champ) if plugin is not None else None
+            plugin.views.entrant_name(state, champ) if plugin is not None else None
         ) or labels.get(champ), live=live,
         partial=keep > 0, acts=_acts(led, state, memo, labels), act_words=memo.act_words,
         names=state.pages.names,
         over=progress is not None and progress.phase == "finished",
         disqualified=_disqualified(state, removed), removed={
-            n: ((plugin.entrant_name(state, n) if plugin is not None else None)
+            n: ((plugin.views.entrant_name(state, n) if plugin is not None else None)
                 or labels.get(n) or f"#{n}", w) for n, w in removed.items()})

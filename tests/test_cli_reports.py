@@ -16,7 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from ledger.core.credentials import credential_for_token
-from ledger.core.plugin import require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
@@ -113,7 +113,7 @@ def test_cards_reissue_revoke_and_the_report_queue(tmp_path: Path) -> None:
     plugin = require_plugin("hotc-swiss-de")
     with Ledger(Location(str(db)), clock=FixedClock(CLOCK, timedelta(0))) as led:
         state = led.load(log).state
-        tables = {t: plugin.table_at(state, 1, t)[0]  # type: ignore[index]
+        tables = {t: plugin.entry.table_at(state, 1, t)[0]  # type: ignore[index]
                   for t in range(1, 5)}
 
         def report(table: int, number: int, given: dict[str, str]) -> None:

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ledger.formats.registry  # noqa: F401  (every format's kinds)
-from ledger.core.plugin import FormatPlugin
+from ledger.core.format_plugin import FormatPlugin
 from ledger.core.state import TournamentState, apply_event
 from ledger.formats.hotc.cut import undefeated
 from ledger.formats.match.model import MatchState

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import ledger.formats.registry  # noqa: F401  (plugs the formats in)
+from ledger.core.format_socket import plugin_for
 from ledger.core.player_words import jargon, refusal
-from ledger.core.plugin import plugin_for
 from ledger.errors import RuleError
 from ledger.formats.simulation import simulate
 from ledger.storage.location import Location
@@ -91,16 +91,16 @@ def test_every_vocabulary_entry_field_and_column_has_player_words_without_jargon
     for fid in FORMAT_IDS:
         plugin = plugin_for(fid)
         assert plugin is not None and plugin.player_name and not jargon(plugin.player_name)
-        vocab = plugin.result_vocabulary()
+        vocab = plugin.entry.result_vocabulary()
         assert vocab is not None
         for item in (*vocab.fields, *vocab.entries):
             for words in (item.player_label, item.player_help):
                 assert words, (fid, item)
                 assert not jargon(words), (fid, words)
-        spec = FormatSpec(id=fid, cut=0, params=plugin.genesis_params({}))
+        spec = FormatSpec(id=fid, cut=0, params=plugin.rules.genesis_params({}))
         st = TournamentState(format=spec)
-        st.fmt = plugin.new_state()
-        view = plugin.standings(st)
+        st.fmt = plugin.rules.new_state()
+        view = plugin.views.standings(st)
         for c in view.columns:
             assert c.player_label and c.player_help, (fid, c.key)
             assert not jargon(c.player_label + " " + c.player_help), (fid, c.key)
@@ -108,7 +108,7 @@ def test_every_vocabulary_entry_field_and_column_has_player_words_without_jargon
 
 def test_the_cli_words_keep_their_rule_ids() -> None:
     """The CLI's help is unchanged: the player words are added beside it, not instead."""
-    vocab = plugin_for("hotc-swiss-de").result_vocabulary()  # type: ignore[union-attr]
+    vocab = plugin_for("hotc-swiss-de").entry.result_vocabulary()  # type: ignore[union-attr]
     assert vocab is not None
     assert any("HOTC-TIME-3" in e.summary and "--both-slow-play" in e.summary
                for e in vocab.entries)
@@ -212,7 +212,7 @@ def test_trio_pages_name_teams_by_their_names(events: dict[str, Hub]) -> None:
     plugin = plugin_for("bushiroad-swiss")
     assert plugin is not None
     member, team = next((m, t) for t in teams.values() for m in t.members)
-    name = plugin.entrant_name(hub.follower.state, team.number)
+    name = plugin.views.entrant_name(hub.follower.state, team.number)
     assert name and "Team" in name
     body = _text(hub.pages.get(f"player/{member}").body.decode())  # type: ignore[union-attr]
     assert f"Your team: {name}" in " ".join(body.split())
@@ -311,7 +311,7 @@ def test_team_standings_json_carries_members_as_data(events: dict[str, Hub]) -> 
     state = hub.follower.state
     plugin = plugin_for("bushiroad-swiss")
     assert plugin is not None
-    doc = plugin.standings(state).json()
+    doc = plugin.views.standings(state).json()
     teams = state.fmt.teams.teams  # type: ignore[union-attr]
     for row in doc["players"]:
         want = [{"number": m, "name": state.players[m].name}
@@ -319,7 +319,7 @@ def test_team_standings_json_carries_members_as_data(events: dict[str, Hub]) -> 
         assert row["members"] == want
     solo = events["bushiroad-bo3-top8"]
     assert all("members" not in r for r in
-               plugin.standings(solo.follower.state).json()["players"])
+               plugin.views.standings(solo.follower.state).json()["players"])
 
 
 def test_names_are_isolated_on_standings_and_the_header(events: dict[str, Hub]) -> None:

@@ -26,7 +26,7 @@ from ledger.core.credentials import (
     valid_at,
 )
 from ledger.core.draw import seed_from_material
-from ledger.core.plugin import require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.core.report_rules import parse_report
 from ledger.core.reports import (
     TableStatus,
@@ -174,7 +174,7 @@ def test_report_for_a_closed_round_explains(ev: Event) -> None:
     plugin = require_plugin(FMT)
     st = ev.state()
     for table in range(1, 5):
-        players = plugin.table_at(st, 1, table)[0]  # type: ignore[index]
+        players = plugin.entry.table_at(st, 1, table)[0]  # type: ignore[index]
         ev.write(ev.desk(table, {"winner": str(players[0])}))
     ev.issue(1)
     table = ev.table_of(1)[0]

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 from tests.helpers.live import wait_until
 from tests.helpers.report_event import (
     app_over,
@@ -76,7 +76,7 @@ def test_the_report_form_of_every_format_is_its_vocabulary_in_a_players_words(
         page = phone(app, tokens[a]).get("/report")
         assert page.status_code == 200, page.text
         main = _main(page.text)
-        vocab = plugin_for(fmt).result_vocabulary()  # type: ignore[union-attr]
+        vocab = plugin_for(fmt).entry.result_vocabulary()  # type: ignore[union-attr]
         radios = re.findall(r'name="choice" value="(\d+)"', main)
         assert radios and all(str(escape(vocab.entries[int(i)].player_label)) in main
                               for i in radios)

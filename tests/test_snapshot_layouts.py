@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import ledger.formats.registry  # noqa: F401  (every format plugged in)
-from ledger.core.plugin import known_formats
+from ledger.core.format_socket import known_formats
 from ledger.storage.snapshot_layouts import LAYOUTS
 from ledger.storage.snapshots import layout_digest, snapshot_topic
 

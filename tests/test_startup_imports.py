@@ -194,7 +194,7 @@ def test_reads_import_no_event_store_application_and_no_rules(tmp_path: Path,
 _BOOKS = r"""
 import json, sys
 import ledger.formats.registry  # noqa: F401  (plugs the formats in)
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 
 def names(book):
     return {t.__name__: [f"{f.__module__}.{f.__qualname__}" for f in fns]

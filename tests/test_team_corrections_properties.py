@@ -51,7 +51,7 @@ def test_team_results_follow_their_seats_through_corrections(teams: int,
         for i in range(1, 3 * teams + 1):
             led.write("e", lambda t, now, i=i: t.register_player(f"F{i}", SK, now, number=i))
         for first in range(1, 3 * teams + 1, 3):
-            led.write("e", lambda t, now, first=first: t.plugin.register_team(
+            led.write("e", lambda t, now, first=first: t.plugin.teams.register_team(
                 t, SK, now, members=[first, first + 1, first + 2]))
         led.write("e", lambda t, now: t.close_registration(HJ, now))
         for n in (1, 2):

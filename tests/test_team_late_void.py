@@ -52,7 +52,7 @@ def _round_one_done(d: Path) -> Ledger:
 
 def _late(led: Ledger, names: list[str] | None = None, **kw: Any) -> Any:
     args: dict[str, Any] = {"byes": 0, "losses": 1, "reason": "train delay", **kw}
-    return led.write("e", lambda t, now: t.plugin.register_late_team(
+    return led.write("e", lambda t, now: t.plugin.teams.register_late_team(
         t, HJ, now, names=names or ["Kim", "Lou", "Max"], **args))
 
 

@@ -133,12 +133,12 @@ def test_all_three_seats_reported_derive_the_team_result(
         for a, b, winner in ((1, 4, 4), (2, 5, 2), (3, 6, 3)):
             for n in (a, b):
                 assert _win(phone(app, tokens[n]), winner).status_code == 303
-    from ledger.core.plugin import plugin_for
+    from ledger.core.format_socket import plugin_for
 
     st = _state(d / "t.db")
     plugin = plugin_for(FMT)
     assert plugin is not None
-    found = plugin.table_at(st, 1, 1)
+    found = plugin.entry.table_at(st, 1, 1)
     assert found is not None and found[1] is not None
     assert found[1].winner == 3 and list(found[1].games) == [2, 1, 0]   # team 3: 2 wins
     # every recorded event verifies: the audit re-derives the seats and the team result

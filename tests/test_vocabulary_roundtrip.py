@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ledger.core.plugin import require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.core.vocabulary import FieldKind, ResultEntry, Vocabulary
 from tests.helpers.cli_event import open_event
 from tests.helpers.cli_runner import Cli
@@ -71,7 +71,7 @@ def _words(cli: Cli, rnd: int, table: int) -> str:
 @pytest.mark.parametrize(("fmt", "init"), FORMATS, ids=[f for f, _ in FORMATS])
 def test_every_outcome_recorded_read_back_corrected_imported(tmp_path: Path, fmt: str,
                                                              init: tuple[str, ...]) -> None:
-    v = require_plugin(fmt).result_vocabulary()
+    v = require_plugin(fmt).entry.result_vocabulary()
     entries = [e for e in v.entries if not e.phases or "swiss" in e.phases]
     skipped = [(fmt, e.key, e.phases) for e in v.entries if e not in entries]
     assert all(k in ELSEWHERE for k in skipped), skipped

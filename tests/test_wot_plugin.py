@@ -167,10 +167,10 @@ def test_forfeiture_and_tbp_override(tmp_path: Path) -> None:
     t1 = _table(loc)
     h, v = t1.hero, t1.villain
     # only the WoT Judge (head judge) declares forfeiture
-    _refused(loc, lambda t, now: t.plugin.declare_forfeit(t, JUDGE, now, number=v,
+    _refused(loc, lambda t, now: t.plugin.judge_powers.declare_forfeit(t, JUDGE, now, number=v,
                                                           reason="coaching"))
     with Ledger(loc, clock=CLOCK) as led:
-        led.write(LOG, lambda t, now: t.plugin.declare_forfeit(t, HJ, now, number=v,
+        led.write(LOG, lambda t, now: t.plugin.judge_powers.declare_forfeit(t, HJ, now, number=v,
                                                                reason="coaching"))
     # the forfeited player's open table is their concession (AMB-W10)
     err = _refused(loc, lambda t, now: t.record_result(
@@ -182,19 +182,19 @@ def test_forfeiture_and_tbp_override(tmp_path: Path) -> None:
             SCOREKEEPER, now, round_no=1, table=1, wot_outcome="O3", winner=h,
             support={h: 2}, conceded_by=v))
     # an override before the Game is complete is refused
-    _refused(loc, lambda t, now: t.plugin.override_tbp(
+    _refused(loc, lambda t, now: t.plugin.judge_powers.override_tbp(
         t, HJ, now, round_no=1, number=h, new="4", method="m", reason="r"))
     _finish_game(loc)
     # not the opponent of a concession; bad TBP text; a judge (not the WoT Judge)
     t2 = _table(loc, 2)
-    _refused(loc, lambda t, now: t.plugin.override_tbp(
+    _refused(loc, lambda t, now: t.plugin.judge_powers.override_tbp(
         t, HJ, now, round_no=1, number=t2.hero, new="4", method="m", reason="r"))
-    _refused(loc, lambda t, now: t.plugin.override_tbp(
+    _refused(loc, lambda t, now: t.plugin.judge_powers.override_tbp(
         t, HJ, now, round_no=1, number=h, new="4.5", method="m", reason="r"))
-    _refused(loc, lambda t, now: t.plugin.override_tbp(
+    _refused(loc, lambda t, now: t.plugin.judge_powers.override_tbp(
         t, JUDGE, now, round_no=1, number=h, new="4", method="m", reason="r"))
     with Ledger(loc, clock=CLOCK) as led:
-        ev = led.write(LOG, lambda t, now: t.plugin.override_tbp(
+        ev = led.write(LOG, lambda t, now: t.plugin.judge_powers.override_tbp(
             t, HJ, now, round_no=1, number=h, new="9/2", method="replayed the final turn",
             reason="conceded to push the opponent down"))[0]
         body = ev.body

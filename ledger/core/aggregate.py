@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import msgspec
 from eventsourcing.domain import (
@@ -32,7 +32,7 @@ from eventsourcing.utils import get_topic
 from ledger.core.citing import acting_credential, acting_device_sig, cited_reports
 from ledger.core.decided import decided_scope
 from ledger.core.draw import ALGORITHM, draw_v1, seed_from_material
-from ledger.core.format_socket import Format, require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.core.rules import check, check_claimed_time
 from ledger.core.state import TournamentState, apply_event
 from ledger.errors import RuleError
@@ -67,6 +67,9 @@ from ledger.wire.reports import (
 )
 from ledger.wire.text import check_leaf_size, checked_text
 
+if TYPE_CHECKING:
+    from ledger.core.entry_facet import ResultFields
+    from ledger.core.format_plugin import FormatPlugin
 
 @dataclass(frozen=True)
 class TournamentStarted(CanInitAggregate[str]):
@@ -262,7 +265,7 @@ class Tournament(BaseAggregate[str]):
 
     def close_registration(self, signer: Signer, time: str) -> SignedEvent:
         if self.state.format is not None:
-            self.plugin.check_registration_close(self.state)
+            self.plugin.commands.check_registration_close(self.state)
         return self.record(RegistrationClosed(players=len(self.state.players)), signer, time)
 
     def record_seed(self, *, material: str, source: str, reason: str, signer: Signer,
@@ -316,31 +319,34 @@ class Tournament(BaseAggregate[str]):
 
     # -- format verbs: decided by the tournament's format plug-in (docs/DESIGN.md §10) -------
     @property
-    def plugin(self) -> Format:
+    def plugin(self) -> FormatPlugin:
         """The plug-in of this tournament's format (refused if it is not registered)."""
         return require_plugin(self.state.format.id if self.state.format else "")
 
     def pair_round(self, signer: Signer, time: str, *, material: str | None = None,
                    source: str | None = None) -> list[SignedEvent]:
-        return self.plugin.pair_round(self, signer, time, material=material, source=source)
+        return self.plugin.commands.pair_round(self, signer, time, material=material,
+                                               source=source)
 
-    def record_result(self, signer: Signer, time: str, **kw: Any) -> list[SignedEvent]:
-        return self.plugin.record_result(self, signer, time, **kw)
+    def record_result(self, signer: Signer, time: str,
+                      **kw: Unpack[ResultFields]) -> list[SignedEvent]:
+        return self.plugin.commands.record_result(self, signer, time, kw)
 
-    def correct_result(self, signer: Signer, time: str, **kw: Any) -> list[SignedEvent]:
-        return self.plugin.correct_result(self, signer, time, **kw)
+    def correct_result(self, signer: Signer, time: str,
+                       **kw: Unpack[ResultFields]) -> list[SignedEvent]:
+        return self.plugin.commands.correct_result(self, signer, time, kw)
 
     def drop_player(self, signer: Signer, time: str, number: int,
                     reason: str = "") -> list[SignedEvent]:
-        return self.plugin.drop_player(self, signer, time, number, reason)
+        return self.plugin.commands.drop_player(self, signer, time, number, reason)
 
     def select_cut(self, signer: Signer, time: str, *, material: str | None = None,
                    source: str | None = None,
                    no_champion: str | None = None) -> list[SignedEvent]:
-        extra: dict[str, Any] = {} if no_champion is None else {"no_champion": no_champion}
-        return self.plugin.select_cut(self, signer, time, material=material, source=source,
-                                      **extra)
+        return self.plugin.commands.select_cut(self, signer, time, material=material,
+                                               source=source, no_champion=no_champion)
 
     def seed_bracket(self, signer: Signer, time: str, *, material: str | None = None,
                      source: str | None = None) -> list[SignedEvent]:
-        return self.plugin.seed_bracket(self, signer, time, material=material, source=source)
+        return self.plugin.commands.seed_bracket(self, signer, time, material=material,
+                                                 source=source)

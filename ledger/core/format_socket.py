@@ -1,90 +1,39 @@
 """The format socket (docs/DESIGN.md §10): where the core finds a tournament's format.
 
-Owns: ``Format`` — the Protocol of what the core itself asks of a format (its id and
-parameters, its state, ``evolve`` / ``check`` / ``roles_for`` / ``has_left`` / ``paired_round`` /
-``unpaired_round``, what players' reports are read with — ``result_vocabulary`` /
-``round_phase`` / ``table_at`` / ``result_kwargs`` / ``progress`` / ``decided_result`` — and the
-verbs the aggregate forwards) — and the registry: ``register_format``,
-``register_lazy``, ``plugin_for``, ``require_plugin``, ``known_formats``,
-``registered_formats``, ``load_all_formats``, ``parse_params``, ``make_format``.
+Owns: the registry of ``FormatPlugin`` objects (``ledger.core.format_plugin``: a format's
+identity and its facets, the ``rules`` facet being what the core itself calls):
+``register_format``, ``register_lazy``, ``plugin_for``, ``require_plugin``,
+``known_formats``, ``registered_formats``, ``load_all_formats``, ``parse_params``,
+``make_format``.  A format is imported the first time it is asked for (``register_lazy``).
 
-It sits below the state, the rules and the aggregate, which find a format here; the
-plug-in base class every format subclasses (``ledger.core.plugin.FormatPlugin``, with the
-verbs of the CLI and the pages) sits above them and satisfies ``Format``.  So the core's
-import graph has no circle (issue 17): events → socket → state → roster → rules →
-aggregate → plugin.
+It sits below the state fold, the rules and the aggregate, which find a format here;
+the plug-in and its facets name the state by its data module
+(``ledger.core.state_model``) and the aggregate by an alias, so the core's import graph
+has no circle (issue 17): state model → facets → plug-in → socket → state → rules →
+aggregate.
 
-May import: ``ledger.wire.events``, ``ledger.errors``, ``ledger.core.params``.
+May import: ``ledger.wire.events``, ``ledger.errors``, ``ledger.core.params``,
+``ledger.core.format_plugin``.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
-from ledger.core.params import Param, ParamSpec
+from ledger.core.params import Param
 from ledger.errors import RuleError
-from ledger.wire.events import ON_UNKNOWN_KIND, Body, FormatSpec, Role, SignedEvent, register_body
+from ledger.wire.events import ON_UNKNOWN_KIND, FormatSpec, register_body
+
+if TYPE_CHECKING:
+    from ledger.core.format_plugin import FormatPlugin
 
 
-class Format(Protocol):
-    """What the core asks of a format (the state, the rules, the roster, the aggregate);
-    ``ledger.core.plugin.FormatPlugin`` is the base that implements it."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def params(self) -> ParamSpec: ...
-    @property
-    def bodies(self) -> tuple[type[Body], ...]: ...
-    @property
-    def state_type(self) -> type[Any]: ...
-
-    def new_state(self) -> Any: ...
-    def decode_state(self, raw: bytes) -> Any: ...
-    def genesis_params(self, given: dict[str, Param]) -> dict[str, Param]: ...
-    def check_spec(self, spec: FormatSpec) -> None: ...
-    def evolve(self, state: Any, ev: SignedEvent) -> None: ...
-    def check(self, state: Any, body: Body, actor: str) -> None: ...
-    def roles_for(self, kind: str) -> frozenset[Role] | None: ...
-    @property
-    def derived_kinds(self) -> frozenset[str]: ...
-    def has_left(self, state: Any, number: int) -> bool: ...
-    def paired_round(self, state: Any, body: Body) -> int | None: ...
-    def unpaired_round(self, state: Any, body: Body) -> int | None: ...
-    def check_registration_close(self, state: Any) -> None: ...
-    # what players' reports are checked with (issue 19, ADR 0027; ledger.core.report_rules)
-    def result_vocabulary(self) -> Any: ...
-    def round_phase(self, state: Any, round_no: int) -> str | None: ...
-    def table_at(self, state: Any, round_no: int, table: int) -> tuple[list[int], Any] | None: ...
-    def seat_at(self, state: Any, round_no: int, table: int,
-                seat: int) -> tuple[list[int], Any] | None: ...
-    def result_kwargs(self, state: Any, entry: Any, given: Any, *, round_no: int,
-                      table: int) -> dict[str, Any]: ...
-    def progress(self, state: Any) -> Any: ...
-    def decided_result(self, t: Any, **kw: Any) -> Any: ...
-    def pair_round(self, t: Any, signer: Any, time: str, *, material: str | None = None,
-                   source: str | None = None) -> list[SignedEvent]: ...
-    def record_result(self, t: Any, signer: Any, time: str,
-                      **kw: Any) -> list[SignedEvent]: ...
-    def correct_result(self, t: Any, signer: Any, time: str,
-                       **kw: Any) -> list[SignedEvent]: ...
-    def drop_player(self, t: Any, signer: Any, time: str, number: int,
-                    reason: str = "") -> list[SignedEvent]: ...
-    def select_cut(self, t: Any, signer: Any, time: str, *, material: str | None = None,
-                   source: str | None = None) -> list[SignedEvent]: ...
-    def seed_bracket(self, t: Any, signer: Any, time: str, *, material: str | None = None,
-                     source: str | None = None) -> list[SignedEvent]: ...
-
-
-_PLUGINS: dict[str, Format] = {}
+_PLUGINS: dict[str, FormatPlugin] = {}
 _LAZY: dict[str, str] = {}  # format id -> "module:ATTRIBUTE" not imported yet
 
 
-def register_format(plugin: Format) -> None:
+def register_format(plugin: FormatPlugin) -> None:
     """Plug a format in: its body kinds into the wire table, itself into the socket."""
     old = _PLUGINS.get(plugin.id)
     if old is not None and old is not plugin:
@@ -103,15 +52,17 @@ def register_lazy(format_id: str, target: str) -> None:
         _LAZY[format_id] = target
 
 
-def _load(format_id: str) -> Format | None:
+def _load(format_id: str) -> FormatPlugin | None:
     target = _LAZY.get(format_id)
     if target is None:
         return None
     module, _, attr = target.partition(":")
     found = getattr(importlib.import_module(module), attr)
-    if getattr(found, "id", None) != format_id or not callable(getattr(found, "evolve", None)):
+    from ledger.core.format_plugin import FormatPlugin
+
+    if not isinstance(found, FormatPlugin) or found.id != format_id:
         raise ValueError(f"{target} is not the plug-in of format {format_id}")
-    plugin: Format = found
+    plugin: FormatPlugin = found
     register_format(plugin)
     return plugin
 
@@ -127,7 +78,7 @@ def load_all_formats() -> bool:
 ON_UNKNOWN_KIND.append(load_all_formats)
 
 
-def plugin_for(format_id: str | None) -> Format | None:
+def plugin_for(format_id: str | None) -> FormatPlugin | None:
     key = format_id or ""
     plugin = _PLUGINS.get(key)
     return plugin if plugin is not None or key not in _LAZY else _load(key)
@@ -138,7 +89,7 @@ def known_formats() -> list[str]:
     return sorted({*_PLUGINS, *_LAZY})
 
 
-def require_plugin(format_id: str) -> Format:
+def require_plugin(format_id: str) -> FormatPlugin:
     plugin = plugin_for(format_id)
     if plugin is None:
         raise RuleError("RULES-8", f"unknown format {format_id!r}",
@@ -146,7 +97,7 @@ def require_plugin(format_id: str) -> Format:
     return plugin
 
 
-def registered_formats() -> Iterable[Format]:
+def registered_formats() -> list[FormatPlugin]:
     load_all_formats()
     return [_PLUGINS[k] for k in sorted(_PLUGINS)]
 
@@ -162,6 +113,6 @@ def make_format(format_id: str, cut: int | None,
     included (docs/DESIGN.md §10 rule revisions), then validated as the audit will."""
     plugin = require_plugin(format_id)
     spec = FormatSpec(id=format_id, cut=plugin.params.default_cut if cut is None else cut,
-                      params=plugin.genesis_params(dict(params or {})))
-    plugin.check_spec(spec)
+                      params=plugin.rules.genesis_params(dict(params or {})))
+    plugin.rules.check_spec(spec)
     return spec

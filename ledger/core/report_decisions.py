@@ -116,7 +116,7 @@ def own_drop_refusal(state: Any, number: int) -> str | None:
         return "this event's format is not known here"
     if number not in state.players:
         return f"player {number} is not registered"
-    rnd = plugin.progress(state).round
+    rnd = plugin.views.progress(state).round
     if rnd is None or not rnd.open:
         return None
     where = seat_of(state, rnd.number, number)

@@ -44,6 +44,8 @@ from ledger.wire.reports import (
 )
 
 if TYPE_CHECKING:
+    from ledger.core.entry_facet import ResultFields
+    from ledger.core.format_plugin import FormatPlugin
     from ledger.core.state import TournamentState
     from ledger.core.vocabulary import Given
 
@@ -103,7 +105,7 @@ def check_revoked(state: TournamentState, body: CredentialRevoked, actor: str) -
 
 
 def parse_report(state: TournamentState, round_no: int, table: int,
-                 given: dict[str, str]) -> tuple[Given, dict[str, Any]]:
+                 given: dict[str, str]) -> tuple[Given, ResultFields]:
     """REPORT-7: ``given`` read by the format's vocabulary as a slip row is, choosing
     exactly one entry valid in that round's phase, then the format's ``result_kwargs``
     (the one path of ``result record``); returns the parsed values and the keywords."""
@@ -111,7 +113,7 @@ def parse_report(state: TournamentState, round_no: int, table: int,
     if plugin is None:
         raise RuleError("REPORT-7", "this event's format is not known here",
                         finding="player_report_invalid")
-    vocab = plugin.result_vocabulary()
+    vocab = plugin.entry.result_vocabulary()
     names = {f.name for f in vocab.fields}
     unknown = sorted(k for k in given if k not in names)
     if unknown:
@@ -120,15 +122,15 @@ def parse_report(state: TournamentState, round_no: int, table: int,
                         hint=f"{vocab.title} result fields: {', '.join(sorted(names))}")
     try:
         parsed = vocab.from_slip(given)
-        entry = vocab.entry_for(parsed, plugin.round_phase(state, round_no))
-        kw = plugin.result_kwargs(state, entry, parsed, round_no=round_no, table=table)
+        entry = vocab.entry_for(parsed, plugin.entry.round_phase(state, round_no))
+        kw = plugin.entry.result_kwargs(state, entry, parsed, round_no=round_no, table=table)
     except TourneyError as exc:
         raise RuleError("REPORT-7", f"the reported result is not one outcome of this "
                         f"format: {exc.message}", hint=exc.hint,
                         finding="player_report_invalid") from None
-    found = plugin.table_at(state, round_no, table)
+    found = plugin.entry.table_at(state, round_no, table)
     seat = parsed.get("seat")
-    in_seat = plugin.seat_at(state, round_no, table, seat) if isinstance(seat, int) \
+    in_seat = plugin.entry.seat_at(state, round_no, table, seat) if isinstance(seat, int) \
         else None
     if in_seat is not None:                   # a team table's seat (REPORT-21)
         found = in_seat
@@ -155,14 +157,14 @@ def check_reported(state: TournamentState, body: ResultReported, actor: str) -> 
                         f"{cred.revoked_seq}", hint="ask the head judge for a new card",
                         finding="player_report_credential")
     plugin = plugin_for(state.format.id if state.format else None)
-    seat = plugin.table_at(state, body.round, body.table) if plugin else None
+    seat = plugin.entry.table_at(state, body.round, body.table) if plugin else None
     team = has_seats(state, body.round, body.table)
     if seat is None or (body.number not in seat[0] and not team):
         raise RuleError("REPORT-5", f"player {body.number} does not play at round "
                         f"{body.round} table {body.table}",
                         hint="report the result of your own table",
                         finding="player_report_wrong_table")
-    rnd = plugin.progress(state).round if plugin else None
+    rnd = plugin.views.progress(state).round if plugin else None
     if rnd is None or rnd.number != body.round or not rnd.open:
         raise RuleError("REPORT-6", f"round {body.round} is closed: reports are taken only "
                         "while a round is open; if your table's result is wrong, tell a judge "
@@ -201,7 +203,7 @@ def check_rejected(state: TournamentState, body: ReportRejected, actor: str) -> 
                         f"current report of round {body.round} table {body.table}",
                         hint="see 'tourney report list'", finding="report_rejection_invalid")
     plugin = plugin_for(state.format.id if state.format else None)
-    seat = plugin.table_at(state, body.round, body.table) if plugin else None
+    seat = plugin.entry.table_at(state, body.round, body.table) if plugin else None
     if seat is not None and seat[1] is not None:
         raise RuleError("REPORT-14", f"round {body.round} table {body.table} already has its "
                         "result: its reports no longer count", hint="nothing to reject",
@@ -261,7 +263,7 @@ def check_station_result(state: TournamentState, body: Any, actor: str) -> None:
                         hint="a scorekeeper accepts them: tourney report accept",
                         finding="station_result_invalid")
     plugin = plugin_for(state.format.id if state.format else None)
-    seat = plugin.table_at(state, body.round, body.table) if plugin else None
+    seat = plugin.entry.table_at(state, body.round, body.table) if plugin else None
     cited = _cited(state, body)
     if plugin is not None and check_station_seat(
             state, body, cited, parse_report,
@@ -283,11 +285,11 @@ def check_station_result(state: TournamentState, body: Any, actor: str) -> None:
     _equals_decided(state, plugin, body, parsed[0][1])
 
 
-def _equals_decided(state: TournamentState, plugin: Any, body: Any,
-                    kw: dict[str, Any]) -> None:
+def _equals_decided(state: TournamentState, plugin: FormatPlugin, body: Any,
+                    kw: ResultFields) -> None:
     """REPORT-11: the station's result is the one the reports' keywords decide."""
     try:
-        decided = plugin.decided_result(_StateView(state), **kw)
+        decided = plugin.entry.decided_result(_StateView(state), kw)
     except TourneyError as exc:
         raise RuleError("REPORT-11", f"the format cannot decide the reports' result: "
                         f"{exc.message}", finding="station_result_invalid") from None

@@ -60,7 +60,7 @@ def table_status(state: TournamentState, round_no: int, table: int) -> TableStat
     """Where round ``round_no`` table ``table`` stands (a table unknown to the format
     reads ``none``)."""
     plugin = plugin_for(state.format.id if state.format else None)
-    seat = plugin.table_at(state, round_no, table) if plugin else None
+    seat = plugin.entry.table_at(state, round_no, table) if plugin else None
     if seat is not None and seat[1] is not None:
         return TableStatus.SETTLED
     reps = reports_of(state, round_no, table)
@@ -87,7 +87,7 @@ def seat_statuses(state: TournamentState, round_no: int,
     out: dict[int, TableStatus] = {}
     k = 1
     while plugin is not None:
-        found = plugin.seat_at(state, round_no, table, k)
+        found = plugin.entry.seat_at(state, round_no, table, k)
         if found is None:
             break
         reps = [r for r in seat_reports(state, round_no, table, k) if r.number in found[0]]
@@ -114,7 +114,7 @@ class QueueRow(msgspec.Struct, frozen=True, kw_only=True):
 def current_round(state: TournamentState) -> int | None:
     """The format's current round (a Game in Wheel of Time), or None."""
     plugin = plugin_for(state.format.id if state.format else None)
-    rnd = plugin.progress(state).round if plugin else None
+    rnd = plugin.views.progress(state).round if plugin else None
     return None if rnd is None else rnd.number
 
 
@@ -126,7 +126,7 @@ def queue(state: TournamentState, round_no: int) -> list[QueueRow]:
     known = set(state.reports.current.get(round_no, {}))
     table = 1
     while plugin is not None:
-        seat = plugin.table_at(state, round_no, table)
+        seat = plugin.entry.table_at(state, round_no, table)
         if seat is None and table > max(known, default=0):
             break
         if seat is not None:
@@ -146,7 +146,7 @@ def seat_of(state: TournamentState, round_no: int,
     plugin = plugin_for(state.format.id if state.format else None)
     table = 1
     while plugin is not None:
-        seat = plugin.table_at(state, round_no, table)
+        seat = plugin.entry.table_at(state, round_no, table)
         if seat is None:
             return None
         if number in seat[0]:
@@ -164,7 +164,7 @@ def report_options(state: TournamentState, report: Report) -> str:
     if plugin is None:
         return " ".join(f"{k}={v}" for k, v in sorted(report.given.items()))
     parts: list[str] = []
-    for f in plugin.result_vocabulary().fields:
+    for f in plugin.entry.result_vocabulary().fields:
         text = report.given.get(f.name)
         if text is None:
             continue

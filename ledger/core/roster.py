@@ -34,7 +34,7 @@ def not_still_in(state: TournamentState, numbers: Iterable[int]) -> list[int]:
     plugin = plugin_for(state.format.id if state.format else None)
     if plugin is None:
         return [n for n in numbers if n not in players]
-    left = plugin.has_left
+    left = plugin.rules.has_left
     return [n for n in numbers if n not in players or left(state, n)]
 
 

@@ -137,7 +137,7 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
         return
     plugin = plugin_for(state.format.id if state.format else None)
     if plugin is not None:
-        plugin.check(state, body, actor)
+        plugin.rules.check(state, body, actor)
     elif core is None:
         raise RuleError("RULES-8", f"{body.KIND.value} belongs to a format that is not "
                         "known here", finding="unknown_format")
@@ -163,7 +163,7 @@ def _created(state: TournamentState, body: TournamentCreated, actor: str) -> Non
     if body.head_judge.key_id != actor:
         raise RuleError("DESIGN-5", "genesis must be signed by the head judge key it names",
                         finding="genesis")
-    require_plugin(body.format.id).check_spec(body.format)
+    require_plugin(body.format.id).rules.check_spec(body.format)
     if body.policy is not None:
         check_policy(body.policy)
 

@@ -29,10 +29,11 @@ from ledger.core.reports_state import Report
 from ledger.errors import RuleError
 
 if TYPE_CHECKING:
+    from ledger.core.entry_facet import ResultFields
     from ledger.core.state import TournamentState
 
 REPORT_21 = "REPORT-21"
-Parse = Callable[["TournamentState", int, int, dict[str, str]], tuple[Any, dict[str, Any]]]
+Parse = Callable[["TournamentState", int, int, dict[str, str]], tuple[Any, "ResultFields"]]
 
 
 def _plugin(state: TournamentState) -> Any:
@@ -42,7 +43,7 @@ def _plugin(state: TournamentState) -> Any:
 def has_seats(state: TournamentState, round_no: int, table: int) -> bool:
     """Whether the table is a team table (its matches are seats)."""
     plugin = _plugin(state)
-    return plugin is not None and plugin.seat_at(state, round_no, table, 1) is not None
+    return plugin is not None and plugin.entry.seat_at(state, round_no, table, 1) is not None
 
 
 def member_seat(state: TournamentState, round_no: int, table: int,
@@ -51,7 +52,7 @@ def member_seat(state: TournamentState, round_no: int, table: int,
     plugin = _plugin(state)
     k = 1
     while plugin is not None:
-        found = plugin.seat_at(state, round_no, table, k)
+        found = plugin.entry.seat_at(state, round_no, table, k)
         if found is None:
             return None
         if number in found[0]:
@@ -66,7 +67,7 @@ def member_table(state: TournamentState, round_no: int,
     None (not a member seated in that round)."""
     plugin = _plugin(state)
     table = 1
-    while plugin is not None and plugin.table_at(state, round_no, table) is not None:
+    while plugin is not None and plugin.entry.table_at(state, round_no, table) is not None:
         seat = member_seat(state, round_no, table, number)
         if seat is not None:
             return table, seat
@@ -98,7 +99,7 @@ def check_seat_report(state: TournamentState, round_no: int, table: int, number:
         raise RuleError(REPORT_21, f"player {number} plays seat {mine} of round {round_no} "
                         f"table {table}, not seat {named}: a member reports their own seat "
                         "only", hint=f"seat={mine}", finding="player_report_seat")
-    found = _plugin(state).seat_at(state, round_no, table, mine)
+    found = _plugin(state).entry.seat_at(state, round_no, table, mine)
     if found is not None and found[1] is not None:
         raise RuleError("REPORT-6", f"seat {mine} of round {round_no} table {table} already "
                         "has its result; if it is wrong, tell a judge at the scorekeeper's "
@@ -114,9 +115,9 @@ def seat_reports(state: TournamentState, round_no: int, table: int,
 
 
 def _agreeing(state: TournamentState, round_no: int, table: int, seat: int,
-              parse: Parse) -> tuple[list[Report], dict[str, Any]] | None:
+              parse: Parse) -> tuple[list[Report], ResultFields] | None:
     """Both fighters' current reports of ``seat``, agreeing, and their keywords."""
-    found = _plugin(state).seat_at(state, round_no, table, seat)
+    found = _plugin(state).entry.seat_at(state, round_no, table, seat)
     if found is None or found[1] is not None:
         return None
     reps = [r for r in seat_reports(state, round_no, table, seat) if r.number in found[0]]
@@ -132,7 +133,7 @@ def _agreeing(state: TournamentState, round_no: int, table: int, seat: int,
 
 
 def agreed_seat(state: TournamentState, round_no: int, table: int, number: int,
-                parse: Parse) -> tuple[dict[str, Any], list[int]] | None:
+                parse: Parse) -> tuple[ResultFields, list[int]] | None:
     """The keywords of the result both members of ``number``'s seat report alike, and
     their reports' seqs; None while they do not (yet) agree."""
     seat = member_seat(state, round_no, table, number)
@@ -141,7 +142,7 @@ def agreed_seat(state: TournamentState, round_no: int, table: int, number: int,
 
 
 def check_station_seat(state: TournamentState, body: Any, cited: list[Report],
-                       parse: Parse, decide: Callable[[dict[str, Any]], Any]) -> bool:
+                       parse: Parse, decide: Callable[[ResultFields], Any]) -> bool:
     """REPORT-21 for a station's result of a team table (False: not a team table, the
     individual rule REPORT-11 applies).  A seat result cites exactly the agreeing current
     reports of the seat's two fighters and equals what they give; the team result is
@@ -154,7 +155,7 @@ def check_station_seat(state: TournamentState, body: Any, cited: list[Report],
     where = f"round {body.round} table {body.table}"
     if seat is None:
         k, missing = 1, []
-        while (found := plugin.seat_at(state, body.round, body.table, k)) is not None:
+        while (found := plugin.entry.seat_at(state, body.round, body.table, k)) is not None:
             if found[1] is None:
                 missing.append(k)
             k += 1

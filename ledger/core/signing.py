@@ -20,9 +20,9 @@ May import: ``ledger.wire.events``, ``ledger.wire.pages``, ``ledger.wire.reports
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ledger.core.format_socket import Format, plugin_for
+from ledger.core.format_socket import plugin_for
 from ledger.core.state import TournamentState
 from ledger.wire.events import Body, Kind, Role, SignedEvent
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
@@ -33,6 +33,9 @@ from ledger.wire.reports import (
     ReportRejected,
     ResultReported,
 )
+
+if TYPE_CHECKING:
+    from ledger.core.format_plugin import FormatPlugin
 
 CHECKPOINT = "checkpoint"  # not an event kind: the right to sign checkpoint notes
 
@@ -75,12 +78,12 @@ class Needs(str, Enum):
     OWN_ACT = "credential"     # a station: the body names the player's ``credential`` (REPORT-15)
 
 
-def roles_for_kind(plugin: Format | None, kind: str) -> frozenset[Role]:
+def roles_for_kind(plugin: FormatPlugin | None, kind: str) -> frozenset[Role]:
     """The roles that may sign ``kind``: the core's table, else the format's; none if
     neither knows it."""
     allowed = PERMITTED.get(kind)
     if allowed is None:
-        allowed = (plugin.roles_for(kind) if plugin is not None else None) or frozenset()
+        allowed = (plugin.rules.roles_for(kind) if plugin is not None else None) or frozenset()
     return allowed
 
 
@@ -93,15 +96,15 @@ def own_act(body: Any) -> bool:
         not isinstance(body, CREDENTIAL_KINDS)
 
 
-def station_signs(plugin: Format | None, body: Body) -> bool:
+def station_signs(plugin: FormatPlugin | None, body: Body) -> bool:
     """Whether a station key signs ``body`` beyond the table (ADR 0027): a result citing
     reports, a player's own act, or a kind the format derives whole from the state.  Such
     an event is judged by its own rules instead of the role table (``rules.check``)."""
     return cites_reports(body) or own_act(body) or \
-        (plugin is not None and body.KIND.value in plugin.derived_kinds)
+        (plugin is not None and body.KIND.value in plugin.rules.derived_kinds)
 
 
-def plugin_of(state: TournamentState) -> Format | None:
+def plugin_of(state: TournamentState) -> FormatPlugin | None:
     return plugin_for(state.format.id if state.format else None)
 
 
@@ -109,7 +112,7 @@ def _fields(body_type: type[Body]) -> tuple[str, ...]:
     return tuple(getattr(body_type, "__struct_fields__", ()))
 
 
-def signing_table(plugin: Format | None) -> list[tuple[str, Role, Needs]]:
+def signing_table(plugin: FormatPlugin | None) -> list[tuple[str, Role, Needs]]:
     """Every (kind, role, needs) the audit admits at the level of kind × role, for the core
     kinds (``plugin`` None) or for one format's own kinds, sorted."""
     kinds: list[tuple[str, tuple[str, ...], bool]]   # (kind, body fields, subject credential)
@@ -121,7 +124,7 @@ def signing_table(plugin: Format | None) -> list[tuple[str, Role, Needs]]:
     else:
         kinds = [(b.KIND.value, _fields(b), False) for b in plugin.bodies
                  if b.KIND.value not in PERMITTED]
-        derived = plugin.derived_kinds
+        derived = plugin.rules.derived_kinds
     rows: set[tuple[str, Role, Needs]] = set()
     for kind, fields, subject in kinds:
         roles = roles_for_kind(plugin, kind)

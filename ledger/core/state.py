@@ -1,13 +1,15 @@
 """The tournament state folded from events: the one ``apply`` shared by all sides.
 
-Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) and
-``apply_event`` — pure state transitions, one per kind.  Never validates, reads the
-clock or draws randomness: the command side validates before sealing (``ledger.core.rules``),
-the audit validates on replay with the same rule functions, and both fold with this.
+Owns: ``apply_event`` — pure state transitions, one per kind (the data, ``TournamentState``
+and its parts, live in ``ledger.core.state_model`` and are re-exported here).  Never
+validates, reads the clock or draws randomness: the command side validates before
+sealing (``ledger.core.rules``), the audit validates on replay with the same rule
+functions, and both fold with this.
 
 May import: ``msgspec``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
 ``ledger.core.format_socket`` (the
-format socket), ``ledger.wire.clock`` (``later_time`` only: never reads a clock),
+format socket), ``ledger.core.state_model``,
+``ledger.wire.clock`` (``later_time`` only: never reads a clock),
 ``ledger.core.pages_state`` and ``ledger.wire.pages`` (the public pages, ADR 0023),
 ``ledger.core.reports_state`` and ``ledger.wire.reports`` (players' reports, ADR 0027).
 """
@@ -15,13 +17,10 @@ format socket), ``ledger.wire.clock`` (``later_time`` only: never reads a clock)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from ledger.core.format_socket import Format, plugin_for
+from ledger.core.format_socket import plugin_for
 from ledger.core.pages_state import (
-    PagesState,
     note_options,
     note_paired,
     note_posted,
@@ -29,7 +28,6 @@ from ledger.core.pages_state import (
 )
 from ledger.core.reports_state import (
     Report,
-    ReportsState,
     note_bound,
     note_device_use,
     note_issued,
@@ -37,15 +35,12 @@ from ledger.core.reports_state import (
     note_reported,
     note_revoked,
 )
+from ledger.core.state_model import Commitment, Official, Player, Seed, TournamentState
 from ledger.proofs.merkle import frontier_append, leaf_hash
 from ledger.wire.clock import later_time
 from ledger.wire.events import (
-    DEFAULT_POLICY,
-    ZERO_HASH,
     Body,
     DrawMade,
-    FormatSpec,
-    LedgerPolicy,
     OfficialAdded,
     OfficialRevoked,
     PlayerRegistered,
@@ -67,98 +62,8 @@ from ledger.wire.reports import (
     ResultReported,
 )
 
-
-class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    key_id: str
-    public_key: str
-    name: str
-    roles: list[Role]
-    added_seq: int
-    revoked_seq: int | None = None
-
-
-class Player(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    number: int
-    name: str
-    registered_seq: int
-    nickname: str | None = None
-    deck: str | None = None
-    clan: str | None = None
-    external_id: str | None = None
-
-
-class Seed(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    seq: int
-    seed: str
-    reason: str
-    ctx: str | None = None
-
-
-class Commitment(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    """A ``seed_committed`` awaiting (or opened by) its reveal."""
-
-    seq: int
-    commitment: str
-    chain: str
-    round: int
-    time: str
-    ctx: str | None = None
-    revealed_seq: int | None = None
-
-
-class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    """Everything a command needs to decide; rebuilt by folding the log."""
-
-    log: str = ""
-    name: str = ""
-    format: FormatSpec | None = None
-    organizer: str = ""
-    created_time: str = ""
-    officials: dict[str, Official] = {}
-    players: dict[int, Player] = {}
-    registration_closed_seq: int | None = None
-    seeds: dict[int, Seed] = {}
-    draws: dict[str, int] = {}  # ctx -> seq of its draw_made
-    used_seeds: set[int] = set()  # seqs of seeds some draw_made has used
-    size: int = 0
-    head: str = ZERO_HASH  # hex sha256 of the last leaf
-    last_time: str = ""
-    # draws not yet consumed by the event that uses them (round_paired, cut_made,
-    # bracket_seeded): seq -> result / pre-ordered items; cleared when consumed
-    draw_results: dict[int, list[int]] = {}
-    draw_items: dict[int, list[int]] = {}
-    #: the format's own state (its plug-in's ``state_type``), folded by its ``evolve``
-    fmt: Any = None
-    # verifiable randomness (ledger.randomness.rules): last RANDOM.ORG serial per
-    # hashedApiKey, open and opened commitments, and the last draw (seq, seed seq) so the
-    # draws of one decision may share an unbound seed only back to back
-    random_org_serials: dict[str, int] = {}
-    commitments: dict[int, Commitment] = {}
-    last_draw: list[int] = []
-    policy: LedgerPolicy | None = None  # genesis policy (None = DEFAULT_POLICY)
-
-    @property
-    def ledger_policy(self) -> LedgerPolicy:
-        return self.policy if self.policy is not None else DEFAULT_POLICY
-    # RFC 6962 frontier of the log (ledger.proofs.merkle.frontier_append): the roots of the
-    # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
-    merkle: list[bytes] = []
-    withdrawn: dict[int, int] = {}  # player number -> seq of its player_withdrawn
-    # issue 21 (ledger.randomness.binding): the latest claimed time of the events so far
-    # (seeds must be published after it) and the drand beacons already used as seeds
-    latest_time: str = ""
-    beacons_used: dict[str, int] = {}  # "<chain>:<round>" -> seq of its seed_recorded
-    #: issue 18 (ADR 0023): the public pages' options and which rounds wait for posting
-    pages: PagesState = msgspec.field(default_factory=PagesState)
-    #: issue 19 (ADR 0027): players' credentials and their current reports
-    reports: ReportsState = msgspec.field(default_factory=ReportsState)
-
-    def active_roles(self, key_id: str) -> list[Role]:
-        off = self.officials.get(key_id)
-        if off is None or off.revoked_seq is not None:
-            return []
-        return off.roles
-
+if TYPE_CHECKING:
+    from ledger.core.rules_facet import Rules
 
 Applier = Callable[[TournamentState, SignedEvent, Any], None]
 _APPLIERS: dict[type[Body], list[Applier]] = {}
@@ -185,8 +90,8 @@ def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None
     if state.fmt is not None:
         plugin = plugin_for(state.format.id if state.format else None)
         if plugin is not None:
-            plugin.evolve(state, ev)
-            _note_pairing(state, plugin, ev)
+            plugin.rules.evolve(state, ev)
+            _note_pairing(state, plugin.rules, ev)
     frontier_append(state.merkle, state.size,
                     leaf_hash(ev.leaf) if merkle_leaf is None else merkle_leaf)
     state.size = ev.seq
@@ -195,13 +100,13 @@ def apply_event(state: TournamentState, ev: SignedEvent, head: str | None = None
     state.latest_time = later_time(state.latest_time, ev.time)
 
 
-def _note_pairing(state: TournamentState, plugin: Format, ev: SignedEvent) -> None:
+def _note_pairing(state: TournamentState, rules: Rules, ev: SignedEvent) -> None:
     """What the format says this event does to a round's pairing (ADR 0023)."""
-    paired = plugin.paired_round(state, ev.body)
+    paired = rules.paired_round(state, ev.body)
     if paired is not None:
         note_paired(state.pages, paired, ev.seq)
         return
-    unpaired = plugin.unpaired_round(state, ev.body)
+    unpaired = rules.unpaired_round(state, ev.body)
     if unpaired is not None:
         note_unpaired(state.pages, unpaired)
 
@@ -215,7 +120,7 @@ def _created(state: TournamentState, ev: SignedEvent, body: TournamentCreated) -
     state.created_time = ev.time
     state.policy = body.policy
     plugin = plugin_for(body.format.id)
-    state.fmt = plugin.new_state() if plugin is not None else None
+    state.fmt = plugin.rules.new_state() if plugin is not None else None
     state.officials[body.head_judge.key_id] = Official(
         key_id=body.head_judge.key_id, public_key=body.head_judge.public_key,
         name=body.head_judge.name, roles=[Role.ORGANIZER, Role.HEAD_JUDGE], added_seq=ev.seq)
@@ -333,3 +238,7 @@ def _result_reported(state: TournamentState, ev: SignedEvent, body: ResultReport
     note_reported(state.reports, Report(seq=ev.seq, round=body.round, table=body.table,
                                         number=body.number, credential=body.credential,
                                         given=dict(body.given)))
+
+
+__all__ = ["Applier", "Commitment", "Official", "Player", "Seed", "TournamentState",
+           "apply_event", "applies"]

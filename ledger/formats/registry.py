@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.core.plugin import make_format, parse_params, register_lazy, registered_formats
+from ledger.core.format_socket import make_format, parse_params, register_lazy, registered_formats
 
 _WHERE: dict[str, str] = {
     "hotc-swiss-de": "ledger.formats.hotc.plugin:HOTC",

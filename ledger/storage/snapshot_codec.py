@@ -99,7 +99,7 @@ def decode_snapshot(oid: str, version: int, topic: str,
         fmt = rec.state.format
         plugin = plugin_for(fmt.id if fmt else None)
         if plugin is not None:
-            rec.state.fmt = plugin.decode_state(rec.fmt)
+            rec.state.fmt = plugin.rules.decode_state(rec.fmt)
     except (msgspec.DecodeError, msgspec.ValidationError):
         raise StaleSnapshot(oid) from None
     finally:

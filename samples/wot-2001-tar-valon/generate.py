@@ -89,7 +89,7 @@ def generate(out: Path) -> None:
                 if n == 3:
                     tab = plan.ws(led.load(LOG).state).games[-1].tables[0]
                     h, v = tab.hero, tab.villain
-                    led.write(LOG, lambda t, now, h=h: t.plugin.declare_forfeit(
+                    led.write(LOG, lambda t, now, h=h: t.plugin.judge_powers.declare_forfeit(
                         t, HJ, now, number=h, reason="outside assistance during the Game "
                         "(WOT01-CONDUCT-3)"))
                     led.write(LOG, lambda t, now, h=h, v=v: t.record_result(
@@ -98,7 +98,7 @@ def generate(out: Path) -> None:
                     skip = {1}
                 play(led, n, skip)
                 if n == 3:
-                    led.write(LOG, lambda t, now, v=v: t.plugin.override_tbp(
+                    led.write(LOG, lambda t, now, v=v: t.plugin.judge_powers.override_tbp(
                         t, HJ, now, round_no=3, number=v, new="10",
                         method="Pattern the opponent would have reached by the Last Battle",
                         reason="the forfeit cut the game short"))

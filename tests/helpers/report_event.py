@@ -25,7 +25,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 from ledger.storage.location import Location
 from server.app import Hub, create_app
 from server.limits import Gate
@@ -89,7 +89,7 @@ def csrf_of(html: str) -> str:
 
 
 def choice_of(fmt: str, key: str) -> int:
-    vocab = plugin_for(fmt).result_vocabulary()  # type: ignore[union-attr]
+    vocab = plugin_for(fmt).entry.result_vocabulary()  # type: ignore[union-attr]
     return next(i for i, e in enumerate(vocab.entries) if e.key == key)
 
 

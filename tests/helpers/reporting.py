@@ -23,7 +23,7 @@ from ledger.core.credentials import (
     credential_id,
     token_sha256,
 )
-from ledger.core.plugin import require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.core.report_rules import parse_report
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
@@ -93,7 +93,7 @@ class Event:
         st = self.state()
         plugin = require_plugin(self.fmt)
         for table in range(1, 20):
-            seat = plugin.table_at(st, round_no, table)
+            seat = plugin.entry.table_at(st, round_no, table)
             if seat is not None and number in seat[0]:
                 return table, list(seat[0])
         raise AssertionError(f"player {number} has no table")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from ledger.core.plugin import plugin_for
+from ledger.core.format_socket import plugin_for
 from tests.helpers.cli_runner import Cli
 from tests.helpers.standings_play import pair, start
 
@@ -39,7 +39,7 @@ def reporting_event(tmp_path: Path, *init: str
 def _win_choice() -> int:
     import ledger.formats.registry  # noqa: F401
 
-    vocab = plugin_for("hotc-swiss-de").result_vocabulary()  # type: ignore[union-attr]
+    vocab = plugin_for("hotc-swiss-de").entry.result_vocabulary()  # type: ignore[union-attr]
     return next(i for i, e in enumerate(vocab.entries) if e.key == "win")
 
 

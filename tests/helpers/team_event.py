@@ -36,7 +36,7 @@ def _event(d: Path, fmt: str = "bushiroad-swiss", cut: int = 0, fighters: int = 
 
 
 def _team(led: Ledger, members: list[int], **kw: Any) -> Any:
-    return led.write("e", lambda t, now: t.plugin.register_team(t, SK, now,
+    return led.write("e", lambda t, now: t.plugin.teams.register_team(t, SK, now,
                                                                 members=members, **kw))
 
 

@@ -39,7 +39,8 @@ from ledger.formats.match.vocab import seat as table_seat
 
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
-    from ledger.core.plugin import DecidedResult
+    from ledger.core.entry_facet import DecidedResult
+    from ledger.formats.match.team_model import SeatResult
     from ledger.wire.events import SignedEvent
     from ledger.wire.keys import Signer
 
@@ -116,7 +117,7 @@ def seat_decision(t: Tournament, *, round_no: int, table: int, seat: int,
             body["outcome"], None if g is None else list(g))  # type: ignore[call-overload]
 
 
-def seat_recorded(t: Tournament, round_no: int, table: int, seat: int) -> object | None:
+def seat_recorded(t: Tournament, round_no: int, table: int, seat: int) -> SeatResult | None:
     return next((r for r in seats_at(t.state, round_no, table) if r.seat == seat), None)
 
 

@@ -4,7 +4,8 @@ Owns: ``team_steps`` (after the fighters are registered: teams of consecutive fi
 numbers, the last position the representative, BR-TEAM-1…3) and ``seat_count`` /
 ``seat_players`` (a team table's seats, position k against position k, BR-TEAM-2), read
 by ``ledger.formats.simulation``, which draws each seat's outcome from its own simulation
-stream (never from a pairing seed).
+stream (never from a pairing seed); ``BushiroadSimulation``, the formats' ``simulation``
+facet.
 
 May import: ``ledger.core.*``, ``ledger.wire.keys``, ``ledger.formats.bushiroad.teams``.
 """
@@ -17,15 +18,19 @@ from functools import partial
 from ledger.core.aggregate import Tournament
 from ledger.core.params import Param
 from ledger.core.state import TournamentState
+from ledger.errors import RuleError
 from ledger.formats.bushiroad.teams import SIZES, seat_fighters, team_size
+from ledger.formats.match.sim import MatchSimulation
 
-__all__ = ["SIZES", "seat_count", "seat_players", "team_steps"]
+__all__ = ["SIZES", "BushiroadSimulation", "seat_count", "seat_players", "team_steps"]
 from ledger.wire.keys import Signer
 
 
 def _team(sk: Signer, members: list[int], t: Tournament, now: str) -> object:
-    return t.plugin.register_team(t, sk, now, members=members,  # type: ignore[attr-defined]
-                                  name=f"Team {members[-1]:04d}")
+    teams = t.plugin.teams
+    if teams is None:
+        raise RuleError("BR-TEAM-1", f"format {t.plugin.id} has no teams")
+    return teams.register_team(t, sk, now, members=members, name=f"Team {members[-1]:04d}")
 
 
 def team_steps(params: dict[str, Param] | None, players: int,
@@ -44,3 +49,26 @@ def seat_count(state: TournamentState) -> int:
 
 def seat_players(state: TournamentState, players: list[int], seat: int) -> list[int]:
     return seat_fighters(state, players, seat)
+
+
+class BushiroadSimulation(MatchSimulation):
+    """The Bushiroad formats' ``simulation`` facet: the match layer's simulated event
+    (``MatchSimulation``'s policy is Bushiroad's) with teams and their seats; single
+    elimination seeds its bracket first (RULES.md §3.8)."""
+
+    def __init__(self, title: str, *, seeds_first: bool = False) -> None:
+        super().__init__(title)
+        self.seeds_first = seeds_first
+
+    def team_size(self, params: dict[str, Param] | None) -> int:
+        return SIZES.get(str((params or {}).get("team_mode", "none")), 0)
+
+    def team_steps(self, params: dict[str, Param] | None, players: int,
+                   scorekeeper: Signer) -> list[Callable[[Tournament, str], object]]:
+        return team_steps(params, players, scorekeeper)
+
+    def seat_count(self, state: TournamentState) -> int:
+        return seat_count(state)
+
+    def seat_players(self, state: TournamentState, players: list[int], seat: int) -> list[int]:
+        return seat_players(state, players, seat)

@@ -62,7 +62,7 @@ from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
-    from ledger.core.plugin import DecidedResult
+    from ledger.core.entry_facet import DecidedResult
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,

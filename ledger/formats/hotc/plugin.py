@@ -1,8 +1,11 @@
-"""The ``hotc-swiss-de`` plug-in: parameters, state, rulebook and verbs of the HotC format.
+"""The ``hotc-swiss-de`` plug-in: parameters, state, rulebook and facets of the HotC format.
 
-Owns: ``HotcFormat`` / ``HOTC`` — the composition the core sees (docs/DESIGN.md §10).
+Owns: ``HOTC`` — the composition the core sees (docs/DESIGN.md §10): its identity and its
+facets, ``HotcRules`` (genesis, state, rulebook), ``HotcEntry`` (its vocabulary, result
+keywords, slips), ``HotcViews`` (the cut's report, the standings) and the verbs of
+``ledger.formats.hotc.verbs`` and ``ledger.formats.hotc.simulation``.
 
-May import: ``ledger.core.plugin``, ``ledger.core.params``, ``ledger.errors``,
+May import: ``ledger.core.*`` (the facets, the plug-in, params), ``ledger.errors``,
 ``ledger.formats.match.*``,
 ``ledger.formats.officiating.*``,
 ``ledger.formats.hotc.*``.
@@ -10,12 +13,15 @@ May import: ``ledger.core.plugin``, ``ledger.core.params``, ``ledger.errors``,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.entry_facet import result_fields
 from ledger.core.first_use import on_first_use
+from ledger.core.format_plugin import FormatPlugin
 from ledger.core.params import Param, ParamSpec
-from ledger.core.plugin import Progress, Rulebook
-from ledger.errors import RuleError, UsageError
+from ledger.core.plugin import Rulebook
+from ledger.errors import RuleError
 from ledger.formats.hotc.book import HOTC_BOOK
 from ledger.formats.hotc.events import BODIES
 from ledger.formats.hotc.model import HotcState
@@ -28,23 +34,22 @@ from ledger.formats.hotc.revision import (
     REVISIONS,
     defaults_for,
 )
+from ledger.formats.hotc.simulation import HotcSimulation
+from ledger.formats.hotc.verbs import HotcCommands, HotcSlowPlay, hotc_options
 from ledger.formats.match.book import MATCH_BOOK
-from ledger.formats.match.plan import match_progress
-from ledger.formats.match.plugin import MatchFormat
+from ledger.formats.match.model import Outcome
+from ledger.formats.match.plugin import MatchEntry, MatchRules, MatchViews
 from ledger.formats.officiating.book import officiating_transitions, with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.wire.events import FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-
     from ledger.core.aggregate import Tournament
-    from ledger.core.plugin import DecidedResult
-    from ledger.core.state import TournamentState
+    from ledger.core.entry_facet import DecidedResult, ResultFields
+    from ledger.core.state_model import TournamentState
     from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
     from ledger.standings_view import StandingsView
-    from ledger.wire.keys import Signer
 
 FORMAT_ID = "hotc-swiss-de"
 
@@ -60,16 +65,6 @@ PARAMS = ParamSpec(
     # only when set, so genesis bytes stay
     optional=NEW_IN_R2 | NEW_IN_R3 | frozenset(OFFICIATING_CHOICES),
 )
-
-
-def _hotc_result_options(kw: dict[str, Any]) -> dict[str, Any]:
-    """HotC matches are single games with no draws: refuse the game-score options."""
-    for name, option in (("games", "--games"), ("annex_values", "--annex-a")):
-        if kw.pop(name, None) is not None:
-            raise UsageError(f"{option} does not apply to {FORMAT_ID}",
-                             hint="HotC results: --winner, --concession, --timeout, "
-                                  "--slow-play, --double-loss or --tie")
-    return kw
 
 
 def _transitions(_: type) -> Rulebook:
@@ -98,30 +93,11 @@ def _vocabulary(_: type) -> Vocabulary:
     return VOCABULARY
 
 
-class HotcFormat(MatchFormat):
-    id = FORMAT_ID
-    title = "HotC Swiss double elimination with a random top cut (RULES.md §2)"
-    player_name = "HotC Swiss, double elimination"
-    params = PARAMS
-    state_type = HotcState
-    bodies = BODIES + OFFICIATING_BODIES
+class HotcRules(MatchRules):
     # built on first use: a read command folds with ``transitions`` and never imports
     # the checks, commands or vocabulary (issue 22, ADR 0025 sixth pass)
     book = on_first_use(_book)
     transitions = on_first_use(_transitions)
-    vocabulary = on_first_use(_vocabulary)
-
-    def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
-                      round_no: int, table: int) -> dict[str, Any]:
-        from ledger.formats.hotc import vocabulary as hotc_vocabulary
-
-        return hotc_vocabulary.result_kwargs(state, entry, given, round_no=round_no,
-                                             table=table)
-
-    def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
-        from ledger.formats.hotc import vocabulary as hotc_vocabulary
-
-        return hotc_vocabulary.slip_given(state, row)
 
     def new_state(self) -> HotcState:
         return HotcState(eliminate_at=2)      # HOTC-ELIM-1: a second loss eliminates
@@ -148,24 +124,33 @@ class HotcFormat(MatchFormat):
             raise RuleError("HOTC-SCOPE-2", f"cut size {spec.cut} is not a power of two in "
                             "2..256", hint="use --cut 2, 4, 8, 16, …")
 
-    def pair_round(self, t: Tournament, signer: Signer, time: str, *,
-                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
+
+class HotcEntry(MatchEntry):
+    vocabulary = on_first_use(_vocabulary)
+
+    def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
+                      round_no: int, table: int) -> ResultFields:
+        from ledger.formats.hotc import vocabulary as hotc_vocabulary
+
+        return result_fields(hotc_vocabulary.result_kwargs(state, entry, given,
+                                                           round_no=round_no, table=table))
+
+    def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
+        from ledger.formats.hotc import vocabulary as hotc_vocabulary
+
+        return hotc_vocabulary.slip_given(state, row)
+
+    def decided_result(self, t: Tournament, kw: ResultFields) -> DecidedResult:
         from ledger.formats.hotc import commands
 
-        return commands.pair_round(t, signer, time, material=material, source=source)
+        kw = hotc_options(kw)
+        return commands.decided_result(
+            t, round_no=kw["round_no"], table=kw["table"], outcome=Outcome(kw["outcome"]),
+            winner=kw.get("winner"), loser=kw.get("loser"), turn_player=kw.get("turn_player"),
+            slow_play=kw.get("slow_play"))
 
-    def record_result(self, t: Tournament, signer: Signer, time: str,
-                      **kw: Any) -> list[SignedEvent]:
-        from ledger.formats.hotc import commands
 
-        return commands.record_result(t, signer, time, **_hotc_result_options(kw))
-
-    def correct_result(self, t: Tournament, signer: Signer, time: str,
-                       **kw: Any) -> list[SignedEvent]:
-        from ledger.formats.hotc import commands
-
-        return commands.correct_result(t, signer, time, **_hotc_result_options(kw))
-
+class HotcViews(MatchViews):
     def selection_report(self, state: TournamentState, events: list[SignedEvent],
                          names: Callable[[list[int]], str]
                          ) -> tuple[SignedEvent, list[str], dict[str, Any]]:
@@ -173,51 +158,21 @@ class HotcFormat(MatchFormat):
 
         return cut_report(state, events, names)
 
-    def call_slow_play(self, t: Tournament, signer: Signer, time: str,
-                       **kw: Any) -> SignedEvent:
-        from ledger.formats.hotc import slow_play
-
-        return slow_play.call_slow_play(t, signer, time, **kw)
-
-    def rule_slow_play(self, t: Tournament, signer: Signer, time: str,
-                       **kw: Any) -> SignedEvent:
-        from ledger.formats.hotc import slow_play
-
-        return slow_play.rule_slow_play(t, signer, time, **kw)
-
-    def progress(self, state: TournamentState) -> Progress:
-        return match_progress(state)
-
-    def decided_result(self, t: Tournament, **kw: Any) -> DecidedResult:
-        from ledger.formats.hotc import commands
-
-        return commands.decided_result(t, **_hotc_result_options(kw))
-
-    def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
-                    reason: str = "") -> list[SignedEvent]:
-        from ledger.formats.hotc import commands
-
-        return commands.drop_player(t, signer, time, number, reason)
-
-    def select_cut(self, t: Tournament, signer: Signer, time: str, *,
-                   material: str | None = None, source: str | None = None,
-                   no_champion: str | None = None) -> list[SignedEvent]:
-        from ledger.formats.hotc import commands
-
-        return commands.select_cut(t, signer, time, material=material, source=source,
-                                   no_champion=no_champion)
-
-    def seed_bracket(self, t: Tournament, signer: Signer, time: str, *,
-                     material: str | None = None,
-                     source: str | None = None) -> list[SignedEvent]:
-        from ledger.formats.hotc import commands
-
-        return commands.seed_bracket(t, signer, time, material=material, source=source)
-
     def standings(self, state: TournamentState) -> StandingsView:
         from ledger.formats.hotc.standings_view import view
 
         return view(state)
 
 
-HOTC = HotcFormat()
+HOTC = FormatPlugin(
+    id=FORMAT_ID,
+    title="HotC Swiss double elimination with a random top cut (RULES.md §2)",
+    player_name="HotC Swiss, double elimination",
+    bodies=BODIES + OFFICIATING_BODIES,
+    rules=HotcRules(PARAMS, HotcState),
+    commands=HotcCommands(),
+    entry=HotcEntry(),
+    views=HotcViews(),
+    slow_play=HotcSlowPlay(),
+    simulation=HotcSimulation(),
+)

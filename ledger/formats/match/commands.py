@@ -73,9 +73,9 @@ def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
     if rnd is None or tab is None:
         return []
     if tab.result is None:
-        cite = {} if penalty_seq is None else {"penalty_seq": penalty_seq}
         return t.record_result(signer, time, round_no=rnd.number, table=tab.table,
-                               outcome=outcome, loser=number, note=note, **cite)
+                               outcome=outcome, loser=number, note=note,
+                               penalty_seq=penalty_seq)
     if not both_out(t.state.fmt, rnd, tab, number):
         return []
     other = next(p for p in tab.players if p != number)

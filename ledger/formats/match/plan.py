@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ledger.core.plugin import PhaseName, Progress, RoundProgress
 from ledger.core.state import TournamentState
+from ledger.core.views_facet import PhaseName, Progress, RoundProgress
 from ledger.errors import RuleError
 from ledger.formats.match.apply import find_round, find_table
 from ledger.formats.match.bracket import bracket_tables

@@ -1,15 +1,17 @@
-"""The plug-in base of the formats that play rounds of matches on the shared match layer
+"""The facets shared by the formats that play rounds of matches on the shared match layer
 (HotC, the Bushiroad formats): what they answer alike about results and rounds.
 
-Owns: ``MatchFormat`` — a ``FormatPlugin`` whose rounds are the match layer's tables:
-who has left, the phase of a round, a table's players and result, the words of a result
-(``ledger.formats.match.words``), whether the next pairing draws (a bracket round
-pairs by its slots), and which events pair, re-pair or take back a round's pairing (the
-public pages' posting gate, ADR 0023: ``round_paired`` of Swiss and bracket rounds, the
-head judge's ``pairing_overridden``; ``pairing_voided`` takes it back).  Each format
-still declares its own vocabulary and maps it.
+Owns: ``MatchRules`` (who has left, who the officials removed, which events pair,
+re-pair or take back a round's pairing — the public pages' posting gate, ADR 0023:
+``round_paired`` of Swiss and bracket rounds, the head judge's ``pairing_overridden``;
+``pairing_voided`` takes it back — and the kinds a station may sign, derived),
+``MatchEntry`` (the phase of a round, a table's players and result) and ``MatchViews``
+(the words of a result, ``ledger.formats.match.words``; a top-cut stage's name; whether
+the next pairing draws: a bracket round pairs by its slots).  Each format still
+declares its own vocabulary and maps it.
 
-May import: ``ledger.core.plugin``, ``ledger.wire.events``, ``ledger.formats.match.*``,
+May import: ``ledger.core.rules_facet``, ``ledger.core.entry_facet``,
+``ledger.core.views_facet``, ``ledger.wire.events``, ``ledger.formats.match.*``,
 ``ledger.formats.officiating.events``.
 """
 
@@ -18,30 +20,63 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ledger.core.plugin import FormatPlugin
+from ledger.core.entry_facet import Entry
+from ledger.core.rules_facet import Rules
+from ledger.core.views_facet import Progress, Views
 from ledger.formats.match import words
 from ledger.formats.match.events import MatchKind, RoundPaired
-from ledger.formats.match.model import has_left
+from ledger.formats.match.model import MatchState, has_left
 from ledger.formats.officiating.events import PairingOverridden, PairingVoided
 
 if TYPE_CHECKING:
-    from ledger.core.state import TournamentState
+    from ledger.core.state_model import TournamentState
     from ledger.wire.events import Body
 
 
-class MatchFormat(FormatPlugin):
+class MatchRules(Rules):
     #: a round's close (its standings summary) and the champion the bracket leaves are
     #: fully derived and re-derived by the audit (ADR 0027: a station may sign them)
     derived_kinds = frozenset({MatchKind.ROUND_CLOSED.value, MatchKind.CHAMPION_DECLARED.value})
 
     def has_left(self, state: TournamentState, number: int) -> bool:
-        return has_left(state.fmt, number)
+        return has_left(state.format_state(MatchState), number)
+
+    def removed(self, state: TournamentState) -> dict[int, str]:
+        """Those disqualified in the shared officiating layer."""
+        return {n: "disqualified" for n in state.format_state(MatchState).officiating.dq}
 
     def paired_round(self, state: TournamentState, body: Body) -> int | None:
         return body.round if isinstance(body, (RoundPaired, PairingOverridden)) else None
 
     def unpaired_round(self, state: TournamentState, body: Body) -> int | None:
         return body.round if isinstance(body, PairingVoided) else None
+
+    def notice(self, state: TournamentState, body: Body,
+               checked: bool) -> tuple[str, str] | None:
+        """The officiating layer's notices: a head judge's pairing, a voided one."""
+        from ledger.formats.officiating.notices import notice
+
+        return notice(state, body)
+
+
+class MatchEntry(Entry):
+    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
+        from ledger.formats.match import vocab  # writes only (issue 22)
+
+        return vocab.round_phase(state, round_no)
+
+    def table_at(self, state: TournamentState, round_no: int,
+                 table: int) -> tuple[list[int], Any] | None:
+        from ledger.formats.match import vocab
+
+        return vocab.table_at(state, round_no, table)
+
+
+class MatchViews(Views):
+    def progress(self, state: TournamentState) -> Progress:
+        from ledger.formats.match.plan import match_progress
+
+        return match_progress(state)
 
     def stage_name(self, state: TournamentState, round_no: int) -> str | None:
         """A top-cut round by how far it is from the final (as ``finish_words`` names
@@ -57,15 +92,4 @@ class MatchFormat(FormatPlugin):
         return words.body_words(body)
 
     def draws_nothing(self, state: TournamentState) -> bool:
-        return state.fmt.slots is not None      # a bracket round pairs by its slots
-
-    def round_phase(self, state: TournamentState, round_no: int) -> str | None:
-        from ledger.formats.match import vocab  # writes only (issue 22)
-
-        return vocab.round_phase(state, round_no)
-
-    def table_at(self, state: TournamentState, round_no: int,
-                 table: int) -> tuple[list[int], Any] | None:
-        from ledger.formats.match import vocab
-
-        return vocab.table_at(state, round_no, table)
+        return state.format_state(MatchState).slots is not None  # a bracket round: its slots

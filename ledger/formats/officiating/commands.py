@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.core.plugin import plugin_of
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.commands import leave_open_round
@@ -208,7 +207,7 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
         after_event=h.champion is not None or h.final,
         member=True if flag else msgspec.UNSET), signer, time)
     if flag:
-        return [ev, *plugin_of(t).after_disqualification(t, signer, time, number,
+        return [ev, *t.plugin.commands.after_disqualification(t, signer, time, number,
                                                          member=True)]
     # the match in progress is lost; a win held only because the opponent left first
     # becomes the table's double loss (AMB-B24: a DQ after pairings is a drop, BR-DROP-2)
@@ -216,4 +215,4 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
     return [ev, *leave_open_round(t, signer, time, number, **penalty_loss(t.state, ev.seq),
                                   note=f"disqualified (seq {ev.seq})",
                                   why="was disqualified"),
-            *plugin_of(t).after_disqualification(t, signer, time, number)]
+            *t.plugin.commands.after_disqualification(t, signer, time, number)]

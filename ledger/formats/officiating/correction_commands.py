@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.core.plugin import plugin_of
+from ledger.core.entry_facet import result_fields
 from ledger.errors import RuleError
 from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.match.plan import current_round_number, open_round
@@ -84,14 +84,17 @@ def amend_result(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     if entry is not None and entry.get("seat") is not None:    # a team table's seat
         before = copy.deepcopy(st)                             # (issue 20, BR-TEAM-7)
         row = amendable(st, round_no, table)
-        evs = plugin_of(t).amend_seat(t, signer, time, round_no=round_no, table=table,
-                                      reason=reason, **entry)
+        teams = t.plugin.teams
+        if teams is None:
+            raise t.plugin.commands.no_verb("amend a seat")
+        evs = teams.amend_seat(t, signer, time, result_fields(
+            {**entry, "round_no": round_no, "table": table, "reason": reason}))
         return evs, effect_report(before, t.state, round_no, row.players)
     row = amendable(st, round_no, table)
     games: list[int] | None = None
     if entry is not None:
-        winner, losers, reasons, outcome, games = plugin_of(t).decided_result(
-            t, **{**entry, "round_no": round_no, "table": table})
+        winner, losers, reasons, outcome, games = t.plugin.entry.decided_result(
+            t, result_fields({**entry, "round_no": round_no, "table": table}))
     else:
         if winner is None and not double_loss and not draw:
             raise RuleError("LEDGER-RES-1", "say the result the round should have had",

@@ -13,8 +13,7 @@ May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ledger.errors import RuleError, UsageError
 from ledger.formats.match.commands import seed_for
@@ -28,6 +27,7 @@ from ledger.wire.keys import Signer
 
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
+    from ledger.core.entry_facet import ResultFields
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
@@ -59,7 +59,7 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
     return out
 
 
-def _fields(t: Tournament, round_no: int, table: int, kw: Mapping[str, Any]) -> dict[str, object]:
+def _fields(t: Tournament, round_no: int, table: int, kw: ResultFields) -> dict[str, object]:
     code = kw.get("wot_outcome")
     if code is None:
         raise UsageError("a Wheel of Time result names its outcome code",
@@ -82,15 +82,17 @@ def _fields(t: Tournament, round_no: int, table: int, kw: Mapping[str, Any]) -> 
     return plan.wire_fields(res)
 
 
-def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
-                  note: str = "", **kw: Any) -> list[SignedEvent]:
-    body = ResultRecorded(round=round_no, table=table, note=note,
+def record_result(t: Tournament, signer: Signer, time: str,
+                  kw: ResultFields) -> list[SignedEvent]:
+    round_no, table = kw["round_no"], kw["table"]
+    body = ResultRecorded(round=round_no, table=table, note=kw.get("note", ""),
                           **_fields(t, round_no, table, kw))  # type: ignore[arg-type]
     return [t.record(body, signer, time)]
 
 
-def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
-                   reason: str, **kw: Any) -> list[SignedEvent]:
+def correct_result(t: Tournament, signer: Signer, time: str,
+                   kw: ResultFields) -> list[SignedEvent]:
+    round_no, table, reason = kw["round_no"], kw["table"], kw["reason"]
     game = plan.find_game(t.state, round_no)
     tab = None if game is None else plan.find_table(game, table)
     if tab is None or tab.result is None:

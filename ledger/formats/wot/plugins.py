@@ -2,40 +2,47 @@
 WOT_2001) (docs/DESIGN.md §10): Games in Cycles on the WoT state and rulebook, with the shared
 match layer's wire kinds for pairings and results.
 
-Owns: ``WotFormat`` (the verbs: pair, record, correct, plus the Judge's ``override_tbp``
-and ``declare_forfeit``) and one ``ParamSpec`` per revision built from ``params.PARAMS``.
+Owns: ``WotRules`` (genesis, removal by forfeiture, the pairing gate, the Judge's TBP
+override listed for the audit's review), ``WotEntry`` (a revision's vocabulary, a Game's
+tables), ``WotViews`` (Games, progress by Cycles, words, standings) and the plug-ins
+``WOT_CLASSIC`` / ``WOT_2001`` (their verbs and the Judge's powers:
+``ledger.formats.wot.verbs``), with one ``ParamSpec`` per revision built from
+``params.PARAMS``.
 
-May import: ``ledger.core.plugin``, ``ledger.core.params``, ``ledger.errors``,
+May import: ``ledger.core.*`` (the facets, the plug-in, params), ``ledger.errors``,
 ``ledger.wire.events``,
 ``ledger.formats.match.*``, ``ledger.formats.wot.*``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
+from ledger.core.entry_facet import Entry, result_fields
+from ledger.core.format_plugin import FormatPlugin
 from ledger.core.params import Allowed, ParamSpec
-from ledger.core.plugin import FormatPlugin, Progress, RoundProgress
+from ledger.core.rules_facet import Rules
+from ledger.core.views_facet import Progress, RoundProgress, Views
 from ledger.errors import RuleError
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.wot import apply as _apply  # noqa: F401  (fills WOT_BOOK)
 from ledger.formats.wot import checks as _checks  # noqa: F401  (fills WOT_BOOK)
-from ledger.formats.wot import commands
 from ledger.formats.wot.book import WOT_BOOK
-from ledger.formats.wot.events import WOT_BODIES
+from ledger.formats.wot.events import WOT_BODIES, TbpOverridden
 from ledger.formats.wot.model import Revision
 from ledger.formats.wot.params import PARAMS, IntRange, check_params
+from ledger.formats.wot.sim import WotSimulation
 from ledger.formats.wot.state import WotState
-from ledger.wire.events import Body, FormatSpec, SignedEvent
+from ledger.formats.wot.verbs import WotCommands, WotJudgePowers, WotRoundDocs
+from ledger.wire.events import Body, FormatSpec
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from ledger.core.aggregate import Tournament
-    from ledger.core.state import TournamentState
+    from ledger.core.entry_facet import ResultFields
+    from ledger.core.state_model import TournamentState
     from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
     from ledger.standings_view import StandingsView
-    from ledger.wire.keys import Signer
 
 #: the largest number of Cycles a genesis may announce (the rules set no upper bound)
 MAX_CYCLES = 64
@@ -52,11 +59,12 @@ def param_spec(revision: Revision) -> ParamSpec:
                      choices=choices, default_cut=0)
 
 
-class WotFormat(FormatPlugin):
-    state_type = WotState
-    bodies = WOT_BODIES
+class WotRules(Rules):
     book = WOT_BOOK
-    revision: ClassVar[Revision]
+
+    def __init__(self, revision: Revision) -> None:
+        super().__init__(param_spec(revision), WotState)
+        self.revision = revision
 
     def check_spec(self, spec: FormatSpec) -> None:
         super().check_spec(spec)
@@ -76,17 +84,19 @@ class WotFormat(FormatPlugin):
         void."""
         return body.round if isinstance(body, RoundPaired) else None
 
-    def pair_round(self, t: Tournament, signer: Signer, time: str, *,
-                   material: str | None = None, source: str | None = None) -> list[SignedEvent]:
-        return commands.pair_round(t, signer, time, material=material, source=source)
+    def notice(self, state: TournamentState, body: Body,
+               checked: bool) -> tuple[str, str] | None:
+        """A Judge's TBP override (WOTOLD-FORF-2) is listed for review once checked."""
+        if not checked or not isinstance(body, TbpOverridden):
+            return None
+        return "tbp_override", (f"Judge override: Game {body.round} table {body.table}: "
+                                f"#{body.number} TBP {body.old} -> {body.new} (method: "
+                                f"{body.method}; reason: {body.reason})")
 
-    def record_result(self, t: Tournament, signer: Signer, time: str,
-                      **kw: Any) -> list[SignedEvent]:
-        return commands.record_result(t, signer, time, **kw)
 
-    def correct_result(self, t: Tournament, signer: Signer, time: str,
-                       **kw: Any) -> list[SignedEvent]:
-        return commands.correct_result(t, signer, time, **kw)
+class WotEntry(Entry):
+    def __init__(self, revision: Revision) -> None:
+        self.revision = revision
 
     def result_vocabulary(self) -> Vocabulary:
         from ledger.formats.wot.vocabulary import VOCABULARIES
@@ -102,47 +112,16 @@ class WotFormat(FormatPlugin):
         return None if t is None else ([t.hero, t.villain], t.result)
 
     def result_kwargs(self, state: TournamentState, entry: ResultEntry, given: Given, *,
-                      round_no: int, table: int) -> dict[str, Any]:
+                      round_no: int, table: int) -> ResultFields:
         from ledger.formats.wot import vocabulary
 
-        return vocabulary.result_kwargs(entry, given, round_no=round_no, table=table)
+        return result_fields(vocabulary.result_kwargs(entry, given, round_no=round_no,
+                                                      table=table))
 
     def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
         return self.result_vocabulary().from_slip(row), ""
 
-    def round_display(self, state: TournamentState,
-                      round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
-        from ledger.errors import UsageError
-        from ledger.formats.wot import display
-
-        games = state.fmt.games
-        log = state.log
-        if not games:
-            raise UsageError(f"no Game of {log} has been paired yet",
-                             hint="the head judge pairs one with 'tourney round pair'")
-        n = games[-1].number if round_no is None else round_no
-        if not 1 <= n <= len(games):
-            raise UsageError(f"{log} has no Game {n} (Games 1..{len(games)})",
-                             hint="run 'tourney round show' for the latest Game")
-        return display.game_lines(state, games[n - 1]), display.game_json(state, games[n - 1])
-
-    def forfeit_todo(self, state: TournamentState,
-                     number: int) -> tuple[dict[str, Any] | None, str]:
-        from ledger.formats.wot import display
-
-        return display.forfeit_todo(state, number)
-
-    def round_verdict(self, state: TournamentState, round_no: int) -> str | None:
-        from ledger.formats.wot import display
-
-        return display.verdict(state, round_no)
-
-    def draws_nothing(self, state: TournamentState) -> bool:
-        from ledger.formats.wot import display
-
-        return display.seed_unused(state)
-
-    def same_result(self, t: Tournament, result: Any, kw: dict[str, Any]) -> bool:
+    def same_result(self, t: Tournament, result: Any, kw: ResultFields) -> bool:
         """A WoT entry is the recorded result when it says the same code, winner, amounts
         and phase (the phase the code fixes, or the one given for Q3/Q5)."""
         from ledger.errors import TourneyError
@@ -158,6 +137,34 @@ class WotFormat(FormatPlugin):
         return said == (result.outcome, result.winner, dict(result.support),
                          dict(result.pattern), result.neutral, result.conceded_by,
                          result.last_battle)
+
+
+class WotViews(Views):
+    def round_display(self, state: TournamentState,
+                      round_no: int | None) -> tuple[list[str], dict[str, Any]] | None:
+        from ledger.errors import UsageError
+        from ledger.formats.wot import display, plan
+
+        games = plan.ws(state).games
+        log = state.log
+        if not games:
+            raise UsageError(f"no Game of {log} has been paired yet",
+                             hint="the head judge pairs one with 'tourney round pair'")
+        n = games[-1].number if round_no is None else round_no
+        if not 1 <= n <= len(games):
+            raise UsageError(f"{log} has no Game {n} (Games 1..{len(games)})",
+                             hint="run 'tourney round show' for the latest Game")
+        return display.game_lines(state, games[n - 1]), display.game_json(state, games[n - 1])
+
+    def round_verdict(self, state: TournamentState, round_no: int) -> str | None:
+        from ledger.formats.wot import display
+
+        return display.verdict(state, round_no)
+
+    def draws_nothing(self, state: TournamentState) -> bool:
+        from ledger.formats.wot import display
+
+        return display.seed_unused(state)
 
     def describe_body(self, body: Mapping[str, Any]) -> str:
         from ledger.formats.wot.words import body_words
@@ -187,47 +194,23 @@ class WotFormat(FormatPlugin):
         return Progress(phase="finished", round=current,
                         champion=first[0] if len(first) == 1 else None)
 
-    def drop_player(self, t: Tournament, signer: Signer, time: str, number: int,
-                    reason: str = "") -> list[SignedEvent]:
-        raise RuleError("WOTOLD-FORF-1", "a Wheel of Time event has no drop: the Judge "
-                        "removes a player by a Declaration of Forfeiture",
-                        hint=f"tourney forfeit {number} --reason TEXT --key JUDGE.pem")
-
-    def override_tbp(self, t: Tournament, signer: Signer, time: str,
-                     **kw: Any) -> list[SignedEvent]:
-        return commands.override_tbp(t, signer, time, **kw)
-
-    def declare_forfeit(self, t: Tournament, signer: Signer, time: str,
-                        **kw: Any) -> list[SignedEvent]:
-        return commands.declare_forfeit(t, signer, time, **kw)
-
-    def round_docs(self, state: TournamentState) -> list[dict[str, Any]]:
-        """Every Game as a round document for the published site (defect 7)."""
-        from ledger.formats.wot.game_docs import game_docs
-
-        return game_docs(state)
-
     def standings(self, state: TournamentState) -> StandingsView:
         from ledger.formats.wot.standings_view import view
 
         return view(state)
 
 
-class WotClassic(WotFormat):
-    id = "wot-classic"
-    title = "Wheel of Time CCG, older tournament rules (RULES.md §6, WOT_OLD)"
-    player_name = "Wheel of Time CCG, older tournament rules"
-    params = param_spec(Revision.WOT_OLD)
-    revision = Revision.WOT_OLD
+def _wot(format_id: str, title: str, player_name: str, revision: Revision) -> FormatPlugin:
+    return FormatPlugin(id=format_id, title=title, player_name=player_name, bodies=WOT_BODIES,
+                        rules=WotRules(revision), commands=WotCommands(),
+                        entry=WotEntry(revision), views=WotViews(),
+                        judge_powers=WotJudgePowers(), round_docs=WotRoundDocs(),
+                        simulation=WotSimulation(format_id))
 
 
-class Wot2001(WotFormat):
-    id = "wot-2001"
-    title = "Wheel of Time CCG, tournament rules of July 2001 (RULES.md §7, WOT_2001)"
-    player_name = "Wheel of Time CCG, 2001 tournament rules"
-    params = param_spec(Revision.WOT_2001)
-    revision = Revision.WOT_2001
-
-
-WOT_CLASSIC = WotClassic()
-WOT_2001 = Wot2001()
+WOT_CLASSIC = _wot("wot-classic",
+                   "Wheel of Time CCG, older tournament rules (RULES.md §6, WOT_OLD)",
+                   "Wheel of Time CCG, older tournament rules", Revision.WOT_OLD)
+WOT_2001 = _wot("wot-2001",
+                "Wheel of Time CCG, tournament rules of July 2001 (RULES.md §7, WOT_2001)",
+                "Wheel of Time CCG, 2001 tournament rules", Revision.WOT_2001)

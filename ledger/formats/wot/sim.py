@@ -5,7 +5,8 @@ drawn from a recorded simulation seed (never from a pairing seed) so the same se
 gives the same event; every outcome code of the revision occurs, with amounts the code
 needs; and ``play_event`` — every Game of a registered, closed event, paired with seed
 materials derived from the seed text, results batched, a checkpoint after each pairing and
-each Game (``tourney simulate``, the sample and the benchmarks).
+each Game (``tourney simulate``, the sample and the benchmarks); ``WotSimulation``, the
+formats' ``simulation`` facet.
 
 May import: ``ledger.*`` (the simulator drives the aggregate like the CLI does).
 """
@@ -13,11 +14,14 @@ May import: ``ledger.*`` (the simulator drives the aggregate like the CLI does).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.command_facets import SimOutcome, SimRun
 from ledger.core.draw import stream_below
+from ledger.core.params import Param
 from ledger.formats.wot import plan
 from ledger.formats.wot.model import Revision
 from ledger.proofs.checkpoint_store import write_checkpoint
@@ -113,3 +117,36 @@ def play_event(ledger: Ledger, log: str, hj: Signer, sk: Signer, sim_seed: bytes
     _, places = plan.standings(ledger.load(log).state)
     return len(plan.ws(ledger.load(log).state).games), [p.number for p in places
                                                         if p.place == 1]
+
+
+class WotSimulation:
+    """The ``simulation`` facet of the Wheel of Time formats: Games in Cycles (RULES.md
+    §6-7) until every Game is played; the winner the sole first place."""
+
+    title: str
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+
+    def check_rates(self, timeouts: Fraction, drops: Fraction) -> None:
+        """A Wheel of Time Game always ends (Last Battle, WOTOLD-TIME-2/3) and a player
+        leaves only by a Declaration of Forfeiture: no simulated time-ups or drops."""
+        if timeouts or drops:
+            from ledger.errors import UsageError
+            raise UsageError("--timeouts and --drops do not apply to Wheel of Time events",
+                             hint="a WoT Game always ends (Last Battle, WOTOLD-TIME-2/3) "
+                                  "and a player leaves only by a Declaration of Forfeiture")
+
+    def team_size(self, params: dict[str, Param] | None) -> int:
+        return 0
+
+    def team_steps(self, params: dict[str, Param] | None, players: int,
+                   scorekeeper: Signer) -> list[Callable[[Tournament, str], object]]:
+        return []
+
+    def play(self, run: SimRun) -> SimOutcome:
+        games, first = play_event(run.ledger, run.log, run.head_judge, run.scorekeeper,
+                                  run.sim_seed, run.material, "tourney simulate",
+                                  run.checkpoints, run.say)
+        return SimOutcome(events=run.ledger.load(run.log).version, rounds=games, cut=[],
+                          champion=first[0] if len(first) == 1 else None)
