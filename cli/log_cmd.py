@@ -11,13 +11,16 @@ May import: ``typer``, ``msgspec``, ``cli.common``, ``ledger.*``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes
 from ledger.errors import UsageError, write_failure
+
+if TYPE_CHECKING:
+    from ledger.core.format_plugin import FormatPlugin
 
 
 def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
@@ -49,7 +52,7 @@ def _summary(kind: str, body: dict[str, Any], plugin: Any = None) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
 
 
-def _plugin_of(led: Any, log_id: str) -> Any:
+def _plugin_of(led: Any, log_id: str) -> FormatPlugin | None:
     """The format plug-in of the log (its words for results), read from the genesis leaf
     alone (no fold); None if unreadable: the log is still listed, event by event."""
     from ledger.core.format_socket import plugin_for

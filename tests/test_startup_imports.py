@@ -203,8 +203,8 @@ def names(book):
 out = {}
 for fid in sys.argv[1:]:
     p = plugin_for(fid)
-    first = names(p.transitions)           # read path: transitions before anything else
-    out[fid] = [first, names(p.book)]
+    first = names(p.rules.transitions)     # read path: transitions before anything else
+    out[fid] = [first, names(p.rules.book)]
 print(json.dumps(out))
 """
 

@@ -30,14 +30,21 @@ from ledger.errors import RuleError
 
 if TYPE_CHECKING:
     from ledger.core.entry_facet import ResultFields
+    from ledger.core.format_plugin import FormatPlugin
     from ledger.core.state import TournamentState
 
 REPORT_21 = "REPORT-21"
 Parse = Callable[["TournamentState", int, int, dict[str, str]], tuple[Any, "ResultFields"]]
 
 
-def _plugin(state: TournamentState) -> Any:
+def _plugin(state: TournamentState) -> FormatPlugin | None:
     return plugin_for(state.format.id if state.format else None)
+
+
+def _seat_at(state: TournamentState, round_no: int, table: int,
+             seat: int) -> tuple[list[int], Any] | None:
+    plugin = _plugin(state)
+    return None if plugin is None else plugin.entry.seat_at(state, round_no, table, seat)
 
 
 def has_seats(state: TournamentState, round_no: int, table: int) -> bool:
@@ -99,7 +106,7 @@ def check_seat_report(state: TournamentState, round_no: int, table: int, number:
         raise RuleError(REPORT_21, f"player {number} plays seat {mine} of round {round_no} "
                         f"table {table}, not seat {named}: a member reports their own seat "
                         "only", hint=f"seat={mine}", finding="player_report_seat")
-    found = _plugin(state).entry.seat_at(state, round_no, table, mine)
+    found = _seat_at(state, round_no, table, mine)
     if found is not None and found[1] is not None:
         raise RuleError("REPORT-6", f"seat {mine} of round {round_no} table {table} already "
                         "has its result; if it is wrong, tell a judge at the scorekeeper's "
@@ -117,7 +124,7 @@ def seat_reports(state: TournamentState, round_no: int, table: int,
 def _agreeing(state: TournamentState, round_no: int, table: int, seat: int,
               parse: Parse) -> tuple[list[Report], ResultFields] | None:
     """Both fighters' current reports of ``seat``, agreeing, and their keywords."""
-    found = _plugin(state).entry.seat_at(state, round_no, table, seat)
+    found = _seat_at(state, round_no, table, seat)
     if found is None or found[1] is not None:
         return None
     reps = [r for r in seat_reports(state, round_no, table, seat) if r.number in found[0]]
@@ -150,12 +157,11 @@ def check_station_seat(state: TournamentState, body: Any, cited: list[Report],
     value is the derivation, BR-TEAM-7, the format's check)."""
     if not has_seats(state, body.round, body.table):
         return False
-    plugin = _plugin(state)
     seat = getattr(body, "seat", None)
     where = f"round {body.round} table {body.table}"
     if seat is None:
         k, missing = 1, []
-        while (found := plugin.entry.seat_at(state, body.round, body.table, k)) is not None:
+        while (found := _seat_at(state, body.round, body.table, k)) is not None:
             if found[1] is None:
                 missing.append(k)
             k += 1

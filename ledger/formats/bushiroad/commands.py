@@ -13,7 +13,9 @@ May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
+
+import msgspec
 
 from ledger.errors import RuleError, UsageError
 from ledger.formats.bushiroad.finalists import PendingDraw
@@ -50,7 +52,7 @@ from ledger.formats.match.events import (
     ResultRecorded,
     RoundPaired,
 )
-from ledger.formats.match.model import Outcome, Phase
+from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Phase
 from ledger.formats.match.plan import (
     correctable_table,
     ctx,
@@ -173,11 +175,23 @@ def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | No
     return g
 
 
+class ResultBody(TypedDict):
+    """The decided fields of a Bushiroad result body (a table's or a team seat's)."""
+
+    winner: int | None
+    losers: list[int]
+    outcome: Outcome
+    loss_reasons: list[LossReason]
+    games: list[int]
+    decided_by: DecidedBy
+    annex_a: AnnexA | msgspec.UnsetType     # UNSET: no Annex A (left out of the body)
+
+
 def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, *,
                 outcome: Outcome, winner: int | None, loser: int | None,
                 games: list[int] | None, annex: AnnexA | None,
                 losers: list[int] | None = None,
-                no_show: bool = False) -> dict[str, object]:
+                no_show: bool = False) -> ResultBody:
     """The decided fields of a result body (shared by record and correct); ``no_show``
     lets a double loss with no named loser be the wrong-table amendment's (AMB-B25)."""
     for who, what in ((winner, "the winner"), (loser, "the conceding player")):
@@ -205,11 +219,7 @@ def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, 
     oc, reasons = outcome_of(res)
     return {"winner": res.winner, "losers": sorted(res.losers), "outcome": oc,
             "loss_reasons": reasons, "games": g.as_wire(), "decided_by": res.decided_by,
-            "annex_a": annex if annex is not None else None}
-
-
-def _strip(body: dict[str, object]) -> dict[str, object]:
-    return {k: v for k, v in body.items() if not (k == "annex_a" and v is None)}
+            "annex_a": annex if annex is not None else msgspec.UNSET}
 
 
 def _no_hotc_options(turn_player: int | None, slow_play: list[int] | None) -> None:
@@ -231,9 +241,9 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex, losers=losers)
-    cite: dict[str, object] = {} if penalty_seq is None else {"penalty_seq": penalty_seq}
     ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
-                                 **cite, **_strip(body)), signer, time)  # type: ignore[arg-type]
+                                 penalty_seq=msgspec.UNSET if penalty_seq is None
+                                 else penalty_seq, **body), signer, time)
     return [ev, *_after_result(t, round_no, signer, time)]
 
 
@@ -254,9 +264,8 @@ def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome
     annex = make_annex(t.state, players, annex_values) if annex_values else None
     body = result_body(t, round_no, players, phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
-    games_out = body["games"]
-    return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),  # type: ignore[call-overload]
-            body["outcome"], None if games_out is None else list(games_out))  # type: ignore[call-overload]
+    return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),
+            body["outcome"], list(body["games"]))
 
 
 def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
@@ -271,7 +280,7 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
     body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex, losers=losers, no_show=True)
     ev = t.record(ResultCorrected(round=round_no, table=table, corrects_seq=current,
-                                  reason=reason, **_strip(body)),  # type: ignore[arg-type]
+                                  reason=reason, **body),
                   signer, time)
     out = [ev]
     if rnd.closed_seq is not None:

@@ -17,8 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ledger.errors import RuleError
-from ledger.formats.bushiroad.commands import _after_result, _no_hotc_options, result_body
+from ledger.formats.bushiroad.commands import (
+    ResultBody,
+    _after_result,
+    _no_hotc_options,
+    result_body,
+)
 from ledger.formats.bushiroad.plan import make_annex
 from ledger.formats.bushiroad.team_book import amended_seat, corrected_seat, seat_table
 from ledger.formats.bushiroad.team_results import complete, derive, seats_at
@@ -57,13 +64,12 @@ def register_team(t: Tournament, signer: Signer, time: str, *, members: list[int
 
 def _seat_body(t: Tournament, *, round_no: int, table: int, seat: int, outcome: Outcome,
                winner: int | None, loser: int | None, games: list[int] | None,
-               annex_values: list[list[list[int]]] | None) -> dict[str, object]:
+               annex_values: list[list[list[int]]] | None) -> ResultBody:
     tab, fighters = seat_table(t.state, round_no, table, seat)
     rnd, _ = open_table(t.state, round_no, table)
     annex = make_annex(t.state, fighters, annex_values) if annex_values else None
-    body = result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
+    return result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
-    return {k: v for k, v in body.items() if not (k == "annex_a" and v is None)}
 
 
 def record_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,
@@ -76,15 +82,14 @@ def record_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tabl
     _no_hotc_options(turn_player, slow_play)
     body = _seat_body(t, round_no=round_no, table=table, seat=seat, outcome=outcome,
                       winner=winner, loser=loser, games=games, annex_values=annex_values)
-    cite: dict[str, object] = {} if penalty_seq is None else {"penalty_seq": penalty_seq}
     out = [t.record(SeatResultRecorded(round=round_no, table=table, seat=seat, note=note,
-                                       **cite, **body),  # type: ignore[arg-type]
+                                       penalty_seq=msgspec.UNSET if penalty_seq is None
+                                       else penalty_seq, **body),
                     signer, time)]
     if complete(t.state, round_no, table):
         rnd, tab = open_table(t.state, round_no, table)
         fields = derive(t.state, rnd.phase, tab.players, seats_at(t.state, round_no, table))
-        out.append(t.record(ResultRecorded(round=round_no, table=table,
-                                           **fields),  # type: ignore[arg-type]
+        out.append(t.record(ResultRecorded(round=round_no, table=table, **fields),
                             signer, time))
         out += _after_result(t, round_no, signer, time)
     return out
@@ -112,9 +117,8 @@ def seat_decision(t: Tournament, *, round_no: int, table: int, seat: int,
     annex = make_annex(t.state, fighters, annex_values) if annex_values else None
     body = result_body(t, round_no, fighters, phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
-    g = body["games"]
-    return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),  # type: ignore[call-overload]
-            body["outcome"], None if g is None else list(g))  # type: ignore[call-overload]
+    return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),
+            body["outcome"], list(body["games"]))
 
 
 def seat_recorded(t: Tournament, round_no: int, table: int, seat: int) -> SeatResult | None:
@@ -147,10 +151,8 @@ def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     annex = make_annex(t.state, fighters, annex_values) if annex_values else None
     body = result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
-    body = {k: v for k, v in body.items() if not (k == "annex_a" and v is None)}
     out = [t.record(SeatResultCorrected(round=round_no, table=table, seat=seat,
-                                        corrects_seq=current, reason=reason,
-                                        **body),  # type: ignore[arg-type]
+                                        corrects_seq=current, reason=reason, **body),
                     signer, time)]
     if tab.result is None:                 # seats still missing: no team result yet
         return out
@@ -161,7 +163,7 @@ def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
         return out
     out.append(t.record(ResultCorrected(round=round_no, table=table,
                                         corrects_seq=tab.result.seq, reason=reason,
-                                        **fields),  # type: ignore[arg-type]
+                                        **fields),
                         signer, time))
     if rnd.closed_seq is not None:
         out += _after_result(t, round_no, signer, time)
@@ -204,18 +206,16 @@ def amend_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, table
     annex = make_annex(t.state, fighters, annex_values) if annex_values else None
     body = result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
-    body = {k: v for k, v in body.items() if not (k == "annex_a" and v is None)}
     out = [t.record(SeatResultAmended(round=round_no, table=table, seat=seat,
-                                      corrects_seq=done.seq, reason=reason,
-                                      **body),  # type: ignore[arg-type]
+                                      corrects_seq=done.seq, reason=reason, **body),
                     signer, time)]
     row = history.get(t.state.fmt.officiating, round_no, table)
     assert row is not None and row.seq is not None
     f = derive(t.state, Phase.SWISS, list(row.players), seats_at(t.state, round_no, table))
-    if (f["winner"], f["losers"], f["outcome"].value, f["games"]) != (  # type: ignore[attr-defined]
+    if (f["winner"], f["losers"], f["outcome"].value, f["games"]) != (
             row.winner, list(row.losers), row.outcome, row.games):
         out.append(t.record(ResultAmended(
             round=round_no, table=table, corrects_seq=row.seq, reason=reason,
-            **{k: f[k] for k in ("winner", "losers", "outcome", "loss_reasons",
-                                 "games")}), signer, time))  # type: ignore[arg-type]
+            winner=f["winner"], losers=f["losers"], outcome=f["outcome"],
+            loss_reasons=f["loss_reasons"], games=f["games"]), signer, time))
     return out

@@ -102,7 +102,8 @@ def check_team_amendment(state: TournamentState, body: ResultAmended) -> None:
     got = {"winner": body.winner, "losers": list(body.losers), "outcome": body.outcome,
            "loss_reasons": list(body.loss_reasons),
            "games": None if isinstance(body.games, msgspec.UnsetType) else list(body.games)}
-    if got != {k: want[k] for k in got}:
+    if got != {"winner": want["winner"], "losers": want["losers"], "outcome": want["outcome"],
+               "loss_reasons": want["loss_reasons"], "games": want["games"]}:
         raise RuleError("BR-TEAM-7", f"a team table's result is derived from its seats: "
                         f"expected {want!r}, amended {got!r}",
                         hint=f"amend a seat: tourney result amend --round {body.round} "

@@ -23,6 +23,7 @@ May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
 from __future__ import annotations
 
 from enum import Enum
+from typing import TypedDict
 
 import msgspec
 
@@ -36,8 +37,18 @@ from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Phase
 from ledger.formats.match.team_model import SeatResult, seat_key
 from ledger.wire.events import FormatSpec
 
+
 #: the decided fields of a team result, as ``result_recorded`` carries them
-TeamFields = dict[str, object]
+class TeamFields(TypedDict):
+    """A team table's result as derived from its seats (AMB-B30): the fields of its
+    ``result_recorded`` / ``result_corrected`` body."""
+
+    winner: int | None
+    losers: list[int]
+    outcome: Outcome
+    loss_reasons: list[LossReason]
+    games: list[int]
+    decided_by: DecidedBy
 
 
 class TeamRule(str, Enum):
@@ -95,7 +106,7 @@ def complete(state: TournamentState, round_no: int, table: int) -> bool:
     return len(seats_at(state, round_no, table)) == teams_of(state).size
 
 
-def _fields(body: MatchResult) -> TeamFields:
+def _fields(body: MatchResult) -> dict[str, object]:
     return {"winner": body.winner, "losers": list(body.losers), "outcome": body.outcome,
             "loss_reasons": list(body.loss_reasons),
             "games": None if isinstance(body.games, msgspec.UnsetType) else list(body.games),
