@@ -30,7 +30,7 @@ from ledger.formats.bushiroad.plan import (
     fmt_id,
     make_final_standings,
     make_finalists,
-    ms,
+    match_state,
     outcome_of,
     require_stage_over,
     round_preconditions,
@@ -118,7 +118,7 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
                                       round_ctx(state, 1, "order", first="order"),
                                       [e.number for e in entrants(state)])
             else:
-                order = list(ms(state).order or [])
+                order = list(match_state(state).order or [])
             expected = round_robin_round(state, n, order, list(body.draws))
         elif is_decided(body):                 # pair_round planned it just now
             return                             # (ledger.core.decided; the audit plans again)
@@ -185,13 +185,13 @@ def _decided(state: TournamentState, body: MatchResult,
                         f"{list(body.losers)} ({body.decided_by.value}) but games "
                         f"{list(body.games)} do not give that", finding="result_mismatch")
     seat = hasattr(body, "seat")      # a team table's seat: its fighters' own penalties
-    check_penalty_cited(ms(state), rnd, table, body.outcome, list(body.losers),
+    check_penalty_cited(match_state(state), rnd, table, body.outcome, list(body.losers),
                         None if isinstance(body.penalty_seq, msgspec.UnsetType)
                         else body.penalty_seq, seat)
     if body.decided_by is DecidedBy.DROP:
-        check_drop_losers(ms(state), rnd, table, list(body.losers))
+        check_drop_losers(match_state(state), rnd, table, list(body.losers))
     elif body.decided_by is DecidedBy.PENALTY and body.outcome is not Outcome.PENALTY:
-        check_penalty_losers(ms(state), rnd, table, list(body.losers), seat)
+        check_penalty_losers(match_state(state), rnd, table, list(body.losers), seat)
 
 
 def _team_table(state: TournamentState, body: MatchResult) -> bool:
@@ -213,7 +213,7 @@ def _result(state: TournamentState, body: ResultRecorded, actor: str) -> None:
 def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> None:
     rnd, table = correction_table(state, body.round, body.table, body.corrects_seq,
                                   body.reason)
-    check_corrector(state, ms(state), rnd, table, body.winner, list(body.losers),
+    check_corrector(state, match_state(state), rnd, table, body.winner, list(body.losers),
                     body.outcome, actor)
     if _team_table(state, body):     # derived again from the (corrected) seats
         check_team_result(state, body, rnd.phase, table.players)
@@ -225,7 +225,7 @@ def _corrected(state: TournamentState, body: ResultCorrected, actor: str) -> Non
 def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
     rec = dropping_record(state, body.number)
     if rec.status not in (Status.ACTIVE, Status.CUT) or rec.cut_finish is not None \
-            or ms(state).final:
+            or match_state(state).final:
         raise RuleError("BR-DROP-1", f"player {body.number} is {rec.status.value}, "
                         "not in the event", hint="only players still in the event drop")
     timing = drop_timing(state, body.number)
@@ -236,7 +236,7 @@ def _dropped(state: TournamentState, body: PlayerDropped, actor: str) -> None:
 
 @BOOK.checks(RoundClosed)
 def _closed(state: TournamentState, body: RoundClosed, actor: str) -> None:
-    rnd = find_round(ms(state), body.round)
+    rnd = find_round(match_state(state), body.round)
     if rnd is None or not round_complete(rnd):
         raise RuleError("LEDGER-RES-1", f"round {body.round} still has tables without results")
     reclose = rnd.closed_seq is not None and (rnd.corrected_seq or 0) > rnd.closed_seq
@@ -252,7 +252,7 @@ def _closed(state: TournamentState, body: RoundClosed, actor: str) -> None:
 @BOOK.checks(ChampionDeclared)
 def _champion(state: TournamentState, body: ChampionDeclared, actor: str) -> None:
     rnd = last_round(state)
-    h = ms(state)
+    h = match_state(state)
     if rnd is None or rnd.closed_seq is None or h.champion is not None:
         raise RuleError("BR-DE-5", "no round has produced a champion")
     if rnd.phase is Phase.TOP_CUT:
@@ -320,7 +320,7 @@ def _final(state: TournamentState, body: StandingsFinalized, actor: str) -> None
 
 @BOOK.checks(BracketSeeded)
 def _seeded(state: TournamentState, body: BracketSeeded, actor: str) -> None:
-    h = ms(state)
+    h = match_state(state)
     if h.slots is not None:
         raise RuleError("BR-SE-1", "the bracket is already seeded")
     if fmt_id(state) is FormatId.SINGLE_ELIM:

@@ -29,7 +29,7 @@ from ledger.formats.bushiroad.plan import (
     make_annex,
     make_final_standings,
     make_finalists,
-    ms,
+    match_state,
     outcome_of,
     require_stage_over,
     round_preconditions,
@@ -78,7 +78,7 @@ if TYPE_CHECKING:
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
                source: str | None = None) -> list[SignedEvent]:
     st = t.state
-    if ms(st).slots is not None:
+    if match_state(st).slots is not None:
         paired = t.record(plan_top_cut(st), signer, time)
         body = paired.body
         assert isinstance(body, RoundPaired)
@@ -89,7 +89,7 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
     out: list[SignedEvent] = []
     if fmt_id(st) is FormatId.ROUND_ROBIN:
         draws: list[int] = []
-        order = ms(st).order
+        order = match_state(st).order
         if n == 1:
             seed_seq = round_seed(t, 1, signer, time, out, first="order",
                                   material=material, source=source)
@@ -125,14 +125,14 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
 
 
 def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list[SignedEvent]:
-    rnd = find_round(ms(t.state), number)
+    rnd = find_round(match_state(t.state), number)
     if rnd is None or not round_complete(rnd):
         return []
     st = t.state
     if rnd.phase is Phase.TOP_CUT:
         from ledger.formats.match.plan import close_top_cut
         out = [t.record(close_top_cut(st, rnd), signer, time)]
-        left = [n for n in (ms(t.state).entries or []) if n is not None]
+        left = [n for n in (match_state(t.state).entries or []) if n is not None]
         if len(left) == 1:
             out.append(t.record(ChampionDeclared(number=left[0], round=rnd.number),
                                 signer, time))
@@ -349,7 +349,7 @@ def seed_bracket(t: Tournament, signer: Signer, time: str, *, material: str | No
     single-elimination event, every active fighter by a recorded draw (BR-SE-1); then its
     first round.  On a seeded bracket, the next bracket round."""
     st = t.state
-    h = ms(st)
+    h = match_state(st)
     if h.slots is not None:
         return pair_round(t, signer, time)
     out: list[SignedEvent] = []

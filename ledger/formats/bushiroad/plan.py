@@ -86,7 +86,8 @@ def fmt_id(state: TournamentState) -> FormatId:
     return _FORMAT_IDS.get(state.format.id) or FormatId(state.format.id)
 
 
-def ms(state: TournamentState) -> MatchState:
+def match_state(state: TournamentState) -> MatchState:
+    """A Bushiroad event's match state (its plug-in's ``state_type``: never refused)."""
     h: MatchState = state.fmt
     return h
 
@@ -123,7 +124,7 @@ def rounds_for_field(state: TournamentState, players: int) -> int:
 def round_preconditions(state: TournamentState) -> int:
     """Refuse unless the next qualifying round may be paired now; returns its number."""
     require_open_registration_closed(state)
-    h = ms(state)
+    h = match_state(state)
     f = fmt_id(state)
     if f is FormatId.SINGLE_ELIM:
         raise RuleError("BR-SE-1", "a single-elimination event is played as a bracket",
@@ -184,7 +185,7 @@ def stage_over(state: TournamentState, rnd: RoundState) -> tuple[bool, int | Non
     """(the qualifying stage ends with this closed round, champion if the stage decides one
     without a cut) — fixed rounds or the announced stop rule (BR-SWISS-ROUNDS-4), the
     round-robin schedule, or the DE end condition (BR-DE-2/5, AMB-B9)."""
-    h = ms(state)
+    h = match_state(state)
     f = fmt_id(state)
     if f is FormatId.DOUBLE_ELIM:
         chk = end_check(histories(state), rnd.number, cut_size(state) or None)
@@ -203,7 +204,7 @@ def stage_over(state: TournamentState, rnd: RoundState) -> tuple[bool, int | Non
 
 
 def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
-    h = ms(state)
+    h = match_state(state)
     recs = h.records.values()
     x0 = [r for r in recs if r.status is Status.ACTIVE and r.losses == 0]
     one = [r for r in recs if r.status is Status.ACTIVE and r.losses == 1]
@@ -310,7 +311,7 @@ def outcome_of(res: MatchResult) -> tuple[Outcome, list[LossReason]]:
 # -- after the qualifying stage --------------------------------------------------------------
 def require_stage_over(state: TournamentState) -> None:
     require_open_registration_closed(state)
-    h = ms(state)
+    h = match_state(state)
     if fmt_id(state) is FormatId.SINGLE_ELIM:
         raise RuleError("BR-SE-1", "a single-elimination event has no qualifying standings",
                         hint="seed the bracket with 'tourney bracket'")
@@ -331,7 +332,7 @@ def require_stage_over(state: TournamentState) -> None:
 def tiebreak_needed(state: TournamentState) -> list[int]:
     """The items of the final tie-break draw (fighters still tied after head-to-head,
     BR-SWISS-TB-7), empty when the standings have no tie."""
-    return tied_players(state) if ms(state).tiebreak is None else []
+    return tied_players(state) if match_state(state).tiebreak is None else []
 
 
 def step_ctx(state: TournamentState, step: int) -> str:
@@ -348,7 +349,7 @@ def make_finalists(state: TournamentState, draw_seq: int | None,
     ``step_overflow_choice = random``; a step still waiting for its draw is returned as a
     ``PendingDraw`` for the command to record."""
     order = final_order(state, tiebreak)
-    h = ms(state)
+    h = match_state(state)
     gone = {Status.DROPPED: Exclusion.DROPPED, Status.DISQUALIFIED: Exclusion.DISQUALIFIED}
     excluded = {r.number: gone[r.status] for r in h.records.values() if r.status in gone}
     method = text(state, "finalist_method")

@@ -39,7 +39,7 @@ from ledger.formats.bushiroad.teams import (
 )
 from ledger.formats.match.unbeaten import put_record
 from ledger.formats.officiating.corrections import check_late_window, late_record
-from ledger.formats.officiating.rules import ms
+from ledger.formats.officiating.rules import refusing_match_state
 from ledger.wire.events import Body, Role, SignedEvent
 
 if TYPE_CHECKING:
@@ -125,7 +125,8 @@ def add_late_team(t: Tournament, signer: Signer, time: str, *, names: list[str],
         raise RuleError("BR-TEAM-1", f"{len(names)} names but {len(numbers)} numbers",
                         hint=f"give one --number per fighter ({team_size(st)} each), or none")
     rep = representative if representative is not None else (numbers[-1] if numbers else 0)
-    body = TeamAddedLate(number=rep, rounds=ms(st).swiss_rounds, byes=byes, losses=losses,
+    body = TeamAddedLate(number=rep, rounds=refusing_match_state(st).swiss_rounds, byes=byes,
+                         losses=losses,
                          reason=reason,
                          fighters=[LateFighter(number=n, name=x) for n, x in
                                    zip(numbers, names, strict=True)],

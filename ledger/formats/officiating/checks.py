@@ -41,8 +41,8 @@ from ledger.formats.officiating.rules import (
     head_judges,
     level,
     member_penalty,
-    ms,
     off,
+    refusing_match_state,
     reissue_pending,
     round_now,
 )
@@ -62,7 +62,7 @@ def _mismatch(what: str, expected: object, recorded: object) -> RuleError:
 
 @BOOK.checks(PenaltyIssued)
 def _penalty(state: TournamentState, body: PenaltyIssued, actor: str) -> None:
-    h = ms(state)
+    h = refusing_match_state(state)
     check_member_field(state, body.number, None if body.member is msgspec.UNSET
                        else body.member)
     member = member_penalty(state, body.number, body.member is True)    # issue 20
@@ -130,7 +130,7 @@ def _score_sheet(state: TournamentState, body: PenaltyIssued, inf: Infraction) -
 
 @BOOK.checks(ScoreSheetReissued)
 def _reissued(state: TournamentState, body: ScoreSheetReissued, actor: str) -> None:
-    h = ms(state)
+    h = refusing_match_state(state)
     if body.number not in h.records:
         raise RuleError("BR-PEN-3.18.3", f"player {body.number} is not in the event",
                         hint="see 'tourney player list'")
@@ -149,7 +149,7 @@ def _reissued(state: TournamentState, body: ScoreSheetReissued, actor: str) -> N
 
 @BOOK.checks(PlayerDisqualified)
 def _disqualified(state: TournamentState, body: PlayerDisqualified, actor: str) -> None:
-    h = ms(state)
+    h = refusing_match_state(state)
     if body.number not in h.records and (h.teams is None or body.number not in
                                          h.teams.member_of):   # a team's member (issue 20)
         raise RuleError("BR-PEN-RANK-9", f"player {body.number} is not in the event")
@@ -178,7 +178,7 @@ def _games_against(body: MatchResult, players: list[int],
 
 def _result_guard(state: TournamentState, body: ResultRecorded | ResultCorrected,
                   actor: str) -> None:
-    h = ms(state)
+    h = refusing_match_state(state)
     o = h.officiating
     if not o.pending and not o.dq:      # nothing pending, nobody disqualified: no rule binds
         return

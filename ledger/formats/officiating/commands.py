@@ -46,7 +46,7 @@ from ledger.formats.officiating.rules import (
     level,
     member_penalty,
     member_seat,
-    ms,
+    refusing_match_state,
     reissue_pending,
     round_now,
     seated,
@@ -73,9 +73,9 @@ def _seat_loss(t: Tournament, signer: Signer, time: str, number: int, note: str,
     if found is None:
         return []
     rnd, tab, k = found
-    owes = [x for x in ms(t.state).officiating.pending if x.round == rnd.number
+    owes = [x for x in refusing_match_state(t.state).officiating.pending if x.round == rnd.number
             and x.member and x.match]
-    teams = ms(t.state).teams
+    teams = refusing_match_state(t.state).teams
     assert teams is not None
     other = next(p for p in tab.players if teams.member_of.get(number) != p)
     opp = teams.teams[other].members[k - 1]
@@ -114,7 +114,7 @@ def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]
     if rnd is None:
         return []
     out: list[SignedEvent] = []
-    pend = ms(t.state).officiating.pending
+    pend = refusing_match_state(t.state).officiating.pending
     for number, seq in sorted({(x.number, x.seq) for x in pend
                                if x.round == rnd.number and x.match and x.member}):
         out += _seat_loss(t, signer, time, number, f"loss by penalty (seq {seq})", seq)
@@ -122,7 +122,7 @@ def apply_pending(t: Tournament, signer: Signer, time: str) -> list[SignedEvent]
                    if x.round == rnd.number and x.match and not x.member})
     for number, seq in owed:
         found = seated(t.state, number)
-        if found is not None and both_owe(ms(t.state), *found):
+        if found is not None and both_owe(refusing_match_state(t.state), *found):
             tab = found[1]              # both players owe this match: both lose it
             seqs = sorted(s for n, s in owed if n in tab.players)
             out += t.record_result(signer, time, round_no=rnd.number, table=tab.table,
@@ -142,7 +142,7 @@ def issue_penalty(t: Tournament, signer: Signer, time: str, *, number: int, sect
     another member's number is the member's own penalty anyway (ADR 0026)."""
     st = t.state
     inf = infraction(section)
-    teams = ms(st).teams
+    teams = refusing_match_state(st).teams
     flag = member and teams is not None and number in teams.teams   # recorded only there
     own = member_penalty(st, number, member) if teams is not None else member
     raised: Penalty | msgspec.UnsetType = msgspec.UNSET
@@ -167,7 +167,8 @@ def issue_penalty(t: Tournament, signer: Signer, time: str, *, number: int, sect
         member=True if flag or member and teams is None else msgspec.UNSET), signer, time)
     out = [ev]
     if where in (AppliesTo.CURRENT_MATCH, AppliesTo.CURRENT_GAME):
-        rec = [x for x in ms(t.state).officiating.pending if x.seq == ev.seq and x.match]
+        rec = [x for x in refusing_match_state(t.state).officiating.pending
+               if x.seq == ev.seq and x.match]
         if rec and own:         # a member's LoM: their seat is lost (BR-TEAM-6, issue 20)
             out += _seat_loss(t, signer, time, number, f"loss by penalty (seq {ev.seq})",
                               ev.seq)
@@ -195,7 +196,7 @@ def disqualify(t: Tournament, signer: Signer, time: str, *, number: int, section
     """``member``: the representative disqualified as a member, not the team (issue 20,
     ADR 0026): recorded as ``member``; the team drops (BR-DROP-4) and loses by the drop."""
     st = t.state
-    h = ms(st)
+    h = refusing_match_state(st)
     # recorded only where the number also names the team (or to be refused elsewhere)
     flag = member and (h.teams is None or number in h.teams.teams)
     if number not in h.records and (h.teams is None or number not in h.teams.member_of):

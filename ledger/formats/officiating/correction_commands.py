@@ -35,7 +35,7 @@ from ledger.formats.officiating.events import (
     PlayerUndropped,
     ResultAmended,
 )
-from ledger.formats.officiating.rules import WRONG_TABLE, level, ms
+from ledger.formats.officiating.rules import WRONG_TABLE, level, refusing_match_state
 from ledger.wire.events import SignedEvent
 from ledger.wire.keys import Signer
 
@@ -54,7 +54,7 @@ def _shape(players: list[int], winner: int | None,
 
 def effect_report(before: Any, after: Any, round_no: int, players: list[int]) -> list[str]:
     """What an amendment changes: records, statuses and the later rounds that stand."""
-    hb, ha = ms(before), ms(after)
+    hb, ha = refusing_match_state(before), refusing_match_state(after)
     lines = []
     for p in players:
         rb, ra = hb.records[p], ha.records[p]
@@ -156,7 +156,8 @@ def undrop(t: Tournament, signer: Signer, time: str, *, number: int, reason: str
 def add_late(t: Tournament, signer: Signer, time: str, *, name: str, byes: int, losses: int,
              reason: str, number: int | None = None) -> list[SignedEvent]:
     n = number if number is not None else max(t.state.players, default=0) + 1
-    return [t.record(PlayerAddedLate(number=n, name=name, rounds=ms(t.state).swiss_rounds,
+    return [t.record(PlayerAddedLate(number=n, name=name,
+                                     rounds=refusing_match_state(t.state).swiss_rounds,
                                      byes=byes, losses=losses, reason=reason), signer, time)]
 
 
@@ -165,7 +166,7 @@ def wrong_table(t: Tournament, signer: Signer, time: str, *, round_no: int,
     """BR-PEN-3.10.2: amend the results of the assigned tables involved, then penalise
     every fighter who played a wrong match (the judge's 3.10.2 penalty, default)."""
     st = t.state
-    h = ms(st)
+    h = refusing_match_state(st)
     rows = history.round_rows(h.officiating, round_no)
     involved = {p for pl in played for p in pl.players}
     assigned = {tab: (row.players[0], row.players[1]) for tab, row in rows.items()

@@ -43,7 +43,7 @@ from ledger.formats.officiating.events import (
     ResultAmended,
 )
 from ledger.formats.officiating.history import Row
-from ledger.formats.officiating.rules import dq_forced_loss, level, ms
+from ledger.formats.officiating.rules import dq_forced_loss, level, refusing_match_state
 from ledger.wire.events import Role, SignedEvent
 
 HJ = frozenset({Role.HEAD_JUDGE})
@@ -109,7 +109,7 @@ def structural(players: list[int], winner: int | None, losers: list[int],
 
 
 def amendable(state: TournamentState, round_no: int, table: int) -> Row:
-    h = ms(state)
+    h = refusing_match_state(state)
     last = current_round_number(state)
     if round_no >= last:
         raise RuleError("LEDGER-RES-1", f"round {round_no} is the newest round",
@@ -126,7 +126,7 @@ def amendable(state: TournamentState, round_no: int, table: int) -> Row:
 
 @BOOK.checks(ResultAmended)
 def _amended(state: TournamentState, body: ResultAmended, actor: str) -> None:
-    h = ms(state)
+    h = refusing_match_state(state)
     row = amendable(state, body.round, body.table)
     if body.corrects_seq != row.seq:
         raise RuleError("LEDGER-RES-1", f"seq {body.corrects_seq} is not the current result "
@@ -180,7 +180,7 @@ def _apply_amended(state: TournamentState, ev: SignedEvent, body: ResultAmended)
 def manual_tables(state: TournamentState, pairs: list[list[int]]) -> list[Table]:
     """Tables for the head judge's pairs: win groups, pair-down and pair-up as the engine
     would record them for these players (wins before this round)."""
-    h = ms(state)
+    h = refusing_match_state(state)
     rnd = open_round(state)
     bye = rnd.bye if rnd is not None else None
     out = []
@@ -271,7 +271,7 @@ def drop_forfeit(state: TournamentState, number: int) -> tuple[RoundState, Table
     """The open round's table whose current result is ``number``'s forfeit by a drop after
     the pairing (BR-DROP-2: the only loser, ``drop_after_pairing``, the opponent the
     winner), or None.  An undrop may take it back (ADR 0018)."""
-    h = ms(state)
+    h = refusing_match_state(state)
     rnd = open_round(state)
     if rnd is None:
         return None
@@ -288,7 +288,7 @@ def drop_forfeit(state: TournamentState, number: int) -> tuple[RoundState, Table
 
 @BOOK.checks(PlayerUndropped)
 def _undropped(state: TournamentState, body: PlayerUndropped, actor: str) -> None:
-    h = ms(state)
+    h = refusing_match_state(state)
     rec = h.records.get(body.number)
     if rec is None or rec.status is not Status.DROPPED:
         raise RuleError("BR-DROP-1", f"player {body.number} has not dropped")
@@ -337,7 +337,7 @@ def check_late_window(state: TournamentState, *, rounds: int, byes: int, losses:
     ``team_added_late``, issue 20): after registration closed, between qualifying rounds,
     entering with the byes and losses the organizer announced for the rounds already
     played — they fit in those rounds — and, in double elimination, not eliminated."""
-    h = ms(state)
+    h = refusing_match_state(state)
     if state.registration_closed_seq is None:
         raise RuleError("LEDGER-REG-2", "registration is open", hint="use 'tourney player add'")
     if open_round(state) is not None or h.swiss_over or h.cut is not None or h.slots:

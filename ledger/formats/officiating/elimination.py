@@ -16,7 +16,7 @@ from ledger.formats.match.model import PlayerRecord
 from ledger.formats.officiating import history
 from ledger.formats.officiating.events import ResultAmended
 from ledger.formats.officiating.history import Row
-from ledger.formats.officiating.rules import ms
+from ledger.formats.officiating.rules import refusing_match_state
 
 
 def second_loss(rec: PlayerRecord) -> int | None:
@@ -34,7 +34,7 @@ def no_retroactive_elimination(state: TournamentState, body: ResultAmended,
     they played — the rounds paired since stand, and a fighter out after round k has
     no result in a later round, so the event would have no standings (issue 21 item 20,
     ADR 0018)."""
-    h = ms(state)
+    h = refusing_match_state(state)
     if not h.eliminate_at:
         return
     for p in row.players:

@@ -28,7 +28,7 @@ from ledger.formats.officiating.floor import (
 )
 from ledger.formats.officiating.floor_rules import deck_hash, eom_decision, refused_players
 from ledger.formats.officiating.params import extra_turns
-from ledger.formats.officiating.rules import ms
+from ledger.formats.officiating.rules import refusing_match_state
 from ledger.wire.events import SignedEvent
 from ledger.wire.keys import Signer
 
@@ -51,7 +51,7 @@ def raise_challenge(t: Tournament, signer: Signer, time: str, *, ruling_seq: int
 def decide_challenge(t: Tournament, signer: Signer, time: str, *, challenge_seq: int,
                      ruling: str, same_as_first: bool,
                      keep: list[int] | None = None) -> SignedEvent:
-    ch = ms(t.state).officiating.challenges.get(challenge_seq)
+    ch = refusing_match_state(t.state).officiating.challenges.get(challenge_seq)
     players = ch.players if ch is not None else []
     dec = [p for p in players if p not in (keep or [])] if same_as_first else []
     return t.record(ChallengeDecided(challenge_seq=challenge_seq, ruling=ruling,

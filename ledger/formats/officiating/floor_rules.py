@@ -42,7 +42,7 @@ from ledger.formats.officiating.params import (
     extension_cap,
     extra_turns,
 )
-from ledger.formats.officiating.rules import ms
+from ledger.formats.officiating.rules import refusing_match_state
 from ledger.wire.events import Role, SignedEvent
 
 _J = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
@@ -58,7 +58,7 @@ for _kind, _roles in ((FloorKind.RULING_MADE, _J), (FloorKind.CHALLENGE_RAISED, 
 
 
 def _table_players(state: TournamentState, round_no: int, table: int) -> list[int]:
-    row = history.get(ms(state).officiating, round_no, table)
+    row = history.get(refusing_match_state(state).officiating, round_no, table)
     if row is None:
         raise RuleError("BR-APPEAL-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
@@ -108,7 +108,7 @@ def committed(state: TournamentState, number: int) -> int:
     """Challenges ``number`` has used or staked: decided ones that cost a count plus every
     accepted challenge still undecided (each may yet cost one, BR-APPEAL-3), so appeals
     raised before any is decided cannot overrun the limit (issue 21 item 17, ADR 0018)."""
-    o = ms(state).officiating
+    o = refusing_match_state(state).officiating
     return o.challenges_used.get(number, 0) + sum(
         1 for c in o.challenges.values() if c.decided_seq is None and number in c.players)
 
@@ -130,7 +130,7 @@ def remaining(state: TournamentState, number: int) -> int | None:
 
 @BOOK.checks(ChallengeRaised)
 def _challenge(state: TournamentState, body: ChallengeRaised, actor: str) -> None:
-    o = ms(state).officiating
+    o = refusing_match_state(state).officiating
     at = o.rulings.get(body.ruling_seq)
     if at is None:
         raise RuleError("BR-APPEAL-2", f"seq {body.ruling_seq} is not a ruling",
@@ -154,13 +154,13 @@ def _challenge_apply(state: TournamentState, ev: SignedEvent, body: ChallengeRai
 
 @BOOK.checks(ChallengeDecided)
 def _decided(state: TournamentState, body: ChallengeDecided, actor: str) -> None:
-    ch = ms(state).officiating.challenges.get(body.challenge_seq)
+    ch = refusing_match_state(state).officiating.challenges.get(body.challenge_seq)
     if ch is None or ch.decided_seq is not None:
         raise RuleError("BR-APPEAL-3", f"seq {body.challenge_seq} is not an open challenge")
     if not ch.players:
         raise RuleError("AMB-B26", "every challenger had no challenge left: the floor "
                         "ruling stands", finding="challenge_limit_exceeded")
-    judge = ms(state).officiating.ruling_by.get(ch.ruling_seq)
+    judge = refusing_match_state(state).officiating.ruling_by.get(ch.ruling_seq)
     if judge == actor and other_judges(state, actor):
         raise RuleError("BR-APPEAL-2", f"the ruling appealed (seq {ch.ruling_seq}) is "
                         "this head judge's own: in a multi-judge event its appeal is not "
@@ -193,7 +193,7 @@ def _started(state: TournamentState, body: RoundStarted, actor: str) -> None:
     if rnd is None or rnd.number != body.round:
         raise RuleError("BR-TIME-5", f"round {body.round} is not paired and open",
                         hint="pair it first")
-    if body.round in ms(state).officiating.clock:
+    if body.round in refusing_match_state(state).officiating.clock:
         raise RuleError("BR-TIME-5", f"round {body.round} has already started")
     if body.minutes < 1:
         raise RuleError("BR-TIME-1", "the round time is at least one minute")
@@ -207,7 +207,7 @@ def _started_apply(state: TournamentState, ev: SignedEvent, body: RoundStarted) 
 
 @BOOK.checks(RoundTimeCalled)
 def _called(state: TournamentState, body: RoundTimeCalled, actor: str) -> None:
-    c = ms(state).officiating.clock.get(body.round)
+    c = refusing_match_state(state).officiating.clock.get(body.round)
     if c is None:
         raise RuleError("BR-TIME-5", f"round {body.round} has not started",
                         hint="'tourney round start' first")
@@ -232,7 +232,7 @@ def _extended(state: TournamentState, body: TimeExtended, actor: str) -> None:
         raise RuleError("BR-EXT-1", "an extension gives minutes or turns")
     if not body.reason.strip():
         raise RuleError("BR-EXT-1", "an extension says why", hint="pass --reason")
-    o = ms(state).officiating
+    o = refusing_match_state(state).officiating
     if body.ruling_seq is not None and body.ruling_seq not in o.rulings:
         raise RuleError("BR-EXT-1", f"seq {body.ruling_seq} is not a ruling")
     cap = extension_cap(state)
@@ -275,7 +275,7 @@ def _eom(state: TournamentState, body: EomDecided, actor: str) -> None:
     if end_of_match(state) != "eom_001":
         raise RuleError("AMB-X1", "this event did not adopt the 001 end-of-match procedures",
                         hint="genesis parameter end_of_match=eom_001")
-    c = ms(state).officiating.clock.get(body.round)
+    c = refusing_match_state(state).officiating.clock.get(body.round)
     if c is None or c.called_seq is None:
         raise RuleError("EOM-NSE-1", "time has not been called in this round")
     if len(body.games) != 2 or min(body.games) < 0:
@@ -303,7 +303,7 @@ def _eom_apply(state: TournamentState, ev: SignedEvent, body: EomDecided) -> Non
 
 def _eom_guard(state: TournamentState, body: ResultRecorded | ResultCorrected,
                actor: str) -> None:
-    rec = ms(state).officiating.eom.get(key(body.round, body.table))
+    rec = refusing_match_state(state).officiating.eom.get(key(body.round, body.table))
     if rec is not None and body.winner != rec.winner:
         raise RuleError("EOM-SE-7", f"the end-of-match procedure (seq {rec.seq}) gives "
                         f"winner {rec.winner}, the result says {body.winner}",
@@ -323,7 +323,7 @@ def deck_hash(text: str) -> str:
 def _deck(state: TournamentState, body: DeckRegistered, actor: str) -> None:
     if body.number not in state.players:
         raise RuleError("BR-DECK-1", f"player {body.number} is not registered")
-    o = ms(state).officiating
+    o = refusing_match_state(state).officiating
     if body.number in o.decks:
         raise RuleError("BR-DECK-1", f"player {body.number}'s deck is already registered: "
                         "a registered list is immutable", hint="see 'tourney deck show'")
@@ -341,7 +341,7 @@ def _deck_apply(state: TournamentState, ev: SignedEvent, body: DeckRegistered) -
 
 @BOOK.checks(DeckChecked)
 def _deck_checked(state: TournamentState, body: DeckChecked, actor: str) -> None:
-    if body.number not in ms(state).officiating.decks:
+    if body.number not in refusing_match_state(state).officiating.decks:
         raise RuleError("BR-DECK-2", f"player {body.number} has no registered deck",
                         hint="a deck check compares the deck with its registration")
     if body.minutes < 0:

@@ -37,7 +37,9 @@ from ledger.wire.events import Role
 LEVEL_PARAM = "tournament_level"
 
 
-def ms(state: TournamentState) -> MatchState:
+def refusing_match_state(state: TournamentState) -> MatchState:
+    """The event's match state, refused (RULES-8) when its format plays no matches: what
+    every officiating command and check reads penalties from."""
     h = state.fmt
     if not isinstance(h, MatchState):
         raise RuleError("RULES-8", "this format does not play matches: no penalties here")
@@ -45,7 +47,7 @@ def ms(state: TournamentState) -> MatchState:
 
 
 def off(state: TournamentState) -> OfficiatingState:
-    return ms(state).officiating
+    return refusing_match_state(state).officiating
 
 
 def level(state: TournamentState) -> int:
@@ -70,7 +72,7 @@ def prior(state: TournamentState, number: int, group: str,
     penalties last only until the end of their tournament, so one log is the scope).  A
     team member's (issue 20): their own and their team's, since a penalty given to a team
     applies to each member (BR-TEAM-6); a team's: the team's own, not its members'."""
-    h = ms(state)
+    h = refusing_match_state(state)
     team = h.teams.member_of.get(number) if member and h.teams is not None else None
     return [p for p in h.officiating.penalties if p.group == group and (
         p.number == number and p.member == member
@@ -81,7 +83,7 @@ def member_penalty(state: TournamentState, number: int, flag: bool) -> bool:
     """Issue 20 (BR-TEAM-6, ADR 0026): a penalty is a team member's own — its effect on
     the member's seat — when ``number`` is a member other than the representative (whose
     number names the team), or the representative with ``member`` recorded."""
-    teams = ms(state).teams
+    teams = refusing_match_state(state).teams
     if teams is None:
         return False
     return flag or (number in teams.member_of and number not in teams.teams)
@@ -93,7 +95,7 @@ def check_member_field(state: TournamentState, number: int, member: object) -> N
     if member is not True and member is not None:
         raise RuleError("BR-TEAM-6", "'member' is recorded only as true",
                         finding="penalty_mismatch")
-    teams = ms(state).teams
+    teams = refusing_match_state(state).teams
     if member is True and (teams is None or number not in teams.teams):
         raise RuleError("BR-TEAM-6", f"#{number} is not a team's representative: 'member' "
                         "is only for the representative of a team event, whose number also "
@@ -105,7 +107,7 @@ def member_seat(state: TournamentState, number: int
                 ) -> tuple[RoundState, TableState, int] | None:
     """Member ``number``'s open-round team table without a team result, and their seat
     (position k, BR-TEAM-2), when that seat has no result yet."""
-    teams = ms(state).teams
+    teams = refusing_match_state(state).teams
     team = None if teams is None else teams.member_of.get(number)
     found = None if team is None else seated(state, team)
     if teams is None or team is None or found is None:
@@ -121,7 +123,7 @@ def _seated(state: TournamentState, number: int, member: bool) -> object | None:
 
 
 def _future(state: TournamentState, number: int, member: bool) -> bool:
-    teams = ms(state).teams
+    teams = refusing_match_state(state).teams
     team = teams.member_of.get(number) if member and teams is not None else None
     return has_future_match(state, number if team is None else team)
 
@@ -206,7 +208,7 @@ def forfeit_winner(state: TournamentState, number: int) -> bool:
     if rnd is None:
         return False
     tab = next((t for t in rnd.tables if number in t.players), None)
-    return tab is not None and both_out(ms(state), rnd, tab, number)
+    return tab is not None and both_out(refusing_match_state(state), rnd, tab, number)
 
 
 #: PG §3.10.2: played the wrong match, found after the result was reported
@@ -237,7 +239,7 @@ def holds_bye(state: TournamentState, number: int) -> bool:
 
 
 def has_future_match(state: TournamentState, number: int) -> bool:
-    h = ms(state)
+    h = refusing_match_state(state)
     rec = h.records.get(number)
     if rec is None or h.champion is not None or h.final:
         return False

@@ -43,7 +43,7 @@ from ledger.formats.officiating.apply import bye_restored, carried_bye_loss
 from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book import guards
 from ledger.formats.officiating.events import PairingVoided
-from ledger.formats.officiating.rules import ms
+from ledger.formats.officiating.rules import refusing_match_state
 from ledger.wire.events import DrawMade, SignedEvent
 
 _ATTEMPT = re.compile(r"/R(\d+)/v(\d+)(?:/|$)")
@@ -91,7 +91,7 @@ def blockers(state: TournamentState, rnd: RoundState) -> list[str]:
     """What makes the pairing of the open round stand (empty: it may be voided).  In a
     team event each seat result counts as a table's would (issue 20): a member's loss a
     penalty given before the round owed does not make the pairing stand."""
-    h = ms(state)
+    h = refusing_match_state(state)
     o = h.officiating
     out = [f"table {t.table} has a result (seq {t.result.seq})" for t in rnd.tables
            if t.result is not None and not carried(h, rnd, t)
@@ -202,7 +202,7 @@ def _attempt_draw(state: TournamentState, body: DrawMade, actor: str) -> None:
     if m is None:
         return
     n, k = int(m.group(1)), int(m.group(2))
-    h = ms(state)
+    h = refusing_match_state(state)
     if k != attempt(state, n) or find_round(h, n) is not None:
         raise RuleError("LEDGER-RAND-1", f"{body.ctx!r} is not the context of round {n}'s "
                         f"next pairing (its pairing was voided {attempt(state, n)} time(s))",
