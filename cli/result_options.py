@@ -8,7 +8,7 @@ vocabulary), ``entry_kwargs`` (the command line's outcome options → the format
 and ``vocabulary_help``.  Which outcomes exist, which options they take, in which phase,
 and what they mean is the format's declaration (issue 17, ADR 0015), never decided here.
 
-May import: ``typer``, ``ledger.errors``, ``ledger.core.plugin``, ``ledger.core.vocabulary``.
+May import: ``typer``, ``ledger.errors``, ``ledger.core.format_socket``, ``ledger.core.format_plugin``, ``ledger.core.vocabulary``.
 """
 
 from __future__ import annotations

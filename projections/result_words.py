@@ -3,7 +3,7 @@ result vocabulary; pages and the CLI only ask).
 
 Owns: ``describe`` — the one entry point every page, table and log line uses.
 
-May import: ``ledger.core.plugin``, ``ledger.core.state``.
+May import: ``ledger.core.format_socket``, ``ledger.core.views_facet``, ``ledger.core.state``.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ledger.formats.registry  # noqa: F401  (every format's kinds)
-from ledger.core.format_plugin import FormatPlugin
+from ledger.core.rules_facet import Rules
 from ledger.core.state import TournamentState, apply_event
 from ledger.formats.hotc.cut import undefeated
 from ledger.formats.match.model import MatchState
@@ -117,14 +117,14 @@ def _scenarios() -> Iterator[Callable[[Path], None]]:
 def test_officiating_scenarios_keep_the_counts(scenario: Callable[[Path], None],
                                                tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    evolve = FormatPlugin.evolve
+    evolve = Rules.evolve
     seen = [0]
 
-    def checked(self: FormatPlugin, state: TournamentState, ev: SignedEvent) -> None:
+    def checked(self: Rules, state: TournamentState, ev: SignedEvent) -> None:
         evolve(self, state, ev)
         recount_ok(state)
         seen[0] += 1
 
-    monkeypatch.setattr(FormatPlugin, "evolve", checked)
+    monkeypatch.setattr(Rules, "evolve", checked)
     scenario(tmp_path)
     assert seen[0] > 0

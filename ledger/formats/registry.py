@@ -1,6 +1,6 @@
 """The one list of tournament formats (docs/DESIGN.md §10 "Registry").
 
-Importing this module plugs every format into the core (``ledger.core.plugin``), each by the
+Importing this module plugs every format into the core (``ledger.core.format_socket``), each by the
 place it lives: a format's modules are imported the first time a ledger (or a command)
 asks for it, so a command on a HotC event never reads the Bushiroad or Wheel of Time
 code.  The CLI, the audit and simulate import this module; the core never does.  Adding
@@ -10,7 +10,7 @@ Owns: ``FORMAT_IDS`` (every format id, in this order); ``FORMATS`` (id → plug-
 imports them all); re-exports ``make_format`` / ``parse_params``, so a caller that builds a
 genesis has plugged the formats in.
 
-May import: ``ledger.core.plugin`` (and ``ledger.formats.*`` by name, through it).
+May import: ``ledger.core.format_socket`` (and ``ledger.formats.*`` by name, through it).
 """
 
 from __future__ import annotations

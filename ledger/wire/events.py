@@ -253,8 +253,8 @@ BODY_TYPES: dict[str, type[Body]] = {
 
 
 def register_body(cls: type[Body]) -> type[Body]:
-    """Register the body type of a kind added by a format (``ledger.core.plugin``); a kind has
-    one body type, whichever formats use it."""
+    """Register the body type of a kind added by a format (``ledger.core.format_socket``); a
+    kind has one body type, whichever formats use it."""
     kind = str(cls.KIND.value)
     old = BODY_TYPES.get(kind)
     if old is not None and old is not cls:
@@ -353,7 +353,7 @@ class ParsedLeaf(msgspec.Struct, frozen=True):
 
 
 #: Asked before an unknown kind is refused: the plug-in socket imports the formats not
-#: loaded yet (``ledger.core.plugin.load_all_formats``) and says whether any was.
+#: loaded yet (``ledger.core.format_socket.load_all_formats``) and says whether any was.
 ON_UNKNOWN_KIND: list[Callable[[], bool]] = []
 
 

@@ -13,7 +13,6 @@ May import: ``ledger.*`` (the simulator's outcome helpers too), the standard lib
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -22,7 +21,7 @@ from ledger.formats.bushiroad import team_sim
 from ledger.formats.hotc import plan as hotc_plan
 from ledger.formats.match.model import Phase, Status
 from ledger.formats.match.plan import open_round
-from ledger.formats.simulation import _outcome
+from ledger.formats.match.sim import simulated_win
 from ledger.storage.write_session import WriteSession
 from ledger.wire.keys import Signer
 
@@ -168,14 +167,12 @@ class Play:
         rnd = open_round(self.state)
         assert rnd is not None  # noqa: S101 - a test helper
         seats = team_sim.seat_count(self.state)
-        hotc = self.format_id == HOTC
         if seats:
-            return [_outcome(self.sim_seed, f"R{n}/T{tab.table}/S{k}",
-                             team_sim.seat_players(self.state, tab.players, k), n, tab.table,
-                             Fraction(0), rnd.phase, hotc=False) | {"seat": k}
+            return [simulated_win(self.sim_seed, f"R{n}/T{tab.table}/S{k}",
+                                  team_sim.seat_players(self.state, tab.players, k), n,
+                                  tab.table) | {"seat": k}
                     for k in range(1, seats + 1)]
-        return [_outcome(self.sim_seed, f"R{n}/T{tab.table}", tab.players, n, tab.table,
-                         Fraction(0), rnd.phase, hotc=hotc)]
+        return [simulated_win(self.sim_seed, f"R{n}/T{tab.table}", tab.players, n, tab.table)]
 
     def in_top_cut(self) -> bool:
         if self.wot:

@@ -6,7 +6,8 @@ recorded simulation seed (each table's or seat's outcome from its own stream, ne
 a pairing seed), drops at the drop rate, checkpoints after every pairing and every
 round's results, then the cut, the bracket and the champion; a format's own policy
 (HotC's stop rule, its cut window, its timeouts) is in its subclass's hooks.  And the
-steps every simulation shares: ``batched`` (saves of ``BATCH`` events), ``rate``.
+steps every simulation shares: ``batched`` (saves of ``BATCH`` events), ``rate``,
+``simulated_win``.
 
 May import: ``ledger.core.*``, ``ledger.proofs.checkpoint_store``, ``ledger.storage.*``
 (type hints), ``ledger.wire.keys``, ``ledger.formats.match.*``.
@@ -74,6 +75,15 @@ def _seed_bracket(hj: Signer, material: str, t: Tournament, now: str) -> object:
 
 def _pair_bracket(hj: Signer, t: Tournament, now: str) -> object:
     return t.pair_round(hj, now)
+
+
+def simulated_win(sim_seed: bytes, ctx: str, players: list[int], round_no: int,
+                  table: int) -> dict[str, Any]:
+    """A simulated table's (or seat's) win, its winner drawn from its own stream ``ctx``
+    (what ``MatchSimulation`` records when no time-up is drawn)."""
+    u = stream_below(sim_seed, ctx, SCALE)
+    return {"round_no": round_no, "table": table, "outcome": Outcome.WIN,
+            "winner": players[u % 2]}
 
 
 def _active(h: MatchState) -> int:
