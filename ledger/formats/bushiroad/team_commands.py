@@ -15,7 +15,7 @@ May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -78,7 +78,7 @@ def record_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tabl
                 annex_values: list[list[list[int]]] | None = None,
                 turn_player: int | None = None, slow_play: list[int] | None = None,
                 note: str = "", penalty_seq: int | None = None,
-                **_: Any) -> list[SignedEvent]:
+                ) -> list[SignedEvent]:
     _no_hotc_options(turn_player, slow_play)
     body = _seat_body(t, round_no=round_no, table=table, seat=seat, outcome=outcome,
                       winner=winner, loser=loser, games=games, annex_values=annex_values)
@@ -106,7 +106,7 @@ def seat_decision(t: Tournament, *, round_no: int, table: int, seat: int,
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
                   games: list[int] | None = None,
                   annex_values: list[list[list[int]]] | None = None,
-                  **_: Any) -> DecidedResult:
+                  ) -> DecidedResult:
     """What a seat entry decides (recording nothing), for an idempotent re-entry."""
     found = table_seat(t.state, round_no, table)
     if found is None:
@@ -143,7 +143,7 @@ def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
                  loser: int | None = None, games: list[int] | None = None,
                  annex_values: list[list[list[int]]] | None = None,
                  turn_player: int | None = None, slow_play: list[int] | None = None,
-                 **_: Any) -> list[SignedEvent]:
+                 ) -> list[SignedEvent]:
     """A judge corrects one seat; when the team result derived from the seats changes,
     the team result is corrected with it (BR-TEAM-7) and a closed round closes again."""
     _no_hotc_options(turn_player, slow_play)
@@ -193,7 +193,7 @@ def amend_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, table
                loser: int | None = None, games: list[int] | None = None,
                annex_values: list[list[list[int]]] | None = None,
                turn_player: int | None = None, slow_play: list[int] | None = None,
-               **_: Any) -> list[SignedEvent]:
+               ) -> list[SignedEvent]:
     """The head judge amends one seat of an earlier qualifying round (as 'result amend'
     does a table, BR-PEN-3.10.2-AMEND-3); when the team result derived from the seats
     changes, it is amended with it (BR-TEAM-7).  Pairings made since stand."""
