@@ -42,7 +42,7 @@ def _same(t: Tournament, res: Any, kw: dict[str, Any]) -> bool:
     """Whether entry ``kw`` decides exactly the recorded result ``res``: the format's
     own answer (``FormatPlugin.same_result``)."""
     args = {k: v for k, v in kw.items() if k not in ("reason", "note")}
-    return t.plugin.entry.same_result(t, res, result_fields(args))
+    return t.plugin.entry.same_result(t.state, res, result_fields(args))
 
 
 def recorded_by(state: TournamentState, actor: str | None) -> str:

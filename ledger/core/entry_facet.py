@@ -22,7 +22,6 @@ from ledger.core.facet_base import Facet
 from ledger.errors import RuleError
 
 if TYPE_CHECKING:
-    from ledger.core.facet_base import Desk
     from ledger.core.state_model import TournamentState
     from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
 
@@ -115,20 +114,20 @@ class Entry(Facet):
         values it gives and a note kept with the result."""
         return self.result_vocabulary().from_slip(row), ""
 
-    def decided_result(self, t: Desk, kw: ResultFields) -> DecidedResult:
+    def decided_result(self, state: TournamentState, kw: ResultFields) -> DecidedResult:
         """What a result entry (``kw``, ``round_no`` and ``table`` included) decides for
-        its table, recording nothing: how a station tells an identical re-entry (nothing
-        to write) from a conflicting one.  ``t``: the aggregate, or any object with its
-        ``state`` (the audit has only the folded state)."""
+        its table, recording nothing, from the state alone: how a station tells an
+        identical re-entry (nothing to write) from a conflicting one, and how the audit
+        checks a station's result against its reports (REPORT-11)."""
         raise self.no_verb("result entry")
 
-    def same_result(self, t: Desk, result: Any, kw: ResultFields) -> bool:
+    def same_result(self, state: TournamentState, result: Any, kw: ResultFields) -> bool:
         """Whether the result entry ``kw`` decides exactly the recorded ``result``: a
         retried or doubly keyed slip writes nothing.  By default ``decided_result``
         against the result's winner, losers, loss reasons, outcome and games; a format
         that cannot say never counts as the same (the entry is then a conflict)."""
         try:
-            decided = self.decided_result(t, kw)
+            decided = self.decided_result(state, kw)
         except RuleError:
             return False
         games = result.games

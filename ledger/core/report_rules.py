@@ -23,7 +23,6 @@ May import: ``msgspec``, ``ledger.core.state``, ``ledger.core.reports_state``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -230,14 +229,6 @@ def check_own_act(state: TournamentState, body: Any, actor: str) -> None:
 
 
 # -- results citing reports (REPORT-10..12) --------------------------------------------------
-@dataclass(frozen=True)
-class _StateView:
-    """What a format's ``decided_result`` reads of the aggregate: its state (the audit has
-    no aggregate, only the folded state)."""
-
-    state: Any
-
-
 def _cited(state: TournamentState, body: Any) -> list[Report]:
     return [r for r in state.reports.current.get(body.round, {}).get(body.table, {}).values()
             if r.seq in body.reports]
@@ -289,7 +280,7 @@ def _equals_decided(state: TournamentState, plugin: FormatPlugin, body: Any,
                     kw: ResultFields) -> None:
     """REPORT-11: the station's result is the one the reports' keywords decide."""
     try:
-        decided = plugin.entry.decided_result(_StateView(state), kw)
+        decided = plugin.entry.decided_result(state, kw)
     except TourneyError as exc:
         raise RuleError("REPORT-11", f"the format cannot decide the reports' result: "
                         f"{exc.message}", finding="station_result_invalid") from None

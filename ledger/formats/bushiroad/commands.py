@@ -73,6 +73,7 @@ from ledger.wire.keys import Signer
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
     from ledger.core.entry_facet import DecidedResult
+    from ledger.core.state_model import TournamentState
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
@@ -149,7 +150,7 @@ _ENDING = {Outcome.WIN: Ending.PLAYED, Outcome.DRAW: Ending.PLAYED,
            Outcome.DROP: Ending.DROP, Outcome.PENALTY: Ending.PENALTY}
 
 
-def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | None,
+def _games(state: TournamentState, players: list[int], outcome: Outcome, winner: int | None,
            games: list[int] | None, annex: AnnexA | None) -> Games:
     """The game score: as given (``--games``), or the only one the outcome allows in BO1
     (a win 1-0, a draw one drawn game); the Annex A game is added to its winner."""
@@ -160,7 +161,7 @@ def _games(t: Tournament, players: list[int], outcome: Outcome, winner: int | No
                              hint="e.g. --games 2-1 (the first number is the first player "
                                   "at the table)")
     elif outcome is Outcome.WIN and winner in players:
-        bo3 = t.state.format is not None and t.state.format.params.get("match_format") == "BO3"
+        bo3 = state.format is not None and state.format.params.get("match_format") == "BO3"
         w = 2 if bo3 else 1
         g = Games(w, 0) if winner == players[0] else Games(0, w)
     elif outcome is Outcome.DRAW:
@@ -187,7 +188,7 @@ class ResultBody(TypedDict):
     annex_a: AnnexA | msgspec.UnsetType     # UNSET: no Annex A (left out of the body)
 
 
-def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, *,
+def result_body(state: TournamentState, round_no: int, players: list[int], phase: Phase, *,
                 outcome: Outcome, winner: int | None, loser: int | None,
                 games: list[int] | None, annex: AnnexA | None,
                 losers: list[int] | None = None,
@@ -210,9 +211,9 @@ def result_body(t: Tournament, round_no: int, players: list[int], phase: Phase, 
         raise UsageError(f"a Bushiroad result has no outcome {outcome.value!r}",
                          hint="use --winner, --draw, --timeout --games, --concession or "
                               "--annex-a")
-    g = _games(t, players, outcome, winner, games, annex)
+    g = _games(state, players, outcome, winner, games, annex)
     named = losers or ([loser] if loser is not None else None)
-    res = decide(t.state, phase, players, ending=ending, games=g, losers=named, annex=annex)
+    res = decide(state, phase, players, ending=ending, games=g, losers=named, annex=annex)
     if outcome is Outcome.WIN and annex is None and res.winner != winner:
         raise RuleError("BR-MATCH-1", f"the game score {g.a}-{g.b} does not make #{winner} "
                         "the winner", hint="check --games (first number = first player)")
@@ -239,7 +240,7 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
     _no_hotc_options(turn_player, slow_play)
     rnd, tab = open_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
-    body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
+    body = result_body(t.state, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex, losers=losers)
     ev = t.record(ResultRecorded(round=round_no, table=table, note=note,
                                  penalty_seq=msgspec.UNSET if penalty_seq is None
@@ -247,7 +248,7 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
     return [ev, *_after_result(t, round_no, signer, time)]
 
 
-def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome,
+def decided_result(state: TournamentState, *, round_no: int, table: int, outcome: Outcome,
                    winner: int | None = None, loser: int | None = None,
                    games: list[int] | None = None,
                    annex_values: list[list[list[int]]] | None = None,
@@ -256,13 +257,13 @@ def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome
     """What this entry decides for a table that already has players (recording nothing):
     ``result_body``, shared with ``record_result`` and ``correct_result``."""
     _no_hotc_options(turn_player, slow_play)
-    found = seat(t.state, round_no, table)
+    found = seat(state, round_no, table)
     if found is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
     phase, players = found
-    annex = make_annex(t.state, players, annex_values) if annex_values else None
-    body = result_body(t, round_no, players, phase, outcome=outcome, winner=winner,
+    annex = make_annex(state, players, annex_values) if annex_values else None
+    body = result_body(state, round_no, players, phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
     return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),
             body["outcome"], list(body["games"]))
@@ -277,7 +278,7 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
     _no_hotc_options(turn_player, slow_play)
     rnd, tab, current = correctable_table(t.state, round_no, table)
     annex = make_annex(t.state, tab.players, annex_values) if annex_values else None
-    body = result_body(t, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
+    body = result_body(t.state, round_no, tab.players, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex, losers=losers, no_show=True)
     ev = t.record(ResultCorrected(round=round_no, table=table, corrects_seq=current,
                                   reason=reason, **body),

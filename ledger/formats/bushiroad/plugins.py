@@ -53,7 +53,6 @@ from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.wire.events import Body, FormatSpec, RegistrationClosed, SignedEvent
 
 if TYPE_CHECKING:
-    from ledger.core.aggregate import Tournament
     from ledger.core.entry_facet import DecidedResult, ResultFields
     from ledger.core.state_model import TournamentState
     from ledger.core.vocabulary import Given, ResultEntry
@@ -135,16 +134,16 @@ class BushiroadEntry(MatchEntry):
     def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
         return br_vocabulary.slip_given(state, row)
 
-    def decided_result(self, t: Tournament, kw: ResultFields) -> DecidedResult:
-        return decided(t, kw)
+    def decided_result(self, state: TournamentState, kw: ResultFields) -> DecidedResult:
+        return decided(state, kw)
 
-    def same_result(self, t: Tournament, result: Any, kw: ResultFields) -> bool:
+    def same_result(self, state: TournamentState, result: Any, kw: ResultFields) -> bool:
         seat = kw.get("seat")
         if seat is None:
-            return super().same_result(t, result, kw)
-        done = team_commands.seat_recorded(t, kw["round_no"], kw["table"], seat)
+            return super().same_result(state, result, kw)
+        done = team_commands.seat_recorded(state, kw["round_no"], kw["table"], seat)
         try:
-            d = decided(t, kw)
+            d = decided(state, kw)
         except RuleError:
             return False
         return done is not None and (done.winner, done.losers, done.games) == (d[0], d[1], d[4])

@@ -47,6 +47,7 @@ from ledger.formats.match.vocab import seat as table_seat
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
     from ledger.core.entry_facet import DecidedResult
+    from ledger.core.state_model import TournamentState
     from ledger.formats.match.team_model import SeatResult
     from ledger.wire.events import SignedEvent
     from ledger.wire.keys import Signer
@@ -68,7 +69,7 @@ def _seat_body(t: Tournament, *, round_no: int, table: int, seat: int, outcome: 
     tab, fighters = seat_table(t.state, round_no, table, seat)
     rnd, _ = open_table(t.state, round_no, table)
     annex = make_annex(t.state, fighters, annex_values) if annex_values else None
-    return result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
+    return result_body(t.state, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
 
 
@@ -102,27 +103,28 @@ def refuse_typed(round_no: int, table: int, size: int) -> RuleError:
                           f"{round_no} --table {table} --seat K --winner N …")
 
 
-def seat_decision(t: Tournament, *, round_no: int, table: int, seat: int,
+def seat_decision(state: TournamentState, *, round_no: int, table: int, seat: int,
                   outcome: Outcome, winner: int | None = None, loser: int | None = None,
                   games: list[int] | None = None,
                   annex_values: list[list[list[int]]] | None = None,
                   ) -> DecidedResult:
     """What a seat entry decides (recording nothing), for an idempotent re-entry."""
-    found = table_seat(t.state, round_no, table)
+    found = table_seat(state, round_no, table)
     if found is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
     phase, players = found
-    fighters = seat_fighters(t.state, players, seat)
-    annex = make_annex(t.state, fighters, annex_values) if annex_values else None
-    body = result_body(t, round_no, fighters, phase, outcome=outcome, winner=winner,
+    fighters = seat_fighters(state, players, seat)
+    annex = make_annex(state, fighters, annex_values) if annex_values else None
+    body = result_body(state, round_no, fighters, phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
     return (body["winner"], list(body["losers"]), list(body["loss_reasons"]),
             body["outcome"], list(body["games"]))
 
 
-def seat_recorded(t: Tournament, round_no: int, table: int, seat: int) -> SeatResult | None:
-    return next((r for r in seats_at(t.state, round_no, table) if r.seat == seat), None)
+def seat_recorded(state: TournamentState, round_no: int, table: int,
+                  seat: int) -> SeatResult | None:
+    return next((r for r in seats_at(state, round_no, table) if r.seat == seat), None)
 
 
 def team_of_drop(t: Tournament, number: int) -> int:
@@ -149,7 +151,7 @@ def correct_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     _no_hotc_options(turn_player, slow_play)
     rnd, tab, fighters, current = corrected_seat(t.state, round_no, table, seat)
     annex = make_annex(t.state, fighters, annex_values) if annex_values else None
-    body = result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
+    body = result_body(t.state, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
     out = [t.record(SeatResultCorrected(round=round_no, table=table, seat=seat,
                                         corrects_seq=current, reason=reason, **body),
@@ -204,7 +206,7 @@ def amend_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, table
     _no_hotc_options(turn_player, slow_play)
     rnd, fighters, done = amended_seat(t.state, round_no, table, seat)
     annex = make_annex(t.state, fighters, annex_values) if annex_values else None
-    body = result_body(t, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
+    body = result_body(t.state, round_no, fighters, rnd.phase, outcome=outcome, winner=winner,
                        loser=loser, games=games, annex=annex)
     out = [t.record(SeatResultAmended(round=round_no, table=table, seat=seat,
                                       corrects_seq=done.seq, reason=reason, **body),

@@ -34,16 +34,16 @@ def _typed_team_result(t: Tournament, kw: ResultFields) -> bool:
     return team_mode(t.state) and kw.get("outcome") not in (Outcome.DROP, Outcome.PENALTY)
 
 
-def decided(t: Tournament, kw: ResultFields) -> DecidedResult:
+def decided(state: TournamentState, kw: ResultFields) -> DecidedResult:
     """What an entry decides (a seat's, or a table's), recording nothing."""
     seat = kw.get("seat")
     if seat is not None:
         return team_commands.seat_decision(
-            t, round_no=kw["round_no"], table=kw["table"], seat=seat,
+            state, round_no=kw["round_no"], table=kw["table"], seat=seat,
             outcome=Outcome(kw["outcome"]), winner=kw.get("winner"), loser=kw.get("loser"),
             games=kw.get("games"), annex_values=kw.get("annex_values"))
     return commands.decided_result(
-        t, round_no=kw["round_no"], table=kw["table"], outcome=Outcome(kw["outcome"]),
+        state, round_no=kw["round_no"], table=kw["table"], outcome=Outcome(kw["outcome"]),
         winner=kw.get("winner"), loser=kw.get("loser"), games=kw.get("games"),
         annex_values=kw.get("annex_values"), turn_player=kw.get("turn_player"),
         slow_play=kw.get("slow_play"))

@@ -63,6 +63,7 @@ from ledger.wire.keys import Signer
 if TYPE_CHECKING:
     from ledger.core.aggregate import Tournament
     from ledger.core.entry_facet import DecidedResult
+    from ledger.core.state_model import TournamentState
 
 
 def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None = None,
@@ -107,12 +108,12 @@ def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list
     return out
 
 
-def _calls(t: Tournament, round_no: int, table: int, outcome: Outcome,
+def _calls(state: TournamentState, round_no: int, table: int, outcome: Outcome,
            slow_play: list[int] | None) -> tuple[list[int] | None, int | msgspec.UnsetType]:
     """R2: name the recorded upheld calls and cite the one a slow-play timeout rests on."""
-    if not revised(t.state):
+    if not revised(state):
         return slow_play, msgspec.UNSET
-    named, call = result_calls(t.state, round_no, table, outcome, slow_play)
+    named, call = result_calls(state, round_no, table, outcome, slow_play)
     return named, msgspec.UNSET if call is None else call
 
 
@@ -122,7 +123,7 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
                   note: str = "", losers: list[int] | None = None,
                   penalty_seq: int | None = None) -> list[SignedEvent]:
     rnd, tab = open_table(t.state, round_no, table)
-    slow_play, call = _calls(t, round_no, table, outcome, slow_play)
+    slow_play, call = _calls(t.state, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play, losers=losers)
     ev = t.record(ResultRecorded(round=round_no, table=table, winner=d.winner, losers=d.losers,
@@ -134,18 +135,18 @@ def record_result(t: Tournament, signer: Signer, time: str, *, round_no: int, ta
     return [ev, *_after_result(t, round_no, signer, time)]
 
 
-def decided_result(t: Tournament, *, round_no: int, table: int, outcome: Outcome,
+def decided_result(state: TournamentState, *, round_no: int, table: int, outcome: Outcome,
                    winner: int | None = None, loser: int | None = None,
                    turn_player: int | None = None, slow_play: list[int] | None = None,
                    note: str = "", reason: str = "") -> DecidedResult:
     """What this entry decides for a table that already has players (recording nothing):
     ``decide_result``, the one decision ``record_result`` and the audit use too."""
-    found = seat(t.state, round_no, table)
+    found = seat(state, round_no, table)
     if found is None:
         raise RuleError("LEDGER-RES-1", f"round {round_no} has no table {table}",
                         hint="see 'tourney round show'")
     phase, players = found
-    slow_play, _call = _calls(t, round_no, table, outcome, slow_play)
+    slow_play, _call = _calls(state, round_no, table, outcome, slow_play)
     d = decide_result(phase, players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play)
     return d.winner, list(d.losers), list(d.loss_reasons), outcome, None
@@ -157,7 +158,7 @@ def correct_result(t: Tournament, signer: Signer, time: str, *, round_no: int, t
                    slow_play: list[int] | None = None,
                    losers: list[int] | None = None) -> list[SignedEvent]:
     rnd, tab, current = correctable_table(t.state, round_no, table)
-    slow_play, call = _calls(t, round_no, table, outcome, slow_play)
+    slow_play, call = _calls(t.state, round_no, table, outcome, slow_play)
     d = decide_result(rnd.phase, tab.players, outcome, winner=winner, loser=loser,
                       turn_player=turn_player, slow_play=slow_play, losers=losers)
     ev = t.record(ResultCorrected(round=round_no, table=table, winner=d.winner,

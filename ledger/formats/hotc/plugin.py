@@ -45,7 +45,6 @@ from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.wire.events import FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
-    from ledger.core.aggregate import Tournament
     from ledger.core.entry_facet import DecidedResult, ResultFields
     from ledger.core.state_model import TournamentState
     from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
@@ -140,12 +139,12 @@ class HotcEntry(MatchEntry):
 
         return hotc_vocabulary.slip_given(state, row)
 
-    def decided_result(self, t: Tournament, kw: ResultFields) -> DecidedResult:
+    def decided_result(self, state: TournamentState, kw: ResultFields) -> DecidedResult:
         from ledger.formats.hotc import commands
 
         kw = hotc_options(kw)
         return commands.decided_result(
-            t, round_no=kw["round_no"], table=kw["table"], outcome=Outcome(kw["outcome"]),
+            state, round_no=kw["round_no"], table=kw["table"], outcome=Outcome(kw["outcome"]),
             winner=kw.get("winner"), loser=kw.get("loser"), turn_player=kw.get("turn_player"),
             slow_play=kw.get("slow_play"))
 

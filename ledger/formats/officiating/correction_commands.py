@@ -94,7 +94,7 @@ def amend_result(t: Tournament, signer: Signer, time: str, *, round_no: int, tab
     games: list[int] | None = None
     if entry is not None:
         winner, losers, reasons, outcome, games = t.plugin.entry.decided_result(
-            t, result_fields({**entry, "round_no": round_no, "table": table}))
+            t.state, result_fields({**entry, "round_no": round_no, "table": table}))
     else:
         if winner is None and not double_loss and not draw:
             raise RuleError("LEDGER-RES-1", "say the result the round should have had",

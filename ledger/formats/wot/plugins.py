@@ -38,7 +38,6 @@ from ledger.formats.wot.verbs import WotCommands, WotJudgePowers, WotRoundDocs
 from ledger.wire.events import Body, FormatSpec
 
 if TYPE_CHECKING:
-    from ledger.core.aggregate import Tournament
     from ledger.core.entry_facet import ResultFields
     from ledger.core.state_model import TournamentState
     from ledger.core.vocabulary import Given, ResultEntry, Vocabulary
@@ -121,7 +120,7 @@ class WotEntry(Entry):
     def slip_given(self, state: TournamentState, row: Mapping[str, str]) -> tuple[Given, str]:
         return self.result_vocabulary().from_slip(row), ""
 
-    def same_result(self, t: Tournament, result: Any, kw: ResultFields) -> bool:
+    def same_result(self, state: TournamentState, result: Any, kw: ResultFields) -> bool:
         """A WoT entry is the recorded result when it says the same code, winner, amounts
         and phase (the phase the code fixes, or the one given for Q3/Q5)."""
         from ledger.errors import TourneyError
@@ -129,7 +128,7 @@ class WotEntry(Entry):
 
         code = str(kw.get("wot_outcome"))
         try:
-            lb = plan.default_last_battle(t.state, code, kw.get("last_battle"))
+            lb = plan.default_last_battle(state, code, kw.get("last_battle"))
         except TourneyError:
             return False
         said = (code, kw.get("winner"), dict(kw.get("support") or {}),
