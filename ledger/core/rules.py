@@ -10,7 +10,9 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
-``ledger.core.device_rules``, ``ledger.core.signing``.
+``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``.  Never
+``ledger.randomness``: the seed, commitment and draw-hygiene rules (DESIGN-6) live above the
+core and plug in here (``checks``, ``draw_checks``; docs/adr/0039-layering-layers-and-rule-ids.md).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ledger.core.report_rules import (
     check_revoked,
     check_station_result,
 )
+from ledger.core.rule_plugins import load_rules
 from ledger.core.signing import CHECKPOINT as CHECKPOINT  # re-exported
 from ledger.core.signing import PERMITTED as PERMITTED  # re-exported
 from ledger.core.signing import (
@@ -42,7 +45,6 @@ from ledger.core.signing import (
 )
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
 from ledger.wire.canonical import MAX_SAFE_INT
 from ledger.wire.clock import parse_time
 from ledger.wire.events import (
@@ -110,6 +112,50 @@ def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
     return register
 
 
+DrawCheck = Callable[[TournamentState, DrawMade], None]
+_DRAW_CHECKS: dict[str, DrawCheck] = {}
+
+#: Core kinds whose rules live above the core: ``ledger.randomness.rules`` registers them
+#: (``checks``) and the draw hygiene (``draw_checks``) when imported; the application names it
+#: (``ledger.core.rule_plugins``, from ``ledger.formats.registry``) and the first check that
+#: needs it loads it.  Never plugged in, ``check`` refuses these kinds (``RulesNotLoaded``)
+#: instead of passing them unchecked.
+ABOVE_CORE: frozenset[type[Body]] = frozenset({SeedRecorded, SeedCommitted})
+
+
+class RulesNotLoaded(RuntimeError):
+    """A rule of the core's kinds that lives above the core was never plugged in."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"the rules of {what} are not plugged in: import "
+                         "ledger.formats.registry (it names ledger.randomness.rules)")
+
+
+def draw_checks(fn: DrawCheck) -> DrawCheck:
+    """Register a rule ``draw_made`` also obeys, run before the draw is recomputed."""
+    _DRAW_CHECKS[f"{fn.__module__}.{fn.__qualname__}"] = fn
+    return fn
+
+
+def plugged_check(body_type: type[Body]) -> Checker:
+    """The check of a kind of ``ABOVE_CORE``, its module loaded on first use."""
+    fn = _CHECKS.get(body_type)
+    if fn is None and load_rules():
+        fn = _CHECKS.get(body_type)
+    if fn is None:
+        raise RulesNotLoaded(body_type.KIND.value)
+    return fn
+
+
+def plugged_draw_checks() -> list[DrawCheck]:
+    """The rules every ``draw_made`` also obeys, their modules loaded on first use."""
+    if not _DRAW_CHECKS:
+        load_rules()
+    if not _DRAW_CHECKS:
+        raise RulesNotLoaded(DrawMade.KIND.value)
+    return list(_DRAW_CHECKS.values())
+
+
 def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
     own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
@@ -131,6 +177,8 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
         if cites:
             check_citation(state, body, actor)     # REPORT-10
     core = _CHECKS.get(type(body))
+    if core is None and type(body) in ABOVE_CORE:
+        core = plugged_check(type(body))
     if core is not None:
         core(state, body, actor)
     if isinstance(body, TournamentCreated):
@@ -289,16 +337,6 @@ def _registration_closed(state: TournamentState, body: RegistrationClosed, actor
                         f"but {len(state.players)} are registered")
 
 
-@checks(SeedRecorded)
-def _seed_recorded(state: TournamentState, body: SeedRecorded, actor: str) -> None:
-    check_seed(state, body)  # every provenance (ledger.randomness.rules)
-
-
-@checks(SeedCommitted)
-def _seed_committed(state: TournamentState, body: SeedCommitted, actor: str) -> None:
-    check_commitment(state, body)
-
-
 @checks(ReportPublished)
 def _report_published(state: TournamentState, body: ReportPublished, actor: str) -> None:
     """Structure only: the figures themselves are recomputed by the audit (projections)."""
@@ -341,7 +379,8 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
             body.items != sorted(set(body.items)):
         raise RuleError("LEDGER-RAND-1", "draw items must be distinct non-negative integers "
                         "pre-ordered ascending (by player number)", finding="draw_mismatch")
-    check_draw_hygiene(state, body)
+    for draw_check in plugged_draw_checks():
+        draw_check(state, body)    # the seed's hygiene (ledger.randomness.rules)
     if is_decided(body):   # Tournament.make_draw drew it just now (ledger.core.decided)
         return
     expected = draw_v1(bytes.fromhex(seed.seed), body.ctx, body.items)
