@@ -118,8 +118,8 @@ _DRAW_CHECKS: dict[str, DrawCheck] = {}
 #: Core kinds whose rules live above the core: ``ledger.randomness.rules`` registers them
 #: (``checks``) and the draw hygiene (``draw_checks``) when imported; the application names it
 #: (``ledger.core.rule_plugins``, from ``ledger.formats.registry``) and the first check that
-#: needs it loads it.  Never plugged in, ``check`` refuses these kinds (``RulesNotLoaded``)
-#: instead of passing them unchecked.
+#: needs it loads it.  Never plugged in, these kinds are refused (``RulesNotLoaded``), never
+#: passed unchecked.
 ABOVE_CORE: frozenset[type[Body]] = frozenset({SeedRecorded, SeedCommitted})
 
 
@@ -137,14 +137,20 @@ def draw_checks(fn: DrawCheck) -> DrawCheck:
     return fn
 
 
-def plugged_check(body_type: type[Body]) -> Checker:
-    """The check of a kind of ``ABOVE_CORE``, its module loaded on first use."""
-    fn = _CHECKS.get(body_type)
-    if fn is None and load_rules():
+def _plugged_later(body_type: type[Body]) -> Checker:
+    """Stands in ``_CHECKS`` for a kind of ``ABOVE_CORE`` until its module, loaded by the first
+    call, registers the real check over it."""
+    def check_when_plugged(state: TournamentState, body: Any, actor: str) -> None:
+        load_rules()
         fn = _CHECKS.get(body_type)
-    if fn is None:
-        raise RulesNotLoaded(body_type.KIND.value)
-    return fn
+        if fn is None or fn is check_when_plugged:
+            raise RulesNotLoaded(body_type.KIND.value)
+        fn(state, body, actor)
+    return check_when_plugged
+
+
+for _kind in ABOVE_CORE:
+    _CHECKS[_kind] = _plugged_later(_kind)
 
 
 def plugged_draw_checks() -> list[DrawCheck]:
@@ -177,8 +183,6 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
         if cites:
             check_citation(state, body, actor)     # REPORT-10
     core = _CHECKS.get(type(body))
-    if core is None and type(body) in ABOVE_CORE:
-        core = plugged_check(type(body))
     if core is not None:
         core(state, body, actor)
     if isinstance(body, TournamentCreated):
