@@ -7,7 +7,8 @@ string of the code names — a ``RuleError``'s rule, a finding's, a docstring's 
 in the table, or is a family of ids in it (``BR-SE`` for ``BR-SE-1`` …), or a case of a test
 case (``TC-24a``: TC-24 (a)), or is listed below as known, with its reason.  A WoT topic
 (``rule_id(revision, "FORF-2")``, ``rid(state, "ORDER-1")``) exists in a revision (some are
-named for one revision only: ``"SCORE-5" if revision is WOT_OLD else "SCORE-10"``).
+named for one revision only: ``"SCORE-5" if revision is WOT_OLD else "SCORE-10"``).  The
+project's own ids (DESIGN-n, REPORT-n, PAGES-n …) are defined in docs/ instead.
 Where RULES.md and a seed (/work/shared/seeds) disagree the seed wins (DEVELOPERS.md); no
 id below rests on such a disagreement.
 """
@@ -15,6 +16,7 @@ id below rests on such a disagreement.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import re
 from collections.abc import Iterator
@@ -58,22 +60,41 @@ KNOWN: dict[str, str] = {
 }
 
 
+#: The project's own ids that no doc defines as a row, a bullet or a range, with why.
+KNOWN_OWN: dict[str, str] = {
+    "RULES-1.3": "RULES.md §1.3 (who may sign what): a section of the digest, not an id; "
+                 "printed in refusals",
+    "RULES-8": "RULES.md §8 (event configuration parameters): a section, not an id; printed "
+               "in refusals",
+    "WITNESS-1": "the witness's own rule (only a declared, active witness cosigns, "
+                 "ledger/proofs/witness.py): no doc names it yet; printed in its refusal",
+}
+
+
 def _strings(tree: ast.AST) -> Iterator[ast.Constant]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             yield node
 
 
-def _named_ids() -> dict[str, set[str]]:
-    """Every id of the digest's families in a string of the code → where."""
-    found: dict[str, set[str]] = {}
+@functools.cache
+def _code_ids() -> tuple[tuple[str, str], ...]:
+    """Every id-shaped word in a string of the code, with where (path:line), read once."""
+    found: list[tuple[str, str]] = []
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT)
             for node in _strings(ast.parse(path.read_text())):
-                for rule in ID.findall(node.value):
-                    if rule.split("-")[0] in GEN.FAMILIES:
-                        found.setdefault(rule, set()).add(f"{rel}:{node.lineno}")
+                found.extend((rule, f"{rel}:{node.lineno}") for rule in ID.findall(node.value))
+    return tuple(found)
+
+
+def _named_ids(families: tuple[str, ...] = GEN.FAMILIES) -> dict[str, set[str]]:
+    """Every id of ``families`` in a string of the code → where."""
+    found: dict[str, set[str]] = {}
+    for rule, where in _code_ids():
+        if rule.split("-")[0] in families:
+            found.setdefault(rule, set()).add(where)
     return found
 
 
@@ -141,6 +162,34 @@ def test_every_wot_topic_is_in_the_digest() -> None:
     missing = {t: sorted(w)[:2] for t, w in topics.items()
                if not {f"WOTOLD-{t}", f"WOT01-{t}"} & DEFINED}
     assert missing == {}
+
+
+def _defined_in_docs() -> set[str]:
+    """The project's own ids its docs define: a table row's first cell (``| PAGES-1 |``), a
+    bullet's lead (``* REPORT-21 (…)``), a range (``REPORT-16..20``); DESIGN-n is docs/DESIGN.md
+    §n."""
+    docs = "\n".join(p.read_text() for p in sorted((ROOT / "docs").rglob("*.md")))
+    found = set(re.findall(r"^\|\s*\**([A-Z]+-[0-9]+)\**\s*\|", docs, re.M))
+    found |= set(re.findall(r"^\s*[-*]\s+\**([A-Z]+-[0-9]+)\b", docs, re.M))
+    for prefix, first, last in re.findall(r"\b([A-Z]+)-([0-9]+)\s*(?:\.\.|…)\s*([0-9]+)\b",
+                                          docs):
+        found.update(f"{prefix}-{n}" for n in range(int(first), int(last) + 1))
+    design = (ROOT / "docs" / "DESIGN.md").read_text()
+    found.update(f"DESIGN-{n}" for n in re.findall(r"^## ([0-9]+)\.", design, re.M))
+    return found
+
+
+def test_every_own_id_is_defined_in_the_docs() -> None:
+    """DESIGN-, REPORT-, PAGES- … are the project's own rules: each id the code names is
+    defined in docs/ (or known above, with its reason)."""
+    named = _named_ids((*OWN, "WITNESS"))
+    assert {"DESIGN-5", "REPORT-21", "PAGES-1"} <= set(named)
+    defined = _defined_in_docs()
+    missing = {rule: sorted(where)[:2] for rule, where in named.items()
+               if rule not in defined and rule not in KNOWN_OWN}
+    assert missing == {}
+    assert {rule for rule in KNOWN_OWN if rule in named and rule not in defined} \
+        == set(KNOWN_OWN)
 
 
 def test_known_ids_are_still_named_and_still_missing() -> None:
