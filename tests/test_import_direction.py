@@ -59,9 +59,6 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
 #: Module circles that stay for now, each with why (a ratchet: a circle found must lie
 #: inside one of these; a smaller one is fine, a new one fails).
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"audit.prechecks", "audit.sigpool"}):
-        "the workers' pass reads sigpool.reads_as; sigpool builds Prechecks lazily (typed "
-        "under TYPE_CHECKING): the audit's hot path, left to the fold's own work",
     frozenset({"cli.result_import", "cli.results_cmd"}):
         "lazy both ways: the results app registers 'import', which reuses "
         "results_cmd.closing; the use-case layer (issue 28 item 2) takes closing over",
