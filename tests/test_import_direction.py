@@ -134,6 +134,21 @@ def test_match_and_officiating_import_in_one_direction(
                and e.target.startswith("ledger.formats.match.") for e in edges)
 
 
+def test_every_match_format_still_adds_the_head_judges_pairings() -> None:
+    """The match layer no longer names officiating's kinds; every match format adds them, so
+    the posting gate (ADR 0023) still reads an override as a pairing and a void as none."""
+    from ledger.formats import registry
+    from ledger.formats.match.events import RoundPaired
+    from ledger.formats.match.plugin import MatchFormat
+    from ledger.formats.officiating.events import PairingOverridden, PairingVoided
+
+    match = [p for p in registry.FORMATS.values() if isinstance(p, MatchFormat)]
+    assert len(match) == 5
+    for plugin in match:
+        assert plugin.pairing_bodies == (RoundPaired, PairingOverridden), plugin.id
+        assert plugin.unpairing_bodies == (PairingVoided,), plugin.id
+
+
 def test_no_new_module_cycle(graph: tuple[dict[str, Path], set[Edge]]) -> None:
     """No circle of modules in ledger/ (none at all) nor elsewhere but those listed, with
     their reasons, in ``KNOWN_CYCLES``."""
