@@ -174,7 +174,7 @@ def _defined_in_docs() -> set[str]:
     for prefix, first, last in re.findall(r"\b([A-Z]+)-([0-9]+)\s*(?:\.\.|…)\s*([0-9]+)\b",
                                           docs):
         found.update(f"{prefix}-{n}" for n in range(int(first), int(last) + 1))
-    design = (ROOT / "docs" / "DESIGN.md").read_text()
+    design = (ROOT / "docs/DESIGN.md").read_text()
     found.update(f"DESIGN-{n}" for n in re.findall(r"^## ([0-9]+)\.", design, re.M))
     return found
 
