@@ -22,17 +22,17 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
 def test_unplugged_seed_and_draw_rules_refuse() -> None:
     done = _run("""
         import sys
-        from ledger.core import rules
+        from ledger.core import rule_plugins, rules
         from ledger.wire.events import SeedCommitted, SeedRecorded
         assert "ledger.randomness.rules" not in sys.modules
         for kind in (SeedRecorded, SeedCommitted):
             try:
                 rules._CHECKS[kind](None, None, "k")
-            except rules.RulesNotLoaded as e:
+            except rule_plugins.RulesNotLoaded as e:
                 print("refused", kind.KIND.value, "|", e)
         try:
-            rules.plugged_draw_checks()
-        except rules.RulesNotLoaded:
+            rule_plugins.plugged_draw_checks()
+        except rule_plugins.RulesNotLoaded:
             print("refused draw_made")
         """)
     assert done.returncode == 0, done.stderr
@@ -48,10 +48,10 @@ def test_the_registry_names_them_and_the_first_check_loads_them() -> None:
     done = _run("""
         import sys
         import ledger.formats.registry
-        from ledger.core import rules
+        from ledger.core import rule_plugins, rules
         from ledger.wire.events import SeedCommitted, SeedRecorded
         print("before", "ledger.randomness.rules" in sys.modules)
-        draw = rules.plugged_draw_checks()
+        draw = rule_plugins.plugged_draw_checks()
         print("after", "ledger.randomness.rules" in sys.modules)
         print([f.__module__ + "." + f.__name__ for f in draw])
         print(rules._CHECKS[SeedRecorded].__module__, rules._CHECKS[SeedCommitted].__module__)

@@ -12,7 +12,8 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
 ``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``.  Never
 ``ledger.randomness``: the seed, commitment and draw-hygiene rules (DESIGN-6) live above the
-core and plug in here (``checks``, ``draw_checks``; docs/adr/0039-layering-layers-and-rule-ids.md).
+core and plug in (``checks``, ``ledger.core.rule_plugins``;
+docs/adr/0039-layering-layers-and-rule-ids.md).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from ledger.core.report_rules import (
     check_revoked,
     check_station_result,
 )
-from ledger.core.rule_plugins import load_rules
+from ledger.core.rule_plugins import plugged_draw_checks, stand_in
 from ledger.core.signing import CHECKPOINT as CHECKPOINT  # re-exported
 from ledger.core.signing import PERMITTED as PERMITTED  # re-exported
 from ledger.core.signing import (
@@ -112,54 +113,12 @@ def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
     return register
 
 
-DrawCheck = Callable[[TournamentState, DrawMade], None]
-_DRAW_CHECKS: dict[str, DrawCheck] = {}
-
-#: Core kinds whose rules live above the core: ``ledger.randomness.rules`` registers them
-#: (``checks``) and the draw hygiene (``draw_checks``) when imported; the application names it
-#: (``ledger.core.rule_plugins``, from ``ledger.formats.registry``) and the first check that
-#: needs it loads it.  Never plugged in, these kinds are refused (``RulesNotLoaded``), never
-#: passed unchecked.
+#: Core kinds whose rules live above the core (``ledger.core.rule_plugins``): until
+#: ``ledger.randomness.rules`` registers the real checks, a stand-in loads it on first use, and
+#: refuses (``RulesNotLoaded``) when nothing named it: never passed unchecked.
 ABOVE_CORE: frozenset[type[Body]] = frozenset({SeedRecorded, SeedCommitted})
-
-
-class RulesNotLoaded(RuntimeError):
-    """A rule of the core's kinds that lives above the core was never plugged in."""
-
-    def __init__(self, what: str) -> None:
-        super().__init__(f"the rules of {what} are not plugged in: import "
-                         "ledger.formats.registry (it names ledger.randomness.rules)")
-
-
-def draw_checks(fn: DrawCheck) -> DrawCheck:
-    """Register a rule ``draw_made`` also obeys, run before the draw is recomputed."""
-    _DRAW_CHECKS[f"{fn.__module__}.{fn.__qualname__}"] = fn
-    return fn
-
-
-def _plugged_later(body_type: type[Body]) -> Checker:
-    """Stands in ``_CHECKS`` for a kind of ``ABOVE_CORE`` until its module, loaded by the first
-    call, registers the real check over it."""
-    def check_when_plugged(state: TournamentState, body: Any, actor: str) -> None:
-        load_rules()
-        fn = _CHECKS.get(body_type)
-        if fn is None or fn is check_when_plugged:
-            raise RulesNotLoaded(body_type.KIND.value)
-        fn(state, body, actor)
-    return check_when_plugged
-
-
 for _kind in ABOVE_CORE:
-    _CHECKS[_kind] = _plugged_later(_kind)
-
-
-def plugged_draw_checks() -> list[DrawCheck]:
-    """The rules every ``draw_made`` also obeys, their modules loaded on first use."""
-    if not _DRAW_CHECKS:
-        load_rules()
-    if not _DRAW_CHECKS:
-        raise RulesNotLoaded(DrawMade.KIND.value)
-    return list(_DRAW_CHECKS.values())
+    _CHECKS[_kind] = stand_in(_CHECKS, _kind)
 
 
 def check(state: TournamentState, body: Body, actor: str) -> None:

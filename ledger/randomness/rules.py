@@ -4,12 +4,13 @@ Owns: ``check_seed`` (each provenance of ``seed_recorded``: ``entered``, ``rando
 ``drand``, ``commit_reveal``), ``check_commitment`` (``seed_committed``) and ``check_draw_hygiene``
 (a seed serves one draw context; a player draw is over the registered players or the
 active roster).  Raise ``RuleError`` with the audit's finding code.  Importing it plugs them
-into ``ledger.core.rules`` (``checks``, ``draw_checks``): the core names no layer above it
-(docs/adr/0039-layering-layers-and-rule-ids.md); ``ledger.formats.registry`` names it
+into the core (``ledger.core.rules.checks``, ``ledger.core.rule_plugins.draw_checks``): the
+core names no layer above it (docs/adr/0039-layering-layers-and-rule-ids.md);
+``ledger.formats.registry`` names it
 (``ledger.core.rule_plugins``) and the first check that needs it imports it.
 
 May import: ``ledger.errors``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.draw``,
-``ledger.core.rules`` (to register),
+``ledger.core.rules`` and ``ledger.core.rule_plugins`` (to register),
 ``ledger.proofs.checkpoint``, ``ledger.wire.clock``, ``ledger.core.roster``,
 ``ledger.randomness.*``.
 Time and draw binding (issue 21) is ``ledger.randomness.binding``.
@@ -23,7 +24,8 @@ import re
 
 from ledger.core.draw import seed_from_material
 from ledger.core.roster import not_still_in, registered, roster
-from ledger.core.rules import checks, draw_checks
+from ledger.core.rule_plugins import draw_checks
+from ledger.core.rules import checks
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.proofs.checkpoint import (
