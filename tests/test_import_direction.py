@@ -1,4 +1,6 @@
-"""docs/DESIGN.md §2: dependencies point cli → audit → projections → ledger, never back."""
+"""docs/DESIGN.md §2: dependencies point cli → audit → projections → ledger, never back; the
+application layer (``usecases``, ADR 0039) sits between the ledger and projections below
+and the CLI and the server above."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ ALLOWED = {
     "ledger": {"ledger"},
     "projections": {"ledger", "projections"},
     "audit": {"ledger", "projections", "audit"},
-    "cli": {"ledger", "projections", "audit", "cli"},
+    "usecases": {"ledger", "projections", "usecases"},
+    "cli": {"ledger", "projections", "audit", "usecases", "cli"},
 }
 
 

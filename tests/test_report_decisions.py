@@ -129,8 +129,8 @@ def test_the_station_closes_the_round_its_last_agreed_result_completes(
     also closes the round (the format's ``round_closed``, fully derived: REPORT-9 lets a
     station sign the format's ``derived_kinds``); the audit re-derives it."""
     from ledger.core.reports import queue
-    from server.station import _agreed
     from tests.helpers.reporting import AutoEvent
+    from usecases.results import agreed_result as _agreed
 
     ev = AutoEvent(tmp_path / "a.db")
     ev.pair()

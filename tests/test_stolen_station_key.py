@@ -68,7 +68,7 @@ def test_station_rebinding_a_bound_card_without_the_old_phone_is_flagged(
     for a with it, reports for b (no phone key) and records the agreed result.  Written
     by a station that skips the rules (a rogue one), audited: the rebinding is flagged."""
     from ledger.core import rules
-    from server.station import _agreed
+    from usecases.results import agreed_result as _agreed
 
     ev = AutoEvent(tmp_path / "a.db")
     table, a, b = _paired(ev)
