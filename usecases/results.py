@@ -12,7 +12,8 @@ nothing).  ``agreed_result`` is the station's: under ``self_report_policy=auto``
 result both players' (or a team seat's members') reports agree on (REPORT-11/12/21,
 BR-TEAM-7; ADR 0027).  What an entry decides (winner, losers, reasons, games) is the
 format's own ``decided_result``, the decision its ``record_result`` makes, never redone
-here; ``_record`` is the one place a result reaches the aggregate.
+here; ``record`` is the one place a result of the desk, the staff page or the station
+reaches the aggregate (``usecases.reports`` records through it too).
 
 May import: ``ledger.*``, ``projections.result_words``.
 """
@@ -66,7 +67,7 @@ def recorded_by(state: TournamentState, actor: str | None) -> str:
     return f"{off.name} ({roles}, key {actor})"
 
 
-def _record(t: Tournament, signer: Signer, time: str, kw: dict[str, Any],
+def record(t: Tournament, signer: Signer, time: str, kw: dict[str, Any],
             settles: Sequence[int] | None = None) -> list[SignedEvent]:
     """The result ``kw`` recorded, citing the reports ``settles`` (None: cites nothing)."""
     if settles is None:
@@ -93,7 +94,7 @@ def enter_result(t: Tournament, signer: Signer, time: str, actor_of: ActorOf,
             f"{recorded_by(st, actor_of(res.seq))})",
             hint="if the slip says otherwise, a judge corrects it: tourney result correct "
                  f"--round {kw['round_no']} --table {kw['table']} … --reason TEXT")
-    return _record(t, signer, time, kw, settles)
+    return record(t, signer, time, kw, settles)
 
 
 def correct_entry(t: Tournament, signer: Signer, time: str,
@@ -128,9 +129,9 @@ def agreed_result(t: Tournament, time: str, signer: Signer, round_no: int, table
                                                        parse_report)
         if got is None:
             return []
-        return _record(t, signer, time, got[0], got[1])
+        return record(t, signer, time, got[0], got[1])
     if table_status(st, round_no, table) is not TableStatus.MATCHING:
         return []
     reps = sorted(reports_of(st, round_no, table).values(), key=lambda r: r.seq)
     kw = parse_report(st, round_no, table, reps[0].given)[1]
-    return _record(t, signer, time, kw, [r.seq for r in reps])
+    return record(t, signer, time, kw, [r.seq for r in reps])

@@ -1,6 +1,6 @@
-"""What staff and players decide about self-reported results (issue 19, ADR 0027): one
-implementation for ``tourney report accept|reject``, the live server's staff page and a
-player's own drop from their page.
+"""What staff and players decide about self-reported results (issue 19, ADR 0027; a use
+case since issue 28): one implementation for ``tourney report accept|reject``, the live
+server's staff page and a player's own drop from their page.
 
 Owns: ``accept_matching`` (record a table's — or every table's — matching reports as its
 result, citing them: REPORT-13 on the command side), ``record_report`` (a staff decision:
@@ -10,22 +10,25 @@ settles; a team table's seat: the reports naming that seat, REPORT-21),
 drops themselves with their credential, REPORT-15, only while the drop records no result:
 their table of the open round has its result, or they are not seated in it).  Each is a
 command ``(tournament, signer, time, …) -> events``; the rules themselves are
-``ledger.core.report_rules`` and the format's, checked when the events are recorded.
+``ledger.core.report_rules`` and the format's, checked when the events are recorded; a
+result is recorded through ``usecases.results.record``, as every other entry is.
 
 May import: ``ledger.core.citing``, ``ledger.core.report_rules``, ``ledger.core.reports``,
-``ledger.core.seat_reports``, ``ledger.core.format_socket``, ``ledger.errors``.
+``ledger.core.seat_reports``, ``ledger.core.format_socket``, ``ledger.errors``,
+``usecases.results``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ledger.core.citing import acting_scope, citing_scope
+from ledger.core.citing import acting_scope
 from ledger.core.format_socket import plugin_for
 from ledger.core.report_rules import parse_report
 from ledger.core.reports import TableStatus, current_round, queue, reports_of, seat_of
 from ledger.core.seat_reports import given_seat, has_seats, member_table, seat_reports
 from ledger.errors import RuleError, UsageError
+from usecases.results import record
 
 REPORT_13 = "REPORT-13"   # accept records only a table whose reports all match (command side)
 
@@ -60,14 +63,12 @@ def accept_matching(t: Any, signer: Any, time: str, round_no: int | None,
                 seat = seat_reports(t.state, n, r.table, k)
                 if status is TableStatus.MATCHING:
                     kw = parse_report(t.state, n, r.table, seat[0].given)[1]
-                    with citing_scope([x.seq for x in seat]):
-                        events += t.record_result(signer, time, **kw)
+                    events += record(t, signer, time, kw, [x.seq for x in seat])
             accepted.append(r.table)
             continue
         reps = sorted(r.reports.values(), key=lambda x: x.seq)
         kw = parse_report(t.state, n, r.table, reps[0].given)[1]
-        with citing_scope([x.seq for x in reps]):
-            events += t.record_result(signer, time, **kw)
+        events += record(t, signer, time, kw, [x.seq for x in reps])
         accepted.append(r.table)
     if not events:
         raise RuleError(REPORT_13, f"round {n} has no table with matching reports",
@@ -88,8 +89,7 @@ def record_report(t: Any, signer: Any, time: str, round_no: int, table: int,
     seat = given_seat(chosen[0].given)
     if seat is not None and has_seats(t.state, round_no, table):   # REPORT-21: its seat's
         reps = seat_reports(t.state, round_no, table, seat)
-    with citing_scope([x.seq for x in reps]):
-        events: list[Any] = t.record_result(signer, time, **kw)
+    events: list[Any] = record(t, signer, time, kw, [x.seq for x in reps])
     return events
 
 
