@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
@@ -29,15 +29,16 @@ class Receipt(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     the log; its inclusion proof follows from the next checkpoint (``/receipt/N/proof.json``).
     Field order is the document's order."""
 
-    version: Literal["tourney-receipt/v1"] = RECEIPT_V1
-    tournament: str                 # the log id (docs/DESIGN.md §4 ``log``)
-    seq: int                        # the event's seq, 1..n
-    leaf_sha256: str                # lowercase hex SHA-256 of the leaf's bytes
-    leaf: str                       # the signed leaf (canonical JSON), as UTF-8 text
+    version: Literal["tourney-receipt/v1"]      # required: a reader checks it first
+    tournament: str                             # the log id (docs/DESIGN.md §4 ``log``)
+    seq: Annotated[int, msgspec.Meta(ge=1)]     # the event's seq, 1..n
+    leaf_sha256: Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]  # of the leaf's bytes
+    leaf: str                                   # the signed leaf (canonical JSON), as text
 
     @classmethod
     def of(cls, tournament: str, seq: int, leaf: bytes) -> Receipt:
-        return cls(tournament=tournament, seq=seq,
+        """The receipt of event ``seq`` of ``tournament``, whose stored leaf is ``leaf``."""
+        return cls(version=RECEIPT_V1, tournament=tournament, seq=seq,
                    leaf_sha256=hashlib.sha256(leaf).hexdigest(), leaf=leaf.decode("utf-8"))
 
 
