@@ -92,3 +92,23 @@ def test_the_desk_and_the_station_close_a_round_alike(tmp_path: Path) -> None:
     assert out["checkpoint"]["size"] == closed.checkpoint.size == len(desk_rows)
     assert out["checkpoint"]["root"] == closed.checkpoint.root.hex()
     assert (tmp_path / "desk.db.checkpoints").is_dir()   # the desk also mirrors the note
+
+
+def test_a_failed_checkpoint_after_the_round_keeps_the_result_and_says_so(
+        tmp_path: Path) -> None:
+    """``after_round_closed``'s ``failed`` hook: the desk says what was written before the
+    checkpoint's own error (one line each on stderr), and the result stays written."""
+    cli, doc, _tokens = reporting_event(tmp_path)
+    (t1, t2) = doc["tables"][:2]  # type: ignore[index]
+    cli("result", "record", "--round", "1", "--table", str(t1["table"]), "--winner",
+        str(t1["players"][0]), "--key", "hj.pem")
+    (tmp_path / "not-a-dir").write_text("a file where the notes would go\n")
+    run = cli.plain("--checkpoints", "not-a-dir", "result", "record", "--round", "1",
+                    "--table", str(t2["table"]), "--winner", str(t2["players"][0]),
+                    "--key", "hj.pem")
+    assert run.code != 0
+    said = run.err.strip().splitlines()
+    assert len(said) == 2 and said[0].endswith("written, but the checkpoint failed"), run.err
+    assert said[0].startswith("seqs ") and said[1].startswith("error: ")
+    kinds = [e["event"]["kind"] for e in cli("log", "--json").doc]
+    assert kinds[-2:] == ["result_recorded", "round_closed"]
