@@ -9,10 +9,12 @@ May import: ``ledger.core.plugin``, ``ledger.core.state``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.core.plugin import plugin_for
-from ledger.core.state import TournamentState
+
+if TYPE_CHECKING:
+    from ledger.core.state import TournamentState
 
 
 def describe(state: TournamentState, result: Any) -> str:

@@ -27,15 +27,16 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError, StorageError, TourneyError, UsageError
 from ledger.storage.location import Location
 from ledger.wire.events import Role, SignedEvent
 from ledger.wire.keys import Signer
-from usecases.results import agreed_result
-from usecases.rounds import AfterRound
+
+if TYPE_CHECKING:
+    from usecases.rounds import AfterRound
 
 BATCH = 256          # jobs decided and committed together, at most
 Command = Callable[[Any, str], Any]
@@ -238,6 +239,8 @@ class Station:
     def report_commands(self, round_no: int, table: int, number: int, credential: str,
                         given: dict[str, str], device_sig: str | None = None,
                         device_use: int | None = None) -> tuple[Command, Command]:
+        from usecases.results import agreed_result
+
         signer = self.signer
         return (lambda t, now: t.report_result(round_no, table, number, credential, given,
                                                signer, now, device_sig, device_use),
