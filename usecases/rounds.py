@@ -8,7 +8,8 @@ as a Wheel of Time Game), the verdict in words (what comes next: the format's
 (docs/DESIGN.md §4: written at once when the signer is a head judge, so the round's
 receipts upgrade to inclusion proofs; the end-of-event checkpoint seals the event).
 ``round_outcome`` is the same answer without the checkpoint; ``head_judge_of`` picks,
-among the keys a station holds, the one that may sign it.  ``result record``, ``result
+among the keys a station holds, the one that may sign it; ``events_of`` gathers the signed
+events among a station job's outputs.  ``result record``, ``result
 import``, ``drop`` and the live server's writer (``server.station``) call these; what
 they print or show of the answer is theirs.
 
