@@ -5,15 +5,14 @@ rendered per request: it carries the browser's CSRF token), ``POST /report`` (ch
 card, the token and the form, then records the report signed by the station; a refusal is
 shown in plain words and writes nothing) and ``GET /receipt/N`` / ``/receipt/N.json`` (the
 signed event and its leaf hash: the promise that it is in the log; the inclusion proof
-follows from the next checkpoint: ``/proof``).
+follows from the next checkpoint: ``/proof``; the document is ``usecases.receipt``'s).
 
-May import: ``starlette``, ``server.*``, ``ledger.*``.
+May import: ``starlette``, ``server.*``, ``usecases.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from starlette.routing import Route
 from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
 from ledger.wire.events import Kind
+from ledger.wire.receipt import encode_receipt
 from server.acts import receipt_code
 from server.cards import COOKIE, holder
 from server.errors import Refused, whole
@@ -39,6 +39,8 @@ from server.report import (
     new_csrf,
 )
 from server.station import Station, refusal_words
+from usecases.receipt import receipt_of
+from usecases.receipt import receipted as _receipted
 
 if TYPE_CHECKING:
     from server.app import Hub
@@ -149,28 +151,6 @@ async def read_form(request: Request) -> dict[str, str]:
 
 TOO_MANY = "Too many refused attempts from your card in the last minute; wait a minute, " \
     "or see the desk."
-
-#: core kinds that answer a request on the live server
-_RECEIPT_KINDS = frozenset({Kind.RESULT_REPORTED.value, Kind.REPORT_REJECTED.value,
-                            Kind.DEVICE_KEY_BOUND.value})
-
-
-def _receipted(leaf: bytes) -> bool:
-    """Whether event ``leaf`` gets a receipt: what players and staff do through the server
-    — the core kinds above, a player's own act (a body naming its ``credential``: a drop)
-    and a decision citing reports (``reports``), told by their fields so that the server
-    names no format's kind.  Nothing else: the public pages may hide penalties or full
-    names (ADR 0023), and a receipt shows the whole event."""
-    try:
-        ev = json.loads(leaf)["event"]
-        kind, body = ev["kind"], ev["body"]
-    except (ValueError, KeyError, TypeError):
-        return False
-    if kind in _RECEIPT_KINDS:
-        return True
-    return kind not in (Kind.CREDENTIAL_ISSUED.value, Kind.CREDENTIAL_REVOKED.value) and \
-        isinstance(body, dict) and ("credential" in body or "reports" in body)
-
 
 _TITLES = {Kind.RESULT_REPORTED.value: "Your report is in the log",
            Kind.REPORT_REJECTED.value: "This rejection is in the log",
@@ -353,13 +333,11 @@ def report_routes(hub: Hub, station: Station) -> list[Route]:
         seq = raw.removesuffix(".json")
         n = whole(seq, SEQ_DIGITS)
         leaf = await run_in_threadpool(_leaf, n) if n is not None else None
-        if n is None or leaf is None or not _receipted(leaf):
+        doc = None if n is None else receipt_of(hub.follower.log, n, leaf)
+        if n is None or leaf is None or doc is None:
             return page("notfound.html", 404, what="There is no report with that number.")
-        digest = hashlib.sha256(leaf).hexdigest()
-        doc = {"version": "tourney-receipt/v1", "tournament": hub.follower.log,
-               "seq": n, "leaf_sha256": digest, "leaf": leaf.decode("utf-8")}
         if want_json:
-            return Response(json.dumps(doc, indent=1) + "\n", media_type="application/json",
+            return Response(encode_receipt(doc), media_type="application/json",
                             headers={"Content-Disposition":
                                      f'attachment; filename="receipt-{seq}.json"'})
         signed = json.loads(leaf)

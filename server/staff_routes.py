@@ -10,9 +10,9 @@ official's own key, which the server holds only when started with ``--staff-key`
 sign in with a staff card (``tourney official card``) — and ``GET|POST /drop`` (a player
 drops themselves with their card, REPORT-15, signed by the station; a card with a phone
 key also by its phone, REPORT-20).  What a decision is
-lives in ``ledger.core.report_decisions`` (shared with ``tourney report``).
+lives in ``usecases.reports`` (shared with ``tourney report``).
 
-May import: ``starlette``, ``server.*``, ``ledger.*``.
+May import: ``starlette``, ``server.*``, ``usecases.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
         return view(kid, None, done, csrf)
 
     async def decide(request: Request) -> Response:
-        from ledger.core import report_decisions as rd
+        from usecases import reports as rd
 
         kid, why = official(request)
         fields = await read_form(request)
@@ -134,7 +134,7 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
         return RedirectResponse(f"/staff?done={events[0].seq}", status_code=303)
 
     async def drop_form(request: Request) -> Response:
-        from ledger.core.report_decisions import own_drop_refusal
+        from usecases.reports import own_drop_refusal
 
         cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
         csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
@@ -146,7 +146,7 @@ def staff_routes(hub: Hub, station: Station) -> list[Route]:
                     problem=None if why is None else f"You cannot drop now: {why}.")
 
     async def drop(request: Request) -> Response:
-        from ledger.core.report_decisions import own_drop
+        from usecases.reports import own_drop
 
         fields = await read_form(request)
         cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
