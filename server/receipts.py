@@ -21,7 +21,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount, Route, Router
 
 from ledger.errors import StorageError, TourneyError
 from ledger.wire.events import Kind
@@ -121,7 +121,6 @@ def _said(hub: Hub, ev: dict[str, Any]) -> str:
     return ""
 
 
-
 def _leaf(hub: Hub, seq: int) -> bytes | None:
     from ledger.storage.store import Ledger
 
@@ -177,5 +176,9 @@ async def included(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="report-{seq}-proof.json"'})
 
 
-routes: list[BaseRoute] = [Mount("/receipt", routes=[Route("/{seq}/proof.json", included),
-                                                     Route("/{seq}", receipt)])]
+routes: list[BaseRoute] = [
+    Mount("/receipt", routes=[Route("/{seq}/proof.json", included), Route("/{seq}", receipt)]),
+    # the bare prefix stays the page not found (a Mount alone answers it with a redirect to
+    # "/receipt/"): a router of no routes raises the 404 every unknown address gets
+    Route("/receipt", Router()),
+]

@@ -20,6 +20,7 @@ May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``,
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -180,9 +181,8 @@ async def drop(request: Request) -> Response:
             lambda t, now: own_drop(t, signer, now, number, cid, sig, use)))
     except PhoneSignatureNeeded as need:
         # REPORT-20: a card with a phone key drops only with that phone's signature
-        def signing(name: str, status: int, **kw: Any) -> Response:
-            return page(hub, name, status, fields.get("csrf"), **kw)
-        return sign_page(signing, need, fields, cid, "/drop")
+        return sign_page(partial(page, hub, csrf=fields.get("csrf")), need, fields, cid,
+                         "/drop")
     except (RuleError, UsageError) as err:
         station.refusals.fail(f"p{number}")
         return page(hub, "drop.html", 422, fields.get("csrf"), number=number,
