@@ -150,7 +150,7 @@ def result_import(
 
     Example: tourney result import round3.csv --key sk.pem
     """
-    from cli.results_cmd import closing
+    from cli.round_closing import closing
     from ledger.formats.match.events import MatchResult
     from usecases.results import Unchanged, enter_result
 

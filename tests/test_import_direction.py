@@ -51,26 +51,14 @@ ALLOWED = {
 
 #: Arrows that break the layers today, each with why it stays for now: (file, package).
 #: A ratchet: none may be added; an entry whose arrow is gone may be deleted.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("server/asgi.py", "cli"): "the QR page (cli.serve_cmd.qr_page) moves into server/ on the "
-                               "starlette branch of issue 28 item 3; delete this entry then",
-}
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 
 #: Module circles that stay for now, each with why (a ratchet: a circle found must lie
-#: inside one of these; a smaller one is fine, a new one fails).
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"cli.result_import", "cli.results_cmd"}):
-        "lazy both ways: the results app registers 'import', which reuses "
-        "results_cmd.closing; the use-case layer (issue 28 item 2) takes closing over",
-    frozenset({"cli.serve_cmd", "server.asgi"}):
-        "the QR page; the starlette branch moves it into server/",
-    frozenset({"server.app", "server.errors", "server.report_routes", "server.staff_routes"}):
-        "the route files' circle of closures; the starlette branch mounts module-level "
-        "routers instead",
-}
-KNOWN_PACKAGE_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"cli", "server"}): "cli.serve_cmd <-> server.asgi (above)",
-}
+#: inside one of these; a smaller one is fine, a new one fails).  None is left: the last
+#: three went with issue 28 (the QR page moved into server/, the routes became module-level
+#: endpoints, and what closing a round prints moved to cli.round_closing).
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
+KNOWN_PACKAGE_CYCLES: dict[frozenset[str], str] = {}
 
 
 def _imports(path: Path) -> set[str]:
