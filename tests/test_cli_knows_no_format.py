@@ -1,5 +1,5 @@
 """Issue 17 (ADR 0015): the CLI and the pages know no format.  No module under ``cli/``,
-``projections/`` or ``usecases/`` (issue 28, ADR 0039) imports a format package
+``projections/`` or ``usecases/`` (issue 28, ADR 0040) imports a format package
 (``ledger.formats.<format>``) or names a format id; they read the format's declarations
 through ``ledger.core.plugin``.  The shared layers (``ledger.formats.match``,
 ``ledger.formats.officiating``), the registry and the simulation driver are not formats

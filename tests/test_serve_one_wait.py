@@ -1,4 +1,4 @@
-"""One wait for freshness (issue 28 item 3, ADR 0039 §4; ADR 0032 §4): ``Hub.fresh``
+"""One wait for freshness (issue 28 item 3, ADR 0041 §4; ADR 0032 §4): ``Hub.fresh``
 serves both the responses after the server's own write (the folded state holds it) and
 the receipt and the staff page after a decision (``shown``: the pages hold it), ending on
 the follower's signal, not a poll; and it gives up after its bound.

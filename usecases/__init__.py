@@ -1,5 +1,5 @@
 """The application layer: each use case of the desk (``cli/``) and the station
-(``server/``) held once (issue 28 item 2; ADR 0039).
+(``server/``) held once (issue 28 item 2; ADR 0040).
 
 Owns: nothing itself; its modules own one use case each — ``usecases.results`` (enter,
 correct and agree a result, idempotently), ``usecases.rounds`` (what happens after a round
