@@ -97,7 +97,7 @@ class Teams(Protocol):
 
 
 class SlowPlay(Protocol):
-    """Slow-play calls made during a match and ruled on (HotC R2, HOTC-TIME-5)."""
+    """Slow-play calls made during a match and ruled on (HotC R2, HOTC-SLOW-1)."""
 
     def call_slow_play(self, t: Desk, signer: Signer, time: str, *, round_no: int,
                        table: int, caller: int, called: int) -> SignedEvent: ...

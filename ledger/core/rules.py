@@ -10,7 +10,10 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
-``ledger.core.device_rules``, ``ledger.core.signing``.
+``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``.  Never
+``ledger.randomness``: the seed, commitment and draw-hygiene rules (DESIGN-6) live above the
+core and plug in (``checks``, ``ledger.core.rule_plugins``;
+docs/adr/0039-layering-layers-and-rule-ids.md).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from ledger.core.report_rules import (
     check_revoked,
     check_station_result,
 )
+from ledger.core.rule_plugins import plugged_draw_checks, stand_in
 from ledger.core.signing import CHECKPOINT as CHECKPOINT  # re-exported
 from ledger.core.signing import PERMITTED as PERMITTED  # re-exported
 from ledger.core.signing import (
@@ -42,7 +46,6 @@ from ledger.core.signing import (
 )
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
 from ledger.wire.canonical import MAX_SAFE_INT
 from ledger.wire.clock import parse_time
 from ledger.wire.events import (
@@ -108,6 +111,14 @@ def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
         _CHECKS[body_type] = fn
         return fn
     return register
+
+
+#: Core kinds whose rules live above the core (``ledger.core.rule_plugins``): until
+#: ``ledger.randomness.rules`` registers the real checks, a stand-in loads it on first use, and
+#: refuses (``RulesNotLoaded``) when nothing named it: never passed unchecked.
+ABOVE_CORE: frozenset[type[Body]] = frozenset({SeedRecorded, SeedCommitted})
+for _kind in ABOVE_CORE:
+    _CHECKS[_kind] = stand_in(_CHECKS, _kind)
 
 
 def check(state: TournamentState, body: Body, actor: str) -> None:
@@ -289,16 +300,6 @@ def _registration_closed(state: TournamentState, body: RegistrationClosed, actor
                         f"but {len(state.players)} are registered")
 
 
-@checks(SeedRecorded)
-def _seed_recorded(state: TournamentState, body: SeedRecorded, actor: str) -> None:
-    check_seed(state, body)  # every provenance (ledger.randomness.rules)
-
-
-@checks(SeedCommitted)
-def _seed_committed(state: TournamentState, body: SeedCommitted, actor: str) -> None:
-    check_commitment(state, body)
-
-
 @checks(ReportPublished)
 def _report_published(state: TournamentState, body: ReportPublished, actor: str) -> None:
     """Structure only: the figures themselves are recomputed by the audit (projections)."""
@@ -341,7 +342,8 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
             body.items != sorted(set(body.items)):
         raise RuleError("LEDGER-RAND-1", "draw items must be distinct non-negative integers "
                         "pre-ordered ascending (by player number)", finding="draw_mismatch")
-    check_draw_hygiene(state, body)
+    for draw_check in plugged_draw_checks():
+        draw_check(state, body)    # the seed's hygiene (ledger.randomness.rules)
     if is_decided(body):   # Tournament.make_draw drew it just now (ledger.core.decided)
         return
     expected = draw_v1(bytes.fromhex(seed.seed), body.ctx, body.items)

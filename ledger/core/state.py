@@ -6,7 +6,7 @@ validates, reads the clock or draws randomness: the command side validates befor
 sealing (``ledger.core.rules``), the audit validates on replay with the same rule
 functions, and both fold with this.
 
-May import: ``msgspec``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
+May import: ``msgspec``, ``ledger.wire.events``, ``ledger.wire.tree_hash``,
 ``ledger.core.format_socket`` (the
 format socket), ``ledger.core.state_model``,
 ``ledger.wire.clock`` (``later_time`` only: never reads a clock),
@@ -36,7 +36,6 @@ from ledger.core.reports_state import (
     note_revoked,
 )
 from ledger.core.state_model import Commitment, Official, Player, Seed, TournamentState
-from ledger.proofs.merkle import frontier_append, leaf_hash
 from ledger.wire.clock import later_time
 from ledger.wire.events import (
     Body,
@@ -61,6 +60,7 @@ from ledger.wire.reports import (
     ReportRejected,
     ResultReported,
 )
+from ledger.wire.tree_hash import frontier_append, leaf_hash
 
 if TYPE_CHECKING:
     from ledger.core.rules_facet import Rules

@@ -94,7 +94,7 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     @property
     def ledger_policy(self) -> LedgerPolicy:
         return self.policy if self.policy is not None else DEFAULT_POLICY
-    # RFC 6962 frontier of the log (ledger.proofs.merkle.frontier_append): the roots of the
+    # RFC 6962 frontier of the log (ledger.wire.tree_hash.frontier_append): the roots of the
     # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
     merkle: list[bytes] = []
     withdrawn: dict[int, int] = {}  # player number -> seq of its player_withdrawn

@@ -47,9 +47,10 @@ from ledger.formats.match import apply as _match_apply  # noqa: F401  (fills MAT
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState
-from ledger.formats.match.plugin import MatchEntry, MatchRules, MatchViews
+from ledger.formats.match.plugin import MatchEntry, MatchViews
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
+from ledger.formats.officiating.rules_facet import OfficiatedRules
 from ledger.wire.events import Body, FormatSpec, RegistrationClosed, SignedEvent
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from ledger.standings_view import StandingsView
 
 
-class BushiroadRules(MatchRules):
+class BushiroadRules(OfficiatedRules):
     book = with_officiating(BR_BOOK, MATCH_BOOK)
 
     def __init__(self, params: ParamSpec, *, eliminate_at: int = 0,

@@ -38,10 +38,11 @@ from ledger.formats.hotc.simulation import HotcSimulation
 from ledger.formats.hotc.verbs import HotcCommands, HotcSlowPlay, hotc_options
 from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.model import Outcome
-from ledger.formats.match.plugin import MatchEntry, MatchRules, MatchViews
+from ledger.formats.match.plugin import MatchEntry, MatchViews
 from ledger.formats.officiating.book import officiating_transitions, with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
+from ledger.formats.officiating.rules_facet import OfficiatedRules
 from ledger.wire.events import FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def _vocabulary(_: type) -> Vocabulary:
     return VOCABULARY
 
 
-class HotcRules(MatchRules):
+class HotcRules(OfficiatedRules):
     # built on first use: a read command folds with ``transitions`` and never imports
     # the checks, commands or vocabulary (issue 22, ADR 0025 sixth pass)
     book = on_first_use(_book)

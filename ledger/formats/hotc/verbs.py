@@ -92,7 +92,7 @@ class HotcCommands(Commands):
 
 class HotcSlowPlay:
     """A slow-play call made during a match, recorded when it happens, and its ruling
-    (HotC R2, HOTC-TIME-5)."""
+    (HotC R2, HOTC-SLOW-1)."""
 
     def call_slow_play(self, t: Tournament, signer: Signer, time: str, *, round_no: int,
                        table: int, caller: int, called: int) -> SignedEvent:

@@ -3,22 +3,24 @@
 
 Owns: ``MatchRules`` (who has left, who the officials removed, which events pair,
 re-pair or take back a round's pairing — the public pages' posting gate, ADR 0023:
-``round_paired`` of Swiss and bracket rounds, the head judge's ``pairing_overridden``;
-``pairing_voided`` takes it back — and the kinds a station may sign, derived),
+``round_paired`` of Swiss and bracket rounds, and the bodies a format adds: its
+officiating layer's ``pairing_overridden`` pairs again, ``pairing_voided`` takes it back
+(``ledger.formats.officiating.rules_facet``) — and the kinds a station may sign, derived),
 ``MatchEntry`` (the phase of a round, a table's players and result) and ``MatchViews``
 (the words of a result, ``ledger.formats.match.words``; a top-cut stage's name; whether
 the next pairing draws: a bracket round pairs by its slots).  Each format still
 declares its own vocabulary and maps it.
 
 May import: ``ledger.core.rules_facet``, ``ledger.core.entry_facet``,
-``ledger.core.views_facet``, ``ledger.wire.events``, ``ledger.formats.match.*``,
-``ledger.formats.officiating.events``.
+``ledger.core.views_facet``, ``ledger.wire.events``, ``ledger.formats.match.*``; never
+``ledger.formats.officiating``, which sits above the match layer
+(docs/adr/0039-layering-layers-and-rule-ids.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ledger.core.entry_facet import Entry
 from ledger.core.rules_facet import Rules
@@ -26,17 +28,27 @@ from ledger.core.views_facet import Progress, Views
 from ledger.formats.match import words
 from ledger.formats.match.events import MatchKind, RoundPaired
 from ledger.formats.match.model import MatchState, has_left
-from ledger.formats.officiating.events import PairingOverridden, PairingVoided
 
 if TYPE_CHECKING:
     from ledger.core.state_model import TournamentState
     from ledger.wire.events import Body
 
 
+class RoundBody(Protocol):
+    """A body that names the round it pairs or un-pairs."""
+
+    @property
+    def round(self) -> int: ...
+
+
 class MatchRules(Rules):
     #: a round's close (its standings summary) and the champion the bracket leaves are
     #: fully derived and re-derived by the audit (ADR 0027: a station may sign them)
     derived_kinds = frozenset({MatchKind.ROUND_CLOSED.value, MatchKind.CHAMPION_DECLARED.value})
+    #: the bodies that pair a round and that take its pairing back (each has ``round``); a
+    #: format adds its officiating layer's (``ledger.formats.officiating.rules_facet``)
+    pairing_bodies: tuple[type[RoundBody], ...] = (RoundPaired,)
+    unpairing_bodies: tuple[type[RoundBody], ...] = ()
 
     def has_left(self, state: TournamentState, number: int) -> bool:
         return has_left(state.format_state(MatchState), number)
@@ -46,17 +58,10 @@ class MatchRules(Rules):
         return {n: "disqualified" for n in state.format_state(MatchState).officiating.dq}
 
     def paired_round(self, state: TournamentState, body: Body) -> int | None:
-        return body.round if isinstance(body, (RoundPaired, PairingOverridden)) else None
+        return body.round if isinstance(body, self.pairing_bodies) else None
 
     def unpaired_round(self, state: TournamentState, body: Body) -> int | None:
-        return body.round if isinstance(body, PairingVoided) else None
-
-    def notice(self, state: TournamentState, body: Body,
-               checked: bool) -> tuple[str, str] | None:
-        """The officiating layer's notices: a head judge's pairing, a voided one."""
-        from ledger.formats.officiating.notices import notice
-
-        return notice(state, body)
+        return body.round if isinstance(body, self.unpairing_bodies) else None
 
 
 class MatchEntry(Entry):
