@@ -4,7 +4,7 @@ Owns: printing the members of ``FormatPlugin`` (methods and attributes, its own 
 bases', class and instance), each facet's (``rules``, ``commands``, ``entry``, ``views``
 and the optional ones) when the tree has facets, and counts of ``type: ignore``, ``Any``
 and ``**kw: Any`` in the application packages (ledger/, cli/, server/, audit/,
-projections/) of the tree it is run on: ``PYTHONPATH=/work/main python -m
+projections/, usecases/) of the tree it is run on: ``PYTHONPATH=/work/main python -m
 bench.plugin_surface`` measures another checkout (this file is read from the current one,
 the counted tree is the one ``ledger`` is imported from).
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import ledger
 
-PACKAGES = ("ledger", "cli", "server", "audit", "projections")
+PACKAGES = ("ledger", "cli", "server", "audit", "projections", "usecases")
 _DUNDER = re.compile(r"^__.*__$")
 
 
@@ -55,7 +55,7 @@ def _line(name: str, cls: type, instance: object | None = None) -> str:
 
 def _counts(root: Path) -> dict[str, int]:
     out = {"type: ignore": 0, "Any": 0, "**kw: Any": 0, "files": 0}
-    for pkg in PACKAGES:
+    for pkg in PACKAGES:           # a package the tree does not have counts nothing
         for path in sorted((root / pkg).rglob("*.py")):
             text = path.read_text(encoding="utf-8")
             out["files"] += 1
@@ -96,7 +96,8 @@ def main() -> None:
         for name in ("Teams", "SlowPlay", "JudgePowers", "RoundDocs", "Simulation"):
             print(_line(name, getattr(optional, name)))
     for what, n in _counts(root).items():
-        print(f"{what:<14} {n:>5}  (in {', '.join(PACKAGES)})" if what != "files"
+        print(f"{what:<14} {n:>5}  (in {', '.join(p for p in PACKAGES if (root / p).is_dir())})"
+              if what != "files"
               else f"{what:<14} {n:>5}")
 
 

@@ -1,7 +1,7 @@
 """``tourney result import FILE.csv|-``: a batch of result slips in one process.
 
 Owns: reading the slip CSV (docs/DESIGN.md §8) — the columns ``round,table`` and the event's
-format's own slip columns (``FormatPlugin.result_vocabulary().slip_columns``; for the
+format's own slip columns (the ``entry`` facet's ``result_vocabulary().slip_columns``; for the
 match formats ``winner[,games,decided_by]`` — ``winner`` a player number,
 ``double-loss`` or ``none``; ``decided_by`` play, concession, slow-play, timeout, tie or
 draw; ``games`` ``A-B[-D]`` —, for Wheel of Time ``outcome,winner,…`` named after the

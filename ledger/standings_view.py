@@ -4,7 +4,7 @@ Owns: ``Show`` (how a value prints), ``Align``, ``Column`` (key, header, how it 
 alignment, whether a phone keeps it), ``Revoked`` (a disqualified player's mark: the
 revocation and prize policy, BR-PEN-RANK-9), ``Row``, ``OpenRound`` (the round in
 progress a view was computed over) and ``StandingsView`` — what
-``FormatPlugin.standings(state)`` returns and every output (``tourney standings`` text,
+the ``views`` facet's ``standings(state)`` returns and every output (``tourney standings`` text,
 ``--json``, ``--csv``, ``--html`` and the published site) renders generically.
 
 The JSON convention (docs/STANDINGS.md): a row keeps the format's normative fields

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -43,6 +43,9 @@ from server.report import (
     new_csrf,
 )
 from server.station import refusal_words
+
+if TYPE_CHECKING:
+    from ledger.core.format_plugin import FormatPlugin
 
 
 def _my_table(hub: Hub, number: int) -> tuple[int, int] | tuple[int, int, int] | str:
@@ -99,14 +102,15 @@ def _my_seat(st: Any, round_no: int, number: int, noun: str) -> tuple[int, int, 
     if where is None:
         return f"Your seat in {noun.lower()} {round_no} is not one this page can " \
                "report: report at the desk."
-    found = plugin_for_state(st).seat_at(st, round_no, where[0], where[1])
+    plugin = plugin_for_state(st)
+    found = None if plugin is None else plugin.entry.seat_at(st, round_no, where[0], where[1])
     if found is not None and found[1] is not None:
         return f"The result of your seat ({noun.lower()} {round_no}, table {where[0]} " \
                f"seat {where[1]}) is recorded. If it is wrong, tell a judge at the desk."
     return round_no, where[0], where[1]
 
 
-def plugin_for_state(st: Any) -> Any:
+def plugin_for_state(st: Any) -> FormatPlugin | None:
     from ledger.core.format_socket import plugin_for
 
     return plugin_for(st.format.id if st.format else None)
