@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.core.decided import is_decided
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.hotc.book import HOTC_BOOK as BOOK
 from ledger.formats.hotc.events import CutMade, HotcKind, NoChampionRuled
 from ledger.formats.hotc.plan import (
-    bye_from_draw,
-    bye_items,
+    HOTC_SWISS,
     close_summary,
     cut_plan,
     hotc_drop_timing,
@@ -56,16 +54,13 @@ from ledger.formats.match.plan import (
     ctx,
     current_round_number,
     dropping_record,
-    entrants,
     last_round,
     open_table,
-    pairing_items,
-    plan_swiss,
     plan_top_cut,
     recorded_draw,
     round_complete,
-    round_ctx,
 )
+from ledger.formats.match.swiss_round import check_pairing, expected_swiss_round
 from ledger.wire.events import PlayerRegistered, Role
 
 HJ = frozenset({Role.HEAD_JUDGE})
@@ -108,29 +103,11 @@ def _registered(state: TournamentState, body: PlayerRegistered, actor: str) -> N
 @BOOK.checks(RoundPaired)
 def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None:
     if body.phase is Phase.TOP_CUT:
-        expected = plan_top_cut(state)
+        expected: RoundPaired | None = plan_top_cut(state)
     else:
-        n = swiss_preconditions(state)
-        if is_decided(body):   # pair_round planned it just now (ledger.core.decided)
-            return
-        active = entrants(state)   # once, for the bye, the draw items and the plan
-        items = bye_items(state, active)
-        want = 1 if items is None else 2
-        if body.round != n or len(body.draws) != want:
-            raise _mismatch("pairing_mismatch", "round/draws", (n, want),
-                            (body.round, len(body.draws)))
-        bye = None
-        if items is not None:
-            bye = bye_from_draw(state, recorded_draw(state, body.draws[0],
-                                                     round_ctx(state, n, "bye"), items),
-                                active)
-        order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
-                              pairing_items(state, bye, active))
-        expected = plan_swiss(state, n, bye, order, list(body.draws), active=active)
-    if expected != body:
-        raise _mismatch("pairing_mismatch", f"round {body.round} pairing",
-                        [t.players for t in expected.tables] + [expected.bye],
-                        [t.players for t in body.tables] + [body.bye])
+        expected = expected_swiss_round(state, HOTC_SWISS, swiss_preconditions(state), body)
+    if expected is not None:
+        check_pairing(HOTC_SWISS, expected, body)
 
 
 def _decided(state: TournamentState, body: ResultRecorded | ResultCorrected,

@@ -1,10 +1,12 @@
 """What the next HotC event must say, computed from the state: the one implementation
 of every HotC decision, used by the commands (to decide) and by the checks (to verify).
 
-Owns: draw contexts, the pairing plan of a Swiss or top-cut round, the close summary
-(stop rule), drop timing and the cut plan.
+Owns: draw contexts, what HotC's Swiss round says on the match layer's shared path
+(``HOTC_SWISS``: bye candidates, the bye from the draw), the close summary (stop rule),
+drop timing and the cut plan.
 
-May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.hotc.*``.
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.hotc.*``,
+``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ledger.formats.hotc.events import CutMade, NoChampionRuled
 from ledger.formats.hotc.revision import revised
 from ledger.formats.match.events import ChampionDeclared, DropTiming, RoundClosed
 from ledger.formats.match.model import Phase, RoundState, Status
-from ledger.formats.match.pairing import Entrant, bye_candidates
+from ledger.formats.match.pairing import Entrant
 from ledger.formats.match.plan import (
     active_count,
     close_top_cut,
@@ -32,6 +34,7 @@ from ledger.formats.match.plan import (
     open_round,
     param,
 )
+from ledger.formats.match.swiss_round import SwissRound
 
 FORMAT_ID = "hotc-swiss-de"
 
@@ -121,21 +124,23 @@ def choose_bye(state: TournamentState, order: list[int],
                           param(state, "pair_down_counts", "higher"))
 
 
-def bye_from_draw(state: TournamentState, drawn: list[int],
-                  active: list[Entrant] | None = None) -> int:
+def bye_from_draw(state: TournamentState, drawn: list[int], active: list[Entrant]) -> int:
     """The bye given the bye draw's result: HOTC_2013 takes the first drawn candidate;
     R2 applies HOTC-BYE-5 as revised to the drawn order."""
     return choose_bye(state, drawn, active) if revised(state) else drawn[0]
 
 
-def bye_items(state: TournamentState,
-              active: list[Entrant] | None = None) -> list[int] | None:
-    """Candidates of the bye draw, or None when the field is even (HOTC-BYE-1)."""
-    if active is None:
-        active = entrants(state)
-    if len(active) % 2 == 0:
-        return None
-    return bye_candidates(active, param(state, "bye_priority", "no_repeat"))
+def _bye_reason(state: TournamentState, n: int) -> str:
+    what = "bye candidates in order" if revised(state) else "bye"
+    return f"round {n} {what} (HOTC-BYE-5)"
+
+
+#: HotC's Swiss round on the shared path (``ledger.formats.match.swiss_round``): the bye
+#: candidates ordered by ``bye_priority`` (HOTC-BYE-1), the bye by HOTC-BYE-5 (as revised
+#: in R2), the engine's own algorithm ("hotc-pair/v1", HOTC-PAIR-5)
+HOTC_SWISS = SwissRound(pairing_rule="HOTC-PAIR-1", mismatch_rule="HOTC-PAIR-7",
+                        bye_reason=_bye_reason, bye_from_draw=bye_from_draw,
+                        bye_priority_param="bye_priority")
 
 
 def tiny_cut(state: TournamentState) -> bool:

@@ -5,7 +5,8 @@ given now, else the latest seed recorded for that ctx, else the latest unused se
 a ctx: a seed never silently serves two draws, LEDGER-RAND-1; after a void only seeds
 recorded since, ADR 0012) — and ``leave_open_round``, the result a player leaving the open
 round after its pairing owes (BR-DROP-2, AMB-B24, ``departure``), recorded through the
-format's own result verbs.
+format's own result verbs; ``pair_swiss_round``, a Swiss round recorded on the shared
+path (``match.swiss_round``).
 
 May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.events``,
 ``ledger.wire.keys``, ``ledger.formats.match.*``.
@@ -19,6 +20,7 @@ from ledger.errors import RuleError
 from ledger.formats.match.departure import BOTH_OUT_RULE, both_out
 from ledger.formats.match.model import Outcome
 from ledger.formats.match.plan import ctx, last_void, open_round, round_what
+from ledger.formats.match.swiss_round import SwissRound, draw_swiss_round
 from ledger.wire.events import SignedEvent
 from ledger.wire.keys import Signer
 
@@ -83,3 +85,22 @@ def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
                             outcome=double, losers=sorted(tab.players),
                             reason=f"{BOTH_OUT_RULE}: #{number} {why} after the pairing and "
                                    f"#{other} had already left: no winner")
+
+
+def pair_swiss_round(t: Tournament, signer: Signer, time: str, n: int, swiss: SwissRound, *,
+                     material: str | None, source: str | None) -> list[SignedEvent]:
+    """Pair Swiss round ``n`` on the path every format shares (``match.swiss_round``): the
+    round's seed, its draws (the bye's when the field is odd, the pairing order's) and the
+    round_paired the plan gives, recorded as decided (``ledger.core.decided``)."""
+    st = t.state
+    out: list[SignedEvent] = []
+    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
+
+    def draw(want: str, items: list[int], reason: str) -> tuple[int, list[int]]:
+        ev = t.make_draw(ctx=want, items=items, seed_seq=seed_seq, reason=reason,
+                         signer=signer, time=time)
+        out.append(ev)
+        return ev.seq, st.draw_results[ev.seq]
+
+    out.append(t.record(draw_swiss_round(st, swiss, n, draw), signer, time, decided=True))
+    return out
