@@ -21,7 +21,7 @@ from typing import Any
 from ledger.core.decided import is_decided
 from ledger.core.device_rules import check_bound
 from ledger.core.draw import ALGORITHM, draw_v1
-from ledger.core.format_socket import plugin_for, require_plugin
+from ledger.core.format_socket import Format, require_plugin
 from ledger.core.report_rules import (
     check_citation,
     check_issued,
@@ -72,10 +72,17 @@ from ledger.wire.reports import (
 )
 
 MAX_PLAYER_NUMBER = 2**31 - 1
+_STATION = Role.STATION   # read per event: a module constant, not a lookup on the enum
 
 
 def authorize(state: TournamentState, actor: str, kind: str) -> None:
     """Refuse unless ``actor`` holds, right now, a role allowed to sign ``kind``."""
+    authorize_roles(state, actor, kind, roles_for_kind(plugin_of(state), kind))
+
+
+def authorize_roles(state: TournamentState, actor: str, kind: str,
+                    allowed: frozenset[Role]) -> None:
+    """``authorize`` with the roles that may sign ``kind`` already looked up."""
     off = state.officials.get(actor)
     if off is None:
         raise RuleError("RULES-1.3", f"key {actor} is not an official of this tournament",
@@ -85,7 +92,6 @@ def authorize(state: TournamentState, actor: str, kind: str) -> None:
         raise RuleError("RULES-1.3", f"key {actor} ({off.name}) was revoked at seq "
                         f"{off.revoked_seq}", hint="sign with a current official's key",
                         finding="key_revoked")
-    allowed = roles_for_kind(plugin_of(state), kind)
     if not allowed.intersection(off.roles):
         need = " or ".join(sorted(r.value for r in allowed)) or "nobody"
         have = ", ".join(r.value for r in off.roles)
@@ -106,36 +112,76 @@ _CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
     def register(fn: Checker) -> Checker:
         _CHECKS[body_type] = fn
+        _ROUTES.clear()
         return fn
     return register
+
+
+class Route:
+    """What the rules of one body type under one format are, looked up once per format
+    and type (``route``): the core's rule, the roles that may sign the kind, whether the
+    type can cite reports or be a player's own act (REPORT-10, REPORT-15: fields it has),
+    and the format, whose own ``check`` follows.  A format's rulebook and permissions are
+    complete once it is registered, and the core's rules once this module is imported, so
+    a route never changes; the audit folds every event through one (issue 28)."""
+
+    __slots__ = ("allowed", "core", "credential", "genesis", "kind", "plugin", "reports")
+
+    def __init__(self, plugin: Format | None, body_type: type[Body]) -> None:
+        fields = getattr(body_type, "__struct_fields__", ())
+        self.plugin = plugin
+        self.kind: str = body_type.KIND.value
+        self.core = _CHECKS.get(body_type)
+        self.allowed = roles_for_kind(plugin, self.kind)
+        self.genesis = body_type is TournamentCreated
+        self.reports = "reports" in fields
+        self.credential = "credential" in fields
+
+
+_ROUTES: dict[tuple[Format | None, type[Body]], Route] = {}
+
+
+def route(state: TournamentState, body: Body) -> Route:
+    """The rules of ``body``'s type under ``state``'s format (looked up once)."""
+    key = (plugin_of(state), type(body))
+    how = _ROUTES.get(key)
+    if how is None:
+        how = _ROUTES[key] = Route(*key)
+    return how
 
 
 def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
     own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
-    cites = cites_reports(body)
-    own = own_act(body)
+    check_routed(state, body, actor, route(state, body))
+
+
+def check_routed(state: TournamentState, body: Body, actor: str, how: Route) -> None:
+    """``check`` with ``body``'s ``Route`` already looked up (``how.plugin`` is the state's
+    format): the one implementation of the order the rules run in."""
+    cites = how.reports and cites_reports(body)
+    own = how.credential and own_act(body)
     if own:
         check_own_act(state, body, actor)          # REPORT-15
     # a station signs beyond the role table only what is checked instead (ADR 0027):
     # a result citing reports (REPORT-11/12), a player's own act (REPORT-15), or a kind
     # the format derives whole from the state (REPORT-9)
-    station = station_signs(plugin_of(state), body) and \
-        Role.STATION in state.active_roles(actor)
+    station = _STATION in state.active_roles(actor) and \
+        station_signs(how.plugin, body)
     if station and cites:
         check_citation(state, body, actor)         # REPORT-10
         check_station_result(state, body, actor)   # REPORT-11/12
-    elif not station and not isinstance(body, TournamentCreated):
-        authorize(state, actor, body.KIND.value)
+    elif not station and not how.genesis:
+        authorize_roles(state, actor, how.kind, how.allowed)
         if cites:
             check_citation(state, body, actor)     # REPORT-10
-    core = _CHECKS.get(type(body))
+    core = how.core
     if core is not None:
         core(state, body, actor)
-    if isinstance(body, TournamentCreated):
+    if how.genesis:
         return
-    plugin = plugin_for(state.format.id if state.format else None)
+    plugin = how.plugin
     if plugin is not None:
         plugin.check(state, body, actor)
     elif core is None:

@@ -36,6 +36,14 @@ from ledger.formats.match.plan import (
 )
 from ledger.formats.match.swiss_round import SwissRound
 
+# enum members read as module constants: a member read through its enum class is a
+# metaclass lookup on every use, and these are read for every event the audit
+# folds (issue 28)
+_PHASE_SWISS = Phase.SWISS
+_STATUS_ACTIVE = Status.ACTIVE
+_STATUS_ELIMINATED = Status.ELIMINATED
+
+
 FORMAT_ID = "hotc-swiss-de"
 
 
@@ -54,7 +62,7 @@ def cut_size(state: TournamentState) -> int:
 def no_swiss_phase(state: TournamentState) -> bool:
     """AMB-H6: before round 1, are there too few entrants for a Swiss phase?  HOTC_2013:
     entrants <= N_cut; HOTC_2013_R2: entrants < N_cut (N_cut entrants play round 1)."""
-    active = sum(r.status is Status.ACTIVE for r in state.fmt.records.values())
+    active = sum(r.status is _STATUS_ACTIVE for r in state.fmt.records.values())
     return active < cut_size(state) if revised(state) else active <= cut_size(state)
 
 
@@ -73,7 +81,7 @@ def swiss_over(state: TournamentState) -> bool:
     h = state.fmt
     if h.cut is not None:
         return True
-    if not any(r.phase is Phase.SWISS for r in h.rounds):
+    if not any(r.phase is _PHASE_SWISS for r in h.rounds):
         return no_swiss_phase(state)
     if revised(state):
         return open_round(state) is None and stop_count_holds(state)
@@ -153,10 +161,10 @@ def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
     """round_closed of a round whose results are all in: the stop rule's verdict."""
     recs = state.fmt.records
     losers = {n for t in rnd.tables if t.result for n in t.result.losers}
-    if rnd.phase is Phase.SWISS:
+    if rnd.phase is _PHASE_SWISS:
         x0 = undefeated(recs.values())
-        one = [r.number for r in recs.values() if r.status is Status.ACTIVE and r.losses == 1]
-        gone = sorted(n for n in losers if recs[n].status is Status.ELIMINATED
+        one = [r.number for r in recs.values() if r.status is _STATUS_ACTIVE and r.losses == 1]
+        gone = sorted(n for n in losers if recs[n].status is _STATUS_ELIMINATED
                       and recs[n].second_loss_round == rnd.number)
         return RoundClosed(round=rnd.number, phase=rnd.phase, undefeated=len(x0),
                            one_loss=len(one), eliminated=gone,
@@ -202,7 +210,7 @@ def cut_plan(state: TournamentState) -> tuple[list[int], list[int], int]:
         raise RuleError("HOTC-STOP-1", "a round is still open", hint="record its results")
     size = cut_size(state)
     recs = h.records.values()
-    active = [r for r in recs if r.status is Status.ACTIVE]
+    active = [r for r in recs if r.status is _STATUS_ACTIVE]
     if not h.rounds:
         if not no_swiss_phase(state):
             raise RuleError("HOTC-STOP-1", f"{len(active)} entrants for a top {size}: the "
@@ -221,7 +229,7 @@ def make_cut(state: TournamentState, x0: list[int], pool: list[int], spots: int,
     """The cut_made of HOTC-CUT-1..3: X-0 plus the drawn, everyone else active out."""
     cut = sorted(x0 + drawn)
     out = sorted(r.number for r in state.fmt.records.values()
-                 if r.status is Status.ACTIVE and r.number not in cut)
+                 if r.status is _STATUS_ACTIVE and r.number not in cut)
     return CutMade(spots=spots, undefeated=x0, pool=pool, drawn=drawn, cut=cut,
                    eliminated=out, draw_seq=draw_seq)
 

@@ -19,8 +19,17 @@ from typing import TYPE_CHECKING
 from ledger.errors import RuleError
 from ledger.formats.match.departure import BOTH_OUT_RULE, both_out
 from ledger.formats.match.model import Outcome
-from ledger.formats.match.plan import ctx, last_void, open_round, round_what
-from ledger.formats.match.swiss_round import SwissRound, draw_swiss_round
+from ledger.formats.match.plan import (
+    ctx,
+    entrants,
+    last_void,
+    open_round,
+    pairing_items,
+    plan_swiss,
+    round_ctx,
+    round_what,
+)
+from ledger.formats.match.swiss_round import SwissRound, swiss_bye_items
 from ledger.wire.events import SignedEvent
 from ledger.wire.keys import Signer
 
@@ -90,17 +99,28 @@ def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
 def pair_swiss_round(t: Tournament, signer: Signer, time: str, n: int, swiss: SwissRound, *,
                      material: str | None, source: str | None) -> list[SignedEvent]:
     """Pair Swiss round ``n`` on the path every format shares (``match.swiss_round``): the
-    round's seed, its draws (the bye's when the field is odd, the pairing order's) and the
-    round_paired the plan gives, recorded as decided (``ledger.core.decided``)."""
+    round's seed, the bye draw when the field is odd, the pairing order's draw, and the
+    round_paired the plan gives, recorded as decided (``ledger.core.decided``).  The
+    field is built once: the draws change no record (issue 22 item 4)."""
     st = t.state
     out: list[SignedEvent] = []
     seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
-
-    def draw(want: str, items: list[int], reason: str) -> tuple[int, list[int]]:
-        ev = t.make_draw(ctx=want, items=items, seed_seq=seed_seq, reason=reason,
-                         signer=signer, time=time)
+    draws: list[int] = []
+    bye = None
+    active = entrants(st)
+    items = swiss_bye_items(st, swiss, active)
+    if items is not None:
+        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
+                         reason=swiss.bye_reason(st, n), signer=signer, time=time)
         out.append(ev)
-        return ev.seq, st.draw_results[ev.seq]
-
-    out.append(t.record(draw_swiss_round(st, swiss, n, draw), signer, time, decided=True))
+        draws.append(ev.seq)
+        bye = swiss.bye_from_draw(st, st.draw_results[ev.seq], active)
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye, active),
+                     seed_seq=seed_seq, reason=f"round {n} pairing order "
+                     f"({swiss.pairing_rule})", signer=signer, time=time)
+    out.append(ev)
+    draws.append(ev.seq)
+    body = plan_swiss(st, n, bye, st.draw_results[ev.seq], draws, algorithm=swiss.algorithm,
+                      active=active)
+    out.append(t.record(body, signer, time, decided=True))
     return out

@@ -5,9 +5,9 @@ the bye draw when the field is odd, the pairing draw over the rest, the plan
 data (``SwissRound``): who may be drawn for the bye, how the drawn order gives the bye,
 the draws' reasons, the recorded pairing algorithm and the rule id of a mismatch.
 
-Owns: ``SwissRound``, ``swiss_bye_items``, ``draw_swiss_round`` (the command side: the
-draws of one attempt, the plan) and ``expected_swiss_round`` (the check side: the same
-plan from the recorded draws), ``pairing_mismatch``.
+Owns: ``SwissRound``, ``swiss_bye_items`` and the check side, ``expected_swiss_round``
+(the plan from the recorded draws) and ``check_pairing``; the command side that makes the
+draws is ``ledger.formats.match.commands.pair_swiss_round`` (the same items, the same plan).
 
 May import: ``ledger.core.state``, ``ledger.core.decided``, ``ledger.errors``,
 ``ledger.wire.events``, ``ledger.formats.match.*``.
@@ -36,8 +36,6 @@ from ledger.formats.match.plan import (
 ByeFromDraw = Callable[[TournamentState, list[int], list[Entrant]], int]
 #: (state, round number) -> the bye draw's reason
 ByeReason = Callable[[TournamentState, int], str]
-#: (draw ctx, items, reason) -> the recorded draw's (seq, result)
-Draw = Callable[[str, list[int], str], tuple[int, list[int]]]
 
 
 def first_drawn(state: TournamentState, drawn: list[int], active: list[Entrant]) -> int:
@@ -69,25 +67,6 @@ def swiss_bye_items(state: TournamentState, swiss: SwissRound,
     priority = "no_repeat" if swiss.bye_priority_param is None else \
         param(state, swiss.bye_priority_param, "no_repeat")
     return bye_candidates(active, priority)
-
-
-def draw_swiss_round(state: TournamentState, swiss: SwissRound, n: int,
-                     draw: Draw) -> RoundPaired:
-    """The command side: round ``n``'s draws, each made with ``draw(ctx, items, reason)``
-    (which records it), and its plan.  The field is built once: the draws change no
-    record (issue 22 item 4)."""
-    active = entrants(state)
-    bye = None
-    draws: list[int] = []
-    items = swiss_bye_items(state, swiss, active)
-    if items is not None:
-        seq, drawn = draw(round_ctx(state, n, "bye"), items, swiss.bye_reason(state, n))
-        draws.append(seq)
-        bye = swiss.bye_from_draw(state, drawn, active)
-    seq, order = draw(round_ctx(state, n, "pairing"), pairing_items(state, bye, active),
-                      f"round {n} pairing order ({swiss.pairing_rule})")
-    draws.append(seq)
-    return plan_swiss(state, n, bye, order, draws, algorithm=swiss.algorithm, active=active)
 
 
 def pairing_mismatch(swiss: SwissRound, what: str, expected: object,
