@@ -1,7 +1,9 @@
 """Ledger rules: who may sign what (RULES.md §1.3) and what each event requires.
 
 Owns: ``authorize`` and ``check`` — the one implementation of every ledger-level rule,
-called by the command side before sealing and by the audit on replay.  Raises
+called by the command side before sealing and by the audit on replay — and the
+``Route`` of a body type under a format (its signing roles and shape, looked up once per
+format and type: the audit checks every event through one, issue 28).  Raises
 ``RuleError`` whose ``finding`` is the audit's stable code.  The roles table itself
 (``PERMITTED``, re-exported here, and the station's exceptions) is ``ledger.core.signing``,
 which the write guard and the PostgreSQL admission function apply too.
@@ -112,26 +114,25 @@ _CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
     def register(fn: Checker) -> Checker:
         _CHECKS[body_type] = fn
-        _ROUTES.clear()
         return fn
     return register
 
 
 class Route:
     """What the rules of one body type under one format are, looked up once per format
-    and type (``route``): the core's rule, the roles that may sign the kind, whether the
-    type can cite reports or be a player's own act (REPORT-10, REPORT-15: fields it has),
-    and the format, whose own ``check`` follows.  A format's rulebook and permissions are
-    complete once it is registered, and the core's rules once this module is imported, so
-    a route never changes; the audit folds every event through one (issue 28)."""
+    and type (``route``): the roles that may sign the kind, whether the type can cite
+    reports or be a player's own act (REPORT-10, REPORT-15: fields it has), and the
+    format, whose own ``check`` follows.  A format's permissions are complete once it is
+    registered (its rulebook is a merged copy), so a route never changes; the audit
+    folds every event through one (issue 28).  The core's rule of the type is read from
+    its table at each check."""
 
-    __slots__ = ("allowed", "core", "credential", "genesis", "kind", "plugin", "reports")
+    __slots__ = ("allowed", "credential", "genesis", "kind", "plugin", "reports")
 
     def __init__(self, plugin: Format | None, body_type: type[Body]) -> None:
         fields = getattr(body_type, "__struct_fields__", ())
         self.plugin = plugin
         self.kind: str = body_type.KIND.value
-        self.core = _CHECKS.get(body_type)
         self.allowed = roles_for_kind(plugin, self.kind)
         self.genesis = body_type is TournamentCreated
         self.reports = "reports" in fields
@@ -176,7 +177,7 @@ def check_routed(state: TournamentState, body: Body, actor: str, how: Route) -> 
         authorize_roles(state, actor, how.kind, how.allowed)
         if cites:
             check_citation(state, body, actor)     # REPORT-10
-    core = how.core
+    core = _CHECKS.get(type(body))
     if core is not None:
         core(state, body, actor)
     if how.genesis:
