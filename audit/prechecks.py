@@ -18,7 +18,7 @@ acquire and release order the workers' writes before the fold's reads.  Never a 
 of the fold's own: a worker can only spare the fold work, not decide what it reports.
 
 May import: ``multiprocessing``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
-``audit.leafcheck``, ``audit.sigpool`` (its presumed-job reading only).
+``audit.leafcheck``, ``audit.leaf_shape`` (the presumed-job reading).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+from audit.leaf_shape import reads_as
 from audit.leafcheck import leaf_findings
-from audit.sigpool import reads_as
 from ledger.proofs.merkle import leaf_hash
 from ledger.wire.events import ZERO_HASH
 

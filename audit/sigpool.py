@@ -1,8 +1,8 @@
 """Batch Ed25519 verification on every core.
 
-Owns: ``verify_batch`` (one process), ``presumed_job`` (a leaf's signature job read
-straight from its bytes, as if the leaf were canonical), ``reads_as`` (the fold's cheap
-confirmation that it does) and ``SignaturePool``.  For a large
+Owns: ``verify_batch`` (one process) and ``SignaturePool``; re-exports ``presumed_job`` (a
+leaf's signature job read straight from its bytes, as if the leaf were canonical) and
+``reads_as`` (the fold's cheap confirmation that it does) of ``audit.leaf_shape``.  For a large
 log the pool forks worker processes — one fewer than the cores, since the audit's own
 process is busy with the fold — as soon as the log and its keys are read; they inherit the
 leaves, take blocks of them through one shared counter, read each leaf's presumed job and
@@ -22,13 +22,12 @@ Before any signature the workers run the stateless checks of every leaf for the 
 (``audit.prechecks``, issue 22 item 9): the fold then does only state transitions and
 rule re-derivation for the leaves they cleared.
 
-May import: ``cryptography``, the standard library, ``audit.prechecks`` (lazily, once
-workers are started).
+May import: ``cryptography``, the standard library, ``audit.leaf_shape``, ``audit.prechecks``
+(lazily, once workers are started).
 """
 
 from __future__ import annotations
 
-import binascii
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -39,17 +38,16 @@ from typing import TYPE_CHECKING, Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from audit.leaf_shape import Job as Job
+from audit.leaf_shape import presumed_job as presumed_job
+from audit.leaf_shape import reads_as as reads_as
+
 if TYPE_CHECKING:
     from audit.prechecks import Prechecks
 
-Job = tuple[bytes, bytes, bytes]  # (raw public key, signature, message)
 #: jobs one process claims at a time (a few milliseconds of work)
 BLOCK = 64
 PARALLEL_THRESHOLD = 4096
-#: a canonical leaf: ``{"event":{"actor":"<key id>",…},"sig":"<base64>"}`` (sorted keys)
-_ENVELOPE = b'{"event":'
-_HEAD = _ENVELOPE + b'{"actor":"'
-_SIG = b',"sig":"'
 
 
 def usable_cores() -> int:
@@ -74,29 +72,6 @@ def verify_batch(jobs: Sequence[Job]) -> list[bool]:
         except (InvalidSignature, ValueError):
             out.append(False)
     return out
-
-
-def presumed_job(leaf: bytes, keys: dict[str, bytes], domain: bytes
-                 ) -> tuple[str, Job] | None:
-    """(actor, job) of ``leaf`` read as a canonical leaf: the actor is the first field of
-    the event, the signature the last field of the leaf, the signing input ``domain`` + the
-    bytes between ``{"event":`` and ``,"sig":"``; ``None`` when the bytes do not read so or
-    the actor has no key."""
-    if not leaf.startswith(_HEAD) or not leaf.endswith(b'"}'):
-        return None
-    end = leaf.find(b'"', len(_HEAD))
-    cut = leaf.rfind(_SIG)
-    if end < 0 or cut < end:
-        return None
-    try:
-        actor = leaf[len(_HEAD):end].decode("utf-8")
-        sig = binascii.a2b_base64(leaf[cut + len(_SIG):-2], strict_mode=True)
-    except (UnicodeDecodeError, binascii.Error):
-        return None
-    pub = keys.get(actor)
-    if pub is None:
-        return None
-    return actor, (pub, sig, domain + leaf[len(_ENVELOPE):cut])
 
 
 #: verdict bytes in shared memory
@@ -165,14 +140,6 @@ class _Shared:
                 self.first.stop()
         for p in self.procs:
             p.join()
-
-
-def reads_as(leaf: bytes, actor: str, sig: bytes) -> bool:
-    """``leaf`` begins with ``actor`` as the first field of the event and ends with ``sig``
-    (canonical base64) as its last field — so ``presumed_job`` reads exactly this actor and
-    signature (base64 holds no comma or quote: the last ``,"sig":"`` is this field's)."""
-    return (leaf.startswith(b"".join((_HEAD, actor.encode("utf-8"), b'"'))) and
-            leaf.endswith(b"".join((_SIG, binascii.b2a_base64(sig, newline=False), b'"}'))))
 
 
 class SignaturePool:

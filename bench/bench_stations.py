@@ -3,7 +3,7 @@
 A 4,096-player HotC event with round 1 paired (2,048 tables).  N station processes enter
 every result at once — the tables dealt round-robin so the stations collide on the same
 tournament all the time — each slip exactly as ``tourney result record`` enters it
-(``cli.result_entry.enter_result``: decide, sign, save; a lost race reloads and decides
+(``usecases.results.enter_result``: decide, sign, save; a lost race reloads and decides
 again).  A head-judge process watches the round and pairs
 round 2 the moment the last result lands, then signs a checkpoint.
 
@@ -95,9 +95,9 @@ def setup(loc: Location, log: str, players: int, stations: int) -> tuple[Path, l
 def station(url: str, log: str, key: str, slips: list[tuple[int, int]], mode: str,
             out: Any) -> None:
     """One scorekeeping station: enter ``slips`` (table, winner) one by one."""
-    from cli.result_entry import enter_result
     from ledger.errors import ConcurrencyError
     from ledger.formats.match.model import Outcome
+    from usecases.results import enter_result
 
     times: list[float] = []
     retries = 0
@@ -143,8 +143,8 @@ def writer(url: str, log: str, keys: list[str], requests: Any, replies: list[Any
     by the stations, decides them in order and commits them together
     (``WriteSession.write_batch``: one writer turn, one transaction), then answers each
     station — after the commit, never before."""
-    from cli.result_entry import enter_result
     from ledger.formats.match.model import Outcome
+    from usecases.results import enter_result
 
     signers = [load_signer(Path(k)) for k in keys]
     batches: list[int] = []

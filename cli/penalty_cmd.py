@@ -42,7 +42,7 @@ def _penalty(text: str) -> Any:
 
 
 def _applies(text: str | None) -> Any:
-    from ledger.formats.officiating.model import AppliesTo
+    from ledger.formats.match.officiating_model import AppliesTo
     if text is None:
         return None
     try:
@@ -268,8 +268,8 @@ def disqualify(
 
     Example: tourney disqualify 7 --infraction 4.1 --reason "marked cards" --key hj.pem
     """
+    from ledger.formats.match.officiating_model import PrizePolicy
     from ledger.formats.officiating.commands import disqualify as dq
-    from ledger.formats.officiating.model import PrizePolicy
 
     s = Session(ctx, key=key, json=json)
     inf = _infraction(infraction)

@@ -11,7 +11,7 @@ reports the command that records them.  What a report is and how tables stand is
 ``ledger.core.reports``; how a result reads is the format's
 (``projections.result_words.describe``).  Names no format.
 
-May import: ``typer``, ``cli.common``, ``projections.result_words``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``projections.result_words``, ``usecases.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def report_accept(
 
     Example: tourney report accept --round 2 --all-matching --key sk.pem
     """
-    from ledger.core.report_decisions import accept_matching
+    from usecases.reports import accept_matching
 
     if (table is None) == (not all_matching):
         raise UsageError("say which tables: --table T or --all-matching",
@@ -141,7 +141,7 @@ def report_reject(
 
     Example: tourney report reject --round 2 --player 17 --reason "reported the wrong table" --key sk.pem
     """
-    from ledger.core.report_decisions import reject_report
+    from usecases.reports import reject_report
 
     if not reason.strip():
         raise UsageError("a rejection needs a reason (the player reads it)",

@@ -8,11 +8,11 @@ draw; ``games`` ``A-B[-D]`` —, for Wheel of Time ``outcome,winner,…`` named 
 options of ``result record``) — each row read by the format (``slip_given``) into the
 same outcome its ``result record`` options would give; and the batch itself: every row is
 its own transaction (``Ledger.session``), entered exactly as ``result record`` enters one
-slip (``cli.result_entry``: an identical slip is unchanged, a conflicting one refused);
+slip (``usecases.results``: an identical slip is unchanged, a conflicting one refused);
 a bad row is reported with its line number and the good rows are written (exit 3 when
 any row was refused: a partial import, docs/DESIGN.md §8).
 
-May import: ``typer``, ``cli.*``, ``ledger.*``.
+May import: ``typer``, ``cli.*``, ``usecases.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -150,9 +150,9 @@ def result_import(
 
     Example: tourney result import round3.csv --key sk.pem
     """
-    from cli.result_entry import Unchanged, enter_result
-    from cli.results_cmd import closing
+    from cli.round_closing import closing
     from ledger.formats.match.events import MatchResult
+    from usecases.results import Unchanged, enter_result
 
     s = Session(ctx, key=key, json=json)
     name = "stdin" if file == "-" else file

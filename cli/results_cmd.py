@@ -2,20 +2,21 @@
 ``tourney drop``.
 
 Owns: the commands (their outcome options are the event's format's vocabulary, read
-through ``cli.result_options``), the drop-timing messages, and what is printed when a
-command closes a round: the stop rule's verdict (or the bracket's progress, or the
-champion, or the format's own word that a round is complete) and the automatic
-checkpoint when a head judge signed (else a hint to run ``tourney checkpoint``).  Who won
+through ``cli.result_options``), the drop-timing messages, and the words of what happens
+when a command closes a round (``usecases.rounds.after_round_closed``: the stop rule's
+verdict, or the bracket's progress, or the champion, or the format's own word that a
+round is complete; the automatic checkpoint when a head judge signed, else a hint to run
+``tourney checkpoint``).  Entering a result is ``usecases.results``.  Who won
 and why each loser lost is the format's (its ``record_result`` / ``decided_result``),
 never decided here; how a result reads is its ``describe_result``.
 
 May import: ``typer``, ``msgspec``, ``cli.common``, ``cli.result_options``,
-``cli.round_cmd``, ``projections.result_words``, ``ledger.*`` (no format package).
+``cli.round_cmd``, ``projections.result_words``, ``usecases.*``, ``ledger.*`` (no format
+package).
 """
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
@@ -25,7 +26,6 @@ from cli.common import (
     JsonOpt,
     KeyOpt,
     Session,
-    auto_checkpoint,
     events_brief,
     seq_span,
     write_result,
@@ -38,6 +38,7 @@ from cli.result_options import (
     entry_kwargs,
 )
 from cli.result_text import label
+from cli.round_closing import closing
 from ledger.errors import TourneyError, UsageError
 from ledger.formats.match.events import DropTiming, PlayerDropped, ResultRecorded
 
@@ -52,81 +53,11 @@ app = typer.Typer(no_args_is_help=True, help=(
     "Match results: record (scorekeeper, judge or head judge) and correct (judge).\n\n"
     "Example: tourney result record --round 1 --table 3 --winner 17 --key sk.pem"))
 
-def closing(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
-            events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
-    """What a command that may have closed a round adds to its output (JSON, lines)."""
-    from ledger.core.plugin import require_plugin
-    from ledger.formats.match.events import ChampionDeclared, RoundClosed
-    from ledger.formats.match.model import Phase
-
-    closed = next((e.body for e in events if isinstance(e.body, RoundClosed)), None)
-    champ = next((e.body for e in events if isinstance(e.body, ChampionDeclared)), None)
-    extra: dict[str, Any] = {"round_closed": None, "verdict": None, "champion": None,
-                             "checkpoint": None}
-    if closed is None:
-        return extra, []
-    n = closed.round
-    if closed.phase is Phase.SWISS:  # what comes next is the format's to say (defect 13)
-        gone = (f"; eliminated: {', '.join(f'#{p}' for p in closed.eliminated)}"
-                if closed.eliminated else "")
-        verdict = (f"{closed.undefeated} undefeated; "
-                   + ("Swiss phase over: " if closed.swiss_over else "Swiss continues: ")
-                   + require_plugin(state.format.id if state.format else "").next_step(state))
-        lines = [f"round {n} closed: {verdict}{gone}"]
-    elif champ is not None:
-        verdict = f"champion: {label(state, champ.number)}"
-        lines = [f"round {n} closed (top cut): {verdict}"]
-    else:
-        verdict = (f"{closed.undefeated} players remain in the bracket: pair the next "
-                   "bracket round with tourney bracket")
-        lines = [f"round {n} closed (top cut): {verdict}"]
-    extra.update(round_closed={"round": n, "phase": closed.phase.value,
-                               "undefeated": closed.undefeated, "one_loss": closed.one_loss,
-                               "eliminated": list(closed.eliminated),
-                               "swiss_over": closed.swiss_over},
-                 verdict=verdict, champion=None if champ is None else champ.number)
-    cp = auto_checkpoint(s, led, log, signer, f"{seq_span(events)} written", state)
-    if champ is not None:
-        extra["sealed"] = cp is not None  # the end-of-event checkpoint (docs/DESIGN.md §4)
-    if cp is not None:
-        extra["checkpoint"] = cp.json()
-        lines.append(f"{'end-of-event checkpoint (sealed)' if champ else 'checkpoint'}: {cp}")
-    elif champ is not None:
-        hint = ("the event is not sealed until the head judge signs the end-of-event "
-                "checkpoint: tourney checkpoint --key FILE (or tourney publish)")
-        extra["hint"] = hint
-        lines.append(f"hint: {hint}")
-    else:
-        hint = "the head judge should now sign a checkpoint: tourney checkpoint --key FILE"
-        extra["hint"] = hint
-        lines.append(f"hint: {hint}")
-    return extra, lines
-
-
-def _after(s: Session, led: Ledger, log: str, signer: Signer, state: TournamentState,
-           events: list[SignedEvent]) -> tuple[dict[str, Any], list[str]]:
-    """What comes after a result: a closed round's verdict (``round_closed``), or the
-    format's word that the result completed its round (a Wheel of Time Game)."""
-    from ledger.core.plugin import require_plugin
-
-    round_no = getattr(events[0].body, "round", 0)
-    plugin = require_plugin(state.format.id if state.format else "")
-    verdict = plugin.round_verdict(state, round_no)
-    if verdict is None:
-        return closing(s, led, log, signer, state, events)
-    lines = [verdict]
-    cp = auto_checkpoint(s, led, log, signer, f"round {round_no} complete")
-    if cp is not None:
-        lines.append(f"checkpoint: {cp}")
-    return {"game_complete": True, "verdict": verdict,
-            "checkpoint": None if cp is None else cp.json()}, lines
-
-
 def _write(s: Session, command: Any) -> tuple[str, Any, TournamentState,
                                              dict[str, Any], list[str]]:
     """One write: ``command(t, time, signer, ledger, log)`` returns the events it recorded
     (or ``Unchanged``); then what closing a round prints."""
-    from cli.result_entry import Unchanged
+    from usecases.results import Unchanged
 
     signer = s.signer()
     with s.ledger() as led:
@@ -134,7 +65,7 @@ def _write(s: Session, command: Any) -> tuple[str, Any, TournamentState,
         events, agg = led.write(log, lambda t, time: (command(t, time, signer, led, log), t))
         if isinstance(events, Unchanged):
             return log, events, agg.state, {}, []
-        extra, lines = _after(s, led, log, signer, agg.state, events)
+        extra, lines = closing(s, led, log, signer, agg.state, events)
     return log, events, agg.state, extra, lines
 
 
@@ -241,17 +172,16 @@ def result_record(
 
     Example: tourney result record --round 2 --table 5 --winner 22 --key sk.pem
     """
-    from cli.result_entry import Unchanged, enter_result
-    from ledger.core.citing import citing_scope
+    from usecases.results import Unchanged, enter_result
 
     cited = _settles(settles)
     s = Session(ctx, key=key, json=json)
     args = list(ctx.args)
 
     def enter(t: Any, time: str, signer: Signer, led: Ledger, log: str) -> Any:
-        with citing_scope(cited) if cited else contextlib.nullcontext():
-            return enter_result(t, signer, time, lambda seq: led.actor_of(log, seq),
-                                note=note_text, **entry_kwargs(t, args, round_no, table))
+        return enter_result(t, signer, time, lambda seq: led.actor_of(log, seq),
+                            settles=cited or None, note=note_text,
+                            **entry_kwargs(t, args, round_no, table))
     log, events, st, extra, more = _write(s, enter)
     if isinstance(events, Unchanged):
         _unchanged(s, log, st, events, "recorded")
@@ -276,7 +206,7 @@ def result_correct(
 
     Example: tourney result correct --round 2 --table 5 --winner 9 --reason "slips swapped" --key judge.pem
     """
-    from cli.result_entry import Unchanged, correct_entry
+    from usecases.results import Unchanged, correct_entry
 
     s = Session(ctx, key=key, json=json)
     if not reason.strip():

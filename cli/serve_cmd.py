@@ -55,16 +55,6 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def qr_page(name: str, url: str) -> bytes:
-    import segno
-
-    from server.pages import environment
-
-    svg = segno.make(url, error="m").svg_inline(scale=8, border=2)
-    return str(environment().get_template("qr.html").render(
-        name=name, url=url, svg=svg)).encode("utf-8")
-
-
 def serve(
     ctx: typer.Context,
     host: Annotated[str, typer.Option(
@@ -125,6 +115,7 @@ def serve(
 
     import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
     from server.app import Hub, create_app
+    from server.qr import qr_page
 
     s = Session(ctx)
     location = s.location

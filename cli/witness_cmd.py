@@ -97,7 +97,7 @@ def _store(s: Session, tstate: TournamentState, cosigned: bytes) -> bool:
     write access says so; the head judge attaches the note later."""
     from cli.common import note
     from ledger.errors import StorageError
-    from ledger.storage.cosignature_table import store_cosignatures
+    from ledger.proofs.cosignature_store import store_cosignatures
 
     try:
         with s.ledger() as led:
@@ -127,7 +127,7 @@ def witness_attach(
     """
     from cli.common import read_file_bytes
     from ledger.proofs.checkpoint import CheckpointError
-    from ledger.storage.cosignature_table import store_cosignatures
+    from ledger.proofs.cosignature_store import store_cosignatures
 
     s = Session(ctx, json=json)
     datas = [(p, read_file_bytes(p, "checkpoint note")) for p in notes]

@@ -6,7 +6,7 @@ judge's ``pairing_overridden`` of a round: its seq and reason and the engine's t
 replaced, AMB-B7).
 
 The newest round's tables are in the folded state.  An earlier round's come from the
-state as well: the officiating table history (``officiating.history``), which the same
+state as well: the officiating table history (``match.history``), which the same
 transitions keep for every command and for the audit — so a round shows the tables in
 force (the head judge's override, not the engine's pairing it replaced) with their
 current results (corrections, wrong-table amendments and head-judge amendments made
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from ledger.core.state import TournamentState
+from ledger.formats.match import history
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import MatchState, Phase, RoundState
-from ledger.formats.officiating import history
 from ledger.formats.officiating.events import PairingOverridden
 from ledger.wire.events import open_leaf
 

@@ -9,7 +9,7 @@ Owns: ``Act`` (one such event, as the page shows it), ``receipt_code`` (``R<seq>
 of the leaf's SHA-256>``, the code a receipt shows), ``act_of`` (a leaf → the player and
 the act, or None) and ``gather`` (the acts of the leaves after ``after``, added to a
 player → acts map without changing it).  Acts are told by their fields, as receipts are
-(``server.report_routes._receipted``): a body naming a ``credential`` and a player
+(``usecases.receipt.receipted``): a body naming a ``credential`` and a player
 ``number``, other than the credential's own issue and revocation — so no format's kind is
 named here.
 

@@ -4,7 +4,8 @@ ledger, tournament and address from the environment ``cli.serve_cmd`` sets.
 
 Owns: ``app`` (the factory) and the names of those variables.
 
-May import: ``server.app``, ``cli.serve_cmd`` (the QR page), ``ledger.*``.
+May import: ``starlette``, ``server.app``, ``server.qr``, ``ledger.*`` (never ``cli``:
+the CLI imports the server, not the reverse).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ URL = "TOURNEY_SERVE_URL"
 
 def app() -> Starlette:
     import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
-    from cli.serve_cmd import qr_page
     from ledger.storage.location import Location
     from server.app import Hub, create_app
+    from server.qr import qr_page
 
     hub = Hub(Location(os.environ[LEDGER]), os.environ.get(TOURNAMENT) or None,
               url=os.environ.get(URL, ""))

@@ -4,7 +4,7 @@ issue 27 item 3): a plain page saying what was wrong, never a trace.
 Owns: ``Refused`` (a request refused for what it is — too large, too many fields,
 malformed — with its status and the player's words), ``problem`` (the plain page of a
 status and a sentence), ``STORAGE`` (a storage fault's status: 503, the CLI's exit 5,
-``ledger.errors.StorageError``) and ``handlers`` (Starlette's exception handlers: a
+``ledger.errors.StorageError``) and ``HANDLERS`` (Starlette's exception handlers: a
 ``Refused`` as its status, ``HTTPException`` 404/405 as the page not found, a storage fault
 — ``StorageError``, an ``OSError`` or a database error while reading or writing the ledger
 — as 503 with ``Retry-After``, and anything else as a plain 500 page whose cause goes to
@@ -29,7 +29,7 @@ from starlette.responses import Response
 from ledger.errors import StorageError
 
 if TYPE_CHECKING:
-    from server.app import Hub
+    from server.hub import Hub
 
 STORAGE = 503
 RETRY_AFTER_S = 30
@@ -89,31 +89,42 @@ def is_storage_fault(exc: BaseException) -> bool:
         type(exc).__module__.startswith("psycopg")
 
 
-def handlers(hub: Hub) -> dict[Any, Callable[..., Any]]:
-    async def refused(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, Refused)  # noqa: S101 - registered for Refused only
-        return problem(hub, exc.status, exc.words)
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
 
-    async def http(request: Request, exc: Exception) -> Response:
-        code = exc.status_code if isinstance(exc, HTTPException) else 400
-        if code == 404:
-            return problem(hub, 404, "There is no such page on this event's site.")
-        if code == 405:
-            return problem(hub, 405, "This page cannot be used that way; open it from "
-                           "the event's site.", {"Allow": "GET, HEAD"})
-        return problem(hub, code if 400 <= code < 500 else 400,
-                       "This request could not be read; open the page again.")
 
-    async def storage(request: Request, exc: Exception) -> Response:
-        log.warning("storage fault on %s: %s", request.url.path, exc)
-        return problem(hub, STORAGE, STORAGE_WORDS, {"Retry-After": str(RETRY_AFTER_S)})
+async def refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)  # noqa: S101 - registered for Refused only
+    return problem(_hub(request), exc.status, exc.words)
 
-    async def anything(request: Request, exc: Exception) -> Response:
-        if is_storage_fault(exc):
-            return await storage(request, exc)
-        log.error("unexpected failure on %s", request.url.path, exc_info=exc)
-        return problem(hub, 500, "The server could not answer this request. Nothing was "
-                       "recorded; open the page again, or report at the desk.")
 
-    return {Refused: refused, HTTPException: http, StorageError: storage,
-            OSError: storage, sqlite3.Error: storage, Exception: anything}
+async def http(request: Request, exc: Exception) -> Response:
+    code = exc.status_code if isinstance(exc, HTTPException) else 400
+    if code == 404:
+        return problem(_hub(request), 404, "There is no such page on this event's site.")
+    if code == 405:
+        return problem(_hub(request), 405, "This page cannot be used that way; open it "
+                       "from the event's site.", {"Allow": "GET, HEAD"})
+    return problem(_hub(request), code if 400 <= code < 500 else 400,
+                   "This request could not be read; open the page again.")
+
+
+async def storage(request: Request, exc: Exception) -> Response:
+    log.warning("storage fault on %s: %s", request.url.path, exc)
+    return problem(_hub(request), STORAGE, STORAGE_WORDS,
+                   {"Retry-After": str(RETRY_AFTER_S)})
+
+
+async def anything(request: Request, exc: Exception) -> Response:
+    if is_storage_fault(exc):
+        return await storage(request, exc)
+    log.error("unexpected failure on %s", request.url.path, exc_info=exc)
+    return problem(_hub(request), 500, "The server could not answer this request. Nothing "
+                   "was recorded; open the page again, or report at the desk.")
+
+
+#: Starlette's exception handlers of the application (each reads the hub of its request)
+HANDLERS: dict[Any, Callable[..., Any]] = {
+    Refused: refused, HTTPException: http, StorageError: storage, OSError: storage,
+    sqlite3.Error: storage, Exception: anything}

@@ -60,19 +60,25 @@ class Gate:
 
 
 class LiveStreams:
-    """``GET /live``: the Server-Sent Events stream ``stream()`` gives, within ``gate``."""
+    """``GET /live``: the Server-Sent Events stream ``stream()`` gives, within ``gate`` —
+    by default the application's own, ``app.state.hub.stream`` within ``app.state.gate``
+    (``server.app.create_app`` keeps them there)."""
 
-    def __init__(self, stream: Callable[[], AsyncIterator[str]], gate: Gate) -> None:
+    def __init__(self, stream: Callable[[], AsyncIterator[str]] | None = None,
+                 gate: Gate | None = None) -> None:
         self.stream, self.gate = stream, gate
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        stream: Callable[[], AsyncIterator[str]] = self.stream if self.stream is not None \
+            else scope["app"].state.hub.stream
+        gate: Gate = self.gate if self.gate is not None else scope["app"].state.gate
         client = scope.get("client")
         who = str(client[0]) if client else "?"
         if scope.get("method") not in ("GET", "HEAD"):
             await Response("GET /live only\n", status_code=405, media_type="text/plain",
                            headers={"Allow": "GET, HEAD"})(scope, receive, send)
             return
-        if not self.gate.enter(who):
+        if not gate.enter(who):
             body = json.dumps({"error": "too many live-update streams; this page polls "
                                         "every 15 s instead"})
             await Response(body + "\n", status_code=429, media_type="application/json",
@@ -80,9 +86,9 @@ class LiveStreams:
                            )(scope, receive, send)
             return
         try:
-            await StreamingResponse(self.stream(), media_type="text/event-stream",
+            await StreamingResponse(stream(), media_type="text/event-stream",
                                     headers={"Cache-Control": "no-cache",
                                              "X-Accel-Buffering": "no"}
                                     )(scope, receive, send)
         finally:
-            self.gate.leave(who)
+            gate.leave(who)

@@ -1,7 +1,7 @@
 """The staff page of ``tourney serve --station-key`` (issue 19): the scorekeeper's queue of
 players' reports, and the player's own drop.
 
-Owns: ``staff_routes`` — ``GET /staff`` (a round's tables waiting for their result:
+Owns: ``routes`` — ``GET /staff`` (a round's tables waiting for their result:
 conflicting reports side by side, one-sided and matching reports, tables with no report),
 ``POST /staff/accept`` (one table's or every table's matching reports), ``POST
 /staff/record`` (the result one report gives, settling every report of that table) and
@@ -10,178 +10,190 @@ official's own key, which the server holds only when started with ``--staff-key`
 sign in with a staff card (``tourney official card``) — and ``GET|POST /drop`` (a player
 drops themselves with their card, REPORT-15, signed by the station; a card with a phone
 key also by its phone, REPORT-20).  What a decision is
-lives in ``ledger.core.report_decisions`` (shared with ``tourney report``).
+lives in ``usecases.reports`` (shared with ``tourney report``).  Module-level
+endpoints over ``request.app.state`` (the hub, the station).
 
-May import: ``starlette``, ``server.*``, ``ledger.*``.
+May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``,
+``server.errors``, ``server.report``, ``server.station``, ``ledger.*``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
 from server.cards import COOKIE, holder
 from server.errors import whole
-from server.report import CSRF_COOKIE, csrf_ok, new_csrf
-from server.report_routes import (
-    HTML,
-    PRIVATE,
+from server.forms import (
     TOO_MANY,
     phone_signature,
+    private_page,
     read_form,
-    shown_at,
     sign_page,
+    station_of,
 )
-from server.station import STAFF_ROLES, Station, refusal_why, refusal_words
+from server.hub import Hub
+from server.report import CSRF_COOKIE, csrf_ok, new_csrf
+from server.station import STAFF_ROLES, refusal_why, refusal_words
 
-if TYPE_CHECKING:
-    from server.app import Hub
+
+def page(hub: Hub, name: str, status: int = 200, csrf: str | None = None,
+         **kw: Any) -> Response:
+    """A staff or drop page (``staff.html``, ``drop.html``, ``sign.html``), setting the
+    CSRF cookie it carries."""
+    ctx = {"problem": None, "done": None, "round": None, "groups": None, "number": None,
+           **kw}
+    return private_page(hub, name, status, {CSRF_COOKIE: csrf} if csrf else None,
+                        csrf=csrf, **ctx)
 
 
-def staff_routes(hub: Hub, station: Station) -> list[Route]:
-    def page(name: str, status: int = 200, csrf: str | None = None, **kw: Any) -> Response:
-        pages = hub.pages
-        ctx = {"problem": None, "done": None, "round": None, "groups": None, "number": None,
-               **kw}
-        body = pages.env.get_template(name).render(**pages.common("find"), csrf=csrf, **ctx)
-        resp = Response(body, status_code=status, media_type=HTML, headers=PRIVATE)
-        if csrf:
-            resp.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", path="/")
-        return resp
+def official(request: Request) -> tuple[str | None, str]:
+    """(the signed-in official's key id, why not) from the card cookie."""
+    state = Hub.of(request).follower.state
+    cred = holder(state, request.cookies.get(COOKIE, ""))
+    if cred is None or cred.official is None:
+        return None, "Sign in with your staff card (its QR code) first."
+    if not STAFF_ROLES.intersection(state.active_roles(cred.official)):
+        return None, "Your staff card belongs to an official who is no longer a " \
+                     "scorekeeper, judge or head judge of this event."
+    return cred.official, ""
 
-    def official(request: Request) -> tuple[str | None, str]:
-        """(the signed-in official's key id, why not) from the card cookie."""
-        cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
-        if cred is None or cred.official is None:
-            return None, "Sign in with your staff card (its QR code) first."
-        if not STAFF_ROLES.intersection(hub.follower.state.active_roles(cred.official)):
-            return None, "Your staff card belongs to an official who is no longer a " \
-                         "scorekeeper, judge or head judge of this event."
-        return cred.official, ""
 
-    def view(kid: str, problem: str | None, done: str | None, csrf: str,
-             status: int = 200) -> Response:
-        from ledger.core.reports import TableStatus, current_round, queue
+def view(request: Request, kid: str, problem: str | None, done: str | None, csrf: str,
+         status: int = 200) -> Response:
+    from ledger.core.reports import TableStatus, current_round, queue
 
-        st = hub.follower.state
-        n = current_round(st)
-        rows = queue(st, n) if n is not None else []
-        labels = hub.pages.data.labels
-        groups = {s: [r for r in rows if r.status is s] for s in TableStatus}
-        off = st.officials.get(kid)
-        return page("staff.html", status, csrf, round=n, groups=groups, labels=labels,
-                    shown=_shown, who=off.name if off else kid, can_sign=kid in station.staff,
-                    problem=problem, done=done, kid=kid)
+    hub = Hub.of(request)
+    st = hub.follower.state
+    n = current_round(st)
+    rows = queue(st, n) if n is not None else []
+    labels = hub.pages.data.labels
+    groups = {s: [r for r in rows if r.status is s] for s in TableStatus}
+    off = st.officials.get(kid)
+    return page(hub, "staff.html", status, csrf, round=n, groups=groups, labels=labels,
+                shown=_shown, who=off.name if off else kid,
+                can_sign=kid in station_of(request).staff,
+                problem=problem, done=done, kid=kid)
 
-    async def staff(request: Request) -> Response:
-        kid, why = official(request)
-        csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
-        if kid is None:
-            return page("staff.html", 403, csrf, problem=why, round=None, groups=None)
-        done = request.query_params.get("done")
-        done = done if whole(done, 18) is not None else None
-        if done is not None:
-            # the queue is shown once the follower holds the decision just made: a table
-            # just decided is not offered again (issue 32 item 5)
-            await shown_at(hub, int(done))
-        return view(kid, None, done, csrf)
 
-    async def decide(request: Request) -> Response:
-        from ledger.core import report_decisions as rd
+async def staff(request: Request) -> Response:
+    hub = Hub.of(request)
+    kid, why = official(request)
+    csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
+    if kid is None:
+        return page(hub, "staff.html", 403, csrf, problem=why, round=None, groups=None)
+    done = request.query_params.get("done")
+    done = done if whole(done, 18) is not None else None
+    if done is not None:
+        # the queue is shown once the pages hold the decision just made: a table just
+        # decided is not offered again (issue 32 item 5)
+        await hub.fresh(int(done), shown=True)
+    return view(request, kid, None, done, csrf)
 
-        kid, why = official(request)
-        fields = await read_form(request)
-        if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
-                       request.headers.get("origin"), request.headers.get("host", "")):
-            return page("staff.html", 403, None, problem="This form is out of date or "
-                        "did not come from this site; open the staff page again.",
-                        round=None, groups=None)
-        if kid is None:
-            return page("staff.html", 403, fields.get("csrf"), problem=why, round=None,
-                        groups=None)
-        signer = station.staff.get(kid)
-        what = request.path_params["what"]
-        try:
-            if signer is None:
-                raise UsageError("this server does not hold your key, so it cannot sign "
-                                 "for you", hint="restart it with --staff-key YOUR.pem, or "
-                                 "decide at the desk with 'tourney report …'")
-            rnd, table, number, seq = (_int(fields.get(k)) for k in
-                                       ("round", "table", "number", "report"))
-            reason = fields.get("reason", "").strip()[:500]
-            if what == "accept":
-                fut = station.submit(lambda t, now: rd.accept_matching(
-                    t, signer, now, rnd, table)[0])
-            elif what == "record" and rnd and table and seq:
-                fut = station.submit(lambda t, now: rd.record_report(
-                    t, signer, now, rnd, table, seq))
-            elif what == "reject" and number:
-                fut = station.submit(lambda t, now: [rd.reject_report(
-                    t, signer, now, rnd, number, reason)])
-            else:
-                raise UsageError("this decision is incomplete", hint="reload the staff page")
-            events = await asyncio.wrap_future(fut)
-            await hub.fresh(station.size)     # the staff page that follows shows it
-        except (RuleError, UsageError) as err:
-            return view(kid, "Not recorded: " + refusal_why(err), None,
-                        fields.get("csrf", ""), 422)
-        return RedirectResponse(f"/staff?done={events[0].seq}", status_code=303)
 
-    async def drop_form(request: Request) -> Response:
-        from ledger.core.report_decisions import own_drop_refusal
+async def decide(request: Request) -> Response:
+    from usecases import reports as rd
 
-        cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
-        csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
-        if cred is None or cred.number is None:
-            return page("drop.html", 403, csrf, problem="Scan the QR code on your player "
-                        "card first: it keeps your card on this phone.", number=None)
-        why = own_drop_refusal(hub.follower.state, cred.number)
-        return page("drop.html", 200, csrf, number=cred.number,
-                    problem=None if why is None else f"You cannot drop now: {why}.")
+    hub, station = Hub.of(request), station_of(request)
+    kid, why = official(request)
+    fields = await read_form(request)
+    if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
+                   request.headers.get("origin"), request.headers.get("host", "")):
+        return page(hub, "staff.html", 403, None, problem="This form is out of date or "
+                    "did not come from this site; open the staff page again.",
+                    round=None, groups=None)
+    if kid is None:
+        return page(hub, "staff.html", 403, fields.get("csrf"), problem=why, round=None,
+                    groups=None)
+    signer = station.staff.get(kid)
+    what = request.path_params["what"]
+    try:
+        if signer is None:
+            raise UsageError("this server does not hold your key, so it cannot sign "
+                             "for you", hint="restart it with --staff-key YOUR.pem, or "
+                             "decide at the desk with 'tourney report …'")
+        rnd, table, number, seq = (_int(fields.get(k)) for k in
+                                   ("round", "table", "number", "report"))
+        reason = fields.get("reason", "").strip()[:500]
+        if what == "accept":
+            fut = station.submit(lambda t, now: rd.accept_matching(
+                t, signer, now, rnd, table)[0])
+        elif what == "record" and rnd and table and seq:
+            fut = station.submit(lambda t, now: rd.record_report(
+                t, signer, now, rnd, table, seq))
+        elif what == "reject" and number:
+            fut = station.submit(lambda t, now: [rd.reject_report(
+                t, signer, now, rnd, number, reason)])
+        else:
+            raise UsageError("this decision is incomplete", hint="reload the staff page")
+        events = await asyncio.wrap_future(fut)
+        await hub.fresh(station.size)     # the staff page that follows shows it
+    except (RuleError, UsageError) as err:
+        return view(request, kid, "Not recorded: " + refusal_why(err), None,
+                    fields.get("csrf", ""), 422)
+    return RedirectResponse(f"/staff?done={events[0].seq}", status_code=303)
 
-    async def drop(request: Request) -> Response:
-        from ledger.core.report_decisions import own_drop
 
-        fields = await read_form(request)
-        cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
-        if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
-                       request.headers.get("origin"), request.headers.get("host", "")):
-            return page("drop.html", 403, None, problem="This form is out of date or "
-                        "did not come from this site; open it again.", number=None)
-        if cred is None or cred.number is None:
-            return page("drop.html", 403, fields.get("csrf"), problem="Scan the QR code on "
-                        "your player card first.", number=None)
-        if fields.get("confirm") != "yes":
-            return page("drop.html", 422, fields.get("csrf"), number=cred.number,
-                        problem="Tick the box to confirm that you leave the event.")
-        number, cid, signer = cred.number, cred.credential, station.signer
-        if station.refusals.blocked(f"p{number}"):
-            return page("drop.html", 429, fields.get("csrf"), number=number, problem=TOO_MANY)
-        sig, use = phone_signature(fields)
-        try:
-            events = await asyncio.wrap_future(station.submit(
-                lambda t, now: own_drop(t, signer, now, number, cid, sig, use)))
-        except PhoneSignatureNeeded as need:
-            # REPORT-20: a card with a phone key drops only with that phone's signature
-            def signing(name: str, status: int, **kw: Any) -> Response:
-                return page(name, status, fields.get("csrf"), **kw)
-            return sign_page(signing, need, fields, cid, "/drop")
-        except (RuleError, UsageError) as err:
-            station.refusals.fail(f"p{number}")
-            return page("drop.html", 422, fields.get("csrf"), number=number,
-                        problem="Not recorded: " + refusal_words(err))
-        return RedirectResponse(f"/receipt/{events[0].seq}", status_code=303)
+async def drop_form(request: Request) -> Response:
+    from usecases.reports import own_drop_refusal
 
-    return [Route("/staff", staff, methods=["GET"]),
-            Route("/staff/{what}", decide, methods=["POST"]),
-            Route("/drop", drop_form, methods=["GET"]),
-            Route("/drop", drop, methods=["POST"])]
+    hub = Hub.of(request)
+    cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
+    csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
+    if cred is None or cred.number is None:
+        return page(hub, "drop.html", 403, csrf, problem="Scan the QR code on your player "
+                    "card first: it keeps your card on this phone.", number=None)
+    why = own_drop_refusal(hub.follower.state, cred.number)
+    return page(hub, "drop.html", 200, csrf, number=cred.number,
+                problem=None if why is None else f"You cannot drop now: {why}.")
+
+
+async def drop(request: Request) -> Response:
+    from usecases.reports import own_drop
+
+    hub, station = Hub.of(request), station_of(request)
+    fields = await read_form(request)
+    cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
+    if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
+                   request.headers.get("origin"), request.headers.get("host", "")):
+        return page(hub, "drop.html", 403, None, problem="This form is out of date or "
+                    "did not come from this site; open it again.", number=None)
+    if cred is None or cred.number is None:
+        return page(hub, "drop.html", 403, fields.get("csrf"), problem="Scan the QR code "
+                    "on your player card first.", number=None)
+    if fields.get("confirm") != "yes":
+        return page(hub, "drop.html", 422, fields.get("csrf"), number=cred.number,
+                    problem="Tick the box to confirm that you leave the event.")
+    number, cid, signer = cred.number, cred.credential, station.signer
+    if station.refusals.blocked(f"p{number}"):
+        return page(hub, "drop.html", 429, fields.get("csrf"), number=number,
+                    problem=TOO_MANY)
+    sig, use = phone_signature(fields)
+    try:
+        events = await asyncio.wrap_future(station.submit(
+            lambda t, now: own_drop(t, signer, now, number, cid, sig, use)))
+    except PhoneSignatureNeeded as need:
+        # REPORT-20: a card with a phone key drops only with that phone's signature
+        return sign_page(partial(page, hub, csrf=fields.get("csrf")), need, fields, cid,
+                         "/drop")
+    except (RuleError, UsageError) as err:
+        station.refusals.fail(f"p{number}")
+        return page(hub, "drop.html", 422, fields.get("csrf"), number=number,
+                    problem="Not recorded: " + refusal_words(err))
+    return RedirectResponse(f"/receipt/{events[0].seq}", status_code=303)
+
+
+routes: list[BaseRoute] = [Route("/staff", staff, methods=["GET"]),
+                           Route("/staff/{what}", decide, methods=["POST"]),
+                           Route("/drop", drop_form, methods=["GET"]),
+                           Route("/drop", drop, methods=["POST"])]
 
 
 def _int(text: str | None) -> int | None:

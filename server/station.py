@@ -12,9 +12,11 @@ the desk, a second server — appended) and commits them in one transaction
 never given for an event that could still be lost.  Each commit sets ``size``, which the
 response after a staff decision waits for (``Hub.fresh``): the staff page shows it.  A
 refused command writes nothing and its refusal goes back to its request; the rest of the
-batch is not affected.
+batch is not affected.  What a job does is a use case of ``usecases`` (a player's report
+and the result both reports agree on: ``usecases.results.agreed_result``), and so is what
+follows when a job closed a round (``usecases.rounds.after_round_closed``, as at the desk).
 
-May import: ``ledger.*``, ``server.cards``, the standard library.
+May import: ``ledger.*``, ``usecases.*``, ``server.cards``, the standard library.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError, StorageError, TourneyError, UsageError
 from ledger.storage.location import Location
 from ledger.wire.events import Role, SignedEvent
 from ledger.wire.keys import Signer
+
+if TYPE_CHECKING:
+    from usecases.rounds import AfterRound
 
 BATCH = 256          # jobs decided and committed together, at most
 Command = Callable[[Any, str], Any]
@@ -67,6 +72,9 @@ class Station:
         #: the log size after the newest commit (a response after a staff decision waits
         #: until the hub has folded it: ``Hub.fresh``)
         self.size = 0
+        #: the newest round the server's writes closed: its verdict and checkpoint
+        #: (``usecases.rounds.AfterRound``; None: none yet)
+        self.closed: AfterRound | None = None
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
 
@@ -163,7 +171,6 @@ class Station:
         for job in jobs:
             first.append(len(commands))
             commands += job.commands
-        before = _open_round(session.state)
         try:
             results = session.write_batch(commands)
         except TourneyError as exc:
@@ -182,25 +189,36 @@ class Station:
                 job.future.set_exception(out)
             else:
                 job.future.set_result(out)
-        if before is not None and _open_round(session.state) != before:
-            self._checkpoint(led, session)
+        self._after_round(led, session, [results[k:k + len(job.commands)]
+                                         for job, k in zip(jobs, first, strict=True)])
         return session
 
-    def _checkpoint(self, led: Any, session: Any) -> None:
-        """A round closed by what the server wrote: the head judge's key, when the server
-        holds it (``--staff-key``), signs a checkpoint at once (docs/DESIGN.md §4), so the
-        receipts of that round upgrade to inclusion proofs; otherwise the head judge's
-        next command (``round pair``) takes it."""
-        from ledger.proofs.checkpoint_store import checkpoint_if_head_judge
+    def _after_round(self, led: Any, session: Any, outputs: list[list[Any]]) -> None:
+        """A round closed by what the server wrote: ``usecases.rounds.after_round_closed``,
+        as the desk's ``result record`` does — its verdict kept in ``closed``, and the
+        checkpoint signed at once by the head judge's key when the server holds it
+        (``--staff-key``; docs/DESIGN.md §4), so the receipts of that round upgrade to
+        inclusion proofs; otherwise the head judge's next command (``round pair``) takes
+        it.  A failed checkpoint is left to that next command."""
+        from usecases.rounds import after_round_closed, events_of, head_judge_of, round_outcome
 
         state = session.state
-        for signer in self.staff.values():
-            if Role.HEAD_JUDGE in state.active_roles(signer.key_id):
+        for out in outputs:
+            events = events_of(out)
+            try:
+                found = round_outcome(state, events) if events else None
+            except Exception:  # noqa: BLE001 — the writer thread must never die
+                found = None
+            if found is None:
+                continue
+            self.closed = found
+            signer = head_judge_of(state, self.staff.values())
+            if signer is not None:
                 try:
-                    checkpoint_if_head_judge(led, self.log, signer, None, state=state)
+                    self.closed = after_round_closed(led, self.log, signer, state, events)
                 except Exception:  # noqa: BLE001 — a storage fault too: the next head
                     pass           # judge's command checkpoints
-                return
+            return
 
     def _fail_all(self, exc: TourneyError) -> None:
         while True:
@@ -221,56 +239,16 @@ class Station:
     def report_commands(self, round_no: int, table: int, number: int, credential: str,
                         given: dict[str, str], device_sig: str | None = None,
                         device_use: int | None = None) -> tuple[Command, Command]:
+        from usecases.results import agreed_result
+
         signer = self.signer
         return (lambda t, now: t.report_result(round_no, table, number, credential, given,
                                                signer, now, device_sig, device_use),
-                lambda t, now: _agreed(t, now, signer, round_no, table, number))
-
-
-def _open_round(state: TournamentState) -> int | None:
-    """The number of the format's open round (None: none is open)."""
-    from ledger.core.format_socket import plugin_for
-
-    plugin = plugin_for(state.format.id if state.format else None)
-    rnd = plugin.progress(state).round if plugin is not None else None
-    return rnd.number if rnd is not None and rnd.open else None
+                lambda t, now: agreed_result(t, now, signer, round_no, table, number))
 
 
 #: roles whose officials decide on the staff page (those that record results at the desk)
 STAFF_ROLES = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
-
-
-def _agreed(t: Any, now: str, signer: Signer, round_no: int, table: int,
-            number: int | None = None) -> list[SignedEvent]:
-    """With the genesis policy ``self_report_policy=auto`` (ADR 0027): both players'
-    current reports agree, so the station records the result, citing both (REPORT-11/12
-    check it, here and in the audit).  A team table: both members of the reporter's seat
-    agree, so the station records that seat, citing both, and the team result with the
-    last seat (REPORT-21, BR-TEAM-7)."""
-    from ledger.core.citing import citing_scope
-    from ledger.core.report_rules import parse_report
-    from ledger.core.reports import TableStatus, reports_of, table_status
-    from ledger.core.seat_reports import agreed_seat, has_seats
-    from ledger.wire.events import SelfReportPolicy
-
-    st = t.state
-    if st.ledger_policy.self_reports is not SelfReportPolicy.AUTO:
-        return []
-    if has_seats(st, round_no, table):
-        got = None if number is None else agreed_seat(st, round_no, table, number,
-                                                       parse_report)
-        if got is None:
-            return []
-        with citing_scope(got[1]):
-            seated: list[SignedEvent] = t.record_result(signer, now, **got[0])
-        return seated
-    if table_status(st, round_no, table) is not TableStatus.MATCHING:
-        return []
-    reps = sorted(reports_of(st, round_no, table).values(), key=lambda r: r.seq)
-    kw = parse_report(st, round_no, table, reps[0].given)[1]
-    with citing_scope([r.seq for r in reps]):
-        events: list[SignedEvent] = t.record_result(signer, now, **kw)
-    return events
 
 
 def refusal_words(err: RuleError | UsageError) -> str:

@@ -34,7 +34,7 @@ from ledger.formats.bushiroad.standings import (
 )
 from ledger.formats.bushiroad.tiebreak import StandingsKind, rank
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
-from ledger.formats.officiating.model import DqRecord, OfficiatingState, PrizePolicy
+from ledger.formats.match.officiating_model import DqRecord, OfficiatingState, PrizePolicy
 from ledger.formats.simulation import simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger

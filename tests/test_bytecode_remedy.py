@@ -33,7 +33,7 @@ def test_defect_23_readme_remedy_makes_commands_load_bytecode(tmp_path: Path) ->
     assert "PYTHONDONTWRITEBYTECODE=1" in readme
     found = re.search(r"`(python -m compileall [^`]+)`", readme)
     assert found, "the README names no compileall command"
-    for pkg in ("ledger", "cli", "audit", "projections", "server"):
+    for pkg in ("ledger", "cli", "audit", "projections", "server", "usecases"):
         shutil.copytree(ROOT / pkg, tmp_path / pkg,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     assert not _loaded_from_bytecode(tmp_path)          # the defect: compiled every time

@@ -36,9 +36,9 @@ def test_ci_runs_the_readme_commands_verbatim() -> None:
     install, tests = commands
     check = tests.split("python -m pytest")[0]
     assert "pip install -e '.[test]'" in install
-    assert "python -m compileall -q ledger cli audit projections server" in install
+    assert "python -m compileall -q ledger cli audit projections server usecases" in install
     assert "ruff check ." in check
-    assert "mypy --strict ledger cli server projections audit" in check
+    assert "mypy --strict ledger cli server projections audit usecases" in check
     assert "python -m pytest" in tests and "-n " in tests
 
 

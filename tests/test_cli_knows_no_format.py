@@ -1,8 +1,9 @@
-"""Issue 17 (ADR 0015): the CLI and the pages know no format.  No module under ``cli/`` or
-``projections/`` imports a format package (``ledger.formats.<format>``) or names a format
-id; they read the format's declarations through ``ledger.core.plugin``.  The shared layers
-(``ledger.formats.match``, ``ledger.formats.officiating``), the registry and the
-simulation driver are not formats and may be imported."""
+"""Issue 17 (ADR 0015): the CLI and the pages know no format.  No module under ``cli/``,
+``projections/`` or ``usecases/`` (issue 28, ADR 0040) imports a format package
+(``ledger.formats.<format>``) or names a format id; they read the format's declarations
+through ``ledger.core.plugin``.  The shared layers (``ledger.formats.match``,
+``ledger.formats.officiating``), the registry and the simulation driver are not formats
+and may be imported."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ FORMAT_PACKAGES = sorted(p.name for p in (ROOT / "ledger" / "formats").iterdir()
                          ("match", "officiating"))
 FORMAT_IDS = ("hotc-swiss-de", "bushiroad-swiss", "bushiroad-de", "single-elim",
               "round-robin", "wot-classic", "wot-2001")
-MODULES = sorted([*(ROOT / "cli").rglob("*.py"), *(ROOT / "projections").rglob("*.py")])
+MODULES = sorted([*(ROOT / "cli").rglob("*.py"), *(ROOT / "projections").rglob("*.py"),
+                  *(ROOT / "usecases").rglob("*.py")])
 
 
 def test_the_format_packages_are_found() -> None:

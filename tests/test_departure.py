@@ -190,7 +190,7 @@ def _lom(led: Any, number: int) -> list[Any]:
 def test_lom_for_both_players_of_a_table(tmp_path: Path, fmt: str, first: str) -> None:
     """BR-DROP-2: the winner by the opponent's LoM (or drop) then receives a LoM for that
     match too: both lose, no winner, loss reasons ``penalty``; the judge signs it."""
-    from ledger.formats.officiating.model import AppliesTo
+    from ledger.formats.match.officiating_model import AppliesTo
     loc, led = setup(tmp_path, fmt, players=8, tournament_level=2,
                      **({"swiss_rounds": 3} if fmt == "bushiroad-swiss" else {}))
     pair(led)

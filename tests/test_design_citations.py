@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("ledger", "cli", "server", "projections", "audit", "bench", "tests", "docs",
-           "samples")
+SOURCES = ("ledger", "cli", "server", "usecases", "projections", "audit", "bench", "tests",
+           "docs", "samples")
 
 
 def _files() -> list[Path]:

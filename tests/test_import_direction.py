@@ -1,12 +1,40 @@
-"""docs/DESIGN.md §2: dependencies point cli → audit → projections → ledger, never back."""
+"""docs/DESIGN.md §2 and docs/adr/0039-layering-layers-and-rule-ids.md: the layers as tests.
+
+Between the top-level packages, lowest first (``bench.import_graph.PACKAGE_LAYERS``)::
+
+    ledger < projections < {audit, usecases} < server < cli
+
+``audit`` and ``usecases`` sit side by side and never import each other; ``server`` needs no
+``audit`` (it serves pages, it does not re-verify a log); nothing imports ``server`` but
+``cli`` (``tourney serve``).  Inside ledger/ (``LEDGER_LAYERS``)::
+
+    errors, standings_view < wire < core < storage < proofs < randomness < formats
+
+the wire format (bytes, keys, the tree hashes) below the state and rules that fold it; the
+stores below the proofs kept in them; the verifiable randomness above the proofs it reads
+(checkpoints, cosignatures) — its rules plug into the core's (``ledger.core.rule_plugins``).
+Inside ledger/formats/ (``FORMATS_LAYERS``)::
+
+    match < officiating < {hotc, bushiroad, wot} < registry < simulation
+
+Every import counts, lazy and type-only ones too (``bench.import_graph``).
+"""
 
 from __future__ import annotations
 
 import ast
+import textwrap
 from pathlib import Path
 
 import pytest
 
+from bench.import_graph import (
+    Edge,
+    build_graph,
+    module_cycles,
+    package_cycles,
+    upward,
+)
 from tests.helpers.imports import _module_imports
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -14,8 +42,23 @@ ALLOWED = {
     "ledger": {"ledger"},
     "projections": {"ledger", "projections"},
     "audit": {"ledger", "projections", "audit"},
-    "cli": {"ledger", "projections", "audit", "cli"},
+    # issue 28 item 2: the use cases, each once, for the CLI and the server (another branch
+    # creates the package; until then its test is skipped)
+    "usecases": {"ledger", "projections", "usecases"},
+    "server": {"ledger", "projections", "usecases", "server"},
+    "cli": {"ledger", "projections", "audit", "usecases", "server", "cli"},
 }
+
+#: Arrows that break the layers today, each with why it stays for now: (file, package).
+#: A ratchet: none may be added; an entry whose arrow is gone may be deleted.
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}
+
+#: Module circles that stay for now, each with why (a ratchet: a circle found must lie
+#: inside one of these; a smaller one is fine, a new one fails).  None is left: the last
+#: three went with issue 28 (the QR page moved into server/, the routes became module-level
+#: endpoints, and what closing a round prints moved to cli.round_closing).
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
+KNOWN_PACKAGE_CYCLES: dict[frozenset[str], str] = {}
 
 
 def _imports(path: Path) -> set[str]:
@@ -31,9 +74,125 @@ def _imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("package", sorted(ALLOWED))
 def test_package_imports_only_downward(package: str) -> None:
-    bad = {str(p.relative_to(ROOT)): sorted(_imports(p) - ALLOWED[package])
-           for p in (ROOT / package).rglob("*.py")}
-    assert {k: v for k, v in bad.items() if v} == {}
+    if not (ROOT / package).is_dir():
+        pytest.skip(f"{package}/ does not exist yet")
+    bad = {}
+    for p in (ROOT / package).rglob("*.py"):
+        rel = str(p.relative_to(ROOT))
+        wrong = sorted(m for m in _imports(p) - ALLOWED[package]
+                       if (rel, m) not in KNOWN_UPWARD)
+        if wrong:
+            bad[rel] = wrong
+    assert bad == {}
+
+
+def test_nothing_but_cli_imports_server() -> None:
+    importers = {p.parts[len(ROOT.parts)] for p in ROOT.glob("*/**/*.py")
+                 if "server" in _imports(p)} - {"server", "tests", "bench"}
+    assert importers <= {"cli"}
+
+
+@pytest.fixture(scope="module")
+def graph() -> tuple[dict[str, Path], set[Edge]]:
+    return build_graph(ROOT)
+
+
+def test_no_arrow_up_the_layers(graph: tuple[dict[str, Path], set[Edge]]) -> None:
+    """Between the packages and inside ledger/ and ledger/formats/ (the orders above): the
+    core names no proof and no randomness, storage names no proof, the match layer names no
+    officiating module."""
+    _, edges = graph
+    bad = [f"{e.source} -> {e.target} ({why}, {e.kind})" for e, why in upward(edges)
+           if (str(Path(*e.source.split(".")).with_suffix(".py")), e.target.split(".")[0])
+           not in KNOWN_UPWARD]
+    assert bad == []
+
+
+def test_match_and_officiating_import_in_one_direction(
+        graph: tuple[dict[str, Path], set[Edge]]) -> None:
+    """Issue 28 item 4: ledger/formats/officiating/ builds on the match layer, never the other
+    way round (the officiating record the match state carries is
+    ``ledger.formats.match.officiating_model``)."""
+    _, edges = graph
+    up = sorted(f"{e.source} -> {e.target}" for e in edges
+                if e.source.startswith("ledger.formats.match.")
+                and e.target.startswith("ledger.formats.officiating"))
+    assert up == []
+    assert any(e.source.startswith("ledger.formats.officiating.")
+               and e.target.startswith("ledger.formats.match.") for e in edges)
+
+
+def test_every_match_format_still_adds_the_head_judges_pairings() -> None:
+    """The match layer no longer names officiating's kinds; every match format adds them, so
+    the posting gate (ADR 0023) still reads an override as a pairing and a void as none."""
+    from ledger.formats import registry
+    from ledger.formats.match.events import RoundPaired
+    from ledger.formats.match.plugin import MatchFormat
+    from ledger.formats.officiating.events import PairingOverridden, PairingVoided
+
+    match = [p for p in registry.FORMATS.values() if isinstance(p, MatchFormat)]
+    assert len(match) == 5
+    for plugin in match:
+        assert plugin.pairing_bodies == (RoundPaired, PairingOverridden), plugin.id
+        assert plugin.unpairing_bodies == (PairingVoided,), plugin.id
+
+
+def test_no_new_module_cycle(graph: tuple[dict[str, Path], set[Edge]]) -> None:
+    """No circle of modules in ledger/ (none at all) nor elsewhere but those listed, with
+    their reasons, in ``KNOWN_CYCLES``."""
+    modules, edges = graph
+    new = [c for c in module_cycles(modules, edges)
+           if c[0].startswith("ledger.") or not any(set(c) <= k for k in KNOWN_CYCLES)]
+    assert new == []
+
+
+def test_no_new_package_cycle(graph: tuple[dict[str, Path], set[Edge]]) -> None:
+    modules, edges = graph
+    new = [c for c in package_cycles(modules, edges)
+           if not any(set(c) <= k for k in KNOWN_PACKAGE_CYCLES)]
+    assert new == []
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+def test_the_graph_script_finds_circles_and_upward_arrows(tmp_path: Path) -> None:
+    """``bench.import_graph`` on a small tree: a lazy and a type-only import close a circle;
+    the core naming a proof is an arrow up; the same arrow down is none."""
+    root = _tree(tmp_path, {
+        "ledger/__init__.py": "",
+        "ledger/core/__init__.py": "",
+        "ledger/core/state.py": "from ledger.proofs import merkle\n",
+        "ledger/core/rules.py": """
+            from typing import TYPE_CHECKING
+            if TYPE_CHECKING:
+                from ledger.core.state import State
+            """,
+        "ledger/core/aggregate.py": """
+            import ledger.core.rules
+            def f():
+                from ledger.core import aggregate_help
+            """,
+        "ledger/core/aggregate_help.py": "from ledger.core.aggregate import f\n",
+        "ledger/proofs/__init__.py": "",
+        "ledger/proofs/merkle.py": "from ledger.wire.keys import k\n",
+        "ledger/proofs/witness.py": "from ledger.core.state import State\n",
+        "ledger/wire/keys.py": "",
+        "cli/main.py": "from ledger.core import state\n",
+    })
+    modules, edges = build_graph(root)
+    assert Edge("ledger.core.rules", "ledger.core.state", "typing") in edges
+    assert Edge("ledger.core.aggregate", "ledger.core.aggregate_help", "lazy") in edges
+    assert module_cycles(modules, edges) == [["ledger.core.aggregate",
+                                              "ledger.core.aggregate_help"]]
+    assert package_cycles(modules, edges) == [["ledger.core", "ledger.proofs"]]
+    assert [(f"{e.source}>{e.target}", why) for e, why in upward(edges)] == [
+        ("ledger.core.state>ledger.proofs.merkle", "ledger.core -> ledger.proofs")]
 
 
 CORE = sorted(p for p in (ROOT / "ledger").rglob("*.py")
@@ -53,14 +212,16 @@ def test_core_module_imports_no_format(path: Path) -> None:
 def test_core_list_is_complete() -> None:
     names = {p.name for p in CORE}
     assert {"events.py", "state.py", "rules.py", "aggregate.py", "store.py", "plugin.py",
-            "draw.py", "merkle.py", "checkpoint.py", "keys.py", "canonical.py"} <= names
+            "draw.py", "merkle.py", "checkpoint.py", "keys.py", "canonical.py",
+            "tree_hash.py", "rule_plugins.py"} <= names
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "ledger" / "formats").rglob("*.py")),
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_format_imports_no_other_format(path: Path) -> None:
     """A format folder imports the core, the shared layers under ledger/formats/ (files
-    directly in it, and ``match/``) and itself — never another format's folder."""
+    directly in it, ``match/`` and ``officiating/``) and itself — never another format's
+    folder."""
     rel = path.relative_to(ROOT / "ledger" / "formats").parts
     own = rel[0] if len(rel) > 1 else None
     shared = {"match", "officiating"}

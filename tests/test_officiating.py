@@ -19,11 +19,11 @@ from ledger.formats.bushiroad.standing_rows import br_standings
 from ledger.formats.hotc.standings import standings
 from ledger.formats.match.events import ResultRecorded, RoundPaired, Table
 from ledger.formats.match.model import LossReason, Outcome, Phase, Status
+from ledger.formats.match.officiating_model import AppliesTo, PrizePolicy
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import CATALOGUE, Penalty, group
 from ledger.formats.officiating.commands import disqualify, offer
 from ledger.formats.officiating.events import PenaltyIssued
-from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.formats.registry import make_format
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger

@@ -12,9 +12,9 @@ import pytest
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.standing_rows import br_standings
+from ledger.formats.match import history
 from ledger.formats.match.model import Outcome, Status
 from ledger.formats.match.plan import open_round
-from ledger.formats.officiating import history
 from ledger.formats.officiating.amend import Played, amend
 from ledger.formats.officiating.correction_commands import (
     add_late,
@@ -192,7 +192,7 @@ def test_history_packs_every_outcome_and_reason() -> None:
     """The packed table history round-trips every outcome and loss reason (codes are
     explicit and append-only; an unlisted enum value still gets a distinct code)."""
     from ledger.formats.match.model import LossReason
-    from ledger.formats.officiating.model import OfficiatingState
+    from ledger.formats.match.officiating_model import OfficiatingState
 
     o = OfficiatingState()
     history.put_round(o, 3, True, [[5, 9], [2, 7]])

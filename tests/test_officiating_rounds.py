@@ -22,10 +22,11 @@ import pytest
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.standing_rows import br_standings
+from ledger.formats.match import history
 from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome
+from ledger.formats.match.officiating_model import AppliesTo
 from ledger.formats.match.plan import open_round
-from ledger.formats.officiating import history
 from ledger.formats.officiating.amend import Played
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.correction_commands import (
@@ -34,7 +35,6 @@ from ledger.formats.officiating.correction_commands import (
     void_pairing,
     wrong_table,
 )
-from ledger.formats.officiating.model import AppliesTo
 from projections.report import round_doc
 from projections.rounds import bye_lost, load_round, override_of
 from tests.conftest import HJ, SCOREKEEPER

@@ -14,9 +14,9 @@ import pytest
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.standing_rows import br_standings
+from ledger.formats.match import history
 from ledger.formats.match.events import ResultCorrected
 from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Status
-from ledger.formats.officiating import history
 from ledger.formats.officiating.commands import disqualify
 from ledger.formats.officiating.correction_commands import amend_result, undrop
 from ledger.formats.officiating.events import PlayerUndropped, ResultAmended

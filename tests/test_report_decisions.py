@@ -1,5 +1,5 @@
 """Issue 19: rejecting a report (REPORT-14), a player's own drop with their credential
-(REPORT-15) and staff decisions (``ledger.core.report_decisions``), on real SQLite ledgers
+(REPORT-15) and staff decisions (``usecases.reports``), on real SQLite ledgers
 with real signatures; refusals leave the ledger's bytes unchanged; the audit flags forged
 station events of both kinds.
 """
@@ -10,13 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from ledger.core.credentials import credential_id
-from ledger.core.report_decisions import (
-    accept_matching,
-    own_drop,
-    own_drop_refusal,
-    record_report,
-    reject_report,
-)
 from ledger.core.reports import TableStatus, reports_of, table_status
 from ledger.formats.match.events import DropTiming, PlayerDropped
 from ledger.wire.events import open_leaf
@@ -24,6 +17,13 @@ from ledger.wire.reports import ReportRejected
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
 from tests.helpers.forgery import chained_next
 from tests.helpers.reporting import STATION, Event, _codes, _paired, token
+from usecases.reports import (
+    accept_matching,
+    own_drop,
+    own_drop_refusal,
+    record_report,
+    reject_report,
+)
 
 
 def test_reject_sets_a_report_aside_and_the_player_reports_again(tmp_path: Path) -> None:
@@ -129,8 +129,8 @@ def test_the_station_closes_the_round_its_last_agreed_result_completes(
     also closes the round (the format's ``round_closed``, fully derived: REPORT-9 lets a
     station sign the format's ``derived_kinds``); the audit re-derives it."""
     from ledger.core.reports import queue
-    from server.station import _agreed
     from tests.helpers.reporting import AutoEvent
+    from usecases.results import agreed_result as _agreed
 
     ev = AutoEvent(tmp_path / "a.db")
     ev.pair()

@@ -15,10 +15,10 @@ import pytest
 from audit.verify import verify_ledger
 from ledger.errors import RuleError
 from ledger.formats.match.events import ResultRecorded
+from ledger.formats.match.officiating_model import AppliesTo
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import offer, reissue_sheet
 from ledger.formats.officiating.events import PenaltyIssued
-from ledger.formats.officiating.model import AppliesTo
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
 from tests.helpers.officiating import (
     LOG,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from ledger.formats.match.officiating_model import PrizePolicy
 from ledger.formats.officiating.commands import disqualify
-from ledger.formats.officiating.model import PrizePolicy
 from tests.conftest import HJ
 from tests.helpers.cli_runner import Cli
 from tests.helpers.officiating import LOG, finish_round, open_round, pair, setup

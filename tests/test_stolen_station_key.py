@@ -68,7 +68,7 @@ def test_station_rebinding_a_bound_card_without_the_old_phone_is_flagged(
     for a with it, reports for b (no phone key) and records the agreed result.  Written
     by a station that skips the rules (a rogue one), audited: the rebinding is flagged."""
     from ledger.core import rules
-    from server.station import _agreed
+    from usecases.results import agreed_result as _agreed
 
     ev = AutoEvent(tmp_path / "a.db")
     table, a, b = _paired(ev)
@@ -254,7 +254,7 @@ def test_a_bound_card_drops_only_with_its_phones_fresh_signature(tmp_path: Path)
     carries the drop's statement; signed, the drop names the card and the act number; a
     drop statement used again is refused (REPORT-19); nothing is written when refused."""
     from ledger.core.device_rules import PhoneSignatureNeeded
-    from ledger.core.report_decisions import own_drop
+    from usecases.reports import own_drop
 
     ev = Event(tmp_path / "r.db")
     table, a, b = _paired(ev)
@@ -282,7 +282,7 @@ def test_a_bound_card_drops_only_with_its_phones_fresh_signature(tmp_path: Path)
 
 def test_unbound_acts_keep_their_bytes(tmp_path: Path) -> None:
     """An unbound card's report and drop carry no phone fields (their bytes as before)."""
-    from ledger.core.report_decisions import own_drop
+    from usecases.reports import own_drop
 
     ev = Event(tmp_path / "r.db")
     table, a, b = _paired(ev)

@@ -21,9 +21,9 @@ import pytest
 import ledger.formats.registry  # noqa: F401
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.teams import SeatResultRecorded
+from ledger.formats.match import history
 from ledger.formats.match.events import ResultRecorded
 from ledger.formats.match.model import Outcome
-from ledger.formats.officiating import history
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import apply_pending, disqualify, issue_penalty
 from ledger.formats.officiating.events import PenaltyIssued

@@ -165,9 +165,9 @@ def test_a_seat_disagreement_waits_in_the_staff_queue_with_its_seat(
     assert row.seats == {2: TableStatus.CONFLICTING}
     assert sorted(r.given["seat"] for r in row.reports.values()) == ["2", "2"]
     # the staff decide with one of them: the seat's result, citing that seat's two reports
-    from ledger.core.report_decisions import record_report
     from ledger.wire.keys import load_signer
     from server.staff_routes import _shown
+    from usecases.reports import record_report
 
     chosen = next(r for r in row.reports.values() if r.number == 2)
     assert _shown(chosen.given, {2: "P2"}) == "seat: 2, winner: P2"
@@ -183,8 +183,8 @@ def test_a_seat_disagreement_waits_in_the_staff_queue_with_its_seat(
 
 def test_the_staff_confirm_a_matching_seat_under_confirm(
         trio_confirm: tuple[Path, dict[int, str]], tmp_path: Path) -> None:
-    from ledger.core.report_decisions import accept_matching
     from ledger.wire.keys import load_signer
+    from usecases.reports import accept_matching
 
     d = copy_of(trio_confirm[0], tmp_path / "e")
     tokens = trio_confirm[1]

@@ -173,7 +173,7 @@ def test_cosignatures_lived_only_in_note_files_postgres_ledger_failed_its_quorum
 
     from ledger.formats.simulation import demo_key, simulate
     from ledger.proofs.checkpoint_store import write_checkpoint
-    from ledger.storage.cosignature_table import store_cosignatures
+    from ledger.proofs.cosignature_store import store_cosignatures
     from ledger.storage.location import Location
     from ledger.wire.clock import FixedClock
     from tests.helpers.checks import delete_pg_tournament, pg_skip_reason, pg_url, unique_log

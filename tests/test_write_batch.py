@@ -21,7 +21,6 @@ import pytest
 
 import ledger.storage.write_guard as write_guard
 from audit.verify import verify_ledger
-from cli.result_entry import Unchanged, enter_result
 from ledger.core.aggregate import Tournament
 from ledger.errors import RuleError, VerificationError
 from ledger.formats.match.model import Outcome
@@ -31,6 +30,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
 from tests.conftest import HJ
 from tests.helpers.checks import full_fold, pg_skip_reason, pg_url, unique_log, walk_chain
+from usecases.results import Unchanged, enter_result
 
 Slip = Callable[[Tournament, str], Any]
 

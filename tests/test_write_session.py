@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from cli.result_entry import Unchanged, enter_result
 from ledger.core.aggregate import Tournament
 from ledger.errors import RuleError
 from ledger.formats.match.model import Outcome
@@ -21,6 +20,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
 from tests.conftest import HJ
 from tests.helpers.checks import full_fold, walk_chain
+from usecases.results import Unchanged, enter_result
 
 
 def _event(path: Path) -> Location:

@@ -1,9 +1,8 @@
 """Ledger rules: who may sign what (RULES.md §1.3) and what each event requires.
 
 Owns: ``authorize`` and ``check`` — the one implementation of every ledger-level rule,
-called by the command side before sealing and by the audit on replay — and the
-``Route`` of a body type under a format (its signing roles and shape, looked up once per
-format and type: the audit checks every event through one, issue 28).  Raises
+called by the command side before sealing and by the audit on replay, each event through
+the ``Route`` of its body type (``ledger.core.routes``, issue 28).  Raises
 ``RuleError`` whose ``finding`` is the audit's stable code.  The roles table itself
 (``PERMITTED``, re-exported here, and the station's exceptions) is ``ledger.core.signing``,
 which the write guard and the PostgreSQL admission function apply too.
@@ -12,7 +11,11 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
-``ledger.core.device_rules``, ``ledger.core.signing``.
+``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``,
+``ledger.core.routes``.  Never
+``ledger.randomness``: the seed, commitment and draw-hygiene rules (DESIGN-6) live above the
+core and plug in (``checks``, ``ledger.core.rule_plugins``;
+docs/adr/0039-layering-layers-and-rule-ids.md).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 from ledger.core.decided import is_decided
 from ledger.core.device_rules import check_bound
 from ledger.core.draw import ALGORITHM, draw_v1
-from ledger.core.format_socket import Format, require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.core.report_rules import (
     check_citation,
     check_issued,
@@ -33,6 +36,8 @@ from ledger.core.report_rules import (
     check_revoked,
     check_station_result,
 )
+from ledger.core.routes import Route, route
+from ledger.core.rule_plugins import plugged_draw_checks, stand_in
 from ledger.core.signing import CHECKPOINT as CHECKPOINT  # re-exported
 from ledger.core.signing import PERMITTED as PERMITTED  # re-exported
 from ledger.core.signing import (
@@ -44,7 +49,6 @@ from ledger.core.signing import (
 )
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
-from ledger.randomness.rules import check_commitment, check_draw_hygiene, check_seed
 from ledger.wire.canonical import MAX_SAFE_INT
 from ledger.wire.clock import parse_time
 from ledger.wire.events import (
@@ -118,37 +122,12 @@ def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
     return register
 
 
-class Route:
-    """What the rules of one body type under one format are, looked up once per format
-    and type (``route``): the roles that may sign the kind, whether the type can cite
-    reports or be a player's own act (REPORT-10, REPORT-15: fields it has), and the
-    format, whose own ``check`` follows.  A format's permissions are complete once it is
-    registered (its rulebook is a merged copy), so a route never changes; the audit
-    folds every event through one (issue 28).  The core's rule of the type is read from
-    its table at each check."""
-
-    __slots__ = ("allowed", "credential", "genesis", "kind", "plugin", "reports")
-
-    def __init__(self, plugin: Format | None, body_type: type[Body]) -> None:
-        fields = getattr(body_type, "__struct_fields__", ())
-        self.plugin = plugin
-        self.kind: str = body_type.KIND.value
-        self.allowed = roles_for_kind(plugin, self.kind)
-        self.genesis = body_type is TournamentCreated
-        self.reports = "reports" in fields
-        self.credential = "credential" in fields
-
-
-_ROUTES: dict[tuple[Format | None, type[Body]], Route] = {}
-
-
-def route(state: TournamentState, body: Body) -> Route:
-    """The rules of ``body``'s type under ``state``'s format (looked up once)."""
-    key = (plugin_of(state), type(body))
-    how = _ROUTES.get(key)
-    if how is None:
-        how = _ROUTES[key] = Route(*key)
-    return how
+#: Core kinds whose rules live above the core (``ledger.core.rule_plugins``): until
+#: ``ledger.randomness.rules`` registers the real checks, a stand-in loads it on first use, and
+#: refuses (``RulesNotLoaded``) when nothing named it: never passed unchecked.
+ABOVE_CORE: frozenset[type[Body]] = frozenset({SeedRecorded, SeedCommitted})
+for _kind in ABOVE_CORE:
+    _CHECKS[_kind] = stand_in(_CHECKS, _kind)
 
 
 def check(state: TournamentState, body: Body, actor: str) -> None:
@@ -336,16 +315,6 @@ def _registration_closed(state: TournamentState, body: RegistrationClosed, actor
                         f"but {len(state.players)} are registered")
 
 
-@checks(SeedRecorded)
-def _seed_recorded(state: TournamentState, body: SeedRecorded, actor: str) -> None:
-    check_seed(state, body)  # every provenance (ledger.randomness.rules)
-
-
-@checks(SeedCommitted)
-def _seed_committed(state: TournamentState, body: SeedCommitted, actor: str) -> None:
-    check_commitment(state, body)
-
-
 @checks(ReportPublished)
 def _report_published(state: TournamentState, body: ReportPublished, actor: str) -> None:
     """Structure only: the figures themselves are recomputed by the audit (projections)."""
@@ -388,7 +357,8 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
             body.items != sorted(set(body.items)):
         raise RuleError("LEDGER-RAND-1", "draw items must be distinct non-negative integers "
                         "pre-ordered ascending (by player number)", finding="draw_mismatch")
-    check_draw_hygiene(state, body)
+    for draw_check in plugged_draw_checks():
+        draw_check(state, body)    # the seed's hygiene (ledger.randomness.rules)
     if is_decided(body):   # Tournament.make_draw drew it just now (ledger.core.decided)
         return
     expected = draw_v1(bytes.fromhex(seed.seed), body.ctx, body.items)

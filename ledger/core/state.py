@@ -5,7 +5,7 @@ Owns: ``TournamentState`` (a msgspec Struct, so snapshots encode it directly) an
 clock or draws randomness: the command side validates before sealing (``ledger.core.rules``),
 the audit validates on replay with the same rule functions, and both fold with this.
 
-May import: ``msgspec``, ``ledger.wire.events``, ``ledger.proofs.merkle``,
+May import: ``msgspec``, ``ledger.wire.events``, ``ledger.wire.tree_hash``,
 ``ledger.core.format_socket`` (the
 format socket), ``ledger.wire.clock`` (``later_time`` only: never reads a clock),
 ``ledger.core.pages_state`` and ``ledger.wire.pages`` (the public pages, ADR 0023),
@@ -37,7 +37,6 @@ from ledger.core.reports_state import (
     note_reported,
     note_revoked,
 )
-from ledger.proofs.merkle import frontier_append, leaf_hash
 from ledger.wire.clock import later_time
 from ledger.wire.events import (
     DEFAULT_POLICY,
@@ -66,6 +65,7 @@ from ledger.wire.reports import (
     ReportRejected,
     ResultReported,
 )
+from ledger.wire.tree_hash import frontier_append, leaf_hash
 
 
 class Official(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -140,7 +140,7 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     @property
     def ledger_policy(self) -> LedgerPolicy:
         return self.policy if self.policy is not None else DEFAULT_POLICY
-    # RFC 6962 frontier of the log (ledger.proofs.merkle.frontier_append): the roots of the
+    # RFC 6962 frontier of the log (ledger.wire.tree_hash.frontier_append): the roots of the
     # perfect subtrees, largest first, so a checkpoint is signed without re-reading the log
     merkle: list[bytes] = []
     withdrawn: dict[int, int] = {}  # player number -> seq of its player_withdrawn

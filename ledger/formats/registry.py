@@ -8,9 +8,13 @@ a format touches its folder and one line here.
 
 Owns: ``FORMAT_IDS`` (every format id, in this order); ``FORMATS`` (id → plug-in, which
 imports them all); re-exports ``make_format`` / ``parse_params``, so a caller that builds a
-genesis has plugged the formats in.
+genesis has plugged the formats in.  It also names ``ledger.randomness.rules``, which plugs
+the seed, commitment and draw-hygiene rules into ``ledger.core.rules`` when the first check
+needs them (``ledger.core.rule_plugins``: the core names no layer above it;
+docs/adr/0039-layering-layers-and-rule-ids.md).
 
-May import: ``ledger.core.plugin`` (and ``ledger.formats.*`` by name, through it).
+May import: ``ledger.core.plugin`` (and ``ledger.formats.*`` by name, through it),
+``ledger.core.rule_plugins`` (and ``ledger.randomness.rules`` by name, through it).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.core.plugin import make_format, parse_params, register_lazy, registered_formats
+from ledger.core.rule_plugins import register_rules
 
 _WHERE: dict[str, str] = {
     "hotc-swiss-de": "ledger.formats.hotc.plugin:HOTC",
@@ -32,6 +37,8 @@ FORMAT_IDS: tuple[str, ...] = tuple(_WHERE)
 
 for _format_id, _target in _WHERE.items():
     register_lazy(_format_id, _target)
+#: the rules of core kinds that live above the core, imported by the first check needing them
+register_rules("ledger.randomness.rules")
 
 
 def __getattr__(name: str) -> Any:

@@ -16,6 +16,7 @@ May import: ``ledger.*`` (merkle, checkpoint, rules, state, store, keys, errors)
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -226,7 +227,8 @@ def write_note_file(directory: Path, cp: Checkpoint, note: bytes) -> Path:
         os.replace(tmp, path)
         fsync_directory(directory)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):   # ENOTDIR too: the directory is a file
+            tmp.unlink(missing_ok=True)
         raise write_failure(exc, f"cannot write checkpoint to {directory}",
                             hint="free disk space, or pass --checkpoints DIR") from None
     return path

@@ -3,10 +3,11 @@ cosignature line format (C2SP tlog-cosignature/v1 style), the witness keys a log
 declares, and the verification of the cosignature lines of a note.
 
 Owns: ``witness_key_name``, ``cosign_key_hash``, ``cosigned_message``,
-``cosignature_line``, ``Witness``, ``Cosignature``, ``witnesses_of``, ``cosignatures``.
+``cosignature_line``, ``signature_line`` (a note signature as its exact line), ``Witness``,
+``Cosignature``, ``witnesses_of``, ``cosignatures``.
 It reads nothing from storage, so the randomness rules, the audit, proof files and the
-cosignature table use it without importing the witness's own state machine
-(``ledger.proofs.witness``).
+cosignature store (``ledger.proofs.cosignature_store``) use it without importing the
+witness's own state machine (``ledger.proofs.witness``).
 
 May import: ``ledger.proofs.checkpoint``, ``ledger.wire.events``, ``ledger.wire.keys``,
 ``ledger.core.state``.
@@ -106,3 +107,7 @@ def cosignatures(text: bytes, signatures: Sequence[NoteSignature],
     return out
 
 
+def signature_line(sig: NoteSignature) -> bytes:
+    """The exact signed-note line of ``sig`` (``— name base64(key hash ‖ signature)``)."""
+    return (f"{SIG_PREFIX}{sig.name} ".encode()
+            + base64.b64encode(sig.key_hash + sig.signature) + b"\n")

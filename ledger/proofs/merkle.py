@@ -1,7 +1,8 @@
 """RFC 6962 / RFC 9162 Merkle tree over the log's leaves (docs/DESIGN.md §4).
 
-Owns: leaf and node hashing, the tree head (MTH) of a list of leaf hashes, an incremental
-accumulator for one-pass audits, inclusion and consistency proof generation
+Owns: the tree head (MTH) of a list of leaf hashes (the leaf and node hashes themselves are
+``ledger.wire.tree_hash``, re-exported here), an incremental accumulator for one-pass
+audits, inclusion and consistency proof generation
 (RFC 9162 §2.1.3.1, §2.1.4.1) and verification (§2.1.3.2, §2.1.4.2), and ``ProofError``.
 
 A "leaf" is the raw leaf bytes; every other argument is a 32-byte SHA-256 hash.
@@ -13,7 +14,8 @@ checked against a (size, root) pair that no checkpoint signed (docs/DESIGN.md §
 Generation is done by the log owner over its own leaves, so bad arguments there are a
 ``UsageError``.
 
-May import: ``hashlib``, ``ledger.errors``.
+May import: ``hashlib``, ``ledger.errors``, ``ledger.wire.tree_hash`` (the hashes and the
+frontier it re-exports).
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ import hashlib
 from collections.abc import Sequence
 
 from ledger.errors import UsageError, VerificationError
-
-HASH_SIZE = 32
-EMPTY_ROOT: bytes = hashlib.sha256(b"").digest()
+from ledger.wire.tree_hash import EMPTY_ROOT as EMPTY_ROOT
+from ledger.wire.tree_hash import HASH_SIZE as HASH_SIZE
+from ledger.wire.tree_hash import frontier_append as frontier_append
+from ledger.wire.tree_hash import frontier_root as frontier_root
+from ledger.wire.tree_hash import leaf_hash as leaf_hash
+from ledger.wire.tree_hash import node_hash as node_hash
 
 _sha256 = hashlib.sha256
 
@@ -33,16 +38,6 @@ class ProofError(VerificationError):
     """An inclusion or consistency proof did not verify (exit 4)."""
 
     code = "bad_proof"
-
-
-def leaf_hash(leaf: bytes) -> bytes:
-    """SHA-256(0x00 || leaf)."""
-    return _sha256(b"\x00" + leaf).digest()
-
-
-def node_hash(left: bytes, right: bytes) -> bytes:
-    """SHA-256(0x01 || left || right)."""
-    return _sha256(b"\x01" + left + right).digest()
 
 
 def root_from_hashes(leaf_hashes: Sequence[bytes]) -> bytes:
@@ -61,29 +56,6 @@ def root_from_hashes(leaf_hashes: Sequence[bytes]) -> bytes:
             paired.append(level[-1])
         level = paired
     return level[0]
-
-
-def frontier_append(stack: list[bytes], size: int, leaf_hash: bytes) -> None:
-    """Append leaf number ``size + 1`` to a tree frontier in place: ``stack`` holds the
-    roots of the perfect subtrees of a tree of ``size`` leaves, largest first (one per set
-    bit of ``size``) — what a command keeps to sign a checkpoint without re-reading the
-    log."""
-    stack.append(leaf_hash)
-    n = size + 1
-    while n % 2 == 0 and len(stack) > 1:  # (a hostile log's seq gap must not raise)
-        right = stack.pop()
-        stack[-1] = node_hash(stack[-1], right)
-        n //= 2
-
-
-def frontier_root(stack: Sequence[bytes]) -> bytes:
-    """RFC 6962 tree head of a frontier (``EMPTY_ROOT`` when empty)."""
-    if not stack:
-        return EMPTY_ROOT
-    result = stack[-1]
-    for left in reversed(stack[:-1]):
-        result = node_hash(left, result)
-    return result
 
 
 class MerkleAccumulator:

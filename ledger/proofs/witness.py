@@ -47,12 +47,12 @@ from ledger.proofs.cosign import (  # noqa: F401  (the pure checks, re-exported 
     cosignatures,
     cosigned_message,
     decode_public_key,
+    signature_line,
     witness_key_name,
     witnesses_of,
 )
 from ledger.proofs.merkle import ProofError, consistency_proof, root_from_hashes
 from ledger.proofs.witness_fold import WitnessRefusal
-from ledger.storage.cosignature_table import signature_line
 from ledger.wire.events import Role
 from ledger.wire.keys import Signer
 

@@ -3,9 +3,14 @@
 Owns: ``check_seed`` (each provenance of ``seed_recorded``: ``entered``, ``random_org``,
 ``drand``, ``commit_reveal``), ``check_commitment`` (``seed_committed``) and ``check_draw_hygiene``
 (a seed serves one draw context; a player draw is over the registered players or the
-active roster).  Raise ``RuleError`` with the audit's finding code.
+active roster).  Raise ``RuleError`` with the audit's finding code.  Importing it plugs them
+into the core (``ledger.core.rules.checks``, ``ledger.core.rule_plugins.draw_checks``): the
+core names no layer above it (docs/adr/0039-layering-layers-and-rule-ids.md);
+``ledger.formats.registry`` names it
+(``ledger.core.rule_plugins``) and the first check that needs it imports it.
 
 May import: ``ledger.errors``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.draw``,
+``ledger.core.rules`` and ``ledger.core.rule_plugins`` (to register),
 ``ledger.proofs.checkpoint``, ``ledger.wire.clock``, ``ledger.core.roster``,
 ``ledger.randomness.*``.
 Time and draw binding (issue 21) is ``ledger.randomness.binding``.
@@ -19,6 +24,8 @@ import re
 
 from ledger.core.draw import seed_from_material
 from ledger.core.roster import not_still_in, registered, roster
+from ledger.core.rule_plugins import draw_checks
+from ledger.core.rules import checks
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.proofs.checkpoint import (
@@ -299,3 +306,16 @@ def check_draw_hygiene(state: TournamentState, body: DrawMade) -> None:
     elif not _UNIVERSE.match(body.universe):
         raise RuleError("LEDGER-RAND-1", f"universe {body.universe!r} is not a short "
                         "lowercase name", hint="e.g. --universe tables")
+
+
+@checks(SeedRecorded)
+def _seed_recorded(state: TournamentState, body: SeedRecorded, actor: str) -> None:
+    check_seed(state, body)  # every provenance
+
+
+@checks(SeedCommitted)
+def _seed_committed(state: TournamentState, body: SeedCommitted, actor: str) -> None:
+    check_commitment(state, body)
+
+
+draw_checks(check_draw_hygiene)

@@ -2,35 +2,19 @@
 
 Owns: the ``tourney_cosignatures`` table (one row per tournament, tree size and
 cosignature line; the same plumbing as ``ledger.storage.checkpoint_table``: SQLite file or
-PostgreSQL schema, each write its own committed transaction), ``signature_line`` (a note
-signature as its exact line), ``store_cosignatures`` (the verified cosignature lines of a
-cosigned note, by witnesses the log declares, over the note the ledger holds for that
-size) and ``with_cosignatures`` (a stored note with its stored lines appended).  So a
-copied ``.db`` file, or a PostgreSQL ledger audited from another machine, carries the
-witnesses' cosignatures like its checkpoints; readers verify every line again.
+PostgreSQL schema, each write its own committed transaction) and ``with_cosignatures`` (a
+stored note with its stored lines appended).  So a copied ``.db`` file, or a PostgreSQL
+ledger audited from another machine, carries the witnesses' cosignatures like its
+checkpoints; readers verify every line again.  Which lines to store (verified, by declared
+witnesses) is ``ledger.proofs.cosignature_store``: storage sits below the proofs
+(docs/adr/0039-layering-layers-and-rule-ids.md).
 
-May import: ``ledger.proofs.checkpoint``, ``ledger.storage.checkpoint_table``,
-``ledger.proofs.witness``,
-``ledger.core.state``, ``ledger.storage.storage_handle`` (types only).
+May import: ``ledger.storage.checkpoint_table``.
 """
 
 from __future__ import annotations
 
-import base64
-from typing import TYPE_CHECKING
-
-from ledger.proofs.checkpoint import SIG_PREFIX, NoteSignature, parse_checkpoint_note, split_note
 from ledger.storage.checkpoint_table import CheckpointTable
-
-if TYPE_CHECKING:
-    from ledger.core.state import TournamentState
-    from ledger.storage.storage_handle import LedgerHandle
-
-
-def signature_line(sig: NoteSignature) -> bytes:
-    """The exact signed-note line of ``sig`` (``— name base64(key hash ‖ signature)``)."""
-    return (f"{SIG_PREFIX}{sig.name} ".encode()
-            + base64.b64encode(sig.key_hash + sig.signature) + b"\n")
 
 
 class CosignatureTable(CheckpointTable):
@@ -60,29 +44,3 @@ def with_cosignatures(note: bytes, lines: list[bytes]) -> bytes:
     head judge's signature unchanged)."""
     have = set(note.splitlines(keepends=True))
     return note + b"".join(line for line in lines if line not in have)
-
-
-def store_cosignatures(ledger: LedgerHandle, state: TournamentState, note: bytes) -> int:
-    """Store the valid cosignatures of declared witnesses in ``note`` when the ledger
-    holds a checkpoint of the same size and root; returns how many lines were new."""
-    from ledger.proofs.cosign import cosignatures, witness_key_name, witnesses_of
-
-    cp, sigs = parse_checkpoint_note(note)
-    stored = dict(ledger.checkpoints.notes(state.log)).get(cp.size)
-    if stored is None or parse_checkpoint_note(stored)[0].root != cp.root:
-        return 0
-    text, _ = split_note(note)
-    witnesses = witnesses_of(state)
-    table = CosignatureTable(ledger)
-    known = set(table.lines(state.log).get(cp.size, []))
-    new = 0
-    for sig in sigs:
-        w = witnesses.get(sig.key_hash)
-        if w is None or sig.name != witness_key_name(w.key_id) or \
-                not all(co.valid for co in cosignatures(text, [sig], witnesses)):
-            continue
-        line = signature_line(sig)
-        if line not in known:
-            table.add(state.log, cp.size, line)
-            new += 1
-    return new

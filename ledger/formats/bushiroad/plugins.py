@@ -45,7 +45,11 @@ from ledger.formats.match.model import MatchState, Outcome
 from ledger.formats.match.plan import match_progress
 from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import with_officiating
-from ledger.formats.officiating.events import OFFICIATING_BODIES
+from ledger.formats.officiating.events import (
+    OFFICIATING_BODIES,
+    REPAIRING_BODIES,
+    UNPAIRING_BODIES,
+)
 from ledger.wire.events import Body, FormatSpec, RegistrationClosed, SignedEvent
 
 if TYPE_CHECKING:
@@ -70,6 +74,8 @@ class BushiroadFormat(MatchFormat):
             teams.get(str(spec.params.get("team_mode")), "")) if x)
 
     bodies = BR_BODIES + TEAM_BODIES + team_late.LATE_BODIES + OFFICIATING_BODIES
+    pairing_bodies = MatchFormat.pairing_bodies + REPAIRING_BODIES
+    unpairing_bodies = UNPAIRING_BODIES
     book = with_officiating(BR_BOOK, MATCH_BOOK)
     game_scores = True
     #: losses that eliminate in the qualifying stage (BR-DE-1: 2; Swiss and RR: never)

@@ -24,7 +24,7 @@ from ledger.formats.bushiroad.mw import fraction_str, mw_str
 from ledger.formats.bushiroad.standings import ranking
 from ledger.formats.bushiroad.teams import team_label
 from ledger.formats.match.model import MatchState, Status
-from ledger.formats.officiating.revocation import revoke, revoked_marks
+from ledger.formats.match.revocation import revoke, revoked_marks
 
 COLUMNS = ["rank", "number", "name", "points", "wins", "losses", "draws", "status", "mw",
            "omw", "oomw"]

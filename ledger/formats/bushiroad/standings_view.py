@@ -19,6 +19,7 @@ from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.plan import FormatId, fmt_id
 from ledger.formats.bushiroad.standing_rows import COLUMNS, br_standings, row_document
 from ledger.formats.match.model import MatchState, PlayerRecord, Status
+from ledger.formats.match.revocation import revoked_marks
 from ledger.formats.match.standings_view import (
     NAME,
     NUMBER,
@@ -31,7 +32,6 @@ from ledger.formats.match.standings_view import (
     percent_column,
     shown_status,
 )
-from ledger.formats.officiating.revocation import revoked_marks
 from ledger.standings_view import Align, Column, Row, Show, StandingsView
 
 POINTS = Column("points", "POINTS", Show.NUMBER, Align.RIGHT, phone=True,

@@ -194,8 +194,8 @@ def amend_seat(t: Tournament, signer: Signer, time: str, *, round_no: int, table
     """The head judge amends one seat of an earlier qualifying round (as 'result amend'
     does a table, BR-PEN-3.10.2-AMEND-3); when the team result derived from the seats
     changes, it is amended with it (BR-TEAM-7).  Pairings made since stand."""
+    from ledger.formats.match import history
     from ledger.formats.match.model import Phase
-    from ledger.formats.officiating import history
     from ledger.formats.officiating.events import ResultAmended
 
     _no_hotc_options(turn_player, slow_play)

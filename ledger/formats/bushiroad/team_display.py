@@ -8,7 +8,7 @@ the member's own or the team's, ``whose_penalty``); the bye team; the event's
 ``team_communication`` (BR-TEAM-5) — and a "find your table" list by member name.
 
 May import: ``ledger.core.state``, ``ledger.formats.match.*``,
-``ledger.formats.bushiroad.teams``, ``ledger.formats.officiating.history``.
+``ledger.formats.bushiroad.teams``, ``ledger.formats.match.history``.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from typing import Any
 
 from ledger.core.state import TournamentState
 from ledger.formats.bushiroad.teams import POSITIONS, team_label, teams_of
+from ledger.formats.match import history
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.model import MatchState, ResultState
 from ledger.formats.match.team_model import SeatResult, seat_key
 from ledger.formats.match.words import result_words
-from ledger.formats.officiating import history
 
 
 def _seat_words(r: SeatResult | None) -> str:

@@ -17,7 +17,7 @@ A command side and audit check alike (no such event is valid in a team event).
 
 May import: ``msgspec``, ``ledger.core.state``, ``ledger.errors``, ``ledger.wire.events``,
 ``ledger.formats.officiating.events``, ``ledger.formats.match.events``,
-``ledger.formats.officiating.history``, ``ledger.formats.bushiroad.{teams,team_results}``.
+``ledger.formats.match.history``, ``ledger.formats.bushiroad.{teams,team_results}``.
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def check_team_amendment(state: TournamentState, body: ResultAmended) -> None:
     """An earlier round's team result is amended only as derived from its (amended)
     seats (BR-TEAM-7, AMB-B30): never typed."""
     from ledger.formats.bushiroad.team_results import derive, seats_at
-    from ledger.formats.officiating import history
+    from ledger.formats.match import history
 
     row = history.get(state.fmt.officiating, body.round, body.table)
     seats = seats_at(state, body.round, body.table)

@@ -6,15 +6,15 @@ penalty, issue 27 item 6), ``cut_spots`` (HOTC-CUT-1, AMB-H6/H7/H9).  The bracke
 is the match layer's (``ledger.formats.match.bracket``).  Pure functions shared by
 commands, projections and the audit.
 
-May import: ``ledger.formats.match.model``, ``ledger.formats.officiating.history``.
+May import: ``ledger.formats.match.model``, ``ledger.formats.match.history``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ledger.formats.match.history import round_rows
 from ledger.formats.match.model import TIME_LOSSES, MatchState, Phase, PlayerRecord, Status
-from ledger.formats.officiating.history import round_rows
 
 # enum members read as module constants: a member read through its enum class is a
 # metaclass lookup on every use, and these are read for every event the audit
@@ -75,7 +75,7 @@ def slow_play_penalty_losers(h: MatchState) -> set[int]:
         rec = h.records.get(x.number)
         lost_bye = rnd.bye == x.number and rec is not None and \
             rec.played[rnd.number - 1:rnd.number] == "N"
-        # the round's tables, kept packed once the round is over (officiating.history)
+        # the round's tables, kept packed once the round is over (match.history)
         lost = any(x.number in row.players and x.number in row.losers
                    for row in round_rows(o, rnd.number).values())
         if lost or lost_bye:

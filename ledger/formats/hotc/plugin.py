@@ -32,7 +32,11 @@ from ledger.formats.match.book import MATCH_BOOK
 from ledger.formats.match.plan import match_progress
 from ledger.formats.match.plugin import MatchFormat
 from ledger.formats.officiating.book import officiating_transitions, with_officiating
-from ledger.formats.officiating.events import OFFICIATING_BODIES
+from ledger.formats.officiating.events import (
+    OFFICIATING_BODIES,
+    REPAIRING_BODIES,
+    UNPAIRING_BODIES,
+)
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.wire.events import FormatSpec, SignedEvent
 
@@ -105,6 +109,8 @@ class HotcFormat(MatchFormat):
     params = PARAMS
     state_type = HotcState
     bodies = BODIES + OFFICIATING_BODIES
+    pairing_bodies = MatchFormat.pairing_bodies + REPAIRING_BODIES
+    unpairing_bodies = UNPAIRING_BODIES
     # built on first use: a read command folds with ``transitions`` and never imports
     # the checks, commands or vocabulary (issue 22, ADR 0025 sixth pass)
     book = on_first_use(_book)

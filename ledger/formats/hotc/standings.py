@@ -44,7 +44,7 @@ import msgspec
 import ledger.formats.match.percent as percent
 from ledger.core.state import TournamentState
 from ledger.formats.match.model import HotcState, PlayerRecord, Status
-from ledger.formats.officiating.revocation import revoke, revoked_marks
+from ledger.formats.match.revocation import revoke, revoked_marks
 
 #: The MW% floor of BR-SWISS-TB-3 / BR-DE-TB-3, in hundredths.
 MW_FLOOR_HUNDREDTHS = percent.FLOOR_HUNDREDTHS

@@ -17,6 +17,7 @@ from functools import partial
 from ledger.core.state import TournamentState
 from ledger.formats.hotc.standings import COLUMNS, ranked_lines, row_document
 from ledger.formats.match.model import MatchState, Status
+from ledger.formats.match.revocation import revoked_marks
 from ledger.formats.match.standings_view import (
     NAME,
     NUMBER,
@@ -27,7 +28,6 @@ from ledger.formats.match.standings_view import (
     percent_column,
     shown_status,
 )
-from ledger.formats.officiating.revocation import revoked_marks
 from ledger.standings_view import Align, Column, Row, Show, StandingsView
 
 RECORD = Column("record", "W-L", align=Align.RIGHT, phone=True,

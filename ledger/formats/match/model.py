@@ -6,7 +6,7 @@ the closed sets ``Status``, ``Phase``, ``Outcome``, ``LossReason`` (RULES.md AMB
 Bushiroad Swiss / DE / SE / round robin); folded by ``ledger.formats.match.apply``; read by
 pairing, selections, standings and the audit.  Pure data, no behaviour.
 
-May import: ``msgspec``, ``ledger.formats.officiating.model``,
+May import: ``msgspec``, ``ledger.formats.match.officiating_model``,
 ``ledger.formats.match.team_model`` (pure data).
 """
 
@@ -16,8 +16,8 @@ from enum import Enum
 
 import msgspec
 
+from ledger.formats.match.officiating_model import OfficiatingState
 from ledger.formats.match.team_model import TeamState
-from ledger.formats.officiating.model import OfficiatingState
 
 
 class Status(str, Enum):

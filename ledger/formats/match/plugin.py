@@ -5,43 +5,54 @@ Owns: ``MatchFormat`` — a ``FormatPlugin`` whose rounds are the match layer's 
 who has left, the phase of a round, a table's players and result, the words of a result
 (``ledger.formats.match.words``), whether the next pairing draws (a bracket round
 pairs by its slots), and which events pair, re-pair or take back a round's pairing (the
-public pages' posting gate, ADR 0023: ``round_paired`` of Swiss and bracket rounds, the
-head judge's ``pairing_overridden``; ``pairing_voided`` takes it back).  Each format
-still declares its own vocabulary and maps it.
+public pages' posting gate, ADR 0023: ``round_paired`` of Swiss and bracket rounds, and
+the bodies a format adds: its officiating layer's ``pairing_overridden`` pairs again,
+``pairing_voided`` takes it back).  Each format still declares its own vocabulary and maps it.
 
-May import: ``ledger.core.plugin``, ``ledger.wire.events``, ``ledger.formats.match.*``,
-``ledger.formats.officiating.events``.
+May import: ``ledger.core.plugin``, ``ledger.wire.events``, ``ledger.formats.match.*``; never
+``ledger.formats.officiating``, which sits above the match layer
+(docs/adr/0039-layering-layers-and-rule-ids.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ledger.core.plugin import FormatPlugin
 from ledger.formats.match import words
 from ledger.formats.match.events import MatchKind, RoundPaired
 from ledger.formats.match.model import has_left
-from ledger.formats.officiating.events import PairingOverridden, PairingVoided
 
 if TYPE_CHECKING:
     from ledger.core.state import TournamentState
     from ledger.wire.events import Body
 
 
+class RoundBody(Protocol):
+    """A body that names the round it pairs or un-pairs."""
+
+    @property
+    def round(self) -> int: ...
+
+
 class MatchFormat(FormatPlugin):
     #: a round's close (its standings summary) and the champion the bracket leaves are
     #: fully derived and re-derived by the audit (ADR 0027: a station may sign them)
     derived_kinds = frozenset({MatchKind.ROUND_CLOSED.value, MatchKind.CHAMPION_DECLARED.value})
+    #: the bodies that pair a round and that take its pairing back (each has ``round``); a
+    #: format adds its officiating layer's (``ledger.formats.officiating.events``)
+    pairing_bodies: tuple[type[RoundBody], ...] = (RoundPaired,)
+    unpairing_bodies: tuple[type[RoundBody], ...] = ()
 
     def has_left(self, state: TournamentState, number: int) -> bool:
         return has_left(state.fmt, number)
 
     def paired_round(self, state: TournamentState, body: Body) -> int | None:
-        return body.round if isinstance(body, (RoundPaired, PairingOverridden)) else None
+        return body.round if isinstance(body, self.pairing_bodies) else None
 
     def unpaired_round(self, state: TournamentState, body: Body) -> int | None:
-        return body.round if isinstance(body, PairingVoided) else None
+        return body.round if isinstance(body, self.unpairing_bodies) else None
 
     def stage_name(self, state: TournamentState, round_no: int) -> str | None:
         """A top-cut round by how far it is from the final (as ``finish_words`` names

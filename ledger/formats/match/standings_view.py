@@ -95,7 +95,7 @@ def champion_shown(h: MatchState, rows: Sequence[Row]) -> tuple[int | None, str]
     """The champion of record (a champion whose standing a disqualification revoked is
     none: ``pass_down`` gives the title to the fighter now ranked first, ``void`` leaves
     it vacant; BR-PEN-RANK-9(e), issue 21 item 21) and how the heading says it."""
-    from ledger.formats.officiating.revocation import champion_of_record
+    from ledger.formats.match.revocation import champion_of_record
 
     first = next((r.number for r in rows if r.revoked is None and r.rank == 1), None)
     champ = champion_of_record(h.champion, h.officiating.dq, first)

@@ -63,7 +63,7 @@ def seat(state: TournamentState, round_no: int, table: int) -> tuple[Phase, list
     """The phase and players of a table of any round: the open round's from the rounds
     kept in the state, an earlier round's from the table history (as played: an
     override's tables, not the engine's)."""
-    from ledger.formats.officiating import history
+    from ledger.formats.match import history
 
     fmt = state.fmt
     if not isinstance(fmt, MatchState):

@@ -12,15 +12,15 @@ import msgspec
 from ledger.core.state import TournamentState
 from ledger.formats.match.events import RoundPaired
 from ledger.formats.match.model import LossReason, MatchState, Phase, RoundState, Status
+from ledger.formats.match.officiating_model import DqRecord, PenaltyRecord, Pending
 from ledger.formats.match.unbeaten import add_losses, set_status
-from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.book_table import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.catalogue import Penalty, group
 from ledger.formats.officiating.events import (
     PenaltyIssued,
     PlayerDisqualified,
     ScoreSheetReissued,
 )
-from ledger.formats.officiating.model import DqRecord, PenaltyRecord, Pending
 from ledger.formats.officiating.rules import binds_now, games_per_match, member_penalty
 from ledger.wire.events import SignedEvent
 

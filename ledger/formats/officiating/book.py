@@ -1,32 +1,20 @@
 """The officiating rulebook and how a format merges it (ADR 0011).
 
-Owns: ``OFFICIATING_BOOK`` (permissions, checks and transitions of the officiating kinds),
-``GUARDS`` (rules this layer adds to the match layer's kinds: a pending LoG / LoM or a
-disqualification must show in the result; a disqualified player is never paired) and
-``with_officiating`` — ``Rulebook.merged`` of a format's books plus this one, with each
-guard run before the format's own check of that kind — and ``officiating_transitions``
-(its transitions alone, for a fold that checks nothing).
+Owns: ``with_officiating`` — ``Rulebook.merged`` of a format's books plus the officiating
+book (``ledger.formats.officiating.book_table``: ``OFFICIATING_BOOK``, ``GUARDS``), with each
+guard run before the format's own check of that kind — and ``officiating_transitions`` (its
+transitions alone, for a fold that checks nothing).  It imports the rule modules that fill
+the book; they import only the tables.
 
-May import: ``ledger.core.plugin``, ``ledger.wire.events``.
+May import: ``ledger.core.plugin``, ``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ledger.core.plugin import Checker, Rulebook
-from ledger.wire.events import Body
-
-OFFICIATING_BOOK = Rulebook()
-GUARDS: dict[type[Body], list[Checker]] = {}
-
-
-def guards(body_type: type[Body]) -> Callable[[Checker], Checker]:
-    def register(fn: Checker) -> Checker:
-        GUARDS.setdefault(body_type, []).append(fn)
-        return fn
-    return register
+from ledger.formats.officiating.book_table import GUARDS, OFFICIATING_BOOK
 
 
 def _chain(first: list[Checker], then: Checker | None) -> Checker:

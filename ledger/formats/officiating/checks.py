@@ -21,8 +21,9 @@ from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.apply import find_table
 from ledger.formats.match.events import MatchResult, ResultCorrected, ResultRecorded, RoundPaired
-from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
-from ledger.formats.officiating.book import guards
+from ledger.formats.match.officiating_model import Pending
+from ledger.formats.officiating.book_table import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.book_table import guards
 from ledger.formats.officiating.catalogue import Infraction, Penalty, infraction
 from ledger.formats.officiating.events import (
     OfficiatingKind,
@@ -30,7 +31,6 @@ from ledger.formats.officiating.events import (
     PlayerDisqualified,
     ScoreSheetReissued,
 )
-from ledger.formats.officiating.model import Pending
 from ledger.formats.officiating.rules import (
     SCORE_SHEET,
     assess,

@@ -28,6 +28,7 @@ from ledger.errors import RuleError
 from ledger.formats.match.commands import leave_open_round
 from ledger.formats.match.departure import both_owe
 from ledger.formats.match.model import MatchState, Outcome
+from ledger.formats.match.officiating_model import AppliesTo, PrizePolicy
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.catalogue import Penalty, infraction
 from ledger.formats.officiating.events import (
@@ -35,7 +36,6 @@ from ledger.formats.officiating.events import (
     PlayerDisqualified,
     ScoreSheetReissued,
 )
-from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.formats.officiating.params import cites_penalties
 from ledger.formats.officiating.rules import (
     SCORE_SHEET,

@@ -20,9 +20,9 @@ import msgspec
 
 from ledger.core.plugin import plugin_of
 from ledger.errors import RuleError
+from ledger.formats.match import history
 from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.match.plan import current_round_number, open_round
-from ledger.formats.officiating import history
 from ledger.formats.officiating.amend import Played, amend
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.commands import issue_penalty

@@ -16,8 +16,10 @@ import msgspec
 
 from ledger.core.state import Player, TournamentState
 from ledger.errors import RuleError
+from ledger.formats.match import history
 from ledger.formats.match.apply import effect, find_round, set_tables
 from ledger.formats.match.events import ResultCorrected, ResultRecorded, RoundPaired, Table
+from ledger.formats.match.history import Row
 from ledger.formats.match.model import (
     LossReason,
     MatchState,
@@ -31,8 +33,7 @@ from ledger.formats.match.model import (
 )
 from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.match.unbeaten import put_record, set_status
-from ledger.formats.officiating import history
-from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.book_table import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.elimination import no_retroactive_elimination, second_loss
 from ledger.formats.officiating.events import (
     CorrectionKind,
@@ -42,7 +43,6 @@ from ledger.formats.officiating.events import (
     PlayerUndropped,
     ResultAmended,
 )
-from ledger.formats.officiating.history import Row
 from ledger.formats.officiating.rules import dq_forced_loss, level, ms
 from ledger.wire.events import Role, SignedEvent
 

@@ -5,17 +5,17 @@ fighter before rounds they played (issue 21 item 20, ADR 0018).
 Owns: ``second_loss`` and ``no_retroactive_elimination``.
 
 May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``,
-``ledger.formats.officiating.history``, ``.events``, ``.rules``.
+``ledger.formats.match.history``, ``.events``, ``.rules``.
 """
 
 from __future__ import annotations
 
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
+from ledger.formats.match import history
+from ledger.formats.match.history import Row
 from ledger.formats.match.model import PlayerRecord
-from ledger.formats.officiating import history
 from ledger.formats.officiating.events import ResultAmended
-from ledger.formats.officiating.history import Row
 from ledger.formats.officiating.rules import ms
 
 

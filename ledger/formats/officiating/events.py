@@ -20,9 +20,9 @@ import msgspec
 
 from ledger.formats.match.events import Table
 from ledger.formats.match.model import LossReason, Outcome
+from ledger.formats.match.officiating_model import AppliesTo, PrizePolicy
 from ledger.formats.officiating.catalogue import Penalty
 from ledger.formats.officiating.floor import FLOOR_BODIES
-from ledger.formats.officiating.model import AppliesTo, PrizePolicy
 from ledger.wire.events import Body
 
 
@@ -176,6 +176,11 @@ class PairingVoided(Body, frozen=True, kw_only=True):
     paired_seq: int
     reason: str
 
+
+#: the head judge's bodies that pair the open round again and that take its pairing back: a
+#: match format adds them to ``MatchFormat.pairing_bodies`` / ``unpairing_bodies``
+REPAIRING_BODIES = (PairingOverridden,)
+UNPAIRING_BODIES = (PairingVoided,)
 
 CORRECTION_BODIES: tuple[type[Body], ...] = (ResultAmended, PairingOverridden,
                                              PlayerUndropped, PlayerAddedLate, LevelAmended,

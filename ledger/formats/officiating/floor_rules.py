@@ -15,12 +15,13 @@ import hashlib
 
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
+from ledger.formats.match import history
 from ledger.formats.match.events import ResultCorrected, ResultRecorded
 from ledger.formats.match.model import MatchState, Phase
+from ledger.formats.match.officiating_model import Challenge, EomRecord, RoundClock
 from ledger.formats.match.plan import open_round
-from ledger.formats.officiating import history
-from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
-from ledger.formats.officiating.book import guards
+from ledger.formats.officiating.book_table import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.book_table import guards
 from ledger.formats.officiating.corrections import key
 from ledger.formats.officiating.eom import Board, nse_match, se_decide
 from ledger.formats.officiating.floor import (
@@ -35,7 +36,6 @@ from ledger.formats.officiating.floor import (
     RulingMade,
     TimeExtended,
 )
-from ledger.formats.officiating.model import Challenge, EomRecord, RoundClock
 from ledger.formats.officiating.params import (
     challenge_limit,
     end_of_match,

@@ -20,6 +20,7 @@ from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.match.departure import both_out
 from ledger.formats.match.model import MatchState, RoundState, Status, TableState
+from ledger.formats.match.officiating_model import AppliesTo, OfficiatingState, PenaltyRecord
 from ledger.formats.match.plan import current_round_number, open_round
 from ledger.formats.match.team_model import seat_key
 from ledger.formats.officiating.catalogue import (
@@ -30,7 +31,6 @@ from ledger.formats.officiating.catalogue import (
     in_default,
     range_text,
 )
-from ledger.formats.officiating.model import AppliesTo, OfficiatingState, PenaltyRecord
 from ledger.formats.officiating.params import penalties_on_score_sheets
 from ledger.wire.events import Role
 

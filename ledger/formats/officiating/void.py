@@ -28,6 +28,7 @@ import re
 
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
+from ledger.formats.match import history
 from ledger.formats.match.apply import effect, find_round, set_tables
 from ledger.formats.match.model import (
     MatchState,
@@ -38,10 +39,9 @@ from ledger.formats.match.model import (
 )
 from ledger.formats.match.plan import attempt, last_void, open_round
 from ledger.formats.match.team_model import SeatResult, seat_key
-from ledger.formats.officiating import history
 from ledger.formats.officiating.apply import bye_restored, carried_bye_loss
-from ledger.formats.officiating.book import OFFICIATING_BOOK as BOOK
-from ledger.formats.officiating.book import guards
+from ledger.formats.officiating.book_table import OFFICIATING_BOOK as BOOK
+from ledger.formats.officiating.book_table import guards
 from ledger.formats.officiating.events import PairingVoided
 from ledger.formats.officiating.rules import ms
 from ledger.wire.events import DrawMade, SignedEvent

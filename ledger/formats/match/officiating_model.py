@@ -2,7 +2,9 @@
 
 Owns: ``AppliesTo`` (AMB-B20), ``PrizePolicy`` (BR-PEN-RANK-9(d)), ``PenaltyRecord`` (one
 issued penalty), ``Pending`` (a Loss of Game / Loss of Match bound to the match it decides),
-``DqRecord`` and ``OfficiatingState``.  Pure data, folded by ``officiating.apply``.
+``DqRecord`` and ``OfficiatingState``.  Pure data, folded by ``officiating.apply``.  It lives in
+the match layer, which carries it, so that ``ledger.formats.officiating`` imports the match
+layer and never the other way (docs/adr/0039-layering-layers-and-rule-ids.md).
 
 May import: ``msgspec`` only.
 """
@@ -94,7 +96,7 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     penalties: list[PenaltyRecord] = []
     pending: list[Pending] = []
     dq: dict[int, DqRecord] = {}
-    #: round → its tables and their current results, packed (``officiating.history``)
+    #: round → its tables and their current results, packed (``match.history``)
     history: dict[int, list[int]] = {}
     #: seq of the engine's round_paired → seq of the pairing_overridden that replaced it
     overrides: dict[int, int] = {}

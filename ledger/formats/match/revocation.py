@@ -10,7 +10,11 @@ results stay in every opponent's record and tie-breakers), drop the players whos
 standing was revoked; with ``pass_down`` the places below move up, with ``void`` the
 revoked place stays empty (the ranks below keep their numbers).
 
-May import: ``ledger.formats.officiating.model``, ``ledger.standings_view``.
+In the match layer (moved from ``ledger.formats.officiating``), whose views read it: the
+officiating rules import the match layer, never the other way round
+(docs/adr/0039-layering-layers-and-rule-ids.md).
+
+May import: ``ledger.formats.match.officiating_model``, ``ledger.standings_view``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ledger.formats.officiating.model import DqRecord, PrizePolicy
+from ledger.formats.match.officiating_model import DqRecord, PrizePolicy
 from ledger.standings_view import Revoked
 
 T = TypeVar("T")

@@ -11,7 +11,11 @@ games_a, games_b, games_drawn]`` with 0 for "none" (player numbers and seqs are 
 -1 for no game score; outcomes and loss reasons are coded by the explicit lists below
 (append-only; a value not listed is coded 100 + its enum position).
 
-May import: ``ledger.formats.match.model``, ``ledger.formats.officiating.model``.
+In the match layer (moved from ``ledger.formats.officiating``), whose views read it: the
+officiating rules import the match layer, never the other way round
+(docs/adr/0039-layering-layers-and-rule-ids.md).
+
+May import: ``ledger.formats.match.model``, ``ledger.formats.match.officiating_model``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ledger.formats.match.model import LossReason, Outcome, ResultState, TableState
-from ledger.formats.officiating.model import OfficiatingState
+from ledger.formats.match.officiating_model import OfficiatingState
 
 STRIDE = 12
 _OUTCOMES = ["win", "concession", "timeout", "slow_play", "tie", "drop", "draw",

@@ -1,6 +1,6 @@
-"""What staff and players decide about self-reported results (issue 19, ADR 0027): one
-implementation for ``tourney report accept|reject``, the live server's staff page and a
-player's own drop from their page.
+"""What staff and players decide about self-reported results (issue 19, ADR 0027; a use
+case since issue 28): one implementation for ``tourney report accept|reject``, the live
+server's staff page and a player's own drop from their page.
 
 Owns: ``accept_matching`` (record a table's — or every table's — matching reports as its
 result, citing them: REPORT-13 on the command side), ``record_report`` (a staff decision:
@@ -10,35 +10,44 @@ settles; a team table's seat: the reports naming that seat, REPORT-21),
 drops themselves with their credential, REPORT-15, only while the drop records no result:
 their table of the open round has its result, or they are not seated in it).  Each is a
 command ``(tournament, signer, time, …) -> events``; the rules themselves are
-``ledger.core.report_rules`` and the format's, checked when the events are recorded.
+``ledger.core.report_rules`` and the format's, checked when the events are recorded; a
+result is recorded through ``usecases.results.record``, as every other entry is.
 
 May import: ``ledger.core.citing``, ``ledger.core.report_rules``, ``ledger.core.reports``,
-``ledger.core.seat_reports``, ``ledger.core.format_socket``, ``ledger.errors``.
+``ledger.core.seat_reports``, ``ledger.core.format_socket``, ``ledger.errors``,
+``usecases.results``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ledger.core.citing import acting_scope, citing_scope
+from ledger.core.citing import acting_scope
 from ledger.core.format_socket import plugin_for
 from ledger.core.report_rules import parse_report
 from ledger.core.reports import TableStatus, current_round, queue, reports_of, seat_of
 from ledger.core.seat_reports import given_seat, has_seats, member_table, seat_reports
 from ledger.errors import RuleError, UsageError
+from usecases.results import record
+
+if TYPE_CHECKING:
+    from ledger.core.aggregate import Tournament
+    from ledger.core.state import TournamentState
+    from ledger.wire.events import SignedEvent
+    from ledger.wire.keys import Signer
 
 REPORT_13 = "REPORT-13"   # accept records only a table whose reports all match (command side)
 
 
-def _round(state: Any, round_no: int | None) -> int:
+def _round(state: TournamentState, round_no: int | None) -> int:
     n = current_round(state) if round_no is None else round_no
     if n is None:
         raise UsageError("no round is paired yet", hint="see 'tourney report list'")
     return n
 
 
-def accept_matching(t: Any, signer: Any, time: str, round_no: int | None,
-                    table: int | None) -> tuple[list[Any], list[int]]:
+def accept_matching(t: Tournament, signer: Signer, time: str, round_no: int | None,
+                    table: int | None) -> tuple[list[SignedEvent], list[int]]:
     """Record ``table``'s matching reports (or, with ``table`` None, every matching table
     of the round) as the result they give, citing them; returns (events, tables)."""
     n = _round(t.state, round_no)
@@ -50,7 +59,7 @@ def accept_matching(t: Any, signer: Any, time: str, round_no: int | None,
                         f"{rows[0].status.value.replace('_', '-')}: only matching reports "
                         "are accepted", hint="record the result at the desk: tourney result "
                         f"record --round {n} --table {table} …")
-    events: list[Any] = []
+    events: list[SignedEvent] = []
     accepted: list[int] = []
     for r in rows:
         if r.status is not TableStatus.MATCHING:
@@ -60,14 +69,12 @@ def accept_matching(t: Any, signer: Any, time: str, round_no: int | None,
                 seat = seat_reports(t.state, n, r.table, k)
                 if status is TableStatus.MATCHING:
                     kw = parse_report(t.state, n, r.table, seat[0].given)[1]
-                    with citing_scope([x.seq for x in seat]):
-                        events += t.record_result(signer, time, **kw)
+                    events += record(t, signer, time, kw, [x.seq for x in seat])
             accepted.append(r.table)
             continue
         reps = sorted(r.reports.values(), key=lambda x: x.seq)
         kw = parse_report(t.state, n, r.table, reps[0].given)[1]
-        with citing_scope([x.seq for x in reps]):
-            events += t.record_result(signer, time, **kw)
+        events += record(t, signer, time, kw, [x.seq for x in reps])
         accepted.append(r.table)
     if not events:
         raise RuleError(REPORT_13, f"round {n} has no table with matching reports",
@@ -75,8 +82,8 @@ def accept_matching(t: Any, signer: Any, time: str, round_no: int | None,
     return events, accepted
 
 
-def record_report(t: Any, signer: Any, time: str, round_no: int, table: int,
-                  report: int) -> list[Any]:
+def record_report(t: Tournament, signer: Signer, time: str, round_no: int, table: int,
+                  report: int) -> list[SignedEvent]:
     """A staff decision: the result report ``report`` gives, citing every current report
     of the table (all settled by it)."""
     reps = sorted(reports_of(t.state, round_no, table).values(), key=lambda x: x.seq)
@@ -88,13 +95,11 @@ def record_report(t: Any, signer: Any, time: str, round_no: int, table: int,
     seat = given_seat(chosen[0].given)
     if seat is not None and has_seats(t.state, round_no, table):   # REPORT-21: its seat's
         reps = seat_reports(t.state, round_no, table, seat)
-    with citing_scope([x.seq for x in reps]):
-        events: list[Any] = t.record_result(signer, time, **kw)
-    return events
+    return record(t, signer, time, kw, [x.seq for x in reps])
 
 
-def reject_report(t: Any, signer: Any, time: str, round_no: int | None, number: int,
-                  reason: str) -> Any:
+def reject_report(t: Tournament, signer: Signer, time: str, round_no: int | None,
+                  number: int, reason: str) -> SignedEvent:
     """Set aside ``number``'s current report of the round (REPORT-14)."""
     n = _round(t.state, round_no)
     where = seat_of(t.state, n, number)
@@ -107,7 +112,7 @@ def reject_report(t: Any, signer: Any, time: str, round_no: int | None, number: 
     return t.reject_report(n, mine.table, number, mine.seq, reason.strip(), signer, time)
 
 
-def own_drop_refusal(state: Any, number: int) -> str | None:
+def own_drop_refusal(state: TournamentState, number: int) -> str | None:
     """Why player ``number`` may not drop themselves now (None: they may): a drop while
     their match of the open round is unfinished would record its result, which only the
     reports or the desk do."""
@@ -126,8 +131,9 @@ def own_drop_refusal(state: Any, number: int) -> str | None:
     return None
 
 
-def own_drop(t: Any, signer: Any, time: str, number: int, credential: str,
-             device_sig: str | None = None, device_use: int | None = None) -> list[Any]:
+def own_drop(t: Tournament, signer: Signer, time: str, number: int, credential: str,
+             device_sig: str | None = None, device_use: int | None = None
+             ) -> list[SignedEvent]:
     """Player ``number`` drops themselves with ``credential`` (REPORT-15) — with the
     signature of the card's phone key of the drop's statement naming the card's act
     ``device_use``, when one is bound (REPORT-19/20: without it the refusal,
@@ -137,6 +143,6 @@ def own_drop(t: Any, signer: Any, time: str, number: int, credential: str,
     if why is not None:
         raise RuleError("REPORT-15", why, hint="or see a judge at the scorekeeper's desk")
     with acting_scope(credential, device_sig, device_use):
-        events: list[Any] = t.drop_player(signer, time, number,
+        events: list[SignedEvent] = t.drop_player(signer, time, number,
                                           reason="dropped from their own page")
     return events
