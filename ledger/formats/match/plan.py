@@ -141,13 +141,14 @@ def plan_swiss(state: TournamentState, number: int, bye: int | None,
     pos = {n: i for i, n in enumerate(order)}
     pairs.sort(key=lambda p: (-p.high_wins, -p.low_wins, min(pos[p.high], pos[p.low])))
     tables = []
-    for i, p in enumerate(pairs, start=1):
-        first, second = (p.high, p.low) if pos[p.high] <= pos[p.low] else (p.low, p.high)
-        wins = {p.high: p.high_wins, p.low: p.low_wins}
-        tables.append(Table(table=i, players=[first, second],
-                            groups=[wins[first], wins[second]], rematch=p.rematch,
-                            pair_down=p.high if p.cross else None,
-                            pair_up=p.low if p.cross else None))
+    for i, p in enumerate(pairs, start=1):     # the one drawn first sits first
+        high, low, hw, lw = p.high, p.low, p.high_wins, p.low_wins
+        cross = hw != lw                          # ``Pair.cross``
+        players, groups = ([high, low], [hw, lw]) if pos[high] <= pos[low] else \
+            ([low, high], [lw, hw])
+        tables.append(Table(table=i, players=players, groups=groups, rematch=p.rematch,
+                            pair_down=high if cross else None,
+                            pair_up=low if cross else None))
     return RoundPaired(round=number, phase=_PHASE_SWISS, tables=tables, bye=bye, draws=draws,
                        algorithm=algorithm)
 
