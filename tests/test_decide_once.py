@@ -48,9 +48,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
 
     import ledger.core.aggregate
     import ledger.core.rules
-    import ledger.formats.hotc.checks
-    import ledger.formats.hotc.commands
-    for mod in (ledger.formats.hotc.commands, ledger.formats.hotc.checks):
+    import ledger.formats.match.commands  # HotC's Swiss round, decided …
+    import ledger.formats.match.swiss_round  # … and checked, on the shared path
+    for mod in (ledger.formats.match.commands, ledger.formats.match.swiss_round):
         monkeypatch.setattr(mod, "plan_swiss", plan_spy)
     for mod in (ledger.core.aggregate, ledger.core.rules):   # type: ignore[assignment]
         monkeypatch.setattr(mod, "draw_v1", draw_spy)
@@ -128,7 +128,7 @@ def test_bushiroad_swiss_checks_plan_only_in_the_audit(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The Bushiroad Swiss pairing (same pattern): its check never re-plans a round the
     command side just planned; the audit of the event re-plans every Swiss round."""
-    import ledger.formats.bushiroad.checks as br_checks
+    import ledger.formats.match.swiss_round as br_checks  # the check side of its round
     from audit.verify import verify_ledger
     from ledger.formats.simulation import simulate
     from ledger.storage.location import Location

@@ -1,7 +1,8 @@
 """Ledger rules: who may sign what (RULES.md §1.3) and what each event requires.
 
 Owns: ``authorize`` and ``check`` — the one implementation of every ledger-level rule,
-called by the command side before sealing and by the audit on replay.  Raises
+called by the command side before sealing and by the audit on replay, each event through
+the ``Route`` of its body type (``ledger.core.routes``, issue 28).  Raises
 ``RuleError`` whose ``finding`` is the audit's stable code.  The roles table itself
 (``PERMITTED``, re-exported here, and the station's exceptions) is ``ledger.core.signing``,
 which the write guard and the PostgreSQL admission function apply too.
@@ -10,7 +11,8 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.draw``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
-``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``.  Never
+``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``,
+``ledger.core.routes``.  Never
 ``ledger.randomness``: the seed, commitment and draw-hygiene rules (DESIGN-6) live above the
 core and plug in (``checks``, ``ledger.core.rule_plugins``;
 docs/adr/0039-layering-layers-and-rule-ids.md).
@@ -24,7 +26,7 @@ from typing import Any
 from ledger.core.decided import is_decided
 from ledger.core.device_rules import check_bound
 from ledger.core.draw import ALGORITHM, draw_v1
-from ledger.core.format_socket import plugin_for, require_plugin
+from ledger.core.format_socket import require_plugin
 from ledger.core.report_rules import (
     check_citation,
     check_issued,
@@ -34,6 +36,7 @@ from ledger.core.report_rules import (
     check_revoked,
     check_station_result,
 )
+from ledger.core.routes import Route, route
 from ledger.core.rule_plugins import plugged_draw_checks, stand_in
 from ledger.core.signing import CHECKPOINT as CHECKPOINT  # re-exported
 from ledger.core.signing import PERMITTED as PERMITTED  # re-exported
@@ -75,10 +78,17 @@ from ledger.wire.reports import (
 )
 
 MAX_PLAYER_NUMBER = 2**31 - 1
+_STATION = Role.STATION   # read per event: a module constant, not a lookup on the enum
 
 
 def authorize(state: TournamentState, actor: str, kind: str) -> None:
     """Refuse unless ``actor`` holds, right now, a role allowed to sign ``kind``."""
+    authorize_roles(state, actor, kind, roles_for_kind(plugin_of(state), kind))
+
+
+def authorize_roles(state: TournamentState, actor: str, kind: str,
+                    allowed: frozenset[Role]) -> None:
+    """``authorize`` with the roles that may sign ``kind`` already looked up."""
     off = state.officials.get(actor)
     if off is None:
         raise RuleError("RULES-1.3", f"key {actor} is not an official of this tournament",
@@ -88,7 +98,6 @@ def authorize(state: TournamentState, actor: str, kind: str) -> None:
         raise RuleError("RULES-1.3", f"key {actor} ({off.name}) was revoked at seq "
                         f"{off.revoked_seq}", hint="sign with a current official's key",
                         finding="key_revoked")
-    allowed = roles_for_kind(plugin_of(state), kind)
     if not allowed.intersection(off.roles):
         need = " or ".join(sorted(r.value for r in allowed)) or "nobody"
         have = ", ".join(r.value for r in off.roles)
@@ -125,28 +134,34 @@ def check(state: TournamentState, body: Body, actor: str) -> None:
     """Every rule for appending ``body`` signed by ``actor`` to ``state``: the core's
     own, then the format plug-in's (``ledger.core.format_socket``), which may also add rules to core
     kinds (e.g. an invitation at registration)."""
-    cites = cites_reports(body)
-    own = own_act(body)
+    check_routed(state, body, actor, route(state, body))
+
+
+def check_routed(state: TournamentState, body: Body, actor: str, how: Route) -> None:
+    """``check`` with ``body``'s ``Route`` already looked up (``how.plugin`` is the state's
+    format): the one implementation of the order the rules run in."""
+    cites = how.reports and cites_reports(body)
+    own = how.credential and own_act(body)
     if own:
         check_own_act(state, body, actor)          # REPORT-15
     # a station signs beyond the role table only what is checked instead (ADR 0027):
     # a result citing reports (REPORT-11/12), a player's own act (REPORT-15), or a kind
     # the format derives whole from the state (REPORT-9)
-    station = station_signs(plugin_of(state), body) and \
-        Role.STATION in state.active_roles(actor)
+    station = _STATION in state.active_roles(actor) and \
+        station_signs(how.plugin, body)
     if station and cites:
         check_citation(state, body, actor)         # REPORT-10
         check_station_result(state, body, actor)   # REPORT-11/12
-    elif not station and not isinstance(body, TournamentCreated):
-        authorize(state, actor, body.KIND.value)
+    elif not station and not how.genesis:
+        authorize_roles(state, actor, how.kind, how.allowed)
         if cites:
             check_citation(state, body, actor)     # REPORT-10
     core = _CHECKS.get(type(body))
     if core is not None:
         core(state, body, actor)
-    if isinstance(body, TournamentCreated):
+    if how.genesis:
         return
-    plugin = plugin_for(state.format.id if state.format else None)
+    plugin = how.plugin
     if plugin is not None:
         plugin.rules.check(state, body, actor)
     elif core is None:

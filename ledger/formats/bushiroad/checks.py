@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.core.decided import is_decided
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
 from ledger.formats.bushiroad.book import BR_BOOK as BOOK
 from ledger.formats.bushiroad.events import BrKind, FinalistsDecided, StandingsFinalized
 from ledger.formats.bushiroad.finalists import PendingDraw
 from ledger.formats.bushiroad.plan import (
-    PAIRING_ALGORITHM,
+    BR_SWISS,
     FormatId,
-    bye_items,
     close_summary,
     decide,
     fmt_id,
@@ -73,13 +71,12 @@ from ledger.formats.match.plan import (
     entrants,
     last_round,
     open_table,
-    pairing_items,
-    plan_swiss,
     plan_top_cut,
     recorded_draw,
     round_complete,
     round_ctx,
 )
+from ledger.formats.match.swiss_round import check_pairing, expected_swiss_round
 from ledger.formats.officiating.rules import check_no_show
 from ledger.wire.events import Role
 
@@ -120,26 +117,12 @@ def _round_paired(state: TournamentState, body: RoundPaired, actor: str) -> None
             else:
                 order = list(match_state(state).order or [])
             expected = round_robin_round(state, n, order, list(body.draws))
-        elif is_decided(body):                 # pair_round planned it just now
-            return                             # (ledger.core.decided; the audit plans again)
         else:
-            active = entrants(state)           # built once for the bye, the draw, the plan
-            items = bye_items(state, active)
-            want = 1 if items is None else 2
-            if body.round != n or len(body.draws) != want:
-                raise _mismatch("pairing_mismatch", "BR-SWISS-2", "round/draws", (n, want),
-                                (body.round, len(body.draws)))
-            bye = None
-            if items is not None:
-                bye = recorded_draw(state, body.draws[0], round_ctx(state, n, "bye"), items)[0]
-            order = recorded_draw(state, body.draws[-1], round_ctx(state, n, "pairing"),
-                                  pairing_items(state, bye, active))
-            expected = plan_swiss(state, n, bye, order, list(body.draws),
-                                  algorithm=PAIRING_ALGORITHM, active=active)
-    if expected != body:
-        raise _mismatch("pairing_mismatch", "BR-SWISS-2", f"round {body.round} pairing",
-                        [t.players for t in expected.tables] + [expected.bye],
-                        [t.players for t in body.tables] + [body.bye])
+            swiss = expected_swiss_round(state, BR_SWISS, n, body)
+            if swiss is None:                  # pair_round planned it just now
+                return                         # (ledger.core.decided; the audit plans again)
+            expected = swiss
+    check_pairing(BR_SWISS, expected, body)
 
 
 _ENDINGS = {DecidedBy.PLAYED: (Ending.PLAYED,), DecidedBy.TIMEOUT: (Ending.TIMEOUT,),

@@ -20,9 +20,8 @@ import msgspec
 from ledger.errors import RuleError, UsageError
 from ledger.formats.bushiroad.finalists import PendingDraw
 from ledger.formats.bushiroad.plan import (
-    PAIRING_ALGORITHM,
+    BR_SWISS,
     FormatId,
-    bye_items,
     close_summary,
     decide,
     fmt_id,
@@ -41,7 +40,12 @@ from ledger.formats.bushiroad.plan import (
 from ledger.formats.bushiroad.results import Ending, Games
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_size, bracket_slots, ranked_order
-from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
+from ledger.formats.match.commands import (
+    leave_open_round,
+    pair_swiss_round,
+    round_seed,
+    seed_for,
+)
 from ledger.formats.match.events import (
     AnnexA,
     BracketSeeded,
@@ -60,8 +64,6 @@ from ledger.formats.match.plan import (
     drop_timing,
     entrants,
     open_table,
-    pairing_items,
-    plan_swiss,
     plan_top_cut,
     round_complete,
     round_ctx,
@@ -103,26 +105,7 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
             order = st.draw_results[ev.seq]
         out.append(t.record(round_robin_round(st, n, list(order or []), draws), signer, time))
         return out + _after_result(t, n, signer, time)   # a round left with no table
-    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
-    draws = []
-    bye = None
-    active = entrants(st)      # the field, built once: the draws change no record
-    items = bye_items(st, active)
-    if items is not None:
-        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
-                         reason=f"round {n} bye (AMB-B1)", signer=signer, time=time)
-        out.append(ev)
-        draws.append(ev.seq)
-        bye = st.draw_results[ev.seq][0]
-    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye, active),
-                     seed_seq=seed_seq, reason=f"round {n} pairing order (BR-SWISS-1/2)",
-                     signer=signer, time=time)
-    out.append(ev)
-    draws.append(ev.seq)
-    out.append(t.record(plan_swiss(st, n, bye, st.draw_results[ev.seq], draws,
-                                   algorithm=PAIRING_ALGORITHM, active=active), signer, time,
-                        decided=True))
-    return out
+    return pair_swiss_round(t, signer, time, n, BR_SWISS, material=material, source=source)
 
 
 def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list[SignedEvent]:

@@ -4,10 +4,11 @@ checks (to verify).
 
 Owns: the qualifying stage of each format (``swiss``, ``double_elim``, ``round_robin``;
 ``single_elim`` has none), R_total (BR-SWISS-ROUNDS-2/3, AMB-B28), round preconditions,
-byes (AMB-B1), the round-robin schedule, when the stage is over (fixed rounds, the
-announced stop rules of BR-SWISS-ROUNDS-4, AMB-B9 for DE), the close summary, results from
-game scores (BR-MATCH, BR-SWISS-5, BR-DE-6, BR-SE-2/3/4, Annex A), finalists (BR-FIN-5) and
-the final standings of an event without a top cut.
+what its Swiss round says on the match layer's shared path (``BR_SWISS``: byes, AMB-B1),
+the round-robin schedule, when the stage is over (fixed rounds, the announced stop rules
+of BR-SWISS-ROUNDS-4, AMB-B9 for DE), the close summary, results from game scores
+(BR-MATCH, BR-SWISS-5, BR-DE-6, BR-SE-2/3/4, Annex A), finalists (BR-FIN-5) and the
+final standings of an event without a top cut.
 
 May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.match.*``,
 ``ledger.formats.bushiroad.*``.
@@ -60,8 +61,8 @@ from ledger.formats.match.model import (
     RoundState,
     Status,
 )
-from ledger.formats.match.pairing import Entrant, bye_candidates
 from ledger.formats.match.plan import active_count, ctx, entrants, open_round
+from ledger.formats.match.swiss_round import SwissRound
 
 PAIRING_ALGORITHM = "match-pair/v1"     # the HotC objective over point groups (AMB-B7)
 
@@ -153,14 +154,15 @@ def rounds_total_at_start(state: TournamentState) -> int:
     return 0
 
 
-def bye_items(state: TournamentState, active: list[Entrant] | None = None) -> list[int] | None:
-    """AMB-B1: the bye is drawn among the fighters on the lowest points who have not had a
-    bye; None when the field is even.  ``active``: ``entrants(state)`` if already built."""
-    if active is None:
-        active = entrants(state)
-    if len(active) % 2 == 0:
-        return None
-    return bye_candidates(active, "no_repeat")
+def _bye_reason(state: TournamentState, n: int) -> str:
+    return f"round {n} bye (AMB-B1)"
+
+
+#: Bushiroad's Swiss round on the shared path (``ledger.formats.match.swiss_round``): the
+#: bye drawn among the fighters on the lowest points who have not had one, the first
+#: drawn (AMB-B1); the HotC objective over point groups (AMB-B7)
+BR_SWISS = SwissRound(pairing_rule="BR-SWISS-1/2", mismatch_rule="BR-SWISS-2",
+                      bye_reason=_bye_reason, algorithm=PAIRING_ALGORITHM)
 
 
 def round_robin_round(state: TournamentState, n: int, order: list[int],

@@ -12,7 +12,6 @@ May import: ``ledger.formats.match.pairing``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ledger.formats.match.pairing import Entrant, pair_swiss, total_cost
 
@@ -34,7 +33,7 @@ def counts_bound(field: Sequence[Entrant], candidates: Sequence[int],
     reaches it."""
     cands = set(candidates)
     low = min(e.wins for e in field if e.number in cands)
-    ext = [e if e.number in cands else replace(e, opponents=e.opponents | {0}) for e in field]
+    ext = [e if e.number in cands else e._replace(opponents=e.opponents | {0}) for e in field]
     stand_in = Entrant(number=0, wins=low,
                        opponents=frozenset(e.number for e in field if e.number not in cands))
     ext.append(stand_in)

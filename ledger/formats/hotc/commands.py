@@ -18,9 +18,8 @@ import msgspec
 
 from ledger.errors import RuleError, UsageError
 from ledger.formats.hotc.plan import (
+    HOTC_SWISS,
     bracket_preconditions,
-    bye_from_draw,
-    bye_items,
     close_summary,
     cut_plan,
     hotc_drop_timing,
@@ -34,7 +33,7 @@ from ledger.formats.hotc.revision import revised
 from ledger.formats.hotc.slow_play import result_calls
 from ledger.formats.match.apply import find_round
 from ledger.formats.match.bracket import bracket_slots
-from ledger.formats.match.commands import leave_open_round, round_seed, seed_for
+from ledger.formats.match.commands import leave_open_round, pair_swiss_round, seed_for
 from ledger.formats.match.events import (
     BracketSeeded,
     ChampionDeclared,
@@ -48,13 +47,9 @@ from ledger.formats.match.plan import (
     correctable_table,
     ctx,
     current_round_number,
-    entrants,
     open_table,
-    pairing_items,
-    plan_swiss,
     plan_top_cut,
     round_complete,
-    round_ctx,
 )
 from ledger.formats.match.vocab import seat
 from ledger.wire.events import SignedEvent
@@ -73,28 +68,7 @@ def pair_round(t: Tournament, signer: Signer, time: str, *, material: str | None
     if st.fmt.slots is not None:
         return [t.record(plan_top_cut(st), signer, time)]
     n = swiss_preconditions(st)
-    out: list[SignedEvent] = []
-    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
-    draws: list[int] = []
-    bye = None
-    # the field, built once: the draws change no record (issue 22 item 4)
-    active = entrants(st)
-    items = bye_items(st, active)
-    if items is not None:
-        what = "bye candidates in order" if revised(st) else "bye"
-        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
-                         reason=f"round {n} {what} (HOTC-BYE-5)", signer=signer, time=time)
-        out.append(ev)
-        draws.append(ev.seq)
-        bye = bye_from_draw(st, st.draw_results[ev.seq], active)
-    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye, active),
-                     seed_seq=seed_seq, reason=f"round {n} pairing order (HOTC-PAIR-1)",
-                     signer=signer, time=time)
-    out.append(ev)
-    draws.append(ev.seq)
-    body = plan_swiss(st, n, bye, st.draw_results[ev.seq], draws, active=active)
-    out.append(t.record(body, signer, time, decided=True))
-    return out
+    return pair_swiss_round(t, signer, time, n, HOTC_SWISS, material=material, source=source)
 
 
 def _after_result(t: Tournament, number: int, signer: Signer, time: str) -> list[SignedEvent]:

@@ -16,13 +16,20 @@ from collections.abc import Iterable
 from ledger.formats.match.history import round_rows
 from ledger.formats.match.model import TIME_LOSSES, MatchState, Phase, PlayerRecord, Status
 
+# enum members read as module constants: a member read through its enum class is a
+# metaclass lookup on every use, and these are read for every event the audit
+# folds (issue 28)
+_PHASE_SWISS = Phase.SWISS
+_STATUS_ACTIVE = Status.ACTIVE
+
+
 #: BR-PEN-3.19.x, slow play: a match lost to such a penalty is a "loss due to Slow
 #: Play/Time" (000 §7(2), HOTC-CUT-2(c), AMB-H8(c))
 SLOW_PLAY_SECTION = "3.19"
 
 
 def active(records: Iterable[PlayerRecord]) -> list[PlayerRecord]:
-    return [r for r in records if r.status is Status.ACTIVE]
+    return [r for r in records if r.status is _STATUS_ACTIVE]
 
 
 def undefeated(records: Iterable[PlayerRecord]) -> list[int]:
@@ -59,7 +66,7 @@ def slow_play_penalty_losers(h: MatchState) -> set[int]:
     slow = {p.seq for p in o.penalties if _slow_play(p.section) and not p.member}
     if not slow:
         return set()
-    swiss = {r.number: r for r in h.rounds if r.phase is Phase.SWISS}
+    swiss = {r.number: r for r in h.rounds if r.phase is _PHASE_SWISS}
     out: set[int] = set()
     for x in o.pending:
         rnd = swiss.get(x.round) if x.round is not None else None

@@ -1,10 +1,12 @@
 """What the next HotC event must say, computed from the state: the one implementation
 of every HotC decision, used by the commands (to decide) and by the checks (to verify).
 
-Owns: draw contexts, the pairing plan of a Swiss or top-cut round, the close summary
-(stop rule), drop timing and the cut plan.
+Owns: draw contexts, what HotC's Swiss round says on the match layer's shared path
+(``HOTC_SWISS``: bye candidates, the bye from the draw), the close summary (stop rule),
+drop timing and the cut plan.
 
-May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.hotc.*``.
+May import: ``ledger.core.state``, ``ledger.errors``, ``ledger.formats.hotc.*``,
+``ledger.formats.match.*``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ledger.formats.hotc.events import CutMade, NoChampionRuled
 from ledger.formats.hotc.revision import revised
 from ledger.formats.match.events import ChampionDeclared, DropTiming, RoundClosed
 from ledger.formats.match.model import Phase, RoundState, Status
-from ledger.formats.match.pairing import Entrant, bye_candidates
+from ledger.formats.match.pairing import Entrant
 from ledger.formats.match.plan import (
     active_count,
     close_top_cut,
@@ -32,6 +34,15 @@ from ledger.formats.match.plan import (
     open_round,
     param,
 )
+from ledger.formats.match.swiss_round import SwissRound
+
+# enum members read as module constants: a member read through its enum class is a
+# metaclass lookup on every use, and these are read for every event the audit
+# folds (issue 28)
+_PHASE_SWISS = Phase.SWISS
+_STATUS_ACTIVE = Status.ACTIVE
+_STATUS_ELIMINATED = Status.ELIMINATED
+
 
 FORMAT_ID = "hotc-swiss-de"
 
@@ -51,7 +62,7 @@ def cut_size(state: TournamentState) -> int:
 def no_swiss_phase(state: TournamentState) -> bool:
     """AMB-H6: before round 1, are there too few entrants for a Swiss phase?  HOTC_2013:
     entrants <= N_cut; HOTC_2013_R2: entrants < N_cut (N_cut entrants play round 1)."""
-    active = sum(r.status is Status.ACTIVE for r in state.fmt.records.values())
+    active = sum(r.status is _STATUS_ACTIVE for r in state.fmt.records.values())
     return active < cut_size(state) if revised(state) else active <= cut_size(state)
 
 
@@ -70,7 +81,7 @@ def swiss_over(state: TournamentState) -> bool:
     h = state.fmt
     if h.cut is not None:
         return True
-    if not any(r.phase is Phase.SWISS for r in h.rounds):
+    if not any(r.phase is _PHASE_SWISS for r in h.rounds):
         return no_swiss_phase(state)
     if revised(state):
         return open_round(state) is None and stop_count_holds(state)
@@ -121,21 +132,23 @@ def choose_bye(state: TournamentState, order: list[int],
                           param(state, "pair_down_counts", "higher"))
 
 
-def bye_from_draw(state: TournamentState, drawn: list[int],
-                  active: list[Entrant] | None = None) -> int:
+def bye_from_draw(state: TournamentState, drawn: list[int], active: list[Entrant]) -> int:
     """The bye given the bye draw's result: HOTC_2013 takes the first drawn candidate;
     R2 applies HOTC-BYE-5 as revised to the drawn order."""
     return choose_bye(state, drawn, active) if revised(state) else drawn[0]
 
 
-def bye_items(state: TournamentState,
-              active: list[Entrant] | None = None) -> list[int] | None:
-    """Candidates of the bye draw, or None when the field is even (HOTC-BYE-1)."""
-    if active is None:
-        active = entrants(state)
-    if len(active) % 2 == 0:
-        return None
-    return bye_candidates(active, param(state, "bye_priority", "no_repeat"))
+def _bye_reason(state: TournamentState, n: int) -> str:
+    what = "bye candidates in order" if revised(state) else "bye"
+    return f"round {n} {what} (HOTC-BYE-5)"
+
+
+#: HotC's Swiss round on the shared path (``ledger.formats.match.swiss_round``): the bye
+#: candidates ordered by ``bye_priority`` (HOTC-BYE-1), the bye by HOTC-BYE-5 (as revised
+#: in R2), the engine's own algorithm ("hotc-pair/v1", HOTC-PAIR-5)
+HOTC_SWISS = SwissRound(pairing_rule="HOTC-PAIR-1", mismatch_rule="HOTC-PAIR-7",
+                        bye_reason=_bye_reason, bye_from_draw=bye_from_draw,
+                        bye_priority_param="bye_priority")
 
 
 def tiny_cut(state: TournamentState) -> bool:
@@ -148,10 +161,10 @@ def close_summary(state: TournamentState, rnd: RoundState) -> RoundClosed:
     """round_closed of a round whose results are all in: the stop rule's verdict."""
     recs = state.fmt.records
     losers = {n for t in rnd.tables if t.result for n in t.result.losers}
-    if rnd.phase is Phase.SWISS:
+    if rnd.phase is _PHASE_SWISS:
         x0 = undefeated(recs.values())
-        one = [r.number for r in recs.values() if r.status is Status.ACTIVE and r.losses == 1]
-        gone = sorted(n for n in losers if recs[n].status is Status.ELIMINATED
+        one = [r.number for r in recs.values() if r.status is _STATUS_ACTIVE and r.losses == 1]
+        gone = sorted(n for n in losers if recs[n].status is _STATUS_ELIMINATED
                       and recs[n].second_loss_round == rnd.number)
         return RoundClosed(round=rnd.number, phase=rnd.phase, undefeated=len(x0),
                            one_loss=len(one), eliminated=gone,
@@ -197,7 +210,7 @@ def cut_plan(state: TournamentState) -> tuple[list[int], list[int], int]:
         raise RuleError("HOTC-STOP-1", "a round is still open", hint="record its results")
     size = cut_size(state)
     recs = h.records.values()
-    active = [r for r in recs if r.status is Status.ACTIVE]
+    active = [r for r in recs if r.status is _STATUS_ACTIVE]
     if not h.rounds:
         if not no_swiss_phase(state):
             raise RuleError("HOTC-STOP-1", f"{len(active)} entrants for a top {size}: the "
@@ -216,7 +229,7 @@ def make_cut(state: TournamentState, x0: list[int], pool: list[int], spots: int,
     """The cut_made of HOTC-CUT-1..3: X-0 plus the drawn, everyone else active out."""
     cut = sorted(x0 + drawn)
     out = sorted(r.number for r in state.fmt.records.values()
-                 if r.status is Status.ACTIVE and r.number not in cut)
+                 if r.status is _STATUS_ACTIVE and r.number not in cut)
     return CutMade(spots=spots, undefeated=x0, pool=pool, drawn=drawn, cut=cut,
                    eliminated=out, draw_seq=draw_seq)
 

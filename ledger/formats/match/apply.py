@@ -35,6 +35,17 @@ from ledger.formats.match.model import (
 from ledger.formats.match.unbeaten import is_unbeaten, put_record, retally, set_status
 from ledger.wire.events import RegistrationClosed, SignedEvent
 
+# enum members read as module constants: a member read through its enum class is a
+# metaclass lookup on every use, and these are read for every event the audit
+# folds (issue 28)
+_PHASE_SWISS = Phase.SWISS
+_PHASE_TOP_CUT = Phase.TOP_CUT
+_STATUS_ACTIVE = Status.ACTIVE
+_STATUS_CHAMPION = Status.CHAMPION
+_STATUS_CUT = Status.CUT
+_STATUS_DROPPED = Status.DROPPED
+_STATUS_ELIMINATED = Status.ELIMINATED
+
 
 def find_round(h: MatchState, number: int) -> RoundState | None:
     if 1 <= number <= len(h.rounds) and h.rounds[number - 1].number == number:
@@ -44,9 +55,12 @@ def find_round(h: MatchState, number: int) -> RoundState | None:
 
 def find_table(h: MatchState, number: int, table: int) -> TableState | None:
     rnd = find_round(h, number)
-    if rnd is None or not 1 <= table <= len(rnd.tables):
-        return None
-    return rnd.tables[table - 1]
+    return None if rnd is None else table_of(rnd, table)
+
+
+def table_of(rnd: RoundState, table: int) -> TableState | None:
+    """Table ``table`` of ``rnd`` (None: no such table)."""
+    return rnd.tables[table - 1] if 1 <= table <= len(rnd.tables) else None
 
 
 def set_tables(rnd: RoundState, tables: list[TableState]) -> None:
@@ -79,14 +93,14 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     tables = [TableState(table=t.table, players=list(t.players), groups=list(t.groups),
                          rematch=t.rematch, pair_down=t.pair_down, pair_up=t.pair_up)
               for t in body.tables]
-    entries = list(h.entries or []) if body.phase is Phase.TOP_CUT else []
+    entries = list(h.entries or []) if body.phase is _PHASE_TOP_CUT else []
     h.rounds.append(RoundState(number=body.round, phase=body.phase, paired_seq=ev.seq,
                                tables=tables, bye=body.bye, advances=list(body.advances),
                                entries=entries))
     both = _pair_down_flag(state) == "both"
     for t in body.tables:
         a, b = t.players
-        if a in rec and b in rec and body.phase is Phase.SWISS:  # Rule A is Swiss-only
+        if a in rec and b in rec and body.phase is _PHASE_SWISS:  # Rule A is Swiss-only
             rec[a].opponents.append(b)
             rec[b].opponents.append(a)
         if t.pair_down in rec:
@@ -98,16 +112,19 @@ def _paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) -> None:
     if body.bye is not None and body.bye in rec:
         rec[body.bye].wins += 1
         rec[body.bye].byes += 1
-        if body.phase is Phase.SWISS:
+        if body.phase is _PHASE_SWISS:
             _mark(rec[body.bye], body.round, "B")
-    if body.phase is Phase.SWISS:
+    if body.phase is _PHASE_SWISS:
         h.swiss_rounds = max(h.swiss_rounds, body.round)
 
 
 def _mark(r: PlayerRecord, number: int, what: str) -> None:
     """Set the qualifying-round character of round ``number`` (see ``PlayerRecord.played``)."""
-    s = r.played.ljust(number, "-")
-    r.played = s[:number - 1] + what + s[number:]
+    s = r.played
+    if len(s) < number:     # the usual case: the newest round, appended (padded)
+        r.played = s.ljust(number - 1, "-") + what
+    else:
+        r.played = s[:number - 1] + what + s[number:]
 
 
 def _played_char(res: ResultState, player: int) -> str:
@@ -127,7 +144,7 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
             sign: int) -> None:
     h: MatchState = state.fmt
     rec = h.records
-    top = rnd.phase is Phase.TOP_CUT
+    top = rnd.phase is _PHASE_TOP_CUT
     won = rec.get(res.winner) if res.winner is not None else None
     if won is not None:
         won.wins += sign
@@ -162,11 +179,11 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
             r.losses -= 1
             if reason in r.loss_reasons:
                 r.loss_reasons.remove(reason)
-        if rnd.phase is Phase.SWISS:
+        if rnd.phase is _PHASE_SWISS:
             r.second_loss_round = rnd.number if r.losses >= 2 else None
-            if h.eliminate_at and r.status in (Status.ACTIVE, Status.ELIMINATED):
-                r.status = Status.ELIMINATED if r.losses >= h.eliminate_at else Status.ACTIVE
-        elif r.status is Status.CUT:
+            if h.eliminate_at and r.status in (_STATUS_ACTIVE, _STATUS_ELIMINATED):
+                r.status = _STATUS_ELIMINATED if r.losses >= h.eliminate_at else _STATUS_ACTIVE
+        elif r.status is _STATUS_CUT:
             r.cut_finish = rnd.number if sign > 0 else None
         retally(h, r, before)
 
@@ -174,7 +191,7 @@ def _effect(state: TournamentState, rnd: RoundState, table: TableState, res: Res
 def _record(state: TournamentState, ev: SignedEvent,
             body: ResultRecorded | ResultCorrected) -> None:
     rnd = find_round(state.fmt, body.round)
-    table = find_table(state.fmt, body.round, body.table)
+    table = None if rnd is None else table_of(rnd, body.table)
     if rnd is None or table is None:
         return
     if table.result is not None:
@@ -203,18 +220,18 @@ def _dropped(state: TournamentState, ev: SignedEvent, body: PlayerDropped) -> No
     r = state.fmt.records.get(body.number)
     if r is None:
         return
-    if r.status is Status.CUT and r.cut_finish is None:
+    if r.status is _STATUS_CUT and r.cut_finish is None:
         rnd = state.fmt.rounds[-1] if state.fmt.rounds else None
         still_open = rnd is not None and rnd.closed_seq is None
         r.cut_finish = (rnd.number if still_open and rnd is not None
                         else len(state.fmt.rounds) + 1)
-    set_status(state.fmt, r, Status.DROPPED)
+    set_status(state.fmt, r, _STATUS_DROPPED)
     r.dropped_round = body.round
     # Swiss rounds this player completed: closed ones, plus the open one if their own
     # result is already in or they hold its bye (BR-DE-TB-4 "dropped after d rounds").
     done = 0
     for x in state.fmt.rounds:
-        if x.phase is not Phase.SWISS:
+        if x.phase is not _PHASE_SWISS:
             continue
         if x.closed_seq is not None or x.bye == body.number or any(
                 body.number in t.players and t.result is not None for t in x.tables):
@@ -244,7 +261,7 @@ def _closed(state: TournamentState, ev: SignedEvent, body: RoundClosed) -> None:
     if rnd is None:
         return
     rnd.closed_seq = ev.seq
-    if rnd.phase is Phase.SWISS:
+    if rnd.phase is _PHASE_SWISS:
         h.swiss_over = body.swiss_over
     else:
         h.entries = next_entries(rnd.entries, rnd)
@@ -262,7 +279,7 @@ def _seeded(state: TournamentState, ev: SignedEvent, body: BracketSeeded) -> Non
         h.swiss_over = True
         for n in h.cut:
             if n in h.records:
-                set_status(h, h.records[n], Status.CUT)
+                set_status(h, h.records[n], _STATUS_CUT)
 
 
 @BOOK.applies(ChampionDeclared)
@@ -270,5 +287,5 @@ def _champion(state: TournamentState, ev: SignedEvent, body: ChampionDeclared) -
     state.fmt.champion = body.number
     r = state.fmt.records.get(body.number)
     if r is not None:
-        set_status(state.fmt, r, Status.CHAMPION)
+        set_status(state.fmt, r, _STATUS_CHAMPION)
 

@@ -5,7 +5,8 @@ given now, else the latest seed recorded for that ctx, else the latest unused se
 a ctx: a seed never silently serves two draws, LEDGER-RAND-1; after a void only seeds
 recorded since, ADR 0012) — and ``leave_open_round``, the result a player leaving the open
 round after its pairing owes (BR-DROP-2, AMB-B24, ``departure``), recorded through the
-format's own result verbs.
+format's own result verbs; ``pair_swiss_round``, a Swiss round recorded on the shared
+path (``match.swiss_round``).
 
 May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.events``,
 ``ledger.wire.keys``, ``ledger.formats.match.*``.
@@ -18,7 +19,17 @@ from typing import TYPE_CHECKING
 from ledger.errors import RuleError
 from ledger.formats.match.departure import BOTH_OUT_RULE, both_out
 from ledger.formats.match.model import Outcome
-from ledger.formats.match.plan import ctx, last_void, open_round, round_what
+from ledger.formats.match.plan import (
+    ctx,
+    entrants,
+    last_void,
+    open_round,
+    pairing_items,
+    plan_swiss,
+    round_ctx,
+    round_what,
+)
+from ledger.formats.match.swiss_round import SwissRound, swiss_bye_items
 from ledger.wire.events import SignedEvent
 from ledger.wire.keys import Signer
 
@@ -83,3 +94,33 @@ def leave_open_round(t: Tournament, signer: Signer, time: str, number: int, *,
                             outcome=double, losers=sorted(tab.players),
                             reason=f"{BOTH_OUT_RULE}: #{number} {why} after the pairing and "
                                    f"#{other} had already left: no winner")
+
+
+def pair_swiss_round(t: Tournament, signer: Signer, time: str, n: int, swiss: SwissRound, *,
+                     material: str | None, source: str | None) -> list[SignedEvent]:
+    """Pair Swiss round ``n`` on the path every format shares (``match.swiss_round``): the
+    round's seed, the bye draw when the field is odd, the pairing order's draw, and the
+    round_paired the plan gives, recorded as decided (``ledger.core.decided``).  The
+    field is built once: the draws change no record (issue 22 item 4)."""
+    st = t.state
+    out: list[SignedEvent] = []
+    seed_seq = round_seed(t, n, signer, time, out, material=material, source=source)
+    draws: list[int] = []
+    bye = None
+    active = entrants(st)
+    items = swiss_bye_items(st, swiss, active)
+    if items is not None:
+        ev = t.make_draw(ctx=round_ctx(st, n, "bye"), items=items, seed_seq=seed_seq,
+                         reason=swiss.bye_reason(st, n), signer=signer, time=time)
+        out.append(ev)
+        draws.append(ev.seq)
+        bye = swiss.bye_from_draw(st, st.draw_results[ev.seq], active)
+    ev = t.make_draw(ctx=round_ctx(st, n, "pairing"), items=pairing_items(st, bye, active),
+                     seed_seq=seed_seq, reason=f"round {n} pairing order "
+                     f"({swiss.pairing_rule})", signer=signer, time=time)
+    out.append(ev)
+    draws.append(ev.seq)
+    body = plan_swiss(st, n, bye, st.draw_results[ev.seq], draws, algorithm=swiss.algorithm,
+                      active=active)
+    out.append(t.record(body, signer, time, decided=True))
+    return out

@@ -42,6 +42,16 @@ from ledger.formats.match.model import (
 )
 from ledger.wire.events import Role
 
+# enum members read as module constants: a member read through its enum class is a
+# metaclass lookup on every use, and these are read for every event the audit
+# folds (issue 28)
+_REASON_DROP_AFTER_PAIRING = LossReason.DROP_AFTER_PAIRING
+_OUTCOME_DOUBLE_LOSS = Outcome.DOUBLE_LOSS
+_OUTCOME_DROP = Outcome.DROP
+_OUTCOME_PENALTY = Outcome.PENALTY
+_STATUS_DROPPED = Status.DROPPED
+
+
 BOTH_OUT_RULE = "BR-DROP-2"
 _CORRECTORS = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
 
@@ -51,7 +61,7 @@ def forced_loss(h: MatchState, round_no: int, res: ResultState, player: int) -> 
     if player not in res.losers:
         return False
     reasons = dict(zip(res.losers, res.loss_reasons, strict=False))
-    if reasons.get(player) is LossReason.DROP_AFTER_PAIRING:
+    if reasons.get(player) is _REASON_DROP_AFTER_PAIRING:
         return True
     dq = h.officiating.dq.get(player)
     if dq is not None and dq.round == round_no and dq.seq < res.seq:
@@ -76,7 +86,7 @@ def left_now(h: MatchState, rnd: RoundState, res: ResultState, number: int) -> s
     r = h.records.get(number)
     if r is None:
         return None
-    if r.status is Status.DROPPED and r.dropped_round == rnd.number:
+    if r.status is _STATUS_DROPPED and r.dropped_round == rnd.number:
         return "drop"          # still the winner, so the drop came after that result
     dq = h.officiating.dq.get(number)
     if dq is not None and dq.round == rnd.number and dq.seq > res.seq:
@@ -105,7 +115,7 @@ def check_drop_losers(h: MatchState, rnd: RoundState, tab: TableState,
         return
     for loser in losers:
         rec = h.records.get(loser)
-        if len(losers) != 1 or rec is None or rec.status is not Status.DROPPED:
+        if len(losers) != 1 or rec is None or rec.status is not _STATUS_DROPPED:
             raise RuleError(BOTH_OUT_RULE, f"player {loser} has not dropped"
                             if len(losers) == 1 else
                             f"round {rnd.number} table {tab.table}: a double loss by drop "
@@ -145,7 +155,7 @@ def check_corrector(state: TournamentState, h: MatchState, rnd: RoundState,
     if off is not None and _CORRECTORS.intersection(off.roles):
         return
     if winner is None and sorted(losers) == sorted(tab.players) and \
-            outcome in (Outcome.DROP, Outcome.DOUBLE_LOSS) and \
+            outcome in (_OUTCOME_DROP, _OUTCOME_DOUBLE_LOSS) and \
             double_forfeit(h, rnd, tab) in ("drop", "dq"):
         return
     raise RuleError("RULES-1.3", "result_corrected must be signed by judge or head-judge "
@@ -159,7 +169,7 @@ def check_penalty_cited(h: MatchState, rnd: RoundState, tab: TableState, outcome
     """A loss by penalty (outcome ``penalty``, issue 17) cites the Loss of Match bound to
     this match of its loser (BR-PEN-RANK-8) or the loser's disqualification in this round
     (BR-PEN-RANK-9); any other result cites none."""
-    if outcome is not Outcome.PENALTY:
+    if outcome is not _OUTCOME_PENALTY:
         if penalty_seq is not None:
             raise RuleError("BR-PEN-RANK-8", f"a {outcome.value} result cites no penalty",
                             finding="result_mismatch")

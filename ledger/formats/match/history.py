@@ -35,8 +35,13 @@ _REASONS = ["play", "concession", "timeout_double", "timeout_slow_play",
             "timeout", "late_entry", "penalty"]
 
 
-_OUTCOME_CODES = {n: i for i, n in enumerate(_OUTCOMES, start=1)}
-_REASON_CODES = {n: i for i, n in enumerate(_REASONS, start=1)}
+_OUTCOME_CODES: dict[str, int] = {n: i for i, n in enumerate(_OUTCOMES, start=1)}
+_REASON_CODES: dict[str, int] = {n: i for i, n in enumerate(_REASONS, start=1)}
+# the members too, so that a result's enums code without reading ``.value`` (a str enum
+# hashes as its value on this Python, then these add no key)
+_OUTCOME_CODES.update({m: _OUTCOME_CODES[m.value] for m in Outcome if m.value in _OUTCOME_CODES})
+_REASON_CODES.update({m: _REASON_CODES[m.value] for m in LossReason
+                      if m.value in _REASON_CODES})
 
 
 def _code(codes: dict[str, int], enum: type[Outcome] | type[LossReason], value: str) -> int:
@@ -71,15 +76,16 @@ def put_round(o: OfficiatingState, round_no: int, swiss: bool,
 
 
 def put_result(o: OfficiatingState, round_no: int, table: int, *, seq: int,
-               winner: int | None, losers: list[int], loss_reasons: list[str],
-               outcome: str, games: list[int] | None) -> None:
+               winner: int | None, losers: Sequence[int], loss_reasons: Sequence[str],
+               outcome: str, games: Sequence[int] | None) -> None:
+    """Table ``table``'s result (the sequences are read, never kept)."""
     flat = o.history.get(round_no)
     i = 1 + (table - 1) * STRIDE
     if flat is None or table < 1 or i + STRIDE > len(flat):
         return
-    ls = (list(losers) + [0, 0])[:2]
+    ls = [*losers, 0, 0][:2]
     rs = ([_code(_REASON_CODES, LossReason, r) for r in loss_reasons] + [0, 0])[:2]
-    g = (list(games) + [0, 0, 0])[:3] if games is not None else [-1, -1, -1]
+    g = [*games, 0, 0, 0][:3] if games is not None else [-1, -1, -1]
     flat[i + 2:i + STRIDE] = [seq, winner or 0, *ls, *rs,
                               _code(_OUTCOME_CODES, Outcome, outcome), *g]
 

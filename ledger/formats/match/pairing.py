@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ledger.core.matching import min_cost_perfect_matching
 
@@ -27,19 +27,21 @@ PAIR_DOWN_HIGHER = "higher"
 PAIR_DOWN_BOTH = "both"
 
 
-@dataclass(frozen=True)
-class Entrant:
-    """What pairing needs to know of one active player."""
+class Entrant(NamedTuple):
+    """What pairing needs to know of one active player (a tuple: the field of every
+    round is built anew when the round is paired and when the audit re-pairs it, so it
+    is cheap to build, issue 28)."""
 
     number: int
     wins: int
     byes: int = 0
     pair_downs: int = 0
-    opponents: frozenset[int] = field(default_factory=frozenset)
+    opponents: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True)
-class Pair:
+class Pair(NamedTuple):
+    """Two players paired (a tuple, like ``Entrant``)."""
+
     high: int          # the player from the higher (or equal) win group
     low: int
     high_wins: int
@@ -125,8 +127,8 @@ def total_cost(pairs: Sequence[Pair], by_number: dict[int, Entrant], flag: str) 
 
 def _make_pair(a: Entrant, b: Entrant) -> Pair:
     hi, lo = (a, b) if a.wins >= b.wins else (b, a)
-    return Pair(high=hi.number, low=lo.number, high_wins=hi.wins, low_wins=lo.wins,
-                rematch=b.number in a.opponents)
+    # positional: (high, low, high_wins, low_wins, rematch)
+    return Pair(hi.number, lo.number, hi.wins, lo.wins, b.number in a.opponents)
 
 
 def _pair_in_order(members: list[Entrant]) -> list[Pair] | None:

@@ -36,6 +36,16 @@ from ledger.formats.match.model import (
 )
 from ledger.formats.match.pairing import CORE_PER_GROUP, EXACT_LIMIT, Entrant, pair_swiss
 
+# enum members read as module constants: a member read through its enum class is a
+# metaclass lookup on every use, and these are read for every event the audit
+# folds (issue 28)
+_PHASE_SWISS = Phase.SWISS
+_PHASE_TOP_CUT = Phase.TOP_CUT
+_STATUS_ACTIVE = Status.ACTIVE
+_STATUS_DISQUALIFIED = Status.DISQUALIFIED
+_STATUS_DROPPED = Status.DROPPED
+
+
 #: Field size above which the exact matcher runs on a core of each win/point group (the
 #: first players of each large group in draw order), per recorded pairing algorithm: HotC's
 #: two win groups afford a large core (ADR 0004); a Swiss with a dozen point groups keeps
@@ -100,15 +110,15 @@ def entrants(state: TournamentState) -> list[Entrant]:
     size can stand for different states (the chain is what the audit is checking), so a
     cache keyed by them could hand one audit another log's field; a check that needs the
     field several times builds it once and passes it on (``active``)."""
-    return [Entrant(number=r.number, wins=r.wins, byes=r.byes, pair_downs=r.pair_downs,
-                    opponents=frozenset(r.opponents))
+    # positional: (number, wins, byes, pair_downs, opponents), built for every player
+    return [Entrant(r.number, r.wins, r.byes, r.pair_downs, frozenset(r.opponents))
             for r in sorted(state.fmt.records.values(), key=_NUMBER)
-            if r.status is Status.ACTIVE]
+            if r.status is _STATUS_ACTIVE]
 
 
 def active_count(state: TournamentState) -> int:
     """``len(entrants(state))`` without building the entrants."""
-    return sum(1 for r in state.fmt.records.values() if r.status is Status.ACTIVE)
+    return sum(1 for r in state.fmt.records.values() if r.status is _STATUS_ACTIVE)
 
 
 def pairing_items(state: TournamentState, bye: int | None,
@@ -131,14 +141,15 @@ def plan_swiss(state: TournamentState, number: int, bye: int | None,
     pos = {n: i for i, n in enumerate(order)}
     pairs.sort(key=lambda p: (-p.high_wins, -p.low_wins, min(pos[p.high], pos[p.low])))
     tables = []
-    for i, p in enumerate(pairs, start=1):
-        first, second = (p.high, p.low) if pos[p.high] <= pos[p.low] else (p.low, p.high)
-        wins = {p.high: p.high_wins, p.low: p.low_wins}
-        tables.append(Table(table=i, players=[first, second],
-                            groups=[wins[first], wins[second]], rematch=p.rematch,
-                            pair_down=p.high if p.cross else None,
-                            pair_up=p.low if p.cross else None))
-    return RoundPaired(round=number, phase=Phase.SWISS, tables=tables, bye=bye, draws=draws,
+    for i, p in enumerate(pairs, start=1):     # the one drawn first sits first
+        high, low, hw, lw = p.high, p.low, p.high_wins, p.low_wins
+        cross = hw != lw                          # ``Pair.cross``
+        players, groups = ([high, low], [hw, lw]) if pos[high] <= pos[low] else \
+            ([low, high], [lw, hw])
+        tables.append(Table(table=i, players=players, groups=groups, rematch=p.rematch,
+                            pair_down=high if cross else None,
+                            pair_up=low if cross else None))
+    return RoundPaired(round=number, phase=_PHASE_SWISS, tables=tables, bye=bye, draws=draws,
                        algorithm=algorithm)
 
 
@@ -157,12 +168,12 @@ def plan_top_cut(state: TournamentState) -> RoundPaired:
         raise RuleError("BR-SE-3", "the bracket is finished with no fighter left (both "
                         "finalists lost): no champion", hint="AMB-B13: the organizer decides")
     dropped = {n for n, r in h.records.items()
-               if r.status in (Status.DROPPED, Status.DISQUALIFIED)}
+               if r.status in (_STATUS_DROPPED, _STATUS_DISQUALIFIED)}
     entries = [None if e in dropped else e for e in h.entries]
     matches, advances = bracket_tables(entries)
     groups = [0, 0]
     tables = [Table(table=i, players=m, groups=groups) for i, m in enumerate(matches, start=1)]
-    return RoundPaired(round=len(h.rounds) + 1, phase=Phase.TOP_CUT, tables=tables, bye=None,
+    return RoundPaired(round=len(h.rounds) + 1, phase=_PHASE_TOP_CUT, tables=tables, bye=None,
                        advances=advances)
 
 
@@ -196,7 +207,7 @@ def open_table(state: TournamentState, round_no: int,
     if rnd is None or rnd.number != round_no:
         last = last_round(state)
         fixable = last is not None and last.number == round_no and not (
-            state.fmt.cut is not None and last.phase is Phase.SWISS)
+            state.fmt.cut is not None and last.phase is _PHASE_SWISS)
         raise RuleError("LEDGER-RES-1", f"round {round_no} is not open for results",
                         hint="results are recorded for the current round only; " + (
                             "a judge corrects this closed round with 'tourney result "
@@ -219,8 +230,8 @@ def correctable_table(state: TournamentState, round_no: int,
     newest round, before the next round or the cut (BR-PEN-3.10.2 timing)."""
     rnd = find_round(state.fmt, round_no)
     if rnd is None or rnd is not last_round(state) or \
-            state.fmt.cut is not None and rnd.phase is Phase.SWISS:
-        amend = rnd is not None and rnd.phase is Phase.SWISS and state.fmt.cut is None
+            state.fmt.cut is not None and rnd.phase is _PHASE_SWISS:
+        amend = rnd is not None and rnd.phase is _PHASE_SWISS and state.fmt.cut is None
         raise RuleError("BR-PEN-3.10.2-AMEND-3", f"round {round_no} is final: a later "
                         "round or the cut was already made",
                         hint=f"the head judge amends it: tourney result amend --round "

@@ -66,11 +66,11 @@ def _history_paired(state: TournamentState, ev: SignedEvent, body: RoundPaired) 
 
 def _set_row(state: TournamentState, seq: int, round_no: int, table: int,
              body: ResultRecorded | ResultCorrected | ResultAmended) -> None:
+    # the str enums code as their values (``history._code``): no ``.value`` per result
     history.put_result(
         state.fmt.officiating, round_no, table, seq=seq, winner=body.winner,
-        losers=list(body.losers), loss_reasons=[r.value for r in body.loss_reasons],
-        outcome=body.outcome.value,
-        games=None if isinstance(body.games, msgspec.UnsetType) else list(body.games))
+        losers=body.losers, loss_reasons=body.loss_reasons, outcome=body.outcome,
+        games=None if isinstance(body.games, msgspec.UnsetType) else body.games)
 
 
 @BOOK.applies(ResultRecorded)

@@ -303,7 +303,8 @@ def _eom_apply(state: TournamentState, ev: SignedEvent, body: EomDecided) -> Non
 
 def _eom_guard(state: TournamentState, body: ResultRecorded | ResultCorrected,
                actor: str) -> None:
-    rec = refusing_match_state(state).officiating.eom.get(key(body.round, body.table))
+    eom = refusing_match_state(state).officiating.eom
+    rec = eom.get(key(body.round, body.table)) if eom else None   # none: no key to build
     if rec is not None and body.winner != rec.winner:
         raise RuleError("EOM-SE-7", f"the end-of-match procedure (seq {rec.seq}) gives "
                         f"winner {rec.winner}, the result says {body.winner}",
