@@ -51,7 +51,8 @@ class MatchRules(Rules):
     unpairing_bodies: tuple[type[RoundBody], ...] = ()
 
     def has_left(self, state: TournamentState, number: int) -> bool:
-        return has_left(state.format_state(MatchState), number)
+        # hot (the roster asks it per player): the plug-in's own state, read unchecked
+        return has_left(state.fmt, number)
 
     def removed(self, state: TournamentState) -> dict[int, str]:
         """Those disqualified in the shared officiating layer."""

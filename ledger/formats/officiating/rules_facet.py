@@ -28,7 +28,14 @@ class OfficiatedRules(MatchRules):
 
     def notice(self, state: TournamentState, body: Body,
                checked: bool) -> tuple[str, str] | None:
-        """The officiating layer's notices: a head judge's pairing, a voided one."""
+        """The officiating layer's notices: a head judge's pairing, a voided one (the
+        audit asks of every event: others are answered without importing them)."""
+        if not isinstance(body, _NOTICED):
+            return None
         from ledger.formats.officiating.notices import notice
 
         return notice(state, body)
+
+
+#: the bodies ``ledger.formats.officiating.notices.notice`` speaks of
+_NOTICED = REPAIRING_BODIES + UNPAIRING_BODIES
