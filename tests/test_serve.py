@@ -3,7 +3,8 @@ the real CLI keeps writing.
 
 Pages and their ETags (304, gzip), search, helpful 404s, names with markup, and the line at
 a phone page's foot against the printed sheet's.  Pages following the log as it changes:
-``tests/test_serve_updates.py``; every format's pages: ``tests/test_serve_formats.py``;
+``tests/test_serve_updates.py`` and ``tests/test_serve_publishing.py``; every format's
+pages: ``tests/test_serve_formats.py`` and ``tests/test_serve_simulated.py``;
 ``tourney serve`` as a process (start-up errors, kill -9, QR page, granian):
 ``tests/test_serve_process.py``.
 """

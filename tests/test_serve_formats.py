@@ -1,7 +1,7 @@
 """``tourney serve`` (issue 18) over every format: a real server on a loopback port over a
-real ledger — every page of every format after two rounds, every page of a whole simulated
-event of every format (top cut and bracket included), and a trio event's team tables with
-their seats.  The pages themselves: ``tests/test_serve.py``.
+real ledger — every page of every format after two rounds, and a trio event's team tables
+with their seats.  A whole simulated event of every format:
+``tests/test_serve_simulated.py``; the pages themselves: ``tests/test_serve.py``.
 """
 
 from __future__ import annotations
@@ -44,31 +44,6 @@ def test_every_format_serves_every_page(tmp_path: Path, fmt: str) -> None:
             assert "Hero" in mine or "Villain" in mine
             assert "pile pairing: the Hero pile against the Villain pile" in \
                 get(base + "/round/2").text
-
-
-
-@pytest.mark.parametrize("fmt", sorted(FORMATS))
-def test_a_simulated_event_of_every_format_renders_every_page(tmp_path: Path,
-                                                              fmt: str) -> None:
-    """``tourney simulate`` (a whole event, top cut and bracket included) served: every
-    page of every round and every player renders, and the bracket shows the champion."""
-    cli = Cli(tmp_path, tmp_path / "sim.db")
-    cli("simulate", "--players", "12", "--format", fmt, "--seed", f"live {fmt}")
-    with running(cli.ledger) as (base, hub):
-        data = hub.data
-        assert data.rounds and data.standings is not None
-        paths = [*PAGES, *(f"/round/{r['round']}" for r in data.rounds),
-                 *(f"/p/{n}" for n in data.labels)]
-        for path in paths:
-            r = get(base + path)
-            assert r.status_code == 200, (fmt, path)
-            assert "Traceback" not in r.text and data.checkable.text() in r.text
-        if data.champion:
-            assert f"champion <bdi>{data.champion}</bdi>" in get(base + "/").text.replace(
-                "&#34;", '"')
-        if data.bracket["rounds"]:
-            assert 'class="match"' in get(base + "/bracket").text
-
 
 
 def test_a_trio_event_shows_team_tables_with_seats_and_finds_members(

@@ -1,7 +1,8 @@
 """``tourney serve`` following the log (issue 18): a result the CLI records updates the
 page and nudges the phones (SSE); an earlier round amended mid-round shows once the log
-is quiet; the round clock and a table's extension; held pairings stay off the pages until
-posted; penalties show only when published.  The pages themselves: ``tests/test_serve.py``.
+is quiet; the round clock and a table's extension.  The pages themselves:
+``tests/test_serve.py``; held pairings and published penalties:
+``tests/test_serve_publishing.py``.
 """
 
 from __future__ import annotations
@@ -62,7 +63,6 @@ def test_result_recorded_by_the_cli_updates_the_page_and_nudges(
         assert set(nudges[1]) == {"size", "root", "live", "v", "spread"}  # content-free
 
 
-
 def test_an_earlier_round_amended_mid_round_shows_once_the_log_is_quiet(
         tmp_path: Path) -> None:
     """A result of round 2 reads only round 2 again (a partial build); an amendment of
@@ -82,7 +82,6 @@ def test_an_earlier_round_amended_mid_round_shows_once_the_log_is_quiet(
         page = get(base + "/round/1")
         assert hub.data.partial is False and page.headers["etag"].startswith(
             f'"{hub.data.checkable.size}-')
-
 
 
 def test_the_round_clock_and_a_tables_extension_show(tmp_path: Path) -> None:
@@ -106,55 +105,3 @@ def test_the_round_clock_and_a_tables_extension_show(tmp_path: Path) -> None:
         assert "extra minute" not in get(base + f"/p/{other['players'][0]}").text
         cli("round", "time", "--key", "hj.pem")
         wait_until(lambda: "time has been called" in get(base + "/").text, 5)
-
-
-
-def test_held_pairings_stay_off_the_pages_and_phones_are_nudged_when_posted(
-        tmp_path: Path) -> None:
-    """The posting gate (ADR 0023): a round paired while held is not shown and sends no
-    nudge; 'tourney round post' shows it and nudges."""
-    cli, _log = start(tmp_path, "hotc-swiss-de", [f"Ann{c} Zed{c}" for c in "ABCDEFGH"])
-    first = pair(cli, "hotc-swiss-de", 1)
-    play(cli, "hotc-swiss-de", 1, first)
-    cli("pages", "set", "--hold-pairings", "--names", "initial", "--key", "hj.pem")
-    with running(cli.ledger) as (base, hub):
-        nudges: list[dict[str, Any]] = []
-
-        def listen() -> None:
-            with httpx.stream("GET", base + "/live", timeout=30) as s:
-                for line in s.iter_lines():
-                    if line.startswith("data: "):
-                        nudges.append(json.loads(line[6:]))
-
-        threading.Thread(target=listen, daemon=True).start()
-        wait_until(lambda: len(nudges) == 1, 5)
-        pair(cli, "hotc-swiss-de", 2)
-        wait_until(lambda: "being checked" in get(base + "/").text, 5)
-        assert "Round 2" not in get(base + "/pairings").text
-        assert get(base + "/round/2").status_code == 404
-        import time as _t
-        _t.sleep(2.0)                                     # past the coalescing window
-        assert len(nudges) == 1, nudges                   # no nudge for a held round
-        cli("round", "post", "--key", "hj.pem")
-        wait_until(lambda: len(nudges) == 2, 5)
-        assert "Round 2" in get(base + "/pairings").text
-        assert get(base + "/round/2").status_code == 200
-        for path in ("/p/1", "/pairings", "/standings", "/find?q=zed"):
-            page = get(base + path).text                  # "First L.": no surname shown
-            assert "ZedA" not in page and ("AnnA Z." in page or path == "/find?q=zed")
-        assert "No player matches" in get(base + "/find?q=zed").text  # nor searchable
-
-
-
-def test_penalties_show_on_the_players_page_only_when_published(tmp_path: Path) -> None:
-    cli, _log = start(tmp_path, "bushiroad-swiss", [f"P{c}" for c in "ABCDEF"])
-    pair(cli, "bushiroad-swiss", 1)
-    cli("penalty", "issue", "2", "--infraction", "3.5.3.2", "--penalty", "warning",
-        "--key", "hj.pem")
-    with running(cli.ledger) as (base, _hub):
-        assert "Penalties" not in get(base + "/p/2").text
-        cli("pages", "set", "--penalties", "--key", "hj.pem")
-        wait_until(lambda: "Penalties" in get(base + "/p/2").text, 5)
-        mine = get(base + "/p/2").text
-        assert "round 1: warning" in mine
-        assert "None." in get(base + "/p/3").text          # published, and none for #3
