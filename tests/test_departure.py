@@ -19,6 +19,7 @@ from ledger.formats.match.model import DecidedBy, LossReason, Outcome, Status
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.commands import disqualify
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
+from tests.helpers.fold_counts import scenarios_keep_the_counts
 from tests.helpers.officiating import LOG, _append_forged, _codes, finish_round, pair, setup
 
 
@@ -225,3 +226,7 @@ def test_audit_flags_a_double_loss_by_penalty_without_the_second_lom(
                              games=[0, 0, 0], decided_by=DecidedBy.PENALTY)
     seq = _append_forged(loc, forged, JUDGE)
     assert seq in _codes(loc)["rule_violation"]
+
+
+# -- the same scenarios with the fold's counts checked after every event (issue 22) ----
+test_scenarios_keep_the_counts = scenarios_keep_the_counts(globals())

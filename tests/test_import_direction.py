@@ -273,3 +273,17 @@ def test_core_import_graph_has_no_circle() -> None:
         if m not in state:
             circle = visit(m)
             assert circle is None, " -> ".join(circle or [])
+
+
+def test_no_test_module_imports_another() -> None:
+    """Issue 33 item 3: shared test code lives in ``tests/helpers/``; a test module never
+    imports another as a library (``tests.test_x`` or ``from tests import test_x``)."""
+    tests = ROOT / "tests"
+    names = {p.stem for p in tests.glob("test_*.py")}
+    bad = {}
+    for path in sorted((tests).rglob("*.py")):
+        found = sorted(m for m in _module_imports(path)
+                       if m.split(".")[:2] in (["tests", n] for n in names))
+        if found:
+            bad[str(path.relative_to(ROOT))] = found
+    assert bad == {}

@@ -9,16 +9,15 @@ recount after every event.
 
 Checked on random small simulated events (Hypothesis: HotC under both rule revisions with
 timeouts and drops, Bushiroad DE and Swiss with drops), each signed into a real SQLite
-ledger and replayed from its raw rows as the audit folds them; on every committed sample;
-and, with a check after every state transition, through the officiating scenarios of the
-rule tests (penalties, disqualifications, Loss of Match on a bye, undrops, late entries,
-overrides, voids, amendments), which change records outside results and drops."""
+ledger and replayed from its raw rows as the audit folds them; and on every committed
+sample.  The officiating scenarios of the rule tests (penalties, disqualifications, Loss of
+Match on a bye, undrops, late entries, overrides, voids, amendments), which change records
+outside results and drops, are re-run with a check after every state transition by their
+own modules (``test_scenarios_keep_the_counts``, ``tests/helpers/fold_counts.py``)."""
 
 from __future__ import annotations
 
-import inspect
 import tempfile
-from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -28,42 +27,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ledger.formats.registry  # noqa: F401  (every format's kinds)
-from ledger.core.rules_facet import Rules
-from ledger.core.state import TournamentState, apply_event
-from ledger.formats.hotc.cut import undefeated
-from ledger.formats.match.model import MatchState
 from ledger.formats.simulation import simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
-from ledger.wire.events import SignedEvent, parse_leaf
-from tests import (
-    test_de_withdrawal,
-    test_departure,
-    test_officiating,
-    test_officiating_corrections,
-    test_officiating_rounds,
-    test_void,
-)
+from tests.helpers.fold_counts import replayed
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def recount_ok(st_: TournamentState) -> None:
-    h = st_.fmt
-    if not isinstance(h, MatchState):
-        return
-    assert h.unbeaten == len(undefeated(h.records.values())), st_.size
-    for rnd in h.rounds:
-        assert rnd.results == sum(t.result is not None for t in rnd.tables), \
-            (st_.size, rnd.number)
-
-
-def replayed(leaves: list[bytes]) -> int:
-    st_ = TournamentState()
-    for leaf in leaves:
-        apply_event(st_, parse_leaf(leaf).event)
-        recount_ok(st_)
-    return st_.size
 
 
 @st.composite
@@ -100,31 +70,3 @@ def test_random_small_events_keep_the_counts(ev: dict[str, Any]) -> None:
 def test_samples_keep_the_counts(log: str) -> None:
     lines = (ROOT / log).read_bytes().splitlines()   # each line is a signed leaf
     assert replayed(lines) == len(lines)
-
-
-def _scenarios() -> Iterator[Callable[[Path], None]]:
-    for mod in (test_officiating, test_officiating_rounds, test_officiating_corrections,
-                test_departure, test_void, test_de_withdrawal):
-        for name, fn in sorted(vars(mod).items()):
-            if name.startswith("test_") and callable(fn) and \
-                    list(inspect.signature(fn).parameters) == ["tmp_path"] and \
-                    not hasattr(fn, "pytestmark"):
-                yield fn
-
-
-@pytest.mark.parametrize("scenario", list(_scenarios()),
-                         ids=lambda f: f"{f.__module__.split('.')[-1]}::{f.__name__}")
-def test_officiating_scenarios_keep_the_counts(scenario: Callable[[Path], None],
-                                               tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    evolve = Rules.evolve
-    seen = [0]
-
-    def checked(self: Rules, state: TournamentState, ev: SignedEvent) -> None:
-        evolve(self, state, ev)
-        recount_ok(state)
-        seen[0] += 1
-
-    monkeypatch.setattr(Rules, "evolve", checked)
-    scenario(tmp_path)
-    assert seen[0] > 0

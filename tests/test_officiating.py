@@ -29,6 +29,7 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
+from tests.helpers.fold_counts import scenarios_keep_the_counts
 from tests.helpers.officiating import (
     LOG,
     _append_forged,
@@ -505,3 +506,7 @@ def test_br_swiss_7_lom_on_the_bye_makes_the_round_a_loss(tmp_path: Path) -> Non
     row = next(r for r in br_standings(st) if r.number == bye)
     assert (row.points, row.wins, row.losses) == (0, 0, 1)
     assert verify_ledger(loc, LOG, None).ok
+
+
+# -- the same scenarios with the fold's counts checked after every event (issue 22) ----
+test_scenarios_keep_the_counts = scenarios_keep_the_counts(globals())

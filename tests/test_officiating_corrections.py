@@ -24,6 +24,7 @@ from ledger.formats.officiating.correction_commands import (
     wrong_table,
 )
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
+from tests.helpers.fold_counts import scenarios_keep_the_counts
 from tests.helpers.officiating import LOG, finish_round, pair, setup
 
 
@@ -205,3 +206,7 @@ def test_history_packs_every_outcome_and_reason() -> None:
                                                                            [reason.value])
     assert (row.players, row.winner, row.losers, row.games) == ([2, 7], 7, [2], [2, 1])
     assert history.get(o, 3, 1).seq is None and history.get(o, 3, 3) is None  # type: ignore[union-attr]
+
+
+# -- the same scenarios with the fold's counts checked after every event (issue 22) ----
+test_scenarios_keep_the_counts = scenarios_keep_the_counts(globals())

@@ -38,6 +38,7 @@ from ledger.formats.officiating.correction_commands import (
 from projections.report import round_doc
 from projections.rounds import bye_lost, load_round, override_of
 from tests.conftest import HJ, SCOREKEEPER
+from tests.helpers.fold_counts import scenarios_keep_the_counts
 from tests.helpers.officiating import (
     LOG,
     _append_forged,
@@ -292,3 +293,7 @@ def test_audit_flags_a_no_show_double_loss_recorded_as_a_result(tmp_path: Path) 
         loss_reasons=[LossReason.DOUBLE_LOSS] * 2, games=[0, 0, 0],
         decided_by=DecidedBy.DOUBLE_LOSS), SCOREKEEPER)
     assert seq in _codes(loc)["result_mismatch"]
+
+
+# -- the same scenarios with the fold's counts checked after every event (issue 22) ----
+test_scenarios_keep_the_counts = scenarios_keep_the_counts(globals())

@@ -12,10 +12,13 @@ a cell is listed in its failure, not only the first.
 
 ``test_desktop_and_no_js`` repeats the content, width and jargon checks of every page of
 every format at the mid-round moment on a desktop (1280×900, JavaScript on) and on a phone
-with JavaScript off.  A screenshot of every phone cell is kept in
+with JavaScript off.  A screenshot of the cells kept in ``docs/screenshots/`` (the player
+page at mid-round, per format) and of every failing cell is written to
 ``test-artifacts/page-matrix/<format>/<page>-<moment>-phone.png`` (or under
-``$TOURNEY_ARTIFACTS``).  The events are built in-process once per test session (per
-xdist worker): ``tests/helpers/page_matrix.py``.
+``$TOURNEY_ARTIFACTS``); ``TOURNEY_PAGE_SHOTS=all`` writes one of every cell.  axe-core is
+loaded into every page of the phone tab as the page is created (an init script: no 500 kB
+script sent per cell).  The events are built in-process once per test session (per xdist
+worker): ``tests/helpers/page_matrix.py``.
 """
 
 from __future__ import annotations
@@ -138,18 +141,26 @@ def axe_source() -> str:
 # -- one cell -----------------------------------------------------------------------------
 class Tabs:
     """One long-lived browser tab per screen and script setting (a new context per cell
-    costs more than the page itself); each cell sets the card cookie it needs."""
+    costs more than the page itself); each cell sets the card cookie it needs.  The phone
+    tab with JavaScript on (the axe cells) loads axe-core into each page as it is created
+    (``add_init_script``): sent to the browser once, not with every cell."""
 
-    def __init__(self, browser: Any) -> None:
+    def __init__(self, browser: Any, axe_source: str) -> None:
         self.browser = browser
+        self.axe_source = axe_source
         self.tabs: dict[tuple[str, bool], tuple[Any, Any]] = {}
 
-    def open(self, base: str, m: Moment, page: str, *, size: str, js: bool) -> Visit:
+    def tab(self, size: str, js: bool) -> tuple[Any, Any]:
         if (size, js) not in self.tabs:
             ctx = self.browser.new_context(viewport=PHONE if size == "phone" else DESKTOP,
                                            java_script_enabled=js, bypass_csp=True)
+            if size == "phone" and js:
+                ctx.add_init_script(script=self.axe_source)
             self.tabs[(size, js)] = (ctx, ctx.new_page())
-        ctx, p = self.tabs[(size, js)]
+        return self.tabs[(size, js)]
+
+    def open(self, base: str, m: Moment, page: str, *, size: str, js: bool) -> Visit:
+        ctx, p = self.tab(size, js)
         host = base.split("://", 1)[1].split(":")[0]
         token = m.staff_token if page == "staff" else m.tokens.get(m.subject, "")
         ctx.clear_cookies()
@@ -159,28 +170,49 @@ class Tabs:
         status = resp.status if resp is not None else 0
         return Visit(p, status, p.url, [])
 
-    def open_blank(self, size: str) -> None:
-        if (size, True) not in self.tabs:
-            ctx = self.browser.new_context(viewport=PHONE if size == "phone" else DESKTOP,
-                                           bypass_csp=True)
-            self.tabs[(size, True)] = (ctx, ctx.new_page())
-
     def close(self) -> None:
         for ctx, _p in self.tabs.values():
             ctx.close()
 
 
 @pytest.fixture(scope="module")
-def tabs(browser: Any) -> Iterator[Tabs]:
-    t = Tabs(browser)
+def tabs(browser: Any, axe_source: str) -> Iterator[Tabs]:
+    t = Tabs(browser, axe_source)
     yield t
     t.close()
+
+
+#: the cells whose screenshots ``docs/LIVE.md`` shows (``docs/screenshots/``)
+KEPT = {("player", "mid-round", "phone")}
 
 
 def _shot(v: Visit, m: Moment, page: str, size: str) -> None:
     out = ARTIFACTS / m.fmt / f"{page}-{m.moment}-{size}.png"
     out.parent.mkdir(parents=True, exist_ok=True)
     v.page.screenshot(path=str(out), full_page=True)
+
+
+def _kept(m: Moment, page: str, shot: str, failing: bool) -> bool:
+    """Whether a cell's screenshot is written: a cell of ``docs/screenshots/``, a failing
+    cell, or every cell with ``TOURNEY_PAGE_SHOTS=all`` (a screenshot costs about as much
+    as opening the page)."""
+    return failing or (page, m.moment, shot) in KEPT or \
+        os.environ.get("TOURNEY_PAGE_SHOTS") == "all"
+
+
+def _checked(tabs: Tabs, v: Visit, base: str, m: Moment, page: str, text: str, *,
+             size: str, js: bool) -> None:
+    """``must_see`` with the cell's screenshot where one is kept: taken before the checks
+    that click or open another page (the search, a disqualified player's page); a cell
+    found failing only by them is opened again for its picture."""
+    shot = size if js else f"{size}-nojs"
+    if _kept(m, page, shot, bool(v.problems)):
+        _shot(v, m, page, shot)
+        must_see(v, m, page, text)
+        return
+    must_see(v, m, page, text)
+    if v.problems:
+        _shot(tabs.open(base, m, page, size=size, js=js), m, page, shot)
 
 
 def _report(m: Moment, page: str, where: str, problems: list[str]) -> str:
@@ -192,12 +224,12 @@ def _report(m: Moment, page: str, where: str, problems: list[str]) -> str:
 def test_phone(tabs: Tabs, events: Events, axe_source: str, fmt: str, moment: str,
                page: str) -> None:
     m = events.moment(fmt, moment)
-    v = tabs.open(events.server(m), m, page, size="phone", js=True)
+    base = events.server(m)
+    v = tabs.open(base, m, page, size="phone", js=True)
     text = generic(v, m, page)
     if v.status < 500:
-        _shot(v, m, page, "phone")
         axe(v, axe_source)
-        must_see(v, m, page, text)
+        _checked(tabs, v, base, m, page, text, size="phone", js=True)
     if v.problems:
         pytest.fail(_report(m, page, "phone, JavaScript on", v.problems), pytrace=False)
 
@@ -213,8 +245,7 @@ def test_desktop_and_no_js(tabs: Tabs, events: Events, fmt: str, page: str) -> N
         v = tabs.open(base, m, page, size=size, js=js)
         text = generic(v, m, page)
         if v.status < 500:
-            _shot(v, m, page, "desktop" if js else "phone-nojs")
-            must_see(v, m, page, text)
+            _checked(tabs, v, base, m, page, text, size=size, js=js)
         problems += [f"[{where}] {p}" for p in v.problems]
     if problems:
         pytest.fail(_report(m, page, "desktop and JavaScript off", problems), pytrace=False)
@@ -223,8 +254,7 @@ def test_desktop_and_no_js(tabs: Tabs, events: Events, fmt: str, page: str) -> N
 def test_the_checks_catch_a_bad_page(tabs: Tabs, axe_source: str) -> None:
     """The matrix's checks can fail: a page wider than the phone, with jargon, an input
     without a label, grey-on-white text and a hidden tiebreaker column is caught by each."""
-    tabs.open_blank("phone")
-    p = tabs.tabs[("phone", True)][1]
+    p = tabs.tab("phone", True)[1]
     p.set_content(
         "<!doctype html><html lang=en><head><title>x</title>"
         "<style>.tb{display:none}</style></head><body><main>"

@@ -22,6 +22,7 @@ from ledger.formats.officiating.commands import issue_penalty
 from ledger.wire.events import DrawMade
 from projections.rounds import load_round
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
+from tests.helpers.fold_counts import scenarios_keep_the_counts
 from tests.helpers.officiating import LOG, _append_forged, _codes, finish_round, pair, setup
 from tests.helpers.voids import void
 
@@ -243,3 +244,7 @@ def test_audit_rejects_the_voided_pairing_recorded_again(tmp_path: Path) -> None
     led.close()
     seq = _append_forged(loc, body, HJ)
     assert seq in _codes(loc)["draw_mismatch"]
+
+
+# -- the same scenarios with the fold's counts checked after every event (issue 22) ----
+test_scenarios_keep_the_counts = scenarios_keep_the_counts(globals())

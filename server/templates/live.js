@@ -2,13 +2,24 @@
    Pages work without it; with it, a Server-Sent Events nudge ("the log is now size n,
    root r", no content) makes the page fetch itself again after a short random delay, with
    If-None-Match so an unchanged page costs a 304; it also refetches when the phone wakes,
-   and polls when the stream is down. */
+   and polls when the stream is down.  A page someone is acting on is never replaced
+   under them: a form they have started filling in or are sending, or a page marked
+   data-hold (the signing step, a refused report shown again: answers to a post,
+   which the page's address would not give back).  Each refetch handled counts in the meta's
+   data-refetched. */
 (function () {
   "use strict";
   var meta = document.querySelector('meta[name="tourney-log"]');
   if (!meta || !window.fetch) { return; }
   var v = meta.getAttribute("data-v");
-  var etag = null, busy = false, poll = null;
+  var etag = null, busy = false, poll = null, acting = false, refetched = 0;
+  ["input", "change", "submit"].forEach(function (kind) {
+    document.addEventListener(kind, function (e) {
+      var t = e.target;
+      if (t && t.closest && t.closest("#live form")) { acting = true; }
+    }, true);
+  });
+  function held() { return acting || !!document.querySelector("#live [data-hold]"); }
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("live"), old = document.getElementById("live");
@@ -32,9 +43,12 @@
         etag = r.headers.get("ETag");
         return r.text();
       })
-      .then(function (t) { if (t) { swap(t); } })
+      .then(function (t) { if (t && !held()) { swap(t); } })
       .catch(function () {})
-      .then(function () { busy = false; });
+      .then(function () {
+        busy = false;
+        meta.setAttribute("data-refetched", String(++refetched));
+      });
   }
   // the server widens the window for a large field (d.spread, ms): the refetches of
   // thousands of phones then arrive no faster than it serves them from memory

@@ -56,7 +56,11 @@ def running(ledger: str | Path, tournament: str | None = None, *,
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(hub, station=station, gate=gate),
                                            host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
+                                           log_level="warning", lifespan="on",
+                                           # as ``tourney serve`` (cli/serve_cmd.py): an
+                                           # open page's SSE stream does not hold the
+                                           # stop (the join below gave up after 10 s)
+                                           timeout_graceful_shutdown=2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -207,7 +207,11 @@ def standings_columns(v: Visit, selector: str) -> None:
 
 
 def axe(v: Visit, source: str) -> None:
-    v.page.add_script_tag(content=source)
+    """axe-core's serious and critical violations of the page as it is; axe is the one
+    loaded as the page was created (the matrix's phone tab: an init script), else
+    ``source`` is injected now."""
+    if not v.page.evaluate("typeof window.axe === 'object' && !!window.axe.run"):
+        v.page.add_script_tag(content=source)
     found = v.page.evaluate(
         "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
         " return r.violations.filter(x => x.impact === 'serious' || x.impact === 'critical')"
