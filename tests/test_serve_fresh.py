@@ -30,7 +30,7 @@ from ledger.formats.match.model import Outcome
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from server.follow import sqlite_watch
-from tests.helpers.live import ROOT, running, wait_until
+from tests.helpers.live import ROOT, record_first_result, running, wait_until
 
 
 class Steps:
@@ -239,7 +239,7 @@ def test_phones_pages_are_rendered_before_the_nudge(tmp_path: Path) -> None:
             w.write(b"GET /live HTTP/1.1\r\nHost: x\r\n\r\n")
             await r.readuntil(b"data: ")
             await r.readuntil(b"\n\n")                  # where the stream starts
-            await asyncio.to_thread(_post_round_1, db, signer)
+            await asyncio.to_thread(record_first_result, db, signer)
             await asyncio.wait_for(r.readuntil(b"data: "), 20)
             rendered = all(hub.pages.cached(f"player/{n}") is not None for n in (3, 7))
             w.close()
@@ -247,13 +247,3 @@ def test_phones_pages_are_rendered_before_the_nudge(tmp_path: Path) -> None:
 
         assert asyncio.run(nudged()), "the nudge went out before the phones' pages were rendered"
 
-
-def _post_round_1(db: Path, signer: object) -> None:
-    """Round 1's first result (a change every phone's page shows: the log size)."""
-    with Ledger(Location(str(db))) as led:
-        def act(t: object, now: str) -> object:
-            st = t.state  # type: ignore[attr-defined]
-            tab = st.fmt.rounds[-1].tables[0]
-            return t.record_result(signer, now, round_no=1, table=tab.table,  # type: ignore[attr-defined]
-                                   outcome=Outcome.WIN, winner=tab.players[0])
-        led.write("bench", act)

@@ -11,21 +11,9 @@ import time
 from pathlib import Path
 
 from bench.bench_cli import make_event
-from ledger.formats.match.model import Outcome
 from ledger.storage.location import Location
-from ledger.storage.store import Ledger
 from server.hub import Hub
-
-
-def _first_result(db: Path, signer: object) -> None:
-    """Round 1's first result, appended by another connection (the desk)."""
-    with Ledger(Location(str(db))) as led:
-        def act(t: object, now: str) -> object:
-            st = t.state  # type: ignore[attr-defined]
-            tab = st.fmt.rounds[-1].tables[0]
-            return t.record_result(signer, now, round_no=1, table=tab.table,  # type: ignore[attr-defined]
-                                   outcome=Outcome.WIN, winner=tab.players[0])
-        led.write("bench", act)
+from tests.helpers.live import record_first_result
 
 
 def test_one_wait_for_the_fold_and_for_the_pages(tmp_path: Path) -> None:
@@ -41,7 +29,7 @@ def test_one_wait_for_the_fold_and_for_the_pages(tmp_path: Path) -> None:
         assert not await hub.fresh(size + 1000, shown=True, timeout=0.3)
         assert time.monotonic() - t0 >= 0.3
         seen = hub.advanced
-        await asyncio.to_thread(_first_result, db, signer)
+        await asyncio.to_thread(record_first_result, db, signer)
         assert await hub.fresh(size + 1, timeout=30)
         assert hub.follower.state.size == size + 1
         assert await hub.fresh(size + 1, shown=True, timeout=30)

@@ -157,3 +157,18 @@ def ledger_bytes(db: Path) -> str:
             ".hexdigest())\n")
     return subprocess.run([sys.executable, "-c", code, str(db)], check=True,
                           capture_output=True, text=True).stdout.strip()
+
+
+def record_first_result(db: Path, signer: object) -> None:
+    """Round 1's first result, appended by another connection (the desk): a change every
+    phone's page shows (the log size)."""
+    from ledger.formats.match.model import Outcome
+    from ledger.storage.store import Ledger
+
+    with Ledger(Location(str(db))) as led:
+        def act(t: object, now: str) -> object:
+            st = t.state  # type: ignore[attr-defined]
+            tab = st.fmt.rounds[-1].tables[0]
+            return t.record_result(signer, now, round_no=1, table=tab.table,  # type: ignore[attr-defined]
+                                   outcome=Outcome.WIN, winner=tab.players[0])
+        led.write("bench", act)
