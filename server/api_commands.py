@@ -164,7 +164,7 @@ async def command(request: Request) -> Response:
         return answer(no.outcome)
     outcome = await run_in_threadpool(runner.run, path, args, signer)
     if outcome.ok and outcome.seq and request.query_params.get("fresh") == "1":
-        await Hub.of(request).fresh(outcome.seq)   # the pages that follow show it
+        await Hub.of(request).fresh(outcome.seq, shown=True)   # pages read next show it
     return answer(outcome)
 
 
