@@ -17,7 +17,7 @@ The runner (``usecases.command_specs.CommandRunner``) is ``request.app.state.run
 server never imports the CLI (ADR 0039).  Module-level endpoints (ADR 0041).
 
 May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
-``server.station``, ``server.api_openapi``, ``server.limits``, ``usecases.command_specs``,
+``server.api_openapi``, ``server.limits``, ``usecases.command_specs``,
 ``ledger.*``.
 """
 
