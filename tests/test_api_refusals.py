@@ -44,7 +44,8 @@ def _refused(op: Opening, send: Any, status: int, kind: str) -> dict[str, Any]:
     assert doc["ok"] is False and set(doc["error"]) == {"kind", "message", "hint", "rule"}
     assert doc["error"]["kind"] == kind and doc["error"]["message"], doc
     assert ledger_bytes(op.cli.ledger) == before and _size(op) == size
-    return doc["error"]
+    err: dict[str, Any] = doc["error"]
+    return err
 
 
 def _table(op: Opening) -> dict[str, Any]:
