@@ -174,3 +174,14 @@ def test_fresh_answers_once_the_pages_hold_the_command(
         headers={"Authorization": f"Bearer {op.tokens['sk']}"})
     assert r.status_code == 200, r.text
     assert desk.http.get("/health").json()["size"] >= r.json()["seq"]
+
+
+def test_a_server_without_keys_signs_nothing(tmp_path: Path) -> None:
+    """``tourney serve`` with no ``--staff-key``: the API is there (its OpenAPI document
+    too) but signs for nobody: 403 with the way out, nothing written."""
+    op = small_event(tmp_path)
+    with serve_process(op.d, op.cli.env) as (url, _proc):
+        desk = HttpDesk(url, op.tokens)
+        assert "/api/v1/drop" in desk.http.get("/api/v1/openapi.json").json()["paths"]
+        err = _refused(op, lambda: desk.post("hj", "drop", {"number": 1}), 403, "auth")
+        assert "browser keys" in str(err["hint"]) and "--staff-key" in str(err["hint"])
