@@ -173,15 +173,43 @@ def _encode(doc: dict[str, Any], etag: str) -> Page:
     return Page(body=body, gz=gz, etag=etag, content_type=JSON)
 
 
+#: the last body of each document made from data kept from one log size to the next (the
+#: standings while a round is played, an earlier round): ``source`` -> body, reused
+_bodies: dict[str, tuple[tuple[object, object], Page]] = {}
+
+
+def _source(d: LiveData, key: str) -> tuple[object, object] | None:
+    """What the document ``key`` is made of, when the follower keeps it as the same object
+    across log sizes (``server.view.build``): that object and what else the document
+    shows; None for a document made afresh each time."""
+    if key == "standings":
+        return d.standings, tuple(sorted(d.removed.items()))
+    if key.startswith("round/"):
+        n = int(key.partition("/")[2])
+        return d.round(n), _clock(d, n)
+    return None
+
+
 def document(pages: PageSet, key: str,
              make: Callable[[LiveData], dict[str, Any] | None]) -> Page | None:
-    """The document ``key`` of ``pages``' log size, encoded once (None: there is none)."""
+    """The document ``key`` of ``pages``' log size, encoded once (None: there is none);
+    a body made of the same kept data as at the last log size is not encoded again."""
     with _lock:
         kept = _docs.setdefault(pages, {})
         if key in kept:
             return kept[key]
-    doc = make(pages.data)
-    page = None if doc is None else _encode(doc, pages.etag)
+        src = _source(pages.data, key)
+        last = _bodies.get(key)
+    if src is not None and src[0] is not None and last is not None \
+            and last[0][0] is src[0] and last[0][1] == src[1]:
+        page: Page | None = Page(body=last[1].body, gz=last[1].gz, etag=pages.etag,
+                                 content_type=JSON)
+    else:
+        doc = make(pages.data)
+        page = None if doc is None else _encode(doc, pages.etag)
+        if src is not None and page is not None:
+            with _lock:
+                _bodies[key] = (src, page)
     with _lock:
         return kept.setdefault(key, page)
 
@@ -264,14 +292,11 @@ def _query_int(request: Request, name: str, default: int) -> int | None:
 def _leaves(hub: Hub, after: int, upto: int) -> bytes:
     """The stored leaves ``after`` < seq <= ``upto``, verbatim, one per line (from a
     read-only connection of its own: the follower's is its thread's)."""
-    from itertools import takewhile
-
     from ledger.storage.store import Ledger
 
     with Ledger(hub.location, readonly=True) as led:
-        rows = takewhile(lambda row: row[0] <= upto,
-                         led.raw_leaves(hub.follower.log, after=after))
-        return b"".join(leaf + b"\n" for _seq, leaf in rows)
+        return b"".join(leaf + b"\n" for _seq, leaf in
+                        led.raw_leaves(hub.follower.log, after=after, upto=upto))
 
 
 async def log(request: Request) -> Response:
@@ -301,9 +326,8 @@ async def log(request: Request) -> Response:
     page = Page(body=b"", gz=None, etag=f"log-{data.log}-{after}-{end}",
                 content_type=NDJSON)
     headers = {"Tourney-Next-After": str(end), "Tourney-Public-Size": str(upto), **OPEN}
-    if end == after:
-        resp = respond(request, page)
-    else:
+    resp = respond(request, page)              # a 304 (or an empty page) reads nothing
+    if resp.status_code != 304 and end > after:
         body = await run_in_threadpool(_leaves, hub, after, end)
         gz = gzip.compress(body, 6, mtime=0) if len(body) >= 512 else None
         resp = respond(request, Page(body=body, gz=gz, etag=page.etag,

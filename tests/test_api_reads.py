@@ -159,6 +159,8 @@ def test_etags_answer_304_and_change_with_the_log(tmp_path: Path) -> None:
             again = get(base + API + p, **{"If-None-Match": r.headers["etag"]})
             assert again.status_code == 304 and again.content == b""
         size = hub.pages.data.checkable.size
+        open_before = [t["result"] for t in _read(base, "/rounds/2")["tables"]].count("—")
+        round1 = get(base + API + "/rounds/1", **{"Accept-Encoding": "identity"})
         table = cli("round", "show", "2", "--json").doc["tables"][1]
         record(cli, "hotc-swiss-de", 2, table)
         wait_until(lambda: hub.pages.data.checkable.size > size, 5)
@@ -169,6 +171,12 @@ def test_etags_answer_304_and_change_with_the_log(tmp_path: Path) -> None:
             else:
                 assert now.status_code == 200 and _tag(now) != _tag(r)
                 assert _tag(now) == hub.pages.etag
+        # round 1's body is kept from the last log size; round 2's shows the new result
+        assert [t["result"] for t in _read(base, "/rounds/2")["tables"]].count("—") == \
+            open_before - 1
+        assert get(base + API + "/rounds/1", **{"Accept-Encoding": "identity"}).content \
+            == round1.content
+        assert _tag(get(base + API + "/rounds/1")) != _tag(round1)
 
 
 def test_a_mirror_following_the_log_rebuilds_the_export_and_audits_clean(
