@@ -13,6 +13,10 @@ the same 2-core machine as the server.  For each read:
 * ``304``: with ``If-None-Match`` of the ETag.
 
 ``/log`` is timed for pages of 1,000 leaves (the default ``limit``) spread over the log.
+Then ``--appends`` results are recorded one at a time (another connection, as the desk);
+after each, once the server shows it, the first request of each read is timed
+(``after-append``): the standings and the earlier rounds, kept by the follower while the
+round is played, are not encoded again.
 
     python -m bench.api_reads [--players 4096] [--rounds 4] [--requests 200]
 
@@ -82,6 +86,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4096)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--requests", type=int, default=200)
+    ap.add_argument("--appends", type=int, default=10)
     a = ap.parse_args()
     from bench.bench_cli import make_event
     from ledger.storage.location import Location
@@ -117,6 +122,18 @@ def main() -> None:
                 print(f"BENCH api-reads-{name} p50_ms={_pct(warm, 0.5):.2f} "
                       f"p99_ms={_pct(warm, 0.99):.2f} first_ms={first:.1f} "
                       f"304_p50_ms={_pct(nm, 0.5):.2f} bytes={len(r.content)}", flush=True)
+            from bench.bench_serve import append
+            after: dict[str, list[float]] = {k: [] for k in reads if k != "log"}
+            for i in range(a.appends):
+                append(db, signer, 2 * i + 1)
+                size += 1
+                while int(c.get("/api/v1/event").json()["log"]["size"]) < size:
+                    time.sleep(0.01)
+                for name in after:
+                    after[name].append(_time(c, reads[name][0])[0])
+            for name, xs in after.items():
+                print(f"BENCH api-reads-{name}-after-append p50_ms={_pct(xs, 0.5):.1f} "
+                      f"max_ms={max(xs):.1f} appends={len(xs)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ _ROW = _obj(["cells", "exact"], status=_S,
 
 SCHEMAS: dict[str, Any] = {
     "ReadError": _obj(["ok", "error"], ok={"const": False}, error=_obj(
-        ["kind", "message", "hint"], kind={"enum": ["usage"]}, message=_S, hint=_S)),
+        ["kind", "message", "hint"], kind={"enum": ["usage", "storage"]}, message=_S, hint=_S)),
     "Event": _obj(
         ["ok", "tournament", "name", "format", "players", "status", "rounds", "held",
          "log", "pages"],
@@ -158,7 +158,8 @@ OPENAPI_PATHS: dict[str, Any] = {
          "schema": {"type": "integer", "minimum": 1, "maximum": 5000, "default": 1000}},
         errors={"400": _error("`after` or `limit` is not a number in range"),
                 "403": _error("The pages do not show full names and penalties"),
-                "404": _error("`after` is beyond the leaves served")}),
+                "404": _error("`after` is beyond the leaves served"),
+                "503": _error("The ledger cannot be read right now (kind: storage)")}),
     "/api/v1/stream": {"get": {
         "operationId": "readStream", "tags": ["reads"],
         "summary": "Server-Sent Events: `event: log` with {size, root, live, v, spread} "

@@ -17,7 +17,8 @@ are served verbatim as NDJSON (one leaf per line, the bytes of ``tourney export`
 ``log.jsonl``), only while the names mode is ``full`` and penalties are public (the leaves
 hold both), and only up to just before the earliest held pairing (``public_size``).  Bad
 input is ``{"ok": false, "error": {"kind": "usage", "message", "hint"}}`` with 400, 403 or
-404, never a 5xx.  ADR 0044 (``docs/adr/0044-api-reads-gates-and-leaves.md``).
+404, never a 5xx (a ledger that cannot be read is 503, ``"kind": "storage"``).
+ADR 0044 (``docs/adr/0044-api-reads-gates-and-leaves.md``).
 
 May import: ``starlette``, ``server.hub``, ``server.pages``, ``server.site_routes``,
 ``server.limits``, ``server.errors``, ``server.view``, ``server.api_openapi``,
@@ -38,9 +39,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ledger.errors import StorageError
 from ledger.wire.pages import NameStyle
 from server.api_openapi import OPENAPI_PATHS
-from server.errors import whole
+from server.errors import RETRY_AFTER_S, STORAGE, whole
 from server.hub import Hub
 from server.limits import LiveStreams
 from server.pages import Page, PageSet
@@ -215,11 +217,12 @@ def document(pages: PageSet, key: str,
 
 
 # -- answers ---------------------------------------------------------------------------------
-def refuse(status: int, message: str, hint: str) -> Response:
+def refuse(status: int, message: str, hint: str, kind: str = "usage") -> Response:
     """The API's refusal: one sentence of what was wrong and one of what to do."""
-    body = {"ok": False, "error": {"kind": "usage", "message": message, "hint": hint}}
+    body = {"ok": False, "error": {"kind": kind, "message": message, "hint": hint}}
+    extra = {"Retry-After": str(RETRY_AFTER_S)} if status == STORAGE else {}
     return Response(json.dumps(body, ensure_ascii=False) + "\n", status_code=status,
-                    media_type=JSON, headers={"Cache-Control": "no-store", **OPEN})
+                    media_type=JSON, headers={"Cache-Control": "no-store", **OPEN, **extra})
 
 
 def _answer(request: Request, page: Page) -> Response:
@@ -328,7 +331,11 @@ async def log(request: Request) -> Response:
     headers = {"Tourney-Next-After": str(end), "Tourney-Public-Size": str(upto), **OPEN}
     resp = respond(request, page)              # a 304 (or an empty page) reads nothing
     if resp.status_code != 304 and end > after:
-        body = await run_in_threadpool(_leaves, hub, after, end)
+        try:
+            body = await run_in_threadpool(_leaves, hub, after, end)
+        except StorageError as err:
+            return refuse(STORAGE, f"the ledger cannot be read right now: {err.message}",
+                          f"ask again in {RETRY_AFTER_S} s", kind="storage")
         gz = gzip.compress(body, 6, mtime=0) if len(body) >= 512 else None
         resp = respond(request, Page(body=body, gz=gz, etag=page.etag,
                                      content_type=NDJSON))

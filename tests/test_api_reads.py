@@ -266,3 +266,33 @@ def test_the_openapi_paths_describe_every_read() -> None:
         for p in op.get("parameters", []):
             assert p["in"] in ("path", "query", "header") and "schema" in p
             assert p["in"] != "path" or "{" + p["name"] + "}" in path
+
+
+def test_a_team_event_names_each_seat_and_its_players(tmp_path: Path) -> None:
+    """A trio table (issue 20): the teams are the entrants, each seat names its players."""
+    cli = Cli(tmp_path, tmp_path / "trio.db")
+    cli("simulate", "--players", "18", "--format", "bushiroad-swiss", "--param",
+        "team_mode=trio", "--seed", "api trio")
+    with running(cli.ledger) as (base, hub):
+        d = hub.pages.data
+        rd = _read(base, "/rounds/1")
+        table = rd["tables"][0]
+        assert len(table["seats"]) == 3 and table["a"] not in d.labels.values()
+        for seat in table["seats"]:
+            x, y = seat["players"]
+            assert d.labels[x] == seat["a"] and d.labels[y] == seat["b"]
+            assert _read(base, f"/players/{x}")["matches"][0]["table"] == \
+                f"{table['table']} seat {seat['seat']}"
+
+
+def test_a_ledger_that_cannot_be_read_is_a_json_503_for_the_log(tmp_path: Path) -> None:
+    cli = _event(tmp_path, "hotc-swiss-de", "--penalties")
+    with running(cli.ledger) as (base, _hub):
+        assert get(base + API + "/log?after=0&limit=3").status_code == 200
+        moved = tmp_path / "elsewhere"
+        moved.mkdir()
+        for p in tmp_path.glob("t.db*"):
+            p.rename(moved / p.name)
+        r = get(base + API + "/log?after=3&limit=3")
+        assert r.status_code == 503 and r.headers["retry-after"]
+        assert r.json()["error"]["kind"] == "storage"
