@@ -268,6 +268,27 @@ def test_the_openapi_paths_describe_every_read() -> None:
             assert p["in"] != "path" or "{" + p["name"] + "}" in path
 
 
+@pytest.mark.parametrize("fmt", ["hotc-swiss-de", "bushiroad-swiss"])
+def test_every_read_of_a_whole_event_with_its_cut_fits_its_schema(tmp_path: Path,
+                                                                   fmt: str) -> None:
+    """``tourney simulate``: Swiss, the cut, the bracket and the champion, every read."""
+    cli = Cli(tmp_path, tmp_path / "whole.db")
+    cli("simulate", "--players", "12", "--format", fmt, "--cut", "4", "--seed", f"api {fmt}")
+    with running(cli.ledger) as (base, hub):
+        d = hub.pages.data
+        ev = _read(base, "/event")
+        assert ev["over"] is True and ev["champion"] == d.champion is not None
+        assert ev["bracket"]["rounds"] and ev["bracket"]["seeds"]
+        for r in ev["rounds"]:
+            rd = _read(base, f"/rounds/{r['round']}")
+            assert rd["name"] == r["name"] and len(rd["tables"]) == r["tables"]
+        assert {r["round"] for r in ev["rounds"]} >= set(ev["bracket"]["rounds"])
+        assert len(_read(base, "/standings")["rows"]) == 12
+        for n in range(1, 13):
+            p = _read(base, f"/players/{n}")
+            assert len(p["matches"]) == len(d.appearances(n))
+
+
 def test_a_team_event_names_each_seat_and_its_players(tmp_path: Path) -> None:
     """A trio table (issue 20): the teams are the entrants, each seat names its players."""
     cli = Cli(tmp_path, tmp_path / "trio.db")
