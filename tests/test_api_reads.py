@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,10 @@ from markupsafe import escape
 
 from server.api_openapi import OPENAPI_PATHS, SCHEMAS
 from server.api_reads import routes
+from tests.helpers.checks import pg_skip_reason, pg_url
 from tests.helpers.cli_runner import Cli
 from tests.helpers.json_shape import problems
-from tests.helpers.live import get, ledger_bytes, running, wait_until
+from tests.helpers.live import get, ledger_bytes, running, serve_process, wait_until
 from tests.helpers.standings_play import pair, play, record, start
 
 API = "/api/v1"
@@ -317,3 +319,35 @@ def test_a_ledger_that_cannot_be_read_is_a_json_503_for_the_log(tmp_path: Path) 
         r = get(base + API + "/log?after=3&limit=3")
         assert r.status_code == 503 and r.headers["retry-after"]
         assert r.json()["error"]["kind"] == "storage"
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(pg_skip_reason() is not None, reason=pg_skip_reason() or "")
+def test_a_mirror_of_a_postgresql_ledger_through_tourney_serve(tmp_path: Path) -> None:
+    """The real ``tourney serve`` process over PostgreSQL: pages of the log read alone
+    (``Ledger.raw_leaves(upto=)``) rebuild the export byte for byte."""
+    log = f"api-{uuid.uuid4().hex[:10]}"
+    cli = Cli(tmp_path, pg_url())  # type: ignore[arg-type]  # the CLI takes a URL as --ledger
+    cli.env["TOURNEY_TOURNAMENT"] = log
+    cli("keys", "new", "--name", "hj person", "--out", "hj.pem")
+    cli("init", "--name", "API PG", "--id", log, "--format", "hotc-swiss-de", "--cut", "4",
+        "--another-event", *HJ)
+    (tmp_path / "players.csv").write_text("number,name\n" + "".join(
+        f"{i},Player {i}\n" for i in range(1, 9)))
+    cli("player", "import", "players.csv", *HJ)
+    cli("registration", "close", *HJ)
+    cli("pages", "set", "--penalties", *HJ)
+    cli("round", "pair", "--seed-material", "api pg 1", "--seed-source", "dice", *HJ)
+    cli("export", str(tmp_path / "bundle"))
+    exported = (tmp_path / "bundle" / "log.jsonl").read_bytes()
+    with serve_process(tmp_path, cli.env) as (base, _proc):
+        got, after = b"", 0
+        while True:
+            r = get(base + API + f"/log?after={after}&limit=4")
+            assert r.status_code == 200, r.text
+            if not r.content:
+                break
+            got += r.content
+            after = int(r.headers["tourney-next-after"])
+        assert _read(base, "/rounds/1")["tables"]
+    assert got == exported
