@@ -38,6 +38,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import Message, Receive, Scope, Send
 
 from ledger.errors import StorageError
 from ledger.wire.pages import NameStyle
@@ -346,8 +347,25 @@ async def log(request: Request) -> Response:
     return resp
 
 
+class OpenStream:
+    """``/live`` (``server.limits.LiveStreams``: the same stream, the same bounds) with
+    ``Access-Control-Allow-Origin: *``, so that a page on another site can follow it."""
+
+    def __init__(self) -> None:
+        self.live = LiveStreams()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_open(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  (b"access-control-allow-origin", b"*")]}
+            await send(message)
+
+        await self.live(scope, receive, send_open)
+
+
 routes: list[BaseRoute] = [
     Route(f"{PREFIX}/event", event), Route(f"{PREFIX}/rounds/{{n}}", rounds),
     Route(f"{PREFIX}/standings", standings), Route(f"{PREFIX}/players/{{n}}", players),
-    Route(f"{PREFIX}/log", log), Route(f"{PREFIX}/stream", LiveStreams()),
+    Route(f"{PREFIX}/log", log), Route(f"{PREFIX}/stream", OpenStream()),
 ]

@@ -239,7 +239,8 @@ def test_the_stream_nudges_api_clients_after_an_append(tmp_path: Path) -> None:
         def listen() -> None:
             try:
                 with httpx.stream("GET", base + API + "/stream", timeout=30) as s:
-                    if s.headers["content-type"].startswith("text/event-stream"):
+                    if s.headers["content-type"].startswith("text/event-stream") and \
+                            s.headers["access-control-allow-origin"] == "*":
                         for line in s.iter_lines():
                             if line.startswith("data: "):
                                 nudges.append(json.loads(line[6:]))
