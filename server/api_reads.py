@@ -11,8 +11,10 @@ What they show is exactly what the public pages show, read from the same data
 (``server.view.LiveData`` of the hub's current ``PageSet``: folded once per log size by the
 follower, never per request): posted rounds only (a held round's pairings are not public:
 ADR 0023), players named by the organizer's names mode, penalties only if published.  Each
-document is encoded once per ``PageSet`` and served from memory with the pages' ETag
-(``server.pages.etag_of``): 304 on ``If-None-Match``, gzip when asked.  The signed leaves
+document is encoded once per ``PageSet`` (and not again at the next log size when it is
+made of data the follower kept: the standings while a round is played, earlier rounds)
+and served from memory with the pages' ETag (``server.pages.etag_of``): 304 on
+``If-None-Match``, gzip when asked.  The signed leaves
 are served verbatim as NDJSON (one leaf per line, the bytes of ``tourney export``'s
 ``log.jsonl``), only while the names mode is ``full`` and penalties are public (the leaves
 hold both), and only up to just before the earliest held pairing (``public_size``).  Bad
