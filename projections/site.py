@@ -96,7 +96,8 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
             (0 if res["winner"] == a else 1)
         sides = tb.get("sides") or ("", "")
         seats = [{"seat": st["seat"], "a": _label(state, st["players"][0]),
-                  "b": _label(state, st["players"][1]), "result": st["result"] or "—"}
+                  "b": _label(state, st["players"][1]), "result": st["result"] or "—",
+                  "players": [st["players"][0], st["players"][1]]}
                  for st in tb.get("seats") or []]        # a team table (issue 20)
         entrant = _entrant if seats else _label
         said = _result_text(state, res)
@@ -105,7 +106,8 @@ def round_view(state: TournamentState, r: dict[str, Any]) -> dict[str, Any]:
             said = said.replace(f"#{res['winner']}", _entrant(state, res["winner"]), 1)
         tables.append({"table": tb["table"], "a": entrant(state, a) + sides[0],
                        "b": entrant(state, b) + sides[1], "seats": seats,
-                       "marks": marks, "result": said, "winner": winner})
+                       "marks": marks, "result": said, "winner": winner,
+                       "entrants": [a, b]})        # numbers: a team's at a team table
         for st in tb.get("seats") or []:
             x, y = st["players"]
             for me, other in ((x, y), (y, x)):

@@ -17,7 +17,7 @@ The runner (``usecases.command_specs.CommandRunner``) is ``request.app.state.run
 server never imports the CLI (ADR 0039).  Module-level endpoints (ADR 0041).
 
 May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
-``server.api_openapi``, ``server.limits``, ``usecases.command_specs``,
+``server.api_openapi``, ``server.api_read_schemas``, ``server.limits``, ``usecases.command_specs``,
 ``ledger.*``.
 """
 
@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from server.api_openapi import openapi
+from server.api_read_schemas import OPENAPI_PATHS, SCHEMAS
 from server.cards import COOKIE, GUESSES, Throttle, holder
 from server.hub import Hub
 from server.limits import API_BODY_MAX
@@ -172,8 +173,9 @@ async def openapi_json(request: Request) -> Response:
     """``GET /api/v1/openapi.json``: the commands' OpenAPI document, from the specs."""
     runner = runner_of(request)
     specs = await run_in_threadpool(runner.specs) if runner is not None else []
-    extra = getattr(request.app.state, "api_paths", None) or {}
-    return JSONResponse(openapi(specs, extra_paths=extra), headers=HEADERS)
+    extra = {**OPENAPI_PATHS, **(getattr(request.app.state, "api_paths", None) or {})}
+    return JSONResponse(openapi(specs, extra_paths=extra, extra_schemas=SCHEMAS),
+                        headers=HEADERS)
 
 
 routes: list[BaseRoute] = [Route("/api/v1/openapi.json", openapi_json, methods=["GET"]),

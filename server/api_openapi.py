@@ -104,8 +104,10 @@ def operation(spec: CommandSpec) -> dict[str, Any]:
 
 
 def openapi(specs: Sequence[CommandSpec],
-            extra_paths: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The API's OpenAPI 3.1 document: the commands of ``specs`` and ``extra_paths``."""
+            extra_paths: Mapping[str, Any] | None = None,
+            extra_schemas: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The API's OpenAPI 3.1 document: the commands of ``specs``, ``extra_paths`` and the
+    component schemas they refer to (``extra_schemas``)."""
     paths: dict[str, Any] = {f"/api/v1/{s.path}": {"post": operation(s)} for s in specs}
     for path, item in (extra_paths or {}).items():
         paths.setdefault(path, {}).update(item)
@@ -117,7 +119,7 @@ def openapi(specs: Sequence[CommandSpec],
                                 "the request (docs/API.md)."},
         "paths": paths,
         "components": {
-            "schemas": {"Success": SUCCESS, "Refusal": REFUSAL},
+            "schemas": {**(extra_schemas or {}), "Success": SUCCESS, "Refusal": REFUSAL},
             "responses": {"Refusal": {
                 "description": "refused; nothing was written. " + "; ".join(
                     f"{k}: {v}" for k, v in STATUSES.items()),

@@ -8,7 +8,8 @@ receipts and the staff page: ``server.report_routes``, ``server.receipts``,
 ``server.staff_routes``), its exception handlers (every failure a plain page, never a
 trace: ``server.errors``) and its lifespan (the hub's follower and nudges started and
 stopped with the app).  ``Hub`` and ``spread_ms`` are ``server.hub``'s, named here too for
-the callers that build an app.
+the callers that build an app.  The HTTP API's reads (``server.api_reads``) are served
+beside the public pages, with or without a station.
 
 May import: ``starlette``, ``server.*``, ``ledger.*``, ``usecases.command_specs``.
 """
@@ -22,7 +23,7 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
-from server import api_commands, receipts, report_routes, site_routes, staff_routes
+from server import api_commands, api_reads, receipts, report_routes, site_routes, staff_routes
 from server.cards import Throttle
 from server.errors import HANDLERS
 from server.hub import Hub, spread_ms
@@ -60,7 +61,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     ``station``, players report their results (``server.report_routes``); ``gate``
     bounds the live-update streams (``server.limits``); ``runner`` runs the API's
     commands (``server.api_commands``; ``tourney serve`` builds it from the CLI)."""
-    routes: list[BaseRoute] = [*api_commands.routes, *site_routes.routes]
+    routes: list[BaseRoute] = [*api_reads.routes, *api_commands.routes, *site_routes.routes]
     if station is not None:
         station.check_role(hub.follower.state)
         routes += report_routes.routes + receipts.routes + staff_routes.routes

@@ -150,16 +150,8 @@ class PageSet:
         d = self.data
         if kind == "player":
             n = int(arg)
-            apps = d.appearances(n)
-            current = apps[-1] if apps and apps[-1].round_index == len(d.rounds) - 1 \
-                else None
-            # a round paired after the newest posted one is being checked: the old table
-            # is not where the player goes next (issue 32 item 5)
-            newest = d.rounds[-1]["round"] if d.rounds else 0
-            held_next = max((h for h in d.held if h > newest), default=None)
-            if held_next is not None:
-                current = None
-            history = [(d.rounds[a.round_index], a) for a in apps]
+            current, held_next = d.now_of(n)
+            history = [(d.rounds[a.round_index], a) for a in d.appearances(n)]
             left = n in d.dropped or n in d.disqualified
             r = d.rounds[current.round_index] if current is not None else None
             return self._t("player.html", "find", n=n, label=d.labels[n],

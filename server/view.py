@@ -81,10 +81,26 @@ class LiveData:
     names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
     #: the players removed from the event now: number -> (label, the format's word)
     removed: dict[int, tuple[str, str]] = field(default_factory=dict)
+    format_id: str = ""            # the format plug-in's id (``tourney init --format``)
+    hold_pairings: bool = False    # new pairings wait for ``round post`` (ADR 0023)
+    #: the log up to just before the earliest held pairing in force: what may be served
+    #: as signed leaves while a round is held (``server.api_reads``); the size otherwise
+    public_size: int = 0
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
         return [apps[number] for apps in self.round_apps if number in apps]
+
+    def now_of(self, number: int) -> tuple[Appearance | None, int | None]:
+        """Where player ``number`` plays now — their place in the newest posted round;
+        None without one there, or while a round paired after it is held (the old table
+        is not where the player goes next: issue 32 item 5) — and that held round."""
+        apps = self.appearances(number)
+        current = apps[-1] if apps and apps[-1].round_index == len(self.rounds) - 1 \
+            else None
+        newest = self.rounds[-1]["round"] if self.rounds else 0
+        held_next = max((h for h in self.held if h > newest), default=None)
+        return (None if held_next is not None else current), held_next
 
     @property
     def current(self) -> dict[str, Any] | None:
@@ -311,4 +327,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         over=progress is not None and progress.phase == "finished",
         disqualified=_disqualified(state, removed), removed={
             n: ((plugin.views.entrant_name(state, n) if plugin is not None else None)
-                or labels.get(n) or f"#{n}", w) for n, w in removed.items()})
+                or labels.get(n) or f"#{n}", w) for n, w in removed.items()},
+        format_id=state.format.id if state.format is not None else "",
+        hold_pairings=state.pages.hold,
+        public_size=min((seqs[h] - 1 for h in held if h in seqs), default=state.size))

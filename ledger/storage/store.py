@@ -295,13 +295,17 @@ class Ledger:
         return bytes(rows[0].state) if rows and rows[0].originator_version == version \
             else None
 
-    def raw_leaves(self, log: str, *, after: int = 0) -> Iterator[tuple[int, bytes]]:
-        """(stored version, stored leaf bytes) in version order, straight from the table."""
+    def raw_leaves(self, log: str, *, after: int = 0,
+                   upto: int | None = None) -> Iterator[tuple[int, bytes]]:
+        """(stored version, stored leaf bytes) in version order, straight from the table;
+        with ``upto``, only versions up to it (a page of the log read alone)."""
         batch = 5000
         gt = after
-        while True:
+        while upto is None or gt < upto:
             try:
-                rows = self.app.recorder.select_events(log, gt=gt or None, limit=batch)
+                rows = self.app.recorder.select_events(
+                    log, gt=gt or None, lte=upto,
+                    limit=batch if upto is None else min(batch, upto - gt))
             except PersistenceError as exc:
                 raise StorageError(f"cannot read tournament {log}: {exc}") from None
             for row in rows:
