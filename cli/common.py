@@ -265,9 +265,21 @@ def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: 
                     state: TournamentState | None = None) -> WrittenCheckpoint | None:
     """docs/DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
     head judge (else None).  ``done`` says what was already written if it fails;
-    ``state`` is the tournament as just saved (so nothing is read again)."""
+    ``state`` is the tournament as just saved (so nothing is read again).  A key held in
+    a browser (``Signer.signs_here`` False) defers it (ADR 0044)."""
     from ledger.proofs.checkpoint_store import checkpoint_if_head_judge
 
+    if not signer.signs_here:
+        # a key held in the official's browser (usecases.prepared): the checkpoint is
+        # its own prepared command, never a failure of the command just saved
+        from ledger.wire.events import Role
+
+        st = state if state is not None else ledger.load(log).state
+        defer = getattr(signer, "defer_checkpoint", None)
+        if Role.HEAD_JUDGE in st.active_roles(signer.key_id) and callable(defer):
+            defer()
+            note(f"{done}; the checkpoint is deferred: sign it from the console")
+        return None
     mirror = s.checkpoint_dir(ledger, log)  # also as files: reveal, publish and witnesses read them
     try:
         cp = checkpoint_if_head_judge(ledger, log, signer, mirror, state=state)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from eventsourcing.persistence import PersistenceError
 
-from ledger.errors import StorageError, TourneyError
+from ledger.errors import StorageError, TourneyError, WriteAborted
 from ledger.storage.write_guard import Trust
 
 if TYPE_CHECKING:
@@ -81,14 +81,15 @@ class WriteSession:
         return result
 
     def write_batch(self, commands: Sequence[Callable[[Tournament, str], T]], *,
-                    retries: int = 8) -> list[T | TourneyError]:
+                    retries: int = 8) -> list[T | TourneyError | WriteAborted]:
         """Decide queued commands in order on the kept aggregate, each on the state the
         ones before it left, and save all their events in one transaction (one writer
         turn, one commit); per command its result or its refusal.  A refused command
         writes nothing; if it had emitted events before refusing, the batch is decided
         again without it.  A lost race re-decides the whole batch on the caught-up
-        state.  Nothing is acknowledged before the commit."""
-        refused: dict[int, TourneyError] = {}
+        state.  Nothing is acknowledged before the commit.  A command whose signer stopped
+        it (``WriteAborted``: a key held in a browser) is set aside the same way."""
+        refused: dict[int, TourneyError | WriteAborted] = {}
         while True:
             try:
                 agg, results = self.ledger.retrying(
@@ -111,7 +112,7 @@ class _Dirty(Exception):
 
 
 def _run_batch(agg: Tournament, now: str, commands: Sequence[Callable[[Tournament, str], T]],
-               refused: dict[int, TourneyError]) -> dict[int, T]:
+               refused: dict[int, TourneyError | WriteAborted]) -> dict[int, T]:
     """The batch's commands in order on ``agg`` (those not refused already)."""
     results: dict[int, T] = {}
     for k, command in enumerate(commands):
@@ -120,7 +121,7 @@ def _run_batch(agg: Tournament, now: str, commands: Sequence[Callable[[Tournamen
         before = len(getattr(agg, "_pending_events", ()))
         try:
             results[k] = command(agg, now)
-        except TourneyError as exc:
+        except (TourneyError, WriteAborted) as exc:
             refused[k] = exc
             if len(getattr(agg, "_pending_events", ())) != before:
                 raise _Dirty() from None
