@@ -4,9 +4,9 @@ Owns: ``Globals`` (the root options ``--ledger/--key/--tournament/--checkpoints/
 and their environment variables), the option aliases every command reuses (``KeyOpt``,
 ``JsonOpt``), ``Session`` (merges a command's own ``--key``/``--json`` with the global
 ones, opens the ledger, loads the signer, resolves the tournament and its checkpoint
-directory) and the output helpers: ``emit`` (exactly one JSON document on stdout in
-``--json`` mode, plain lines otherwise), ``report_error`` (what the one catch point in
-``cli.main.run`` prints), ``event_json`` / ``write_result`` / ``events_brief`` /
+directory; ``signing_with`` gives it a signer instead of a key file) and the output
+helpers: ``emit`` (exactly one JSON document on stdout in ``--json`` mode, plain lines
+otherwise), ``report_error`` (what the one catch point in ``cli.main.run`` prints), ``event_json`` / ``write_result`` / ``events_brief`` /
 ``seq_span`` for signed events, and ``auto_checkpoint`` (the checkpoint a head judge's
 command writes after pairings, results, the cut and the bracket).
 
@@ -23,6 +23,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -52,6 +53,21 @@ JsonOpt = Annotated[bool, typer.Option(
     "--json", help="Print exactly one JSON document on stdout (same as the global --json).")]
 
 _json_seen = False  # set as soon as any --json is parsed; read by the catch point
+
+
+_GIVEN_SIGNER: ContextVar[Signer | None] = ContextVar("tourney_given_signer", default=None)
+
+
+@contextmanager
+def signing_with(signer: Signer) -> Iterator[None]:
+    """Commands run in this context sign with ``signer`` instead of a ``--key`` file: how
+    a command runner in the server's process signs with the official's key (one held by
+    the server, or one in their browser: ``usecases.prepared``)."""
+    token = _GIVEN_SIGNER.set(signer)
+    try:
+        yield
+    finally:
+        _GIVEN_SIGNER.reset(token)
 
 
 @dataclass
@@ -110,6 +126,9 @@ class Session:
         return self._key
 
     def signer(self) -> Signer:
+        given = _GIVEN_SIGNER.get()
+        if given is not None:       # a runner in the server's process (signing_with)
+            return given
         from ledger.wire.keys import load_signer
         return load_signer(self.key_path())
 
@@ -265,21 +284,9 @@ def auto_checkpoint(s: Session, ledger: Ledger, log: str, signer: Signer, done: 
                     state: TournamentState | None = None) -> WrittenCheckpoint | None:
     """docs/DESIGN.md §4's automatic checkpoint after a command: written when ``signer`` is a
     head judge (else None).  ``done`` says what was already written if it fails;
-    ``state`` is the tournament as just saved (so nothing is read again).  A key held in
-    a browser (``Signer.signs_here`` False) defers it (ADR 0044)."""
+    ``state`` is the tournament as just saved (so nothing is read again)."""
     from ledger.proofs.checkpoint_store import checkpoint_if_head_judge
 
-    if not signer.signs_here:
-        # a key held in the official's browser (usecases.prepared): the checkpoint is
-        # its own prepared command, never a failure of the command just saved
-        from ledger.wire.events import Role
-
-        st = state if state is not None else ledger.load(log).state
-        defer = getattr(signer, "defer_checkpoint", None)
-        if Role.HEAD_JUDGE in st.active_roles(signer.key_id) and callable(defer):
-            defer()
-            note(f"{done}; the checkpoint is deferred: sign it from the console")
-        return None
     mirror = s.checkpoint_dir(ledger, log)  # also as files: reveal, publish and witnesses read them
     try:
         cp = checkpoint_if_head_judge(ledger, log, signer, mirror, state=state)

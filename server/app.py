@@ -4,10 +4,11 @@ Owns: ``create_app`` — the application: its state (``app.state.hub``, ``statio
 ``gate``, ``qr_page``, ``throttle``: what the module-level endpoints read), its routes
 (the public pages, ``server.site_routes``; with a station, the players' reports, their
 receipts and the staff page: ``server.report_routes``, ``server.receipts``,
-``server.staff_routes``), its exception handlers (every failure a plain page, never a
-trace: ``server.errors``) and its lifespan (the hub's follower and nudges started and
-stopped with the app).  ``Hub`` and ``spread_ms`` are ``server.hub``'s, named here too for
-the callers that build an app.
+``server.staff_routes``; browser-signed commands and the console's key page:
+``server.api_keys``, through ``app.state.runner`` when one is set), its exception
+handlers (every failure a plain page, never a trace: ``server.errors``) and its lifespan
+(the hub's follower and nudges started and stopped with the app).  ``Hub`` and
+``spread_ms`` are ``server.hub``'s, named here too for the callers that build an app.
 
 May import: ``starlette``, ``server.*``, ``ledger.*``.
 """
@@ -21,7 +22,7 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
-from server import receipts, report_routes, site_routes, staff_routes
+from server import api_keys, receipts, report_routes, site_routes, staff_routes
 from server.cards import Throttle
 from server.errors import HANDLERS
 from server.hub import Hub, spread_ms
@@ -57,10 +58,12 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     if station is not None:
         station.check_role(hub.follower.state)
         routes += report_routes.routes + receipts.routes + staff_routes.routes
+    routes += api_keys.routes     # browser-signed commands: 503 until a runner is set
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
     app.state.hub = hub
     app.state.station = station
     app.state.gate = gate or Gate()
     app.state.qr_page = qr_page
     app.state.throttle = Throttle()
+    app.state.browser_keys = api_keys.browser_keys(app.state)
     return app

@@ -355,8 +355,20 @@ def checkpoint_if_head_judge(ledger: Ledger, log: str, signer: Signer,
                              directory: Path | None, *,
                              state: TournamentState | None = None) -> Checkpoint | None:
     """Write a checkpoint when ``signer`` may sign one (docs/DESIGN.md §4: after registration
-    closes, each round's pairings and results); otherwise do nothing."""
+    closes, each round's pairings and results); otherwise do nothing.  A head judge's key
+    held in their browser (``Signer.signs_here`` False) cannot sign the note here: the
+    checkpoint is deferred (the signer is told: ``defer_checkpoint``) and signed as its
+    own command (ADR 0044)."""
     from ledger.errors import RuleError
+
+    if not signer.signs_here:
+        from ledger.wire.events import Role
+
+        st = state if state is not None else ledger.load(log).state
+        defer = getattr(signer, "defer_checkpoint", None)
+        if Role.HEAD_JUDGE in st.active_roles(signer.key_id) and callable(defer):
+            defer()
+        return None
 
     try:
         _path, cp = write_checkpoint(ledger, log, signer, directory, state=state)
