@@ -65,16 +65,17 @@ def _refusal(err: TourneyError) -> JSONResponse:
                   getattr(err, "rule", None))
 
 
-def card_official(request: Request) -> tuple[str | None, int, str]:
+def card_official(request: Request, *, writes: bool = True) -> tuple[str | None, int, str]:
     """(the signed-in official's key id, else the status and why): a staff card's token
-    as a bearer token, or its cookie with the form token (``X-CSRF-Token``)."""
+    as a bearer token, or its cookie — with the form token (``X-CSRF-Token``) when the
+    request ``writes``."""
     state = Hub.of(request).follower.state
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
         token = auth[7:].strip()
     else:
         token = request.cookies.get(COOKIE, "")
-        if token and not csrf_ok(request.cookies.get(CSRF_COOKIE),
+        if writes and token and not csrf_ok(request.cookies.get(CSRF_COOKIE),
                                  request.headers.get("x-csrf-token"),
                                  request.headers.get("origin"),
                                  request.headers.get("host", "")):
@@ -178,14 +179,14 @@ def _clock(request: Request) -> Any:
 async def keys_page(request: Request) -> Response:
     """``GET /desk/keys``: the official's key in this browser (made, shown, the mode)."""
     hub = Hub.of(request)
-    kid, _status, why = card_official(request)
+    kid, _status, why = card_official(request, writes=False)
     st = hub.follower.state
     off = st.officials.get(kid) if kid else None
     station = getattr(request.app.state, "station", None)
     held = station is not None and kid in getattr(station, "staff", {})
     runs = getattr(request.app.state, "runner", None) is not None
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
-    return private_page(hub, "desk_keys.html", 200 if kid else 403, {CSRF_COOKIE: csrf},
+    return private_page(hub, "desk_keys.html", 200, {CSRF_COOKIE: csrf},
                         csrf=csrf, kid=kid, why=why, who=off.name if off else None,
                         server_holds=held, runs=runs)
 
