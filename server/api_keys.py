@@ -11,8 +11,9 @@ the bytes signed and every signature verifies with the official's bound key — 
 ``usecases.prepared.step``; this module only reads the request, authenticates the staff
 card and shapes the JSON.
 
-Owns: ``routes``; ``card_official`` (the signed-in official: ``Authorization: Bearer
-<staff card token>``, or the card's cookie with the form token in ``X-CSRF-Token``).
+Owns: ``routes``; ``card_official`` (the signed-in official, by ``server.api_commands``'
+authentication: ``Authorization: Bearer <staff card token>``, or the card's cookie with
+the form token in ``X-CSRF-Token``).
 
 Body of both calls: ``{"args": {<the CLI's options by name>}, "time": T, "signed":
 [{"bytes": b64, "sig": b64}, …]}`` (prepare: ``args`` only).  Answers: done — the
@@ -21,7 +22,8 @@ true`` and the pinned ``time``; to sign — ``{"ok": false, "done": false, "ask"
 "message", "time", "index", "to_sign", "summary"}`` (200, or 409 when decided again).
 
 May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
-``server.station``, ``server.forms``, ``usecases.*``, ``ledger.*``.
+``server.station``, ``server.forms``, ``server.api_commands`` (its authentication),
+``usecases.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -36,10 +38,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ledger.errors import TourneyError, UsageError
-from server.cards import COOKIE, holder
+from server.api_commands import ApiRefused, bearer_official, console_official, official_of_token
+from server.cards import COOKIE
 from server.forms import private_page
 from server.hub import Hub
-from server.report import CSRF_COOKIE, csrf_ok, new_csrf
+from server.report import CSRF_COOKIE, new_csrf
 from server.station import STAFF_ROLES
 from usecases.command_specs import CommandRunner, Outcome
 from usecases.prepared import Answer, Signed, bound_key, step
@@ -67,28 +70,24 @@ def _refusal(err: TourneyError) -> JSONResponse:
 
 def card_official(request: Request, *, writes: bool = True) -> tuple[str | None, int, str]:
     """(the signed-in official's key id, else the status and why): a staff card's token
-    as a bearer token, or its cookie — with the form token (``X-CSRF-Token``) when the
-    request ``writes``."""
-    state = Hub.of(request).follower.state
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        token = auth[7:].strip()
-    else:
-        token = request.cookies.get(COOKIE, "")
-        if writes and token and not csrf_ok(request.cookies.get(CSRF_COOKIE),
-                                 request.headers.get("x-csrf-token"),
-                                 request.headers.get("origin"),
-                                 request.headers.get("host", "")):
-            return None, 403, "the form token is missing or out of date: open the " \
-                              "console again"
-    cred = holder(state, token) if token else None
-    if cred is None or cred.official is None:
-        return None, 401, "sign in with your staff card (Authorization: Bearer <its " \
-                          "token>, or scan it)"
-    if not STAFF_ROLES.intersection(state.active_roles(cred.official)):
+    as a bearer token (``server.api_commands.bearer_official``), or its cookie — with the
+    form token in ``X-CSRF-Token`` when the request ``writes``
+    (``server.api_commands.console_official``)."""
+    try:
+        if request.headers.get("authorization"):
+            kid = bearer_official(request)
+        elif writes and request.cookies.get(COOKIE):
+            kid = console_official(request, {"csrf": request.headers.get("x-csrf-token",
+                                                                         "")})
+        else:
+            kid = official_of_token(request, request.cookies.get(COOKIE, ""))
+    except ApiRefused as no:
+        err = no.outcome.error or {}
+        return None, no.outcome.status, f"{err.get('message')} ({err.get('hint')})"
+    if not STAFF_ROLES.intersection(Hub.of(request).follower.state.active_roles(kid)):
         return None, 403, "this staff card's official is no longer a scorekeeper, " \
                           "judge or head judge of this event"
-    return cred.official, 200, ""
+    return kid, 200, ""
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -114,8 +113,8 @@ def _answer(ans: Answer[Any]) -> JSONResponse:
         return JSONResponse(ans.json(), status_code=ans.status, headers=NO_STORE)
     out: Any = ans.result
     if isinstance(out, Outcome):
-        return JSONResponse({**out.json(), **ans.json()}, status_code=out.status,
-                            headers=NO_STORE)
+        body = {**out.json(), **ans.json()} if out.ok else out.json()   # a refusal: as is
+        return JSONResponse(body, status_code=out.status, headers=NO_STORE)
     return JSONResponse({"ok": True, **ans.json()}, headers=NO_STORE)
 
 
@@ -132,7 +131,7 @@ async def submit(request: Request) -> Response:
 async def prepared(request: Request, *, submit: bool) -> Response:
     kid, status, why = card_official(request)
     if kid is None:
-        return _error(status, "usage", why, "a staff card signs the official in")
+        return _error(status, "auth", why)
     runner: CommandRunner | None = getattr(request.app.state, "runner", None)
     if runner is None:
         return _error(503, "storage", "this server runs no commands",
@@ -164,6 +163,9 @@ async def prepared(request: Request, *, submit: bool) -> Response:
             signed=signed, now=clock.now(), last_time=state.last_time)
     except TourneyError as err:
         return _refusal(err)
+    out = ans.result
+    if ans.done and isinstance(out, Outcome) and out.ok and out.seq:
+        await Hub.of(request).fresh(out.seq)      # the reads that follow show it
     return _answer(ans)
 
 

@@ -1,7 +1,7 @@
 """Keys that never leave the official, over HTTP and in a real browser (issue 29 item 2).
 
-A live server started with no key at all (no station, no ``--staff-key``; a command
-runner in its own process: tests/helpers/keyless_server.py) over a real SQLite ledger
+``tourney serve`` started with no key at all (no ``--station-key``, no ``--staff-key``;
+its command runner is the CLI's own, ``cli.api_runner``) over a real SQLite ledger
 opened by the CLI.  Over HTTP, with a key from ``cryptography`` playing the browser: no
 card is 401, a bad form token 403; prepare gives the bytes, submit appends them; a forged
 signature is 422, a replay writes nothing, a write by the desk's CLI in between is 409
@@ -19,7 +19,6 @@ import csv
 import os
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +32,7 @@ from ledger.wire.keys import key_id
 from tests.helpers.browser import _skip_reason, launched
 from tests.helpers.cli_event import open_event
 from tests.helpers.cli_runner import Cli, snapshot
-from tests.helpers.live import free_port
+from tests.helpers.live import serve_process
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = [f"P{i}" for i in range(1, 9)]
@@ -64,33 +63,13 @@ class Served:
 
 @pytest.fixture()
 def served(tmp_path: Path) -> Iterator[Served]:
+    """``tourney serve`` without --station-key or --staff-key: it holds no key."""
     cli, _log = open_event(tmp_path, "hotc-swiss-de", PLAYERS, "--cut", "4")
     cli("round", "pair", "--seed-material", "keys 3 1 4", "--seed-source", "test dice",
         "--key", "hj.pem")
-    port = free_port()
     env = {k: v for k, v in cli.env.items() if k != "TOURNEY_KEY"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests/helpers/keyless_server.py"),
-                             str(cli.ledger), str(port), str(tmp_path)], cwd=tmp_path,
-                            env=env, text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read() if proc.stderr else "exited")
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > end:
-                raise RuntimeError("the keyless server did not answer")
-            time.sleep(0.1)
+    with serve_process(tmp_path, env) as (base, proc):
         yield Served(cli, base, proc)
-    finally:
-        proc.kill()
-        proc.wait(10)
 
 
 def _holds_no_private_key(proc: subprocess.Popen[str]) -> None:
