@@ -186,7 +186,16 @@ def test_a_head_judges_browser_key_defers_the_checkpoint(served: Served) -> None
         answers.append(ans)
     assert "deferred" in answers[-1]["checkpoint"]       # the round closed
     assert all("checkpoint" not in a for a in answers[:-1])
-    cli("audit", "verify")
+    size = cli("log", "--json").doc[-1]["event"]["seq"]
+    before = cli("audit", "verify", "--json").doc["checkpoints"]
+    # the deferred checkpoint, signed in the browser as its own command
+    ans = served.post("/api/v1/checkpoint/prepare", {"args": {}}, token).json()
+    assert ans["summary"]["kind"] == "checkpoint" and ans["summary"]["size"] == size
+    done = served.post("/api/v1/checkpoint/submit", {"args": {}, "time": ans["time"],
+                                                     "signed": hana.signed(ans, [])}, token)
+    assert done.status_code == 200 and done.json()["done"], done.text
+    report = cli("audit", "verify", "--json").doc
+    assert report["ok"] and report["checkpoints"] == before + 1, report
 
 
 @pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))

@@ -338,3 +338,37 @@ def test_a_station_batch_sets_aside_only_the_browsers_command(tmp_path: Path,
         assert led.load(LOG).state.size == size + 2
         assert browser.record.message.startswith(SIG_DOMAIN)
     assert verify_ledger(loc, LOG, None).ok
+
+
+def test_a_head_judges_checkpoint_is_deferred_then_signed_in_the_browser(
+        tmp_path: Path, sk: Browser) -> None:
+    from ledger.proofs.checkpoint import verify_checkpoint_note
+    from ledger.proofs.checkpoint_store import checkpoint_if_head_judge, write_checkpoint
+    from usecases.prepared import BrowserSigner
+
+    hana = Browser()
+    loc = _event(tmp_path / "t.db", browsers={"Sam": (sk, Role.SCOREKEEPER),
+                                             "Hana": (hana, Role.HEAD_JUDGE)})
+    with Ledger(loc, clock=FixedClock("2026-05-01T09:01:00.000000Z")) as led:
+        st = led.load(LOG).state
+        notes = led.checkpoints.notes(LOG)
+        # the automatic checkpoint after a command: deferred for a head judge's browser
+        # key (said to the signer), nothing for a scorekeeper's; nothing stored
+        for b, deferred in ((hana, True), (sk, False)):
+            key = bound_key(st, _kid(b))
+            signer = BrowserSigner(key.public_key_raw, key.name, [])
+            assert checkpoint_if_head_judge(led, LOG, signer, None) is None
+            assert signer.record.checkpoint_deferred is deferred
+            assert signer.record.count == 0
+        assert led.checkpoints.notes(LOG) == notes
+        # signed as its own command: the note's text is what the browser signs
+        done, asked, signed = _drive(led, hana, lambda s: write_checkpoint(led, LOG, s))
+        assert [a.summary["kind"] for a in asked] == ["checkpoint"]
+        assert asked[0].summary["size"] == st.size
+        size, note = led.checkpoints.latest(LOG) or (0, b"")
+        assert size == st.size and note.startswith(asked[0].to_sign)
+        origin = asked[0].summary["origin"]
+        cp = verify_checkpoint_note(note, origin, base64.b64decode(hana.public_b64),
+                                    expected_origin=origin)
+        assert cp.size == st.size
+    assert verify_ledger(loc, LOG, None).ok

@@ -10,6 +10,9 @@ submitted signature only if the bytes decided now are the bytes submitted and th
 signature verifies with the official's bound public key.  A command writing k events needs
 k signatures in order (each event's ``prev`` hashes the previous leaf, signature
 included), so the conversation is repeated until the decision completes and is saved.
+A head judge's checkpoint is signed the same way (``checkpoint``: the note's text is the
+message); the automatic one after a command is deferred to it
+(``ledger.proofs.checkpoint_store.checkpoint_if_head_judge``).
 
 Owns: ``Signed`` (one submitted signature), ``BrowserSigner``, ``Ask`` (why the browser is
 asked to sign), ``Answer`` (one step's outcome and its JSON), ``bound_key`` (the official's
@@ -50,7 +53,8 @@ TIME_BOUND = timedelta(minutes=5)
 @dataclass(frozen=True)
 class Signed:
     """One signature the browser made: ``message`` is what it signed (the bytes it was
-    given: ``b"tourney-event/v1\\n"`` + the canonical event), ``sig`` its signature."""
+    given: ``b"tourney-event/v1\\n"`` + the canonical event, or a checkpoint note's
+    text), ``sig`` its signature."""
 
     message: bytes
     sig: bytes
@@ -67,9 +71,9 @@ class Signed:
         except (binascii.Error, ValueError):
             raise UsageError("a signed item is not base64",
                              hint="send \"bytes\" and \"sig\" as standard base64") from None
-        if not msg.startswith(SIG_DOMAIN) or len(sig) != 64:
-            raise UsageError("a signed item is not an event's bytes with a 64-byte "
-                             "Ed25519 signature",
+        if not (msg.startswith(SIG_DOMAIN) or _note_fields(msg)) or len(sig) != 64:
+            raise UsageError("a signed item is not an event's or a checkpoint's bytes with "
+                             "a 64-byte Ed25519 signature",
                              hint="send back exactly the bytes you were given, signed")
         return cls(msg, sig)
 
@@ -186,8 +190,25 @@ class Answer(Generic[R]):
         return out
 
 
+def _note_fields(message: bytes) -> dict[str, Any] | None:
+    """A checkpoint note's text (``origin``, ``size``, ``root`` lines: what a head judge
+    signs for ``checkpoint``), else None."""
+    try:
+        lines = message.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return None
+    if len(lines) < 4 or lines[-1] != "" or not lines[0] or " " in lines[0] or \
+            not lines[1].isdigit() or len(lines[2]) != 44:
+        return None
+    return {"kind": "checkpoint", "origin": lines[0], "size": int(lines[1]),
+            "root": lines[2]}
+
+
 def summary_of(message: bytes) -> dict[str, Any]:
-    """What the browser shows before signing: the event's seq, kind, time and body."""
+    """What the browser shows before signing: the event's seq, kind, time and body (a
+    checkpoint: its origin, size and root)."""
+    if not message.startswith(SIG_DOMAIN):
+        return _note_fields(message) or {}
     try:
         ev = json.loads(message[len(SIG_DOMAIN):])
     except ValueError:

@@ -31,7 +31,7 @@ from ledger.proofs.checkpoint import (
     CheckpointError,
     note_key_hash,
     parse_checkpoint_note,
-    sign_checkpoint,
+    sign_note_with,
     verify_checkpoint_note,
     verify_consistency_between,
     verify_inclusion_at,
@@ -255,8 +255,8 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer, directory: Path |
         state = ledger.verified_state(log)
     authorize(state, signer.key_id, CHECKPOINT)
     cp = Checkpoint(origin=origin_of(log), size=state.size, root=frontier_root(state.merkle))
-    note = ledger.checkpoints.put(log, cp.size, cp.root,
-                                  sign_checkpoint(cp, cp.origin, signer.private_key))
+    note = ledger.checkpoints.put(log, cp.size, cp.root, sign_note_with(
+        cp.body(), cp.origin, signer.public_key_raw, signer.sign))
     path = None if directory is None else write_note_file(directory, cp, note)
     return path, cp
 
@@ -362,8 +362,6 @@ def checkpoint_if_head_judge(ledger: Ledger, log: str, signer: Signer,
     from ledger.errors import RuleError
 
     if not signer.signs_here:
-        from ledger.wire.events import Role
-
         st = state if state is not None else ledger.load(log).state
         defer = getattr(signer, "defer_checkpoint", None)
         if Role.HEAD_JUDGE in st.active_roles(signer.key_id) and callable(defer):
