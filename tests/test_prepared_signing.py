@@ -6,13 +6,16 @@ that is stored once signed; a command writing several events asks for each signa
 turn and writes nothing until the last; a forged signature is a verification error and a
 replayed submission writes nothing; a write by another writer between prepare and submit
 is decided again; the pinned time is bounded; a station's batch sets aside only the
-browser's command.  The binding is ``official_added`` (``usecases.official_keys``).
+browser's command, and the station's writer thread decides at the pinned time; a head
+judge's automatic checkpoint is deferred, then signed in the browser as its own command.
+The binding is ``official_added`` (``usecases.official_keys``).
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -266,8 +269,6 @@ def test_a_write_between_prepare_and_submit_is_decided_again(tmp_path: Path,
                                        (None, "not a time")])
 def test_a_pinned_time_out_of_bounds_is_decided_anew(tmp_path: Path, sk: Browser,
                                                      shift: int | None, why: str) -> None:
-    from datetime import timedelta
-
     loc = _event(tmp_path / "t.db", browsers={"Sam": (sk, Role.SCOREKEEPER)})
     now = "2026-05-01T09:10:00.000000Z"
     with Ledger(loc, clock=FixedClock(now, step=timedelta(0))) as led:
@@ -288,8 +289,6 @@ def test_a_pinned_time_out_of_bounds_is_decided_anew(tmp_path: Path, sk: Browser
 
 
 def test_a_time_before_the_last_event_is_refused(tmp_path: Path, sk: Browser) -> None:
-    from datetime import timedelta
-
     loc = _event(tmp_path / "t.db", browsers={"Sam": (sk, Role.SCOREKEEPER)})
     with Ledger(loc, clock=FixedClock("2026-05-01T09:01:00.000000Z")) as led:
         last = led.load(LOG).state.last_time
@@ -372,3 +371,40 @@ def test_a_head_judges_checkpoint_is_deferred_then_signed_in_the_browser(
                                     expected_origin=origin)
         assert cp.size == st.size
     assert verify_ledger(loc, LOG, None).ok
+
+
+def test_a_browser_command_through_the_stations_writer_thread(tmp_path: Path,
+                                                              sk: Browser) -> None:
+    """The station decides in its own thread, in batches: the pinned time reaches it
+    (``Station.submit``), and a stopped decision answers only its own request."""
+    from server.station import Station
+    from tests.helpers.reporting_phones import reporting_event
+
+    cli, doc, _tokens = reporting_event(tmp_path)
+    cli("official", "bind", "--role", "scorekeeper", "--name", "Sam", "--public-key",
+        sk.public_b64, "--key", "hj.pem")
+    log = cli("log", "--json").doc[0]["event"]["log"]
+    t1 = doc["tables"][0]  # type: ignore[index]
+    loc = Location(str(cli.ledger))
+    station = Station(loc, tmp_path / "station.pem", log)
+    try:
+        with Ledger(loc) as led:
+            def run(s: Signer) -> Any:
+                return station.run(lambda t, now: enter_result(
+                    t, s, now, lambda q: led.actor_of(log, q), round_no=1,
+                    table=t1["table"], outcome=Outcome.WIN, winner=t1["players"][0]))
+            st = led.load(log).state
+            now = format_time(parse_time(st.last_time) + timedelta(seconds=90))
+            first = step(run, bound_key(st, _kid(sk)), time=None, signed=[], now=now,
+                         last_time=st.last_time)
+            assert first.ask is Ask.SIGN and first.time == now
+            assert led.load(log).state.size == st.size
+            done = step(run, bound_key(st, _kid(sk)), time=first.time,
+                        signed=[Signed(first.to_sign, sk.sign(first.to_sign))],
+                        now=now, last_time=st.last_time)
+            assert done.done
+            leaf = open_leaf(led.raw_leaf(log, st.size + 1) or b"")
+            assert leaf.time == now and leaf.actor == _kid(sk)   # the pinned time
+    finally:
+        station.close()
+    cli("audit", "verify")
