@@ -209,6 +209,52 @@ def browser_keys(app_state: Any) -> Any:
     return may
 
 
+_STEP_BODY: dict[str, Any] = {
+    "type": "object", "required": ["args"], "properties": {
+        "args": {"type": "object", "description": "the command's parameters, as for "
+                                                  "POST /api/v1/{path}"},
+        "time": {"type": "string", "description": "submit: the time the answer gave"},
+        "signed": {"type": "array", "maxItems": 64, "items": {
+            "type": "object", "required": ["bytes", "sig"], "properties": {
+                "bytes": {"type": "string", "description": "base64 of what was signed"},
+                "sig": {"type": "string", "description": "base64 Ed25519 signature"}}}}}}
+_TO_SIGN: dict[str, Any] = {
+    "type": "object", "required": ["ok", "done", "ask", "time", "index", "to_sign"],
+    "properties": {
+        "ok": {"const": False}, "done": {"const": False},
+        "ask": {"enum": ["sign", "next", "decided_again", "time"]},
+        "message": {"type": "string"}, "time": {"type": "string"},
+        "index": {"type": "integer", "description": "signatures kept: this is the next"},
+        "to_sign": {"type": "string", "description": "base64 of the bytes to sign"},
+        "summary": {"type": "object"}}}
+
+
+def _step_op(what: str) -> dict[str, Any]:
+    return {"post": {
+        "summary": f"{what} a command signed in the official's browser (ADR 0044)",
+        "security": [{"staffCard": []}],
+        "parameters": [{"name": "path", "in": "path", "required": True,
+                        "schema": {"type": "string"}, "description": "the command's path "
+                                                                     "(result/record)"}],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": _STEP_BODY}}},
+        "responses": {
+            "200": {"description": "done (the command's answer, \"done\": true), or "
+                                   "the bytes to sign next",
+                    "content": {"application/json": {"schema": {"oneOf": [
+                        {"type": "object"}, _TO_SIGN]}}}},
+            "409": {"description": "decided again: the log moved or the time was out of "
+                                   "bounds; sign these (nothing written), or a rule "
+                                   "refused the command",
+                    "content": {"application/json": {"schema": {"type": "object"}}}},
+            "422": {"description": "a signature does not verify with the bound key"}}}}
+
+
+#: the OpenAPI paths of this module (``app.state.api_paths``)
+OPENAPI_PATHS: dict[str, Any] = {"/api/v1/{path}/prepare": _step_op("Prepare"),
+                                 "/api/v1/{path}/submit": _step_op("Submit")}
+
+
 routes: list[BaseRoute] = [
     Route("/api/v1/{path:path}/prepare", prepare, methods=["POST"]),
     Route("/api/v1/{path:path}/submit", submit, methods=["POST"]),

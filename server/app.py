@@ -82,4 +82,6 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     app.state.runner = runner
     app.state.api_throttle = Throttle(api_commands.BAD_TOKENS)
     app.state.browser_keys = api_keys.browser_keys(app.state)
+    app.state.api_paths = {**api_keys.OPENAPI_PATHS,
+                           **(getattr(app.state, "api_paths", None) or {})}
     return app

@@ -164,6 +164,12 @@ def test_prepare_sign_submit_over_http(served: Served) -> None:
     assert ok.status_code == 200, ok.text
     cli("audit", "verify")
     _holds_no_private_key(served.proc)
+    # the OpenAPI document describes both steps, and validates
+    from openapi_spec_validator import validate
+
+    spec = httpx.get(served.base + "/api/v1/openapi.json", timeout=30).json()
+    assert {"/api/v1/{path}/prepare", "/api/v1/{path}/submit"} <= set(spec["paths"])
+    validate(spec)
 
 
 def test_a_head_judges_browser_key_defers_the_checkpoint(served: Served) -> None:
