@@ -408,3 +408,33 @@ def test_a_browser_command_through_the_stations_writer_thread(tmp_path: Path,
     finally:
         station.close()
     cli("audit", "verify")
+
+
+def test_a_command_of_several_writes_is_written_write_by_write(tmp_path: Path,
+                                                               sk: Browser) -> None:
+    """``result import`` saves row by row: each row is written once signed, the answer
+    says so, and deciding again finds the written rows unchanged (no signature asked
+    twice, nothing written twice)."""
+    loc = _event(tmp_path / "t.db", browsers={"Sam": (sk, Role.SCOREKEEPER)})
+    with Ledger(loc, clock=FixedClock("2026-05-01T09:01:00.000000Z")) as led:
+        (t1, p1), (t2, p2) = _table(led, 0), _table(led, 1)
+        size = led.load(LOG).state.size
+
+        def two_rows(s: Signer) -> Any:
+            return [_result(led, t1, p1[0])(s), _result(led, t2, p2[0])(s)]
+        asked: list[Answer[Any]] = []
+        signed: list[Signed] = []
+        time: str | None = None
+        for _ in range(6):
+            ans = _step(led, sk, two_rows, time=time, signed=signed)
+            if ans.done:
+                break
+            asked.append(ans)
+            time = ans.time
+            signed = [*signed[:ans.index], Signed(ans.to_sign, sk.sign(ans.to_sign))]
+        assert ans.done and not isinstance(ans.result[0], list)    # row 1: unchanged
+        assert [(a.ask, a.index, a.written) for a in asked] == [(Ask.SIGN, 0, 0),
+                                                                (Ask.NEXT, 0, 1)]
+        assert "part of this command is written" in asked[1].json()["message"]
+        assert led.load(LOG).state.size == size + 2
+    assert verify_ledger(loc, LOG, None).ok

@@ -17,9 +17,10 @@ message); the automatic one after a command is deferred to it
 Owns: ``Signed`` (one submitted signature), ``BrowserSigner``, ``Ask`` (why the browser is
 asked to sign), ``Answer`` (one step's outcome and its JSON), ``bound_key`` (the official's
 public key from the log), ``choose_time`` (the pinned time and its bounds) and ``step``
-(one prepare or submit).  Stateless: everything the server needs comes back in the
-submission; a replayed submission can never append twice, because the bytes hold ``seq``
-and ``prev``.
+(one prepare or submit; a command saved in several writes — ``result import`` — is
+written write by write, and the answer says how much is in: ``written``).  Stateless:
+everything the server needs comes back in the submission; a replayed submission can never
+append twice, because the bytes hold ``seq`` and ``prev``.
 
 May import: ``ledger.*``, the standard library.
 """
@@ -36,6 +37,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ledger.errors import UsageError, VerificationError, WriteAborted
+from ledger.storage.save_watch import watching
 from ledger.wire.clock import later_time, parse_time, pinned_time
 from ledger.wire.events import SIG_DOMAIN
 from ledger.wire.keys import Signer, key_id, verify_signature
@@ -167,6 +169,7 @@ class Answer(Generic[R]):
     signatures_used: int = 0
     checkpoint_deferred: bool = False
     summary: dict[str, Any] = field(default_factory=dict)
+    written: int = 0             # events of this command saved already (several writes)
 
     def json(self) -> dict[str, Any]:
         """The protocol part of the HTTP answer (the run's own answer is added by the
@@ -183,6 +186,10 @@ class Answer(Generic[R]):
         out = {"ok": False, "done": False, "ask": ask.value, "message": _WORDS[ask],
                "time": self.time, "index": self.index,
                "to_sign": base64.b64encode(self.to_sign).decode(), "summary": self.summary}
+        if self.written:
+            out["written"] = self.written
+            out["message"] = (f"part of this command is written ({self.written} events, "
+                              "in the log now); " + out["message"])
         if self.status == 409:
             out["error"] = {"kind": "rule", "message": _WORDS[ask],
                             "hint": "check the summary, sign the new bytes and submit again",
@@ -264,7 +271,11 @@ def step(run: Callable[[Signer], R], key: BoundKey, *, time: str | None,
     at, why = choose_time(time, now=now, last_time=last_time)
     signer = BrowserSigner(key.public_key_raw, key.name, () if why else signed)
     result: R | None = None
-    with pinned_time(at):
+    committed = [0]     # the browser's signatures in the log already (a save of its own)
+
+    def on_save(_n: int) -> None:
+        committed[0] = signer.record.used
+    with pinned_time(at), watching(on_save):
         try:
             result = run(signer)
         except WriteAborted:
@@ -276,18 +287,24 @@ def step(run: Callable[[Signer], R], key: BoundKey, *, time: str | None,
     if rec.stop is None:
         return Answer(True, 200, at, result, signatures_used=rec.used,
                       checkpoint_deferred=rec.checkpoint_deferred)
+    written = committed[0]
     if rec.stop is Stop.FORGED:
         raise VerificationError(
             f"signature {rec.index} does not verify with {key.name}'s bound key "
-            f"{key.key_id}", hint="sign the bytes with the key the head judge bound; "
-                                  "nothing was written")
+            f"{key.key_id}", hint="sign the bytes with the key the head judge bound; " + (
+                f"the first {written} events of this command were written" if written
+                else "nothing was written"))
     if why is not None and signed:
         ask = why
     elif rec.stop is Stop.MOVED:
         ask = Ask.DECIDED_AGAIN
     else:
         ask = Ask.SIGN if rec.index == 0 else Ask.NEXT
+    if written and ask is Ask.SIGN:
+        ask = Ask.NEXT
     summary = summary_of(rec.message)
+    # the signatures a save of this command already put in the log are not sent again:
+    # deciding it again finds that part done (``result import``: a row is unchanged)
     return Answer(False, 409 if ask in (Ask.TIME, Ask.DECIDED_AGAIN) else 200,
-                  str(summary.get("time") or at), ask=ask, index=rec.index, to_sign=rec.message,
-                  summary=summary)
+                  str(summary.get("time") or at), ask=ask, index=rec.index - written,
+                  to_sign=rec.message, summary=summary, written=written)

@@ -34,7 +34,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from ledger.core.aggregate import Tournament
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
-from ledger.storage import dry_run
+from ledger.storage import dry_run, save_watch
 from ledger.storage import sqlite_probe as sq
 from ledger.storage.location import Location
 from ledger.storage.pg_station import recovery_hint, station_env
@@ -341,8 +341,10 @@ class Ledger:
         for attempt in range(retries + 1):
             with writer_turn(self, log):
                 agg, result = decide()
+                n = len(getattr(agg, "_pending_events", ()))
                 try:
                     self._save(agg)
+                    save_watch.saved(n)
                     return agg, result
                 except IntegrityError:
                     pass
