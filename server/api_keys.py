@@ -1,4 +1,4 @@
-"""Commands signed in the official's browser over HTTP (issue 29 item 2; ADR 0044):
+"""Commands signed in the official's browser over HTTP (issue 29 item 2; ADR 0045):
 ``POST /api/v1/{path}/prepare`` and ``POST /api/v1/{path}/submit``, the console's key
 page ``GET /desk/keys`` and its script ``GET /desk-keys.js``.
 
@@ -231,7 +231,7 @@ _TO_SIGN: dict[str, Any] = {
 
 def _step_op(what: str) -> dict[str, Any]:
     return {"post": {
-        "summary": f"{what} a command signed in the official's browser (ADR 0044)",
+        "summary": f"{what} a command signed in the official's browser (ADR 0045)",
         "security": [{"staffCard": []}],
         "parameters": [{"name": "path", "in": "path", "required": True,
                         "schema": {"type": "string"}, "description": "the command's path "

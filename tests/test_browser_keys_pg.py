@@ -1,4 +1,4 @@
-"""Browser-held keys on PostgreSQL behind the station role (issue 29 item 2; ADR 0044),
+"""Browser-held keys on PostgreSQL behind the station role (issue 29 item 2; ADR 0045),
 against the real server (skipped with the reason when none answers).
 
 The binding is the ordinary ``official_added``, so the database's roles guard

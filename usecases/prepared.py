@@ -1,5 +1,5 @@
 """Commands signed in the official's browser: prepare, sign, submit (issue 29 item 2;
-docs/adr/0044-browser-keys-prepared-commands.md).
+docs/adr/0045-browser-keys-prepared-commands.md).
 
 The server never holds the key.  It decides the command as usual, but with a
 ``BrowserSigner``: a ``Signer`` that signs nothing itself.  At the first signature it has

@@ -120,7 +120,7 @@ def sign_note(text: bytes, key_name: str, private_key: Ed25519PrivateKey) -> byt
 def sign_note_with(text: bytes, key_name: str, public_key_raw: bytes,
                    sign: Callable[[bytes], bytes]) -> bytes:
     """``sign_note`` by a key that signs elsewhere (``sign``: a ``Signer``'s, perhaps the
-    official's browser: ADR 0044); Ed25519 is deterministic, so the same bytes."""
+    official's browser: ADR 0045); Ed25519 is deterministic, so the same bytes."""
     if not _valid_key_name(key_name):
         raise UsageError(f"key name {key_name!r} must be non-empty, without spaces or '+'")
     try:

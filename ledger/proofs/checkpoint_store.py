@@ -358,7 +358,7 @@ def checkpoint_if_head_judge(ledger: Ledger, log: str, signer: Signer,
     closes, each round's pairings and results); otherwise do nothing.  A head judge's key
     held in their browser (``Signer.signs_here`` False) cannot sign the note here: the
     checkpoint is deferred (the signer is told: ``defer_checkpoint``) and signed as its
-    own command (ADR 0044)."""
+    own command (ADR 0045)."""
     from ledger.errors import RuleError
 
     if not signer.signs_here:

@@ -1,4 +1,4 @@
-// The desk console's browser-held key (issue 29 item 2; docs/adr/0044).
+// The desk console's browser-held key (issue 29 item 2; docs/adr/0045).
 //
 // A plain ES module, no build step.  It makes a NON-EXTRACTABLE WebCrypto Ed25519 key,
 // keeps it in IndexedDB (the private key never leaves this browser: not even this script
