@@ -107,21 +107,32 @@ async function post(url, body) {
 }
 
 /** Run ``path`` with ``args`` signed by this browser's key; ``shown(step)`` is told of
- *  each event before it is signed.  Resolves to the server's final answer. */
-export async function run(path, args, shown = () => {}) {
+ *  each event before it is signed.  When the server decided again (the log moved) and the
+ *  event is not the one signed before (another kind or body, not only its seq, prev or
+ *  time), ``confirm(step)`` must say yes first.  Resolves to the server's final answer. */
+export async function run(path, args, shown = () => {}, confirm = async () => true) {
   const pair = await load();
   if (!pair) throw new Error("this browser holds no key yet: make one first");
   const kid = await keyId(pair);
   let { status, doc } = await post(`/api/v1/${path}/prepare`, { args });
   let signed = [];
+  const what = [];             // what was signed at each index: kind and body
   for (let steps = 0; steps < 64; steps++) {
     if (doc.done || !doc.to_sign) return { status, doc };
     const bytes = unb64(doc.to_sign);
     const ev = checked(bytes, kid, path);
-    shown({ ask: doc.ask, message: doc.message, seq: ev.seq, kind: ev.kind, body: ev.body });
+    const step = { ask: doc.ask, message: doc.message, seq: ev.seq, kind: ev.kind, body: ev.body };
+    const same = JSON.stringify([ev.kind, ev.body]);
+    if ((doc.ask === "decided_again" || doc.ask === "time") && what[doc.index] !== undefined &&
+        what[doc.index] !== same && !(await confirm(step))) {
+      return { status, doc };
+    }
+    shown(step);
     const sig = await crypto.subtle.sign({ name: "Ed25519" }, pair.privateKey, bytes);
     signed = signed.slice(0, doc.index);
+    what.length = doc.index;
     signed.push({ bytes: doc.to_sign, sig: b64(sig) });
+    what.push(same);
     ({ status, doc } = await post(`/api/v1/${path}/submit`, { args, time: doc.time, signed }));
   }
   throw new Error("the server kept asking for signatures");
@@ -180,8 +191,11 @@ document.getElementById("run-form")?.addEventListener("submit", async (e) => {
   try {
     const args = JSON.parse(document.getElementById("run-args").value || "{}");
     const { status, doc } = await run(document.getElementById("run-path").value.trim(), args,
-      (s) => say(`signing seq ${s.seq}: ${s.kind} (${s.message})`));
-    if (doc.ok) say(`done (seq ${doc.seq}): ${doc.text || "written"}${doc.checkpoint ? "; " + doc.checkpoint : ""}`);
+      (s) => say(`signing seq ${s.seq}: ${s.kind} (${s.message})`),
+      async (s) => window.confirm(`The log moved and the decision changed: ${s.kind} ` +
+        `${JSON.stringify(s.body)}. Sign it?`));
+    if (doc.done === false) say(`not signed: ${doc.message}`);
+    else if (doc.ok) say(`done (seq ${doc.seq}): ${doc.text || "written"}${doc.checkpoint ? "; " + doc.checkpoint : ""}`);
     else say(`refused (${status}): ${doc.error ? doc.error.message : "?"}`);
   } catch (err) {
     say(`not signed: ${err.message}`);
