@@ -18,8 +18,10 @@ the form token in ``X-CSRF-Token``).
 Body of both calls: ``{"args": {<the CLI's options by name>}, "time": T, "signed":
 [{"bytes": b64, "sig": b64}, …]}`` (prepare: ``args`` only).  Answers: done — the
 runner's answer (``{"ok": true, "seq", "events", "receipt", "text"}``) with ``"done":
-true`` and the pinned ``time``; to sign — ``{"ok": false, "done": false, "ask",
-"message", "time", "index", "to_sign", "summary"}`` (200, or 409 when decided again).
+true`` and the pinned ``time`` (answered once committed; ``?fresh=1``: once the
+server's pages hold it too, as ``POST /api/v1/{path}``); to sign — ``{"ok": false,
+"done": false, "ask", "message", "time", "index", "to_sign", "summary"}`` (200, or 409
+when decided again).
 
 May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
 ``server.station``, ``server.forms``, ``server.api_commands`` (its authentication),
@@ -164,8 +166,9 @@ async def prepared(request: Request, *, submit: bool) -> Response:
     except TourneyError as err:
         return _refusal(err)
     out = ans.result
-    if ans.done and isinstance(out, Outcome) and out.ok and out.seq:
-        await Hub.of(request).fresh(out.seq)      # the reads that follow show it
+    if ans.done and isinstance(out, Outcome) and out.ok and out.seq and \
+            request.query_params.get("fresh") == "1":
+        await Hub.of(request).fresh(out.seq)      # as POST /api/v1/{path}?fresh=1
     return _answer(ans)
 
 

@@ -50,6 +50,16 @@ def _tables(cli: Cli) -> list[tuple[int, list[int]]]:
     return [(t["table"], t["players"]) for t in doc["tables"]]
 
 
+def _until_known(base: str, token: str) -> None:
+    """The server follows the log (about a second): wait until it knows the new card."""
+    end = time.monotonic() + 20
+    while "Signed in as" not in httpx.get(base + "/desk/keys", timeout=30, headers={
+            "Authorization": f"Bearer {token}"}).text:
+        if time.monotonic() > end:
+            raise AssertionError("the server never saw the staff card")
+        time.sleep(0.2)
+
+
 class Served:
     def __init__(self, cli: Cli, base: str, proc: subprocess.Popen[str]) -> None:
         self.cli, self.base, self.proc = cli, base, proc
@@ -108,6 +118,7 @@ def test_prepare_sign_submit_over_http(served: Served) -> None:
     cli("official", "bind", "--role", "scorekeeper", "--name", "Sam", "--public-key",
         sam.b64, "--key", "hj.pem")
     token = _card(cli, sam.kid, "sam")
+    _until_known(served.base, token)
     (t1, p1), (t2, p2) = _tables(cli)[:2]
     url = "/api/v1/result/record"
     args = {"round": 1, "table": t1, "winner": p1[0]}
@@ -178,6 +189,7 @@ def test_a_head_judges_browser_key_defers_the_checkpoint(served: Served) -> None
     cli("official", "bind", "--role", "head-judge", "--name", "Hana", "--public-key",
         hana.b64, "--key", "hj.pem")
     token = _card(cli, hana.kid, "hana")
+    _until_known(served.base, token)
     answers = []
     for table, players in _tables(cli):
         args = {"round": 1, "table": table, "winner": players[0]}
@@ -202,6 +214,15 @@ def test_a_head_judges_browser_key_defers_the_checkpoint(served: Served) -> None
     assert done.status_code == 200 and done.json()["done"], done.text
     report = cli("audit", "verify", "--json").doc
     assert report["ok"] and report["checkpoints"] == before + 1, report
+    # binding is the organizer's (RULES-1.3): a head judge's browser key is refused from
+    # the console too, by the ledger's own rule, and nothing is written
+    sam = PyBrowser()
+    args = {"role": "judge", "name": "Sam", "public_key": sam.b64}
+    before_bind = snapshot(served.db)
+    no = served.post("/api/v1/official/bind/prepare", {"args": args}, token)
+    assert no.status_code == 403 and no.json()["error"]["rule"] == "RULES-1.3", no.text
+    assert snapshot(served.db) == before_bind
+    cli("audit", "verify")
 
 
 @pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))

@@ -1,5 +1,5 @@
-"""Binding a key made in an official's browser (issue 29 item 2): the head judge adds it
-as that official with the existing ``official_added`` event (docs/adr/0045): a browser
+"""Binding a key made in an official's browser (issue 29 item 2): the organizer adds
+it as that official with the existing ``official_added`` event (docs/adr/0045): a browser
 key is an official's key like any other, so the audit, the roles table and the
 PostgreSQL roles guard need nothing new, and no wire bytes change.
 

@@ -237,7 +237,7 @@ def bound_key(state: TournamentState, kid: str) -> BoundKey:
     off = state.officials.get(kid)
     if off is None or off.revoked_seq is not None:
         raise UsageError(f"key {kid} is not a current official of this event",
-                         hint="the head judge binds your browser's key: tourney official "
+                         hint="the organizer binds your browser's key: tourney official "
                               "bind --public-key B64 --name NAME --role ROLE")
     return BoundKey(off.key_id, base64.b64decode(off.public_key), off.name)
 
