@@ -438,3 +438,30 @@ def test_a_command_of_several_writes_is_written_write_by_write(tmp_path: Path,
         assert "part of this command is written" in asked[1].json()["message"]
         assert led.load(LOG).state.size == size + 2
     assert verify_ledger(loc, LOG, None).ok
+
+
+def test_a_session_keeps_its_tournament_when_a_browser_signature_is_asked(
+        tmp_path: Path, sk: Browser, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's runner writes through a kept ``WriteSession``: a prepare (stopped
+    before any event) does not make the next command load the tournament again."""
+    from usecases.prepared import BrowserSigner
+
+    loc = _event(tmp_path / "t.db", browsers={"Sam": (sk, Role.SCOREKEEPER)})
+    with Ledger(loc, clock=FixedClock("2026-05-01T09:01:00.000000Z")) as led:
+        session = led.session(LOG)
+        (t1, p1), (t2, p2) = _table(led, 0), _table(led, 1)
+        key = bound_key(session.state, _kid(sk))
+        loads: list[str] = []
+        real = led.load
+        monkeypatch.setattr(led, "load", lambda log: loads.append(log) or real(log))
+
+        def slip(s: Signer, table: int, winner: int) -> Any:
+            return lambda t, now: enter_result(t, s, now, lambda q: led.actor_of(LOG, q),
+                                               round_no=1, table=table, outcome=Outcome.WIN,
+                                               winner=winner)
+        with pytest.raises(WriteAborted):
+            session.write(slip(BrowserSigner(key.public_key_raw, key.name, []), t1, p1[0]))
+        session.write(slip(HJ, t2, p2[0]))
+        assert loads == []                    # caught up, never loaded afresh
+        assert led.load(LOG).state == session.state
+    assert verify_ledger(loc, LOG, None).ok

@@ -73,10 +73,22 @@ class WriteSession:
         return caught_up
 
     def write(self, command: Callable[[Tournament, str], T], *, retries: int = 8) -> T:
-        """Decide and save one command (its own transaction), retried on a lost race."""
-        agg, result = self.ledger.retrying(
-            self.log, lambda: self.ledger._decide(self.log, command, self._current(),
-                                                  self.trust), retries)
+        """Decide and save one command (its own transaction), retried on a lost race.  A
+        decision its signer stopped before any event (``WriteAborted``: a browser's key
+        asked for a signature) left the aggregate as it was: it is kept, not reloaded."""
+        used: list[Tournament] = []
+
+        def decide() -> tuple[Tournament, T]:
+            agg = self._current()
+            used[:] = [agg]
+            return self.ledger._decide(self.log, command, agg, self.trust)
+        try:
+            agg, result = self.ledger.retrying(self.log, decide, retries)
+        except WriteAborted:
+            if used and not getattr(used[0], "_pending_events", None) and \
+                    used[0].state.size == used[0].version:
+                self._agg = used[0]
+            raise
         self._keep(agg)
         return result
 
