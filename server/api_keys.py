@@ -30,7 +30,6 @@ May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ledger.errors import TourneyError, UsageError
-from server.api_commands import ApiRefused, bearer_official, console_official, official_of_token
+from server.api_commands import (
+    ApiRefused,
+    bearer_official,
+    console_official,
+    official_of_token,
+    read_body,
+)
 from server.cards import COOKIE
 from server.forms import private_page
 from server.hub import Hub
@@ -50,7 +55,6 @@ from usecases.command_specs import CommandRunner, Outcome
 from usecases.prepared import Answer, Signed, bound_key, step
 
 STATIC = Path(__file__).resolve().parent / "static"
-BODY_MAX = 256 * 1024
 STATUS = {"usage": 400, "rule": 409, "verification": 422, "storage": 503}
 KIND = {"usage": "usage", "refused": "rule", "verification_failed": "verification",
         "storage": "storage", "concurrent_write": "storage"}
@@ -92,24 +96,6 @@ def card_official(request: Request, *, writes: bool = True) -> tuple[str | None,
     return kid, 200, ""
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > BODY_MAX:
-            raise UsageError("the request body is too large",
-                             hint=f"send at most {BODY_MAX} bytes")
-    try:
-        doc = json.loads(raw or b"{}")
-    except ValueError:
-        raise UsageError("the request body is not JSON",
-                         hint='send {"args": {...}, "time": …, "signed": […]}') from None
-    if not isinstance(doc, dict):
-        raise UsageError("the request body is not a JSON object",
-                         hint='send {"args": {...}, "time": …, "signed": […]}')
-    return doc
-
-
 def _answer(ans: Answer[Any]) -> JSONResponse:
     if not ans.done:
         return JSONResponse(ans.json(), status_code=ans.status, headers=NO_STORE)
@@ -141,10 +127,14 @@ async def prepared(request: Request, *, submit: bool) -> Response:
     path = request.path_params["path"]
     try:
         spec = next((s for s in runner.specs() if s.path == path), None)
-        if spec is None or not spec.signed:
-            raise UsageError(f"no signed command {path!r}",
-                             hint="see GET /api/v1/openapi.json for the commands")
-        doc = await _body(request)
+        if spec is None or not spec.signed:     # as POST /api/v1/{path}: 404
+            return _error(404, "usage", f"there is no signed command {path!r}",
+                          "see GET /api/v1/openapi.json for the commands")
+        try:
+            doc = await read_body(request)     # the API's own bounds (413, 400)
+        except ApiRefused as no:
+            return JSONResponse(no.outcome.json(), status_code=no.outcome.status,
+                                headers=NO_STORE)
         args = doc.get("args", {})
         if not isinstance(args, dict):
             raise UsageError('"args" is not a JSON object',

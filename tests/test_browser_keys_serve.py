@@ -127,6 +127,15 @@ def test_prepare_sign_submit_over_http(served: Served) -> None:
     r = httpx.post(served.base + url + "/prepare", json={"args": args}, timeout=30,
                    cookies={"tourney_card": token})
     assert r.status_code == 403                    # a cookie without the form token
+    bad_bodies = [b"not json", b'{"args": [1]}', b'{"args": {}, "signed": [{"bytes": "%%"}]}',
+                  b'{"args": {}, "time": "x", "signed": [{"bytes": "aGVsbG8=", "sig": '
+                  b'"aGVsbG8="}]}']
+    for raw in bad_bodies:
+        r = httpx.post(served.base + url + "/submit", content=raw, timeout=30,
+                       headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 400 and r.json()["error"]["kind"] == "usage", r.text
+    no_such = served.post("/api/v1/no/such/prepare", {"args": {}}, token)
+    assert no_such.status_code == 404 and "no signed command" in no_such.text
     assert snapshot(served.db) == before
     # prepare: the bytes; nothing written
     first = served.post(url + "/prepare", {"args": args}, token)
