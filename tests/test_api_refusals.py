@@ -44,7 +44,8 @@ def _refused(op: Opening, send: Any, status: int, kind: str) -> dict[str, Any]:
     assert doc["ok"] is False and set(doc["error"]) == {"kind", "message", "hint", "rule"}
     assert doc["error"]["kind"] == kind and doc["error"]["message"], doc
     assert ledger_bytes(op.cli.ledger) == before and _size(op) == size
-    return doc["error"]
+    err: dict[str, Any] = doc["error"]
+    return err
 
 
 def _table(op: Opening) -> dict[str, Any]:
@@ -162,3 +163,25 @@ def test_the_served_openapi_document_validates(server: tuple[Opening, HttpDesk])
     doc = r.json()
     validate(doc)
     assert {f"/api/v1/{p}" for p in desk_paths()} <= set(doc["paths"])
+
+
+def test_fresh_answers_once_the_pages_hold_the_command(
+        server: tuple[Opening, HttpDesk]) -> None:
+    op, desk = server
+    t = round_tables(op.cli, 1)[1]
+    r = desk.http.post("/api/v1/result/record?fresh=1", json={
+        "round": 1, "table": t["table"], "winner": t["players"][1]},
+        headers={"Authorization": f"Bearer {op.tokens['sk']}"})
+    assert r.status_code == 200, r.text
+    assert desk.http.get("/health").json()["size"] >= r.json()["seq"]
+
+
+def test_a_server_without_keys_signs_nothing(tmp_path: Path) -> None:
+    """``tourney serve`` with no ``--staff-key``: the API is there (its OpenAPI document
+    too) but signs for nobody: 403 with the way out, nothing written."""
+    op = small_event(tmp_path)
+    with serve_process(op.d, op.cli.env) as (url, _proc):
+        desk = HttpDesk(url, op.tokens)
+        assert "/api/v1/drop" in desk.http.get("/api/v1/openapi.json").json()["paths"]
+        err = _refused(op, lambda: desk.post("hj", "drop", {"number": 1}), 403, "auth")
+        assert "browser keys" in str(err["hint"]) and "--staff-key" in str(err["hint"])

@@ -10,6 +10,7 @@ stdout.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from usecases.command_specs import ParamKind
 
 
 @pytest.fixture
-def event(tmp_path: Path) -> tuple[Opening, ApiRunner]:
+def event(tmp_path: Path) -> Iterator[tuple[Opening, ApiRunner]]:
     op = small_event(tmp_path)
     runner = ApiRunner(Location(str(op.cli.ledger)))
     yield op, runner
