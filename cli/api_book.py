@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 DESK: dict[str, tuple[str, ...]] = {
     "registration": ("player/add", "player/import", "player/late", "player/rename",
                      "player/withdraw", "team/add", "team/import", "team/late",
-                     "registration/close", "deck/register", "deck/check"),
+                     "registration/close", "deck/register", "deck/check",
+                     "official/bind"),
     "rounds": ("round/pair", "round/post", "round/start", "round/time", "round/extend",
                "round/void", "round/override", "seed/record", "seed/import-random-org",
                "seed/import-drand", "pages/set"),
@@ -55,8 +56,8 @@ EXCLUDED: dict[str, str] = {
     "keys/new": "makes a private key: keys never travel over HTTP",
     "keys/show": "reads a key file on the server's disk",
     "init": "creates the event: done once at the terminal, before any server runs",
-    "official/add": "binds a key as an official: the organizer's step at the terminal "
-                    "(browser-held keys bind theirs through their own route)",
+    "official/add": "binds a key file's public key as an official: the organizer's step "
+                    "at the terminal (a browser's key: official/bind, a desk command)",
     "official/revoke": "revokes an official's key: the organizer's step at the terminal",
     "official/list": "a read: GET /api/v1/event",
     "official/card": "writes printable card files on the server's disk",

@@ -1,7 +1,7 @@
 """``tourney official``: add, revoke and list officials (docs/DESIGN.md §5, RULES.md §1.3).
 
 Owns: the mapping of the command-line role names (``head-judge`` …) to ``Role`` and the
-three commands.  Authority checks are the ledger's (``ledger.core.rules``), never repeated here.
+four commands (``bind``: a browser's key, ``usecases.official_keys``).  Authority checks are the ledger's (``ledger.core.rules``), never repeated here.
 
 May import: ``typer``, ``cli.common``, ``ledger.*``.
 """
@@ -66,6 +66,38 @@ def official_add(
                                                            signer, time))
     s.emit(write_result(ev, key_id=pub.key_id, role=ROLES[role].value),
            f"seq {ev.seq}: added {role.value} {name.strip()} (key {pub.key_id})")
+
+
+@app.command("bind")
+def official_bind(
+    ctx: typer.Context,
+    role: Annotated[RoleName, typer.Option("--role", help="The official's role.")],
+    name: Annotated[str, typer.Option("--name", help="The official's name (display).")],
+    public_key: Annotated[str, typer.Option(
+        "--public-key", metavar="B64",
+        help="The public key the official's console shows (base64 of 32 bytes).")],
+    key: KeyOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Bind a key made in the official's browser (the console, /desk) as that official.
+
+    The key never leaves their browser: the console shows its public key, the head judge
+    binds it here, and from then on the official signs in the browser (docs/LIVE.md).
+    The event is the same official_added as 'official add'.
+
+    Example: tourney official bind --role scorekeeper --name Sam --public-key Zm9v…= --key hj.pem
+    """
+    from usecases.official_keys import bind_official, browser_public_key
+
+    s = Session(ctx, key=key, json=json)
+    pub = browser_public_key(public_key, name)     # refused before the key is read
+    signer = s.signer()
+    with s.ledger() as led:
+        log = s.tournament(led)
+        ev = led.write(log, lambda t, time: bind_official(t, public_key, ROLES[role], name,
+                                                          signer, time))
+    s.emit(write_result(ev, key_id=pub.key_id, role=ROLES[role].value),
+           f"seq {ev.seq}: bound {role.value} {pub.name}'s browser key (key {pub.key_id})")
 
 
 @app.command("revoke")

@@ -87,6 +87,14 @@ class ConcurrencyError(StorageError):
     code = "concurrent_write"
 
 
+class WriteAborted(Exception):  # noqa: N818 - not an error: a pause in a conversation
+    """Raised by a signer that cannot sign now (a key held in the official's browser:
+    ``usecases.prepared``): it stops the decision, so nothing is saved.  Not a
+    ``TourneyError``: no ``except TourneyError`` in a command may take it for a refusal
+    and go on; a batch of writes (``WriteSession.write_batch``) sets aside only the
+    command that raised it.  The signer itself records why it stopped."""
+
+
 #: OS errors that are the storage's fault, not the path's: exit 5 (issue 21, item 13)
 STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EFBIG})
 

@@ -5,11 +5,13 @@ Owns: ``create_app`` — the application: its state (``app.state.hub``, ``statio
 endpoints read), its routes (the API's commands, ``server.api_commands``; the public
 pages, ``server.site_routes``; with a station, the players' reports, their
 receipts and the staff page: ``server.report_routes``, ``server.receipts``,
-``server.staff_routes``), its exception handlers (every failure a plain page, never a
-trace: ``server.errors``) and its lifespan (the hub's follower and nudges started and
-stopped with the app).  ``Hub`` and ``spread_ms`` are ``server.hub``'s, named here too for
-the callers that build an app.  The HTTP API's reads (``server.api_reads``) are served
-beside the public pages, with or without a station.
+``server.staff_routes``; browser-signed commands and the console's key page:
+``server.api_keys``, through ``app.state.runner`` when one is set), its exception
+handlers (every failure a plain page, never a trace: ``server.errors``) and its lifespan
+(the hub's follower and nudges started and stopped with the app).  ``Hub`` and
+``spread_ms`` are ``server.hub``'s, named here too for the callers that build an app.
+The HTTP API's reads (``server.api_reads``) are served beside the public pages, with or
+without a station.
 
 May import: ``starlette``, ``server.*``, ``ledger.*``, ``usecases.command_specs``.
 """
@@ -23,7 +25,15 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
-from server import api_commands, api_reads, receipts, report_routes, site_routes, staff_routes
+from server import (
+    api_commands,
+    api_keys,
+    api_reads,
+    receipts,
+    report_routes,
+    site_routes,
+    staff_routes,
+)
 from server.cards import Throttle
 from server.errors import HANDLERS
 from server.hub import Hub, spread_ms
@@ -61,7 +71,9 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     ``station``, players report their results (``server.report_routes``); ``gate``
     bounds the live-update streams (``server.limits``); ``runner`` runs the API's
     commands (``server.api_commands``; ``tourney serve`` builds it from the CLI)."""
-    routes: list[BaseRoute] = [*api_reads.routes, *api_commands.routes, *site_routes.routes]
+    # the browser-signed variants first: POST /api/v1/{path} would take …/prepare too
+    routes: list[BaseRoute] = [*api_keys.routes, *api_reads.routes, *api_commands.routes,
+                               *site_routes.routes]
     if station is not None:
         station.check_role(hub.follower.state)
         routes += report_routes.routes + receipts.routes + staff_routes.routes
@@ -73,4 +85,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     app.state.throttle = Throttle()
     app.state.runner = runner
     app.state.api_throttle = Throttle(api_commands.BAD_TOKENS)
+    app.state.browser_keys = api_keys.browser_keys(app.state)
+    app.state.api_paths = {**api_keys.OPENAPI_PATHS,
+                           **(getattr(app.state, "api_paths", None) or {})}
     return app

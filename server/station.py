@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ledger.core.state import TournamentState
-from ledger.errors import RuleError, StorageError, TourneyError, UsageError
+from ledger.errors import RuleError, StorageError, TourneyError, UsageError, WriteAborted
 from ledger.storage.location import Location
 from ledger.wire.events import Role, SignedEvent
 from ledger.wire.keys import Signer
@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 
 BATCH = 256          # jobs decided and committed together, at most
 Command = Callable[[Any, str], Any]
+
+
+def _at(command: Command, time: str) -> Command:
+    """``command`` decided at ``time`` whatever the batch's clock says."""
+    return lambda t, _now: command(t, time)
 
 
 @dataclass
@@ -93,7 +98,12 @@ class Station:
     # -- the writer ---------------------------------------------------------------------
     def submit(self, *commands: Command) -> concurrent.futures.Future[Any]:
         """Queue one job; its future holds the first command's result or refusal."""
+        from ledger.wire.clock import pinned
+
         self._ensure_started()
+        at = pinned()   # a time pinned by the request (usecases.prepared) holds in the writer
+        if at is not None:
+            commands = tuple(_at(c, at) for c in commands)
         job = Job(commands)
         self._q.put(job)
         return job.future
@@ -185,7 +195,7 @@ class Station:
         self.size = session.state.size
         for job, k in zip(jobs, first, strict=True):
             out = results[k]
-            if isinstance(out, TourneyError):
+            if isinstance(out, (TourneyError, WriteAborted)):
                 job.future.set_exception(out)
             else:
                 job.future.set_result(out)

@@ -19,7 +19,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -113,6 +113,14 @@ def note_key_hash(name: str, public_key_raw: bytes) -> bytes:
 
 def sign_note(text: bytes, key_name: str, private_key: Ed25519PrivateKey) -> bytes:
     """A signed note: ``text``, a blank line, one Ed25519 signature line over ``text``."""
+    return sign_note_with(text, key_name, public_raw(private_key.public_key()),
+                          private_key.sign)
+
+
+def sign_note_with(text: bytes, key_name: str, public_key_raw: bytes,
+                   sign: Callable[[bytes], bytes]) -> bytes:
+    """``sign_note`` by a key that signs elsewhere (``sign``: a ``Signer``'s, perhaps the
+    official's browser: ADR 0046); Ed25519 is deterministic, so the same bytes."""
     if not _valid_key_name(key_name):
         raise UsageError(f"key name {key_name!r} must be non-empty, without spaces or '+'")
     try:
@@ -121,8 +129,8 @@ def sign_note(text: bytes, key_name: str, private_key: Ed25519PrivateKey) -> byt
         raise UsageError("note text is not valid UTF-8") from None
     if not decoded.endswith("\n") or _has_control(decoded):
         raise UsageError("note text must end in a newline and hold no control characters")
-    key_hash = note_key_hash(key_name, public_raw(private_key.public_key()))
-    blob = base64.b64encode(key_hash + private_key.sign(text)).decode("ascii")
+    key_hash = note_key_hash(key_name, public_key_raw)
+    blob = base64.b64encode(key_hash + sign(text)).decode("ascii")
     return text + b"\n" + f"{SIG_PREFIX}{key_name} {blob}\n".encode("utf-8")
 
 

@@ -31,7 +31,7 @@ from ledger.proofs.checkpoint import (
     CheckpointError,
     note_key_hash,
     parse_checkpoint_note,
-    sign_checkpoint,
+    sign_note_with,
     verify_checkpoint_note,
     verify_consistency_between,
     verify_inclusion_at,
@@ -255,8 +255,8 @@ def write_checkpoint(ledger: Ledger, log: str, signer: Signer, directory: Path |
         state = ledger.verified_state(log)
     authorize(state, signer.key_id, CHECKPOINT)
     cp = Checkpoint(origin=origin_of(log), size=state.size, root=frontier_root(state.merkle))
-    note = ledger.checkpoints.put(log, cp.size, cp.root,
-                                  sign_checkpoint(cp, cp.origin, signer.private_key))
+    note = ledger.checkpoints.put(log, cp.size, cp.root, sign_note_with(
+        cp.body(), cp.origin, signer.public_key_raw, signer.sign))
     path = None if directory is None else write_note_file(directory, cp, note)
     return path, cp
 
@@ -355,8 +355,18 @@ def checkpoint_if_head_judge(ledger: Ledger, log: str, signer: Signer,
                              directory: Path | None, *,
                              state: TournamentState | None = None) -> Checkpoint | None:
     """Write a checkpoint when ``signer`` may sign one (docs/DESIGN.md §4: after registration
-    closes, each round's pairings and results); otherwise do nothing."""
+    closes, each round's pairings and results); otherwise do nothing.  A head judge's key
+    held in their browser (``Signer.signs_here`` False) cannot sign the note here: the
+    checkpoint is deferred (the signer is told: ``defer_checkpoint``) and signed as its
+    own command (ADR 0046)."""
     from ledger.errors import RuleError
+
+    if not signer.signs_here:
+        st = state if state is not None else ledger.load(log).state
+        defer = getattr(signer, "defer_checkpoint", None)
+        if Role.HEAD_JUDGE in st.active_roles(signer.key_id) and callable(defer):
+            defer()
+        return None
 
     try:
         _path, cp = write_checkpoint(ledger, log, signer, directory, state=state)

@@ -34,7 +34,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from ledger.core.aggregate import Tournament
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
-from ledger.storage import dry_run
+from ledger.storage import dry_run, save_watch
 from ledger.storage import sqlite_probe as sq
 from ledger.storage.location import Location
 from ledger.storage.pg_station import recovery_hint, station_env
@@ -42,7 +42,7 @@ from ledger.storage.snapshots import LedgerApp, LedgerCorrupt, StaleSnapshot, de
 from ledger.storage.write_guard import LeafReader, Trust, authority_problem, head_problem
 from ledger.storage.write_turn import writer_turn
 from ledger.wire.canonical import NonCanonicalError
-from ledger.wire.clock import Clock, default_clock
+from ledger.wire.clock import Clock, default_clock, reading
 from ledger.wire.events import Kind, open_leaf
 
 if TYPE_CHECKING:
@@ -328,7 +328,7 @@ class Ledger:
             raise UsageError(f"tournament {log!r} already exists in "
                              f"{self.location.display()}",
                              hint="choose another --id or --name, or another --ledger")
-        agg = build(self.clock.now())
+        agg = build(reading(self.clock))
         self._save(agg)
         return agg
 
@@ -345,8 +345,10 @@ class Ledger:
         for attempt in range(retries + 1):
             with writer_turn(self, log):
                 agg, result = decide()
+                n = len(getattr(agg, "_pending_events", ()))
                 try:
                     self._save(agg)
+                    save_watch.saved(n)
                     return agg, result
                 except IntegrityError:
                     pass
@@ -385,7 +387,7 @@ class Ledger:
         problem = head_problem(self._reader(log), agg.state) \
             if agg.state.size and not trust.holds_head(agg.state) else None
         if problem is None:
-            result = command(agg, self.clock.now())
+            result = command(agg, reading(self.clock))
             pending = getattr(agg, "_pending_events", [])
             actors = sorted({e.signed.actor for e in pending if hasattr(e, "signed") and
                              not trust.holds_authority(agg.state, e.signed.actor)})

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from eventsourcing.persistence import PersistenceError
 
-from ledger.errors import StorageError, TourneyError
+from ledger.errors import StorageError, TourneyError, WriteAborted
 from ledger.storage.write_guard import Trust
 
 if TYPE_CHECKING:
@@ -73,22 +73,35 @@ class WriteSession:
         return caught_up
 
     def write(self, command: Callable[[Tournament, str], T], *, retries: int = 8) -> T:
-        """Decide and save one command (its own transaction), retried on a lost race."""
-        agg, result = self.ledger.retrying(
-            self.log, lambda: self.ledger._decide(self.log, command, self._current(),
-                                                  self.trust), retries)
+        """Decide and save one command (its own transaction), retried on a lost race.  A
+        decision its signer stopped before any event (``WriteAborted``: a browser's key
+        asked for a signature) left the aggregate as it was: it is kept, not reloaded."""
+        used: list[Tournament] = []
+
+        def decide() -> tuple[Tournament, T]:
+            agg = self._current()
+            used[:] = [agg]
+            return self.ledger._decide(self.log, command, agg, self.trust)
+        try:
+            agg, result = self.ledger.retrying(self.log, decide, retries)
+        except WriteAborted:
+            if used and not getattr(used[0], "_pending_events", None) and \
+                    used[0].state.size == used[0].version:
+                self._agg = used[0]
+            raise
         self._keep(agg)
         return result
 
     def write_batch(self, commands: Sequence[Callable[[Tournament, str], T]], *,
-                    retries: int = 8) -> list[T | TourneyError]:
+                    retries: int = 8) -> list[T | TourneyError | WriteAborted]:
         """Decide queued commands in order on the kept aggregate, each on the state the
         ones before it left, and save all their events in one transaction (one writer
         turn, one commit); per command its result or its refusal.  A refused command
         writes nothing; if it had emitted events before refusing, the batch is decided
         again without it.  A lost race re-decides the whole batch on the caught-up
-        state.  Nothing is acknowledged before the commit."""
-        refused: dict[int, TourneyError] = {}
+        state.  Nothing is acknowledged before the commit.  A command whose signer stopped
+        it (``WriteAborted``: a key held in a browser) is set aside the same way."""
+        refused: dict[int, TourneyError | WriteAborted] = {}
         while True:
             try:
                 agg, results = self.ledger.retrying(
@@ -111,7 +124,7 @@ class _Dirty(Exception):
 
 
 def _run_batch(agg: Tournament, now: str, commands: Sequence[Callable[[Tournament, str], T]],
-               refused: dict[int, TourneyError]) -> dict[int, T]:
+               refused: dict[int, TourneyError | WriteAborted]) -> dict[int, T]:
     """The batch's commands in order on ``agg`` (those not refused already)."""
     results: dict[int, T] = {}
     for k, command in enumerate(commands):
@@ -120,7 +133,7 @@ def _run_batch(agg: Tournament, now: str, commands: Sequence[Callable[[Tournamen
         before = len(getattr(agg, "_pending_events", ()))
         try:
             results[k] = command(agg, now)
-        except TourneyError as exc:
+        except (TourneyError, WriteAborted) as exc:
             refused[k] = exc
             if len(getattr(agg, "_pending_events", ())) != before:
                 raise _Dirty() from None

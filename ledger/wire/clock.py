@@ -1,8 +1,11 @@
 """Clocks for the command side: the only place tourney reads time.
 
 Owns: ``Clock`` protocol, ``SystemClock`` (UTC, RFC 3339 with ``Z``) and ``FixedClock``
-(a start and a step, for golden files and reproducible scripts), and the pure helpers on
-claimed times (``format_time``, ``parse_time``, ``later_time``).  Replay never reads a
+(a start and a step, for golden files and reproducible scripts), the pure helpers on
+claimed times (``format_time``, ``parse_time``, ``later_time``), and ``pinned_time`` /
+``reading``: a time pinned for the writes of the current context (thread or task), so a
+command decided again to be signed in the official's browser is decided at the time the
+browser was shown (``usecases.prepared``; the bounds are checked there).  Replay never reads a
 clock: times are decided once by a command and written into the event.
 
 May import: the standard library, ``ledger.errors``.
@@ -11,6 +14,9 @@ May import: the standard library, ``ledger.errors``.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -67,6 +73,31 @@ class FixedClock:
         value = format_time(self._t)
         self._t += self._step
         return value
+
+
+_PINNED: ContextVar[str | None] = ContextVar("tourney_pinned_time", default=None)
+
+
+@contextmanager
+def pinned_time(time: str) -> Iterator[None]:
+    """Within this block (this thread or task, and what copies its context), every
+    write decides at ``time`` instead of reading the ledger's clock."""
+    token = _PINNED.set(time)
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)
+
+
+def pinned() -> str | None:
+    """The time pinned in this context, if any."""
+    return _PINNED.get()
+
+
+def reading(clock: Clock) -> str:
+    """The time a write decides at: the pinned time if any, else ``clock.now()``."""
+    pinned = _PINNED.get()
+    return pinned if pinned is not None else clock.now()
 
 
 def default_clock() -> Clock:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ledger.errors import UsageError, write_failure
 
@@ -71,10 +71,14 @@ def verify_signature(public_key_raw: bytes, signature: bytes, message: bytes) ->
 
 @dataclass(frozen=True)
 class Signer:
-    """A private key ready to sign; ``name`` is display only."""
+    """A private key ready to sign; ``name`` is display only.  A subclass may sign
+    elsewhere (``usecases.prepared.BrowserSigner``: the official's browser holds the
+    key): its ``signs_here`` is False and it has no ``private_key``."""
 
     private_key: Ed25519PrivateKey
     name: str = ""
+    #: whether the private key is on this machine (a checkpoint note needs it)
+    signs_here: ClassVar[bool] = True
 
     # computed once per signer (a write asks for the key id several times per event)
     @cached_property
