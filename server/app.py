@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
-from server import receipts, report_routes, site_routes, staff_routes
+from server import desk_routes, receipts, report_routes, site_routes, staff_routes
 from server.cards import Throttle
 from server.errors import HANDLERS
 from server.hub import Hub, spread_ms
@@ -56,7 +56,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     routes: list[BaseRoute] = list(site_routes.routes)
     if station is not None:
         station.check_role(hub.follower.state)
-        routes += report_routes.routes + receipts.routes + staff_routes.routes
+        routes += report_routes.routes + receipts.routes + staff_routes.routes \
+            + desk_routes.routes
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
     app.state.hub = hub
     app.state.station = station
