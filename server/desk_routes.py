@@ -185,14 +185,43 @@ async def _run(request: Request, kid: str, spec: CommandSpec, args: dict[str, An
     if signer is None:
         return _no_key(request, kid) or Outcome(ok=False, status=403)
     if preview:
-        look = getattr(runner, "preview", None)
-        if look is not None:
-            out: Outcome = await run_in_threadpool(look, spec.path, args, signer)
-            return out
+        return await _check(request, runner, spec, args, signer)
     out = await run_in_threadpool(runner.run, spec.path, args, signer)
     if out.ok and out.seq:
         await Hub.of(request).fresh(out.seq)
     return out
+
+
+def _offer_of(request: Request, spec: CommandSpec) -> CommandSpec | None:
+    """The command that says what ``spec`` would do and writes nothing (``penalty
+    offer`` for ``penalty issue``: the Guide's default and the upgrade, TC-20)."""
+    head = spec.path.rsplit("/", 1)[0]
+    return _spec(request, head + "/offer") if "/" in spec.path else None
+
+
+async def _check(request: Request, runner: CommandRunner, spec: CommandSpec,
+                 args: dict[str, Any], signer: Any) -> Outcome:
+    """What ``spec`` would record, signing nothing: the runner's preview (decided on the
+    ledger as it is, not saved) and the command's offer (the upgrade) when it has one."""
+    texts: list[str] = []
+    offer = _offer_of(request, spec)
+    if offer is not None:
+        some = {k: v for k, v in args.items() if offer.param(k) is not None}
+        out: Outcome = await run_in_threadpool(runner.run, offer.path, some, signer)
+        if not out.ok:
+            return out
+        texts.append(out.text)
+    look = getattr(runner, "preview", None)
+    if look is not None:
+        out = await run_in_threadpool(look, spec.path, args, signer)
+        if not out.ok:
+            return out
+        texts.append(out.text)
+    if not texts:
+        return Outcome(ok=False, status=400, error={
+            "kind": "usage", "message": "this command has no check: it is decided when "
+            "it is signed", "hint": "sign it, or check the rules first", "rule": None})
+    return Outcome(ok=True, status=200, text="\n".join(t for t in texts if t))
 
 
 async def do(request: Request) -> Response:

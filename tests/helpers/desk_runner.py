@@ -41,7 +41,10 @@ def _param(p: Any) -> Param | None:
     if name in GLOBAL:
         return None
     if p.param_type_name == "argument":
-        return Param(name, _kind(p.type), required=p.required, positional=True,
+        kind = _kind(p.type)
+        if "FILE" in (p.metavar or "") or name == "file":
+            kind = ParamKind.FILE
+        return Param(name, kind, required=p.required, positional=True,
                      metavar=(p.metavar or name).lower(), multiple=p.nargs == -1)
     kind = ParamKind.FLAG if p.is_flag else _kind(p.type)
     choices = tuple(str(c) for c in p.type.choices) if kind is ParamKind.CHOICE else ()

@@ -1,0 +1,181 @@
+"""The staff console ``/desk`` (issue 29 item 1) over HTTP: a real server on loopback, a
+ledger the real CLI wrote, commands run by the CLI's own code, signed with each
+official's own key.
+
+A result is entered by table number with the outcome picked from the format's
+vocabulary; the round at a glance drops that table; a refusal shows the CLI's own
+sentence and writes nothing; a scorekeeper's card cannot issue a penalty (the CLI's role
+refusal, nothing written); a judge checks a penalty first (its upgrade shown, nothing
+signed) and then signs it; a disqualification is signed only after its confirmation; a
+value of the wrong kind is refused before anything runs; a slip CSV uploaded as a file
+is imported; a server without the official's key says so and signs nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli_runner import CLOCK
+from tests.helpers.desk_event import desk_event, desk_server, form_token, signed_in
+from tests.helpers.live import ledger_bytes, wait_until
+
+
+@pytest.fixture(autouse=True)
+def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
+
+
+def _post(c, base: str, url: str, data: dict[str, str]):  # type: ignore[no-untyped-def]
+    c.get("/desk")
+    return c.post(url, data={"csrf": c.cookies["tourney_csrf"], **data},
+                  headers={"Origin": base})
+
+
+def _main(text: str) -> str:
+    m = re.search(r"<main>(.*)</main>", text, re.S)
+    body = re.sub(r"<[^>]+>", " ", m.group(1) if m else text)
+    return re.sub(r"\s+", " ", body.replace("&#39;", "'").replace("&quot;", '"'))
+
+
+def test_a_result_by_table_a_refusal_in_the_clis_words_and_the_glance(
+        tmp_path: Path) -> None:
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    t1 = ev.round1["tables"][0]
+    a, b = t1["players"]
+    with desk_server(ev) as (base, _hub):
+        sk = signed_in(base, ev.cards["sk"])
+        page = sk.get("/desk")
+        assert page.status_code == 200
+        text = _main(page.text)
+        assert "4 of 4 tables without a result" in text
+        assert "this server holds your key" in text
+        # the table's outcomes come from the format's vocabulary
+        form = sk.get(f"/desk/result?round=1&table={t1['table']}")
+        assert form.status_code == 200 and 'type="radio"' in form.text
+        win = re.search(r'name="choice" value="(\d+)"[^>]*> One of us won', form.text)
+        assert win is not None, "the vocabulary's win is not offered"
+        c = win.group(1)
+        r = sk.post("/desk/result", data={"csrf": form_token(form.text), "round": "1",
+                                          "table": str(t1["table"]), "choice": c,
+                                          f"c{c}.winner": str(a)},
+                    headers={"Origin": base})
+        assert r.status_code == 200, _main(r.text)
+        assert "Done" in r.text
+        wait_until(lambda: "3 of 4 tables without a result" in _main(sk.get("/desk").text),
+                   10)
+        # a refusal: the CLI's sentence, nothing written
+        before = ledger_bytes(ev.cli.ledger)
+        r = _post(sk, base, "/desk/do/drop", {"number": "99", "reason": "gone"})
+        assert r.status_code in (400, 409), r.status_code
+        words = _main(r.text)
+        assert "Not done" in words and "Nothing was written" in words
+        cli = ev.cli.plain("drop", "99", "--reason", "gone", "--key", "sk.pem",
+                           env={"TOURNEY_LEDGER": str(ev.cli.ledger)})
+        assert cli.code != 0
+        sentence = cli.err.strip().splitlines()[0]
+        assert sentence in words, (sentence, words)
+        assert ledger_bytes(ev.cli.ledger) == before
+        # a value of the wrong kind is refused before anything runs
+        r = _post(sk, base, "/desk/do/drop", {"number": "seven"})
+        assert r.status_code == 400 and "is not a whole number" in _main(r.text)
+        # a form from elsewhere is refused
+        r = sk.post("/desk/do/drop", data={"csrf": sk.cookies["tourney_csrf"], "number": "3"},
+                    headers={"Origin": "http://evil.invalid"})
+        assert r.status_code == 403
+        assert ledger_bytes(ev.cli.ledger) == before
+    leaves = [leaf["event"] for leaf in ev.cli("log", "--json").doc]
+    rec = [e for e in leaves if e["kind"] == "result_recorded"]
+    assert len(rec) == 1 and rec[0]["actor"] == ev.kids["sk"]
+    assert rec[0]["body"]["winner"] == a and rec[0]["body"]["table"] == t1["table"]
+    ev.cli("audit", "verify", str(ev.cli.ledger))
+
+
+def test_penalties_follow_the_officials_roles_and_show_the_upgrade_first(
+        tmp_path: Path) -> None:
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    n = ev.round1["tables"][1]["players"][0]
+    pen = {"number": str(n), "infraction": "3.5.3.2", "penalty": "warning"}
+    with desk_server(ev) as (base, _hub):
+        sk = signed_in(base, ev.cards["sk"])
+        before = ledger_bytes(ev.cli.ledger)
+        r = _post(sk, base, "/desk/do/penalty/issue", pen)
+        assert r.status_code in (403, 409), r.status_code
+        words = _main(r.text)
+        assert "Not done" in words and "Nothing was written" in words
+        cli = ev.cli.plain("penalty", "issue", str(n), "--infraction", "3.5.3.2",
+                           "--penalty", "warning", "--key", "sk.pem",
+                           env={"TOURNEY_LEDGER": str(ev.cli.ledger)})
+        assert cli.code != 0 and cli.err.strip().splitlines()[0] in words
+        assert ledger_bytes(ev.cli.ledger) == before
+        judge = signed_in(base, ev.cards["judge"])
+        page = judge.get("/desk/do/penalty/issue")
+        assert '<datalist id="guide">' in page.text and "Looking at extra cards" in page.text
+        r = _post(judge, base, "/desk/do/penalty/issue", pen)
+        assert r.status_code == 200 and "Done" in r.text, _main(r.text)
+        # a second offence of the group: checked first, the upgrade shown, nothing signed
+        wait_until(lambda: ledger_bytes(ev.cli.ledger) != before, 10)
+        after_first = ledger_bytes(ev.cli.ledger)
+        r = _post(judge, base, "/desk/do/penalty/issue",
+                  {**pen, "infraction": "3.5.2", "check": "1"})
+        words = _main(r.text)
+        assert r.status_code == 200 and "Check only, nothing signed" in words
+        assert "upgrade offered" in words, words
+        assert ledger_bytes(ev.cli.ledger) == after_first
+    ev.cli("audit", "verify", str(ev.cli.ledger))
+
+
+def test_a_disqualification_is_signed_only_after_its_confirmation(tmp_path: Path) -> None:
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    n = ev.round1["tables"][2]["players"][0]
+    form = {"number": str(n), "infraction": "4.1", "reason": "cheating at table 3"}
+    with desk_server(ev) as (base, _hub):
+        hj = signed_in(base, ev.cards["hj"])
+        before = ledger_bytes(ev.cli.ledger)
+        r = _post(hj, base, "/desk/do/disqualify", form)
+        assert r.status_code == 200 and "This cannot be taken back" in r.text
+        assert ledger_bytes(ev.cli.ledger) == before
+        r = hj.post("/desk/do/disqualify", data={"csrf": form_token(r.text), **form,
+                                                 "confirm": "yes"},
+                    headers={"Origin": base})
+        assert r.status_code == 200 and "Done" in r.text, _main(r.text)
+    kinds = [leaf["event"]["kind"] for leaf in ev.cli("log", "--json").doc]
+    assert "disqualified" in " ".join(kinds)
+
+
+def test_a_slip_csv_uploaded_as_a_file_is_imported(tmp_path: Path) -> None:
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    t = ev.round1["tables"]
+    csv = "round,table,winner\n" + "".join(f"1,{x['table']},{x['players'][1]}\n"
+                                          for x in t[:2])
+    with desk_server(ev) as (base, _hub):
+        sk = signed_in(base, ev.cards["sk"])
+        page = sk.get("/desk/do/result/import")
+        assert 'type="file"' in page.text and 'enctype="multipart/form-data"' in page.text
+        r = sk.post("/desk/do/result/import", data={"csrf": form_token(page.text)},
+                    files={"file": ("slips.csv", csv.encode(), "text/csv")},
+                    headers={"Origin": base})
+        assert r.status_code == 200 and "Done" in r.text, _main(r.text)
+    rec = [leaf["event"] for leaf in ev.cli("log", "--json").doc
+           if leaf["event"]["kind"] == "result_recorded"]
+    assert sorted(e["body"]["table"] for e in rec) == sorted(x["table"] for x in t[:2])
+
+
+def test_a_server_without_the_officials_key_signs_nothing(tmp_path: Path) -> None:
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    with desk_server(ev, hold=("hj",)) as (base, _hub):
+        sk = signed_in(base, ev.cards["sk"])
+        page = sk.get("/desk")
+        assert "Key: none here" in _main(page.text)
+        before = ledger_bytes(ev.cli.ledger)
+        r = _post(sk, base, "/desk/do/drop", {"number": "3", "reason": "left"})
+        assert r.status_code == 403 and "does not hold your key" in _main(r.text)
+        assert ledger_bytes(ev.cli.ledger) == before
+        # a player's card opens no console
+        assert signed_in(base, ev.cards["sk"]).get("/desk").status_code == 200
+    import httpx
+
+    with desk_server(ev) as (base, _hub):
+        assert httpx.get(base + "/desk").status_code == 403
