@@ -13,6 +13,12 @@ command writes after pairings, results, the cut and the bracket).
 Nothing here catches errors: every expected failure is a ``ledger.errors.TourneyError``
 that propagates to ``cli.main.run``.
 
+The injection seam (``INJECTED``, ``Injected``; issue 29 item 3, ``cli.api_runner``): while
+a call of the server's command runner sets it, ``Session`` gives that call's ledger (the
+server's long-lived one, never closed here), signer (the authenticated official's) and
+location, and ``emit``/``note`` keep the command's output in the call's ``Injected``
+instead of writing to the process's stdout/stderr.  Unset (the CLI), nothing changes.
+
 May import: ``typer``, ``msgspec``, ``ledger.*`` (ledger.storage.store lazily: it pulls in
 ``eventsourcing``, which commands such as ``keys`` do not need).
 """
@@ -23,6 +29,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -52,6 +59,23 @@ JsonOpt = Annotated[bool, typer.Option(
     "--json", help="Print exactly one JSON document on stdout (same as the global --json).")]
 
 _json_seen = False  # set as soon as any --json is parsed; read by the catch point
+
+
+@dataclass
+class Injected:
+    """One in-process call of the server's command runner (see the module docstring):
+    what ``Session`` uses instead of the options, and what the command said."""
+
+    ledger: Any                       # the server's open ``Ledger`` (or a stand-in for it)
+    signer: Any                       # the official's ``Signer`` (or a stand-in for it)
+    location: Location
+    data: list[Any] = field(default_factory=list)     # every ``emit``'s document
+    lines: list[str] = field(default_factory=list)    # every ``emit``'s lines
+    notes: list[str] = field(default_factory=list)    # every ``note``
+
+
+#: set by ``cli.api_runner`` around one command it runs in the server's process
+INJECTED: ContextVar[Injected | None] = ContextVar("tourney_injected", default=None)
 
 
 @dataclass
@@ -93,13 +117,18 @@ class Session:
                  json: bool = False) -> None:
         g = _globals(ctx)
         self.g = g
-        self.json = json or g.json
-        set_json(self.json)
+        self.injected = INJECTED.get()
+        # injected: the lines are built too (the API answers with both)
+        self.json = False if self.injected is not None else json or g.json
+        if self.injected is None:
+            set_json(self.json)
         self._key = key or g.key
 
     # -- inputs --------------------------------------------------------------------------
     @property
     def location(self) -> Location:
+        if self.injected is not None:
+            return self.injected.location
         from ledger.storage.location import location_from
         return location_from(self.g.ledger)
 
@@ -110,6 +139,9 @@ class Session:
         return self._key
 
     def signer(self) -> Signer:
+        if self.injected is not None:
+            signer: Signer = self.injected.signer
+            return signer
         from ledger.wire.keys import load_signer
         return load_signer(self.key_path())
 
@@ -119,6 +151,9 @@ class Session:
         protected media and never change the file)."""
         import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
         from ledger.storage.store import Ledger
+        if self.injected is not None and not create:
+            yield self.injected.ledger     # the server's: it stays open
+            return
         with Ledger(self.location, create=create, readonly=readonly) as led:
             yield led
 
@@ -172,6 +207,12 @@ def emit(json_mode: bool, data: Any, lines: str | Iterable[str] = ()) -> None:
     a foreign log's text can never move the cursor, recolour or reorder a posted table)."""
     from ledger.wire.text import escape_display
 
+    inj = INJECTED.get()
+    if inj is not None:
+        if data is not None:
+            inj.data.append(data)
+        inj.lines.extend([lines] if isinstance(lines, str) else lines)
+        return
     if json_mode:
         sys.stdout.write(msgspec.json.encode(data).decode("utf-8") + "\n")
     else:
@@ -185,6 +226,10 @@ def note(message: str) -> None:
     like ``emit``."""
     from ledger.wire.text import escape_display
 
+    inj = INJECTED.get()
+    if inj is not None:
+        inj.notes.append(message)
+        return
     sys.stderr.write(escape_display(message) + "\n")
     sys.stderr.flush()
 

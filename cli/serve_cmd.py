@@ -10,7 +10,8 @@ the storage error it always is (exit 5), a missing tournament the usage error it
 and their updates are ``server.*``'s.
 
 May import: ``typer``, ``cli.common``, ``cli.web_url``, ``server.*``, ``ledger.*``,
-``segno``, ``uvicorn``.
+``segno``, ``uvicorn``, ``cli.api_runner`` (the API's command runner it hands the
+server).
 """
 
 from __future__ import annotations
@@ -184,7 +185,10 @@ def serve(
         hub.close()
         _granian(location.text, s.g.tournament, hub.url, host, port)
         return
-    config = uvicorn.Config(create_app(hub, qr_page=page, station=station),
+    from cli.api_runner import ApiRunner
+
+    runner = ApiRunner(location, hub.follower.log)
+    config = uvicorn.Config(create_app(hub, qr_page=page, station=station, runner=runner),
                             log_level="warning",
                             access_log=False, lifespan="on", timeout_graceful_shutdown=2,
                             ssl_certfile=str(tls_cert) if tls_cert else None,

@@ -1,15 +1,16 @@
 """The ASGI application of ``tourney serve`` (issue 18): Starlette over one followed ledger.
 
 Owns: ``create_app`` — the application: its state (``app.state.hub``, ``station``,
-``gate``, ``qr_page``, ``throttle``: what the module-level endpoints read), its routes
-(the public pages, ``server.site_routes``; with a station, the players' reports, their
+``gate``, ``qr_page``, ``throttle``, ``runner``, ``api_throttle``: what the module-level
+endpoints read), its routes (the API's commands, ``server.api_commands``; the public
+pages, ``server.site_routes``; with a station, the players' reports, their
 receipts and the staff page: ``server.report_routes``, ``server.receipts``,
 ``server.staff_routes``), its exception handlers (every failure a plain page, never a
 trace: ``server.errors``) and its lifespan (the hub's follower and nudges started and
 stopped with the app).  ``Hub`` and ``spread_ms`` are ``server.hub``'s, named here too for
 the callers that build an app.
 
-May import: ``starlette``, ``server.*``, ``ledger.*``.
+May import: ``starlette``, ``server.*``, ``ledger.*``, ``usecases.command_specs``.
 """
 
 from __future__ import annotations
@@ -21,12 +22,20 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
-from server import desk_routes, receipts, report_routes, site_routes, staff_routes
+from server import (
+    api_commands,
+    desk_routes,
+    receipts,
+    report_routes,
+    site_routes,
+    staff_routes,
+)
 from server.cards import Throttle
 from server.errors import HANDLERS
 from server.hub import Hub, spread_ms
 from server.limits import Gate
 from server.station import Station
+from usecases.command_specs import CommandRunner
 
 __all__ = ["Hub", "create_app", "spread_ms"]
 
@@ -45,15 +54,20 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task.cancel()
         if station is not None:
             station.close()
+        close = getattr(app.state.runner, "close", None)
+        if close is not None:
+            close()
         hub.close()
 
 
 def create_app(hub: Hub, *, qr_page: bytes | None = None,
-               station: Station | None = None, gate: Gate | None = None) -> Starlette:
+               station: Station | None = None, gate: Gate | None = None,
+               runner: CommandRunner | None = None) -> Starlette:
     """The application over ``hub`` (started and stopped with the app's lifespan); with
     ``station``, players report their results (``server.report_routes``); ``gate``
-    bounds the live-update streams (``server.limits``)."""
-    routes: list[BaseRoute] = list(site_routes.routes)
+    bounds the live-update streams (``server.limits``); ``runner`` runs the API's
+    commands (``server.api_commands``; ``tourney serve`` builds it from the CLI)."""
+    routes: list[BaseRoute] = [*api_commands.routes, *site_routes.routes]
     if station is not None:
         station.check_role(hub.follower.state)
         routes += report_routes.routes + receipts.routes + staff_routes.routes \
@@ -64,4 +78,6 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     app.state.gate = gate or Gate()
     app.state.qr_page = qr_page
     app.state.throttle = Throttle()
+    app.state.runner = runner
+    app.state.api_throttle = Throttle(api_commands.BAD_TOKENS)
     return app

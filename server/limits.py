@@ -1,7 +1,8 @@
 """What the live server holds at most (issue 27 item 4): live-update streams per address
 and in all.
 
-Owns: ``STREAMS_PER_ADDRESS`` and ``STREAMS`` (the bounds docs/LIVE.md states), ``Gate``
+Owns: ``STREAMS_PER_ADDRESS`` and ``STREAMS`` (the bounds docs/LIVE.md states),
+``API_BODY_MAX`` (the largest API command body), ``Gate``
 (open streams counted per address; a stream over a bound is refused) and ``LiveStreams``
 (``GET /live`` as an ASGI app: a stream takes a place in the gate for as long as it is
 open, whatever ends it — a phone gone, the server stopping — and a refused one is a
@@ -30,6 +31,9 @@ STREAMS_PER_ADDRESS = 1000
 #: open live-update streams in all, at most (each is one open socket; the process may
 #: hold 20,000 files, and pages, the ledger and the proxy need the rest)
 STREAMS = 10_000
+#: the largest body of an API command (``server.api_commands``): a CSV of players or
+#: slips of a large event fits with room to spare
+API_BODY_MAX = 4 * 1024 * 1024
 
 
 class Gate:

@@ -50,6 +50,7 @@ class Param:
     multiple: bool = False        # repeatable option: a JSON list
     metavar: str = ""
     opts: tuple[str, ...] = ()    # the CLI's spellings, e.g. ("--round", "-r")
+    off: str = ""                 # FLAG: the option that says false (``--overruled``)
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,11 @@ class Outcome:
 
     def json(self) -> dict[str, Any]:
         if self.ok:
-            return {"ok": True, "seq": self.seq, "events": self.events,
-                    "receipt": self.receipt, "text": self.text}
+            out = {"ok": True, "seq": self.seq, "events": self.events,
+                   "receipt": self.receipt, "text": self.text}
+            if self.data is not None:
+                out["data"] = self.data
+            return out
         return {"ok": False, "error": self.error}
 
 
@@ -102,4 +106,9 @@ class CommandRunner(Protocol):
     def run(self, path: str, args: Mapping[str, Any], signer: Signer) -> Outcome:
         """Run ``path`` with ``args`` (by parameter name), signed by ``signer``; a refusal
         is an ``Outcome`` with ``ok=False`` and nothing written."""
+        ...
+
+    def preview(self, path: str, args: Mapping[str, Any], signer: Signer) -> Outcome:
+        """Decide ``path`` as ``run`` would, without saving: ``events`` are the events
+        ``run`` would write now (``seq`` None); nothing is written."""
         ...

@@ -11,9 +11,9 @@ Rows hold the exact note bytes (the signed text is never re-encoded) plus the si
 root parsed from them at write time, for lookups only: readers verify the note itself.
 A second note for a size with a different root is refused (a fork), never stored.
 
-May import: ``ledger.errors``, ``ledger.storage.sqlite_probe``, ``ledger.storage.storage_handle``
-(types only), the
-standard library.
+May import: ``ledger.errors``, ``ledger.storage.sqlite_probe``,
+``ledger.storage.dry_run``, ``ledger.storage.storage_handle`` (types only), the standard
+library.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import StorageError, VerificationError
+from ledger.storage import dry_run
 from ledger.storage.sqlite_probe import storage_cause
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ class CheckpointTable:
         """Store ``note`` (a signed checkpoint of ``log`` at ``size`` with ``root``) and
         return the note now stored for that size: the given one, or an earlier note with
         the same root.  Raises ``VerificationError`` if a different root is stored."""
+        dry_run.check()
         self._ledger.prepare_write()
         self._create()
         sql = self._sql("INSERT INTO {t} (log, size, root, note) VALUES (?, ?, ?, ?) "

@@ -34,6 +34,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from ledger.core.aggregate import Tournament
 from ledger.errors import ConcurrencyError, StorageError, UsageError, VerificationError
+from ledger.storage import dry_run
 from ledger.storage import sqlite_probe as sq
 from ledger.storage.location import Location
 from ledger.storage.pg_station import recovery_hint, station_env
@@ -417,6 +418,8 @@ class Ledger:
         return WriteSession(self, log)
 
     def _save(self, agg: Tournament) -> None:
+        dry_run.check([e.signed for e in getattr(agg, "_pending_events", [])
+                       if hasattr(e, "signed")])
         self.prepare_write()
         try:
             self.app.save(agg)

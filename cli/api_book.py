@@ -1,0 +1,217 @@
+"""The desk's commands as ``CommandSpec``s, read off the click tree typer builds from the
+CLI's own signatures (issue 29 item 3; ADR "api-core").
+
+Owns: ``DESK`` (the official's commands the HTTP API and the console run, by path, in the
+console's groups), ``EXCLUDED`` (every other command of the tree, with why it is not
+there: a test asserts that the two cover the whole tree), ``HIDDEN`` (the options no API
+caller gives: the global ones and a command's own ``--key``/``--json`` — the signer is
+the authenticated official), ``FILE_PARAMS`` (parameters the CLI reads a file from
+although typer types them as text), ``spec_of`` / ``desk_specs`` (the specs, a result
+command's outcome options being those of the followed event's format, read from its
+``Vocabulary``), and ``command_at`` (the click command at a path).
+
+The typer signatures stay the one definition of each command's parameters: nothing here
+restates a parameter, it is read from the click objects.
+
+May import: ``typer``, ``cli.main``, ``usecases.command_specs``, ``ledger.core.vocabulary``,
+``ledger.core.format_socket``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from usecases.command_specs import CommandSpec, Param, ParamKind
+
+if TYPE_CHECKING:
+    from ledger.core.vocabulary import ResultField, Vocabulary
+
+#: the desk's commands by console group (``POST /api/v1/<path>``); ``signed`` unless in
+#: ``READS``
+DESK: dict[str, tuple[str, ...]] = {
+    "registration": ("player/add", "player/import", "player/late", "player/rename",
+                     "player/withdraw", "team/add", "team/import", "team/late",
+                     "registration/close", "deck/register", "deck/check"),
+    "rounds": ("round/pair", "round/post", "round/start", "round/time", "round/extend",
+               "round/void", "round/override", "seed/record", "seed/import-random-org",
+               "seed/import-drand", "pages/set"),
+    "results": ("result/record", "result/correct", "result/amend", "result/import",
+                "result/eom", "result/wrong-table", "report/accept", "report/reject",
+                "result/codes"),
+    "officiating": ("penalty/issue", "penalty/reissue-sheet", "penalty/offer",
+                    "penalty/guide", "disqualify", "slowplay/call", "slowplay/rule",
+                    "ruling", "appeal/raise", "appeal/decide", "drop", "undrop", "level",
+                    "forfeit", "tbp-override"),
+    "cut": ("cut", "bracket", "checkpoint"),
+}
+#: desk commands that only read (no signer needed, nothing written)
+READS = frozenset({"result/codes", "penalty/offer", "penalty/guide"})
+
+#: every other command of the tree, and why the API does not run it
+EXCLUDED: dict[str, str] = {
+    "keys/new": "makes a private key: keys never travel over HTTP",
+    "keys/show": "reads a key file on the server's disk",
+    "init": "creates the event: done once at the terminal, before any server runs",
+    "official/add": "binds a key as an official: the organizer's step at the terminal "
+                    "(browser-held keys bind theirs through their own route)",
+    "official/revoke": "revokes an official's key: the organizer's step at the terminal",
+    "official/list": "a read: GET /api/v1/event",
+    "official/card": "writes printable card files on the server's disk",
+    "player/list": "a read: GET /api/v1/players",
+    "player/cards": "writes printable card files on the server's disk",
+    "player/card": "writes a printable card file on the server's disk",
+    "team/list": "a read: GET /api/v1/event",
+    "seed/commit": "writes the head judge's secret file on the server's disk",
+    "seed/reveal": "reads the head judge's secret file from the server's disk",
+    "draw": "a free-standing verifiable draw, not a step of the event",
+    "round/show": "a read: GET /api/v1/rounds/{n}",
+    "standings": "a read: GET /api/v1/standings",
+    "penalty/list": "a read: GET /api/v1/players/{n}",
+    "report/list": "a read: the round's tables (GET /api/v1/rounds/{n})",
+    "pages/show": "a read: GET /api/v1/event",
+    "simulate": "writes a whole simulated event to a new ledger",
+    "log": "a read: GET /api/v1/log",
+    "info": "a read: GET /api/v1/event",
+    "proof": "writes a proof file; GET /api/v1/log serves the leaves",
+    "consistency": "a read of two checkpoints by the auditor, at the terminal",
+    "export": "writes a bundle directory on the server's disk",
+    "backup": "writes a copy of the ledger on the server's disk",
+    "publish": "writes the static site to a directory on the server's disk",
+    "serve": "runs the server itself",
+    "audit/verify": "the auditor's, on a copy of the log (GET /api/v1/log)",
+    "audit/report": "the auditor's, at the terminal",
+    "audit/proof": "the auditor's, at the terminal",
+    "witness/cosign": "a witness's own key and state file",
+    "witness/attach": "reads witness files from the server's disk",
+    "witness/show": "reads a witness's state file",
+}
+
+#: the options an API caller never gives: the root's, and a command's own signer/output
+HIDDEN = frozenset({"--ledger", "--key", "--tournament", "--checkpoints", "--json",
+                    "--version", "--help"})
+#: parameters the CLI reads a file from although typer types them as text
+FILE_PARAMS = {("result/import", "file")}
+#: the commands that take the event's format's outcome options after their own
+OUTCOME_COMMANDS = frozenset({"result/record", "result/correct", "result/amend"})
+
+
+def desk_paths() -> tuple[str, ...]:
+    return tuple(p for group in DESK.values() for p in group)
+
+
+def whole_tree() -> Any:
+    """The click command of the whole ``tourney`` tree."""
+    from cli.main import build_app
+
+    return typer.main.get_command(build_app())
+
+
+def command_at(tree: Any, words: Sequence[str]) -> Any:
+    cmd = tree
+    for w in words:
+        cmd = cmd.commands[w]
+    return cmd
+
+
+def all_paths(tree: Any) -> list[str]:
+    """Every leaf command of the tree, as an API path (``result/record``)."""
+    out: list[str] = []
+
+    def walk(cmd: Any, words: list[str]) -> None:
+        subs = getattr(cmd, "commands", None)
+        if subs is None:
+            out.append("/".join(words))
+            return
+        for name, sub in subs.items():
+            walk(sub, [*words, name])
+    walk(tree, [])
+    return out
+
+
+def _kind(path: str, p: Any) -> tuple[ParamKind, tuple[str, ...]]:
+    tname = type(p.type).__name__
+    if (path, p.name) in FILE_PARAMS or tname == "TyperPath":
+        return ParamKind.FILE, ()
+    if getattr(p, "is_flag", False) or tname == "BoolParamType":
+        return ParamKind.FLAG, ()
+    if hasattr(p.type, "choices"):
+        return ParamKind.CHOICE, tuple(str(c) for c in p.type.choices)
+    if tname in ("IntRange", "IntParamType"):
+        return ParamKind.INTEGER, ()
+    if tname in ("FloatRange", "FloatParamType"):
+        return ParamKind.NUMBER, ()
+    return ParamKind.TEXT, ()
+
+
+def _param(path: str, p: Any) -> Param | None:
+    positional = p.param_type_name == "argument"
+    if positional:
+        name = p.name
+        opts: tuple[str, ...] = ()
+    else:
+        longs = [o for o in p.opts if o.startswith("--")]
+        if not longs or longs[0] in HIDDEN:
+            return None
+        name = longs[0][2:].replace("-", "_")
+        opts = (longs[0], *[o for o in p.opts if o != longs[0]])
+    off = next(iter(getattr(p, "secondary_opts", ()) or ()), "")
+    kind, choices = _kind(path, p)
+    default = p.default if not callable(p.default) else None
+    if isinstance(default, (list, tuple)):
+        default = list(default) or None
+    multiple = bool(getattr(p, "multiple", False)) or (positional and p.nargs == -1)
+    return Param(name=name, kind=kind, required=bool(p.required), default=default,
+                 help=(getattr(p, "help", None) or "").strip(), choices=choices,
+                 positional=positional, multiple=multiple,
+                 metavar=p.metavar or "", opts=opts, off=off)
+
+
+def _field_param(f: ResultField) -> Param:
+    """One outcome option of a format's vocabulary as a parameter (never required: the
+    format says which combination an outcome needs)."""
+    from ledger.core.vocabulary import FieldKind
+
+    kind = {FieldKind.FLAG: ParamKind.FLAG, FieldKind.SWITCH: ParamKind.FLAG,
+            FieldKind.PLAYER: ParamKind.INTEGER, FieldKind.COUNT: ParamKind.INTEGER,
+            FieldKind.CODE: ParamKind.CHOICE}.get(f.kind, ParamKind.TEXT)
+    return Param(name=f.name, kind=kind, help=f.help, choices=tuple(f.choices),
+                 metavar=f.metavar, opts=(f.option,), off="--" + f.off if f.off else "")
+
+
+def spec_of(tree: Any, path: str, vocabulary: Vocabulary | None = None) -> CommandSpec:
+    """The spec of the command at ``path`` (its outcome options from ``vocabulary`` for a
+    result command)."""
+    words = tuple(path.split("/"))
+    cmd = command_at(tree, words)
+    params = [q for q in (_param(path, p) for p in cmd.params) if q is not None]
+    if path in OUTCOME_COMMANDS and vocabulary is not None:
+        own = {q.name for q in params}
+        params += [_field_param(f) for f in vocabulary.fields if f.name not in own]
+    text = (cmd.help or "").strip()
+    summary = text.split("\n", 1)[0].strip()
+    return CommandSpec(path=path, words=words, summary=summary, help=text,
+                       params=tuple(params), signed=path not in READS)
+
+
+def desk_specs(tree: Any, format_id: str | None) -> list[CommandSpec]:
+    """Every desk command's spec for an event of ``format_id`` (None: no outcome
+    options)."""
+    vocab = vocabulary_of(format_id)
+    return [spec_of(tree, p, vocab) for p in desk_paths()]
+
+
+def vocabulary_of(format_id: str | None) -> Vocabulary | None:
+    import ledger.formats.registry  # noqa: F401  (plugs the formats into the core)
+    from ledger.core.format_socket import plugin_for
+    from ledger.errors import RuleError
+
+    plugin = plugin_for(format_id)
+    if plugin is None:
+        return None
+    try:
+        return plugin.entry.result_vocabulary()
+    except RuleError:     # a format that records no results
+        return None

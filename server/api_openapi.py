@@ -1,0 +1,129 @@
+"""The HTTP API's OpenAPI document (issue 29 item 3): generated from the commands' specs
+(``usecases.command_specs.CommandSpec``, read off the CLI's own signatures), never
+written by hand.
+
+Owns: ``openapi(specs, extra_paths)`` — an OpenAPI 3.1 document with ``POST
+/api/v1/<path>`` for every spec (its JSON body: one property per parameter, by the
+parameter's name, typed by its ``ParamKind``; the success and refusal bodies; the staff
+card as a bearer token) and the paths ``extra_paths`` adds (the reads: GET
+/api/v1/...), ``SUCCESS`` and ``REFUSAL`` (the two answer bodies as JSON schemas).
+
+May import: ``usecases.command_specs``, the standard library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from usecases.command_specs import CommandSpec, Param, ParamKind
+
+VERSION = "1"
+SUCCESS: dict[str, Any] = {
+    "type": "object", "required": ["ok", "seq", "events", "receipt", "text"],
+    "properties": {
+        "ok": {"const": True},
+        "seq": {"type": ["integer", "null"], "description": "the log's size after it"},
+        "events": {"type": "array", "items": {"type": "object"},
+                   "description": "the signed leaves it wrote, decoded"},
+        "receipt": {"type": ["object", "null"],
+                    "description": "tourney-receipt/v1 of the result it recorded"},
+        "text": {"type": "string", "description": "the CLI's lines"},
+        "data": {"description": "the CLI's --json document"}}}
+REFUSAL: dict[str, Any] = {
+    "type": "object", "required": ["ok", "error"],
+    "properties": {
+        "ok": {"const": False},
+        "error": {"type": "object", "required": ["kind", "message", "hint", "rule"],
+                  "properties": {
+                      "kind": {"enum": ["usage", "auth", "rule", "verification", "storage",
+                                        "internal"]},
+                      "message": {"type": "string"},
+                      "hint": {"type": ["string", "null"]},
+                      "rule": {"type": ["string", "null"]}}}}}
+#: the refusal statuses and what each means (docs/API.md "Commands")
+STATUSES = {"400": "usage: a parameter is missing, unknown or malformed (CLI exit 2)",
+            "401": "no staff card, or an unknown or revoked one",
+            "403": "a player's card, a key the server does not hold, or a role the rules "
+                   "refuse (RULES-1.3)",
+            "404": "no such command",
+            "409": "refused by a rule (CLI exit 3); the rule is named",
+            "413": "the body is too large",
+            "422": "a signature, proof or checkpoint did not verify (CLI exit 4)",
+            "429": "too many unknown cards from this address",
+            "503": "the ledger cannot be read or written (CLI exit 5)"}
+
+
+def _schema(p: Param) -> dict[str, Any]:
+    one: dict[str, Any]
+    if p.kind is ParamKind.INTEGER:
+        one = {"type": "integer"}
+    elif p.kind is ParamKind.NUMBER:
+        one = {"type": "number"}
+    elif p.kind is ParamKind.FLAG:
+        one = {"type": "boolean"}
+    elif p.kind is ParamKind.CHOICE and p.choices:
+        one = {"type": "string", "enum": list(p.choices)}
+    elif p.kind is ParamKind.FILE:
+        one = {"type": "string", "contentMediaType": "text/plain",
+               "description": "the file's contents (never a path on the server)"}
+    else:
+        one = {"type": "string"}
+    out: dict[str, Any] = {"type": "array", "items": one} if p.multiple else dict(one)
+    words = " ".join(x for x in (p.help, "CLI: " + " ".join(p.opts) if p.opts else
+                                 f"CLI: the argument {p.metavar or p.name.upper()}") if x)
+    if p.kind is ParamKind.FLAG and p.off:
+        words += f"; false: {p.off}"
+    out["description"] = (str(out.get("description", "")) + " " + words).strip()
+    if p.default not in (None, (), [], "") and not p.multiple:
+        out["default"] = p.default
+    return out
+
+
+def operation(spec: CommandSpec) -> dict[str, Any]:
+    required = [p.name for p in spec.params if p.required]
+    body: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                            "properties": {p.name: _schema(p) for p in spec.params}}
+    if required:
+        body["required"] = required
+    refusal = {"$ref": "#/components/responses/Refusal"}
+    return {
+        "operationId": spec.path.replace("/", "_").replace("-", "_"),
+        "summary": spec.summary or spec.path,
+        "description": spec.help + ("" if spec.signed else
+                                    "\n\nReads only: nothing is signed or written."),
+        "tags": [spec.words[0]],
+        "security": [{"staffCard": []}],
+        "requestBody": {"required": bool(required),
+                        "content": {"application/json": {"schema": body}}},
+        "responses": {"200": {"description": "done (or, for a read, said)",
+                              "content": {"application/json": {
+                                  "schema": {"$ref": "#/components/schemas/Success"}}}},
+                      **{code: refusal for code in STATUSES}},
+    }
+
+
+def openapi(specs: Sequence[CommandSpec],
+            extra_paths: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The API's OpenAPI 3.1 document: the commands of ``specs`` and ``extra_paths``."""
+    paths: dict[str, Any] = {f"/api/v1/{s.path}": {"post": operation(s)} for s in specs}
+    for path, item in (extra_paths or {}).items():
+        paths.setdefault(path, {}).update(item)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "tourney API", "version": VERSION,
+                 "description": "The desk's commands, run by the CLI's own code and "
+                                "signed by the official whose staff card authenticates "
+                                "the request (docs/API.md)."},
+        "paths": paths,
+        "components": {
+            "schemas": {"Success": SUCCESS, "Refusal": REFUSAL},
+            "responses": {"Refusal": {
+                "description": "refused; nothing was written. " + "; ".join(
+                    f"{k}: {v}" for k, v in STATUSES.items()),
+                "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Refusal"}}}}},
+            "securitySchemes": {"staffCard": {
+                "type": "http", "scheme": "bearer",
+                "description": "the staff card's token (the code after /c/ in its link)"}}},
+    }
