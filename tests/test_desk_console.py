@@ -75,7 +75,7 @@ def test_a_result_by_table_a_refusal_in_the_clis_words_and_the_glance(
         cli = ev.cli.plain("drop", "99", "--reason", "gone", "--key", "sk.pem",
                            env={"TOURNEY_LEDGER": str(ev.cli.ledger)})
         assert cli.code != 0
-        sentence = cli.err.strip().splitlines()[0]
+        sentence = cli.err.strip().splitlines()[0].removeprefix("error: ")
         assert sentence in words, (sentence, words)
         assert ledger_bytes(ev.cli.ledger) == before
         # a value of the wrong kind is refused before anything runs
@@ -108,7 +108,8 @@ def test_penalties_follow_the_officials_roles_and_show_the_upgrade_first(
         cli = ev.cli.plain("penalty", "issue", str(n), "--infraction", "3.5.3.2",
                            "--penalty", "warning", "--key", "sk.pem",
                            env={"TOURNEY_LEDGER": str(ev.cli.ledger)})
-        assert cli.code != 0 and cli.err.strip().splitlines()[0] in words
+        said = cli.err.strip().splitlines()[0].removeprefix("error: ")
+        assert cli.code != 0 and said in words, (said, words)
         assert ledger_bytes(ev.cli.ledger) == before
         judge = signed_in(base, ev.cards["judge"])
         page = judge.get("/desk/do/penalty/issue")

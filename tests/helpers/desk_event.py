@@ -3,11 +3,13 @@ staff cards), and a real server serves ``/desk`` over it with the officials' key
 
 Owns: ``DeskEvent`` (the CLI, each official's key id, key file and staff-card token),
 ``desk_event`` (an event of ``fmt`` with the head judge, a scorekeeper and a judge, a
-station, round 1 paired), ``desk_server`` (``tests.helpers.live.running`` with every staff
-key and the console's runner), ``signed_in`` (an HTTP client holding an official's staff
-card) and ``form_token``.
+station, round 1 paired), ``desk_server`` (``tests.helpers.live.running`` with the staff
+keys and the server's own runner, ``cli.api_runner.ApiRunner``, as ``tourney serve``
+hands it), ``signed_in`` (an HTTP client holding an official's staff card) and
+``form_token``.
 
-May import: ``tests.helpers.*``, ``httpx``, the standard library.
+May import: ``tests.helpers.*``, ``cli.api_runner``, ``ledger.*``, ``httpx``, the
+standard library.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import httpx
 
 from tests.helpers.cli_event import open_event
 from tests.helpers.cli_runner import Cli
-from tests.helpers.desk_runner import CliRunner
 from tests.helpers.live import running
 from tests.helpers.staff import _staff_token
 from tests.helpers.standings_play import FORMATS, pair
@@ -65,8 +66,10 @@ def desk_event(tmp: Path, fmt: str, names: list[str] | None = None) -> DeskEvent
 def desk_server(ev: DeskEvent, *, hold: tuple[str, ...] = ("hj", "sk", "judge")
                 ) -> Iterator[tuple[str, Any]]:
     """``(base URL, hub)``: the server holds the keys of ``hold``."""
-    runner = CliRunner(ev.cli.ledger, {ev.kids[n]: p for n, p in ev.keys.items()},
-                       ev.dir)
+    from cli.api_runner import ApiRunner
+    from ledger.storage.location import Location
+
+    runner = ApiRunner(Location(str(ev.cli.ledger)))
     with running(ev.cli.ledger, station_key=ev.dir / "station.pem",
                  staff_keys=tuple(ev.keys[n] for n in hold), runner=runner) as (base, hub):
         yield base, hub

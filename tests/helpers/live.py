@@ -55,9 +55,7 @@ def running(ledger: str | Path, tournament: str | None = None, *,
     station = None if station_key is None else \
         Station(Location(str(ledger)), station_key, hub.follower.log, staff_keys)
     port = free_port()
-    app = create_app(hub, station=station, gate=gate)
-    if runner is not None:
-        app.state.runner = runner
+    app = create_app(hub, station=station, gate=gate, runner=runner)
     server = uvicorn.Server(uvicorn.Config(app,
                                            host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on",
