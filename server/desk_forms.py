@@ -31,14 +31,15 @@ class Panel:
     words: tuple[str, ...]      # the CLI's first words of its commands
 
 
+#: the groups of ``cli.api_book.DESK`` (the API's), by the commands' first words
 PANELS: tuple[Panel, ...] = (
     Panel("registration", "Registration",
           ("player", "team", "registration", "deck", "official")),
-    Panel("rounds", "Rounds", ("round", "seed", "draw")),
-    Panel("results", "Results", ("result", "report", "drop", "undrop", "forfeit",
-                                 "tbp-override")),
-    Panel("officiating", "Officiating",
-          ("penalty", "disqualify", "ruling", "appeal", "slowplay", "level")),
+    Panel("rounds", "Rounds", ("round", "seed", "draw", "pages")),
+    Panel("results", "Results", ("result", "report")),
+    Panel("officiating", "Officiating, drops",
+          ("penalty", "disqualify", "slowplay", "ruling", "appeal", "drop", "undrop",
+           "level", "forfeit", "tbp-override")),
     Panel("cut", "Cut, bracket, checkpoints, publishing",
           ("cut", "bracket", "checkpoint", "publish")),
 )
@@ -98,6 +99,11 @@ def fields_of(spec: CommandSpec, given: Mapping[str, str] | None = None) -> list
                   "check" if kind is ParamKind.FLAG else
                   "file" if kind is ParamKind.FILE else
                   "number" if kind in (ParamKind.INTEGER, ParamKind.NUMBER) else "text")
+        if kind is ParamKind.FLAG and p.off:
+            # a flag with its opposite (--upheld / --overruled): both said, or neither
+            out.append(Field(p.name, label_of(p), "select", p.required, p.help,
+                             given.get(p.name, ""), (label_of(p), p.off)))
+            continue
         if kind is ParamKind.FLAG:
             value = "yes" if given.get(p.name) in ("yes", "on", "true") or \
                 (p.name not in given and p.default is True) else ""
@@ -143,6 +149,13 @@ def args_from(spec: CommandSpec, posted: Mapping[str, str],
     files = files or {}
     args: dict[str, Any] = {}
     for p in spec.params:
+        if p.kind is ParamKind.FLAG and p.off:
+            said = posted.get(p.name, "")
+            if said in (label_of(p), p.off):
+                args[p.name] = said == label_of(p)
+            elif p.required:
+                raise UsageError(f"say {label_of(p)} or {p.off}", hint=p.help or "")
+            continue
         if p.kind is ParamKind.FLAG:
             if posted.get(p.name) in ("yes", "on", "true"):
                 args[p.name] = True

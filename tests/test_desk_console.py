@@ -180,3 +180,52 @@ def test_a_server_without_the_officials_key_signs_nothing(tmp_path: Path) -> Non
 
     with desk_server(ev) as (base, _hub):
         assert httpx.get(base + "/desk").status_code == 403
+
+
+def test_the_glance_shows_reports_side_by_side_the_clock_per_table_and_prints_slips(
+        tmp_path: Path) -> None:
+    import csv
+
+    import httpx
+
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    ev.cli("player", "cards", "--url", "http://venue.invalid/", "--out", "cards.html",
+           "--csv", "cards.csv", "--key", "hj.pem")
+    with open(tmp_path / "cards.csv", newline="") as f:
+        tokens = {int(r["number"]): r["url"].rsplit("/c/", 1)[1] for r in csv.DictReader(f)}
+    t1, t2 = ev.round1["tables"][:2]
+    a, b = t1["players"]
+    with desk_server(ev) as (base, _hub):
+        # a player reports from their phone: the table is one-sided, the report shown
+        phone = httpx.Client(base_url=base)
+        assert phone.get(f"/c/{tokens[a]}").status_code == 303
+        form = phone.get("/report").text
+        win = re.search(r'name="choice" value="(\d+)"[^>]*>\s*(?:<[^>]+>\s*)*One of us won',
+                        form)
+        assert win is not None
+        r = phone.post("/report", data={"csrf": form_token(form), "choice": win.group(1),
+                                        f"c{win.group(1)}.winner": str(a)},
+                       headers={"Origin": base})
+        assert r.status_code == 303, r.text
+        hj = signed_in(base, ev.cards["hj"])
+        wait_until(lambda: "1 one-sided" in _main(hj.get("/desk").text), 10)
+        row = re.search(rf'<tr class="st-one_sided" id="t{t1["table"]}">(.*?)</tr>',
+                        hj.get("/desk").text, re.S)
+        assert row is not None and "one-sided" in row.group(1)
+        # the round clock, and a table's own extension
+        r = _post(hj, base, "/desk/do/round/start", {"minutes": "50"})
+        assert r.status_code == 200, _main(r.text)
+        r = _post(hj, base, "/desk/do/round/extend",
+                  {"round": "1", "table": str(t2["table"]), "minutes": "5",
+                   "reason": "deck check"})
+        assert r.status_code == 200, _main(r.text)
+        page = _main(hj.get("/desk").text)
+        assert "Clock: 50 minutes" in page
+        row = re.search(rf'id="t{t2["table"]}">(.*?)</tr>', hj.get("/desk").text, re.S)
+        assert row is not None and "(+5)" in row.group(1) and "min" in row.group(1)
+        # print: every table's slip
+        slips = hj.get("/desk/slips/1")
+        assert slips.status_code == 200
+        assert slips.text.count('class="slip"') == len(ev.round1["tables"])
+        assert hj.get("/desk/slips/9").status_code == 404
+    ev.cli("audit", "verify", str(ev.cli.ledger))
