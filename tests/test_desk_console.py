@@ -229,3 +229,32 @@ def test_the_glance_shows_reports_side_by_side_the_clock_per_table_and_prints_sl
         assert slips.text.count('class="slip"') == len(ev.round1["tables"])
         assert hj.get("/desk/slips/9").status_code == 404
     ev.cli("audit", "verify", str(ev.cli.ledger))
+
+
+def test_a_form_as_the_commands_arguments_for_a_browser_key(tmp_path: Path) -> None:
+    """``POST /desk/args/PATH`` (what a browser-held key prepares, signs and submits):
+    the form's arguments by the spec, the result form's by the vocabulary, a bad value
+    refused; nothing runs."""
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    t1 = ev.round1["tables"][0]
+    a = t1["players"][0]
+    with desk_server(ev, hold=("hj",)) as (base, _hub):
+        sk = signed_in(base, ev.cards["sk"])
+        before = ledger_bytes(ev.cli.ledger)
+        r = _post(sk, base, "/desk/args/drop", {"number": "3", "reason": "left"})
+        assert r.status_code == 200
+        assert r.json() == {"ok": True, "path": "drop",
+                            "args": {"number": 3, "reason": "left"}}
+        form = sk.get(f"/desk/result?round=1&table={t1['table']}").text
+        c = re.search(r'name="choice" value="(\d+)"[^>]*> One of us won', form).group(1)  # type: ignore[union-attr]
+        r = _post(sk, base, "/desk/args/result", {"round": "1", "table": str(t1["table"]),
+                                                  "choice": c, f"c{c}.winner": str(a)})
+        doc = r.json()
+        assert doc["ok"] and doc["path"] == "result/record", doc
+        assert doc["args"]["round"] == 1 and doc["args"]["table"] == t1["table"]
+        assert str(doc["args"]["winner"]) == str(a)
+        r = _post(sk, base, "/desk/args/drop", {"number": "x"})
+        assert r.status_code == 400 and "is not a whole number" in r.json()["error"]["message"]
+        r = sk.post("/desk/args/drop", data={"number": "3"}, headers={"Origin": base})
+        assert r.status_code == 403
+        assert ledger_bytes(ev.cli.ledger) == before

@@ -34,3 +34,58 @@
     b.addEventListener("click", function () { window.print(); });
   });
 })();
+
+/* A browser-held key (issue 29 item 2): a form marked data-sign is turned into the
+   command's arguments by the server (POST /desk/args/PATH, nothing runs), then prepared,
+   signed in this browser and submitted (window.tourneyKeys.run, /desk-keys.js).  The
+   "check" button still posts the form (a check signs nothing). */
+(function () {
+  "use strict";
+  if (document.body.getAttribute("data-mode") !== "browser") { return; }
+  function slot(form) {
+    var box = document.getElementById("outcome");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "outcome";
+      form.parentNode.insertBefore(box, form);
+    }
+    return box;
+  }
+  function say(form, ok, title, text) {
+    var box = slot(form);
+    box.className = "status " + (ok ? "done" : "refused");
+    box.setAttribute("role", ok ? "status" : "alert");
+    box.textContent = "";
+    var p = document.createElement("p"), b = document.createElement("strong");
+    b.textContent = title;
+    p.appendChild(b);
+    p.appendChild(document.createTextNode(" " + text));
+    box.appendChild(p);
+    if (!ok) {
+      var n = document.createElement("p");
+      n.className = "muted";
+      n.textContent = "Nothing was written.";
+      box.appendChild(n);
+    }
+  }
+  function refusal(doc) {
+    var e = (doc && doc.error) || {};
+    return (e.message || "refused") + (e.hint ? " (" + e.hint + ")" : "");
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target, path = form && form.getAttribute && form.getAttribute("data-sign");
+    if (!path || !window.tourneyKeys || (e.submitter && e.submitter.name === "check")) { return; }
+    e.preventDefault();
+    fetch("/desk/args/" + path, {method: "POST", credentials: "same-origin", body: new FormData(form)})
+      .then(function (r) { return r.json(); })
+      .then(function (doc) {
+        if (!doc.ok) { say(form, false, "Not done:", refusal(doc)); return null; }
+        return window.tourneyKeys.run(doc.path, doc.args).then(function (res) {
+          var d = res.doc || {};
+          if (d.ok) { say(form, true, "Done (log size " + d.seq + "):", d.text || ""); }
+          else { say(form, false, "Not done:", refusal(d)); }
+        });
+      })
+      .catch(function (err) { say(form, false, "Not signed:", String(err && err.message || err)); });
+  });
+})();
