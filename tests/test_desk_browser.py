@@ -8,8 +8,8 @@ JavaScript on, "/" goes to the command search and a result is entered by typing 
 number and picking the outcome; a refusal shows the CLI's sentence and the log is
 unchanged; with JavaScript off, a form is sent and recorded.
 
-Screenshots go to ``test-artifacts/serve/desk-*.png``; with ``TOURNEY_DESK_SHOTS=1`` to
-``docs/screenshots/desk/`` (the ones kept in the repository).
+Screenshots go to ``test-artifacts/serve/desk-*.png``; with ``TOURNEY_DESK_SHOTS=1`` the
+ones in ``KEEP`` also to ``docs/screenshots/desk/`` (kept in the repository).
 """
 
 from __future__ import annotations
@@ -32,8 +32,13 @@ ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "tablet": {"width": 820, "height": 1180}}
-SHOTS = ROOT / "docs" / "screenshots" / "desk" if os.environ.get("TOURNEY_DESK_SHOTS") \
-    else ARTIFACTS
+DOCS = ROOT / "docs" / "screenshots" / "desk"
+#: the screenshots kept in the repository (``TOURNEY_DESK_SHOTS=1`` writes them there)
+KEEP = {f"desk-{f}-{s}-console" for f in ("hotc-swiss-de", "bushiroad-swiss", "wot-2001")
+        for s in ("desktop", "tablet")} | {
+    "desk-bushiroad-swiss-desktop-result", "desk-bushiroad-swiss-desktop-penalty",
+    "desk-bushiroad-swiss-tablet-refused", "desk-bushiroad-swiss-tablet-recorded",
+    "desk-bushiroad-swiss-slips-print"}
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None or not AXE.exists(),
                                 reason=_skip_reason() or f"no axe-core at {AXE}")
@@ -58,8 +63,11 @@ def axe_source() -> str:
 
 
 def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+    if os.environ.get("TOURNEY_DESK_SHOTS") and name in KEEP:
+        DOCS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOCS / f"{name}.png"), full_page=False)
 
 
 def _tab(browser: Any, base: str, token: str, size: str, js: bool = True,
@@ -83,7 +91,9 @@ def test_the_console_reads_well_at_desktop_and_tablet_size(
             page = _tab(browser, base, ev.cards["hj"], size, init=axe_source)
             for name, path in (("console", "/desk"),
                                ("result", f"/desk/result?round=1&table={table}"),
-                               ("command", "/desk/do/drop")):
+                               ("command", "/desk/do/drop"),
+                               ("penalty", "/desk/do/penalty/issue"),
+                               ("slips", "/desk/slips/1")):
                 resp = page.goto(base + path)
                 v = Visit(page, resp.status if resp else 0, path, [])
                 v.need(v.status == 200, f"HTTP {v.status}")
@@ -134,6 +144,12 @@ def test_a_result_by_table_a_refusal_and_a_form_without_javascript(
         assert "Nothing was written" in shown
         assert ledger_bytes(ev.cli.ledger) == before
         _shot(page, "desk-bushiroad-swiss-tablet-refused")
+        # the match slips print: one per table, the console's own parts left out
+        page.goto(base + "/desk/slips/1")
+        page.emulate_media(media="print")
+        assert page.locator(".slip").count() == len(ev.round1["tables"])
+        assert not page.locator("nav.site").is_visible()
+        _shot(page, "desk-bushiroad-swiss-slips-print")
         page.context.close()
         # JavaScript off: the same forms work
         off = _tab(browser, base, ev.cards["sk"], "desktop", js=False)
