@@ -5,10 +5,11 @@ tables extended; the head judge holds a staff card.  Measured, each ``--repeat``
 
 * ``glance``: ``server.desk_glance.glance`` (the waiting tables from the staff queue,
   their reports, the time left at each);
-* ``render``: the glance and ``desk.html`` rendered (what the endpoint does, without
-  HTTP);
-* ``http``: ``GET /desk`` through the real application (Starlette's test client: card
-  cookie, the official's roles, the page) — every one of the 2,048 tables on the page.
+* ``render``: the glance and ``desk.html`` rendered with every command's link (what the
+  endpoint does, without HTTP);
+* ``http``: ``GET /desk`` through the real application with the server's own command
+  runner (Starlette's test client: card cookie, the official's roles, the page with every
+  one of the 2,048 tables and every command's link).
 
     python -m bench.desk_glance [--players 4096] [--repeat 15]
 
@@ -18,6 +19,7 @@ Prints machine-readable lines ``BENCH desk-<name> p50_ms=… max_ms=…``.
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import statistics
 import sys
@@ -72,18 +74,23 @@ def make_event(d: Path, players: int) -> tuple[Path, str]:
     return db, token
 
 
-def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
-    out = []
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU milliseconds of each call (the CPU time of this whole process: on a
+    shared machine the wall time also counts the other processes' turns)."""
+    wall, cpu = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
+        wall.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+    return wall, cpu
 
 
-def report(name: str, ms: list[float]) -> None:
-    print(f"BENCH desk-{name} p50_ms={statistics.median(ms):.1f} max_ms={max(ms):.1f} "
-          f"n={len(ms)}")
+def report(name: str, ms: tuple[list[float], list[float]]) -> None:
+    wall, cpu = ms
+    print(f"BENCH desk-{name} p50_ms={statistics.median(wall):.1f} max_ms={max(wall):.1f} "
+          f"cpu_p50_ms={statistics.median(cpu):.1f} n={len(wall)} "
+          f"load={os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
@@ -91,6 +98,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4096)
     ap.add_argument("--repeat", type=int, default=15)
     a = ap.parse_args()
+    import warnings
+
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
     from starlette.testclient import TestClient
 
     import ledger.formats.registry  # noqa: F401  (plugs the formats in)
@@ -112,18 +122,24 @@ def main() -> None:
         assert g.tables == a.players // 2 and g.waiting == g.tables, (g.tables, g.waiting)
         report("glance", timed(lambda: glance(state, data), a.repeat))
         env = hub.pages.env
+        from cli.api_runner import ApiRunner  # as ``tourney serve`` hands it over
+        from server.desk_forms import panels
+
+        runner = ApiRunner(Location(str(db)))
+        groups = panels(runner.specs())
 
         def render() -> str:
             gl = glance(state, data)
             return str(env.get_template("desk.html").render(
-                **hub.pages.common("find"), g=gl, groups=[], q="", done=None,
+                **hub.pages.common("find"), g=gl, groups=groups, q="", done=None,
                 notyours=set(), rounds=[1], problem=None, refused=None, preview=False,
                 guide=[], form=None, round=None, table=None, kid="x", why="", who="HJ",
-                roles=["head_judge"], mode="server", has_runner=True, csrf="0" * 32))
+                roles=["head_judge"], mode="server", has_runner=True, has_station=True,
+                csrf="0" * 32))
         html = render()
         assert html.count('class="st-none"') == a.players // 2
         report("render", timed(render, a.repeat))
-        app = create_app(hub, station=station)
+        app = create_app(hub, station=station, runner=runner)
         with TestClient(app) as client:
             assert client.get(f"/c/{token}", follow_redirects=False).status_code == 303
             r = client.get("/desk")

@@ -66,6 +66,14 @@ def test_a_result_by_table_a_refusal_in_the_clis_words_and_the_glance(
         assert "Done" in r.text
         wait_until(lambda: "3 of 4 tables without a result" in _main(sk.get("/desk").text),
                    10)
+        # corrected, with a reason (the form linked from the result page, prefilled)
+        judge = signed_in(base, ev.cards["judge"])
+        fix = judge.get(f"/desk/do/result/correct?round=1&table={t1['table']}")
+        assert f'name="table" value="{t1["table"]}"' in fix.text
+        r = _post(judge, base, "/desk/do/result/correct",
+                  {"round": "1", "table": str(t1["table"]), "winner": str(b),
+                   "reason": "slip misread"})
+        assert r.status_code == 200 and "Done" in r.text, _main(r.text)
         # a refusal: the CLI's sentence, nothing written
         before = ledger_bytes(ev.cli.ledger)
         r = _post(sk, base, "/desk/do/drop", {"number": "99", "reason": "gone"})
@@ -90,6 +98,8 @@ def test_a_result_by_table_a_refusal_in_the_clis_words_and_the_glance(
     rec = [e for e in leaves if e["kind"] == "result_recorded"]
     assert len(rec) == 1 and rec[0]["actor"] == ev.kids["sk"]
     assert rec[0]["body"]["winner"] == a and rec[0]["body"]["table"] == t1["table"]
+    fixed = [e for e in leaves if e["kind"] == "result_corrected"]
+    assert len(fixed) == 1 and fixed[0]["actor"] == ev.kids["judge"], fixed
     ev.cli("audit", "verify", str(ev.cli.ledger))
 
 
