@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ledger.errors import UsageError
@@ -116,7 +116,10 @@ async def do(request: Request) -> Response:
                                                                           "confirm")},
                      shown=[(label_of(p), args.get(p.name)) for p in spec.params
                             if p.name in args])
-    return _outcome_page(request, spec, await run_command(request, kid, spec, args), fields)
+    out = await run_command(request, kid, spec, args)
+    if out.ok and out.seq and fields.get("back") == "desk":     # a button of the glance
+        return RedirectResponse(f"/desk?done={out.seq}", status_code=303)
+    return _outcome_page(request, spec, out, fields)
 
 
 async def as_args(request: Request) -> Response:

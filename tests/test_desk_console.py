@@ -223,6 +223,21 @@ def test_the_glance_shows_reports_side_by_side_the_clock_per_table_and_prints_sl
         row = re.search(rf'<tr class="st-one_sided" id="t{t1["table"]}">(.*?)</tr>',
                         hj.get("/desk").text, re.S)
         assert row is not None and "one-sided" in row.group(1)
+        # the other player agrees: matching, accepted from the glance, back to it
+        other = httpx.Client(base_url=base)
+        assert other.get(f"/c/{tokens[b]}").status_code == 303
+        form = other.get("/report").text
+        r = other.post("/report", data={"csrf": form_token(form), "choice": win.group(1),
+                                        f"c{win.group(1)}.winner": str(a)},
+                       headers={"Origin": base})
+        assert r.status_code == 303, r.text
+        wait_until(lambda: "Accept<span" in hj.get("/desk").text, 10)
+        r = hj.post("/desk/do/report/accept", data={
+            "csrf": hj.cookies["tourney_csrf"], "back": "desk", "round": "1",
+            "table": str(t1["table"])}, headers={"Origin": base})
+        assert r.status_code == 303 and r.headers["location"].startswith("/desk?done=")
+        page = hj.get(r.headers["location"]).text
+        assert "Recorded (log size" in page and f'id="t{t1["table"]}"' not in page
         # the round clock, and a table's own extension
         r = _post(hj, base, "/desk/do/round/start", {"minutes": "50"})
         assert r.status_code == 200, _main(r.text)

@@ -29,6 +29,22 @@
       if (r) { r.checked = true; }
     }
   });
+  /* the minutes left at each table, kept current (the server wrote them at render) */
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("td.left[data-ends]").forEach(function (td) {
+      var left = Math.floor((Date.parse(td.getAttribute("data-ends")) - now) / 60000);
+      var extra = td.querySelector(".muted");
+      td.textContent = left < 0 ? "" : left + " min";
+      if (left < 0) {
+        var b = document.createElement("strong");
+        b.textContent = "over by " + (-left) + " min";
+        td.appendChild(b);
+      }
+      if (extra) { td.appendChild(document.createTextNode(" ")); td.appendChild(extra); }
+    });
+  }
+  setInterval(tick, 15000);
   document.querySelectorAll("button.print-now").forEach(function (b) {
     b.hidden = false;
     b.addEventListener("click", function () { window.print(); });
