@@ -252,10 +252,12 @@ class ApiRunner:
         if spec is None:
             return refusal(404, "usage", f"there is no command {path!r}",
                            "see GET /api/v1/openapi.json for the commands")
-        tmp = Path(tempfile.mkdtemp(prefix="tourney-api-"))
+        made: list[Path] = []      # a private directory, made only for a FILE's contents
         try:
             def files(name: str, text: str) -> str:
-                target = tmp / f"{name}-{len(os.listdir(tmp))}"
+                if not made:
+                    made.append(Path(tempfile.mkdtemp(prefix="tourney-api-")))
+                target = made[0] / f"{name}-{len(os.listdir(made[0]))}"
                 target.write_text(text, encoding="utf-8")
                 return str(target)
             with self._lock:
@@ -295,7 +297,8 @@ class ApiRunner:
                                    text=_said(inj), data=inj.data[-1] if inj.data else None)
                 leaves = list(led.raw_leaves(log, after=before))
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            for tmp in made:
+                shutil.rmtree(tmp, ignore_errors=True)
         seq = leaves[-1][0] if leaves else before
         return Outcome(ok=True, status=200, seq=seq,
                        events=[msgspec.json.decode(leaf) for _, leaf in leaves],

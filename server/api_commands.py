@@ -148,7 +148,9 @@ async def read_body(request: Request) -> dict[str, Any]:
 
 
 async def command(request: Request) -> Response:
-    """``POST /api/v1/{path}``: one command, signed by the card holder's key."""
+    """``POST /api/v1/{path}``: one command, signed by the card holder's key.  The answer
+    comes once the command is committed; with ``?fresh=1`` also only once the server's
+    pages hold it (``Hub.fresh``: a page read next shows it)."""
     runner = runner_of(request)
     path = request.path_params["path"].strip("/")
     if runner is None:
@@ -161,8 +163,8 @@ async def command(request: Request) -> Response:
     except ApiRefused as no:
         return answer(no.outcome)
     outcome = await run_in_threadpool(runner.run, path, args, signer)
-    if outcome.ok and outcome.seq:
-        await Hub.of(request).fresh(outcome.seq)   # the reads that follow show it
+    if outcome.ok and outcome.seq and request.query_params.get("fresh") == "1":
+        await Hub.of(request).fresh(outcome.seq)   # the pages that follow show it
     return answer(outcome)
 
 

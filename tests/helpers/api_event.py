@@ -193,3 +193,19 @@ def bodies(cli: Cli) -> list[tuple[str, str, Any]]:
     whoever runs them (times and signatures aside)."""
     return [(e["event"]["actor"], e["event"]["kind"], e["event"]["body"])
             for e in cli("log", "--json").doc]
+
+
+def small_event(d: Path, players: int = 16) -> Opening:
+    """``opening`` with players imported, registration closed and round 1 paired at the
+    terminal, and a player's card (``tokens["player"]``, player 1's)."""
+    op = opening(d, "Api Refusals")
+    (d / "players.csv").write_text(players_csv(players))
+    op.cli("player", "import", "players.csv", "--key", "sk.pem")
+    op.cli("registration", "close", "--key", "hj.pem")
+    op.cli("round", "pair", "--seed-material", "refusals R1 17 03", "--seed-source",
+           "dice", "--key", "hj.pem")
+    op.cli("player", "card", "1", "--url", "http://venue.invalid/", "--out", "p1.html",
+           "--csv", "p1.csv", "--key", "hj.pem")
+    with open(d / "p1.csv", newline="") as f:
+        op.tokens["player"] = str(next(csv.DictReader(f))["url"]).rsplit("/c/", 1)[1]
+    return op
