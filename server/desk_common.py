@@ -1,9 +1,11 @@
 """What the staff console's endpoints share (issue 29 item 1): who signs, the runner,
 the page, the posted form, running a command.
 
-Owns: ``KeyMode`` and ``key_mode`` (who signs the signed-in official's commands here:
-the server holding their key, ``--staff-key``; a key in their browser, bound by the head
-judge — ``app.state.browser_keys``, set by the browser-key routes; or none), ``runner_of``,
+Owns: ``DESK_ROLES`` and ``official`` (the signed-in official of a staff card: any role
+that signs commands, a time-keeper too), ``KeyMode`` and ``key_mode`` (who signs the
+signed-in official's commands here: the server holding their key, ``--staff-key``; a key
+in their browser, bound by the head judge — ``app.state.browser_keys``, set by the
+browser-key routes; or none), ``runner_of``,
 ``specs_of`` and ``spec_of`` (the server's ``usecases.command_specs.CommandRunner``,
 ``app.state.runner``, and its specs), ``page`` (a console page for one official,
 ``server.forms.private_page``, with the form token's cookie), ``words`` (a refusal's
@@ -14,8 +16,8 @@ official's key through the runner, the page then waiting until the pages hold it
 preview and the command's own ``offer`` sibling, e.g. ``penalty offer``: the upgrade).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.form_body``,
-``server.errors``, ``server.report``, ``server.staff_routes``, ``usecases.command_specs``,
-the standard library.
+``server.errors``, ``server.report``, ``server.cards``, ``usecases.command_specs``,
+``ledger.*``, the standard library.
 """
 
 from __future__ import annotations
@@ -27,13 +29,31 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ledger.wire.events import Role
+from server.cards import COOKIE, holder
 from server.errors import Refused
 from server.form_body import read_body
 from server.forms import private_page
 from server.hub import Hub
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
-from server.staff_routes import official
 from usecases.command_specs import CommandRunner, CommandSpec, Outcome
+
+#: the roles that sign an official's commands (not the station, not a witness): who may
+#: open the console; what each may do is the ledger's rule, exactly as at the terminal
+DESK_ROLES = frozenset({Role.HEAD_JUDGE, Role.JUDGE, Role.SCOREKEEPER, Role.TIME_KEEPER,
+                        Role.ORGANIZER})
+
+
+def official(request: Request) -> tuple[str | None, str]:
+    """(the signed-in official's key id, why not) from the staff card's cookie."""
+    state = Hub.of(request).follower.state
+    cred = holder(state, request.cookies.get(COOKIE, ""))
+    if cred is None or cred.official is None:
+        return None, "Sign in with your staff card (its QR code) first."
+    if not DESK_ROLES.intersection(state.active_roles(cred.official)):
+        return None, "Your staff card belongs to an official who no longer has a role " \
+                     "in this event."
+    return cred.official, ""
 
 
 class KeyMode(enum.Enum):

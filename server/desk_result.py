@@ -20,10 +20,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ledger.errors import UsageError
-from server.desk_common import page, posted, run_command, spec_of, words
+from server.desk_common import official, page, posted, run_command, spec_of, words
 from server.errors import whole
 from server.hub import Hub
-from server.staff_routes import official
 from usecases.command_specs import CommandSpec, ParamKind
 
 RESULT = "result/record"

@@ -28,6 +28,7 @@ from starlette.routing import BaseRoute, Route
 from ledger.errors import UsageError
 from server import desk_result
 from server.desk_common import (
+    official,
     page,
     posted,
     run_command,
@@ -39,7 +40,6 @@ from server.desk_forms import args_from, fields_of, guide, label_of, panels
 from server.desk_glance import glance
 from server.errors import whole
 from server.hub import Hub
-from server.staff_routes import official
 from usecases.command_specs import CommandSpec, Outcome
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"

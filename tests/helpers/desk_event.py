@@ -2,10 +2,10 @@
 staff cards), and a real server serves ``/desk`` over it with the officials' keys.
 
 Owns: ``DeskEvent`` (the CLI, each official's key id, key file and staff-card token),
-``desk_event`` (an event of ``fmt`` with the head judge, a scorekeeper and a judge, a
-station, round 1 paired), ``desk_server`` (``tests.helpers.live.running`` with the staff
-keys and the server's own runner, ``cli.api_runner.ApiRunner``, as ``tourney serve``
-hands it), ``signed_in`` (an HTTP client holding an official's staff card) and
+``desk_event`` (an event of ``fmt`` with the head judge, a scorekeeper, a judge and a
+time-keeper, a station, round 1 paired), ``desk_server``
+(``tests.helpers.live.running`` with the staff keys and the server's own runner,
+``cli.api_runner.ApiRunner``, as ``tourney serve`` hands it), ``signed_in`` (an HTTP client holding an official's staff card) and
 ``form_token``.
 
 May import: ``tests.helpers.*``, ``cli.api_runner``, ``ledger.*``, ``httpx``, the
@@ -45,18 +45,19 @@ class DeskEvent:
 
 
 def desk_event(tmp: Path, fmt: str, names: list[str] | None = None) -> DeskEvent:
-    cli, _log = open_event(tmp, fmt, names or NAMES, *FORMATS[fmt], officials=("sk", "judge"),
+    cli, _log = open_event(tmp, fmt, names or NAMES, *FORMATS[fmt], officials=("sk", "judge", "tk"),
                           name=f"{fmt} desk")
     cli("keys", "new", "--name", "Live server", "--out", "station.pem")
     cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",
         "station.pem.pub", "--key", "hj.pem")
     doc = pair(cli, fmt, 1)
     offs = {o["name"]: o["key_id"] for o in cli("official", "list", "--json").doc["officials"]}
-    hj = next(k for n, k in offs.items() if n not in ("sk", "judge", "Live server"))
-    kids = {"hj": hj, "sk": offs["sk"], "judge": offs["judge"]}
+    hj = next(k for n, k in offs.items() if n not in ("sk", "judge", "tk", "Live server"))
+    kids = {"hj": hj, "sk": offs["sk"], "judge": offs["judge"], "tk": offs["tk"]}
     hj_name = next(n for n, k in offs.items() if k == hj)
     cards = {"sk": _staff_token(cli, tmp, "sk", "sk"),
              "judge": _staff_token(cli, tmp, "judge", "judge"),
+             "tk": _staff_token(cli, tmp, "tk", "tk"),
              "hj": _staff_token(cli, tmp, "hj-card", hj_name)}
     keys = {n: tmp / f"{n}.pem" for n in ("hj", "sk", "judge")}
     return DeskEvent(cli, tmp, fmt, keys, kids, cards, doc)
