@@ -5,8 +5,8 @@ Owns: ``DeskEvent`` (the CLI, each official's key id, key file and staff-card to
 ``desk_event`` (an event of ``fmt`` with the head judge, a scorekeeper, a judge and a
 time-keeper, a station, round 1 paired), ``desk_server``
 (``tests.helpers.live.running`` with the staff keys and the server's own runner,
-``cli.api_runner.ApiRunner``, as ``tourney serve`` hands it), ``signed_in`` (an HTTP client holding an official's staff card) and
-``form_token``.
+``cli.api_runner.ApiRunner``, as ``tourney serve`` hands it), ``signed_in`` (an HTTP
+client holding an official's staff card) and ``form_token``.
 
 May import: ``tests.helpers.*``, ``cli.api_runner``, ``ledger.*``, ``httpx``, the
 standard library.
