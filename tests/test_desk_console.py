@@ -321,3 +321,39 @@ def test_hostile_forms_from_a_staff_card_never_get_a_server_error(tmp_path: Path
 
         one()
     ev.cli("audit", "verify", str(ev.cli.ledger))
+
+
+@pytest.mark.parametrize("fmt", ["hotc-swiss-de", "wot-2001"])
+def test_a_result_by_table_in_the_formats_own_words_is_the_clis_event(
+        tmp_path: Path, fmt: str) -> None:
+    """The first outcome of the table's form (Heroes: a win; Wheel of Time: decided in the
+    Last Battle, with the Pattern) is recorded; the same result through the CLI, on a
+    copy of the ledger as it was, writes the same body."""
+    import shutil
+
+    ev = desk_event(tmp_path / "desk", fmt)
+    twin = tmp_path / "twin"
+    shutil.copytree(ev.dir, twin)
+    t = ev.round1["tables"][0]
+    a, b = t["players"]
+    data = {"round": "1", "table": str(t["table"]), "choice": "0", "c0.winner": str(a)}
+    cli_args = ["--winner", str(a)]
+    if fmt.startswith("wot"):
+        data.update({f"c0.pattern.{a}": "5", f"c0.pattern.{b}": "2"})
+    with desk_server(ev) as (base, _hub):
+        sk = signed_in(base, ev.cards["sk"])
+        r = _post(sk, base, "/desk/result", data)
+        assert r.status_code == 200 and "Done" in r.text, _main(r.text)
+    body = next(x["event"] for x in ev.cli("log", "--json").doc
+                if x["event"]["kind"] == "result_recorded")["body"]
+    if fmt.startswith("wot"):
+        assert body["winner"] == a and body["outcome"] == "Q1", body
+        cli_args = ["--outcome", "Q1", "--winner", str(a), "--pattern", f"{a}=5,{b}=2"]
+    from tests.helpers.cli_runner import Cli
+
+    copy = Cli(twin, twin / "t.db")
+    copy("result", "record", "--round", "1", "--table", str(t["table"]), *cli_args,
+         "--key", "sk.pem")
+    same = next(x["event"] for x in copy("log", "--json").doc
+                if x["event"]["kind"] == "result_recorded")["body"]
+    assert same == body
