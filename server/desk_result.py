@@ -28,6 +28,15 @@ from usecases.command_specs import CommandSpec, ParamKind
 RESULT = "result/record"
 
 
+def details(state: Any) -> list[str]:
+    """Each outcome's rule as the CLI states it (``ResultEntry.summary``), by the
+    vocabulary's index: shown under the players' words of each choice."""
+    from ledger.core.format_socket import plugin_for
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    return [e.summary for e in plugin.entry.result_vocabulary().entries] if plugin else []
+
+
 async def result_form(request: Request) -> Response:
     """``GET /desk/result?round=R&table=T``: the table's outcomes to pick from."""
     from server.report import form_for
@@ -115,14 +124,17 @@ async def result(request: Request) -> Response:
         hub = Hub.of(request)
         form = form_for(hub.follower.state, rnd or 0, table or 0, hub.pages.data.labels)
         return page(request, "desk_result.html", 400, round=rnd, table=table, form=form,
-                    refused=(err.message, err.hint or "", ""))
+                    refused=(err.message, err.hint or "", ""), labels=hub.pages.data.labels,
+                    details=details(hub.follower.state))
     if spec is None or form is None:
         return page(request, "desk_result.html", 404, round=rnd, table=table, form=None,
                     problem=f"Round {rnd} has no table {table}; check the number.")
     out = await run_command(request, kid, spec, args)
     if not out.ok:
+        hub = Hub.of(request)
         return page(request, "desk_result.html", out.status, round=rnd, table=table,
-                    form=form, refused=words(out.error))
+                    form=form, refused=words(out.error), labels=hub.pages.data.labels,
+                    details=details(hub.follower.state))
     return page(request, "desk_result.html", 200, round=rnd, table=None, form=None,
                 done=out)
 

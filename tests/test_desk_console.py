@@ -86,6 +86,10 @@ def test_a_result_by_table_a_refusal_in_the_clis_words_and_the_glance(
         sentence = cli.err.strip().splitlines()[0].removeprefix("error: ")
         assert sentence in words, (sentence, words)
         assert ledger_bytes(ev.cli.ledger) == before
+        # a result form without its outcome: the form's words, nothing written
+        r = _post(sk, base, "/desk/result", {"round": "1", "table": str(t1["table"])})
+        assert r.status_code == 400 and "choose what happened" in _main(r.text)
+        assert 'type="radio"' in r.text             # the table's form, shown again
         # a value of the wrong kind is refused before anything runs
         r = _post(sk, base, "/desk/do/drop", {"number": "seven"})
         assert r.status_code == 400 and "is not a whole number" in _main(r.text)
@@ -303,7 +307,7 @@ def test_hostile_forms_from_a_staff_card_never_get_a_server_error(tmp_path: Path
         assert len(paths) > 20, paths
         names = ["number", "round", "table", "reason", "winner", "infraction", "penalty",
                  "minutes", "file.paste", "all_matching", "confirm", "check", "games",
-                 "seed_material", "players", "name"]
+                 "seed_material", "players", "name", "choice", "c0.winner", "back"]
         text = st.one_of(st.sampled_from(["", "0", "1", "2", "-1", "yes", "x" * 300, "²",
                                           "3.5.2", "warning", "1,2", "\u202e", "9" * 30]),
                          st.text(max_size=20))
