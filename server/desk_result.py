@@ -56,7 +56,7 @@ async def result_form(request: Request) -> Response:
         f"Round {rnd} has no table {table}; check the number."
     return page(request, "desk_result.html", 200 if problem is None else 404,
                 round=rnd, table=table, form=form, problem=problem,
-                 labels=hub.pages.data.labels)
+                labels=hub.pages.data.labels, details=details(st))
 
 
 def _result_args(state: Any, given: dict[str, str]) -> dict[str, Any]:
@@ -149,7 +149,7 @@ async def slips(request: Request) -> Response:
     r = hub.pages.data.round(n) if n is not None else None
     if r is None:
         return page(request, "desk.html", 404, g=None, groups=[],
-                     problem=f"Round {n} is not posted; post it first, then print its "
+                    problem=f"Round {n} is not posted; post it first, then print its "
                              "slips.")
     return page(request, "desk_slips.html", r=r)
 

@@ -61,19 +61,19 @@ async def desk(request: Request) -> Response:
     mine = {r.value for r in hub.follower.state.active_roles(kid)}
     notyours = {s.path for s in specs if s.roles and not mine.intersection(s.roles)}
     return page(request, "desk.html", g=g, groups=panels(specs), q=q, done=done,
-                 notyours=notyours,
-                 rounds=[r["round"] for r in hub.pages.data.rounds])
+                notyours=notyours,
+                rounds=[r["round"] for r in hub.pages.data.rounds])
 
 
 def _outcome_page(request: Request, spec: CommandSpec, out: Outcome,
                   posted: dict[str, str], preview: bool = False) -> Response:
     if out.ok:
         return page(request, "desk_do.html", 200, spec=spec, fields=fields_of(spec, posted),
-                     done=out, preview=preview, guide=_guide(spec))
+                    done=out, preview=preview, guide=_guide(spec))
     msg, hint, rule = words(out.error)
     return page(request, "desk_do.html", out.status, spec=spec,
-                 fields=fields_of(spec, posted), refused=(msg, hint, rule),
-                 guide=_guide(spec))
+                fields=fields_of(spec, posted), refused=(msg, hint, rule),
+                guide=_guide(spec))
 
 
 def _guide(spec: CommandSpec) -> list[tuple[str, str]]:
@@ -87,10 +87,10 @@ async def do_form(request: Request) -> Response:
         return page(request, "desk.html", 403, problem=why, g=None, groups=[])
     if spec is None:
         return page(request, "desk.html", 404, g=None, groups=[],
-                     problem="The desk has no such command; pick one from the console.")
+                    problem="The desk has no such command; pick one from the console.")
     given = {k: v for k, v in request.query_params.items() if len(v) < 200}
     return page(request, "desk_do.html", spec=spec, fields=fields_of(spec, given),
-                 guide=_guide(spec))
+                guide=_guide(spec))
 
 
 async def do(request: Request) -> Response:
@@ -100,7 +100,7 @@ async def do(request: Request) -> Response:
     spec = spec_of(request, request.path_params["path"])
     if spec is None:
         return page(request, "desk.html", 404, g=None, groups=[],
-                     problem="The desk has no such command; pick one from the console.")
+                    problem="The desk has no such command; pick one from the console.")
     try:
         args = args_from(spec, fields, files)
     except UsageError as err:
@@ -112,9 +112,9 @@ async def do(request: Request) -> Response:
                              fields, preview=True)
     if spec.path in CONFIRM and fields.get("confirm") != "yes":
         return page(request, "desk_confirm.html", spec=spec, fields=fields_of(spec, fields),
-                     posted={k: v for k, v in fields.items() if k not in ("csrf",
+                    posted={k: v for k, v in fields.items() if k not in ("csrf",
                                                                           "confirm")},
-                     shown=[(label_of(p), args.get(p.name)) for p in spec.params
+                    shown=[(label_of(p), args.get(p.name)) for p in spec.params
                             if p.name in args])
     out = await run_command(request, kid, spec, args)
     if out.ok and out.seq and fields.get("back") == "desk":     # a button of the glance
