@@ -17,7 +17,7 @@ The runner (``usecases.command_specs.CommandRunner``) is ``request.app.state.run
 server never imports the CLI (ADR 0039).  Module-level endpoints (ADR 0041).
 
 May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
-``server.station``, ``server.api_openapi``, ``server.limits``, ``usecases.command_specs``,
+``server.api_openapi``, ``server.limits``, ``usecases.command_specs``,
 ``ledger.*``.
 """
 
@@ -164,7 +164,7 @@ async def command(request: Request) -> Response:
         return answer(no.outcome)
     outcome = await run_in_threadpool(runner.run, path, args, signer)
     if outcome.ok and outcome.seq and request.query_params.get("fresh") == "1":
-        await Hub.of(request).fresh(outcome.seq)   # the pages that follow show it
+        await Hub.of(request).fresh(outcome.seq, shown=True)   # pages read next show it
     return answer(outcome)
 
 

@@ -162,3 +162,14 @@ def test_the_served_openapi_document_validates(server: tuple[Opening, HttpDesk])
     doc = r.json()
     validate(doc)
     assert {f"/api/v1/{p}" for p in desk_paths()} <= set(doc["paths"])
+
+
+def test_fresh_answers_once_the_pages_hold_the_command(
+        server: tuple[Opening, HttpDesk]) -> None:
+    op, desk = server
+    t = round_tables(op.cli, 1)[1]
+    r = desk.http.post("/api/v1/result/record?fresh=1", json={
+        "round": 1, "table": t["table"], "winner": t["players"][1]},
+        headers={"Authorization": f"Bearer {op.tokens['sk']}"})
+    assert r.status_code == 200, r.text
+    assert desk.http.get("/health").json()["size"] >= r.json()["seq"]
