@@ -6,12 +6,12 @@ runner's specs in those groups), ``Field`` and ``fields_of`` (one form field per
 ``usecases.command_specs.Param``, by its ``ParamKind``: TEXT/INTEGER/NUMBER → an input,
 CHOICE → a select, FLAG → a checkbox, FILE → a file input and a paste box), ``args_from``
 (a posted form → the command's arguments by parameter name; a value that is not of its
-kind is refused in the CLI's words, ``UsageError``, before anything runs), ``read_body``
-(a bounded urlencoded or multipart form: ``server.form_body``) and ``guide`` (the
-format's penalty guide as (section, name) pairs for a searchable list).
+kind is refused in the CLI's words, ``UsageError``, before anything runs), ``LISTED``
+and ``lists`` (the closed sets the ledger names for text parameters — the Penalty Guide
+by infraction name, the penalty ranks, where a penalty applies — as datalists) and
+``guide`` (the Penalty Guide as (section, name) pairs).
 
-May import: ``usecases.command_specs``, ``server.form_body``, ``ledger.*``,
-``starlette``, the standard library.
+May import: ``usecases.command_specs``, ``ledger.*``, the standard library.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def fields_of(spec: CommandSpec, given: Mapping[str, str] | None = None) -> list
                 (p.name not in given and p.default is True) else ""
         out.append(Field(p.name, label_of(p), widget, p.required, p.help, value,
                          p.choices, "any" if kind is ParamKind.NUMBER else "1",
-                         "guide" if p.name == "infraction" else ""))
+                         LISTED.get(p.name, "")))
     return out
 
 
@@ -185,6 +185,26 @@ def args_from(spec: CommandSpec, posted: Mapping[str, str],
         elif p.required:
             raise UsageError(f"missing {label_of(p)}", hint=p.help or "fill it in")
     return args
+
+
+#: parameters typed as text whose values are a closed set the ledger names: the id of the
+#: ``<datalist>`` that helps type them (``lists``)
+LISTED = {"infraction": "guide", "penalty": "ranks", "applies_to": "applies"}
+
+
+def lists(spec: CommandSpec) -> dict[str, list[tuple[str, str]]]:
+    """The datalists ``spec``'s form uses: id → (value, words)."""
+    from ledger.formats.match.officiating_model import AppliesTo
+    from ledger.formats.officiating.catalogue import Penalty
+
+    def made(key: str) -> list[tuple[str, str]]:
+        if key == "ranks":
+            return [(p.value, f"({p.short})") for p in Penalty]
+        if key == "applies":
+            return [(a.value, "") for a in AppliesTo]
+        return guide()
+
+    return {LISTED[p.name]: made(LISTED[p.name]) for p in spec.params if p.name in LISTED}
 
 
 def guide() -> list[tuple[str, str]]:

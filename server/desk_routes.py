@@ -36,7 +36,7 @@ from server.desk_common import (
     specs_of,
     words,
 )
-from server.desk_forms import args_from, fields_of, guide, label_of, panels
+from server.desk_forms import args_from, fields_of, label_of, lists, panels
 from server.desk_glance import glance
 from server.errors import whole
 from server.hub import Hub
@@ -76,8 +76,8 @@ def _outcome_page(request: Request, spec: CommandSpec, out: Outcome,
                 guide=_guide(spec))
 
 
-def _guide(spec: CommandSpec) -> list[tuple[str, str]]:
-    return guide() if spec.param("infraction") is not None else []
+def _guide(spec: CommandSpec) -> dict[str, list[tuple[str, str]]]:
+    return lists(spec)
 
 
 async def do_form(request: Request) -> Response:
