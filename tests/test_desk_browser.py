@@ -6,7 +6,8 @@ tablet (820×1180) size: the console, the result form of a table and a command's
 no serious or critical axe-core violation and are no wider than the screen.  With
 JavaScript on, "/" goes to the command search and a result is entered by typing a table
 number and picking the outcome; a refusal shows the CLI's sentence and the log is
-unchanged; with JavaScript off, a form is sent and recorded.
+unchanged; with JavaScript off, a form is sent and recorded; at phone width no console
+page is wider than the screen.
 
 Screenshots go to ``test-artifacts/serve/desk-*.png``; with ``TOURNEY_DESK_SHOTS=1`` the
 ones in ``KEEP`` also to ``docs/screenshots/desk/`` (kept in the repository).
@@ -166,6 +167,14 @@ def test_a_result_by_table_a_refusal_and_a_form_without_javascript(
         off.wait_for_load_state("load")
         assert "Done" in off.inner_text("#outcome"), off.inner_text("main")
         off.context.close()
+        # and it reads on a phone: no page of the console is wider than the screen
+        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        phone.goto(f"{base}/c/{ev.cards['hj']}")
+        for path in ("/desk", f"/desk/result?table={t1['table']}",
+                     "/desk/do/penalty/issue", "/desk/slips/1"):
+            phone.goto(base + path)
+            assert _fits(phone), f"{path} is wider than a phone"
+        phone.context.close()
     events = [leaf["event"] for leaf in ev.cli("log", "--json").doc]
     assert sum(e["kind"] == "result_recorded" for e in events) == 2
     assert any(e["kind"] == "player_dropped" for e in events), [e["kind"] for e in events]
