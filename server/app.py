@@ -5,7 +5,8 @@ Owns: ``create_app`` — the application: its state (``app.state.hub``, ``statio
 endpoints read), its routes (the API's commands, ``server.api_commands``; the public
 pages, ``server.site_routes``; with a station, the players' reports, their
 receipts and the staff page: ``server.report_routes``, ``server.receipts``,
-``server.staff_routes``; browser-signed commands and the console's key page:
+``server.staff_routes``; with a station or a runner, the staff console:
+``server.desk_routes``; browser-signed commands and the console's key page:
 ``server.api_keys``, through ``app.state.runner`` when one is set), its exception
 handlers (every failure a plain page, never a trace: ``server.errors``) and its lifespan
 (the hub's follower and nudges started and stopped with the app).  ``Hub`` and
@@ -29,6 +30,7 @@ from server import (
     api_commands,
     api_keys,
     api_reads,
+    desk_routes,
     receipts,
     report_routes,
     site_routes,
@@ -77,6 +79,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     if station is not None:
         station.check_role(hub.follower.state)
         routes += report_routes.routes + receipts.routes + staff_routes.routes
+    if station is not None or runner is not None:
+        routes += desk_routes.routes   # the console: signs with held or browser keys
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
     app.state.hub = hub
     app.state.station = station

@@ -194,7 +194,8 @@ async def card(request: Request) -> Response:
         resp.delete_cookie(COOKIE, path="/")
         return resp
     # a staff card opens the staff page, a player's card the player's own page
-    go = RedirectResponse("/staff" if cred.official is not None else f"/p/{cred.number}",
+    staff = "/staff" if request.app.state.station is not None else "/desk"
+    go = RedirectResponse(staff if cred.official is not None else f"/p/{cred.number}",
                           status_code=303)
     go.set_cookie(COOKIE, token, max_age=MAX_AGE_S, path="/", httponly=True,
                   samesite="lax", secure=request.url.scheme == "https")

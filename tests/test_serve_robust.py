@@ -197,7 +197,8 @@ _PATHS = ["/report", "/drop", "/bind", "/staff/{}", "/", "/find", "/p/{}", "/c/{
           "/health", "/qr", "/style.css", "/live.js", "/report.js", "/pairings",
           "/standings", "/bracket", "/verify", "/report", "/bind", "/receipt/{}",
           "/receipt/{}.json", "/receipt/{}/proof.json", "/staff", "/staff/{}", "/drop",
-          "/{}", "/{}/{}"]
+          "/desk", "/desk/do/{}", "/desk/do/{}/{}", "/desk/args/{}", "/desk/result",
+          "/desk/slips/{}", "/desk.css", "/desk.js", "/{}", "/{}/{}"]
 _FIELD = st.one_of(st.sampled_from(["csrf", "choice", "c0.winner", "c0.games.0",
                                     "c1.concession", "confirm", "public_key", "round",
                                     "table", "number", "report", "reason", "device_sig",

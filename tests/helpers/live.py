@@ -42,10 +42,11 @@ def free_port() -> int:
 @contextmanager
 def running(ledger: str | Path, tournament: str | None = None, *,
             station_key: Path | None = None,
-            staff_keys: tuple[Path, ...] = (), gate: Any = None
+            staff_keys: tuple[Path, ...] = (), gate: Any = None, runner: Any = None
             ) -> Iterator[tuple[str, Hub]]:
     """``(base URL, hub)`` of a server over ``ledger`` on a loopback port (taking
-    players' reports, signed with ``station_key``, when it is given)."""
+    players' reports, signed with ``station_key``, when it is given; running the
+    console's commands with ``runner``, as ``tourney serve`` hands it its own)."""
     import uvicorn
 
     from server.station import Station
@@ -54,7 +55,8 @@ def running(ledger: str | Path, tournament: str | None = None, *,
     station = None if station_key is None else \
         Station(Location(str(ledger)), station_key, hub.follower.log, staff_keys)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(hub, station=station, gate=gate),
+    app = create_app(hub, station=station, gate=gate, runner=runner)
+    server = uvicorn.Server(uvicorn.Config(app,
                                            host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on",
                                            # as ``tourney serve`` (cli/serve_cmd.py): an
