@@ -18,10 +18,11 @@ with JavaScript off.  A screenshot of the cells kept in ``docs/screenshots/`` (t
 page at mid-round, per format) and of every failing cell is written to
 ``test-artifacts/page-matrix/<format>/<page>-<moment>-phone.png`` (or under
 ``$TOURNEY_ARTIFACTS``); ``TOURNEY_PAGE_SHOTS=all`` writes one of every cell.  axe-core is
-loaded into every page of the phone tab as the page is created (an init script: no 500 kB
-script sent per cell).  The events are built in-process once per matrix file:
-``tests/helpers/page_matrix.py``.  This file holds what is not one format's: the checks can
-fail, and every format has its matrix file with every cell.
+loaded into each phone page from a loopback address of its own with a long cache lifetime
+(``AxeServer``): sent and compiled once, not with every cell.  The events are built
+in-process once per matrix file: ``tests/helpers/page_matrix.py``.  This file holds what is
+not one format's: the checks can fail, and every format has its matrix file with every
+cell.
 """
 
 from __future__ import annotations

@@ -207,12 +207,15 @@ def standings_columns(v: Visit, selector: str) -> None:
     v.need(heads >= 3, f"standings have {heads} columns (no tiebreakers shown)")
 
 
-def axe(v: Visit, source: str) -> None:
-    """axe-core's serious and critical violations of the page as it is; axe is the one
-    loaded as the page was created (the matrix's phone tab: an init script), else
-    ``source`` is injected now."""
+def axe(v: Visit, source: str, url: str | None = None) -> None:
+    """axe-core's serious and critical violations of the page as it is.  axe is loaded
+    into the page from ``url`` when one is given (the matrix: the browser compiles it once
+    and caches it), else ``source`` is injected, unless the page already has it."""
     if not v.page.evaluate("typeof window.axe === 'object' && !!window.axe.run"):
-        v.page.add_script_tag(content=source)
+        if url is not None:
+            v.page.add_script_tag(url=url)
+        else:
+            v.page.add_script_tag(content=source)
     found = v.page.evaluate(
         "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
         " return r.violations.filter(x => x.impact === 'serious' || x.impact === 'critical')"
