@@ -1,9 +1,11 @@
-"""Shared fixtures: fixed test keys, a fixed clock, and a small signed ledger."""
+"""Shared fixtures: fixed test keys, a fixed clock, and a small signed ledger; the page
+matrix's browser, tabs and events (``matrix_*``, one of each per matrix file)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -15,6 +17,9 @@ from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
 from ledger.wire.events import Role
 from ledger.wire.keys import PublicKey, Signer
+
+if TYPE_CHECKING:
+    from tests.helpers.page_matrix_run import Events, Tabs
 
 HJ = Signer.from_seed(bytes([1]) * 32, "Head Judge")
 JUDGE = Signer.from_seed(bytes([2]) * 32, "Judge Jo")
@@ -57,3 +62,28 @@ def small_ledger(tmp_path: Path) -> Location:
 
 
 WriteFn = Callable[[Tournament, str], object]
+
+
+# -- the page matrix (tests/test_page_matrix*.py; tests/helpers/page_matrix_run.py) --------
+@pytest.fixture(scope="module")
+def matrix_events(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Events]:
+    from tests.helpers.page_matrix_run import events_in
+    yield from events_in(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def matrix_browser() -> Iterator[Any]:
+    from tests.helpers.page_matrix_run import browser_open
+    yield from browser_open()
+
+
+@pytest.fixture(scope="module")
+def matrix_axe() -> str:
+    from tests.helpers.page_matrix_run import axe_read
+    return axe_read()
+
+
+@pytest.fixture(scope="module")
+def matrix_tabs(matrix_browser: Any, matrix_axe: str) -> Iterator[Tabs]:
+    from tests.helpers.page_matrix_run import tabs_of
+    yield from tabs_of(matrix_browser, matrix_axe)

@@ -8,10 +8,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 import sqlite3
-import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +20,10 @@ from ledger.storage.location import Location
 from ledger.wire.events import PlayerRegistered, parse_leaf, seal
 from ledger.wire.keys import load_signer
 from ledger.wire.text import check_text, escape_display
+from tests.helpers.browser import _skip_reason as browser_skip_reason
+from tests.helpers.browser import launched
 from tests.helpers.cli_event import open_event
+from tests.helpers.live import GENEROUS_S
 from tests.helpers.published_event import make_event
 
 
@@ -152,8 +154,6 @@ def test_defect22_unicode_digits_refused_as_player_numbers_in_csv_imports(
         assert db.read_bytes() == before, row
 
 
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium"
-                                        if Path("/usr/bin/chromium").exists() else None)
 #: run inside the page: the widest right edge of any element and any scrolled overflow,
 #: with overlay scrollbars as on a phone; posted to the 390px-wide frame's parent
 _MEASURE = """<script>(function () {
@@ -174,22 +174,23 @@ _FRAME = ('<html><body style="margin:0"><iframe src="{page}" style="width:390px;
           'e => document.body.setAttribute("data-m", e.data));</script></body></html>')
 
 
-def _measure(site: Path, page: str) -> tuple[int, int, int, int]:
+def _measure(tab: Any, site: Path, page: str) -> tuple[int, int, int, int]:
     probe = site / f"probe-{page}"
     probe.write_text((site / page).read_text().replace("</body>", _MEASURE + "</body>"))
     frame = site / f"frame-{page}"
     frame.write_text(_FRAME.format(page=probe.name))
-    assert CHROMIUM is not None
-    out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                          "--virtual-time-budget=3000", "--dump-dom", frame.as_uri()],
-                         capture_output=True, text=True, timeout=120).stdout
-    m = re.search(r'data-m="MEASURE (\d+) (\d+) (\d+) (\d+)"', out)
-    assert m is not None, f"no measurement of {page}: {out[-300:]}"
+    tab.goto(frame.as_uri(), wait_until="load")
+    tab.wait_for_selector("body[data-m]", state="attached", timeout=GENEROUS_S * 1000)
+    got = tab.get_attribute("body", "data-m") or ""
+    m = re.fullmatch(r"MEASURE (\d+) (\d+) (\d+) (\d+)", got)
+    assert m is not None, f"no measurement of {page}: {tab.content()[-300:]}"
     vw, right, page_w, inner = (int(x) for x in m.groups())
     return vw, right, page_w, inner
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium to render the pages at 390px")
+@pytest.mark.skipif(browser_skip_reason() is not None,
+                    reason=f"the pages are measured at 390px in chromium: "
+                           f"{browser_skip_reason()}")
 def test_defect22_long_unbroken_name_does_not_overflow_published_pages_at_390px(
         tmp_path: Path) -> None:
     long = "W" * 100                                     # MAX_NAME characters, no break
@@ -198,12 +199,14 @@ def test_defect22_long_unbroken_name_does_not_overflow_published_pages_at_390px(
         "--key", "hj.pem")
     cli("publish", "site", "--key", "hj.pem")
     site = tmp_path / "site"
-    for page in ("standings.html", "round-1.html", "round-1-slips.html",
-                 "round-1-names.html", "index.html"):
-        assert long in (site / page).read_text() or page == "index.html"
-        vw, right, page_w, inner = _measure(site, page)
-        assert vw == 390, page
-        assert (right, page_w, inner) == (390, 390, 0), page
+    with launched() as browser:     # one browser, one tab, for the five pages
+        tab = browser.new_page()
+        for page in ("standings.html", "round-1.html", "round-1-slips.html",
+                     "round-1-names.html", "index.html"):
+            assert long in (site / page).read_text() or page == "index.html"
+            vw, right, page_w, inner = _measure(tab, site, page)
+            assert vw == 390, page
+            assert (right, page_w, inner) == (390, 390, 0), page
 
 
 # -- item 19 through the CLI: what happens to the forfeit is said ------------------------------

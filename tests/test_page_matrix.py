@@ -2,7 +2,9 @@
 (Debian's chromium driven by Playwright), for every format of ``tourney init --format``
 plus Bushiroad tag and trio, at every moment of an event.
 
-One test per cell ``format × moment × page`` (``test_phone``): a phone (390×844) with
+One test per cell ``format × moment × page`` (``test_phone``, in the format's own file
+``tests/test_page_matrix_<format>.py``, so pytest-xdist spreads the matrix over its
+workers; the cells run through ``tests/helpers/page_matrix_run.py``): a phone (390×844) with
 JavaScript on.  It checks that the page answers (never a 5xx), shows what a player must see
 at that moment (their table, opponent, result, standing with every tiebreaker column on
 screen, the round clock; the event's state), is not wider than the phone, speaks no jargon
@@ -16,245 +18,48 @@ with JavaScript off.  A screenshot of the cells kept in ``docs/screenshots/`` (t
 page at mid-round, per format) and of every failing cell is written to
 ``test-artifacts/page-matrix/<format>/<page>-<moment>-phone.png`` (or under
 ``$TOURNEY_ARTIFACTS``); ``TOURNEY_PAGE_SHOTS=all`` writes one of every cell.  axe-core is
-loaded into every page of the phone tab as the page is created (an init script: no 500 kB
-script sent per cell).  The events are built in-process once per test session (per xdist
-worker): ``tests/helpers/page_matrix.py``.
+loaded into each phone page from a loopback address of its own with a long cache lifetime
+(``AxeServer``): sent and compiled once, not with every cell.  The events are built
+in-process once per matrix file: ``tests/helpers/page_matrix.py``.  This file holds what is
+not one format's: the checks can fail, and every format has its matrix file with every
+cell.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import ExitStack
+import re
 from pathlib import Path
-from typing import Any
 
-import pytest
+from tests.helpers.page_checks import Visit, axe, generic, standings_columns
+from tests.helpers.page_matrix import FORMATS, Moment
+from tests.helpers.page_matrix_run import PAGES, Tabs, applies, moments_of, needs_browser
 
-from tests.helpers.browser import DESKTOP, PHONE, launched
-from tests.helpers.browser import _skip_reason as browser_skip_reason
-from tests.helpers.page_checks import Visit, axe, generic, must_see, path, standings_columns
-from tests.helpers.page_matrix import FORMATS, MOMENTS, Moment, build
-
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = Path(os.environ.get("TOURNEY_ARTIFACTS") or ROOT / "test-artifacts") \
-    / "page-matrix"
-AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
-
-PAGES = ("home", "find", "player", "pairings", "round", "standings", "bracket", "report",
-         "drop", "receipt", "staff", "verify", "404")
-#: formats with a top cut (the others have no such moment)
-TOP_CUT = {"hotc-swiss-de", "bushiroad-swiss", "trio"}
-
-def _skip_reason() -> str | None:
-    if not AXE.exists():
-        return f"axe-core is missing at {AXE}"
-    return browser_skip_reason()
+HERE = Path(__file__).resolve().parent
 
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+def test_every_format_has_its_matrix_file_with_every_cell() -> None:
+    """No cell is lost by the split into one file per format: each format of the matrix
+    has ``tests/test_page_matrix_<format>.py`` running its phone and desktop cells, and the
+    cells number what docs/LIVE.md says (606 phone cells, 117 desktop and no-JS cells)."""
+    files = sorted(HERE.glob("test_page_matrix_*.py"))
+    declared = {re.search(r'^FMT = "([^"]+)"$', f.read_text(), re.M).group(1)  # type: ignore[union-attr]
+                : f.name for f in files}
+    assert sorted(declared) == sorted(FORMATS), declared
+    for fmt, name in declared.items():
+        assert name == f"test_page_matrix_{fmt.replace('-', '_')}.py"
+        text = (HERE / name).read_text()
+        assert "phone_cell(matrix_tabs, matrix_events, matrix_axe, FMT, moment, page)" in text
+        assert "desktop_cell(matrix_tabs, matrix_events, FMT, page)" in text
+    phone = [(f, m, p) for f in FORMATS for m in moments_of(f) for p in PAGES
+             if applies(f, m, p)]
+    assert (len(phone), len(FORMATS) * len(PAGES)) == (606, 117)
 
 
-def moments_of(fmt: str) -> tuple[str, ...]:
-    return tuple(m for m in MOMENTS if m != "top-cut" or fmt in TOP_CUT)
-
-
-def applies(fmt: str, moment: str, page: str) -> bool:
-    """Whether a cell exists: a round page needs a posted round, a receipt a report."""
-    if page == "round" and moment == "before-r1":
-        return False
-    return not (page == "receipt" and moment == "before-r1")
-
-
-CELLS = [pytest.param(f, m, p, id=f"{f}-{m}-{p}")
-         for f in FORMATS for m in moments_of(f) for p in PAGES if applies(f, m, p)]
-
-
-# -- the events, their servers and the browser (once per session / worker) ---------------
-class Events:
-    """Each format's event built on first use; one server per moment, the newest few
-    kept running (cells are ordered by format and moment)."""
-
-    KEEP = 3
-
-    def __init__(self, base: Path) -> None:
-        self.base = base
-        self.built: dict[str, dict[str, Moment]] = {}
-        self.servers: OrderedDict[tuple[str, str], tuple[ExitStack, str]] = OrderedDict()
-
-    def moment(self, fmt: str, moment: str) -> Moment:
-        if fmt not in self.built:
-            d = self.base / fmt
-            d.mkdir(parents=True, exist_ok=True)
-            self.built[fmt] = build(d, fmt)
-        found = self.built[fmt].get(moment)
-        if found is None:
-            raise AssertionError(f"the {fmt} event never reached the moment {moment!r}")
-        return found
-
-    def server(self, m: Moment) -> str:
-        from tests.helpers.live import running
-
-        key = (m.fmt, m.moment)
-        if key in self.servers:
-            self.servers.move_to_end(key)
-            return self.servers[key][1]
-        while len(self.servers) >= self.KEEP:
-            _k, (stack, _b) = self.servers.popitem(last=False)
-            stack.close()
-        stack = ExitStack()
-        base, _hub = stack.enter_context(running(
-            m.db, station_key=m.station_key, staff_keys=(m.station_key.with_name("hj.pem"),)))
-        self.servers[key] = (stack, base)
-        return base
-
-    def close(self) -> None:
-        while self.servers:
-            _k, (stack, _b) = self.servers.popitem()
-            stack.close()
-
-
-@pytest.fixture(scope="session")
-def events(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Events]:
-    ev = Events(tmp_path_factory.mktemp("page-matrix"))
-    yield ev
-    ev.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as b:
-        yield b
-
-
-@pytest.fixture(scope="session")
-def axe_source() -> str:
-    data = AXE.read_bytes()
-    assert hashlib.sha256(data).hexdigest() == AXE_SHA256, \
-        "tests/vendor/axe-core/axe.min.js is not the vendored file (see PROVENANCE.md)"
-    return data.decode("utf-8")
-
-
-# -- one cell -----------------------------------------------------------------------------
-class Tabs:
-    """One long-lived browser tab per screen and script setting (a new context per cell
-    costs more than the page itself); each cell sets the card cookie it needs.  The phone
-    tab with JavaScript on (the axe cells) loads axe-core into each page as it is created
-    (``add_init_script``): sent to the browser once, not with every cell."""
-
-    def __init__(self, browser: Any, axe_source: str) -> None:
-        self.browser = browser
-        self.axe_source = axe_source
-        self.tabs: dict[tuple[str, bool], tuple[Any, Any]] = {}
-
-    def tab(self, size: str, js: bool) -> tuple[Any, Any]:
-        if (size, js) not in self.tabs:
-            ctx = self.browser.new_context(viewport=PHONE if size == "phone" else DESKTOP,
-                                           java_script_enabled=js, bypass_csp=True)
-            if size == "phone" and js:
-                ctx.add_init_script(script=self.axe_source)
-            self.tabs[(size, js)] = (ctx, ctx.new_page())
-        return self.tabs[(size, js)]
-
-    def open(self, base: str, m: Moment, page: str, *, size: str, js: bool) -> Visit:
-        ctx, p = self.tab(size, js)
-        host = base.split("://", 1)[1].split(":")[0]
-        token = m.staff_token if page == "staff" else m.tokens.get(m.subject, "")
-        ctx.clear_cookies()
-        ctx.add_cookies([{"name": "tourney_card", "value": token, "domain": host,
-                          "path": "/"}])
-        resp = p.goto(base + path(m, page), wait_until="load")
-        status = resp.status if resp is not None else 0
-        return Visit(p, status, p.url, [])
-
-    def close(self) -> None:
-        for ctx, _p in self.tabs.values():
-            ctx.close()
-
-
-@pytest.fixture(scope="module")
-def tabs(browser: Any, axe_source: str) -> Iterator[Tabs]:
-    t = Tabs(browser, axe_source)
-    yield t
-    t.close()
-
-
-#: the cells whose screenshots ``docs/LIVE.md`` shows (``docs/screenshots/``)
-KEPT = {("player", "mid-round", "phone")}
-
-
-def _shot(v: Visit, m: Moment, page: str, size: str) -> None:
-    out = ARTIFACTS / m.fmt / f"{page}-{m.moment}-{size}.png"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    v.page.screenshot(path=str(out), full_page=True)
-
-
-def _kept(m: Moment, page: str, shot: str, failing: bool) -> bool:
-    """Whether a cell's screenshot is written: a cell of ``docs/screenshots/``, a failing
-    cell, or every cell with ``TOURNEY_PAGE_SHOTS=all`` (a screenshot costs about as much
-    as opening the page)."""
-    return failing or (page, m.moment, shot) in KEPT or \
-        os.environ.get("TOURNEY_PAGE_SHOTS") == "all"
-
-
-def _checked(tabs: Tabs, v: Visit, base: str, m: Moment, page: str, text: str, *,
-             size: str, js: bool) -> None:
-    """``must_see`` with the cell's screenshot where one is kept: taken before the checks
-    that click or open another page (the search, a disqualified player's page); a cell
-    found failing only by them is opened again for its picture."""
-    shot = size if js else f"{size}-nojs"
-    if _kept(m, page, shot, bool(v.problems)):
-        _shot(v, m, page, shot)
-        must_see(v, m, page, text)
-        return
-    must_see(v, m, page, text)
-    if v.problems:
-        _shot(tabs.open(base, m, page, size=size, js=js), m, page, shot)
-
-
-def _report(m: Moment, page: str, where: str, problems: list[str]) -> str:
-    return (f"{m.fmt} · {m.moment} · {page} ({where}): {len(problems)} problem(s)\n  - "
-            + "\n  - ".join(problems))
-
-
-@pytest.mark.parametrize(("fmt", "moment", "page"), CELLS)
-def test_phone(tabs: Tabs, events: Events, axe_source: str, fmt: str, moment: str,
-               page: str) -> None:
-    m = events.moment(fmt, moment)
-    base = events.server(m)
-    v = tabs.open(base, m, page, size="phone", js=True)
-    text = generic(v, m, page)
-    if v.status < 500:
-        axe(v, axe_source)
-        _checked(tabs, v, base, m, page, text, size="phone", js=True)
-    if v.problems:
-        pytest.fail(_report(m, page, "phone, JavaScript on", v.problems), pytrace=False)
-
-
-@pytest.mark.parametrize(("fmt", "page"), [
-    pytest.param(f, p, id=f"{f}-mid-round-{p}") for f in FORMATS for p in PAGES])
-def test_desktop_and_no_js(tabs: Tabs, events: Events, fmt: str, page: str) -> None:
-    m = events.moment(fmt, "mid-round")
-    base = events.server(m)
-    problems: list[str] = []
-    for where, size, js in (("desktop, JavaScript on", "desktop", True),
-                            ("phone, JavaScript off", "phone", False)):
-        v = tabs.open(base, m, page, size=size, js=js)
-        text = generic(v, m, page)
-        if v.status < 500:
-            _checked(tabs, v, base, m, page, text, size=size, js=js)
-        problems += [f"[{where}] {p}" for p in v.problems]
-    if problems:
-        pytest.fail(_report(m, page, "desktop and JavaScript off", problems), pytrace=False)
-
-
-def test_the_checks_catch_a_bad_page(tabs: Tabs, axe_source: str) -> None:
+@needs_browser
+def test_the_checks_catch_a_bad_page(matrix_tabs: Tabs, matrix_axe: str) -> None:
     """The matrix's checks can fail: a page wider than the phone, with jargon, an input
     without a label, grey-on-white text and a hidden tiebreaker column is caught by each."""
-    p = tabs.tab("phone", True)[1]
+    p = matrix_tabs.tab("phone", True)[1]
     p.set_content(
         "<!doctype html><html lang=en><head><title>x</title>"
         "<style>.tb{display:none}</style></head><body><main>"
@@ -268,7 +73,7 @@ def test_the_checks_catch_a_bad_page(tabs: Tabs, axe_source: str) -> None:
                held=False, has_bracket=False, over=False, dq=None, dq_name=None,
                receipt=None, clock=False)
     generic(v, m, "verify")
-    axe(v, axe_source)
+    axe(v, matrix_axe)
     standings_columns(v, "table.standings")
     said = "\n".join(v.problems)
     for expected in ("wider than the screen", "a command-line option", "a rule id",

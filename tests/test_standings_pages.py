@@ -1,5 +1,6 @@
 """Issue 17, the pages part: the published standings, bracket and round pages tell the
-truth and read on a phone (defects 10, 11, 17), checked in real headless Chromium.
+truth and read on a phone (defects 10, 11, 17), checked in real headless Chromium (one
+browser for the module, driven by Playwright: a tab per screen size).
 
 Each format's event is simulated into a real SQLite ledger with demo keys, then published
 with the real ``tourney publish``.  Screenshots (390x844 and 1366x768) are kept under
@@ -11,8 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import subprocess
+from collections.abc import Iterator
 from fractions import Fraction
 from html import unescape
 from pathlib import Path
@@ -24,7 +24,9 @@ from ledger.formats.simulation import demo_key, simulate
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from ledger.wire.clock import FixedClock
+from tests.helpers.browser import _skip_reason as browser_skip_reason
 from tests.helpers.cli_runner import Cli
+from tests.helpers.live import GENEROUS_S
 from tests.helpers.published_event import _pem
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,10 +102,6 @@ def test_defect_10_published_standings_read_as_players_read_them(
         assert "active" not in statuses, statuses
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 PROBE = """<!doctype html><html><body style="margin:0">
 <iframe id="f" src="%(page)s" width="%(w)d" height="%(h)d" style="border:0"></iframe>
 <script>
@@ -123,35 +121,47 @@ document.getElementById('f').addEventListener('load', () => {
 </script></body></html>"""
 
 
-@pytest.mark.skipif(_chromium() is None, reason="no headless browser: install Debian's "
-                    "'chromium' package to run the browser test")
+@pytest.fixture(scope="module")
+def tab() -> Iterator[Any]:
+    """One tab of one headless chromium for the module's page checks, resized for each
+    screen (a new browser context costs more than the page), allowed to read ``file://``
+    pages from a probe page (the iframe below)."""
+    from tests.helpers.browser import launched
+
+    with launched("--allow-file-access-from-files") as b:
+        page = b.new_page()
+        yield page
+        page.close()
+
+
+@pytest.mark.skipif(browser_skip_reason() is not None, reason=browser_skip_reason() or "")
 @pytest.mark.parametrize("fmt", ["bushiroad-swiss", "hotc-swiss-de", "wot-classic",
                                  "bushiroad-de"])
 def test_defect_10_standings_page_fits_phone_and_laptop_in_chromium(
-        sites: dict[str, Cli], fmt: str, tmp_path: Path) -> None:
+        sites: dict[str, Cli], fmt: str, tab: Any) -> None:
     site = sites[fmt].cwd / "site"
-    browser = _chromium()
-    assert browser is not None
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--allow-file-access-from-files", f"--user-data-dir={tmp_path / 'profile'}"]
     for w, h in ((390, 844), (1366, 768)):
         shot = ARTIFACTS / f"{fmt}-standings-{w}x{h}.png"
         shot.unlink(missing_ok=True)
-        subprocess.run([*base, f"--window-size={w},{h}", f"--screenshot={shot}",
-                        (site / "standings.html").as_uri()], capture_output=True,
-                       timeout=120, check=True)
+        tab.set_viewport_size({"width": w, "height": h})
+        tab.goto((site / "standings.html").as_uri(), wait_until="load")
+        tab.screenshot(path=str(shot))
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        # measured in an iframe of the exact size (a headless window is at least 500 px)
+        # measured in an iframe of the exact size (as a headless window of at least 500 px
+        # measured it when this test drove the chromium command line)
         probe = site / f"probe-{w}.html"
         probe.write_text(PROBE % {"page": "standings.html", "w": w, "h": h})
-        dom = subprocess.run([*base, f"--window-size={max(w, 500) + 40},{h + 40}",
-                              "--virtual-time-budget=3000", "--dump-dom", probe.as_uri()],
-                             capture_output=True, text=True, timeout=120, check=True).stdout
-        probe.unlink()
-        found = re.search(r"data-probe=\"([^\"]*)\"", dom)
-        assert found is not None, dom[-2000:]
-        m: dict[str, Any] = json.loads(unescape(found.group(1)))
+        tab.set_viewport_size({"width": max(w, 500) + 40, "height": h + 40})
+        try:
+            tab.goto(probe.as_uri(), wait_until="load")
+            tab.wait_for_selector("body[data-probe]", state="attached",
+                                  timeout=GENEROUS_S * 1000)
+            raw = tab.get_attribute("body", "data-probe")
+        finally:
+            probe.unlink()
+        assert raw is not None, tab.content()[-2000:]
+        m: dict[str, Any] = json.loads(raw)
         assert m["inner"] == w
         assert m["scroll"] <= m["inner"], f"{fmt} page overflows at {w}px: {m}"
         assert m["table"] <= m["box"], f"{fmt} standings table overflows at {w}px: {m}"

@@ -39,6 +39,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _bound() -> socket.socket:
+    """A listening loopback socket on a port the system chose, held from the start: a
+    port picked and released before the server binds it can be taken meanwhile by
+    another test or process (it was, on a loaded machine: ``address already in use``)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", 0))
+    s.listen(128)
+    return s
+
+
 @contextmanager
 def running(ledger: str | Path, tournament: str | None = None, *,
             station_key: Path | None = None,
@@ -54,7 +65,8 @@ def running(ledger: str | Path, tournament: str | None = None, *,
     hub = Hub(Location(str(ledger)), tournament, reporting=station_key is not None)
     station = None if station_key is None else \
         Station(Location(str(ledger)), station_key, hub.follower.log, staff_keys)
-    port = free_port()
+    sock = _bound()
+    port = int(sock.getsockname()[1])
     app = create_app(hub, station=station, gate=gate, runner=runner)
     server = uvicorn.Server(uvicorn.Config(app,
                                            host="127.0.0.1", port=port,
@@ -63,7 +75,7 @@ def running(ledger: str | Path, tournament: str | None = None, *,
                                            # open page's SSE stream does not hold the
                                            # stop (the join below gave up after 10 s)
                                            timeout_graceful_shutdown=2))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
         with serving():   # meanwhile the test's tourney commands run as processes
@@ -76,6 +88,7 @@ def running(ledger: str | Path, tournament: str | None = None, *,
     finally:
         server.should_exit = True
         thread.join(10)
+        sock.close()
 
 
 @contextmanager
@@ -83,28 +96,25 @@ def serve_process(cwd: Path, env: dict[str, str], *args: str, port: int | None =
                   serve_args: tuple[str, ...] = ()
                   ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``tourney [args] serve --host 127.0.0.1 --port P [serve_args]`` as a process;
-    killed on exit."""
-    port = port or free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "serve", "--host",
-                             "127.0.0.1", "--port", str(port), *serve_args], cwd=cwd,
-                            text=True,
-                            env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
+    killed on exit.  A free port chosen here can be taken by another process before the
+    server binds it: then (and only when no ``port`` was asked for) it starts again on
+    another port, at most three times."""
+    for attempt in range(3):
+        chosen = port or free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "cli.main", *args, "serve", "--host",
+                                 "127.0.0.1", "--port", str(chosen), *serve_args], cwd=cwd,
+                                text=True,
+                                env={**env, "PYTHONPATH": str(ROOT)},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+        base = f"http://127.0.0.1:{chosen}"
+        err = _answers(base, proc)
+        if err is None:
+            break
+        if port is None and attempt < 2 and "already in use" in err:
+            continue
+        raise RuntimeError(err)
     try:
-        end = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"tourney serve exited {proc.returncode}: "
-                                   f"{proc.stderr.read() if proc.stderr else ''}")
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > end:
-                raise RuntimeError("tourney serve did not answer")
-            time.sleep(0.1)
         yield base, proc
     finally:
         if proc.poll() is None:
@@ -114,6 +124,26 @@ def serve_process(cwd: Path, env: dict[str, str], *args: str, port: int | None =
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def _answers(base: str, proc: subprocess.Popen[str]) -> str | None:
+    """None once ``base/health`` answers; else why not (the process exited or stayed
+    silent for 30 s; either way it is gone)."""
+    end = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            return (f"tourney serve exited {proc.returncode}: "
+                    f"{proc.stderr.read() if proc.stderr else ''}")
+        try:
+            if httpx.get(base + "/health", timeout=1).status_code == 200:
+                return None
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > end:
+            proc.kill()
+            proc.wait(10)
+            return "tourney serve did not answer"
+        time.sleep(0.1)
 
 
 def get(url: str, **headers: str) -> httpx.Response:

@@ -1,6 +1,6 @@
 """The page matrix's failures as a to-do list: each problem once, with the cells it hits.
 
-Usage: ``python -m pytest -q -n 2 tests/test_page_matrix.py > out.txt; python
+Usage: ``python -m pytest -q -n 2 tests/test_page_matrix*.py > out.txt; python
 tests/helpers/matrix_todo.py out.txt``.  Reads the failure sections pytest prints (one per
 cell, each problem on a line ``  - …``), folds the numbers and names that differ from cell
 to cell, and prints each problem with its pages, settings, formats and moments.

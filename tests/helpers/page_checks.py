@@ -1,4 +1,4 @@
-"""The checks of one page matrix cell (``tests/test_page_matrix.py``, issue 32 item 6).
+"""The checks of one page matrix cell (``tests/test_page_matrix*.py``, issue 32 item 6).
 
 Owns: ``Visit`` (one page opened in the browser, its status and the problems found),
 ``path`` (each page's address at a moment), ``generic`` (never a 5xx, the expected status,
@@ -55,14 +55,6 @@ def _last_posted(m: Moment) -> int:
     return {"mid-round": 1, "held-round": 1, "after-dq": 2}.get(m.moment, 1)
 
 
-def _text(v: Visit) -> str:
-    try:
-        return str(v.page.inner_text("body"))
-    except Exception as err:  # noqa: BLE001 - reported as a problem of the cell
-        v.problems.append(f"the page has no body text ({err})")
-        return ""
-
-
 def _visible(v: Visit, selector: str) -> bool:
     loc = v.page.locator(selector)
     return bool(loc.count() and loc.first.is_visible())
@@ -74,11 +66,20 @@ def generic(v: Visit, m: Moment, page: str) -> str:
     v.need(v.status < 500, f"HTTP {v.status} (a server error) for {path(m, page)}")
     v.need(v.status == want or v.status >= 500,
            f"HTTP {v.status} for {path(m, page)} (expected {want})")
-    text = _text(v)
-    # Playwright's evaluate runs with the page's own scripts off too
-    wide = v.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    v.need(wide[0] <= wide[1], f"wider than the screen: scrollWidth {wide[0]} > "
-                               f"innerWidth {wide[1]}")
+    # the body's text and the widths in one call to the browser (a call costs more than
+    # what it reads); Playwright's evaluate runs with the page's own scripts off too
+    try:
+        body, scroll, inner = v.page.evaluate(
+            "[document.body ? document.body.innerText : null,"
+            " document.documentElement.scrollWidth, window.innerWidth]")
+    except Exception as err:  # noqa: BLE001 - reported as a problem of the cell
+        body, scroll, inner = None, 0, 0
+        v.problems.append(f"the page could not be read ({err})")
+    if body is None:
+        v.problems.append("the page has no body text")
+    text = str(body or "")
+    v.need(scroll <= inner, f"wider than the screen: scrollWidth {scroll} > "
+                            f"innerWidth {inner}")
     for what, rx in JARGON.items():
         found = sorted(set(rx.findall(text)))
         v.need(not found, f"jargon ({what}): {', '.join(found[:5])}")
@@ -206,12 +207,15 @@ def standings_columns(v: Visit, selector: str) -> None:
     v.need(heads >= 3, f"standings have {heads} columns (no tiebreakers shown)")
 
 
-def axe(v: Visit, source: str) -> None:
-    """axe-core's serious and critical violations of the page as it is; axe is the one
-    loaded as the page was created (the matrix's phone tab: an init script), else
-    ``source`` is injected now."""
+def axe(v: Visit, source: str, url: str | None = None) -> None:
+    """axe-core's serious and critical violations of the page as it is.  axe is loaded
+    into the page from ``url`` when one is given (the matrix: the browser compiles it once
+    and caches it), else ``source`` is injected, unless the page already has it."""
     if not v.page.evaluate("typeof window.axe === 'object' && !!window.axe.run"):
-        v.page.add_script_tag(content=source)
+        if url is not None:
+            v.page.add_script_tag(url=url)
+        else:
+            v.page.add_script_tag(content=source)
     found = v.page.evaluate(
         "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
         " return r.violations.filter(x => x.impact === 'serious' || x.impact === 'critical')"

@@ -1,0 +1,301 @@
+"""Running the page matrix's cells (issue 32 item 6; ADR 0034): the browser, its tabs, the
+events' servers and one cell's checks, shared by the per-format matrix files
+``tests/test_page_matrix_<format>.py`` (one file per format, so pytest-xdist spreads the
+matrix over its workers and no file runs long; issue 33).
+
+Owns: ``PAGES``, ``TOP_CUT``, ``AXE`` (the vendored axe-core and its pinned SHA-256),
+``skip_reason``, ``moments_of``/``applies``/``phone_cells``/``desktop_cells`` (which cells
+exist), ``Events`` (a format's event built on first use, a server per moment, the newest
+few kept running), ``Tabs`` (one long-lived browser tab per screen and script setting),
+the bodies of the module-scoped fixtures ``matrix_events``, ``matrix_browser``,
+``matrix_axe`` and ``matrix_tabs`` of ``tests/conftest.py`` (one browser and one event per
+matrix file), and ``phone_cell``/``desktop_cell`` (one cell: open, check, fail with
+every problem listed).
+
+May import: ``tests.helpers.page_matrix``, ``tests.helpers.page_checks``,
+``tests.helpers.browser``, ``tests.helpers.live`` (lazily), ``pytest``, the standard library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.browser import DESKTOP, PHONE, launched
+from tests.helpers.browser import _skip_reason as browser_skip_reason
+from tests.helpers.page_checks import Visit, axe, generic, must_see, path
+from tests.helpers.page_matrix import FORMATS, MOMENTS, Moment, build
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("TOURNEY_ARTIFACTS") or ROOT / "test-artifacts") \
+    / "page-matrix"
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
+
+PAGES = ("home", "find", "player", "pairings", "round", "standings", "bracket", "report",
+         "drop", "receipt", "staff", "verify", "404")
+#: formats with a top cut (the others have no such moment)
+TOP_CUT = {"hotc-swiss-de", "bushiroad-swiss", "trio"}
+
+
+def skip_reason() -> str | None:
+    if not AXE.exists():
+        return f"axe-core is missing at {AXE}"
+    return browser_skip_reason()
+
+
+#: the mark of every matrix file: skipped, with the reason, where the browser is missing
+needs_browser = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+def moments_of(fmt: str) -> tuple[str, ...]:
+    return tuple(m for m in MOMENTS if m != "top-cut" or fmt in TOP_CUT)
+
+
+def applies(fmt: str, moment: str, page: str) -> bool:
+    """Whether a cell exists: a round page needs a posted round, a receipt a report."""
+    if page == "round" and moment == "before-r1":
+        return False
+    return not (page == "receipt" and moment == "before-r1")
+
+
+def phone_cells(fmt: str) -> list[Any]:
+    """``(moment, page)`` of every phone cell of ``fmt``, with the id ``fmt-moment-page``."""
+    assert fmt in FORMATS, fmt
+    return [pytest.param(m, p, id=f"{fmt}-{m}-{p}")
+            for m in moments_of(fmt) for p in PAGES if applies(fmt, m, p)]
+
+
+def desktop_cells(fmt: str) -> list[Any]:
+    """Every page of ``fmt`` at mid-round, with the id ``fmt-mid-round-page``."""
+    assert fmt in FORMATS, fmt
+    return [pytest.param(p, id=f"{fmt}-mid-round-{p}") for p in PAGES]
+
+
+# -- the events, their servers and the browser (once per matrix file) --------------------
+class Events:
+    """Each format's event built on first use; one server per moment, the newest few
+    kept running (cells are ordered by format and moment)."""
+
+    KEEP = 3
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.built: dict[str, dict[str, Moment]] = {}
+        self.servers: OrderedDict[tuple[str, str], tuple[ExitStack, str]] = OrderedDict()
+
+    def moment(self, fmt: str, moment: str) -> Moment:
+        if fmt not in self.built:
+            d = self.base / fmt
+            d.mkdir(parents=True, exist_ok=True)
+            self.built[fmt] = build(d, fmt)
+        found = self.built[fmt].get(moment)
+        if found is None:
+            raise AssertionError(f"the {fmt} event never reached the moment {moment!r}")
+        return found
+
+    def server(self, m: Moment) -> str:
+        from tests.helpers.live import running
+
+        key = (m.fmt, m.moment)
+        if key in self.servers:
+            self.servers.move_to_end(key)
+            return self.servers[key][1]
+        while len(self.servers) >= self.KEEP:
+            _k, (stack, _b) = self.servers.popitem(last=False)
+            stack.close()
+        stack = ExitStack()
+        base, _hub = stack.enter_context(running(
+            m.db, station_key=m.station_key, staff_keys=(m.station_key.with_name("hj.pem"),)))
+        self.servers[key] = (stack, base)
+        return base
+
+    def close(self) -> None:
+        while self.servers:
+            _k, (stack, _b) = self.servers.popitem()
+            stack.close()
+
+
+def events_in(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Events]:
+    """The ``matrix_events`` fixture (tests/conftest.py): servers stopped at the end."""
+    ev = Events(tmp_path_factory.mktemp("page-matrix"))
+    yield ev
+    ev.close()
+
+
+def browser_open() -> Iterator[Any]:
+    """The ``matrix_browser`` fixture: one headless chromium per matrix file."""
+    with launched() as b:
+        yield b
+
+
+def axe_read() -> str:
+    """The ``matrix_axe`` fixture: the vendored axe-core, checked against its pin."""
+    data = AXE.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == AXE_SHA256, \
+        "tests/vendor/axe-core/axe.min.js is not the vendored file (see PROVENANCE.md)"
+    return data.decode("utf-8")
+
+
+class AxeServer:
+    """axe-core over HTTP on a loopback port of its own, cacheable for an hour: loaded into
+    a page with a ``<script src>``, the browser compiles it once and reuses the compiled code
+    from its cache on every later page (as an init script, or inline, it was compiled again
+    with every page: a quarter of a cell's browser time)."""
+
+    def __init__(self, source: str) -> None:
+        import http.server
+        import threading
+
+        body = source.encode("utf-8")
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+                if self.path != "/axe.min.js":
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/javascript; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "public, max-age=3600, immutable")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                return
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/axe.min.js"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(10)
+
+
+class Tabs:
+    """One long-lived browser tab per screen and script setting (a new context per cell
+    costs more than the page itself); each cell sets the card cookie it needs.  The cells
+    that run axe-core load it from ``AxeServer`` (sent and compiled once, then taken from
+    the browser's cache: ``axe_url``)."""
+
+    def __init__(self, browser: Any, axe_source: str) -> None:
+        self.browser = browser
+        self.axe_source = axe_source
+        self.tabs: dict[tuple[str, bool], tuple[Any, Any]] = {}
+        self._axe: AxeServer | None = None
+
+    @property
+    def axe_url(self) -> str:
+        if self._axe is None:
+            self._axe = AxeServer(self.axe_source)
+        return self._axe.url
+
+    def tab(self, size: str, js: bool) -> tuple[Any, Any]:
+        if (size, js) not in self.tabs:
+            ctx = self.browser.new_context(viewport=PHONE if size == "phone" else DESKTOP,
+                                           java_script_enabled=js, bypass_csp=True)
+            self.tabs[(size, js)] = (ctx, ctx.new_page())
+        return self.tabs[(size, js)]
+
+    def open(self, base: str, m: Moment, page: str, *, size: str, js: bool) -> Visit:
+        ctx, p = self.tab(size, js)
+        host = base.split("://", 1)[1].split(":")[0]
+        token = m.staff_token if page == "staff" else m.tokens.get(m.subject, "")
+        ctx.clear_cookies()
+        ctx.add_cookies([{"name": "tourney_card", "value": token, "domain": host,
+                          "path": "/"}])
+        resp = p.goto(base + path(m, page), wait_until="load")
+        status = resp.status if resp is not None else 0
+        return Visit(p, status, p.url, [])
+
+    def close(self) -> None:
+        for ctx, _p in self.tabs.values():
+            ctx.close()
+        if self._axe is not None:
+            self._axe.close()
+
+
+def tabs_of(browser: Any, axe_source: str) -> Iterator[Tabs]:
+    """The ``matrix_tabs`` fixture: the browser's tabs, closed at the end."""
+    t = Tabs(browser, axe_source)
+    yield t
+    t.close()
+
+
+# -- one cell -----------------------------------------------------------------------------
+#: the cells whose screenshots ``docs/LIVE.md`` shows (``docs/screenshots/``)
+KEPT = {("player", "mid-round", "phone")}
+
+
+def _shot(v: Visit, m: Moment, page: str, size: str) -> None:
+    out = ARTIFACTS / m.fmt / f"{page}-{m.moment}-{size}.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    v.page.screenshot(path=str(out), full_page=True)
+
+
+def _kept(m: Moment, page: str, shot: str, failing: bool) -> bool:
+    """Whether a cell's screenshot is written: a cell of ``docs/screenshots/``, a failing
+    cell, or every cell with ``TOURNEY_PAGE_SHOTS=all`` (a screenshot costs about as much
+    as opening the page)."""
+    return failing or (page, m.moment, shot) in KEPT or \
+        os.environ.get("TOURNEY_PAGE_SHOTS") == "all"
+
+
+def _checked(tabs: Tabs, v: Visit, base: str, m: Moment, page: str, text: str, *,
+             size: str, js: bool) -> None:
+    """``must_see`` with the cell's screenshot where one is kept: taken before the checks
+    that click or open another page (the search, a disqualified player's page); a cell
+    found failing only by them is opened again for its picture."""
+    shot = size if js else f"{size}-nojs"
+    if _kept(m, page, shot, bool(v.problems)):
+        _shot(v, m, page, shot)
+        must_see(v, m, page, text)
+        return
+    must_see(v, m, page, text)
+    if v.problems:
+        _shot(tabs.open(base, m, page, size=size, js=js), m, page, shot)
+
+
+def _report(m: Moment, page: str, where: str, problems: list[str]) -> str:
+    return (f"{m.fmt} · {m.moment} · {page} ({where}): {len(problems)} problem(s)\n  - "
+            + "\n  - ".join(problems))
+
+
+def phone_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, moment: str,
+               page: str) -> None:
+    """One phone cell (390×844, JavaScript on): status, content, width, jargon, axe."""
+    m = events.moment(fmt, moment)
+    base = events.server(m)
+    v = tabs.open(base, m, page, size="phone", js=True)
+    text = generic(v, m, page)
+    if v.status < 500:
+        axe(v, axe_source, url=tabs.axe_url)
+        _checked(tabs, v, base, m, page, text, size="phone", js=True)
+    if v.problems:
+        pytest.fail(_report(m, page, "phone, JavaScript on", v.problems), pytrace=False)
+
+
+def desktop_cell(tabs: Tabs, events: Events, fmt: str, page: str) -> None:
+    """One page at mid-round on a desktop (JavaScript on) and a phone (JavaScript off)."""
+    m = events.moment(fmt, "mid-round")
+    base = events.server(m)
+    problems: list[str] = []
+    for where, size, js in (("desktop, JavaScript on", "desktop", True),
+                            ("phone, JavaScript off", "phone", False)):
+        v = tabs.open(base, m, page, size=size, js=js)
+        text = generic(v, m, page)
+        if v.status < 500:
+            _checked(tabs, v, base, m, page, text, size=size, js=js)
+        problems += [f"[{where}] {p}" for p in v.problems]
+    if problems:
+        pytest.fail(_report(m, page, "desktop and JavaScript off", problems), pytrace=False)
