@@ -16,6 +16,7 @@ May import: ``usecases.command_specs``, ``ledger.*``, the standard library.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -115,7 +116,9 @@ def fields_of(spec: CommandSpec, given: Mapping[str, str] | None = None) -> list
 
 def _whole(p: Param, text: str) -> int:
     t = text.strip()
-    if not (t.lstrip("-").isdigit() and len(t) < 12):
+    # ``\d``: decimal digits of any script (``int`` reads them: "１２" is 12); never a
+    # superscript or other digit-like sign that ``str.isdigit`` admits and ``int`` refuses
+    if not re.fullmatch(r"-?\d{1,11}", t):
         raise UsageError(f"{label_of(p)} {t!r} is not a whole number",
                          hint=f"type a number for {label_of(p)}")
     return int(t)
