@@ -10,7 +10,9 @@ audit and PostgreSQL share, ADR 0029; this module names kinds, never roles), ``S
 ``SUPPLIED`` (a command's parameter the server gives itself because the command WRITES
 there — never a path the caller chooses: ``seed commit --out`` a private temporary file
 whose contents are returned in the answer; ``publish DIR`` the server's own publish
-directory, ``tourney serve --publish-dir``).
+directory, ``tourney serve --publish-dir``), ``given_back`` (the RETURNED files as the
+answer's ``files``) and ``renamed`` (the temporary path replaced by the file's name in
+what the command said).
 
 The kinds of a command cannot be read off its signature, so ``KINDS`` is the small
 explicit map; ``tests/test_desk_polish_specs.py`` checks each kind against the roles
@@ -22,8 +24,10 @@ May import: ``ledger.core.signing``, ``ledger.core.format_socket``, ``ledger.wir
 
 from __future__ import annotations
 
+import base64
 import enum
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from usecases.command_specs import Steps
 
@@ -128,3 +132,31 @@ def roles_of(path: str, plugin: FormatPlugin | None) -> tuple[str, ...]:
         common = frozenset.intersection(*sets)
         out.update(r.value for r in common)
     return tuple(sorted(out))
+
+
+def given_back(returned: list[tuple[str, Path, str]], seq: int
+                ) -> list[tuple[dict[str, str], str]]:
+    """The files the command wrote for the caller, as the answer's ``files`` (with the
+    temporary path each replaces in the command's words)."""
+    out: list[tuple[dict[str, str], str]] = []
+    for name, target, shown in returned:
+        if not target.is_file():
+            continue
+        raw = target.read_bytes()
+        try:
+            content, encoding = raw.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            content, encoding = base64.b64encode(raw).decode("ascii"), "base64"
+        out.append(({"param": name, "name": shown.format(seq=seq), "encoding": encoding,
+                     "content": content}, str(target)))
+    return out
+
+
+def renamed(data: Any, old: str, new: str) -> Any:
+    if isinstance(data, str):
+        return data.replace(old, new)
+    if isinstance(data, list):
+        return [renamed(x, old, new) for x in data]
+    if isinstance(data, dict):
+        return {k: renamed(v, old, new) for k, v in data.items()}
+    return data

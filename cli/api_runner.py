@@ -37,7 +37,7 @@ import msgspec
 from typer import Exit
 
 from cli.api_book import OUTCOME_COMMANDS, desk_specs, whole_tree
-from cli.api_kinds import SUPPLIED, Supplied
+from cli.api_kinds import SUPPLIED, Supplied, given_back, renamed
 from cli.common import INJECTED, Injected
 from ledger.errors import (
     RuleError,
@@ -301,14 +301,14 @@ class ApiRunner:
                                    text=_said(inj), data=inj.data[-1] if inj.data else None)
                 leaves = list(led.raw_leaves(log, after=before))
                 seq = leaves[-1][0] if leaves else before
-                given = _given_back(returned, seq)
+                given = given_back(returned, seq)
         finally:
             for tmp in made:
                 shutil.rmtree(tmp, ignore_errors=True)
         text, data = _said(inj), inj.data[-1] if inj.data else None
         for f, where in given:       # the caller never sees the server's temporary path
             text = text.replace(where, f["name"])
-            data = _renamed(data, where, f["name"])
+            data = renamed(data, where, f["name"])
         return Outcome(ok=True, status=200, seq=seq,
                        events=[msgspec.json.decode(leaf) for _, leaf in leaves],
                        receipt=_receipt(spec, log, leaves), text=text, data=data,
@@ -340,36 +340,6 @@ class ApiRunner:
             else:
                 argv += [str(target)] if "--" in argv else ["--", str(target)]
         return returned
-
-
-def _given_back(returned: list[tuple[str, Path, str]], seq: int
-                ) -> list[tuple[dict[str, str], str]]:
-    """The files the command wrote for the caller, as the answer's ``files`` (with the
-    temporary path each replaces in the command's words)."""
-    import base64
-
-    out: list[tuple[dict[str, str], str]] = []
-    for name, target, shown in returned:
-        if not target.is_file():
-            continue
-        raw = target.read_bytes()
-        try:
-            content, encoding = raw.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            content, encoding = base64.b64encode(raw).decode("ascii"), "base64"
-        out.append(({"param": name, "name": shown.format(seq=seq), "encoding": encoding,
-                     "content": content}, str(target)))
-    return out
-
-
-def _renamed(data: Any, old: str, new: str) -> Any:
-    if isinstance(data, str):
-        return data.replace(old, new)
-    if isinstance(data, list):
-        return [_renamed(x, old, new) for x in data]
-    if isinstance(data, dict):
-        return {k: _renamed(v, old, new) for k, v in data.items()}
-    return data
 
 
 def _said(inj: Injected) -> str:
