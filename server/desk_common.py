@@ -99,7 +99,7 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
     roles = sorted(r.value for r in st.active_roles(kid)) if kid else []
     ctx = {"problem": None, "done": None, "refused": None, "preview": False, "g": None,
            "groups": [], "guide": {}, "form": None, "round": None, "table": None,
-           "labels": {}, "details": [],
+           "labels": {}, "details": [], "only_mine": False, "notyours": set(),
            "kid": kid, "why": why, "who": off.name if off else None,
            "roles": roles, "mode": key_mode(request, kid).value if kid else "none",
            "has_runner": runner_of(request) is not None,
