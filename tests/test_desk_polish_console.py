@@ -4,8 +4,9 @@ wrote: a time-keeper's key held by the server signs the round's clock (and nothi
 roles table keeps from time-keepers: refused, nothing written); the console marks what
 the signed-in official may not sign (``?mine=1`` leaves it out) and shows commands in the
 API's groups; the head judge commits to a seed from the console and is handed the secret
-file (kept nowhere on the server); a command saved in several steps that a second run
-changes is never prepared for a browser's key.
+file (kept nowhere on the server) and publishes the site into the server's own
+directory (a scorekeeper's publish is refused, nothing written); a command saved in
+several steps that a second run changes is never prepared for a browser's key.
 """
 
 from __future__ import annotations
@@ -121,3 +122,28 @@ def test_a_seed_commitment_from_the_console_hands_the_secret_over(tmp_path: Path
         pub = httpx.post(base + "/api/v1/publish/prepare", json={"args": {}}, timeout=60,
                          headers={"Authorization": f"Bearer {ev.cards['hj']}"})
         assert pub.status_code == 400 and ledger_bytes(ev.cli.ledger) == before
+
+
+def test_publish_from_the_console_writes_the_servers_directory(tmp_path: Path) -> None:
+    from cli.api_runner import ApiRunner
+    from ledger.storage.location import Location
+    from tests.helpers.live import running
+
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    site = tmp_path / "served-site"
+    runner = ApiRunner(Location(str(ev.cli.ledger)), publish_dir=site)
+    with running(ev.cli.ledger, station_key=ev.dir / "station.pem",
+                 staff_keys=(ev.keys["hj"], ev.keys["sk"]), runner=runner) as (base, _hub):
+        hj = signed_in(base, ev.cards["hj"])
+        form = hj.get("/desk/do/publish").text
+        assert 'name="directory"' not in form and "data-sign" not in form
+        assert 'name="pairings_only"' in form
+        sk = signed_in(base, ev.cards["sk"])
+        before = ledger_bytes(ev.cli.ledger)
+        r = _post(sk, base, "/desk/do/publish", {})
+        assert r.status_code == 403 and "Nothing was written" in _main(r.text)
+        assert ledger_bytes(ev.cli.ledger) == before and not site.exists()
+        r = _post(hj, base, "/desk/do/publish", {})
+        assert r.status_code == 200 and "report_published" in _main(r.text), _main(r.text)
+        assert (site / "index.html").is_file() and (site / "report.json").is_file()
+    assert ev.cli("audit", "verify", "--json").doc["ok"]
