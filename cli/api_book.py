@@ -2,7 +2,7 @@
 CLI's own signatures (issue 29 item 3; ADR "api-core").
 
 Owns: ``DESK`` (the official's commands the HTTP API and the console run, by path, in the
-console's groups), ``EXCLUDED`` (every other command of the tree, with why it is not
+console's groups: each spec's ``group``, ``GROUP_OF``), ``EXCLUDED`` (every other command of the tree, with why it is not
 there: a test asserts that the two cover the whole tree), ``HIDDEN`` (the options no API
 caller gives: the global ones and a command's own ``--key``/``--json`` — the signer is
 the authenticated official), ``FILE_PARAMS`` (parameters the CLI reads a file from
@@ -11,10 +11,13 @@ command's outcome options being those of the followed event's format, read from 
 ``Vocabulary``), and ``command_at`` (the click command at a path).
 
 The typer signatures stay the one definition of each command's parameters: nothing here
-restates a parameter, it is read from the click objects.
+restates a parameter, it is read from the click objects.  A spec's ``summary`` is the
+help's first paragraph; its ``roles``, ``steps`` and ``kinds`` come from
+``cli.api_kinds`` (the roles from the one roles table); a parameter the command writes
+to (``cli.api_kinds.SUPPLIED``) is left out: the server supplies it.
 
-May import: ``typer``, ``cli.main``, ``usecases.command_specs``, ``ledger.core.vocabulary``,
-``ledger.core.format_socket``.
+May import: ``typer``, ``cli.main``, ``cli.api_kinds``, ``usecases.command_specs``,
+``ledger.core.vocabulary``, ``ledger.core.format_socket``.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from usecases.command_specs import CommandSpec, Param, ParamKind
+from cli.api_kinds import STEPS, SUPPLIED, alternatives, roles_of
+from usecases.command_specs import CommandSpec, Param, ParamKind, Steps
 
 if TYPE_CHECKING:
+    from ledger.core.format_plugin import FormatPlugin
     from ledger.core.vocabulary import ResultField, Vocabulary
 
 #: the desk's commands by console group (``POST /api/v1/<path>``); ``signed`` unless in
@@ -38,7 +43,7 @@ DESK: dict[str, tuple[str, ...]] = {
                      "official/bind"),
     "rounds": ("round/pair", "round/post", "round/start", "round/time", "round/extend",
                "round/void", "round/override", "seed/record", "seed/import-random-org",
-               "seed/import-drand", "pages/set"),
+               "seed/import-drand", "seed/commit", "seed/reveal", "pages/set"),
     "results": ("result/record", "result/correct", "result/amend", "result/import",
                 "result/eom", "result/wrong-table", "report/accept", "report/reject",
                 "result/codes"),
@@ -46,8 +51,10 @@ DESK: dict[str, tuple[str, ...]] = {
                     "penalty/guide", "disqualify", "slowplay/call", "slowplay/rule",
                     "ruling", "appeal/raise", "appeal/decide", "drop", "undrop", "level",
                     "forfeit", "tbp-override"),
-    "cut": ("cut", "bracket", "checkpoint"),
+    "cut": ("cut", "bracket", "checkpoint", "publish"),
 }
+#: each desk command's group (the console's panel, the OpenAPI tag): ``DESK`` read back
+GROUP_OF: dict[str, str] = {p: g for g, paths in DESK.items() for p in paths}
 #: desk commands that only read (no signer needed, nothing written)
 READS = frozenset({"result/codes", "penalty/offer", "penalty/guide"})
 
@@ -65,8 +72,6 @@ EXCLUDED: dict[str, str] = {
     "player/cards": "writes printable card files on the server's disk",
     "player/card": "writes a printable card file on the server's disk",
     "team/list": "a read: GET /api/v1/event",
-    "seed/commit": "writes the head judge's secret file on the server's disk",
-    "seed/reveal": "reads the head judge's secret file from the server's disk",
     "draw": "a free-standing verifiable draw, not a step of the event",
     "round/show": "a read: GET /api/v1/rounds/{n}",
     "standings": "a read: GET /api/v1/standings",
@@ -80,7 +85,6 @@ EXCLUDED: dict[str, str] = {
     "consistency": "a read of two checkpoints by the auditor, at the terminal",
     "export": "writes a bundle directory on the server's disk",
     "backup": "writes a copy of the ledger on the server's disk",
-    "publish": "writes the static site to a directory on the server's disk",
     "serve": "runs the server itself",
     "audit/verify": "the auditor's, on a copy of the log (GET /api/v1/log)",
     "audit/report": "the auditor's, at the terminal",
@@ -149,6 +153,8 @@ def _kind(path: str, p: Any) -> tuple[ParamKind, tuple[str, ...]]:
 
 def _param(path: str, p: Any) -> Param | None:
     positional = p.param_type_name == "argument"
+    if (path, p.name) in SUPPLIED:      # the command writes there: the server says where
+        return None
     if positional:
         name = p.name
         opts: tuple[str, ...] = ()
@@ -182,9 +188,10 @@ def _field_param(f: ResultField) -> Param:
                  metavar=f.metavar, opts=(f.option,), off="--" + f.off if f.off else "")
 
 
-def spec_of(tree: Any, path: str, vocabulary: Vocabulary | None = None) -> CommandSpec:
+def spec_of(tree: Any, path: str, vocabulary: Vocabulary | None = None,
+            plugin: FormatPlugin | None = None) -> CommandSpec:
     """The spec of the command at ``path`` (its outcome options from ``vocabulary`` for a
-    result command)."""
+    result command; its roles from the roles table, with ``plugin``'s kinds)."""
     words = tuple(path.split("/"))
     cmd = command_at(tree, words)
     params = [q for q in (_param(path, p) for p in cmd.params) if q is not None]
@@ -192,16 +199,29 @@ def spec_of(tree: Any, path: str, vocabulary: Vocabulary | None = None) -> Comma
         own = {q.name for q in params}
         params += [_field_param(f) for f in vocabulary.fields if f.name not in own]
     text = (cmd.help or "").strip()
-    summary = text.split("\n", 1)[0].strip()
-    return CommandSpec(path=path, words=words, summary=summary, help=text,
-                       params=tuple(params), signed=path not in READS)
+    return CommandSpec(path=path, words=words, summary=summary_of(text), help=text,
+                       params=tuple(params), signed=path not in READS,
+                       group=GROUP_OF.get(path, ""),
+                       roles=roles_of(path, plugin) if path not in READS else (),
+                       steps=STEPS.get(path, Steps.ONE),
+                       kinds=tuple(k for alt in alternatives(path) for k in alt))
+
+
+def summary_of(help_text: str) -> str:
+    """The command's first paragraph as one line (click wraps help at any word: the
+    first line alone may stop mid-sentence)."""
+    first = help_text.strip().split("\n\n", 1)[0]
+    return " ".join(first.split())
 
 
 def desk_specs(tree: Any, format_id: str | None) -> list[CommandSpec]:
     """Every desk command's spec for an event of ``format_id`` (None: no outcome
-    options)."""
+    options; roles from the core's table only)."""
+    from ledger.core.format_socket import plugin_for
+
     vocab = vocabulary_of(format_id)
-    return [spec_of(tree, p, vocab) for p in desk_paths()]
+    plugin = plugin_for(format_id)
+    return [spec_of(tree, p, vocab, plugin) for p in desk_paths()]
 
 
 def vocabulary_of(format_id: str | None) -> Vocabulary | None:

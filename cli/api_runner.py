@@ -37,6 +37,7 @@ import msgspec
 from typer import Exit
 
 from cli.api_book import OUTCOME_COMMANDS, desk_specs, whole_tree
+from cli.api_kinds import SUPPLIED, Supplied, given_back, renamed
 from cli.common import INJECTED, Injected
 from ledger.errors import (
     RuleError,
@@ -174,8 +175,10 @@ class ApiRunner:
     """``CommandRunner`` over the ledger at ``location``, for tournament ``tournament``
     (None: the only one)."""
 
-    def __init__(self, location: Location, tournament: str | None = None) -> None:
+    def __init__(self, location: Location, tournament: str | None = None,
+                 publish_dir: Path | None = None) -> None:
         self.location, self.tournament = location, tournament
+        self.publish_dir = publish_dir    # where ``publish`` writes (tourney serve's)
         self._lock = threading.RLock()
         self._tree: Any = None
         self._ledger: Ledger | None = None
@@ -263,6 +266,7 @@ class ApiRunner:
             with self._lock:
                 try:
                     argv = argv_for(spec, args, files)
+                    returned = self._supply(path, argv, made)
                     led, log = self._open()
                     before = _size(led, log)
                 except TourneyError as err:
@@ -296,14 +300,46 @@ class ApiRunner:
                                    events=[msgspec.json.decode(e.leaf) for e in decided],
                                    text=_said(inj), data=inj.data[-1] if inj.data else None)
                 leaves = list(led.raw_leaves(log, after=before))
+                seq = leaves[-1][0] if leaves else before
+                given = given_back(returned, seq)
         finally:
             for tmp in made:
                 shutil.rmtree(tmp, ignore_errors=True)
-        seq = leaves[-1][0] if leaves else before
+        text, data = _said(inj), inj.data[-1] if inj.data else None
+        for f, where in given:       # the caller never sees the server's temporary path
+            text = text.replace(where, f["name"])
+            data = renamed(data, where, f["name"])
         return Outcome(ok=True, status=200, seq=seq,
                        events=[msgspec.json.decode(leaf) for _, leaf in leaves],
-                       receipt=_receipt(spec, log, leaves), text=_said(inj),
-                       data=inj.data[-1] if inj.data else None)
+                       receipt=_receipt(spec, log, leaves), text=text, data=data,
+                       files=[f for f, _ in given])
+
+    def _supply(self, path: str, argv: list[str], made: list[Path]
+                ) -> list[tuple[str, Path, str]]:
+        """Add to ``argv`` the parameters of ``path`` the command writes to
+        (``cli.api_kinds.SUPPLIED``): never a path the caller chose.  Returns (parameter,
+        file, name given) of those whose file goes back in the answer."""
+        returned: list[tuple[str, Path, str]] = []
+        for (cmd, name), (opt, where, shown) in SUPPLIED.items():
+            if cmd != path:
+                continue
+            if where is Supplied.PUBLISH_DIR:
+                if self.publish_dir is None:
+                    raise UsageError("this server publishes to no directory",
+                                     hint="restart it with 'tourney serve --publish-dir "
+                                          "DIR', or run 'tourney publish DIR' at the desk")
+                target = self.publish_dir
+            else:
+                if not made:
+                    made.append(Path(tempfile.mkdtemp(prefix="tourney-api-")))
+                target = made[0] / f"{name}-returned"
+                returned.append((name, target, shown))
+            if opt:
+                at = argv.index("--") if "--" in argv else len(argv)
+                argv.insert(at, f"{opt}={target}")
+            else:
+                argv += [str(target)] if "--" in argv else ["--", str(target)]
+        return returned
 
 
 def _said(inj: Injected) -> str:

@@ -80,9 +80,9 @@ def serve(
              "reports to the ledger, signed with this key (docs/LIVE.md).")] = None,
     staff_key: Annotated[list[Path] | None, typer.Option(
         "--staff-key", metavar="FILE", show_default=False,
-        help="A scorekeeper's, judge's or head judge's private key (repeatable): decisions "
-             "on the staff page (/staff) are signed with the deciding official's own key "
-             "(docs/LIVE.md).")] = None,
+        help="A scorekeeper's, judge's, time-keeper's or head judge's private key "
+             "(repeatable): decisions on the staff page (/staff) and the console (/desk) "
+             "are signed with the deciding official's own key (docs/LIVE.md).")] = None,
     tls_cert: Annotated[Path | None, typer.Option(
         "--tls-cert", metavar="FILE", show_default=False,
         help="Serve HTTPS with this certificate (PEM; with --tls-key): phones may then hold "
@@ -90,6 +90,10 @@ def serve(
     tls_key: Annotated[Path | None, typer.Option(
         "--tls-key", metavar="FILE", show_default=False,
         help="The certificate's private key (PEM).")] = None,
+    publish_dir: Annotated[Path | None, typer.Option(
+        "--publish-dir", metavar="DIR", show_default=False,
+        help="Where 'publish' from the console or the API writes the site (created; the "
+             "server's own directory: a caller never names a path).")] = None,
     server: Annotated[str, typer.Option(
         "--server", metavar="uvicorn|granian",
         help="The ASGI server: uvicorn (installed), or granian (pip install granian: "
@@ -189,7 +193,7 @@ def serve(
         return
     from cli.api_runner import ApiRunner
 
-    runner = ApiRunner(location, hub.follower.log)
+    runner = ApiRunner(location, hub.follower.log, publish_dir=publish_dir)
     config = uvicorn.Config(create_app(hub, qr_page=page, station=station, runner=runner),
                             log_level="warning",
                             access_log=False, lifespan="on", timeout_graceful_shutdown=2,

@@ -50,8 +50,8 @@ from server.cards import COOKIE
 from server.forms import private_page
 from server.hub import Hub
 from server.report import CSRF_COOKIE, new_csrf
-from server.station import STAFF_ROLES
-from usecases.command_specs import CommandRunner, Outcome
+from server.station import SIGNING_ROLES
+from usecases.command_specs import CommandRunner, Outcome, Steps
 from usecases.prepared import Answer, Signed, bound_key, step
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -90,9 +90,9 @@ def card_official(request: Request, *, writes: bool = True) -> tuple[str | None,
     except ApiRefused as no:
         err = no.outcome.error or {}
         return None, no.outcome.status, f"{err.get('message')} ({err.get('hint')})"
-    if not STAFF_ROLES.intersection(Hub.of(request).follower.state.active_roles(kid)):
+    if not SIGNING_ROLES.intersection(Hub.of(request).follower.state.active_roles(kid)):
         return None, 403, "this staff card's official is no longer a scorekeeper, " \
-                          "judge or head judge of this event"
+                          "judge, time-keeper or head judge of this event"
     return kid, 200, ""
 
 
@@ -130,6 +130,11 @@ async def prepared(request: Request, *, submit: bool) -> Response:
         if spec is None or not spec.signed:     # as POST /api/v1/{path}: 404
             return _error(404, "usage", f"there is no signed command {path!r}",
                           "see GET /api/v1/openapi.json for the commands")
+        if spec.steps is Steps.ONCE:            # a second run decides other bytes
+            return _error(400, "usage", f"{' '.join(spec.words)} cannot be signed in the "
+                          "browser: it is saved in several steps that a second run "
+                          "changes", "run it with a key the server holds (POST "
+                          f"/api/v1/{path}) or at the desk's terminal")
         try:
             doc = await read_body(request)     # the API's own bounds (413, 400)
         except ApiRefused as no:

@@ -5,8 +5,10 @@ written by hand.
 Owns: ``openapi(specs, extra_paths)`` — an OpenAPI 3.1 document with ``POST
 /api/v1/<path>`` for every spec (its JSON body: one property per parameter, by the
 parameter's name, typed by its ``ParamKind``; the success and refusal bodies; the staff
-card as a bearer token) and the paths ``extra_paths`` adds (the reads: GET
-/api/v1/...), ``SUCCESS`` and ``REFUSAL`` (the two answer bodies as JSON schemas).
+card as a bearer token; the roles that may sign it as ``x-roles``, from the ledger's
+roles table, and how it is saved as ``x-steps`` / ``x-atomic``; tagged by its group)
+and the paths ``extra_paths`` adds (the reads: GET /api/v1/...), ``SUCCESS`` and
+``REFUSAL`` (the two answer bodies as JSON schemas).
 
 May import: ``usecases.command_specs``, the standard library.
 """
@@ -29,7 +31,15 @@ SUCCESS: dict[str, Any] = {
         "receipt": {"type": ["object", "null"],
                     "description": "tourney-receipt/v1 of the result it recorded"},
         "text": {"type": "string", "description": "the CLI's lines"},
-        "data": {"description": "the CLI's --json document"}}}
+        "data": {"description": "the CLI's --json document"},
+        "files": {"type": "array", "description": "files the command wrote for the caller "
+                  "(seed commit's secret): never kept on the server",
+                  "items": {"type": "object",
+                            "required": ["param", "name", "encoding", "content"],
+                            "properties": {"param": {"type": "string"},
+                                           "name": {"type": "string"},
+                                           "encoding": {"enum": ["utf-8", "base64"]},
+                                           "content": {"type": "string"}}}}}}
 REFUSAL: dict[str, Any] = {
     "type": "object", "required": ["ok", "error"],
     "properties": {
@@ -80,6 +90,17 @@ def _schema(p: Param) -> dict[str, Any]:
     return out
 
 
+def _who(spec: CommandSpec) -> str:
+    """Who may sign it (``x-roles``, from the ledger's roles table) and how it is saved
+    (``x-steps``): the rules still decide, a refusal is 403."""
+    who = ", ".join(r.replace("_", " ") for r in spec.roles) or \
+        "no role in this event's format"
+    steps = {"one": "", "resumable": " Saved in several steps: run it again to continue.",
+             "once": " Saved in several steps: a key in the browser cannot sign it "
+                     "(…/prepare refuses it)."}[spec.steps.value]
+    return f"\n\nSigned by: {who}.{steps}"
+
+
 def operation(spec: CommandSpec) -> dict[str, Any]:
     required = [p.name for p in spec.params if p.required]
     body: dict[str, Any] = {"type": "object", "additionalProperties": False,
@@ -90,9 +111,12 @@ def operation(spec: CommandSpec) -> dict[str, Any]:
     return {
         "operationId": spec.path.replace("/", "_").replace("-", "_"),
         "summary": spec.summary or spec.path,
-        "description": spec.help + ("" if spec.signed else
-                                    "\n\nReads only: nothing is signed or written."),
-        "tags": [spec.words[0]],
+        "description": spec.help + ("\n\nReads only: nothing is signed or written."
+                                    if not spec.signed else _who(spec)),
+        "tags": [spec.group or spec.words[0]],
+        "x-roles": list(spec.roles),
+        "x-atomic": spec.atomic,
+        "x-steps": spec.steps.value,
         "security": [{"staffCard": []}],
         "requestBody": {"required": bool(required),
                         "content": {"application/json": {"schema": body}}},

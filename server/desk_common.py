@@ -36,7 +36,7 @@ from server.form_body import read_body
 from server.forms import private_page
 from server.hub import Hub
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
-from usecases.command_specs import CommandRunner, CommandSpec, Outcome
+from usecases.command_specs import CommandRunner, CommandSpec, Outcome, Steps
 
 #: the roles that sign an official's commands (not the station, not a witness): who may
 #: open the console; what each may do is the ledger's rule, exactly as at the terminal
@@ -99,7 +99,7 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
     roles = sorted(r.value for r in st.active_roles(kid)) if kid else []
     ctx = {"problem": None, "done": None, "refused": None, "preview": False, "g": None,
            "groups": [], "guide": {}, "form": None, "round": None, "table": None,
-           "labels": {}, "details": [],
+           "labels": {}, "details": [], "only_mine": False, "notyours": set(),
            "kid": kid, "why": why, "who": off.name if off else None,
            "roles": roles, "mode": key_mode(request, kid).value if kid else "none",
            "has_runner": runner_of(request) is not None,
@@ -130,12 +130,19 @@ async def posted(request: Request) -> tuple[str | None, dict[str, str], dict[str
     return kid, fields, files, None
 
 
-def no_key(request: Request, kid: str) -> Outcome:
+def no_key(request: Request, kid: str, spec: CommandSpec | None = None) -> Outcome:
     """The refusal of a command from an official whose key this server does not hold
-    (a browser key signs through ``…/prepare`` and ``…/submit`` instead)."""
-    hint = "turn JavaScript on: a key made in your browser signs it (see the key page)" \
-        if key_mode(request, kid) is KeyMode.BROWSER else \
-        "restart it with --staff-key YOUR.pem, or run the command at the desk with your key"
+    (a browser key signs through ``…/prepare`` and ``…/submit`` instead, except a command
+    saved in several steps that a second run changes: ``Steps.ONCE``)."""
+    browser = key_mode(request, kid) is KeyMode.BROWSER
+    if browser and spec is not None and spec.steps is Steps.ONCE:
+        hint = f"a key in your browser cannot sign {' '.join(spec.words)} (it is saved " \
+               "in several steps): run it at the desk's terminal with your key file"
+    elif browser:
+        hint = "turn JavaScript on: a key made in your browser signs it (see the key page)"
+    else:
+        hint = "restart it with --staff-key YOUR.pem, or run the command at the desk " \
+               "with your key"
     return Outcome(ok=False, status=403, error={
         "kind": "usage", "message": "this server does not hold your key, so it cannot "
         "sign for you", "hint": hint, "rule": None})
@@ -150,7 +157,7 @@ async def run_command(request: Request, kid: str, spec: CommandSpec, args: dict[
     signer = station.staff.get(kid) if station is not None else None
     if signer is None:
         if spec.signed or station is None:
-            return no_key(request, kid)
+            return no_key(request, kid, spec)
         signer = station.signer      # a read: nothing is signed or written
     if preview:
         return await check(request, runner, spec, args, signer)

@@ -1,8 +1,9 @@
 """The staff console's forms, generated from the commands' specs (issue 29 item 1).
 
-Owns: ``Panel`` and ``PANELS`` (the console's groups of commands: registration, rounds,
-results, officiating, cut and publishing, by the CLI's first word), ``panels`` (the
-runner's specs in those groups), ``Field`` and ``fields_of`` (one form field per
+Owns: ``Panel`` and ``PANELS`` (the titles and order of the console's groups of
+commands: registration, rounds, results, officiating, cut and publishing — each spec
+names its own ``group``), ``panels`` (the runner's specs in those groups), ``Field``
+and ``fields_of`` (one form field per
 ``usecases.command_specs.Param``, by its ``ParamKind``: TEXT/INTEGER/NUMBER → an input,
 CHOICE → a select, FLAG → a checkbox, FILE → a file input and a paste box), ``args_from``
 (a posted form → the command's arguments by parameter name; a value that is not of its
@@ -27,40 +28,36 @@ from usecases.command_specs import CommandSpec, Param, ParamKind
 
 @dataclass(frozen=True)
 class Panel:
-    key: str
+    key: str        # a ``CommandSpec.group`` (``cli.api_book.DESK``'s keys)
     title: str
-    words: tuple[str, ...]      # the CLI's first words of its commands
 
 
-#: the groups of ``cli.api_book.DESK`` (the API's), by the commands' first words
+#: the panels' titles and order, by the specs' ``group`` (the one list of groups is the
+#: API's, ``cli.api_book.DESK``; a group not named here is shown under its own key)
 PANELS: tuple[Panel, ...] = (
-    Panel("registration", "Registration",
-          ("player", "team", "registration", "deck", "official")),
-    Panel("rounds", "Rounds", ("round", "seed", "draw", "pages")),
-    Panel("results", "Results", ("result", "report")),
-    Panel("officiating", "Officiating, drops",
-          ("penalty", "disqualify", "slowplay", "ruling", "appeal", "drop", "undrop",
-           "level", "forfeit", "tbp-override")),
-    Panel("cut", "Cut, bracket, checkpoints, publishing",
-          ("cut", "bracket", "checkpoint", "publish")),
+    Panel("registration", "Registration"),
+    Panel("rounds", "Rounds"),
+    Panel("results", "Results"),
+    Panel("officiating", "Officiating, drops"),
+    Panel("cut", "Cut, bracket, checkpoints, publishing"),
 )
-OTHER = Panel("other", "Other commands", ())
+OTHER = Panel("other", "Other commands")
 
 
 def panel_of(spec: CommandSpec) -> Panel:
-    first = spec.words[0] if spec.words else spec.path.split("/", 1)[0]
-    return next((p for p in PANELS if first in p.words), OTHER)
+    if not spec.group:
+        return OTHER
+    return next((p for p in PANELS if p.key == spec.group),
+                Panel(spec.group, spec.group.capitalize()))
 
 
 def panels(specs: Sequence[CommandSpec]) -> list[tuple[Panel, list[CommandSpec]]]:
     """The desk's commands in their panels, in the panels' order (empty panels left
     out), each panel's commands in the CLI's order."""
-    out: list[tuple[Panel, list[CommandSpec]]] = []
-    for p in (*PANELS, OTHER):
-        mine = [s for s in specs if panel_of(s) == p]
-        if mine:
-            out.append((p, mine))
-    return out
+    out: dict[Panel, list[CommandSpec]] = {p: [] for p in PANELS}
+    for s in specs:
+        out.setdefault(panel_of(s), []).append(s)
+    return [(p, mine) for p, mine in out.items() if mine]
 
 
 @dataclass(frozen=True)

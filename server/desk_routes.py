@@ -55,13 +55,19 @@ async def desk(request: Request) -> Response:
     if done is not None:
         await hub.fresh(done, shown=True)
     q = request.query_params.get("q", "").strip().lower()[:60]
-    specs = [s for s in specs_of(request)
-             if not q or q in s.path.replace("/", " ") or q in s.summary.lower()]
-    g = glance(hub.follower.state, hub.pages.data)
+    # a signing command no role may sign in this event's format (a team's in a solo
+    # event, WoT's elsewhere) is left out; one for other roles is marked, or left out
+    # with ?mine=1 (the ledger still decides: posting it gives the CLI's refusal)
     mine = {r.value for r in hub.follower.state.active_roles(kid)}
-    notyours = {s.path for s in specs if s.roles and not mine.intersection(s.roles)}
+    only_mine = request.query_params.get("mine") == "1"
+    specs = [s for s in specs_of(request)
+             if (not q or q in s.path.replace("/", " ") or q in s.summary.lower())
+             and (not s.signed or s.roles)
+             and (not only_mine or not s.signed or mine.intersection(s.roles))]
+    g = glance(hub.follower.state, hub.pages.data)
+    notyours = {s.path for s in specs if s.signed and not mine.intersection(s.roles)}
     return page(request, "desk.html", g=g, groups=panels(specs), q=q, done=done,
-                notyours=notyours,
+                notyours=notyours, only_mine=only_mine,
                 rounds=[r["round"] for r in hub.pages.data.rounds])
 
 

@@ -8,7 +8,7 @@ Owns: ``routes`` — ``/`` and the event's pages (``/pairings``, ``/standings``,
 ``/health``, a player's card ``/c/TOKEN`` and ``/me`` (``server.cards``), the static files
 — and ``missing`` (the helpful 404 page).
 
-May import: ``starlette``, ``server.hub``, ``server.pages``, ``server.cards``,
+May import: ``starlette``, ``server.hub``, ``server.pages``, ``server.cards``, ``server.station``,
 ``server.errors``, ``server.limits``, ``ledger.*``.
 """
 
@@ -194,7 +194,13 @@ async def card(request: Request) -> Response:
         resp.delete_cookie(COOKIE, path="/")
         return resp
     # a staff card opens the staff page, a player's card the player's own page
-    staff = "/staff" if request.app.state.station is not None else "/desk"
+    # (the staff page decides reports: an official who records none, a time-keeper,
+    # goes to the console)
+    from server.station import STAFF_ROLES
+
+    staff = "/staff" if request.app.state.station is not None and cred.official and \
+        STAFF_ROLES.intersection(Hub.of(request).follower.state.active_roles(
+            cred.official)) else "/desk"
     go = RedirectResponse(staff if cred.official is not None else f"/p/{cred.number}",
                           status_code=303)
     go.set_cookie(COOKIE, token, max_age=MAX_AGE_S, path="/", httponly=True,

@@ -90,9 +90,9 @@ class Station:
                              hint="the head judge adds it: tourney official add --role "
                                   "station --public-key FILE.pub")
         for kid in self.staff:
-            if not STAFF_ROLES.intersection(state.active_roles(kid)):
-                raise UsageError(f"staff key {kid} is not a current scorekeeper, judge or "
-                                 "head judge of this event",
+            if not SIGNING_ROLES.intersection(state.active_roles(kid)):
+                raise UsageError(f"staff key {kid} is not a current scorekeeper, judge, "
+                                 "time-keeper or head judge of this event",
                                  hint="see 'tourney official list'")
 
     # -- the writer ---------------------------------------------------------------------
@@ -259,6 +259,10 @@ class Station:
 
 #: roles whose officials decide on the staff page (those that record results at the desk)
 STAFF_ROLES = frozenset({Role.SCOREKEEPER, Role.JUDGE, Role.HEAD_JUDGE})
+#: roles whose key the server may hold (``--staff-key``) or a browser may sign with: the
+#: staff page's and the time-keeper's (round start and time; what each may sign is the
+#: roles table's, ``ledger.core.signing``)
+SIGNING_ROLES = STAFF_ROLES | {Role.TIME_KEEPER}
 
 
 def refusal_words(err: RuleError | UsageError) -> str:

@@ -2,7 +2,8 @@
 command, read off the CLI's own definition, for the HTTP API, its OpenAPI document and
 the console's forms.
 
-Owns: ``Param`` and ``CommandSpec`` (what a command takes and who may run it),
+Owns: ``Param`` and ``CommandSpec`` (what a command takes, its console group, who may
+sign it and whether it is saved in one step: ``Steps``),
 ``Outcome`` (what running one gave: the API's JSON answer and the console's words) and
 ``CommandRunner`` (what the server is handed to run commands: ``tourney serve`` builds
 one from the typer tree, so the server never imports the CLI — ADR 0039's layers).
@@ -53,6 +54,16 @@ class Param:
     off: str = ""                 # FLAG: the option that says false (``--overruled``)
 
 
+class Steps(enum.Enum):
+    """How a command is saved: what signing it in a browser (prepare / sign / submit,
+    one conversation per save) can promise."""
+
+    ONE = "one"              # its events in one save (an automatic checkpoint after)
+    RESUMABLE = "resumable"  # several saves; running it again continues (result import)
+    ONCE = "once"            # several saves or fresh randomness: a second run differs,
+    #                          so it cannot be prepared and submitted (seed commit, publish)
+
+
 @dataclass(frozen=True)
 class CommandSpec:
     """One command an official may run: ``path`` is ``result/record`` or ``drop``
@@ -63,8 +74,16 @@ class CommandSpec:
     summary: str
     help: str
     params: tuple[Param, ...]
-    roles: tuple[str, ...] = ()   # who may sign it (empty: any official)
+    roles: tuple[str, ...] = ()   # who may sign it (empty: a read, or any official)
     signed: bool = True           # False: reads only, never writes
+    group: str = ""               # the console's panel and the API's tag (``rounds``)
+    steps: Steps = Steps.ONE      # how it is saved (a browser key signs ONCE: refused)
+    kinds: tuple[str, ...] = ()   # the event kinds it signs (``roles`` come from them)
+
+    @property
+    def atomic(self) -> bool:
+        """Whether everything it writes is saved at once (or not at all)."""
+        return self.steps is Steps.ONE
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -85,6 +104,9 @@ class Outcome:
     text: str = ""
     error: dict[str, Any] | None = None
     data: Any = None              # the CLI's --json document, when it printed one
+    #: files the command wrote for the caller (never a path the caller chose): each
+    #: ``{"param", "name", "encoding": "utf-8"|"base64", "content"}``
+    files: list[dict[str, str]] = field(default_factory=list)
 
     def json(self) -> dict[str, Any]:
         if self.ok:
@@ -92,6 +114,8 @@ class Outcome:
                    "receipt": self.receipt, "text": self.text}
             if self.data is not None:
                 out["data"] = self.data
+            if self.files:
+                out["files"] = self.files
             return out
         return {"ok": False, "error": self.error}
 
