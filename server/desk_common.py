@@ -30,10 +30,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ledger.wire.events import Role
-from server.cards import COOKIE, holder
 from server.errors import Refused
 from server.form_body import read_body
-from server.forms import private_page
+from server.forms import private_page, staff_official
 from server.hub import Hub
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from usecases.command_specs import CommandRunner, CommandSpec, Outcome, Steps
@@ -46,14 +45,8 @@ DESK_ROLES = frozenset({Role.HEAD_JUDGE, Role.JUDGE, Role.SCOREKEEPER, Role.TIME
 
 def official(request: Request) -> tuple[str | None, str]:
     """(the signed-in official's key id, why not) from the staff card's cookie."""
-    state = Hub.of(request).follower.state
-    cred = holder(state, request.cookies.get(COOKIE, ""))
-    if cred is None or cred.official is None:
-        return None, "Sign in with your staff card (its QR code) first."
-    if not DESK_ROLES.intersection(state.active_roles(cred.official)):
-        return None, "Your staff card belongs to an official who no longer has a role " \
-                     "in this event."
-    return cred.official, ""
+    return staff_official(request, DESK_ROLES, "Your staff card belongs to an official who "
+                                               "no longer has a role in this event.")
 
 
 class KeyMode(enum.Enum):

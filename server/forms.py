@@ -5,21 +5,24 @@ Owns: ``HTML`` and ``PRIVATE`` (the headers of a page made for one card holder: 
 cached, nothing framed), ``private_page`` (such a page from a template, with its cookies),
 ``read_form`` (a bounded urlencoded form), ``phone_signature`` and ``sign_page`` (the
 signing step of a card with a phone key, REPORT-17/19/20), ``TOO_MANY`` and ``station_of``
-(the application's station: ``request.app.state.station``).
+(the application's station: ``request.app.state.station``) and ``staff_official`` (the
+official a staff card's cookie signs in, if they hold one of a page's roles).
 
-May import: ``starlette``, ``server.hub``, ``server.errors``, ``server.station``,
+May import: ``starlette``, ``server.hub``, ``server.errors``, ``server.station``, ``server.cards``,
 ``ledger.*``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ledger.core.device_rules import PhoneSignatureNeeded
+from ledger.wire.events import Role
+from server.cards import COOKIE, holder
 from server.errors import Refused
 from server.hub import Hub
 from server.station import Station
@@ -33,6 +36,20 @@ PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosn
            "form-action 'self'; frame-ancestors 'none'"}
 TOO_MANY = "Too many refused attempts from your card in the last minute; wait a minute, " \
     "or see the desk."
+
+
+def staff_official(request: Request, roles: Collection[Role],
+                   lapsed: str) -> tuple[str | None, str]:
+    """(the signed-in official's key id, why not) from the staff card's cookie: the card
+    must be an official's, live, and the official must still hold one of ``roles``
+    (``lapsed`` says what a card whose official holds none of them may not do)."""
+    state = Hub.of(request).follower.state
+    cred = holder(state, request.cookies.get(COOKIE, ""))
+    if cred is None or cred.official is None:
+        return None, "Sign in with your staff card (its QR code) first."
+    if not set(roles).intersection(state.active_roles(cred.official)):
+        return None, lapsed
+    return cred.official, ""
 
 
 def station_of(request: Request) -> Station:

@@ -37,6 +37,7 @@ from server.forms import (
     private_page,
     read_form,
     sign_page,
+    staff_official,
     station_of,
 )
 from server.hub import Hub
@@ -56,14 +57,8 @@ def page(hub: Hub, name: str, status: int = 200, csrf: str | None = None,
 
 def official(request: Request) -> tuple[str | None, str]:
     """(the signed-in official's key id, why not) from the card cookie."""
-    state = Hub.of(request).follower.state
-    cred = holder(state, request.cookies.get(COOKIE, ""))
-    if cred is None or cred.official is None:
-        return None, "Sign in with your staff card (its QR code) first."
-    if not STAFF_ROLES.intersection(state.active_roles(cred.official)):
-        return None, "Your staff card belongs to an official who is no longer a " \
-                     "scorekeeper, judge or head judge of this event."
-    return cred.official, ""
+    return staff_official(request, STAFF_ROLES, "Your staff card belongs to an official "
+                          "who is no longer a scorekeeper, judge or head judge of this event.")
 
 
 def view(request: Request, kid: str, problem: str | None, done: str | None, csrf: str,
