@@ -87,8 +87,11 @@ class Desk(Protocol):
 POSITIONAL = {"player/add": ("name",), "player/late": ("name",), "player/import": ("file",),
               "team/import": ("file",), "team/add": ("members",), "drop": ("number",),
               "undrop": ("number",), "round/post": ("number",), "disqualify": ("number",),
-              "penalty/issue": ("number",), "penalty/offer": ("number",)}
-FILES = {"player/import", "team/import"}
+              "penalty/issue": ("number",), "penalty/offer": ("number",),
+              "result/import": ("file",), "forfeit": ("number",)}
+FILES = {"player/import", "team/import", "result/import"}
+#: the option that says False of a flag with its opposite
+OFF = {"last_battle": "--before-last-battle", "hold_pairings": "--no-hold-pairings"}
 
 
 class Terminal:
@@ -109,6 +112,8 @@ class Terminal:
                 pos += [str(x) for x in v] if isinstance(v, list) else [str(v)]
             elif v is True:
                 opts.append("--" + k.replace("_", "-"))
+            elif v is False and k in OFF:
+                opts.append(OFF[k])
             elif v is not False:
                 opts += ["--" + k.replace("_", "-"), str(v)]
         run = self.cli(*path.split("/"), *opts, *pos, "--key", f"{who}.pem", code=None)
