@@ -75,7 +75,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
             if t["result"] is None and len(t["players"]) == 2:
                 assert desk.by_table("sk", n, t["table"], t["players"][0])["ok"]
                 seen["results"] += 1
-    desk.shot("hj", "bushiroad-end")
+    desk.shot("hj", "end")
     return seen
 
 
@@ -97,11 +97,12 @@ def test_a_whole_bushiroad_bo3_event_with_a_top_8_from_the_console(
     with running(op.cli.ledger, station_key=d / "st.pem",
                  staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
                  runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "tablet")
+        console = Console(browser, base, op.tokens, "tablet", "bushiroad")
         try:
             seen = play(console, op.cli)
         finally:
             console.close()
+    assert console.searched > console.typed, (console.searched, console.typed)
     assert seen["slips"][0] == seen["slips"][1] == 8
     assert "upgrade" in seen["check"], seen["check"]
     assert seen["results"] >= 20

@@ -53,9 +53,11 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
             break
         seen["rounds"] = r
         if r == 1:
-            seen["held"] = tables(cli, 1)
-            desk.shot("hj", "hotc-held")
+            seen["held"] = desk.held("hj", True)
+            desk.shot("hj", "held")
         ok("hj", "round/post", number=r)
+        if r == 1:
+            seen["posted"] = desk.held("hj", False)
         _, ts = tables(cli, r)
         if r == 1:
             seen["slips"] = desk.slips(1), len(ts)
@@ -83,7 +85,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
             if t["result"] is None and len(t["players"]) == 2:
                 assert desk.by_table("sk", n, t["table"], t["players"][0])["ok"]
                 seen["results"] += 1
-    desk.shot("hj", "hotc-end")
+    desk.shot("hj", "end")
     return seen
 
 
@@ -103,13 +105,16 @@ def test_a_whole_hotc_event_from_the_console(tmp_path: Path, browser: Any) -> No
     with running(op.cli.ledger, station_key=d / "st.pem",
                  staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
                  runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "desktop")
+        console = Console(browser, base, op.tokens, "desktop", "hotc")
         try:
             seen = play(console, op.cli)
         finally:
             console.close()
+    assert console.searched > console.typed, (console.searched, console.typed)
     assert len(seen["import"]["text"]) and seen["late"]["ok"]
-    assert seen["held"][0] == 1
+    # round 1 was held for checking (the console says so) and then posted
+    assert "Held for checking, not posted: Round 1" in seen["held"], seen["held"]
+    assert seen["posted"] == ""
     assert seen["slips"][0] == seen["slips"][1] and seen["slips"][0] >= 5
     assert seen["rounds"] >= 2 and seen["results"] >= 10, (seen["rounds"], seen["results"])
     # the Swiss phase's end is the CLI's sentence, shown as the console's refusal

@@ -56,7 +56,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
             seen["seats"] += len(rows)
             seen["import"] = ok("sk", "result/import", file="round,table,winner,games,"
                                 "decided_by,seat\n" + "\n".join(rows) + "\n")
-    desk.shot("sk", "trio-end")
+    desk.shot("sk", "end")
     return seen
 
 
@@ -77,11 +77,12 @@ def test_a_whole_trio_team_event_from_the_console(tmp_path: Path, browser: Any) 
     with running(op.cli.ledger, station_key=d / "st.pem",
                  staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
                  runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "desktop")
+        console = Console(browser, base, op.tokens, "desktop", "trio")
         try:
             seen = play(console, op.cli)
         finally:
             console.close()
+    assert console.searched > console.typed, (console.searched, console.typed)
     assert seen["slips"] == (2, 2) and seen["seats"] == 12, seen
     kinds = [e["event"]["kind"] for e in op.cli("log", "--json").doc]
     assert kinds.count("team_registered") == 4, kinds

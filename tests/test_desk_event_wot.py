@@ -86,7 +86,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
             gone = sides(ts[-1])[1]
             seen["drop"] = desk.do("sk", "drop", number=gone, reason="went home")
             seen["forfeit"] = ok("hj", "forfeit", number=gone, reason="went home")
-    desk.shot("sk", "wot-end")
+    desk.shot("sk", "end")
     return seen
 
 
@@ -106,11 +106,12 @@ def test_a_whole_wot_2001_event_from_the_console(tmp_path: Path, browser: Any) -
     with running(op.cli.ledger, station_key=d / "st.pem",
                  staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
                  runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "tablet")
+        console = Console(browser, base, op.tokens, "tablet", "wot")
         try:
             seen = play(console, op.cli)
         finally:
             console.close()
+    assert console.searched > console.typed, (console.searched, console.typed)
     assert not seen["late"]["ok"] and "RULES-8" in seen["late"]["text"], seen["late"]
     assert not seen["drop"]["ok"] and "WOTOLD-FORF-1" in seen["drop"]["text"]
     assert seen["games"] == 3 and seen["results"] >= 10, seen

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -82,6 +83,8 @@ class Desk(Protocol):
 
     def shot(self, who: str, name: str) -> None: ...
 
+    def held(self, who: str, shown: bool) -> str | None: ...
+
 
 #: the CLI's positional arguments of the commands the scripts run, by name
 POSITIONAL = {"player/add": ("name",), "player/late": ("name",), "player/import": ("file",),
@@ -131,15 +134,22 @@ class Terminal:
     def shot(self, who: str, name: str) -> None:
         return None
 
+    def held(self, who: str, shown: bool) -> str | None:
+        return None
+
 
 class Console:
     """The scripts' steps as an official's clicks and typing in ``/desk`` (one browser
     context per official, signed in by their staff card)."""
 
-    def __init__(self, browser: Any, base: str, tokens: dict[str, str], size: str) -> None:
+    def __init__(self, browser: Any, base: str, tokens: dict[str, str], size: str,
+                 label: str) -> None:
         self.browser, self.base, self.tokens, self.size = browser, base, tokens, size
+        self.label = label
         self.pages: dict[str, Any] = {}
         self.actions = 0
+        self.searched = 0          # forms reached by the console's command search
+        self.typed = 0             # forms reached by their address (no search hit)
 
     def page(self, who: str) -> Any:
         if who not in self.pages:
@@ -165,8 +175,10 @@ class Console:
         if link.count():
             link.first.click()
             p.wait_for_url(f"**/desk/do/{path}")
+            self.searched += 1
         else:                                  # a command the search words do not reach
             p.goto(f"{self.base}/desk/do/{path}")
+            self.typed += 1
         return p
 
     def _fill(self, p: Any, path: str, args: dict[str, Any]) -> Any:
@@ -238,6 +250,7 @@ class Console:
             p.get_by_role("button", name="Check first").click()
         out = self._outcome(p)
         assert out["ok"] and "nothing signed" in out["text"], out
+        self.shot(who, "check-first")
         return str(out["text"])
 
     def slips(self, n: int) -> int | None:
@@ -251,9 +264,21 @@ class Console:
         p.emulate_media(media="screen")
         return count
 
+    def held(self, who: str, shown: bool) -> str | None:
+        """The console's "held for checking" line, once it is ``shown`` (or gone)."""
+        p = self.page(who)
+        end = time.monotonic() + 10
+        while True:
+            p.goto(self.base + "/desk")
+            line = p.locator("p.status", has_text="Held for checking")
+            text = str(line.inner_text()) if line.count() else ""
+            if bool(text) == shown or time.monotonic() > end:
+                return text
+            time.sleep(0.2)
+
     def shot(self, who: str, name: str) -> None:
         p = self.page(who)
-        full = f"desk-event-{self.size}-{name}"
+        full = f"desk-event-{self.label}-{self.size}-{name}"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         p.screenshot(path=str(ARTIFACTS / f"{full}.png"))
         if os.environ.get("TOURNEY_DESK_SHOTS"):
