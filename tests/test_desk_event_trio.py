@@ -4,10 +4,11 @@ real server and its runner.
 
 After ``init``, ``official add`` and the staff cards at the terminal: twelve fighters by a
 CSV upload, three teams by a team CSV upload and one typed member by member, registration
-closed, round 1's seats entered one by one through ``result record``'s form (its
-``--seat``), its slips printed, round 2's by a slip CSV upload (``result import`` with a
-seat column).  The exported log audits clean and equals, event for event (actor, kind,
-body), what the same script gives at the terminal on a copy of the opening.
+closed, round 1's seats entered one by one (by table and seat on the result page, and
+through ``result record``'s form with its ``--seat``), its slips printed, round 2's by a
+slip CSV upload (``result import`` with a seat column).  The exported log audits clean
+and equals, event for event (actor, kind, body), what the same script gives at the
+terminal on a copy of the opening.
 """
 
 from __future__ import annotations
@@ -45,10 +46,14 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
         _, ts = tables(cli, r)
         if r == 1:
             seen["slips"] = desk.slips(1), len(ts)
-            for t in ts:
+            for t in ts:          # seats 1 and 3 by table and seat, seat 2 by the command
                 for s in t.get("seats") or ():
-                    ok("sk", "result/record", round=1, table=t["table"], seat=s["seat"],
-                       winner=s["players"][s["seat"] % 2])
+                    won = s["players"][s["seat"] % 2]
+                    if s["seat"] == 2:
+                        ok("sk", "result/record", round=1, table=t["table"], seat=2,
+                           winner=won)
+                    else:
+                        assert desk.by_table("sk", 1, t["table"], won, s["seat"])["ok"]
                     seen["seats"] += 1
         else:
             rows = [f"2,{t['table']},{s['players'][0]},,play,{s['seat']}"

@@ -75,7 +75,8 @@ def same_events(a: Cli, b: Cli) -> None:
 class Desk(Protocol):
     def do(self, who: str, path: str, **args: Any) -> dict[str, Any]: ...
 
-    def by_table(self, who: str, rnd: int, table: int, winner: int) -> dict[str, Any]: ...
+    def by_table(self, who: str, rnd: int, table: int, winner: int,
+                 seat: int | None = None) -> dict[str, Any]: ...
 
     def check(self, who: str, path: str, **args: Any) -> str | None: ...
 
@@ -122,8 +123,10 @@ class Terminal:
         run = self.cli(*path.split("/"), *opts, *pos, "--key", f"{who}.pem", code=None)
         return {"ok": run.code == 0, "text": run.out + run.err}
 
-    def by_table(self, who: str, rnd: int, table: int, winner: int) -> dict[str, Any]:
-        return self.do(who, "result/record", round=rnd, table=table, winner=winner)
+    def by_table(self, who: str, rnd: int, table: int, winner: int,
+                 seat: int | None = None) -> dict[str, Any]:
+        where = {} if seat is None else {"seat": seat}
+        return self.do(who, "result/record", round=rnd, table=table, **where, winner=winner)
 
     def check(self, who: str, path: str, **args: Any) -> str | None:
         return None
@@ -227,15 +230,21 @@ class Console:
                 p.get_by_role("button", name="Yes, sign it").click()
         return self._outcome(p)
 
-    def by_table(self, who: str, rnd: int, table: int, winner: int) -> dict[str, Any]:
-        """The result page: the round and table typed, Enter, "One of us won", the
-        winner picked, signed."""
+    def by_table(self, who: str, rnd: int, table: int, winner: int,
+                 seat: int | None = None) -> dict[str, Any]:
+        """The result page: the round and table typed, Enter (a team table: then its
+        seat, Enter), "One of us won", the winner picked, signed."""
         p = self.page(who)
         p.goto(self.base + "/desk/result")
         p.fill("#r-round", str(rnd))
         p.fill("#r-table", str(table))
         with p.expect_navigation():
             p.keyboard.press("Enter")
+        if seat is not None:
+            assert "seat by seat" in p.inner_text("main"), p.inner_text("main")
+            p.fill("#r-seat", str(seat))
+            with p.expect_navigation():
+                p.keyboard.press("Enter")
         p.get_by_label("One of us won").check()
         p.select_option("select[name$='.winner']", str(winner))
         with p.expect_navigation():
