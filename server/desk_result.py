@@ -50,13 +50,29 @@ async def result_form(request: Request) -> Response:
 
     rnd = whole(request.query_params.get("round")) or current_round(st)
     table = whole(request.query_params.get("table"))
-    form = None if rnd is None or table is None else \
-        form_for(st, rnd, table, hub.pages.data.labels)
-    problem = None if table is None or form is not None else \
-        f"Round {rnd} has no table {table}; check the number."
+    seats = () if rnd is None or table is None else seats_of(st, rnd, table)
+    seat = whole(request.query_params.get("seat")) if seats else None
+    form = None if rnd is None or table is None or (seats and seat is None) else \
+        form_for(st, rnd, table, hub.pages.data.labels, seat)
+    problem = None if table is None or form is not None or (seats and seat is None) else \
+        f"Round {rnd} has no table {table}" + (f" seat {seat}" if seat else "") + \
+        "; check the number."
     return page(request, "desk_result.html", 200 if problem is None else 404,
-                round=rnd, table=table, form=form, problem=problem,
+                round=rnd, table=table, seat=seat, seats=seats, form=form, problem=problem,
                 labels=hub.pages.data.labels, details=details(st))
+
+
+def seats_of(state: Any, rnd: int, table: int) -> tuple[int, ...]:
+    """The seats of a team table (empty: a one-against-one table, or no such table): a
+    team table's result is entered seat by seat (BR-TEAM-2), never for the whole team."""
+    from ledger.core.format_socket import plugin_for
+
+    plugin = plugin_for(state.format.id if state.format else None)
+    out: list[int] = []
+    while plugin is not None and len(out) < 16 and \
+            plugin.entry.seat_at(state, rnd, table, len(out) + 1) is not None:
+        out.append(len(out) + 1)
+    return tuple(out)
 
 
 def _result_args(state: Any, given: dict[str, str]) -> dict[str, Any]:
@@ -102,8 +118,9 @@ def result_args(request: Request, spec: CommandSpec, fields: dict[str, str]
     hub = Hub.of(request)
     st = hub.follower.state
     rnd, table = whole(fields.get("round")), whole(fields.get("table"))
+    seat = whole(fields.get("seat"))
     form = None if rnd is None or table is None else \
-        form_for(st, rnd, table, hub.pages.data.labels)
+        form_for(st, rnd, table, hub.pages.data.labels, seat)
     if form is None:
         return None, {}
     args = {"round": rnd, "table": table, **_result_args(st, given_from_form(form, fields))}
@@ -122,7 +139,8 @@ async def result(request: Request) -> Response:
         from server.report import form_for
 
         hub = Hub.of(request)
-        form = form_for(hub.follower.state, rnd or 0, table or 0, hub.pages.data.labels)
+        form = form_for(hub.follower.state, rnd or 0, table or 0, hub.pages.data.labels,
+                        whole(fields.get("seat")))
         return page(request, "desk_result.html", 400, round=rnd, table=table, form=form,
                     refused=(err.message, err.hint or "", ""), labels=hub.pages.data.labels,
                     details=details(hub.follower.state))
