@@ -113,6 +113,7 @@ def test_a_whole_wot_2001_event_from_the_console(tmp_path: Path, browser: Any) -
             console.close()
     assert console.searched > console.typed, (console.searched, console.typed)
     assert not seen["late"]["ok"] and "RULES-8" in seen["late"]["text"], seen["late"]
+    assert "late entries" in seen["late"]["text"], seen["late"]   # says what it refuses
     assert not seen["drop"]["ok"] and "WOTOLD-FORF-1" in seen["drop"]["text"]
     assert seen["games"] == 3 and seen["results"] >= 10, seen
     standings = op.cli("standings", "--json").doc

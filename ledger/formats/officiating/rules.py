@@ -42,7 +42,11 @@ def refusing_match_state(state: TournamentState) -> MatchState:
     every officiating command and check reads penalties from."""
     h = state.fmt
     if not isinstance(h, MatchState):
-        raise RuleError("RULES-8", "this format does not play matches: no penalties here")
+        raise RuleError("RULES-8", "this format does not play matches, so match officiating "
+                        "does not apply here (penalties, late entries with their game "
+                        "losses, slow play)",
+                        hint="see 'tourney --help' for what this format's events take "
+                             "(Wheel of Time: forfeit, tbp-override)")
     return h
 
 
