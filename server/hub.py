@@ -45,8 +45,8 @@ SPREAD_MS = 1300      # phones refetch within 200 ms + this window after a nudge
 PAGES_PER_S = 3000    # … widened so that the phones' refetches arrive at most this fast
 #                       (pages from memory, one process: docs/LIVE.md, the stampede)
 BUILD_GAP_S = 1.0     # while appends stream in: the pages are built at most this often,
-BUILD_SHARE = 0.2     # and the follower builds at most this share of the time (a build
-#                       of 0.3 s, 4,096 players: the next one 1.2 s after it) …
+BUILD_SHARE = 0.1     # and the follower builds at most this share of the time (a build
+#                       of 0.3 s, 4,096 players: the next one 2.7 s after it) …
 IDLE_S = 0.25         # … and once the log has had no append for this long (the trailing
 #                       build); a response waiting for the pages (``fresh(shown=True)``)
 #                       has them built at once (ADR 0046)
@@ -94,7 +94,7 @@ class Hub:
         self.unbuilt_since: float | None = None
         self.last_fold = 0.0
         self.published_at = 0.0     # when the last build's pages were rendered ahead
-        self.build_s = 0.0          # how long that build and rendering took
+        self.build_s = 0.0          # the CPU seconds that build and rendering took
         self.wanted = 0
 
     # -- the follower's thread ------------------------------------------------------------
@@ -179,7 +179,7 @@ class Hub:
     def refresh(self) -> None:
         """Fold what was appended and, if anything changed, publish new pages (only the
         newest round read again: ``server.view.build``)."""
-        started = time.monotonic()
+        cpu = time.thread_time()   # the follower's own CPU, not the wait for the interpreter
         burst = False
         try:
             grew = self.follower.catch_up()
@@ -203,7 +203,7 @@ class Hub:
             data = None if not self.data.live else dataclasses.replace(self.data, live=False)
         if data is not None:
             self.publish(data, every=not burst)
-            self.build_s = self.published_at - started
+            self.build_s = time.thread_time() - cpu
 
     def settle(self) -> None:
         """The log went quiet after a partial build: build the whole; show it only if an
