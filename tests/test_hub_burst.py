@@ -165,3 +165,33 @@ def test_fresh_1_on_the_last_result_of_a_burst_shows_it_on_the_next_read(
             got = httpx.get(base + path, timeout=10)
             assert _size_of(got) == last, (path, got.headers["etag"], last)
         assert f"#{t['players'][0]} wins" in httpx.get(base + "/pairings", timeout=10).text
+
+
+def test_a_build_inside_a_burst_renders_ahead_only_what_phones_asked_for(
+        event: tuple[Opening, ApiRunner, Hub]) -> None:
+    op, runner, hub = event
+    tables = round_tables(op.cli, 1)
+    _enter(op, runner, tables[0])
+    hub.refresh()                                # after a quiet log: the shared pages
+    assert all(hub.pages.cached(k) is not None for k in hub_mod.PRERENDER)
+    _enter(op, runner, tables[1])
+    hub.published_at = time.monotonic()          # held back: within the gap …
+    hub.refresh()
+    assert hub.unbuilt_since is not None
+    assert hub.in_burst(time.monotonic())        # … while the writer is busy
+    gap = hub.gap_s()                            # the gap has passed since the build
+    hub.published_at -= gap                      # and the first append held back, while
+    assert hub.unbuilt_since is not None         # the last came just now
+    hub.unbuilt_since -= gap
+    hub.refresh()
+    assert hub.data.checkable.size == hub.follower.state.size
+    assert all(hub.pages.cached(k) is None for k in hub_mod.PRERENDER)   # on demand
+    assert "#" in hub.pages.get("pairings").body.decode()
+    _enter(op, runner, tables[2])
+    hub.published_at = time.monotonic()
+    hub.refresh()
+    hub.last_fold -= hub_mod.IDLE_S              # the writer went idle: the trailing build
+    assert not hub.in_burst(time.monotonic())
+    hub.refresh()
+    assert hub.data.checkable.size == hub.follower.state.size
+    assert all(hub.pages.cached(k) is not None for k in hub_mod.PRERENDER)
