@@ -3,7 +3,7 @@
 Owns: ``Hub`` (the follower's thread: it folds each append at once, builds the pages' data
 and swaps in a new ``PageSet`` — at once after a quiet log, else at most once per
 ``BUILD_GAP_S`` while appends stream in, with a trailing build once the writer is idle
-``IDLE_S`` (``Hub.due``; ADR 0046) — renders the pages phones will ask for again before it
+``IDLE_S`` (``Hub.due_in``; ADR 0046) — renders the pages phones will ask for again before it
 nudges them; it keeps serving the last pages with a "not live" notice while the ledger
 cannot be read, and recovers when it can), ``Hub.fresh`` (the one wait of a response for
 the log it must show: folded, or on the pages; ADR 0032 §4), the Server-Sent Events nudge
@@ -145,11 +145,11 @@ class Hub:
         now).  At once after a quiet log (the last build ``BUILD_GAP_S`` ago or more) and
         when a response waits for the pages (``wanted``); while appends stream in, at most
         once per ``BUILD_GAP_S`` after the last build was done, and no more than
-        ``BUILD_SHARE`` of the time (the gap grows with what a build costs: a large
-        field), or ``IDLE_S`` after the last one (the writer is idle: the trailing
-        build).  The build and the rendering
-        ahead hold the interpreter against the server's own writer; one per append made
-        a burst of results from one official 3-6 times slower (ADR 0046)."""
+        ``BUILD_SHARE`` of the follower's CPU (the gap grows with what a build costs: a
+        large field), or ``IDLE_S`` after the last one (the writer is idle: the trailing
+        build).  The build and the rendering ahead hold the interpreter against the
+        server's own writer; one per append made a burst of results from one official
+        3-6 times slower (ADR 0046)."""
         if self.unbuilt_since is None:
             return RESYNC_S
         if self.wanted > self.data.checkable.size or not self.data.live:
