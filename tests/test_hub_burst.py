@@ -43,12 +43,18 @@ def event(tmp_path: Path) -> Iterator[tuple[Opening, ApiRunner, Hub]]:
     runner.close()
 
 
+def _body(hub: Hub, key: str) -> str:
+    page = hub.pages.get(key)
+    assert page is not None, key
+    return page.body.decode()
+
+
 def _enter(op: Opening, runner: ApiRunner, t: dict[str, Any]) -> int:
     out = runner.run("result/record", {"round": 1, "table": t["table"],
                                        "winner": t["players"][0]},
                      load_signer(op.d / "sk.pem"))
-    assert out.ok, out.error
-    return int(out.seq)
+    assert out.ok and out.seq is not None, out.error
+    return out.seq
 
 
 def test_after_a_quiet_log_an_append_is_built_at_once(
@@ -58,7 +64,7 @@ def test_after_a_quiet_log_an_append_is_built_at_once(
     seq = _enter(op, runner, t)
     hub.refresh()                                # the last build was long ago
     assert hub.follower.state.size == hub.data.checkable.size == seq
-    assert f"#{t['players'][0]} wins" in hub.pages.get("pairings").body.decode()
+    assert f"#{t['players'][0]} wins" in _body(hub, "pairings")
 
 
 def test_appends_streaming_in_are_folded_at_once_and_built_when_due(
@@ -80,7 +86,7 @@ def test_appends_streaming_in_are_folded_at_once_and_built_when_due(
     hub.last_fold -= hub_mod.IDLE_S              # as if IDLE_S had passed
     hub.refresh()
     assert hub.data.checkable.size == seqs[-1] and hub.unbuilt_since is None
-    body = hub.pages.get("pairings").body.decode()
+    body = _body(hub, "pairings")
     assert all(f"#{t['players'][0]} wins" in body for t in tables[:3])
 
 
@@ -186,7 +192,7 @@ def test_a_build_inside_a_burst_renders_ahead_only_what_phones_asked_for(
     hub.refresh()
     assert hub.data.checkable.size == hub.follower.state.size
     assert all(hub.pages.cached(k) is None for k in hub_mod.PRERENDER)   # on demand
-    assert "#" in hub.pages.get("pairings").body.decode()
+    assert "#" in _body(hub, "pairings")
     _enter(op, runner, tables[2])
     hub.published_at = time.monotonic()
     hub.refresh()
