@@ -6,15 +6,30 @@ officials, ``player import``, ``registration close``, ``round pair``: 2,048 tabl
 ``tourney serve --station-key … --staff-key sk.pem`` as a process on loopback, and one
 client entering ``--results`` results (default: every table of round 1) one after another
 as ``POST /api/v1/result/record`` with the scorekeeper's staff card.  Each request is
-timed from the client's side (the answer comes after the commit and after the server's
-pages hold it).  Then the log is checked: one result per table entered, and ``tourney
-audit verify`` is clean.
+timed from the client's side (the answer comes after the commit); then how long until
+the pages show the last one (``last_shown_ms``: ``/standings``' ETag names the log's
+size).  Then the log is checked: one result per table entered, and ``tourney audit
+verify`` is clean.
 
     python -m bench.api_results                      # 4,096 players, 2,048 results
     python -m bench.api_results --players 512
+    python -m bench.api_results --results 300 --compare
 
-Prints: BENCH api_results players=… results=… p50_ms=… p95_ms=… p99_ms=… results_per_s=…
-import_results_per_s=… audit=ok (budgets, issue 29: p50 < 50 ms, >= 100 results/s)
+``--compare`` runs the same opening three times, each on a copy and through its own
+server: the hub as before ADR 0046 (the pages built after every append), the ceiling (no
+page built while the results stream in) and the hub as shipped.  It also times one small
+SQLite commit alone on the same disk (WAL, ``synchronous=FULL``: the floor of one command
+per commit).
+
+Prints, per hub: BENCH api_results players=… commit_alone_p50_ms=… hub=… p50_ms=…
+p95_ms=… p99_ms=… results_per_s=… last_shown_ms=… import_results_per_s=… audit=ok
+(budgets, issue 29: p50 < 50 ms, >= 100 results/s).
+
+Measured (2 shared cores, load average 4-8; ``--results 300 --compare``, one run):
+before 44.5 ms p50, 16/s; as shipped 8.3 ms, 97/s; ceiling 9.1 ms, 82/s; a commit
+alone 0.2 ms.  Three runs of the final code: as shipped 7.9-10.0 ms p50, 49-97/s,
+within the noise of the ceiling of the same run (50-82/s); before 39-51 ms, 13-16/s
+(docs/API.md "How fast").
 """
 
 from __future__ import annotations
@@ -85,23 +100,53 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--players", type=int, default=4096)
-    ap.add_argument("--results", type=int, default=0,
-                    help="results entered one by one (0: every table of round 1); the "
-                         "rest of the round's tables are then sent as one slip file "
-                         "(POST /api/v1/result/import)")
-    ap.add_argument("--keep", action="store_true", help="keep the working directory")
-    a = ap.parse_args()
-    d = Path(tempfile.mkdtemp(prefix="tourney-api-bench-"))
-    t0 = time.perf_counter()
-    token, tables = setup(d, a.players)
-    setup_s = time.perf_counter() - t0
+def patched(consts: str) -> list[str]:
+    """``tourney`` with constants of ``server.hub`` set first, in the server's process
+    only (``consts``: "NAME = value; …")."""
+    return [sys.executable, "-c", "import runpy, sys, server.hub as h; "
+            + "; ".join(f"h.{c.strip()}" for c in consts.split(";"))
+            + "; sys.argv = ['tourney', *sys.argv[1:]]; "
+            "runpy.run_module('cli.main', run_name='__main__')"]
+
+
+#: the hubs compared (``--compare``), by name: how ``tourney serve`` runs
+HUBS: dict[str, list[str]] = {
+    # as before ADR 0046: the pages built and rendered ahead after every append
+    "per-append": patched("BUILD_GAP_S = 0.0; BUILD_SHARE = 1.0; IDLE_S = 0.0"),
+    # the ceiling: no build at all while the appends stream in (only once idle)
+    "idle-only": patched("BUILD_GAP_S = 1e9"),
+    "coalesced": TOURNEY,                   # as shipped
+}
+
+
+def commit_floor(d: Path, n: int = 200) -> float:
+    """p50 ms of one small SQLite commit alone, as the ledger commits (WAL,
+    ``synchronous=FULL``), on the disk of ``d``: the floor of one command per commit."""
+    import sqlite3
+
+    con = sqlite3.connect(d / "floor.db", isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=FULL")
+    con.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB)")
+    xs = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT INTO t VALUES (?, ?)", (i, os.urandom(600)))
+        con.execute("COMMIT")
+        xs.append((time.perf_counter() - t0) * 1000)
+    con.close()
+    return pct(xs, 0.5)
+
+
+def serve_and_enter(d: Path, tables: list[dict[str, Any]], token: str, results: int,
+                    hub: str) -> dict[str, Any]:
+    """``tourney serve`` on the ledger in ``d`` (``hub``: which, ``HUBS``) and one
+    client entering results one by one, then the rest as one slip file; the numbers."""
     port = free_port()
     env = {**os.environ, "TOURNEY_LEDGER": str(d / "t.db"),
            "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    server = subprocess.Popen([*TOURNEY, "serve", "--host", "127.0.0.1", "--port", str(port),
+    server = subprocess.Popen([*HUBS[hub], "serve", "--host", "127.0.0.1", "--port", str(port),
                                "--station-key", "st.pem", "--staff-key", "sk.pem"],
                               cwd=d, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
@@ -121,7 +166,7 @@ def main() -> None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.1)
             todo = [t for t in tables if len(t["players"]) == 2 and t["result"] is None]
-            todo = todo[:a.results] if a.results else todo
+            todo = todo[:results] if results else todo
             # the first request opens the runner's ledger and reads the click tree: warm
             # up on the first table, timed apart
             w0 = time.perf_counter()
@@ -140,6 +185,16 @@ def main() -> None:
                 if r.status_code != 200:
                     raise SystemExit(f"refused: {r.text}")
             wall = time.perf_counter() - t1
+            # the pages show the last result within the trailing build: poll the
+            # standings' ETag (the log size) until it is the log's
+            last = int(r.json()["seq"])
+            s0 = time.perf_counter()
+            while int(http.get("/standings").headers["etag"].strip('W/"').split("-")[0]) \
+                    < last:
+                if time.perf_counter() - s0 > 30:
+                    raise SystemExit("the pages never showed the last result")
+                time.sleep(0.01)
+            shown_ms = (time.perf_counter() - s0) * 1000
             rest = [t for t in tables if len(t["players"]) == 2 and t["result"] is None
                     and t not in todo]
             slips = "round,table,winner\n" + "".join(
@@ -156,17 +211,46 @@ def main() -> None:
         server.wait(30)
     shown = json.loads(tourney(d, "round", "show", "1", "--json"))["tables"]
     entered = {t["table"] for t in todo}
-    results = sum(1 for t in shown if t["table"] in entered and t["result"] is not None)
     audit = json.loads(tourney(d, "audit", "verify", "--json"))
     ms = [x * 1000 for x in times]
-    print(f"BENCH api_results players={a.players} results={len(todo)} "
-          f"one_by_one={len(times) + 1} "
-          f"recorded={results} setup_s={setup_s:.1f} warm_ms={warm_ms:.0f} "
-          f"p50_ms={pct(ms, 0.5):.1f} p95_ms={pct(ms, 0.95):.1f} p99_ms={pct(ms, 0.99):.1f} "
-          f"max_ms={max(ms):.0f} results_per_s={len(times) / wall:.0f} "
-          f"import_results={len(rest)} import_s={import_s:.1f} "
-          f"import_results_per_s={len(rest) / import_s if rest else 0:.0f} "
-          f"audit={'ok' if audit.get('ok') else 'FAILED'}")
+    return {"hub": hub, "results": len(todo),
+            "one_by_one": len(times) + 1,
+            "recorded": sum(1 for t in shown if t["table"] in entered
+                            and t["result"] is not None),
+            "warm_ms": f"{warm_ms:.0f}", "p50_ms": f"{pct(ms, 0.5):.1f}",
+            "p95_ms": f"{pct(ms, 0.95):.1f}", "p99_ms": f"{pct(ms, 0.99):.1f}",
+            "max_ms": f"{max(ms):.0f}", "results_per_s": f"{len(times) / wall:.0f}",
+            "last_shown_ms": f"{shown_ms:.0f}", "import_results": len(rest),
+            "import_s": f"{import_s:.1f}",
+            "import_results_per_s": f"{len(rest) / import_s if rest else 0:.0f}",
+            "audit": "ok" if audit.get("ok") else "FAILED"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=4096)
+    ap.add_argument("--results", type=int, default=0,
+                    help="results entered one by one (0: every table of round 1); the "
+                         "rest of the round's tables are then sent as one slip file "
+                         "(POST /api/v1/result/import)")
+    ap.add_argument("--compare", action="store_true",
+                    help="first run the server as before ADR 0046 (pages built after "
+                         "every append) and with no build while results stream in (the "
+                         "ceiling), each on a copy of the same opening")
+    ap.add_argument("--keep", action="store_true", help="keep the working directory")
+    a = ap.parse_args()
+    d = Path(tempfile.mkdtemp(prefix="tourney-api-bench-"))
+    t0 = time.perf_counter()
+    token, tables = setup(d, a.players)
+    setup_s = time.perf_counter() - t0
+    floor = commit_floor(d)
+    for hub in list(HUBS) if a.compare else ["coalesced"]:
+        run_dir = d / "runs" / hub
+        shutil.copytree(d, run_dir, ignore=shutil.ignore_patterns("runs", "floor.db*"))
+        out = serve_and_enter(run_dir, tables, token, a.results, hub)
+        print(f"BENCH api_results players={a.players} setup_s={setup_s:.1f} "
+              f"commit_alone_p50_ms={floor:.1f} "
+              + " ".join(f"{k}={v}" for k, v in out.items()), flush=True)
     if a.keep:
         print(f"kept {d}")
     else:

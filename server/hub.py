@@ -1,7 +1,9 @@
 """The followed tournament of ``tourney serve`` (issue 18) and its pages, in memory.
 
-Owns: ``Hub`` (the follower's thread: it folds each append, builds the pages' data once
-and swaps in a new ``PageSet``, renders the pages phones will ask for again before it
+Owns: ``Hub`` (the follower's thread: it folds each append at once, builds the pages' data
+and swaps in a new ``PageSet`` — at once after a quiet log, else at most once per
+``BUILD_GAP_S`` while appends stream in, with a trailing build once the writer is idle
+``IDLE_S`` (``Hub.due_in``; ADR 0046) — renders the pages phones will ask for again before it
 nudges them; it keeps serving the last pages with a "not live" notice while the ledger
 cannot be read, and recovers when it can), ``Hub.fresh`` (the one wait of a response for
 the log it must show: folded, or on the pages; ADR 0032 §4), the Server-Sent Events nudge
@@ -42,6 +44,12 @@ PRERENDER_S = 30.0    # at most this long rendering the phones' pages ahead of a
 SPREAD_MS = 1300      # phones refetch within 200 ms + this window after a nudge …
 PAGES_PER_S = 3000    # … widened so that the phones' refetches arrive at most this fast
 #                       (pages from memory, one process: docs/LIVE.md, the stampede)
+BUILD_GAP_S = 1.0     # while appends stream in: the pages are built at most this often,
+BUILD_SHARE = 0.1     # and the follower builds at most this share of the time (a build
+#                       of 0.3 s, 4,096 players: the next one 2.7 s after it) …
+IDLE_S = 0.25         # … and once the log has had no append for this long (the trailing
+#                       build); a response waiting for the pages (``fresh(shown=True)``)
+#                       has them built at once (ADR 0046)
 FRESH_S = 5.0         # a response after the server's own write waits at most this long
 #                       for the follower to have folded it …
 SHOWN_S = 3.0         # … and a receipt this long for the pages to show its event
@@ -80,6 +88,14 @@ class Hub:
         #: phones that will fetch their page again on the next nudge (rendered ahead)
         self.hot: set[str] = set()
         self.hot_before: set[str] = set()
+        #: the coalescing of builds (``due``): when the first append not on the pages was
+        #: folded (None: the pages show every folded append), when the last one was, and
+        #: the largest log size a response waits to see on the pages
+        self.unbuilt_since: float | None = None
+        self.last_fold = 0.0
+        self.published_at = 0.0     # when the last build's pages were rendered ahead
+        self.build_s = 0.0          # the CPU seconds that build and rendering took
+        self.wanted = 0
 
     # -- the follower's thread ------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -112,14 +128,47 @@ class Hub:
         while not self.stop.is_set():
             timeout = RETRY_S if not self.data.live else self.quiet_s() \
                 if self.data.partial else RESYNC_S
+            if self.unbuilt_since is not None and self.data.live:   # folded, not shown
+                timeout = min(timeout, max(0.0, self.due_in(time.monotonic())))
             woken = self.wake.wait(timeout=timeout)
             self.wake.clear()
             if self.stop.is_set():
                 return
-            if woken or not self.data.live or not self.data.partial:
-                self.refresh()                   # an append, a retry, or the resync
-            else:
+            if woken or not self.data.live or not self.data.partial \
+                    or self.unbuilt_since is not None:
+                self.refresh()                   # an append, a retry, the resync, or
+            else:                                # the trailing build of a burst
                 self.settle()
+
+    def due_in(self, now: float) -> float:
+        """Seconds until the folded appends not on the pages yet must be built (<= 0:
+        now).  At once after a quiet log (the last build ``BUILD_GAP_S`` ago or more) and
+        when a response waits for the pages (``wanted``); while appends stream in, at most
+        once per ``BUILD_GAP_S`` after the last build was done, and no more than
+        ``BUILD_SHARE`` of the follower's CPU (the gap grows with what a build costs: a
+        large field), or ``IDLE_S`` after the last one (the writer is idle: the trailing
+        build).  The build and the rendering ahead hold the interpreter against the
+        server's own writer; one per append made a burst of results from one official
+        3-6 times slower (ADR 0046)."""
+        if self.unbuilt_since is None:
+            return RESYNC_S
+        if self.wanted > self.data.checkable.size or not self.data.live:
+            return 0.0
+        return min(self.published_at + self.gap_s(), self.last_fold + IDLE_S) - now
+
+    def gap_s(self) -> float:
+        """The least time between two builds while appends stream in (``due_in``)."""
+        return max(BUILD_GAP_S, self.build_s * (1 - BUILD_SHARE) / BUILD_SHARE)
+
+    def in_burst(self, now: float) -> bool:
+        """Whether a build now is one of a burst: its appends were held back (they came
+        within ``gap_s`` of the last build), the writer is not idle and no response
+        waits for the pages.  Such a build renders ahead only the pages phones asked
+        for (``publish``)."""
+        return (self.unbuilt_since is not None and self.data.live
+                and self.unbuilt_since < self.published_at + self.gap_s()
+                and now < self.last_fold + IDLE_S
+                and self.wanted <= self.data.checkable.size)
 
     def quiet_s(self) -> float:
         """How long the log stays quiet before a partial build is made whole: past the
@@ -130,20 +179,31 @@ class Hub:
     def refresh(self) -> None:
         """Fold what was appended and, if anything changed, publish new pages (only the
         newest round read again: ``server.view.build``)."""
+        cpu = time.thread_time()   # the follower's own CPU, not the wait for the interpreter
+        burst = False
         try:
             grew = self.follower.catch_up()
+            now = time.monotonic()
             if grew:                             # a response waiting for its own write
                 self._call_in_loop(self._advance)
+                self.last_fold = now
+                if self.unbuilt_since is None:
+                    self.unbuilt_since = now
             if self.follower.broken:
                 self.follower.reopen()
+            if self.unbuilt_since is not None and self.data.live and self.due_in(now) > 0:
+                return                           # coalesced: built when due (``due_in``)
+            burst = self.in_burst(now)
             data = build(self.follower.ledger, self.follower.state, self.memo,
                          previous=self.data if self.data.live else None) \
-                if grew or not self.data.live else None
+                if self.unbuilt_since is not None or not self.data.live else None
+            self.unbuilt_since = None
         except Exception:  # noqa: BLE001 - any failure to read: keep the last pages
             self.follower.broken = True
             data = None if not self.data.live else dataclasses.replace(self.data, live=False)
         if data is not None:
-            self.publish(data)
+            self.publish(data, every=not burst)
+            self.build_s = time.thread_time() - cpu
 
     def settle(self) -> None:
         """The log went quiet after a partial build: build the whole; show it only if an
@@ -161,20 +221,23 @@ class Hub:
             return
         self.publish(dataclasses.replace(full, rev=old.rev + 1))
 
-    def publish(self, data: LiveData) -> None:
+    def publish(self, data: LiveData, *, every: bool = True) -> None:
         """Swap in the pages of ``data``; render the pages phones will ask for again
         (``hot``) ahead of the nudge, so that the stampede after a posting is served from
-        memory; then nudge.  A waiting append cuts the rendering short (it is folded
+        memory, and (``every``) the shared pages (``PRERENDER``) whether asked for or
+        not — not in a burst of appends, where nobody may read them before the next
+        build; then nudge.  A waiting append cuts the rendering short (it is folded
         first; phones then render what is left on demand)."""
         pages = PageSet(data, self.env, url=self.url, reporting=self.reporting)
         old, self.data, self.pages = self.data, data, pages
         self.built_at = time.monotonic()
         self._call_in_loop(self._advance)        # a receipt waiting to be shown
         nudge = self.loop is not None and self.dirty is not None and worth_a_nudge(old, data)
-        keys = list(PRERENDER)
+        keys = list(PRERENDER) if every else []
         if nudge:
             keys += sorted(self.hot_before | self.hot, key=_player_first)
         self.prerender(pages, keys)
+        self.published_at = time.monotonic()
         if nudge and self.dirty is not None:
             self._call_in_loop(self.dirty.set)
 
@@ -221,6 +284,8 @@ class Hub:
         ``timeout`` (``FRESH_S``, ``SHOWN_S`` with ``shown``)."""
         end = time.monotonic() + (timeout if timeout is not None else
                                   SHOWN_S if shown else FRESH_S)
+        if shown:
+            self.wanted = max(self.wanted, size)     # built at once, not coalesced
         while (self.pages.data.checkable.size if shown else self.follower.state.size) < size:
             self.wake.set()
             left = end - time.monotonic()
