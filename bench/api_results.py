@@ -16,7 +16,7 @@ verify`` is clean.
     python -m bench.api_results --results 300 --compare
 
 ``--compare`` runs the same opening three times, each on a copy and through its own
-server: the hub as before ADR 0046 (the pages built after every append), the ceiling (no
+server: the hub as before ADR 0051 (the pages built after every append), the ceiling (no
 page built while the results stream in) and the hub as shipped.  It also times one small
 SQLite commit alone on the same disk (WAL, ``synchronous=FULL``: the floor of one command
 per commit).
@@ -111,7 +111,7 @@ def patched(consts: str) -> list[str]:
 
 #: the hubs compared (``--compare``), by name: how ``tourney serve`` runs
 HUBS: dict[str, list[str]] = {
-    # as before ADR 0046: the pages built and rendered ahead after every append
+    # as before ADR 0051: the pages built and rendered ahead after every append
     "per-append": patched("BUILD_GAP_S = 0.0; BUILD_SHARE = 1.0; IDLE_S = 0.0"),
     # the ceiling: no build at all while the appends stream in (only once idle)
     "idle-only": patched("BUILD_GAP_S = 1e9"),
@@ -234,7 +234,7 @@ def main() -> None:
                          "rest of the round's tables are then sent as one slip file "
                          "(POST /api/v1/result/import)")
     ap.add_argument("--compare", action="store_true",
-                    help="first run the server as before ADR 0046 (pages built after "
+                    help="first run the server as before ADR 0051 (pages built after "
                          "every append) and with no build while results stream in (the "
                          "ceiling), each on a copy of the same opening")
     ap.add_argument("--keep", action="store_true", help="keep the working directory")

@@ -3,7 +3,7 @@
 Owns: ``Hub`` (the follower's thread: it folds each append at once, builds the pages' data
 and swaps in a new ``PageSet`` — at once after a quiet log, else at most once per
 ``BUILD_GAP_S`` while appends stream in, with a trailing build once the writer is idle
-``IDLE_S`` (``Hub.due_in``; ADR 0046) — renders the pages phones will ask for again before it
+``IDLE_S`` (``Hub.due_in``; ADR 0051) — renders the pages phones will ask for again before it
 nudges them; it keeps serving the last pages with a "not live" notice while the ledger
 cannot be read, and recovers when it can), ``Hub.fresh`` (the one wait of a response for
 the log it must show: folded, or on the pages; ADR 0032 §4), the Server-Sent Events nudge
@@ -49,7 +49,7 @@ BUILD_SHARE = 0.1     # and the follower builds at most this share of the time (
 #                       of 0.3 s, 4,096 players: the next one 2.7 s after it) …
 IDLE_S = 0.25         # … and once the log has had no append for this long (the trailing
 #                       build); a response waiting for the pages (``fresh(shown=True)``)
-#                       has them built at once (ADR 0046)
+#                       has them built at once (ADR 0051)
 FRESH_S = 5.0         # a response after the server's own write waits at most this long
 #                       for the follower to have folded it …
 SHOWN_S = 3.0         # … and a receipt this long for the pages to show its event
@@ -149,7 +149,7 @@ class Hub:
         large field), or ``IDLE_S`` after the last one (the writer is idle: the trailing
         build).  The build and the rendering ahead hold the interpreter against the
         server's own writer; one per append made a burst of results from one official
-        3-6 times slower (ADR 0046)."""
+        3-6 times slower (ADR 0051)."""
         if self.unbuilt_since is None:
             return RESYNC_S
         if self.wanted > self.data.checkable.size or not self.data.live:

@@ -1,4 +1,4 @@
-"""A burst of results from one official (issue 29's benchmark; ADR 0046): the hub folds
+"""A burst of results from one official (issue 29's benchmark; ADR 0051): the hub folds
 every append at once but builds and renders the pages at most once per ``BUILD_GAP_S``
 while appends stream in, with a trailing build once the writer is idle.  What must still
 hold (ADR 0032): a page read after the nudge shows every append the nudge names; a
