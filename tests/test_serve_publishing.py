@@ -27,14 +27,21 @@ def test_held_pairings_stay_off_the_pages_and_phones_are_nudged_when_posted(
     cli("pages", "set", "--hold-pairings", "--names", "initial", "--key", "hj.pem")
     with running(cli.ledger) as (base, hub):
         nudges: list[dict[str, Any]] = []
+        done = threading.Event()            # set before the server stops: the stream's end
+        failed: list[BaseException] = []   # is then expected, never an error
 
         def listen() -> None:
-            with httpx.stream("GET", base + "/live", timeout=30) as s:
-                for line in s.iter_lines():
-                    if line.startswith("data: "):
-                        nudges.append(json.loads(line[6:]))
+            try:
+                with httpx.stream("GET", base + "/live", timeout=30) as s:
+                    for line in s.iter_lines():
+                        if line.startswith("data: "):
+                            nudges.append(json.loads(line[6:]))
+            except httpx.HTTPError as exc:
+                if not done.is_set():
+                    failed.append(exc)
 
-        threading.Thread(target=listen, daemon=True).start()
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
         wait_until(lambda: len(nudges) == 1, 5)
         pair(cli, "hotc-swiss-de", 2)
         wait_until(lambda: "being checked" in get(base + "/").text, 5)
@@ -51,6 +58,10 @@ def test_held_pairings_stay_off_the_pages_and_phones_are_nudged_when_posted(
             page = get(base + path).text                  # "First L.": no surname shown
             assert "ZedA" not in page and ("AnnA Z." in page or path == "/find?q=zed")
         assert "No player matches" in get(base + "/find?q=zed").text  # nor searchable
+        assert not failed, failed
+        done.set()
+    listener.join(30)                       # the server stopped: its stream ended
+    assert not listener.is_alive() and not failed, failed
 
 
 
