@@ -156,14 +156,17 @@ def call_show(ctx: typer.Context, call: CallArg, json: JsonOpt = False) -> None:
     s = Session(ctx, json=json)
     st = _state(s)
     c = call_of(st, call)
-    p = propose(st, c)
     ext = st.calls.extended.get(call)
-    s.emit({"call": msgspec.to_builtins(c), "proposal": _proposal(p), "extended_seq": ext},
-           [f"call {c.seq}: round {c.round} table {c.table}, opened {c.opened_time}",
-            f"claimed {c.claimed_time or '-'}, closed {c.closed_time or '-'}"
-            + (f": {c.outcome}" if c.outcome else ""),
-            f"proposal: {p.minutes} minute(s) ({p.words}; {p.rule})"
-            + (f"; extended at seq {ext}" if ext else "")])
+    p = propose(st, c)
+    doc: dict[str, Any] = {"call": msgspec.to_builtins(c), "proposal": _proposal(p),
+                           "extension": None}
+    last = f"proposal now: {p.minutes} minute(s) ({p.words}; {p.rule})"
+    if ext is not None:    # what was proposed and given when it was confirmed
+        doc["extension"] = {"seq": ext[0], "minutes": ext[1], "proposed": ext[2]}
+        last = f"extended at seq {ext[0]}: +{ext[1]} min (proposed {ext[2]})"
+    s.emit(doc, [f"call {c.seq}: round {c.round} table {c.table}, opened {c.opened_time}",
+                 f"claimed {c.claimed_time or '-'}, closed {c.closed_time or '-'}"
+                 + (f": {c.outcome}" if c.outcome else ""), last])
 
 
 @floor_app.command("stats")

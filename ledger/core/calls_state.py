@@ -34,8 +34,9 @@ class CallsState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     calls: dict[int, Call] = {}
     #: "round/table" -> seq of the open call there (CALL-2: one open call per table)
     open_at: dict[str, int] = {}
-    #: call seq -> seq of the ``time_extended`` citing it (CALL-6: one per call)
-    extended: dict[int, int] = {}
+    #: call seq -> [seq of the ``time_extended`` citing it (CALL-6: one per call), the
+    #: minutes it gave, the minutes the record proposed then]
+    extended: dict[int, list[int]] = {}
 
 
 def table_key(round_no: int, table: int) -> str:

@@ -259,7 +259,7 @@ def _cited_call(state: TournamentState, body: TimeExtended, seq: int) -> None:
     done = state.calls.extended.get(call.seq)
     if done is not None:
         raise RuleError("CALL-6", f"judge call {call.seq} was already extended at seq "
-                        f"{done}", hint="one extension per call", finding="call_invalid")
+                        f"{done[0]}", hint="one extension per call", finding="call_invalid")
     want = propose(state, call).minutes
     if body.proposed != want:
         raise RuleError("CALL-6", f"judge call {call.seq}: the record proposes {want} "
@@ -271,7 +271,8 @@ def _cited_call(state: TournamentState, body: TimeExtended, seq: int) -> None:
 @BOOK.applies(TimeExtended)
 def _extended_apply(state: TournamentState, ev: SignedEvent, body: TimeExtended) -> None:
     if isinstance(body.call, int):
-        state.calls.extended[body.call] = ev.seq
+        state.calls.extended[body.call] = [
+            ev.seq, body.minutes, body.proposed if isinstance(body.proposed, int) else 0]
     o = state.fmt.officiating
     k = key(body.round, body.table)
     o.extensions[k] = o.extensions.get(k, 0) + body.minutes
