@@ -69,12 +69,14 @@ def floor_stats(state: TournamentState) -> FloorStats:
     exts: list[MatchExtension] = []
     fmt = state.fmt
     if isinstance(fmt, MatchState):
+        cited: dict[str, list[int]] = {}
+        for s in sorted(state.calls.extended):
+            c = state.calls.calls[s]
+            cited.setdefault(f"{c.round}/{c.table}", []).append(s)
         for k, minutes in sorted(fmt.officiating.extensions.items(),
                                  key=lambda kv: tuple(int(x) for x in kv[0].split("/"))):
             r, t = (int(x) for x in k.split("/"))
-            cited = sorted(s for s in state.calls.extended
-                           if (state.calls.calls[s].round, state.calls.calls[s].table)
-                           == (r, t))
-            exts.append(MatchExtension(round=r, table=t, minutes=minutes, calls=cited))
+            exts.append(MatchExtension(round=r, table=t, minutes=minutes,
+                                       calls=cited.get(k, [])))
     return FloorStats(rounds=rounds, open_calls=len(state.calls.open_at), tables=tables,
                       extensions=exts)
