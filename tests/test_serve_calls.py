@@ -35,6 +35,8 @@ def test_a_player_calls_a_judge_who_claims_closes_and_extends(
         assert r.status_code == 303
         page = phone.get(r.headers["location"]).text
         assert "A judge is coming" in page and f"table {t1['table']}" in page
+        opened_seq = int(r.headers["location"].split("done=")[1])
+        assert phone.get(f"/receipt/{opened_seq}").status_code == 200  # the player's act
         # a second tap: the call stands, nothing is written
         before = ledger_bytes(cli.ledger)
         again = phone.post("/call", data={"csrf": _csrf(form.text)},
