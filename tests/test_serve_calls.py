@@ -86,3 +86,47 @@ def test_a_player_calls_a_judge_who_claims_closes_and_extends(
     ext = [e for e in events if e["kind"] == "time_extended"]
     assert ext[0]["body"]["call"] == call and ext[0]["body"]["proposed"] == 2
     cli("audit", "verify", str(cli.ledger))
+
+
+def test_a_card_with_a_phone_key_calls_only_with_that_phone_s_signature(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """REPORT-20 holds for a judge call as for a drop: the station alone cannot open a call
+    in the name of a card whose phone holds a key; the phone's signature of the statement
+    the rule names records it (``report.js`` does this in the browser)."""
+    import base64
+    import html
+    import re
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ledger.wire.keys import public_raw
+
+    cli, doc, tokens, _staff = calls_event(tmp_path)
+    slow_station_clock(monkeypatch)
+    a = doc["tables"][0]["players"][0]  # type: ignore[index]
+    key = Ed25519PrivateKey.from_private_bytes(bytes([9]) * 32)
+    pub = base64.b64encode(public_raw(key.public_key())).decode()
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
+        phone = _phone(base, tokens[a])
+        bound = phone.post("/bind", data={"csrf": _csrf(phone.get("/report").text),
+                                          "public_key": pub}, headers={"Origin": base})
+        assert bound.status_code == 303
+        wait_until(lambda: bool(hub.follower.state.reports.devices), 10)
+        before = ledger_bytes(cli.ledger)
+        step = phone.post("/call", data={"csrf": _csrf(phone.get("/call").text)},
+                          headers={"Origin": base})
+        assert step.status_code == 200 and 'id="sign"' in step.text
+        assert "judge call is signed" in step.text
+        assert ledger_bytes(cli.ledger) == before            # nothing without the phone
+        form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
+                               step.text))
+        statement = html.unescape(form.pop("statement"))
+        form = {k: html.unescape(v) for k, v in form.items()}
+        form["device_sig"] = base64.b64encode(key.sign(statement.encode())).decode()
+        done = phone.post("/call", data=form, headers={"Origin": base})
+        assert done.status_code == 303, done.text
+        wait_until(lambda: bool(hub.follower.state.calls.open_at), 10)
+    opened = [leaf["event"] for leaf in cli("log", "--json").doc
+              if leaf["event"]["kind"] == "call_opened"]
+    assert opened[0]["body"]["device_sig"] == form["device_sig"]
+    cli("audit", "verify", str(cli.ledger))
