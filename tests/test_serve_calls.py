@@ -74,6 +74,8 @@ def test_a_player_calls_a_judge_who_claims_closes_and_extends(
         wait_until(lambda: call in hub.follower.state.calls.extended, 5)
         mine = phone.get("/call").text
         assert "X resolves first" in mine and "+2 minutes" in mine
+        # the player's page and the table's clock show the table's own extra time
+        wait_until(lambda: "2 extra minutes" in phone.get(f"/p/{a}").text, 10)
         # a player's card cannot claim a call
         refused = phone.post("/staff/calls/claim", data={"csrf": _csrf(form.text),
                                                          "call": str(call)},
