@@ -48,25 +48,23 @@ def _taps(request: Request) -> Throttle:
 
 
 def _player_view(state: Any, number: int) -> dict[str, Any]:
-    """What the call page shows a player: where they may call, their table's open call,
-    and the latest closed call at their table with its extension."""
+    """What the call page shows a player: whether they may call now (or why not), the open
+    call at their table, and the latest closed call at their table (or one they opened)
+    with its extension."""
+    from ledger.core.reports import current_round, seat_of
     from usecases.calls import own_call_refusal
 
     at = own_call_refusal(state, number)
-    mine = [c for c in state.calls.calls.values() if c.number == number or (
-        isinstance(at, tuple) and (c.round, c.table) == at)]
-    seated = at if isinstance(at, tuple) else None
-    from ledger.core.reports import current_round, seat_of
     n = current_round(state)
     where = seat_of(state, n, number) if n is not None else None
-    if where is not None:
-        mine += [c for c in state.calls.calls.values()
-                 if (c.round, c.table) == (n, where[0]) and c not in mine]
-    mine.sort(key=lambda c: c.seq)
+    here = (n, where[0]) if where is not None else None
+    mine = sorted((c for c in state.calls.calls.values()
+                   if c.number == number or (c.round, c.table) == here),
+                  key=lambda c: c.seq)
     open_ = next((c for c in mine if c.closed_seq is None), None)
     last = next((c for c in reversed(mine) if c.closed_seq is not None), None)
     ext = state.calls.extended.get(last.seq) if last is not None else None
-    return {"can_call": seated is not None, "why": None if seated else at,
+    return {"can_call": isinstance(at, tuple), "why": at if isinstance(at, str) else None,
             "open_call": open_, "last_call": last,
             "extension": None if ext is None else {"seq": ext[0], "minutes": ext[1]},
             "judges": {k: o.name for k, o in state.officials.items()}}
