@@ -166,3 +166,24 @@ def test_the_audit_flags_a_second_open_call_and_a_claim_of_a_claimed_call(
     twice = _append_forged(loc, CallClaimed(call=first.seq), HJ)
     codes = _codes(loc)
     assert dup in codes["call_invalid"] and twice in codes["call_invalid"]
+
+
+def test_a_close_cites_a_later_event_and_an_extension_its_own_table_s_call(
+        tmp_path: Path) -> None:
+    loc, led = _round_one(tmp_path)
+    c = at(led, T0, lambda t, now: open_call(t, JUDGE, now, table=1))
+    at(led, "2026-06-01T10:00:10.000000Z", lambda t, now: claim_call(t, JUDGE, now, c.seq))
+    size = _size(loc)
+    for cites in (c.seq, 10_000):                      # CALL-5: after the call, in the log
+        with pytest.raises(RuleError) as exc:
+            at(led, "2026-06-01T10:02:00.000000Z",
+               lambda t, now, k=cites: close_call(t, JUDGE, now, c.seq, "ruled", k))
+        assert exc.value.rule == "CALL-5"
+    assert _size(loc) == size
+    at(led, "2026-06-01T10:02:00.000000Z",
+       lambda t, now: close_call(t, JUDGE, now, c.seq, "ruled"))
+    size = _size(loc)
+    with pytest.raises(RuleError) as exc:                # CALL-6: another table's call
+        at(led, "2026-06-01T10:03:00.000000Z", lambda t, now: t.record(TimeExtended(
+            round=1, table=2, minutes=2, reason="r", call=c.seq, proposed=2), JUDGE, now))
+    assert exc.value.rule == "CALL-6" and _size(loc) == size
