@@ -5,7 +5,7 @@ Owns: ``routes`` — ``GET /call`` (the card holder's call page: a "Call a judge
 then "a judge is coming", then the outcome and the extension given), ``POST /call`` (the
 player's own ``call_opened``, REPORT-15, signed by the station; a repeated tap while a
 call is open writes nothing and shows the call; more than ``TAPS`` taps a minute from one
-card are refused, 429), ``POST /staff/calls/{claim|close|extend}`` (signed with the
+card are refused, 429), ``POST /staff/calls/{open|claim|close|extend}`` (signed with the
 deciding official's key, as the staff page's other decisions).  What a call is lives in
 ``usecases.calls``; the rules in ``ledger.core.call_rules``.  Times shown are the log's;
 the wait of an open call is counted to the server's clock (display only).
@@ -128,7 +128,7 @@ async def call(request: Request) -> Response:
 
 
 async def staff_call(request: Request) -> Response:
-    from usecases.calls import claim_call, close_call, confirm_extension
+    from usecases.calls import claim_call, close_call, confirm_extension, open_call
 
     hub, station = Hub.of(request), station_of(request)
     kid, why = official(request)
@@ -149,9 +149,14 @@ async def staff_call(request: Request) -> Response:
             raise UsageError("this server does not hold your key, so it cannot sign "
                              "for you", hint="restart it with --staff-key YOUR.pem, or "
                              "use 'tourney call …' at the desk")
-        if seq is None:
+        table = whole(fields.get("table"))
+        if what == "open" and table is not None:
+            note = fields.get("note", "").strip()[:200]
+            fut = station.submit(lambda t, now: [open_call(t, signer, now, table=table,
+                                                           note=note)])
+        elif seq is None:
             raise UsageError("this form names no call", hint="reload the staff page")
-        if what == "claim":
+        elif what == "claim":
             fut = station.submit(lambda t, now: [claim_call(t, signer, now, seq)])
         elif what == "close":
             cites = whole(fields.get("cites", "").strip() or None)

@@ -76,6 +76,14 @@ def test_a_player_calls_a_judge_who_claims_closes_and_extends(
         assert "X resolves first" in mine and "+2 minutes" in mine
         # the player's page and the table's clock show the table's own extra time
         wait_until(lambda: "2 extra minutes" in phone.get(f"/p/{a}").text, 10)
+        # a judge opens a call at another table from the staff page
+        sp = desk.get("/staff").text
+        t2 = doc["tables"][1]["table"]  # type: ignore[index]
+        r = desk.post("/staff/calls/open", data={"csrf": _csrf(sp), "table": str(t2),
+                                                 "note": "judge's own call"},
+                      headers={"Origin": base})
+        assert r.status_code == 303, r.text
+        wait_until(lambda: f"1/{t2}" in hub.follower.state.calls.open_at, 5)
         # a player's card cannot claim a call
         refused = phone.post("/staff/calls/claim", data={"csrf": _csrf(form.text),
                                                          "call": str(call)},
@@ -83,7 +91,8 @@ def test_a_player_calls_a_judge_who_claims_closes_and_extends(
         assert refused.status_code == 403
     events = [leaf["event"] for leaf in cli("log", "--json").doc]
     opened = [e for e in events if e["kind"] == "call_opened"]
-    assert len(opened) == 1 and opened[0]["body"]["number"] == a
+    assert len(opened) == 2 and opened[0]["body"]["number"] == a
+    assert "number" not in opened[1]["body"] and "credential" not in opened[1]["body"]
     assert opened[0]["body"]["credential"]
     ext = [e for e in events if e["kind"] == "time_extended"]
     assert ext[0]["body"]["call"] == call and ext[0]["body"]["proposed"] == 2
