@@ -52,6 +52,10 @@ CODES: dict[str, Severity] = {
     "wot_override_stale": Severity.ERROR,
     "forfeit_mismatch": Severity.ERROR,
     "tbp_override": Severity.INFO,
+    # issue 30: judge calls and the extensions they earn (CALL-1..6, EOM-EXT-1)
+    "call_invalid": Severity.ERROR,
+    "extension_above_cap": Severity.ERROR,
+    "extension_proposal_mismatch": Severity.ERROR,
     # verifiable randomness and re-roll hygiene (ledger.randomness.rules)
     "seed_attestation_missing": Severity.ERROR,
     "random_org_malformed": Severity.ERROR,

@@ -50,13 +50,15 @@ DESK: dict[str, tuple[str, ...]] = {
     "officiating": ("penalty/issue", "penalty/reissue-sheet", "penalty/offer",
                     "penalty/guide", "disqualify", "slowplay/call", "slowplay/rule",
                     "ruling", "appeal/raise", "appeal/decide", "drop", "undrop", "level",
-                    "forfeit", "tbp-override"),
+                    "forfeit", "tbp-override", "call/open", "call/claim", "call/close",
+                    "call/list", "call/show", "floor/stats"),
     "cut": ("cut", "bracket", "checkpoint", "publish"),
 }
 #: each desk command's group (the console's panel, the OpenAPI tag): ``DESK`` read back
 GROUP_OF: dict[str, str] = {p: g for g, paths in DESK.items() for p in paths}
 #: desk commands that only read (no signer needed, nothing written)
-READS = frozenset({"result/codes", "penalty/offer", "penalty/guide"})
+READS = frozenset({"result/codes", "penalty/offer", "penalty/guide", "call/list", "call/show",
+                   "floor/stats"})
 
 #: every other command of the tree, and why the API does not run it
 EXCLUDED: dict[str, str] = {

@@ -6,7 +6,7 @@ Owns: option shapes and output; every rule is the ledger's
 (``ledger.formats.officiating.floor_rules``).  Any event can be cited by seq and ``tourney
 proof SEQ`` gives its inclusion proof to attach to an appeal.
 
-May import: ``typer``, ``cli.common``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``ledger.*``, ``usecases.calls``.
 """
 
 from __future__ import annotations
@@ -153,12 +153,22 @@ def round_time(ctx: typer.Context, key: KeyOpt = None, json: JsonOpt = False) ->
 
 
 def round_extend(
-    ctx: typer.Context, round_no: RoundOpt, table: TableOpt,
-    reason: Annotated[str, _Opt("--reason", metavar="TEXT", help="Why (required).")],
-    minutes: Annotated[int, _Opt("--minutes", min=0, help="Extra minutes.")] = 0,
+    ctx: typer.Context,
+    round_no: Annotated[int | None, _Opt("--round", metavar="N", min=1, show_default=False,
+                                         help="Round number.")] = None,
+    table: Annotated[int | None, _Opt("--table", metavar="T", min=1, show_default=False,
+                                      help="Table number.")] = None,
+    reason: Annotated[str | None, _Opt("--reason", metavar="TEXT", show_default=False,
+                                       help="Why (required without --call).")] = None,
+    minutes: Annotated[int | None, _Opt("--minutes", min=0, show_default=False,
+                                        help="Extra minutes (default 0; with --call: the "
+                                             "proposal).")] = None,
     turns: Annotated[int, _Opt("--turns", min=0, help="Extra turns.")] = 0,
     ruling_seq: Annotated[int | None, _Opt("--ruling", metavar="SEQ", show_default=False,
                                            help="The ruling that took the time.")] = None,
+    call: Annotated[int | None, _Opt("--call", metavar="SEQ", show_default=False, help=(
+        "The judge call whose ruling took the time: --minutes defaults to what the record "
+        "proposes (claim → close), --round/--table/--reason to the call's."))] = None,
     key: KeyOpt = None, json: JsonOpt = False,
 ) -> None:
     """Give one match extra time or turns (judge; cap per match, AMB-B27 / AMB-E6).
@@ -168,15 +178,41 @@ def round_extend(
     from ledger.formats.officiating.floor_commands import extend
 
     s = Session(ctx, key=key, json=json)
+    if call is not None:
+        _extend_call(s, call, minutes, turns, reason, (round_no, table))
+        return
+    if round_no is None or table is None or reason is None:
+        raise UsageError("--round, --table and --reason are needed without --call",
+                         hint="or cite the judge call: --call SEQ")
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the match gets more time")
     ev, st = _one(s, lambda t, time, signer: extend(
-        t, signer, time, round_no=round_no, table=table, minutes=minutes, turns=turns,
+        t, signer, time, round_no=round_no, table=table, minutes=minutes or 0, turns=turns,
         reason=reason.strip(), ruling_seq=ruling_seq))
     total = st.fmt.officiating.extensions.get(f"{round_no}/{table}", 0)
     s.emit(write_result(ev, total_minutes=total),
-           f"seq {ev.seq}: round {round_no} table {table} +{minutes} min +{turns} turn(s) "
-           f"(this match: {total} min)")
+           f"seq {ev.seq}: round {round_no} table {table} +{minutes or 0} min +{turns} "
+           f"turn(s) (this match: {total} min)")
+
+
+def _extend_call(s: Session, call: int, minutes: int | None, turns: int,
+                 reason: str | None, where: tuple[int | None, int | None]) -> None:
+    """``round extend --call SEQ``: the judge confirms (or changes) the proposal."""
+    from usecases.calls import call_of, confirm_extension
+
+    with s.ledger(readonly=True) as led:
+        c = call_of(led.load(s.tournament(led)).state, call)
+    if where[0] not in (None, c.round) or where[1] not in (None, c.table):
+        raise UsageError(f"judge call {call} is at round {c.round} table {c.table}",
+                         hint="drop --round/--table with --call, or cite that table's call")
+    (ev, p), st = _one(s, lambda t, time, signer: confirm_extension(
+        t, signer, time, call, minutes=minutes, turns=turns, reason=reason))
+    b = ev.body
+    total = st.fmt.officiating.extensions.get(f"{b.round}/{b.table}", 0)
+    changed = "" if b.minutes == p.minutes else f" (proposed {p.minutes})"
+    s.emit(write_result(ev, total_minutes=total, proposed=p.minutes),
+           f"seq {ev.seq}: round {b.round} table {b.table} +{b.minutes} min{changed} "
+           f"+{b.turns} turn(s) for judge call {call} (this match: {total} min)")
 
 
 def _board(text: str | None) -> list[int] | None:

@@ -129,6 +129,8 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "ruling": ("floor_cmd", "ruling", False, _OFF),
     "appeal": ("floor_cmd", "appeal_app", True, _OFF),
     "deck": ("floor_cmd", "deck_app", True, _OFF),
+    "call": ("call_cmd", "app", True, _OFF),
+    "floor": ("call_cmd", "floor_app", True, _OFF),
     "cut": ("cut_cmd", "cut", False, _CUT),
     "bracket": ("cut_cmd", "bracket", False, _CUT),
     "standings": ("standings_cmd", "standings", False, _CUT),

@@ -30,6 +30,7 @@ from server import (
     api_commands,
     api_keys,
     api_reads,
+    call_routes,
     desk_routes,
     receipts,
     report_routes,
@@ -78,7 +79,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
                                *site_routes.routes]
     if station is not None:
         station.check_role(hub.follower.state)
-        routes += report_routes.routes + receipts.routes + staff_routes.routes
+        routes += report_routes.routes + receipts.routes + staff_routes.routes \
+            + call_routes.routes
     if station is not None or runner is not None:
         routes += desk_routes.routes   # the console: signs with held or browser keys
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
@@ -87,6 +89,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     app.state.gate = gate or Gate()
     app.state.qr_page = qr_page
     app.state.throttle = Throttle()
+    app.state.call_taps = Throttle(call_routes.TAPS)
     app.state.runner = runner
     app.state.api_throttle = Throttle(api_commands.BAD_TOKENS)
     app.state.browser_keys = api_keys.browser_keys(app.state)

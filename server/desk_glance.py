@@ -1,6 +1,6 @@
 """The round at a glance on the staff console (issue 29 item 1): the current round's
 tables without a result, their pending reports side by side, the time left at each table,
-the drops and the rounds held for checking.
+the drops, the rounds held for checking, the open judge calls and the floor's numbers.
 
 Owns: ``Row`` (one table without a result), ``Glance`` and ``glance`` (built from the
 folded state and the live pages' data of one log size, at a wall-clock moment that only
@@ -10,7 +10,8 @@ implementation); the round clock is the live pages' (``server.view_reads.Clock``
 each table's own extensions (BR-EXT-1, ``server.view._appearances``' key "round/table").
 
 May import: ``ledger.*``, ``server.view``, ``server.view_reads``, ``server.staff_routes``
-(a report's words), the standard library.
+(a report's words), ``usecases.calls`` and ``usecases.floor_stats`` (the judge calls and
+the head judge's numbers, issue 30), the standard library.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from ledger.core.reports import TableStatus, current_round, queue
 from ledger.core.state import TournamentState
 from server.view import LiveData
 from server.view_reads import Clock
+from usecases.calls import QueueRow, queue_rows
+from usecases.floor_stats import FloorStats, floor_stats
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,9 @@ class Glance:
     tables: int
     drops: tuple[tuple[int, str], ...]
     held: tuple[int, ...]
+    #: issue 30: open judge calls, oldest first, and the head judge's numbers
+    calls: tuple[QueueRow, ...] = ()
+    stats: FloorStats | None = None
 
     @property
     def waiting(self) -> int:
@@ -99,7 +105,10 @@ def glance(state: TournamentState, data: LiveData, now: datetime | None = None) 
     out.sort(key=lambda row: (order.get(row.status, 4), row.table))
     drops = tuple(sorted((k, labels.get(k, f"#{k}")) for k in data.dropped))
     return Glance(round=n, noun=data.noun, clock=clock, rows=tuple(out), counts=counts,
-                  tables=len(rows), drops=drops, held=tuple(data.held))
+                  tables=len(rows), drops=drops, held=tuple(data.held),
+                  calls=tuple(queue_rows(state, max(now.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                                                    state.last_time or ""))),
+                  stats=floor_stats(state))
 
 
 def as_json(g: Glance) -> dict[str, Any]:
@@ -107,4 +116,6 @@ def as_json(g: Glance) -> dict[str, Any]:
     return {"round": g.round, "tables": g.tables, "counts": g.counts,
             "waiting": [{"table": r.table, "status": r.status.value, "ends": r.ends,
                          "left": r.left, "reports": len(r.reports)} for r in g.rows],
-            "drops": [k for k, _ in g.drops], "held": list(g.held)}
+            "drops": [k for k, _ in g.drops], "held": list(g.held),
+            "calls": [{"call": c.call, "table": c.table, "waiting_s": c.waiting_s,
+                       "claimed": c.claimed} for c in g.calls]}

@@ -14,7 +14,8 @@ lives in ``usecases.reports`` (shared with ``tourney report``).  Module-level
 endpoints over ``request.app.state`` (the hub, the station).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``,
-``server.errors``, ``server.report``, ``server.station``, ``ledger.*``.
+``server.errors``, ``server.report``, ``server.station``, ``server.call_panel``,
+``ledger.*``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def official(request: Request) -> tuple[str | None, str]:
 def view(request: Request, kid: str, problem: str | None, done: str | None, csrf: str,
          status: int = 200) -> Response:
     from ledger.core.reports import TableStatus, current_round, queue
+    from server.call_panel import call_panel
 
     hub = Hub.of(request)
     st = hub.follower.state
@@ -75,7 +77,7 @@ def view(request: Request, kid: str, problem: str | None, done: str | None, csrf
     return page(hub, "staff.html", status, csrf, round=n, groups=groups, labels=labels,
                 shown=_shown, who=off.name if off else kid,
                 can_sign=kid in station_of(request).staff,
-                problem=problem, done=done, kid=kid)
+                problem=problem, done=done, kid=kid, calls=call_panel(st))
 
 
 async def staff(request: Request) -> Response:

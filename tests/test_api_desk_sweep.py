@@ -52,6 +52,13 @@ def test_the_floor_s_commands_run_through_the_runner(
                 ruling="yes, as the rule says")
     ok("judge", "round/extend", round=1, table=t2["table"], reason="the ruling took time",
        minutes=3)
+    # issue 30: a judge call at a table, claimed and closed, and the queue read
+    called = ok("judge", "call/open", table=t3["table"], note="rules question")
+    queued = ok("judge", "call/list")
+    assert queued.events == [] and "rules question" in queued.text
+    ok("hj", "call/claim", call=called.seq)
+    ok("hj", "call/close", call=called.seq, outcome="answered")
+    assert ok("judge", "floor/stats").events == []
     victim = t3["players"][0]
     first = ok("judge", "penalty/issue", number=victim, infraction="3.9.1", penalty="C")
     seen = runner.preview("penalty/issue", {"number": victim, "infraction": "3.9.1",

@@ -27,6 +27,13 @@ CREATE TABLE IF NOT EXISTS tourney_signing_roles (format TEXT NOT NULL, kind TEX
 BEGIN;
 DELETE FROM tourney_signing_roles;
 INSERT INTO tourney_signing_roles (format, kind, role, needs) VALUES
+  ('*', 'call_claimed', 'head_judge', 'always'),
+  ('*', 'call_claimed', 'judge', 'always'),
+  ('*', 'call_closed', 'head_judge', 'always'),
+  ('*', 'call_closed', 'judge', 'always'),
+  ('*', 'call_opened', 'head_judge', 'always'),
+  ('*', 'call_opened', 'judge', 'always'),
+  ('*', 'call_opened', 'station', 'credential'),
   ('*', 'credential_issued', 'head_judge', 'always'),
   ('*', 'credential_issued', 'organizer', 'always'),
   ('*', 'credential_revoked', 'head_judge', 'always'),

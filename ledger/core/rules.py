@@ -12,7 +12,7 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
 ``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``,
-``ledger.core.routes``.  Never
+``ledger.core.routes``, ``ledger.core.call_rules``, ``ledger.wire.calls``.  Never
 ``ledger.randomness``: the seed, commitment and draw-hygiene rules (DESIGN-6) live above the
 core and plug in (``checks``, ``ledger.core.rule_plugins``;
 docs/adr/0039-layering-layers-and-rule-ids.md).
@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ledger.core.call_rules import check_claimed, check_closed, check_opened
 from ledger.core.decided import is_decided
 from ledger.core.device_rules import check_bound
 from ledger.core.draw import ALGORITHM, draw_v1
@@ -49,6 +50,7 @@ from ledger.core.signing import (
 )
 from ledger.core.state import TournamentState
 from ledger.errors import RuleError
+from ledger.wire.calls import CallClaimed, CallClosed, CallOpened
 from ledger.wire.canonical import MAX_SAFE_INT
 from ledger.wire.clock import parse_time
 from ledger.wire.events import (
@@ -112,7 +114,8 @@ _CHECKS: dict[type[Body], Checker] = {}
 
 _CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked,
                 ResultReported: check_reported, ReportRejected: check_rejected,
-                DeviceKeyBound: check_bound})
+                DeviceKeyBound: check_bound, CallOpened: check_opened,
+                CallClaimed: check_claimed, CallClosed: check_closed})
 
 
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:

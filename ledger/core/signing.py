@@ -14,6 +14,7 @@ side runs before it signs on top of a leaf, ``ledger.storage.write_guard``).
 side, the audit, the write guard and the database apply one table.
 
 May import: ``ledger.wire.events``, ``ledger.wire.pages``, ``ledger.wire.reports``,
+``ledger.wire.calls``,
 ``ledger.core.state``, ``ledger.core.format_socket``.
 """
 
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.core.format_socket import plugin_for
 from ledger.core.state import TournamentState
+from ledger.wire.calls import CallClaimed, CallClosed, CallOpened
 from ledger.wire.events import Body, Kind, Role, SignedEvent
 from ledger.wire.pages import PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
@@ -60,6 +62,10 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.REPORT_REJECTED.value: frozenset({Role.SCOREKEEPER, Role.JUDGE,          # REPORT-14
                                            Role.HEAD_JUDGE}),
     Kind.DEVICE_KEY_BOUND.value: frozenset({Role.STATION}),                       # REPORT-16
+    # issue 30: judge calls; a station opens one only as a player's own act (REPORT-15)
+    Kind.CALL_OPENED.value: frozenset({Role.JUDGE, Role.HEAD_JUDGE}),             # CALL-1
+    Kind.CALL_CLAIMED.value: frozenset({Role.JUDGE, Role.HEAD_JUDGE}),            # CALL-3
+    Kind.CALL_CLOSED.value: frozenset({Role.JUDGE, Role.HEAD_JUDGE}),             # CALL-4
     CHECKPOINT: frozenset({Role.HEAD_JUDGE}),                 # docs/DESIGN.md §5
 }
 
@@ -67,7 +73,7 @@ PERMITTED: dict[str, frozenset[Role]] = {
 CREDENTIAL_KINDS: tuple[type[Body], ...] = (CredentialIssued, CredentialRevoked,
                                             ResultReported, DeviceKeyBound)
 _CORE_BODIES: tuple[type[Body], ...] = (*CREDENTIAL_KINDS, ReportRejected, PublicPagesSet,
-                                        PairingsPosted)
+                                        PairingsPosted, CallOpened, CallClaimed, CallClosed)
 
 
 class Needs(str, Enum):

@@ -11,7 +11,8 @@ May import: ``msgspec``, ``ledger.wire.events``, ``ledger.wire.tree_hash``,
 format socket), ``ledger.core.state_model``,
 ``ledger.wire.clock`` (``later_time`` only: never reads a clock),
 ``ledger.core.pages_state`` and ``ledger.wire.pages`` (the public pages, ADR 0023),
-``ledger.core.reports_state`` and ``ledger.wire.reports`` (players' reports, ADR 0027).
+``ledger.core.reports_state`` and ``ledger.wire.reports`` (players' reports, ADR 0027),
+``ledger.core.calls_state`` and ``ledger.wire.calls`` (judge calls, issue 30).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ledger.core.calls_state import Call, note_claimed, note_closed, note_opened
 from ledger.core.format_socket import plugin_for
 from ledger.core.pages_state import (
     note_options,
@@ -36,6 +38,7 @@ from ledger.core.reports_state import (
     note_revoked,
 )
 from ledger.core.state_model import Commitment, Official, Player, Seed, TournamentState
+from ledger.wire.calls import CallClaimed, CallClosed, CallOpened
 from ledger.wire.clock import later_time
 from ledger.wire.events import (
     Body,
@@ -238,6 +241,25 @@ def _result_reported(state: TournamentState, ev: SignedEvent, body: ResultReport
     note_reported(state.reports, Report(seq=ev.seq, round=body.round, table=body.table,
                                         number=body.number, credential=body.credential,
                                         given=dict(body.given)))
+
+
+@applies(CallOpened)
+def _call_opened(state: TournamentState, ev: SignedEvent, body: CallOpened) -> None:
+    number = body.number if isinstance(body.number, int) else None
+    note_opened(state.calls, Call(seq=ev.seq, round=body.round, table=body.table,
+                                  opened_time=ev.time, opened_by=ev.actor, number=number,
+                                  note=body.note))
+
+
+@applies(CallClaimed)
+def _call_claimed(state: TournamentState, ev: SignedEvent, body: CallClaimed) -> None:
+    note_claimed(state.calls, body.call, ev.seq, ev.time, ev.actor)
+
+
+@applies(CallClosed)
+def _call_closed(state: TournamentState, ev: SignedEvent, body: CallClosed) -> None:
+    note_closed(state.calls, body.call, ev.seq, ev.time, body.outcome,
+                body.cites if isinstance(body.cites, int) else None)
 
 
 __all__ = ["Applier", "Commitment", "Official", "Player", "Seed", "TournamentState",

@@ -6,7 +6,7 @@ fold is ``ledger.core.state``.  It sits below the format socket, so the format f
 (``ledger.core.rules_facet`` and the others) name the state they read without a circle.
 
 May import: ``msgspec``, ``ledger.errors``, ``ledger.wire.events``, ``ledger.core.pages_state``,
-``ledger.core.reports_state``.
+``ledger.core.reports_state``, ``ledger.core.calls_state``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from ledger.core.calls_state import CallsState
 from ledger.core.pages_state import PagesState
 from ledger.core.reports_state import ReportsState
 from ledger.errors import RuleError
@@ -106,6 +107,8 @@ class TournamentState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     pages: PagesState = msgspec.field(default_factory=PagesState)
     #: issue 19 (ADR 0027): players' credentials and their current reports
     reports: ReportsState = msgspec.field(default_factory=ReportsState)
+    #: issue 30: judge calls, open and closed, with the log's time of each step
+    calls: CallsState = msgspec.field(default_factory=CallsState)
 
     def format_state(self, kind: type[S]) -> S:
         """The format's own state as the type its plug-in declares (``state_type``):

@@ -7,5 +7,6 @@ credentials and reports, ADR 0027), so every process that decodes a leaf
 knows them, whatever it imported first.
 """
 
+from ledger.wire import calls as _calls  # noqa: F401  (registers its bodies too)
 from ledger.wire import pages as _pages  # noqa: F401  (registers its bodies in BODY_TYPES)
 from ledger.wire import reports as _reports  # noqa: F401  (registers its bodies too)

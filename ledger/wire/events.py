@@ -50,6 +50,9 @@ class Kind(str, Enum):
     RESULT_REPORTED = "result_reported"        # body in ledger.wire.reports (ADR 0027)
     REPORT_REJECTED = "report_rejected"        # body in ledger.wire.reports (ADR 0027)
     DEVICE_KEY_BOUND = "device_key_bound"      # body in ledger.wire.reports (ADR 0027)
+    CALL_OPENED = "call_opened"                # body in ledger.wire.calls (issue 30)
+    CALL_CLAIMED = "call_claimed"              # body in ledger.wire.calls (issue 30)
+    CALL_CLOSED = "call_closed"                # body in ledger.wire.calls (issue 30)
 
 
 class Role(str, Enum):

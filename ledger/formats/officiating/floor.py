@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+import msgspec
+
 from ledger.formats.match.model import DecidedBy
 from ledger.wire.events import Body
 
@@ -83,6 +85,11 @@ class TimeExtended(Body, frozen=True, kw_only=True):
     turns: int = 0
     reason: str
     ruling_seq: int | None = None
+    #: issue 30: the judge call whose ruling took the time, and the minutes the record
+    #: proposed for it (``call_extension.propose``; the audit recomputes them); absent
+    #: (every extension before issue 30) they are not on the wire
+    call: int | msgspec.UnsetType = msgspec.UNSET
+    proposed: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class EomDecided(Body, frozen=True, kw_only=True):

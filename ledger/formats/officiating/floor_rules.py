@@ -22,6 +22,7 @@ from ledger.formats.match.officiating_model import Challenge, EomRecord, RoundCl
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.book_table import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book_table import guards
+from ledger.formats.officiating.call_extension import propose
 from ledger.formats.officiating.corrections import key
 from ledger.formats.officiating.eom import Board, nse_match, se_decide
 from ledger.formats.officiating.floor import (
@@ -240,11 +241,38 @@ def _extended(state: TournamentState, body: TimeExtended, actor: str) -> None:
     if cap is not None and had + body.minutes > cap:
         raise RuleError("EOM-EXT-1", f"this match would have {had + body.minutes} minutes "
                         f"of extensions; the cap is {cap} per match (AMB-E6)",
-                        hint=f"at most {cap - had} more minute(s)", finding="rule_violation")
+                        hint=f"at most {cap - had} more minute(s)",
+                        finding="extension_above_cap")
+    if isinstance(body.call, int):
+        _cited_call(state, body, body.call)
+
+
+def _cited_call(state: TournamentState, body: TimeExtended, seq: int) -> None:
+    """CALL-6: an extension citing a judge call cites a closed call of its own table, once,
+    and records the minutes the record proposes for it (``call_extension.propose``)."""
+    call = state.calls.calls.get(seq)
+    if call is None or call.closed_seq is None or \
+            (call.round, call.table) != (body.round, body.table):
+        raise RuleError("CALL-6", f"seq {seq} is not a closed judge call at round "
+                        f"{body.round} table {body.table}", hint="see 'tourney call list "
+                        "--all'", finding="call_invalid")
+    done = state.calls.extended.get(call.seq)
+    if done is not None:
+        raise RuleError("CALL-6", f"judge call {call.seq} was already extended at seq "
+                        f"{done[0]}", hint="one extension per call", finding="call_invalid")
+    want = propose(state, call).minutes
+    if body.proposed != want:
+        raise RuleError("CALL-6", f"judge call {call.seq}: the record proposes {want} "
+                        f"minute(s), the extension says {body.proposed}",
+                        hint="'tourney call show' gives the proposal",
+                        finding="extension_proposal_mismatch")
 
 
 @BOOK.applies(TimeExtended)
 def _extended_apply(state: TournamentState, ev: SignedEvent, body: TimeExtended) -> None:
+    if isinstance(body.call, int):
+        state.calls.extended[body.call] = [
+            ev.seq, body.minutes, body.proposed if isinstance(body.proposed, int) else 0]
     o = state.fmt.officiating
     k = key(body.round, body.table)
     o.extensions[k] = o.extensions.get(k, 0) + body.minutes
