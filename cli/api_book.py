@@ -49,7 +49,8 @@ DESK: dict[str, tuple[str, ...]] = {
                 "result/codes"),
     "officiating": ("penalty/issue", "penalty/reissue-sheet", "penalty/offer",
                     "penalty/guide", "disqualify", "slowplay/call", "slowplay/rule",
-                    "ruling", "appeal/raise", "appeal/decide", "drop", "undrop", "level",
+                    "ruling", "appeal/raise", "appeal/decide", "deck/draw", "deck/start",
+                    "deck/end", "drop", "undrop", "level",
                     "forfeit", "tbp-override"),
     "cut": ("cut", "bracket", "checkpoint", "publish"),
 }
