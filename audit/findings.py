@@ -83,6 +83,7 @@ CODES: dict[str, Severity] = {
     "deck_draw_not_round": Severity.ERROR,
     "deck_draw_items": Severity.ERROR,
     "deck_draw_seed_early": Severity.ERROR,
+    "deck_list_mismatch": Severity.ERROR,   # a published list is not the registered one
     "report_mismatch": Severity.ERROR,
     "report_not_in_log": Severity.ERROR,
     "report_malformed": Severity.ERROR,

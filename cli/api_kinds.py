@@ -50,6 +50,8 @@ KINDS: dict[str, str] = {
     "deck/draw": "draw_made",
     "deck/start": "deck_check_started",
     "deck/end": "deck_check_ended",
+    "deck/correct": "deck_corrected",
+    "deck/publish": "deck_published",
     "official/bind": "official_added",
     "round/pair": "round_paired",
     "round/post": "pairings_posted",

@@ -1,7 +1,8 @@
 """Deck checks drawn verifiably (issue 30 item 3): the head judge draws the tables of the
 open round under ``<log>/R<n>/deck-checks`` from a seed recorded after the pairing; the
 audit re-derives the draw and flags a tampered one; a check records its start, end,
-outcome and the penalty it led to."""
+outcome and the penalty it led to.  A published list must hash to its registration
+(issue 30 item 4): refused at the command, flagged by the audit when forged."""
 
 from __future__ import annotations
 
@@ -17,9 +18,12 @@ from ledger.formats.officiating.deck_commands import (
     check_minutes,
     draw_deck_checks,
     end_deck_check,
+    publish_deck,
     start_deck_check,
 )
-from ledger.formats.officiating.deck_floor import DeckCheckOutcome, deck_ctx
+from ledger.formats.officiating.deck_floor import DeckCheckOutcome, DeckPublished, deck_ctx
+from ledger.formats.officiating.decklist_rules import list_hash
+from ledger.formats.officiating.floor_commands import register_deck
 from ledger.wire.events import DrawMade
 from tests.conftest import HJ, JUDGE, SCOREKEEPER
 from tests.helpers.officiating import LOG, _append_forged, _codes, pair, penalize, setup
@@ -142,3 +146,24 @@ def test_deck_draw_before_the_pairing_is_flagged(tmp_path: Path) -> None:
                                        result=draw_v1(bytes.fromhex(seed), CTX, [1, 2, 3, 4]),
                                        universe="tables"), HJ)
     assert _codes(loc).get("deck_draw_seed_early") == [seq]
+
+
+def test_a_published_list_that_is_not_the_registered_one_is_flagged(tmp_path: Path) -> None:
+    loc, led = setup(tmp_path, players=6)
+    registered = "4 Alpha\n4 Beta\n"
+    led.write(LOG, lambda t, now: register_deck(t, SCOREKEEPER, now, number=2,
+                                                 text=None, sha256=list_hash(registered)))
+    size = led.load(LOG).state.size
+    with pytest.raises(RuleError, match="hashes to") as err:
+        led.write(LOG, lambda t, now: publish_deck(t, HJ, now, number=2,
+                                                   text=registered + "1 Gamma\n"))
+    assert err.value.finding == "deck_list_mismatch"
+    assert led.load(LOG).state.size == size
+    led.write(LOG, lambda t, now: publish_deck(t, HJ, now, number=2, text=registered))
+    assert set(_codes(loc)) <= {"no_checkpoint"}
+    (tmp_path / "b").mkdir()
+    loc2, l2 = setup(tmp_path / "b", players=6)
+    l2.write(LOG, lambda t, now: register_deck(t, SCOREKEEPER, now, number=1,
+                                               sha256=list_hash(registered)))
+    seq = _append_forged(loc2, DeckPublished(number=1, list=registered.upper()), HJ)
+    assert _codes(loc2).get("deck_list_mismatch") == [seq]

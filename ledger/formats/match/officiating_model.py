@@ -137,3 +137,7 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     reissued: dict[int, int] = {}
     #: seq of a ``deck_check_started`` → the check (issue 30 item 3)
     deck_checks: dict[int, DeckCheckRecord] = {}
+    #: player → seq of the event that fixed their current list (registration or correction)
+    deck_seqs: dict[int, int] = {}
+    #: player → seq of the ``deck_published`` that made their list public
+    decks_published: dict[int, int] = {}

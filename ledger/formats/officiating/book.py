@@ -33,6 +33,7 @@ def officiating_transitions(*books: Rulebook) -> Rulebook:
     from ledger.formats.officiating import apply as _apply  # noqa: F401  (fills the book)
     from ledger.formats.officiating import corrections as _fix  # noqa: F401  (fills the book)
     from ledger.formats.officiating import deck_rules as _deck  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import decklist_rules as _lists  # noqa: F401  (fills the book)
     from ledger.formats.officiating import floor_rules as _floor  # noqa: F401  (fills the book)
     from ledger.formats.officiating import void as _void  # noqa: F401  (fills the book)
 
@@ -47,6 +48,7 @@ def with_officiating(*books: Rulebook) -> Rulebook:
     from ledger.formats.officiating import checks as _checks  # noqa: F401  (fills the book)
     from ledger.formats.officiating import corrections as _fix  # noqa: F401  (fills the book)
     from ledger.formats.officiating import deck_rules as _deck  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import decklist_rules as _lists  # noqa: F401  (fills the book)
     from ledger.formats.officiating import floor_rules as _floor  # noqa: F401  (fills the book)
     from ledger.formats.officiating import void as _void  # noqa: F401  (fills the book)
 

@@ -1,7 +1,8 @@
 """Commands of deck checks on the floor (issue 30 item 3): draw the tables of a round
 verifiably, start a check, end it with its outcome and the penalty it led to.
 
-Owns: ``draw_deck_checks``, ``start_deck_check``, ``end_deck_check``, ``check_minutes``.
+Owns: ``draw_deck_checks``, ``start_deck_check``, ``end_deck_check``, ``check_minutes``,
+and for decklists (issue 30 item 4) ``correct_deck`` and ``publish_deck``.
 
 May import: ``ledger.core.aggregate`` (type hints), ``ledger.errors``, ``ledger.wire.*``,
 ``ledger.formats.officiating.*``.
@@ -17,9 +18,12 @@ from ledger.formats.officiating.deck_floor import (
     DeckCheckEnded,
     DeckCheckOutcome,
     DeckCheckStarted,
+    DeckCorrected,
+    DeckPublished,
     deck_ctx,
 )
 from ledger.formats.officiating.deck_rules import round_tables
+from ledger.formats.officiating.decklist_rules import list_hash
 from ledger.wire.clock import parse_time
 from ledger.wire.events import SignedEvent
 from ledger.wire.keys import Signer
@@ -58,3 +62,20 @@ def check_minutes(started: str, ended: str) -> int:
     """Whole minutes of a check, rounded up (the extra preparation time, BR-EXT-3)."""
     secs = parse_time(ended).timestamp() - parse_time(started).timestamp()
     return max(0, math.ceil(secs / 60))
+
+
+def correct_deck(t: Tournament, signer: Signer, time: str, *, number: int, replaces_seq: int,
+                 penalty_seq: int, text: str | None = None,
+                 sha256: str | None = None) -> SignedEvent:
+    """A fixed list (BR-DECK-1: a new event citing the old one and the penalty)."""
+    if text is None and sha256 is None:
+        raise RuleError("BR-DECK-1", "give the corrected list or its sha256")
+    h = list_hash(text) if text is not None else str(sha256)
+    return t.record(DeckCorrected(number=number, replaces_seq=replaces_seq,
+                                  penalty_seq=penalty_seq, sha256=h, list=text), signer, time)
+
+
+def publish_deck(t: Tournament, signer: Signer, time: str, *, number: int,
+                 text: str) -> SignedEvent:
+    """Publish a player's list: refused unless it hashes to their current registration."""
+    return t.record(DeckPublished(number=number, list=text), signer, time)

@@ -4,7 +4,8 @@ with the outcome and the penalty it led to.  The tables to check are drawn by an
 ``ledger.formats.officiating.deck_rules``).
 
 Owns: ``DeckCheckKind``, ``DeckCheckOutcome``, ``DeckCheckStarted``, ``DeckCheckEnded``,
-``DECK_CHECK_BODIES``, ``deck_ctx`` (the draw context of a round's deck checks).
+``DeckCorrected``, ``DeckPublished`` (issue 30 item 4), ``DECK_CHECK_BODIES``, ``deck_ctx``
+(the draw context of a round's deck checks).
 
 May import: ``ledger.wire.events`` (Body).
 """
@@ -26,6 +27,8 @@ def deck_ctx(log: str, round_no: int) -> str:
 class DeckCheckKind(str, Enum):
     DECK_CHECK_STARTED = "deck_check_started"
     DECK_CHECK_ENDED = "deck_check_ended"
+    DECK_CORRECTED = "deck_corrected"
+    DECK_PUBLISHED = "deck_published"
 
 
 class DeckCheckOutcome(str, Enum):
@@ -60,4 +63,27 @@ class DeckCheckEnded(Body, frozen=True, kw_only=True, omit_defaults=True):
     note: str = ""
 
 
-DECK_CHECK_BODIES: tuple[type[Body], ...] = (DeckCheckStarted, DeckCheckEnded)
+class DeckCorrected(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """A registered list fixed under 002 PG §3.1.1.2–3.1.1.4 (BR-DECK-1: the registration
+    itself never changes): cites the registration or correction it replaces and the penalty
+    given for it.  Like a registration, the list itself is optional (its hash always)."""
+
+    KIND = DeckCheckKind.DECK_CORRECTED
+    number: int
+    replaces_seq: int
+    penalty_seq: int
+    sha256: str
+    list: str | None = None
+
+
+class DeckPublished(Body, frozen=True, kw_only=True):
+    """The organizer publishes a player's list (e.g. the top cut after the event): the text
+    must hash to the player's current registration, so anyone can check it."""
+
+    KIND = DeckCheckKind.DECK_PUBLISHED
+    number: int
+    list: str
+
+
+DECK_CHECK_BODIES: tuple[type[Body], ...] = (DeckCheckStarted, DeckCheckEnded, DeckCorrected,
+                                             DeckPublished)
