@@ -42,7 +42,7 @@ DESK: dict[str, tuple[str, ...]] = {
                      "registration/close", "deck/register", "deck/check", "deck/correct",
                      "official/bind"),
     "rounds": ("round/pair", "round/post", "round/start", "round/time", "round/extend",
-               "round/void", "round/override", "seed/record", "seed/import-random-org",
+               "round/void", "round/override", "announce", "seed/record", "seed/import-random-org",
                "seed/import-drand", "seed/commit", "seed/reveal", "pages/set"),
     "results": ("result/record", "result/correct", "result/amend", "result/import",
                 "result/eom", "result/wrong-table", "report/accept", "report/reject",

@@ -66,6 +66,7 @@ KINDS: dict[str, str] = {
     "seed/commit": "seed_committed+checkpoint",
     "seed/reveal": "seed_recorded",
     "pages/set": "public_pages_set",
+    "announce": "announcement_made",
     "result/record": "result_recorded|seat_result_recorded",
     "result/correct": "result_corrected|seat_result_corrected",
     "result/amend": "result_amended|seat_result_amended",

@@ -129,6 +129,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "ruling": ("floor_cmd", "ruling", False, _OFF),
     "appeal": ("floor_cmd", "appeal_app", True, _OFF),
     "deck": ("deck_cmd", "deck_app", True, _OFF),
+    "announce": ("announce_cmd", "announce", False, _OFF),
     "cut": ("cut_cmd", "cut", False, _CUT),
     "bracket": ("cut_cmd", "bracket", False, _CUT),
     "standings": ("standings_cmd", "standings", False, _CUT),

@@ -192,7 +192,7 @@ class PageSet:
 
             qr = segno.make(self.url, error="m").svg_inline(scale=10, border=2)
         return self._t("screen.html", "screen", r=r, url=self.url, qr=qr,
-                       notes=getattr(d, "announcements", []),
+                       notes=d.announcements,
                        clock=d.clock if r is not None and d.clock
                        and d.clock.round == r["round"] else None)
 

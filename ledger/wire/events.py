@@ -50,6 +50,7 @@ class Kind(str, Enum):
     RESULT_REPORTED = "result_reported"        # body in ledger.wire.reports (ADR 0027)
     REPORT_REJECTED = "report_rejected"        # body in ledger.wire.reports (ADR 0027)
     DEVICE_KEY_BOUND = "device_key_bound"      # body in ledger.wire.reports (ADR 0027)
+    ANNOUNCEMENT_MADE = "announcement_made"    # body in ledger.wire.pages (issue 30, ADR 0050)
 
 
 class Role(str, Enum):
