@@ -88,6 +88,8 @@ class LiveData:
     public_size: int = 0
     #: the head judge's announcements on show, oldest first (``announcement_made``)
     announcements: list[str] = field(default_factory=list)
+    #: the published deck lists (``view_reads.decklists``)
+    decklists: list[dict[str, Any]] = field(default_factory=list)
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
@@ -333,4 +335,5 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         format_id=state.format.id if state.format is not None else "",
         hold_pairings=state.pages.hold,
         announcements=[t for _s, t in sorted(state.pages.notes.items())],
+        decklists=reads.decklists(led, state, labels),
         public_size=min((seqs[h] - 1 for h in held if h in seqs), default=state.size))

@@ -35,3 +35,22 @@ def test_the_judge_sees_the_lists_during_a_check(tmp_path: Path) -> None:
     with running(cli.ledger, station_key=ev.dir / "station.pem") as (base, _hub):
         after = signed_in(base, ev.cards["judge"]).get("/staff").text
     assert "Deck checks in progress" not in after and "4 Alpha Strike" not in after
+
+
+def test_a_published_list_is_on_the_verify_page_with_its_hash(tmp_path: Path) -> None:
+    import hashlib
+
+    import httpx
+
+    ev = desk_event(tmp_path, "bushiroad-swiss")
+    cli = ev.cli
+    (tmp_path / "a.txt").write_text(LIST)
+    cli("deck", "register", "3", "--file", "a.txt", "--hash-only", "--key", "sk.pem")
+    with running(cli.ledger) as (base, _hub):
+        before = httpx.get(base + "/verify", timeout=30).text
+    assert "4 Alpha Strike" not in before and "Published deck lists" not in before
+    cli("deck", "publish", "3", "--file", "a.txt", "--key", "hj.pem")
+    with running(cli.ledger) as (base, _hub):
+        page = httpx.get(base + "/verify", timeout=30).text
+    assert "4 Alpha Strike" in page
+    assert hashlib.sha256(LIST.encode()).hexdigest() in page
