@@ -7,6 +7,7 @@ one and the penalty, the published list verified by anyone; a changed list is re
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -123,3 +124,40 @@ def test_audit_clean(event: Event) -> None:
 def test_refusals_write_nothing(event: Event, name: str) -> None:
     r = event.refused[name]
     assert r.unchanged and len(r.run.err.strip().splitlines()) == 1, r.run.err
+
+
+def test_deck_checks_drawn_by_commit_reveal(tmp_path: Path) -> None:
+    """The head judge commits for ``<log>/R1/deck-checks`` before the round (a beacon round
+    not yet published), pairs, then reveals after the beacon: nobody knew the tables."""
+    from tests.helpers.randomness import AFTER_ROUND_1000, BEFORE_ROUND_1000, QUICK
+
+    cli = Cli(tmp_path, tmp_path / "t.db")
+    cli.env["TOURNEY_FIXED_CLOCK"] = "2023-08-23T14:00:00.000000Z"
+    for name in ("hj", "sk"):
+        cli("keys", "new", "--name", f"{name} person", "--out", f"{name}.pem")
+        remember_secret(tmp_path / f"{name}.pem")
+    log = cli("init", "--name", "Commit Night", "--format", "bushiroad-swiss", "--param",
+              "swiss_rounds=3", "--key", "hj.pem", "--json").doc["tournament"]
+    cli("official", "add", "--role", "scorekeeper", "--name", "sk", "--public-key",
+        "sk.pem.pub", "--key", "hj.pem")
+    (tmp_path / "players.csv").write_text("number,name\n" + "".join(
+        f"{i},P{i}\n" for i in range(1, 9)))
+    cli("player", "import", "players.csv", "--key", "sk.pem")
+    cli("registration", "close", "--key", "hj.pem")
+    ctx = f"{log}/R1/deck-checks"
+    cli.env["TOURNEY_FIXED_CLOCK"] = BEFORE_ROUND_1000
+    cli("seed", "commit", "--round", "1000", "--reason", "deck checks R1", "--ctx", ctx,
+        "--out", "dc.secret", "--key", "hj.pem")
+    r1 = cli("round", "pair", "--seed-material", "R1", "--seed-source", "dice", "--key",
+             "hj.pem", "--json").doc
+    cli.env["TOURNEY_FIXED_CLOCK"] = AFTER_ROUND_1000
+    rev = cli("seed", "reveal", "--secret", "dc.secret", "--signature", QUICK["sig"],
+              "--key", "hj.pem", "--json").doc
+    drawn = cli("deck", "draw", "--round", "1", "--count", "1", "--key", "hj.pem",
+                "--json").doc
+    body = drawn["event"]["event"]["body"]
+    assert body["seed_seq"] == rev["seq"]
+    tables = sorted(t["table"] for t in r1["tables"])
+    assert body["result"] == draw_v1(
+        seed_from_material(rev["event"]["event"]["body"]["material"]), ctx, tables)
+    assert cli("audit", "verify", "--json").doc["ok"] is True
