@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "26d7c04a29080ab9",
-    "bushiroad-de": "11b9f1d2b052b345",
-    "bushiroad-swiss": "11b9f1d2b052b345",
-    "hotc-swiss-de": "34ca7b6b7e71707e",
-    "round-robin": "11b9f1d2b052b345",
-    "single-elim": "11b9f1d2b052b345",
-    "wot-2001": "8c783bde46612fee",
-    "wot-classic": "8c783bde46612fee",
+    "": "dee691b667d4048c",
+    "bushiroad-de": "cfb9353eeb039782",
+    "bushiroad-swiss": "cfb9353eeb039782",
+    "hotc-swiss-de": "2460009cc83919c2",
+    "round-robin": "cfb9353eeb039782",
+    "single-elim": "cfb9353eeb039782",
+    "wot-2001": "b5fb0384bf82c377",
+    "wot-classic": "b5fb0384bf82c377",
 }
