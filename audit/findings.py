@@ -83,6 +83,11 @@ CODES: dict[str, Severity] = {
     "commitment_bypassed": Severity.ERROR,
     "draw_seed_reused": Severity.ERROR,
     "draw_items_not_roster": Severity.ERROR,
+    # issue 30 item 3 (ledger.formats.officiating.deck_rules): the deck-check draw
+    "deck_draw_not_round": Severity.ERROR,
+    "deck_draw_items": Severity.ERROR,
+    "deck_draw_seed_early": Severity.ERROR,
+    "deck_list_mismatch": Severity.ERROR,   # a published list is not the registered one
     "report_mismatch": Severity.ERROR,
     "report_not_in_log": Severity.ERROR,
     "report_malformed": Severity.ERROR,

@@ -39,20 +39,21 @@ if TYPE_CHECKING:
 DESK: dict[str, tuple[str, ...]] = {
     "registration": ("player/add", "player/import", "player/late", "player/rename",
                      "player/withdraw", "team/add", "team/import", "team/late",
-                     "registration/close", "deck/register", "deck/check",
+                     "registration/close", "deck/register", "deck/check", "deck/correct",
                      "official/bind"),
     "rounds": ("round/pair", "round/post", "round/start", "round/time", "round/extend",
-               "round/void", "round/override", "seed/record", "seed/import-random-org",
+               "round/void", "round/override", "announce", "seed/record", "seed/import-random-org",
                "seed/import-drand", "seed/commit", "seed/reveal", "pages/set"),
     "results": ("result/record", "result/correct", "result/amend", "result/import",
                 "result/eom", "result/wrong-table", "report/accept", "report/reject",
                 "result/codes"),
     "officiating": ("penalty/issue", "penalty/reissue-sheet", "penalty/offer",
                     "penalty/guide", "disqualify", "slowplay/call", "slowplay/rule",
-                    "ruling", "appeal/raise", "appeal/decide", "drop", "undrop", "level",
+                    "ruling", "appeal/raise", "appeal/decide", "deck/draw", "deck/start",
+                    "deck/end", "drop", "undrop", "level",
                     "forfeit", "tbp-override", "call/open", "call/claim", "call/close",
                     "call/list", "call/show", "floor/stats"),
-    "cut": ("cut", "bracket", "checkpoint", "publish"),
+    "cut": ("cut", "bracket", "deck/publish", "checkpoint", "publish"),
 }
 #: each desk command's group (the console's panel, the OpenAPI tag): ``DESK`` read back
 GROUP_OF: dict[str, str] = {p: g for g, paths in DESK.items() for p in paths}
@@ -75,6 +76,8 @@ EXCLUDED: dict[str, str] = {
     "player/card": "writes a printable card file on the server's disk",
     "team/list": "a read: GET /api/v1/event",
     "draw": "a free-standing verifiable draw, not a step of the event",
+    "deck/verify": "reads a list file on the caller's disk against the log: anyone's check, "
+                   "offline",
     "round/show": "a read: GET /api/v1/rounds/{n}",
     "standings": "a read: GET /api/v1/standings",
     "penalty/list": "a read: GET /api/v1/players/{n}",

@@ -7,7 +7,8 @@ grows; never rendered per request) and ``etag_of`` (the log size and root, and w
 server was live: a refresh that changed nothing costs a 304).  Templates live in
 ``server/templates`` (autoescaping on; phone first; they work with JavaScript off).
 
-May import: ``jinja2``, ``server.view``, ``projections.*``, the standard library.
+May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``projections.*``,
+the standard library.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def _table_ends(d: LiveData, current: Any) -> str | None:
 
 class PageSet:
     """The pages of one log size.  ``get(key)`` renders a page once; keys are
-    ``home``, ``pairings``, ``standings``, ``bracket``, ``verify``, ``find``,
+    ``home``, ``pairings``, ``standings``, ``bracket``, ``verify``, ``find``, ``screen``,
     ``player/N`` and ``round/N``."""
 
     def __init__(self, data: LiveData, env: Any, *, url: str = "",
@@ -111,7 +112,8 @@ class PageSet:
     def known(self, key: str) -> bool:
         """Whether ``key`` names a page of this log size (a player or a posted round)."""
         kind, _, arg = key.partition("/")
-        if kind in ("home", "pairings", "standings", "bracket", "verify", "find") and not arg:
+        if kind in ("home", "pairings", "standings", "bracket", "verify", "find",
+                    "screen") and not arg:
             return True
         if not arg.isascii() or not arg.isdigit() or len(arg) > 9:
             return False
@@ -172,9 +174,27 @@ class PageSet:
                            else None)
         if kind == "find":
             return self._t("find.html", "find", q="", matches=None)
+        if kind == "screen":
+            return self._screen()
         if kind == "home":
             return self._t("home.html", "home", url=self.url)
         return self._t(f"{kind}.html", kind)
+
+    def _screen(self) -> str:
+        """The hall screen ``/screen`` (issue 30 item 5): the posted round's pairings by
+        name (as the names mode lets them show), its clock, the head judge's
+        announcements and the event's QR code."""
+        d = self.data
+        r = d.current
+        qr = None
+        if self.url:
+            import segno
+
+            qr = segno.make(self.url, error="m").svg_inline(scale=10, border=2)
+        return self._t("screen.html", "screen", r=r, url=self.url, qr=qr,
+                       notes=d.announcements,
+                       clock=d.clock if r is not None and d.clock
+                       and d.clock.round == r["round"] else None)
 
     def _t(self, name: str, active: str, **kw: Any) -> str:
         return str(self.env.get_template(name).render(**self.common(active), **kw))

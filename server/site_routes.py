@@ -2,7 +2,8 @@
 application's hub (``request.app.state.hub``).
 
 Owns: ``routes`` — ``/`` and the event's pages (``/pairings``, ``/standings``,
-``/bracket``, ``/verify``) with ETag / 304 / gzip (``respond``), ``/find``, ``/p/N``,
+``/bracket``, ``/verify``, the hall screen ``/screen``) with ETag / 304 / gzip
+(``respond``), ``/find``, ``/p/N``,
 ``/round/N``, ``/proof/N.json`` (``proof_page``), ``/qr`` (the printable page
 ``server.qr`` made, ``app.state.qr_page``), ``/live`` (bounded: ``server.limits``),
 ``/health``, a player's card ``/c/TOKEN`` and ``/me`` (``server.cards``), the static files
@@ -236,5 +237,6 @@ routes: list[BaseRoute] = [
     Route("/live", LiveStreams()),
     Route("/health", health), Route("/qr", qr),
     Route("/style.css", static), Route("/live.js", static), Route("/report.js", static),
-    *(Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify")),
+    *(Route(f"/{k}", named) for k in ("pairings", "standings", "bracket", "verify",
+                                          "screen")),
 ]

@@ -2,7 +2,8 @@
 players' reports, and the player's own drop.
 
 Owns: ``routes`` — ``GET /staff`` (a round's tables waiting for their result:
-conflicting reports side by side, one-sided and matching reports, tables with no report),
+conflicting reports side by side, one-sided and matching reports, tables with no report;
+for a judge, the deck checks in progress with the registered lists, ``server.deck_view``),
 ``POST /staff/accept`` (one table's or every table's matching reports), ``POST
 /staff/record`` (the result one report gives, settling every report of that table) and
 ``POST /staff/reject`` (set a report aside, with a reason) — each signed with the deciding
@@ -15,7 +16,7 @@ endpoints over ``request.app.state`` (the hub, the station).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``,
 ``server.errors``, ``server.report``, ``server.station``, ``server.call_panel``,
-``ledger.*``.
+``server.deck_view``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from starlette.routing import BaseRoute, Route
 
 from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
+from ledger.wire.events import Role
 from server.cards import COOKIE, holder
+from server.deck_view import checks_in_progress
 from server.errors import whole
 from server.forms import (
     TOO_MANY,
@@ -51,6 +54,7 @@ def page(hub: Hub, name: str, status: int = 200, csrf: str | None = None,
     """A staff or drop page (``staff.html``, ``drop.html``, ``sign.html``), setting the
     CSRF cookie it carries."""
     ctx = {"problem": None, "done": None, "round": None, "groups": None, "number": None,
+           "deck_checks": [],
            **kw}
     return private_page(hub, name, status, {CSRF_COOKIE: csrf} if csrf else None,
                         csrf=csrf, **ctx)
@@ -74,7 +78,9 @@ def view(request: Request, kid: str, problem: str | None, done: str | None, csrf
     labels = hub.pages.data.labels
     groups = {s: [r for r in rows if r.status is s] for s in TableStatus}
     off = st.officials.get(kid)
+    judge = bool({Role.JUDGE, Role.HEAD_JUDGE} & set(st.active_roles(kid)))
     return page(hub, "staff.html", status, csrf, round=n, groups=groups, labels=labels,
+                deck_checks=checks_in_progress(hub) if judge else [],
                 shown=_shown, who=off.name if off else kid,
                 can_sign=kid in station_of(request).staff,
                 problem=problem, done=done, kid=kid, calls=call_panel(st))

@@ -86,6 +86,10 @@ class LiveData:
     #: the log up to just before the earliest held pairing in force: what may be served
     #: as signed leaves while a round is held (``server.api_reads``); the size otherwise
     public_size: int = 0
+    #: the head judge's announcements on show, oldest first (``announcement_made``)
+    announcements: list[str] = field(default_factory=list)
+    #: the published deck lists (``view_reads.decklists``)
+    decklists: list[dict[str, Any]] = field(default_factory=list)
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
@@ -330,4 +334,6 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
                 or labels.get(n) or f"#{n}", w) for n, w in removed.items()},
         format_id=state.format.id if state.format is not None else "",
         hold_pairings=state.pages.hold,
+        announcements=[t for _s, t in sorted(state.pages.notes.items())],
+        decklists=reads.decklists(led, state, labels),
         public_size=min((seqs[h] - 1 for h in held if h in seqs), default=state.size))

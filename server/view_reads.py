@@ -180,3 +180,26 @@ def fresh_docs(led: Any, state: TournamentState,
             return None
         out += d
     return out
+
+
+def decklists(led: Any, state: TournamentState,
+              labels: dict[int, str]) -> list[dict[str, Any]]:
+    """The deck lists the head judge published (``deck_published``, issue 30 item 4), by
+    player number: the text, its SHA-256 and the seqs of the registration and the
+    publication, for anyone to check (``tourney deck verify``)."""
+    import hashlib
+
+    o: Any = getattr(state.fmt, "officiating", None)
+    published = getattr(o, "decks_published", None)
+    if o is None or not published:
+        return []
+    out: list[dict[str, Any]] = []
+    for n, seq in sorted(published.items()):
+        leaf = led.raw_leaf(state.log, seq)
+        text = getattr(open_leaf(leaf).body, "list", None) if leaf is not None else None
+        if not isinstance(text, str):
+            continue
+        out.append({"number": n, "label": labels.get(n, f"#{n}"), "text": text,
+                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                    "registered_seq": o.deck_seqs.get(n), "seq": seq})
+    return out

@@ -30,6 +30,7 @@ class PagesState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     paired: dict[int, int] = {}        # round -> seq of its pairing in force
     held: dict[int, int] = {}          # round -> seq of that pairing, held (not posted)
     posted: dict[int, int] = {}        # round -> seq of the pairings_posted of that pairing
+    notes: dict[int, str] = {}         # seq of an announcement in force -> its text
 
 
 def note_options(pages: PagesState, seq: int, names: NameStyle, penalties: bool,

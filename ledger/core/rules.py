@@ -70,7 +70,7 @@ from ledger.wire.events import (
     TournamentCreated,
 )
 from ledger.wire.keys import b64_exact, key_id
-from ledger.wire.pages import PairingsPosted, PublicPagesSet
+from ledger.wire.pages import AnnouncementMade, PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
@@ -368,6 +368,26 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
     if body.result != expected:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "
                         f"but DRAW-v1 gives {expected}", finding="draw_mismatch")
+
+
+#: an announcement is one line a hall reads from afar
+ANNOUNCEMENT_CHARS = 160
+
+
+@checks(AnnouncementMade)
+def _announcement(state: TournamentState, body: AnnouncementMade, actor: str) -> None:
+    """PAGES-6: one line of at most 160 characters, or the withdrawal of an announcement in
+    force (issue 30 item 5)."""
+    if body.withdraws is not None and body.withdraws not in state.pages.notes:
+        raise RuleError("PAGES-6", f"seq {body.withdraws} is not an announcement on show",
+                        hint="see the announcements: tourney announce --list")
+    if body.withdraws is None and not body.text.strip():
+        raise RuleError("PAGES-6", "an announcement needs its text",
+                        hint='e.g. tourney announce "Round 3 starts at 14:30"')
+    if len(body.text) > ANNOUNCEMENT_CHARS or "\n" in body.text or body.text != body.text.strip():
+        raise RuleError("PAGES-6", f"an announcement is one line of at most "
+                        f"{ANNOUNCEMENT_CHARS} characters, without outer spaces",
+                        hint="shorten it; a hall reads it from across the room")
 
 
 @checks(PublicPagesSet)

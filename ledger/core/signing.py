@@ -27,7 +27,7 @@ from ledger.core.format_socket import plugin_for
 from ledger.core.state import TournamentState
 from ledger.wire.calls import CallClaimed, CallClosed, CallOpened
 from ledger.wire.events import Body, Kind, Role, SignedEvent
-from ledger.wire.pages import PairingsPosted, PublicPagesSet
+from ledger.wire.pages import AnnouncementMade, PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
@@ -55,6 +55,7 @@ PERMITTED: dict[str, frozenset[Role]] = {
     Kind.REPORT_PUBLISHED.value: frozenset({Role.HEAD_JUDGE}),  # docs/DESIGN.md §11
     Kind.PUBLIC_PAGES_SET.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # PAGES-5
     Kind.PAIRINGS_POSTED.value: frozenset({Role.HEAD_JUDGE}),                   # PAGES-5
+    Kind.ANNOUNCEMENT_MADE.value: frozenset({Role.HEAD_JUDGE}),                 # PAGES-6
     # issue 19 (ADR 0027): the station signs players' reports and nothing else (REPORT-9)
     Kind.CREDENTIAL_ISSUED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),   # REPORT-9
     Kind.CREDENTIAL_REVOKED.value: frozenset({Role.ORGANIZER, Role.HEAD_JUDGE}),  # REPORT-9
@@ -73,7 +74,8 @@ PERMITTED: dict[str, frozenset[Role]] = {
 CREDENTIAL_KINDS: tuple[type[Body], ...] = (CredentialIssued, CredentialRevoked,
                                             ResultReported, DeviceKeyBound)
 _CORE_BODIES: tuple[type[Body], ...] = (*CREDENTIAL_KINDS, ReportRejected, PublicPagesSet,
-                                        PairingsPosted, CallOpened, CallClaimed, CallClosed)
+                                        PairingsPosted, AnnouncementMade, CallOpened,
+                                        CallClaimed, CallClosed)
 
 
 class Needs(str, Enum):

@@ -55,7 +55,7 @@ from ledger.wire.events import (
     SignedEvent,
     TournamentCreated,
 )
-from ledger.wire.pages import PairingsPosted, PublicPagesSet
+from ledger.wire.pages import AnnouncementMade, PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
@@ -206,6 +206,14 @@ def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
 @applies(PublicPagesSet)
 def _pages_set(state: TournamentState, ev: SignedEvent, body: PublicPagesSet) -> None:
     note_options(state.pages, ev.seq, body.names, body.penalties, body.hold_pairings)
+
+
+@applies(AnnouncementMade)
+def _announced(state: TournamentState, ev: SignedEvent, body: AnnouncementMade) -> None:
+    if body.withdraws is not None:
+        state.pages.notes.pop(body.withdraws, None)
+    if body.text:
+        state.pages.notes[ev.seq] = body.text
 
 
 @applies(PairingsPosted)

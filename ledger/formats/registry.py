@@ -39,6 +39,7 @@ for _format_id, _target in _WHERE.items():
     register_lazy(_format_id, _target)
 #: the rules of core kinds that live above the core, imported by the first check needing them
 register_rules("ledger.randomness.rules")
+register_rules("ledger.formats.officiating.deck_rules")   # what a …/deck-checks draw is
 
 
 def __getattr__(name: str) -> Any:

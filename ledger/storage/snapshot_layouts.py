@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "26d7c04a29080ab9",
-    "bushiroad-de": "11b9f1d2b052b345",
-    "bushiroad-swiss": "11b9f1d2b052b345",
-    "hotc-swiss-de": "34ca7b6b7e71707e",
-    "round-robin": "11b9f1d2b052b345",
-    "single-elim": "11b9f1d2b052b345",
-    "wot-2001": "8c783bde46612fee",
-    "wot-classic": "8c783bde46612fee",
+    "": "7b252fa27e345b0c",
+    "bushiroad-de": "cb8386448aedd8fd",
+    "bushiroad-swiss": "cb8386448aedd8fd",
+    "hotc-swiss-de": "b377b7e80f25ae24",
+    "round-robin": "cb8386448aedd8fd",
+    "single-elim": "cb8386448aedd8fd",
+    "wot-2001": "358646ff5355f22f",
+    "wot-classic": "358646ff5355f22f",
 }

@@ -53,6 +53,7 @@ class Kind(str, Enum):
     CALL_OPENED = "call_opened"                # body in ledger.wire.calls (issue 30)
     CALL_CLAIMED = "call_claimed"              # body in ledger.wire.calls (issue 30)
     CALL_CLOSED = "call_closed"                # body in ledger.wire.calls (issue 30)
+    ANNOUNCEMENT_MADE = "announcement_made"    # body in ledger.wire.pages (issue 30, ADR 0053)
 
 
 class Role(str, Enum):

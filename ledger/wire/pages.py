@@ -2,8 +2,9 @@
 public pages show, and the head judge's posting of a held round's pairings.
 
 Owns: ``NameStyle`` (how public pages name a player: the closed set of the wire values),
-``PublicPagesSet`` (kind ``public_pages_set``) and ``PairingsPosted`` (kind
-``pairings_posted``) — core kinds every format has, their wire tags in ``Kind``.  Both are
+``PublicPagesSet`` (kind ``public_pages_set``), ``PairingsPosted`` (kind
+``pairings_posted``) and ``AnnouncementMade`` (kind ``announcement_made``) — core kinds
+every format has, their wire tags in ``Kind``.  All are
 registered in ``BODY_TYPES`` when this module is imported, which the package
 ``ledger.wire`` does first (so any process that decodes leaves knows them).
 
@@ -44,6 +45,16 @@ class PairingsPosted(Body, frozen=True, kw_only=True):
     round: int
 
 
-PAGES_BODIES: tuple[type[Body], ...] = (PublicPagesSet, PairingsPosted)
+class AnnouncementMade(Body, frozen=True, kw_only=True, omit_defaults=True):
+    """The head judge's announcement to the hall (issue 30 item 5): shown on ``/screen``
+    from this seq on until a later announcement withdraws it (``withdraws``: its seq; the
+    text then says why, or is empty)."""
+
+    KIND = Kind.ANNOUNCEMENT_MADE
+    text: str = ""
+    withdraws: int | None = None
+
+
+PAGES_BODIES: tuple[type[Body], ...] = (PublicPagesSet, PairingsPosted, AnnouncementMade)
 for _body in PAGES_BODIES:
     register_body(_body)

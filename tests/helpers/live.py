@@ -53,16 +53,17 @@ def _bound() -> socket.socket:
 @contextmanager
 def running(ledger: str | Path, tournament: str | None = None, *,
             station_key: Path | None = None,
-            staff_keys: tuple[Path, ...] = (), gate: Any = None, runner: Any = None
-            ) -> Iterator[tuple[str, Hub]]:
+            staff_keys: tuple[Path, ...] = (), gate: Any = None, runner: Any = None,
+            url: str = "") -> Iterator[tuple[str, Hub]]:
     """``(base URL, hub)`` of a server over ``ledger`` on a loopback port (taking
     players' reports, signed with ``station_key``, when it is given; running the
-    console's commands with ``runner``, as ``tourney serve`` hands it its own)."""
+    console's commands with ``runner``, as ``tourney serve`` hands it its own; ``url``:
+    the address its pages and QR codes give, as ``tourney serve --url``)."""
     import uvicorn
 
     from server.station import Station
 
-    hub = Hub(Location(str(ledger)), tournament, reporting=station_key is not None)
+    hub = Hub(Location(str(ledger)), tournament, url=url, reporting=station_key is not None)
     station = None if station_key is None else \
         Station(Location(str(ledger)), station_key, hub.follower.log, staff_keys)
     sock = _bound()

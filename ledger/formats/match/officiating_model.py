@@ -92,6 +92,17 @@ class EomRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     games: list[int]
 
 
+class DeckCheckRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    """One deck check (issue 30 item 3): its table, start time and, once ended, the seq and
+    time of its end."""
+
+    round: int
+    table: int
+    started: str
+    ended_seq: int = 0
+    ended: str = ""
+
+
 class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     penalties: list[PenaltyRecord] = []
     pending: list[Pending] = []
@@ -124,3 +135,9 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     layout: dict[int, list[int]] = {}
     #: player → seq of the ``score_sheet_reissued`` awaiting its 3.18.3 penalty
     reissued: dict[int, int] = {}
+    #: seq of a ``deck_check_started`` → the check (issue 30 item 3)
+    deck_checks: dict[int, DeckCheckRecord] = {}
+    #: player → seq of the event that fixed their current list (registration or correction)
+    deck_seqs: dict[int, int] = {}
+    #: player → seq of the ``deck_published`` that made their list public
+    decks_published: dict[int, int] = {}

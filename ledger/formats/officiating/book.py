@@ -32,6 +32,8 @@ def officiating_transitions(*books: Rulebook) -> Rulebook:
     fold needs (a format's ``transitions``, issue 22).  Its checks are not to be used."""
     from ledger.formats.officiating import apply as _apply  # noqa: F401  (fills the book)
     from ledger.formats.officiating import corrections as _fix  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import deck_rules as _deck  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import decklist_rules as _lists  # noqa: F401  (fills the book)
     from ledger.formats.officiating import floor_rules as _floor  # noqa: F401  (fills the book)
     from ledger.formats.officiating import void as _void  # noqa: F401  (fills the book)
 
@@ -45,6 +47,8 @@ def with_officiating(*books: Rulebook) -> Rulebook:
     from ledger.formats.officiating import apply as _apply  # noqa: F401  (fills the book)
     from ledger.formats.officiating import checks as _checks  # noqa: F401  (fills the book)
     from ledger.formats.officiating import corrections as _fix  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import deck_rules as _deck  # noqa: F401  (fills the book)
+    from ledger.formats.officiating import decklist_rules as _lists  # noqa: F401  (fills the book)
     from ledger.formats.officiating import floor_rules as _floor  # noqa: F401  (fills the book)
     from ledger.formats.officiating import void as _void  # noqa: F401  (fills the book)
 

@@ -22,6 +22,7 @@ from ledger.formats.match.events import Table
 from ledger.formats.match.model import LossReason, Outcome
 from ledger.formats.match.officiating_model import AppliesTo, PrizePolicy
 from ledger.formats.officiating.catalogue import Penalty
+from ledger.formats.officiating.deck_floor import DECK_CHECK_BODIES
 from ledger.formats.officiating.floor import FLOOR_BODIES
 from ledger.wire.events import Body
 
@@ -185,4 +186,5 @@ UNPAIRING_BODIES = (PairingVoided,)
 CORRECTION_BODIES: tuple[type[Body], ...] = (ResultAmended, PairingOverridden,
                                              PlayerUndropped, PlayerAddedLate, LevelAmended,
                                              PairingVoided)
-OFFICIATING_BODIES = OFFICIATING_BODIES + CORRECTION_BODIES + FLOOR_BODIES
+OFFICIATING_BODIES = (OFFICIATING_BODIES + CORRECTION_BODIES + FLOOR_BODIES
+                      + DECK_CHECK_BODIES)

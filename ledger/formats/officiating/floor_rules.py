@@ -366,6 +366,7 @@ def _deck(state: TournamentState, body: DeckRegistered, actor: str) -> None:
 @BOOK.applies(DeckRegistered)
 def _deck_apply(state: TournamentState, ev: SignedEvent, body: DeckRegistered) -> None:
     state.fmt.officiating.decks[body.number] = body.sha256
+    state.fmt.officiating.deck_seqs[body.number] = ev.seq
 
 
 @BOOK.checks(DeckChecked)
