@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "tourney"
@@ -73,6 +74,12 @@ def choose(query: str | None, cookie: str | None, accept: str | None,
            default: Language = DEFAULT) -> Language:
     """``?lang=`` > the cookie the page's switch sets > ``Accept-Language`` > default."""
     return parse(query) or parse(cookie) or from_accept(accept or "") or default
+
+
+def of_request(request: Any) -> Language:
+    """``choose`` for a Starlette request (its query, cookies and headers)."""
+    return choose(request.query_params.get("lang"), request.cookies.get(COOKIE),
+                  request.headers.get("accept-language"))
 
 
 @lru_cache(maxsize=None)

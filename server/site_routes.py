@@ -28,7 +28,7 @@ from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
 from server.errors import whole
 from server.hub import Hub
 from server.i18n import COOKIE as LANG_COOKIE
-from server.i18n import Language, choose, parse
+from server.i18n import Language, of_request, parse
 from server.limits import LiveStreams
 from server.pages import Page
 
@@ -49,8 +49,7 @@ def _matches(inm: str | None, tag: str) -> bool:
 def language(request: Request) -> Language:
     """The page's language: ``?lang=`` > the switch's cookie > ``Accept-Language`` >
     English (``server.i18n.choose``)."""
-    return choose(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
-                  request.headers.get("accept-language"))
+    return of_request(request)
 
 
 def _remember(request: Request, response: Response) -> Response:

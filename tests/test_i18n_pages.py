@@ -208,3 +208,33 @@ def test_pages_never_write_in_either_language(tmp_path: Path, lang: str) -> None
             assert get(f"{base}{path}{'&' if '?' in path else '?'}lang={lang}").status_code \
                 in (200, 303)
     assert ledger_bytes(cli.ledger) == before
+
+
+def test_report_form_in_japanese(tmp_path: Path) -> None:
+    """The report form of a player's card in Japanese (``?lang=ja``, then the cookie):
+    its own words translated; the format's result choices and field labels (inside the
+    ``<fieldset>``s) are the format's words, not translatable yet."""
+    from tests.helpers.report_event import app_over, phone, prepared
+
+    root, doc, tokens = prepared(tmp_path / "ev", "hotc-swiss-de")
+    a, _b = doc["tables"][0]["players"]
+    with app_over(root / "t.db", root / "station.pem") as (_c, hub, app):
+        player = phone(app, tokens[a])
+        page = player.get("/report?lang=ja")
+        assert page.status_code == 200, page.text
+        assert '<html lang="ja" dir="ltr">' in page.text and "報告する" in page.text
+        english = player.get("/report?lang=en").text
+        assert '<html lang="en" dir="ltr">' in english and "Report your result" in english
+        again = player.get("/report", headers={"Cookie": "lang=ja"}).text
+        assert "結果を報告する" in again
+        format_words = _format_words(hub.pages.data)
+
+    class _NoFieldsets(_Text):
+        SKIP_TAGS = _Text.SKIP_TAGS | {"fieldset"}
+
+    p = _NoFieldsets()
+    p.feed(page.text)
+    text = " ".join(p.words)
+    for w in format_words:
+        text = text.replace(w, " ")
+    assert sorted(set(re.findall(r"[A-Za-z]{2,}", text)) - {"UTC"}) == []
