@@ -75,6 +75,7 @@ def test_japanese_catalogue_is_complete() -> None:
         fields = set(re.findall(r"%\((\w+)\)s", m if isinstance(m, str) else m[0]))
         texts = text if isinstance(text, tuple) else (text,)
         assert all(set(re.findall(r"%\((\w+)\)s", t)) == fields for t in texts), m
+        assert not any(c in t for t in texts for c in "<>&"), m   # text, never markup
 
 
 def _find_words(style: str) -> tuple[str, str]:
@@ -238,3 +239,18 @@ def test_report_form_in_japanese(tmp_path: Path) -> None:
     for w in format_words:
         text = text.replace(w, " ")
     assert sorted(set(re.findall(r"[A-Za-z]{2,}", text)) - {"UTC"}) == []
+
+
+#: the only non-literal message ids templates may pass to ``_()``: constants of the
+#: formats and projections, never a name or an event's text (``_()`` marks what it
+#: returns as safe HTML: Jinja2's new-style gettext trusts its catalogue)
+CONSTANT_IDS = {"d.noun", "r.noun", "s.note", "a.outcome"}
+
+
+def test_only_constants_are_message_ids() -> None:
+    used: set[str] = set()
+    for folder in (TEMPLATES, SITE_TEMPLATES):
+        for f in folder.glob("*.html"):
+            for m in re.finditer(r"\b_\(\s*([^\"'\s)][^,)]*)", f.read_text(encoding="utf-8")):
+                used.add(m.group(1).strip())
+    assert used <= CONSTANT_IDS, used - CONSTANT_IDS
