@@ -111,7 +111,7 @@ class _Text(HTMLParser):
     """The page's visible words outside what the scan leaves out (module docstring)."""
 
     SKIP_TAGS = {"bdi", "code", "script", "style", "title", "footer", "time"}
-    SKIP_CLASSES = {"standings", "status", "asof", "checkable", "langs", "clock"}
+    SKIP_CLASSES = {"standings", "status", "asof", "checkable", "langs"}
 
     def __init__(self) -> None:
         super().__init__()
@@ -228,7 +228,10 @@ def test_report_form_in_japanese(tmp_path: Path) -> None:
         assert '<html lang="en" dir="ltr">' in english and "Report your result" in english
         again = player.get("/report", headers={"Cookie": "lang=ja"}).text
         assert "結果を報告する" in again
+        own = player.get(f"/p/{a}?lang=ja").text          # with "Recorded with this card"
+        assert "このカードで記録されたもの" in own
         format_words = _format_words(hub.pages.data)
+    assert _english_left(own, {"UTC"}, format_words) == []
 
     class _NoFieldsets(_Text):
         SKIP_TAGS = _Text.SKIP_TAGS | {"fieldset"}
