@@ -12,14 +12,14 @@ A string the catalogue lacks, or leaves empty or fuzzy, shows its English text (
 own fallback), never an id.  Nothing here is written anywhere: the ledger's bytes never
 depend on a language.
 
-May import: ``babel``, the standard library.
+May import: ``babel``, ``markupsafe``, the standard library.
 """
 
 from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
@@ -80,6 +80,17 @@ def of_request(request: Any) -> Language:
     """``choose`` for a Starlette request (its query, cookies and headers)."""
     return choose(request.query_params.get("lang"), request.cookies.get(COOKIE),
                   request.headers.get("accept-language"))
+
+
+def as_text(tr: gettext.NullTranslations) -> tuple[Callable[[str], str],
+                                                   Callable[[str, str, int], str]]:
+    """``tr``'s gettext and ngettext with their result HTML-escaped, for Jinja2's
+    new-style gettext (which marks what they return as safe): a catalogue is text, never
+    markup, and the English pages keep their bytes ("card&#39;s")."""
+    from markupsafe import escape
+
+    return (lambda s: str(escape(tr.gettext(s))),
+            lambda s, p, n: str(escape(tr.ngettext(s, p, n))))
 
 
 @lru_cache(maxsize=None)

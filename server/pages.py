@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from server.i18n import Language, direction, translations
+from server.i18n import Language, as_text, direction, translations
 from server.view import LiveData
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -76,8 +76,8 @@ def _new_environment(lang: Language) -> Any:
                              autoescape=jinja2.select_autoescape(["html"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
-    env.install_gettext_translations(  # type: ignore[attr-defined]  # added by ext.i18n
-        translations(lang), newstyle=True)
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by ext.i18n
+        *as_text(translations(lang)), newstyle=True)
     return env
 
 
