@@ -66,7 +66,7 @@ def private_page(hub: Hub, name: str, status: int = 200,
     """Template ``name`` for one card holder (``PRIVATE``) in ``lang``, setting
     ``cookies``."""
     pages = hub.pages
-    body = pages.env_of(lang).get_template(name).render(**pages.common("find", lang), **ctx)
+    body = pages.env_of(lang).get_template(name).render(**pages.common("find", lang, name), **ctx)
     resp = Response(body, status_code=status, media_type=HTML, headers=PRIVATE)
     for k, v in (cookies or {}).items():
         resp.set_cookie(k, v, httponly=True, samesite="strict", path="/")

@@ -30,6 +30,10 @@ from server.view import LiveData
 TEMPLATES = Path(__file__).parent / "templates"
 HTML = "text/html; charset=utf-8"
 GZIP_MIN = 512       # smaller bodies are sent as they are
+#: the templates whose words are in the catalogues (issue 31's first slice); the others
+#: show English inside ``<main lang="en">`` under a translated header
+TRANSLATED = frozenset({"home.html", "find.html", "player.html", "round.html",
+                        "standings.html", "report.html"})
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,11 @@ class PageSet:
     def env_of(self, lang: Language) -> Any:
         return self.env if lang is Language.EN else environment(lang)
 
-    def common(self, active: str, lang: Language = Language.EN) -> dict[str, Any]:
+    def common(self, active: str, lang: Language = Language.EN,
+               template: str = "") -> dict[str, Any]:
+        """What every page's template reads; ``main_lang`` "en" when ``template`` has no
+        translated words yet (its ``<main>`` says it is English under a translated
+        header)."""
         from server.i18n import NATIVE
         from server.search import find_words
 
@@ -169,6 +177,7 @@ class PageSet:
         find_label, find_hint = (tr.gettext(w) for w in find_words(d.names))
         return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
                 "lang": lang.value, "dir": direction(lang),
+                "main_lang": "" if lang is Language.EN or template in TRANSLATED else "en",
                 "languages": [(x.value, NATIVE[x]) for x in Language],
                 "find_label": find_label, "find_hint": find_hint,
                 "reporting": self.reporting,
@@ -206,8 +215,8 @@ class PageSet:
         return self._t(f"{kind}.html", kind, lang)
 
     def _t(self, name: str, active: str, lang: Language = Language.EN, **kw: Any) -> str:
-        return str(self.env_of(lang).get_template(name).render(**self.common(active, lang),
-                                                                **kw))
+        return str(self.env_of(lang).get_template(name).render(
+            **self.common(active, lang, name), **kw))
 
     def render_find(self, q: str, matches: list[tuple[int, str]] | None,
                     lang: Language = Language.EN) -> bytes:

@@ -257,3 +257,17 @@ def test_only_constants_are_message_ids() -> None:
             for m in re.finditer(r"\b_\(\s*([^\"'\s)][^,)]*)", f.read_text(encoding="utf-8")):
                 used.add(m.group(1).strip())
     assert used <= CONSTANT_IDS, used - CONSTANT_IDS
+
+
+def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> None:
+    """``/verify`` and a 404 in Japanese: the header is Japanese, ``<main lang="en">``
+    (screen readers read the English with English rules); a translated page has none."""
+    cli, _log = start(tmp_path, "hotc-swiss-de", NAMES)
+    pair(cli, "hotc-swiss-de", 1)
+    with running(cli.ledger) as (base, _hub):
+        verify = get(base + "/verify?lang=ja").text
+        missing = get(base + "/p/99?lang=ja").text
+        home = get(base + "/?lang=ja").text
+        english = get(base + "/verify").text
+    assert '<html lang="ja"' in verify and '<main lang="en">' in verify and "対戦表" in verify
+    assert '<main lang="en">' in missing and '<main>' in home and '<main>' in english
