@@ -43,10 +43,20 @@ STANDINGS_NOTE = ("Ranks share a number on an exact tie. Percentages are truncat
 def _env() -> Any:
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                              autoescape=jinja2.select_autoescape(["html"]),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True)
+    # Jinja2's i18n extension with no catalogue: the partials the live pages share
+    # (``by_name.html``, ``standings_table.html``) mark their words with ``_()``, which
+    # the live server's environment translates (``server.i18n``) and this one leaves
+    # English (escaped, as any text: new-style gettext marks its result safe)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                             autoescape=jinja2.select_autoescape(["html"]),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    from markupsafe import escape
+
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda s: str(escape(s)), lambda s, p, n: str(escape(s if n == 1 else p)),
+        newstyle=True)
+    return env
 
 
 def _css() -> str:

@@ -8,8 +8,8 @@ signing step of a card with a phone key, REPORT-17/19/20), ``TOO_MANY`` and ``st
 (the application's station: ``request.app.state.station``) and ``staff_official`` (the
 official a staff card's cookie signs in, if they hold one of a page's roles).
 
-May import: ``starlette``, ``server.hub``, ``server.errors``, ``server.station``, ``server.cards``,
-``ledger.*``.
+May import: ``starlette``, ``server.hub``, ``server.i18n``, ``server.errors``,
+``server.station``, ``server.cards``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from ledger.wire.events import Role
 from server.cards import COOKIE, holder
 from server.errors import Refused
 from server.hub import Hub
+from server.i18n import Language
 from server.station import Station
 
 HTML = "text/html; charset=utf-8"
@@ -60,10 +61,12 @@ def station_of(request: Request) -> Station:
 
 
 def private_page(hub: Hub, name: str, status: int = 200,
-                 cookies: dict[str, str] | None = None, **ctx: Any) -> Response:
-    """Template ``name`` for one card holder (``PRIVATE``), setting ``cookies``."""
+                 cookies: dict[str, str] | None = None, lang: Language = Language.EN,
+                 **ctx: Any) -> Response:
+    """Template ``name`` for one card holder (``PRIVATE``) in ``lang``, setting
+    ``cookies``."""
     pages = hub.pages
-    body = pages.env.get_template(name).render(**pages.common("find"), **ctx)
+    body = pages.env_of(lang).get_template(name).render(**pages.common("find", lang, name), **ctx)
     resp = Response(body, status_code=status, media_type=HTML, headers=PRIVATE)
     for k, v in (cookies or {}).items():
         resp.set_cookie(k, v, httponly=True, samesite="strict", path="/")

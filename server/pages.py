@@ -7,8 +7,12 @@ grows; never rendered per request) and ``etag_of`` (the log size and root, and w
 server was live: a refresh that changed nothing costs a 304).  Templates live in
 ``server/templates`` (autoescaping on; phone first; they work with JavaScript off).
 
-May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``projections.*``,
-the standard library.
+Each page is kept per language (``server.i18n``): English under its key, another language
+under ``<lang>:<key>`` with an ETag ending ``-<lang>``; every environment has Jinja2's i18n
+extension, English with no catalogue (the templates' own text).
+
+May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``server.i18n``,
+``projections.*``, the standard library.
 """
 
 from __future__ import annotations
@@ -17,14 +21,20 @@ import gzip
 import hashlib
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from server.i18n import Language, as_text, direction, translations
 from server.view import LiveData
 
 TEMPLATES = Path(__file__).parent / "templates"
 HTML = "text/html; charset=utf-8"
 GZIP_MIN = 512       # smaller bodies are sent as they are
+#: the templates whose words are in the catalogues (issue 31's first slice); the others
+#: show English inside ``<main lang="en">`` under a translated header
+TRANSLATED = frozenset({"home.html", "find.html", "player.html", "round.html",
+                        "standings.html", "report.html"})
 
 
 @dataclass(frozen=True)
@@ -48,18 +58,32 @@ def _page(body: bytes, tag: str, content_type: str = HTML, status: int = 200) ->
     return Page(body=body, gz=gz, etag=tag, content_type=content_type, status=status)
 
 
-def environment() -> Any:
+def environment(lang: Language = Language.EN) -> Any:
+    """The live pages' templates, speaking ``lang`` (one environment per language: a
+    template compiled once per language, never a catalogue swapped under a render)."""
+    return _new_environment(lang) if lang is Language.EN else _environment(lang)
+
+
+@lru_cache(maxsize=None)
+def _environment(lang: Language) -> Any:
+    return _new_environment(lang)
+
+
+def _new_environment(lang: Language) -> Any:
     import jinja2
 
     from projections.site import TEMPLATES as SITE_TEMPLATES
 
     # the live pages' own templates first; the site's partials (the standings table,
     # pairings by name) shared with the printed sheets and the published site
-    return jinja2.Environment(loader=jinja2.FileSystemLoader([str(TEMPLATES),
-                                                              str(SITE_TEMPLATES)]),
-                              autoescape=jinja2.select_autoescape(["html"]),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(TEMPLATES),
+                                                             str(SITE_TEMPLATES)]),
+                             autoescape=jinja2.select_autoescape(["html"]),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by ext.i18n
+        *as_text(translations(lang)), newstyle=True)
+    return env
 
 
 def static_files() -> dict[str, Page]:
@@ -106,8 +130,8 @@ class PageSet:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
-    def cached(self, key: str) -> Page | None:
-        return self._pages.get(key)
+    def cached(self, key: str, lang: Language = Language.EN) -> Page | None:
+        return self._pages.get(_slot(key, lang))
 
     def known(self, key: str) -> bool:
         """Whether ``key`` names a page of this log size (a player or a posted round)."""
@@ -123,31 +147,45 @@ class PageSet:
             return self.data.round(int(arg)) is not None
         return False
 
-    def get(self, key: str) -> Page | None:
-        """The page ``key`` (None: no such page), rendered at most once."""
-        page = self._pages.get(key)
-        if page is not None or key in self._pages:
+    def get(self, key: str, lang: Language = Language.EN) -> Page | None:
+        """The page ``key`` in ``lang`` (None: no such page), rendered at most once."""
+        slot = _slot(key, lang)
+        page = self._pages.get(slot)
+        if page is not None or slot in self._pages:
             return page
         if not self.known(key):
             return None
         with self._guard:
-            lock = self._locks.setdefault(key, threading.Lock())
+            lock = self._locks.setdefault(slot, threading.Lock())
         with lock:
-            if key not in self._pages:
-                self._pages[key] = _page(self._render(key).encode("utf-8"), self.etag)
-        return self._pages[key]
+            if slot not in self._pages:
+                tag = self.etag if lang is Language.EN else f"{self.etag}-{lang.value}"
+                self._pages[slot] = _page(self._render(key, lang).encode("utf-8"), tag)
+        return self._pages[slot]
 
-    def common(self, active: str) -> dict[str, Any]:
+    def env_of(self, lang: Language) -> Any:
+        return self.env if lang is Language.EN else environment(lang)
+
+    def common(self, active: str, lang: Language = Language.EN,
+               template: str = "") -> dict[str, Any]:
+        """What every page's template reads; ``main_lang`` "en" when ``template`` has no
+        translated words yet (its ``<main>`` says it is English under a translated
+        header)."""
+        from server.i18n import NATIVE
         from server.search import find_words
 
         d = self.data
-        find_label, find_hint = find_words(d.names)
+        tr = translations(lang)
+        find_label, find_hint = (tr.gettext(w) for w in find_words(d.names))
         return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
+                "lang": lang.value, "dir": direction(lang),
+                "main_lang": "" if lang is Language.EN or template in TRANSLATED else "en",
+                "languages": [(x.value, NATIVE[x]) for x in Language],
                 "find_label": find_label, "find_hint": find_hint,
                 "reporting": self.reporting,
                 "has_bracket": bool(d.bracket["rounds"] or d.bracket["seeds"])}
 
-    def _render(self, key: str) -> str:
+    def _render(self, key: str, lang: Language = Language.EN) -> str:
         kind, _, arg = key.partition("/")
         d = self.data
         if kind == "player":
@@ -156,7 +194,7 @@ class PageSet:
             history = [(d.rounds[a.round_index], a) for a in d.appearances(n)]
             left = n in d.dropped or n in d.disqualified
             r = d.rounds[current.round_index] if current is not None else None
-            return self._t("player.html", "find", n=n, label=d.labels[n],
+            return self._t("player.html", "find", lang, n=n, label=d.labels[n],
                            current=current, history=history,
                            standing=d.standing_of.get(n),
                            penalties=None if d.penalties is None else d.penalties.get(n, []),
@@ -169,16 +207,16 @@ class PageSet:
                            table_ends=_table_ends(d, current))
         if kind == "round" or kind == "pairings":
             r = d.round(int(arg)) if arg else d.current
-            return self._t("round.html", "pairings", r=r, clock=d.clock
+            return self._t("round.html", "pairings", lang, r=r, clock=d.clock
                            if r is not None and d.clock and d.clock.round == r["round"]
                            else None)
         if kind == "find":
-            return self._t("find.html", "find", q="", matches=None)
+            return self._t("find.html", "find", lang, q="", matches=None)
         if kind == "screen":
             return self._screen()
         if kind == "home":
-            return self._t("home.html", "home", url=self.url)
-        return self._t(f"{kind}.html", kind)
+            return self._t("home.html", "home", lang, url=self.url)
+        return self._t(f"{kind}.html", kind, lang)
 
     def _screen(self) -> str:
         """The hall screen ``/screen`` (issue 30 item 5): the posted round's pairings by
@@ -196,13 +234,19 @@ class PageSet:
                        clock=d.clock if r is not None and d.clock
                        and d.clock.round == r["round"] else None)
 
-    def _t(self, name: str, active: str, **kw: Any) -> str:
-        return str(self.env.get_template(name).render(**self.common(active), **kw))
+    def _t(self, name: str, active: str, lang: Language = Language.EN, **kw: Any) -> str:
+        return str(self.env_of(lang).get_template(name).render(
+            **self.common(active, lang, name), **kw))
 
-    def render_find(self, q: str, matches: list[tuple[int, str]] | None) -> bytes:
+    def render_find(self, q: str, matches: list[tuple[int, str]] | None,
+                    lang: Language = Language.EN) -> bytes:
         """The search results (depend on the query: small, rendered per request), or
         the empty search box (``matches`` None); its words fit how names are shown."""
-        return self._t("find.html", "find", q=q, matches=matches).encode("utf-8")
+        return self._t("find.html", "find", lang, q=q, matches=matches).encode("utf-8")
 
-    def render_missing(self, what: str) -> bytes:
-        return self._t("notfound.html", "", what=what).encode("utf-8")
+    def render_missing(self, what: str, lang: Language = Language.EN) -> bytes:
+        return self._t("notfound.html", "", lang, what=what).encode("utf-8")
+
+
+def _slot(key: str, lang: Language) -> str:
+    return key if lang is Language.EN else f"{lang.value}:{key}"

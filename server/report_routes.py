@@ -34,6 +34,7 @@ from server.forms import (
     station_of,
 )
 from server.hub import Hub
+from server.i18n import Language, of_request
 from server.report import (
     CSRF_COOKIE,
     csrf_ok,
@@ -118,10 +119,10 @@ def plugin_for_state(st: Any) -> FormatPlugin | None:
 
 
 def page(hub: Hub, name: str, status: int = 200, cookies: dict[str, str] | None = None,
-         **kw: Any) -> Response:
-    """A report page (``report.html``, ``sign.html``) for one card holder."""
+         lang: Language = Language.EN, **kw: Any) -> Response:
+    """A report page (``report.html``, ``sign.html``) for one card holder, in ``lang``."""
     ctx = {"mine": None, "aside": None, "credential": None, "device": False, **kw}
-    return private_page(hub, name, status, cookies, **ctx)
+    return private_page(hub, name, status, cookies, lang, **ctx)
 
 
 def card(request: Request) -> tuple[int | None, str | None]:
@@ -133,17 +134,17 @@ def card(request: Request) -> tuple[int | None, str | None]:
 
 
 async def form(request: Request) -> Response:
-    hub = Hub.of(request)
+    hub, lang = Hub.of(request), of_request(request)
     number, cred = card(request)
     if number is None:
         return page(hub, "report.html", 403, problem="Scan the QR code on your player card "
-                    "first: it keeps your card on this phone.", form=None, number=None)
+                    "first: it keeps your card on this phone.", form=None, number=None, lang=lang)
     st = hub.follower.state
     where = _my_table(hub, number)
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if isinstance(where, str):
         return page(hub, "report.html", 200, {CSRF_COOKIE: csrf}, problem=where, form=None,
-                    number=number, csrf=csrf)
+                    number=number, csrf=csrf, lang=lang)
     f = form_for(st, where[0], where[1], hub.pages.data.labels, *where[2:])
     mine = st.reports.current.get(where[0], {}).get(where[1], {}).get(number)
     aside = st.reports.set_aside.get(where[0], {}).get(number)
@@ -153,28 +154,29 @@ async def form(request: Request) -> Response:
                 mine=None if mine is None else (mine.seq, given_words(
                     st, mine.given, hub.pages.data.labels)),
                 aside=aside, credential=cred,
-                device=cred is not None and cred in st.reports.devices)
+                device=cred is not None and cred in st.reports.devices, lang=lang)
 
 
 async def submit(request: Request) -> Response:
     hub, station = Hub.of(request), station_of(request)
+    lang = of_request(request)
     number, cred = card(request)
     fields = await read_form(request)
     host = request.headers.get("host", "")
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
                    request.headers.get("origin"), host):
         return page(hub, "report.html", 403, problem="This form is out of date or did not "
-                    "come from this site; open it again.", form=None, number=number)
+                    "come from this site; open it again.", form=None, number=number, lang=lang)
     if number is None:
         return page(hub, "report.html", 403, problem="Scan the QR code on your player card "
-                    "first.", form=None, number=None)
+                    "first.", form=None, number=None, lang=lang)
     if station.refusals.blocked(f"p{number}"):
-        return page(hub, "report.html", 429, problem=TOO_MANY, form=None, number=number)
+        return page(hub, "report.html", 429, problem=TOO_MANY, form=None, number=number, lang=lang)
     where = _my_table(hub, number)
     state = hub.follower.state
     if isinstance(where, str) or cred is None:
         return page(hub, "report.html", 422, problem=f"Not recorded: {where}", form=None,
-                    number=number)
+                    number=number, lang=lang)
     f = form_for(state, where[0], where[1], hub.pages.data.labels, *where[2:])
     try:
         if f is None:
@@ -191,22 +193,23 @@ async def submit(request: Request) -> Response:
     except (RuleError, UsageError) as err:
         station.refusals.fail(f"p{number}")
         return page(hub, "report.html", 422, problem="Not recorded: " + refusal_words(err),
-                    form=f, number=number, csrf=fields.get("csrf", ""))
+                    form=f, number=number, csrf=fields.get("csrf", ""), lang=lang)
     return RedirectResponse(f"/receipt/{ev.seq}", status_code=303)
 
 
 async def bind(request: Request) -> Response:
     """``POST /bind``: the phone's public key bound to the card (REPORT-16)."""
     hub, station = Hub.of(request), station_of(request)
+    lang = of_request(request)
     number, cred = card(request)
     fields = await read_form(request)
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
                    request.headers.get("origin"), request.headers.get("host", "")):
         return page(hub, "report.html", 403, problem="This form is out of date or did not "
-                    "come from this site; open it again.", form=None, number=number)
+                    "come from this site; open it again.", form=None, number=number, lang=lang)
     if number is None or cred is None:
         return page(hub, "report.html", 403, problem="Scan the QR code on your player card "
-                    "first.", form=None, number=None)
+                    "first.", form=None, number=None, lang=lang)
     key, signer = fields.get("public_key", ""), station.signer
     try:
         await asyncio.wrap_future(station.submit(
@@ -215,7 +218,7 @@ async def bind(request: Request) -> Response:
     except (RuleError, UsageError) as err:
         station.refusals.fail(f"p{number}")
         return page(hub, "report.html", 422, problem="Not recorded: " + refusal_words(err),
-                    form=None, number=number)
+                    form=None, number=number, lang=lang)
     return RedirectResponse("/report", status_code=303)
 
 

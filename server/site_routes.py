@@ -7,9 +7,11 @@ Owns: ``routes`` — ``/`` and the event's pages (``/pairings``, ``/standings``,
 ``/round/N``, ``/proof/N.json`` (``proof_page``), ``/qr`` (the printable page
 ``server.qr`` made, ``app.state.qr_page``), ``/live`` (bounded: ``server.limits``),
 ``/health``, a player's card ``/c/TOKEN`` and ``/me`` (``server.cards``), the static files
-— and ``missing`` (the helpful 404 page).
+— and ``missing`` (the helpful 404 page); ``language`` (the page's language, issue 31:
+``?lang=`` kept in a cookie, ``Accept-Language``, English).
 
-May import: ``starlette``, ``server.hub``, ``server.pages``, ``server.cards``, ``server.station``,
+May import: ``starlette``, ``server.hub``, ``server.pages``, ``server.i18n``, ``server.cards``,
+``server.station``,
 ``server.errors``, ``server.limits``, ``ledger.*``.
 """
 
@@ -26,6 +28,8 @@ from ledger.errors import StorageError, TourneyError
 from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
 from server.errors import whole
 from server.hub import Hub
+from server.i18n import COOKIE as LANG_COOKIE
+from server.i18n import Language, of_request, parse
 from server.limits import LiveStreams
 from server.pages import Page
 
@@ -43,22 +47,39 @@ def _matches(inm: str | None, tag: str) -> bool:
     return tag in wanted or "*" in wanted
 
 
+def language(request: Request) -> Language:
+    """The page's language: ``?lang=`` > the switch's cookie > ``Accept-Language`` >
+    English (``server.i18n.choose``)."""
+    return of_request(request)
+
+
+def _remember(request: Request, response: Response) -> Response:
+    """A ``?lang=`` that names a language is kept in a cookie (the page's switch)."""
+    chosen = parse(request.query_params.get("lang"))
+    if chosen is not None:
+        response.set_cookie(LANG_COOKIE, chosen.value, max_age=400 * 86400,
+                            samesite="lax", httponly=True)
+    return response
+
+
 def respond(request: Request, page: Page, *, cache: str = "no-cache") -> Response:
     """``page`` with its ETag: a 304 when the phone has it, gzip when it takes it."""
     gz = page.gz is not None and "gzip" in request.headers.get("accept-encoding", "")
     headers = {"ETag": f'"{page.etag}-gz"' if gz else f'"{page.etag}"',
-               "Cache-Control": cache, "Vary": "Accept-Encoding", **SECURITY}
+               "Cache-Control": cache, "Vary": "Accept-Encoding, Accept-Language, Cookie",
+               **SECURITY}
     if _matches(request.headers.get("if-none-match"), page.etag):
-        return Response(status_code=304, headers=headers)
+        return _remember(request, Response(status_code=304, headers=headers))
     if gz:
         headers["Content-Encoding"] = "gzip"
     body = page.gz if gz and page.gz is not None else page.body
-    return Response(body, status_code=page.status, media_type=page.content_type,
-                    headers=headers)
+    return _remember(request, Response(body, status_code=page.status,
+                                       media_type=page.content_type, headers=headers))
 
 
 def missing(request: Request, what: str) -> Response:
-    return Response(Hub.of(request).pages.render_missing(what), status_code=404,
+    return Response(Hub.of(request).pages.render_missing(what, language(request)),
+                    status_code=404,
                     media_type="text/html; charset=utf-8", headers=SECURITY)
 
 
@@ -66,9 +87,10 @@ async def page(request: Request, key: str) -> Response:
     """The page ``key`` of the current log size (rendered once, then from memory)."""
     hub = Hub.of(request)
     pages = hub.pages
-    p = pages.cached(key)
+    lang = language(request)
+    p = pages.cached(key, lang)
     if p is None:
-        p = await run_in_threadpool(pages.get, key)
+        p = await run_in_threadpool(pages.get, key, lang)
     if p is None:
         return missing(request, "There is no such page on this event's site.")
     hub.hot.add(key)
@@ -108,7 +130,8 @@ async def find(request: Request) -> Response:
     found = pages.data.search(q)
     if len(found) == 1:
         return RedirectResponse(f"/p/{found[0][0]}", status_code=303)
-    return Response(pages.render_find(q, found), media_type="text/html; charset=utf-8",
+    return Response(pages.render_find(q, found, language(request)),
+                    media_type="text/html; charset=utf-8",
                     headers={"Cache-Control": "no-cache", **SECURITY})
 
 

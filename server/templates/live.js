@@ -73,7 +73,9 @@
     var c = document.querySelector(".clock[data-ends]"), left = c && c.querySelector(".left");
     if (!left) { return; }
     var ms = Date.parse(c.getAttribute("data-ends")) - Date.now();
-    left.textContent = ms > 0 ? "(" + Math.ceil(ms / 60000) + " min left)" : "(time)";
+    left.textContent = ms > 0  // the page's own words (data-left, data-time: its language)
+      ? (left.getAttribute("data-left") || "(N min left)").replace("N", String(Math.ceil(ms / 60000)))
+      : (left.getAttribute("data-time") || "(time)");
     c.querySelectorAll("time").forEach(function (t) {
       var d = new Date(t.getAttribute("datetime"));
       if (!isNaN(d)) { t.textContent = d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}); }

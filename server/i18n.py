@@ -1,0 +1,110 @@
+"""The live pages' languages (issue 31 items 1 and 3): catalogues, and which language a
+request gets.
+
+Owns: ``Language`` (the closed set of languages with a catalogue; English is the
+source text and needs none), ``translations`` (a language's ``server/locale/<lang>/
+LC_MESSAGES/tourney.po`` compiled in memory with Babel the first time it is asked for,
+then kept: no ``.mo`` is committed, no manual step), ``choose`` (``?lang=`` > the
+``lang`` cookie > ``Accept-Language`` > the event's default, English) and
+``DIRECTION`` (``ltr``/``rtl`` for the page's ``dir``).
+
+A string the catalogue lacks, or leaves empty or fuzzy, shows its English text (gettext's
+own fallback), never an id.  Nothing here is written anywhere: the ledger's bytes never
+depend on a language.
+
+May import: ``babel``, ``markupsafe``, the standard library.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from collections.abc import Callable, Mapping
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LOCALE = Path(__file__).parent / "locale"
+DOMAIN = "tourney"
+COOKIE = "lang"
+
+
+class Language(str, Enum):
+    EN = "en"
+    JA = "ja"
+
+
+#: what each language calls itself, for the switch on every page
+NATIVE: Mapping[Language, str] = {Language.EN: "English", Language.JA: "日本語"}
+RTL: frozenset[Language] = frozenset()          # none yet: Arabic or Hebrew would be here
+DEFAULT = Language.EN
+
+
+def direction(lang: Language) -> str:
+    return "rtl" if lang in RTL else "ltr"
+
+
+def parse(code: str | None) -> Language | None:
+    """The language a code names ("ja", "ja-JP", "JA_jp"), or None."""
+    if not code:
+        return None
+    base = code.strip().replace("_", "-").split("-")[0].lower()
+    return next((lang for lang in Language if lang.value == base), None)
+
+
+def from_accept(header: str) -> Language | None:
+    """The first language of an ``Accept-Language`` header with a catalogue, by q."""
+    ranked: list[tuple[float, int, Language]] = []
+    for i, part in enumerate(header.split(",")[:20]):
+        code, _, params = part.partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        lang = parse(code)
+        if lang is not None and q > 0:
+            ranked.append((-q, i, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def choose(query: str | None, cookie: str | None, accept: str | None,
+           default: Language = DEFAULT) -> Language:
+    """``?lang=`` > the cookie the page's switch sets > ``Accept-Language`` > default."""
+    return parse(query) or parse(cookie) or from_accept(accept or "") or default
+
+
+def of_request(request: Any) -> Language:
+    """``choose`` for a Starlette request (its query, cookies and headers)."""
+    return choose(request.query_params.get("lang"), request.cookies.get(COOKIE),
+                  request.headers.get("accept-language"))
+
+
+def as_text(tr: gettext.NullTranslations) -> tuple[Callable[[str], str],
+                                                   Callable[[str, str, int], str]]:
+    """``tr``'s gettext and ngettext with their result HTML-escaped, for Jinja2's
+    new-style gettext (which marks what they return as safe): a catalogue is text, never
+    markup, and the English pages keep their bytes ("card&#39;s")."""
+    from markupsafe import escape
+
+    return (lambda s: str(escape(tr.gettext(s))),
+            lambda s, p, n: str(escape(tr.ngettext(s, p, n))))
+
+
+@lru_cache(maxsize=None)
+def translations(lang: Language) -> gettext.NullTranslations:
+    """``lang``'s catalogue compiled in memory from its .po (English: none needed)."""
+    po = LOCALE / lang.value / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if lang is Language.EN or not po.exists():
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=lang.value, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)

@@ -1,0 +1,57 @@
+"""The player pages in Japanese in headless chromium at 390×844 (issue 31 items 3 and 5,
+first part), JavaScript off: the switch "日本語" on the English home page is a plain link
+whose cookie keeps every later page Japanese; each page has ``lang="ja"``, fits the
+phone's width, and axe-core finds no serious or critical violation. Screenshots go to
+``test-artifacts/serve/i18n-ja-*.png``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.browser import PHONE, _fits, _shot, _skip_reason, launched
+from tests.helpers.live import running
+from tests.helpers.page_checks import Visit, axe
+from tests.helpers.page_matrix_run import axe_read, skip_reason
+from tests.helpers.standings_play import pair, record, start
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None or _skip_reason() is not None,
+                                reason=skip_reason() or _skip_reason() or "")
+
+NAMES = ["山田 花子", "やまだ はなこ", "Nguyễn Văn An", "ｻﾄｳ ｹﾝｼﾞ", "カタカナ・タロウ・ナガイナマエ",
+         "Søren Ørsted"]
+
+
+def test_japanese_pages_on_a_phone_without_javascript(tmp_path: Path) -> None:
+    fmt = "hotc-swiss-de"
+    cli, _log = start(tmp_path, fmt, NAMES)
+    doc = pair(cli, fmt, 1)
+    record(cli, fmt, 1, doc["tables"][0])
+    source = axe_read()
+    with running(cli.ledger) as (base, _hub), launched() as b:
+        ctx = b.new_context(viewport=PHONE, java_script_enabled=False, locale="en-US")
+        page = ctx.new_page()
+        page.goto(base + "/")
+        assert page.get_attribute("html", "lang") == "en"
+        page.click("nav.langs a[lang=ja]")
+        assert page.get_attribute("html", "lang") == "ja", page.url
+        problems: list[str] = []
+        for path in ("/", "/pairings", "/standings", "/p/1", "/p/5", "/find?q=%E3%82%84"):
+            page.goto(base + path)           # the cookie, no ?lang=
+            assert page.get_attribute("html", "lang") == "ja", path
+            assert page.get_attribute("html", "dir") == "ltr", path
+            assert _fits(page), f"{path} is wider than the phone"
+            _shot(page, "i18n-ja-" + (path.strip("/").split("?")[0].replace("/", "-")
+                                      or "home"))
+        ctx.close()
+        js = b.new_context(viewport=PHONE, locale="ja-JP", bypass_csp=True)   # axe: scripts
+        page = js.new_page()
+        for path in ("/", "/pairings", "/standings", "/p/1"):
+            page.goto(base + path)           # Accept-Language: ja-JP from the locale
+            assert page.get_attribute("html", "lang") == "ja", path
+            v = Visit(page=page, status=200, url=path, problems=[])
+            axe(v, source)
+            problems += [f"{path}: {p}" for p in v.problems]
+        js.close()
+    assert problems == []
