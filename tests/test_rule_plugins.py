@@ -58,5 +58,8 @@ def test_the_registry_names_them_and_the_first_check_loads_them() -> None:
         """)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "before False", "after True", "['ledger.randomness.rules.check_draw_hygiene']",
+        "before False", "after True",
+        # every draw's hygiene (DESIGN-6), and what a …/deck-checks draw is (DECK-DRAW-1)
+        "['ledger.randomness.rules.check_draw_hygiene', "
+        "'ledger.formats.officiating.deck_rules.check_deck_draw']",
         "ledger.randomness.rules ledger.randomness.rules"]

@@ -7,7 +7,8 @@ the core's table until its module, loaded by the first call, registers the real 
 ``draw_checks`` / ``plugged_draw_checks`` (the rules every ``draw_made`` also obeys) and
 ``RulesNotLoaded`` (nothing named the module: the kind is refused, never passed unchecked).
 ``ledger.formats.registry`` names ``ledger.randomness.rules`` (the seed, commitment and
-draw-hygiene rules, DESIGN-6); ``ledger.core.rules`` loads it the first time it meets a kind
+draw-hygiene rules, DESIGN-6) and ``ledger.formats.officiating.deck_rules`` (what a
+deck-check draw is, DECK-DRAW-1); ``ledger.core.rules`` loads it the first time it meets a kind
 whose rule is not plugged in yet.  So the core names no layer above it, and a read command,
 which plugs the formats in but checks nothing, imports no rule
 (docs/adr/0039-layering-layers-and-rule-ids.md) — the way the formats plug in
