@@ -52,8 +52,11 @@ async def desk(request: Request) -> Response:
     if kid is None:
         return page(request, "desk.html", 403, problem=why, g=None, groups=[])
     done = whole(request.query_params.get("done"), 18)
-    if done is not None:
-        await hub.fresh(done, shown=True)
+    # the glance reads the folded state and the pages' data of ONE log size: while appends
+    # stream in, the hub builds pages at most once a gap (ADR 0051), so the console asks
+    # for the pages of what is folded (built at once for a waiting request), and for at
+    # least what its own command wrote
+    await hub.fresh(max(done or 0, hub.follower.state.size), shown=True)
     q = request.query_params.get("q", "").strip().lower()[:60]
     # a signing command no role may sign in this event's format (a team's in a solo
     # event, WoT's elsewhere) is left out; one for other roles is marked, or left out
