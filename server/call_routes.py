@@ -32,7 +32,7 @@ from server.errors import whole
 from server.forms import phone_signature, read_form, sign_page, station_of
 from server.hub import Hub
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
-from server.staff_routes import official, page, view
+from server.staff_routes import held_key, page, signed_in_form, view
 from server.station import refusal_why, refusal_words
 
 #: taps of "Call a judge" from one card in a minute, at most (a phone tapped again and
@@ -131,24 +131,14 @@ async def staff_call(request: Request) -> Response:
     from usecases.calls import claim_call, close_call, confirm_extension, open_call
 
     hub, station = Hub.of(request), station_of(request)
-    kid, why = official(request)
-    fields = await read_form(request)
-    if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
-                   request.headers.get("origin"), request.headers.get("host", "")):
-        return page(hub, "staff.html", 403, None, problem="This form is out of date or "
-                    "did not come from this site; open the staff page again.",
-                    round=None, groups=None)
-    if kid is None:
-        return page(hub, "staff.html", 403, fields.get("csrf"), problem=why, round=None,
-                    groups=None)
-    signer = station.staff.get(kid)
+    got = await signed_in_form(request)
+    if isinstance(got, Response):
+        return got
+    kid, fields = got
     what = request.path_params["what"]
     seq = whole(fields.get("call"))
     try:
-        if signer is None:
-            raise UsageError("this server does not hold your key, so it cannot sign "
-                             "for you", hint="restart it with --staff-key YOUR.pem, or "
-                             "use 'tourney call …' at the desk")
+        signer = held_key(station, kid, "use 'tourney call …' at the desk")
         table = whole(fields.get("table"))
         if what == "open" and table is not None:
             note = fields.get("note", "").strip()[:200]

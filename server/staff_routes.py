@@ -8,7 +8,8 @@ for a judge, the deck checks in progress with the registered lists, ``server.dec
 /staff/record`` (the result one report gives, settling every report of that table) and
 ``POST /staff/reject`` (set a report aside, with a reason) — each signed with the deciding
 official's own key, which the server holds only when started with ``--staff-key``; staff
-sign in with a staff card (``tourney official card``) — and ``GET|POST /drop`` (a player
+sign in with a staff card (``tourney official card``; ``signed_in_form`` and ``held_key``,
+which the judge-call forms share) — and ``GET|POST /drop`` (a player
 drops themselves with their card, REPORT-15, signed by the station; a card with a phone
 key also by its phone, REPORT-20).  What a decision is
 lives in ``usecases.reports`` (shared with ``tourney report``).  Module-level
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -47,6 +48,10 @@ from server.forms import (
 from server.hub import Hub
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from server.station import STAFF_ROLES, refusal_why, refusal_words
+
+if TYPE_CHECKING:
+    from ledger.wire.keys import Signer
+    from server.station import Station
 
 
 def page(hub: Hub, name: str, status: int = 200, csrf: str | None = None,
@@ -101,10 +106,10 @@ async def staff(request: Request) -> Response:
     return view(request, kid, None, done, csrf)
 
 
-async def decide(request: Request) -> Response:
-    from usecases import reports as rd
-
-    hub, station = Hub.of(request), station_of(request)
+async def signed_in_form(request: Request) -> tuple[str, dict[str, str]] | Response:
+    """A staff page's posted form and the official whose card signed in, or the page that
+    refuses it (a form out of date or from another site; no staff card)."""
+    hub = Hub.of(request)
     kid, why = official(request)
     fields = await read_form(request)
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
@@ -115,13 +120,30 @@ async def decide(request: Request) -> Response:
     if kid is None:
         return page(hub, "staff.html", 403, fields.get("csrf"), problem=why, round=None,
                     groups=None)
+    return kid, fields
+
+
+def held_key(station: Station, kid: str, at_desk: str) -> Signer:
+    """The official's own key, held by the server (``--staff-key``), or the refusal that
+    says how else to decide (``at_desk``)."""
     signer = station.staff.get(kid)
+    if signer is None:
+        raise UsageError("this server does not hold your key, so it cannot sign for you",
+                         hint=f"restart it with --staff-key YOUR.pem, or {at_desk}")
+    return signer
+
+
+async def decide(request: Request) -> Response:
+    from usecases import reports as rd
+
+    hub, station = Hub.of(request), station_of(request)
+    got = await signed_in_form(request)
+    if isinstance(got, Response):
+        return got
+    kid, fields = got
     what = request.path_params["what"]
     try:
-        if signer is None:
-            raise UsageError("this server does not hold your key, so it cannot sign "
-                             "for you", hint="restart it with --staff-key YOUR.pem, or "
-                             "decide at the desk with 'tourney report …'")
+        signer = held_key(station, kid, "decide at the desk with 'tourney report …'")
         rnd, table, number, seq = (_int(fields.get(k)) for k in
                                    ("round", "table", "number", "report"))
         reason = fields.get("reason", "").strip()[:500]
