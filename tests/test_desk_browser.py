@@ -1,7 +1,7 @@
 """The staff console in a real browser (issue 29 item 1): headless Debian chromium on
 loopback, a ledger the real CLI wrote, the server holding the officials' keys.
 
-For Heroes of the Cosmos, Bushiroad and Wheel of Time 2001, at desktop (1280×800) and
+For Heart of the Cards, Bushiroad and Wheel of Time 2001, at desktop (1280×800) and
 tablet (820×1180) size: the console, the result form of a table and a command's form have
 no serious or critical axe-core violation and are no wider than the screen.  With
 JavaScript on, "/" goes to the command search and a result is entered by typing a table

@@ -19,7 +19,17 @@ from typing import Any
 import pytest
 
 from tests.helpers.browser import _skip_reason, launched
-from tests.helpers.desk_whole import Console, Desk, Terminal, opening, same_events, tables, twin
+from tests.helpers.desk_whole import (
+    Console,
+    Desk,
+    Terminal,
+    bracket_to_champion,
+    done,
+    opening,
+    same_events,
+    tables,
+    twin,
+)
 from tests.helpers.live import running
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
@@ -31,9 +41,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
     seen: dict[str, Any] = {"results": 0}
 
     def ok(who: str, path: str, **args: Any) -> dict[str, Any]:
-        out = desk.do(who, path, **args)
-        assert out["ok"], (path, args, out)
-        return out
+        return done(desk, who, path, **args)
 
     ok("sk", "player/import", file=CSV)
     ok("sk", "player/add", name="Yui Yamada")
@@ -63,18 +71,8 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
                 assert desk.by_table("sk", r, t["table"], t["players"][0])["ok"]
                 seen["results"] += 1
     ok("hj", "cut", seed_material="desk br cut 5 5", seed_source="dice #c")
-    seed: dict[str, Any] = {"seed_material": "desk br bracket 8", "seed_source": "dice #b"}
-    while True:
-        br = desk.do("hj", "bracket", **seed)
-        seed = {}
-        if not br["ok"]:
-            seen["bracket_end"] = br
-            break
-        n, ts = tables(cli)
-        for t in ts:
-            if t["result"] is None and len(t["players"]) == 2:
-                assert desk.by_table("sk", n, t["table"], t["players"][0])["ok"]
-                seen["results"] += 1
+    bracket_to_champion(desk, cli, {"seed_material": "desk br bracket 8",
+                                    "seed_source": "dice #b"}, seen)
     desk.shot("hj", "end")
     return seen
 

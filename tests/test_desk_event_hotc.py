@@ -1,4 +1,4 @@
-"""A whole Heroes of the Cosmos event from the staff console alone (issue 29's proof), at
+"""A whole Heart of the Cards (HotC) event from the staff console alone (issue 29's proof), at
 desktop size (1280×800), in headless chromium against the real server and its runner.
 
 After ``init``, ``official add`` and the staff cards at the terminal, everything is
@@ -19,7 +19,17 @@ from typing import Any
 import pytest
 
 from tests.helpers.browser import _skip_reason, launched
-from tests.helpers.desk_whole import Console, Desk, Terminal, opening, same_events, tables, twin
+from tests.helpers.desk_whole import (
+    Console,
+    Desk,
+    Terminal,
+    bracket_to_champion,
+    done,
+    opening,
+    same_events,
+    tables,
+    twin,
+)
 from tests.helpers.live import running
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
@@ -33,9 +43,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
     seen: dict[str, Any] = {"results": 0, "rounds": 0}
 
     def ok(who: str, path: str, **args: Any) -> dict[str, Any]:
-        out = desk.do(who, path, **args)
-        assert out["ok"], (path, args, out)
-        return out
+        return done(desk, who, path, **args)
 
     for name in FIRST:
         ok("sk", "player/add", name=name)
@@ -73,18 +81,8 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
             seen["correct"] = ok("judge", "result/correct", round=2, table=fix["table"],
                                  winner=fix["players"][1], reason="slips swapped")
     ok("hj", "cut", seed_material="desk hotc cut 9 2", seed_source="dice #c")
-    seed: dict[str, Any] = {"seed_material": "desk hotc bracket 6", "seed_source": "dice #b"}
-    while True:
-        br = desk.do("hj", "bracket", **seed)
-        seed = {}
-        if not br["ok"]:
-            seen["bracket_end"] = br
-            break
-        n, ts = tables(cli)
-        for t in ts:
-            if t["result"] is None and len(t["players"]) == 2:
-                assert desk.by_table("sk", n, t["table"], t["players"][0])["ok"]
-                seen["results"] += 1
+    bracket_to_champion(desk, cli, {"seed_material": "desk hotc bracket 6",
+                                    "seed_source": "dice #b"}, seen)
     desk.shot("hj", "end")
     return seen
 

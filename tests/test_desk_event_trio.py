@@ -20,7 +20,16 @@ from typing import Any
 import pytest
 
 from tests.helpers.browser import _skip_reason, launched
-from tests.helpers.desk_whole import Console, Desk, Terminal, opening, same_events, tables, twin
+from tests.helpers.desk_whole import (
+    Console,
+    Desk,
+    Terminal,
+    done,
+    opening,
+    same_events,
+    tables,
+    twin,
+)
 from tests.helpers.live import running
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
@@ -33,9 +42,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
     seen: dict[str, Any] = {"seats": 0}
 
     def ok(who: str, path: str, **args: Any) -> dict[str, Any]:
-        out = desk.do(who, path, **args)
-        assert out["ok"], (path, args, out)
-        return out
+        return done(desk, who, path, **args)
 
     ok("sk", "player/import", file=FIGHTERS)
     seen["teams"] = ok("sk", "team/import", file=TEAMS)

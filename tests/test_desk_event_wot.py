@@ -23,7 +23,16 @@ from ledger.core.draw import seed_from_material
 from ledger.formats.wot.model import Revision
 from ledger.formats.wot.sim import simulated_result
 from tests.helpers.browser import _skip_reason, launched
-from tests.helpers.desk_whole import Console, Desk, Terminal, opening, same_events, tables, twin
+from tests.helpers.desk_whole import (
+    Console,
+    Desk,
+    Terminal,
+    done,
+    opening,
+    same_events,
+    tables,
+    twin,
+)
 from tests.helpers.live import running
 from tests.helpers.standings_play import sides
 
@@ -54,9 +63,7 @@ def play(desk: Desk, cli: Any) -> dict[str, Any]:
     seen: dict[str, Any] = {"results": 0, "games": 0}
 
     def ok(who: str, path: str, **args: Any) -> dict[str, Any]:
-        out = desk.do(who, path, **args)
-        assert out["ok"], (path, args, out)
-        return out
+        return done(desk, who, path, **args)
 
     for name in NAMES:
         ok("sk", "player/add", name=name)

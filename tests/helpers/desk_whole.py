@@ -98,6 +98,32 @@ FILES = {"player/import", "team/import", "result/import"}
 OFF = {"last_battle": "--before-last-battle", "hold_pairings": "--no-hold-pairings"}
 
 
+def done(desk: Desk, who: str, path: str, **args: Any) -> dict[str, Any]:
+    """``desk.do(…)``, which must succeed (the whole-event scripts' every step but the
+    refusals they look for)."""
+    out = desk.do(who, path, **args)
+    assert out["ok"], (path, args, out)
+    return out
+
+
+def bracket_to_champion(desk: Desk, cli: Cli, seed: dict[str, Any],
+                        seen: dict[str, Any]) -> None:
+    """Run ``bracket`` (seeded once by ``seed``) and enter every bracket table's result by
+    table, side a winning, until the bracket is decided (its refusal kept in
+    ``seen["bracket_end"]``; ``seen["results"]`` counted)."""
+    while True:
+        br = desk.do("hj", "bracket", **seed)
+        seed = {}
+        if not br["ok"]:
+            seen["bracket_end"] = br
+            return
+        n, ts = tables(cli)
+        for t in ts:
+            if t["result"] is None and len(t["players"]) == 2:
+                assert desk.by_table("sk", n, t["table"], t["players"][0])["ok"]
+                seen["results"] += 1
+
+
 class Terminal:
     """The scripts' steps as ``tourney`` command lines, each official with their key."""
 
