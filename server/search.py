@@ -49,16 +49,20 @@ def fold(text: str) -> str:
 def _folded(label: str) -> tuple[str, str, tuple[str, ...]]:
     """A public label folded once (labels change seldom, queries often): the whole text,
     the text after its first space (the name after "#17"), its words; the whole text
-    without its "#", as the query loses it ("#17 Ann" pasted finds #17)."""
-    text = fold(label).lstrip("#")
+    without its "#", as the query loses it ("#17 Ann" pasted finds #17); runs of spaces
+    read as one, as in the query."""
+    text = " ".join(fold(label).split()).lstrip("#")
     return text, text.partition(" ")[2], tuple(text.split())
 
 
 def find(labels: Mapping[int, str], query: str, limit: int = 50) -> list[tuple[int, str]]:
     """Players (number, label) whose number is ``query`` or whose label, or a word of it,
     starts with ``query`` (folded); the number's own player first, then label order."""
-    q = fold(query).strip().lstrip("#")      # folded first: "＃3" is "#3"
-    if not q.strip():
+    typed = " ".join(fold(query).split())    # folded first: "＃3" is "#3"
+    q = typed.lstrip("#")
+    # "#3" is player 3, and a name that itself starts with "#" is found as typed too
+    starts = tuple({q, typed} - {""})
+    if not starts:
         return []
     out: list[tuple[int, str]] = []
     if q.isascii() and q.isdigit() and len(q) < 10 and int(q) in labels:
@@ -69,7 +73,8 @@ def find(labels: Mapping[int, str], query: str, limit: int = 50) -> list[tuple[i
         if out and out[0][0] == n:
             continue
         text, name, words = _folded(label)
-        if text.startswith(q) or name.startswith(q) or any(w.startswith(q) for w in words):
+        if text.startswith(starts) or name.startswith(starts) or \
+                any(w.startswith(starts) for w in words):
             out.append((n, label))
     return out
 

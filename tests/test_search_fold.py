@@ -79,3 +79,14 @@ def test_live_find_takes_kana_and_width(tmp_path: Path) -> None:
                      ("nguyen", 5)):
             r = get(f"{base}/find?q={q}")
             assert r.status_code == 303 and r.headers["location"] == f"/p/{n}", (q, r.text)
+
+
+def test_runs_of_spaces_read_as_one() -> None:
+    """A label with a run of spaces (or a name that starts with one) is found by the name
+    as typed, with any spacing, and a name that starts with "#" by itself (both found by
+    the property test above: " 0 0", "#")."""
+    labels = {1: "#1  0 0", 2: "#2 Ann  Lee", 3: "#3 #", 4: "#4 #9 Kid"}
+    for q, n in ((" 0 0", [1]), ("0 0", [1]), ("#1  0 0", [1]), ("ann lee", [2]),
+                 ("ANN  LEE", [2]), ("#2 ann lee", [2]), ("#", [3, 4]), ("#9", [4]),
+                 ("#9 kid", [4]), ("#4", [4])):
+        assert [m for m, _ in find(labels, q)] == n, q
