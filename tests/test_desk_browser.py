@@ -15,7 +15,6 @@ ones in ``KEEP`` also to ``docs/screenshots/desk/`` (kept in the repository).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,10 +27,9 @@ from tests.helpers.cli_runner import CLOCK
 from tests.helpers.desk_event import desk_event, desk_server
 from tests.helpers.live import ledger_bytes, wait_until
 from tests.helpers.page_checks import Visit, axe
+from tests.helpers.page_matrix_run import AXE, axe_read
 
 ROOT = Path(__file__).resolve().parents[1]
-AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "tablet": {"width": 820, "height": 1180}}
 DOCS = ROOT / "docs" / "screenshots" / "desk"
 #: the screenshots kept in the repository (``TOURNEY_DESK_SHOTS=1`` writes them there)
@@ -58,9 +56,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def axe_source() -> str:
-    data = AXE.read_bytes()
-    assert hashlib.sha256(data).hexdigest() == AXE_SHA256
-    return data.decode("utf-8")
+    return axe_read()    # the vendored axe-core, checked against its pin
 
 
 def _shot(page: Any, name: str) -> None:

@@ -8,7 +8,6 @@ no name) and the names mode (numbers only: no name on the screen).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,11 +21,10 @@ from tests.helpers.cli_runner import CLOCK
 from tests.helpers.desk_event import NAMES, desk_event
 from tests.helpers.live import running
 from tests.helpers.page_checks import Visit, axe
+from tests.helpers.page_matrix_run import AXE, axe_read
 from tests.helpers.standings_play import pair
 
 ROOT = Path(__file__).resolve().parents[1]
-AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
 DOCS = ROOT / "docs" / "screenshots" / "screen"
 HALL = {"width": 1920, "height": 1080}
 FIELD = [f"{first} {last}" for first in ("Ana", "Bo", "Cy", "Dee", "Eli")
@@ -50,9 +48,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def axe_source() -> str:
-    data = AXE.read_bytes()
-    assert hashlib.sha256(data).hexdigest() == AXE_SHA256
-    return data.decode("utf-8")
+    return axe_read()    # the vendored axe-core, checked against its pin
 
 
 def _px(page: Any, selector: str) -> float:
