@@ -1,4 +1,4 @@
-"""The rules of judge calls (issue 30; ADR 00XX floor-calls): CALL-1..5, registered by
+"""The rules of judge calls (issue 30; ADR 0052): CALL-1..5, registered by
 ``ledger.core.rules`` as the core checks of ``call_opened``, ``call_claimed`` and
 ``call_closed``, so the command side and the audit run the one implementation.  Who signs
 what is the roles table (``ledger.core.signing``): officials who may open, claim and close a

@@ -1,4 +1,4 @@
-"""Judge calls in the folded state (issue 30; ADR 00XX floor-calls).
+"""Judge calls in the folded state (issue 30; ADR 0052).
 
 Owns: ``Call`` (one call: where, who, and the log's time of each step), ``CallsState`` (one
 sub-struct of ``TournamentState``, snapshotted with it) and its pure transitions

@@ -1,4 +1,4 @@
-"""Wire bodies of judge calls (issue 30 items 1, 2 and 6; ADR 00XX floor-calls): a call
+"""Wire bodies of judge calls (issue 30 items 1, 2 and 6; ADR 0052): a call
 opened at a table (by a player from their card, signed by the station as the player's own
 act, REPORT-15; or by an official), claimed by a judge, closed with its outcome.  The log's
 time of each event is the call's clock: claim → close is the ruling an extension is

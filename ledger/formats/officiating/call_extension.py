@@ -1,4 +1,4 @@
-"""The extension a judge call's ruling earns (issue 30 item 2; ADR 00XX floor-calls): the
+"""The extension a judge call's ruling earns (issue 30 item 2; ADR 0052): the
 one implementation the desk's proposal, ``tourney call close`` and the audit (through the
 check of a ``time_extended`` citing a call) all use.
 
