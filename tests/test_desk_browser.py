@@ -125,6 +125,15 @@ def test_a_result_by_table_a_refusal_and_a_form_without_javascript(
         page.wait_for_load_state("load")
         assert "Done" in page.inner_text("#outcome")
         _shot(page, "desk-bushiroad-swiss-tablet-recorded")
+        # the answer stays while the log grows: a nudge refetches the page's address
+        # (GET /desk/result, no answer in it) and must not swap it in under the official
+        meta = 'meta[name="tourney-log"]'
+        seen = int(page.get_attribute(meta, "data-refetched") or 0)
+        ev.cli("round", "start", "--minutes", "50", "--key", "hj.pem")
+        page.wait_for_function(
+            f"() => +(document.querySelector('{meta}').dataset.refetched || 0) > {seen}",
+            timeout=30000)
+        assert "Done" in page.inner_text("#outcome")
         wait_until(lambda: f'id="t{t1["table"]}"' not in
                    (page.goto(base + "/desk") and page.content()), 10)
         # a refusal: the CLI's sentence, nothing written
