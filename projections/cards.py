@@ -8,7 +8,7 @@ template ``projections/templates/cards.html`` with autoescaping on and print CSS
 ``cards_csv`` (number,name,url).  Tokens arrive here from the command that drew them;
 nothing here stores or logs them.
 
-May import: ``jinja2``, ``segno``, the standard library.
+May import: ``jinja2``, ``segno``, ``projections.site`` (its environment), the standard library.
 """
 
 from __future__ import annotations
@@ -35,17 +35,15 @@ def card_url(base: str, token: str) -> str:
 
 def render_cards(event_name: str, cards: list[Card]) -> str:
     """The printable page of ``cards`` (in the order given)."""
-    import jinja2
     import segno
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                             autoescape=jinja2.select_autoescape(["html"]),
-                             undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True)
+    from projections.site import environment
+
+    env = environment()     # English; its words are marked for the catalogues (issue 31)
     views = [{"number": c.number, "name": c.name, "url": c.url,
               "qr": segno.make(c.url, error="m").svg_inline(scale=3, border=2)}
              for c in cards]
-    return env.get_template("cards.html").render(event=event_name, cards=views)
+    return str(env.get_template("cards.html").render(event=event_name, cards=views))
 
 
 def cards_csv(cards: list[Card]) -> str:

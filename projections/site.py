@@ -1,6 +1,7 @@
 """The published static site and the desk-printer pages (HTML from Jinja2 templates).
 
-Owns: ``render_site`` (pages + JSON into a directory), ``standings_page`` and
+Owns: ``render_site`` (pages + JSON into a directory), ``environment`` (the templates,
+English unless given a catalogue), ``standings_page`` and
 ``round_page`` (one self-contained page with inline CSS, for ``--html``).  Templates and
 ``style.css`` live in ``projections/templates/``; autoescaping is on.  Columns of the
 standings table are those the format declares (``ledger.standings_view``: header,
@@ -17,6 +18,7 @@ May import: ``jinja2``, ``ledger.*``, ``projections.*``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,22 +43,36 @@ STANDINGS_NOTE = ("Ranks share a number on an exact tie. Percentages are truncat
 
 
 def _env() -> Any:
-    import jinja2
+    return environment()
 
-    # Jinja2's i18n extension with no catalogue: the partials the live pages share
-    # (``by_name.html``, ``standings_table.html``) mark their words with ``_()``, which
-    # the live server's environment translates (``server.i18n``) and this one leaves
-    # English (escaped, as any text: new-style gettext marks its result safe)
+
+def environment(gettext: Callable[[str], str] | None = None,
+                ngettext: Callable[[str, str, int], str] | None = None,
+                lang: str = "en", direction: str = "ltr",
+                fw: Callable[[Any], Any] | None = None) -> Any:
+    """The published site's and the printed sheets' templates.  Jinja2's i18n extension
+    with no catalogue by default: the templates mark their words with ``_()``/``ngettext``
+    (issue 31), and English is their own text, byte for byte (escaped, as any text:
+    new-style gettext marks its result safe).  A caller that prints in another language
+    passes that catalogue's callables (HTML-escaped: ``server.i18n.as_text``), the
+    page's ``lang``/``direction`` and ``fw`` (the format's words,
+    ``server.format_words.Words``); the site itself stays English."""
+    import jinja2
+    from markupsafe import escape
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=jinja2.select_autoescape(["html"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
-    from markupsafe import escape
-
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda s: str(escape(s)), lambda s, p, n: str(escape(s if n == 1 else p)),
-        newstyle=True)
+        gettext or (lambda s: str(escape(s))),
+        ngettext or (lambda s, p, n: str(escape(s if n == 1 else p))), newstyle=True)
+    env.globals.update(lang=lang, dir=direction, fw=fw or _as_is)
     return env
+
+
+def _as_is(text: Any) -> Any:
+    return text
 
 
 def _css() -> str:

@@ -10,7 +10,7 @@ deciding official's key, as the staff page's other decisions).  What a call is l
 ``usecases.calls``; the rules in ``ledger.core.call_rules``.  Times shown are the log's;
 the wait of an open call is counted to the server's clock (display only).
 
-May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``,
+May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``, ``server.i18n``,
 ``server.errors``, ``server.report``, ``server.station``, ``server.staff_routes``,
 ``ledger.*``, ``usecases.calls``.
 """
@@ -31,6 +31,7 @@ from server.cards import COOKIE, Throttle, holder
 from server.errors import whole
 from server.forms import phone_signature, read_form, sign_page, station_of
 from server.hub import Hub
+from server.i18n import Language, of_request
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from server.staff_routes import held_key, page, signed_in_form, view
 from server.station import refusal_why, refusal_words
@@ -71,11 +72,11 @@ def _player_view(state: Any, number: int) -> dict[str, Any]:
 
 
 def _call_page(hub: Hub, status: int, csrf: str | None, number: int | None,
-               problem: str | None = None) -> Response:
+               problem: str | None = None, lang: Language = Language.EN) -> Response:
     ctx: dict[str, Any] = {"problem": problem, "number": number}
     if number is not None:
         ctx.update(_player_view(hub.follower.state, number))
-    return page(hub, "call.html", status, csrf, **ctx)
+    return page(hub, "call.html", status, csrf, lang, **ctx)
 
 
 async def call_form(request: Request) -> Response:
@@ -84,11 +85,11 @@ async def call_form(request: Request) -> Response:
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if cred is None or cred.number is None:
         return _call_page(hub, 403, csrf, None, "Scan the QR code on your player card "
-                          "first: it keeps your card on this phone.")
+                          "first: it keeps your card on this phone.", of_request(request))
     done = whole(request.query_params.get("done"), 18)
     if done is not None:
         await hub.fresh(done, shown=True)
-    return _call_page(hub, 200, csrf, cred.number)
+    return _call_page(hub, 200, csrf, cred.number, lang=of_request(request))
 
 
 async def call(request: Request) -> Response:

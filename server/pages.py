@@ -12,6 +12,7 @@ under ``<lang>:<key>`` with an ETag ending ``-<lang>``; every environment has Ji
 extension, English with no catalogue (the templates' own text).
 
 May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``server.i18n``,
+``server.format_words``,
 ``projections.*``, the standard library.
 """
 
@@ -25,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from server.format_words import Words
 from server.i18n import Language, as_text, direction, translations
 from server.view import LiveData
 
@@ -34,7 +36,8 @@ GZIP_MIN = 512       # smaller bodies are sent as they are
 #: the templates whose words are in the catalogues (issue 31's first slice); the others
 #: show English inside ``<main lang="en">`` under a translated header
 TRANSLATED = frozenset({"home.html", "find.html", "player.html", "round.html",
-                        "standings.html", "report.html"})
+                        "standings.html", "report.html", "bracket.html", "verify.html",
+                        "receipt.html", "call.html", "screen.html"})
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,14 @@ def _new_environment(lang: Language) -> Any:
                              lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by ext.i18n
         *as_text(translations(lang)), newstyle=True)
+    # the format's own words (``server.format_words``): as they are unless ``common``
+    # gives the page the event's format in its language
+    env.globals["fw"] = _as_is
     return env
+
+
+def _as_is(text: Any) -> Any:
+    return text
 
 
 def static_files() -> dict[str, Page]:
@@ -178,6 +188,7 @@ class PageSet:
         tr = translations(lang)
         find_label, find_hint = (tr.gettext(w) for w in find_words(d.names))
         return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
+                "fw": _as_is if lang is Language.EN else Words(d.format_id, lang),
                 "lang": lang.value, "dir": direction(lang),
                 "main_lang": "" if lang is Language.EN or template in TRANSLATED else "en",
                 "languages": [(x.value, NATIVE[x]) for x in Language],
@@ -213,12 +224,12 @@ class PageSet:
         if kind == "find":
             return self._t("find.html", "find", lang, q="", matches=None)
         if kind == "screen":
-            return self._screen()
+            return self._screen(lang)
         if kind == "home":
             return self._t("home.html", "home", lang, url=self.url)
         return self._t(f"{kind}.html", kind, lang)
 
-    def _screen(self) -> str:
+    def _screen(self, lang: Language = Language.EN) -> str:
         """The hall screen ``/screen`` (issue 30 item 5): the posted round's pairings by
         name (as the names mode lets them show), its clock, the head judge's
         announcements and the event's QR code."""
@@ -229,7 +240,7 @@ class PageSet:
             import segno
 
             qr = segno.make(self.url, error="m").svg_inline(scale=10, border=2)
-        return self._t("screen.html", "screen", r=r, url=self.url, qr=qr,
+        return self._t("screen.html", "screen", lang, r=r, url=self.url, qr=qr,
                        notes=d.announcements,
                        clock=d.clock if r is not None and d.clock
                        and d.clock.round == r["round"] else None)

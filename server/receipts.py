@@ -9,7 +9,7 @@ the newest signed checkpoint, ``server.site_routes.proof_page``), mounted at
 player's words.
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.site_routes``,
-``server.acts``, ``server.errors``, ``usecases.*``, ``ledger.*``.
+``server.i18n``, ``server.acts``, ``server.errors``, ``usecases.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from server.acts import receipt_code
 from server.errors import whole
 from server.forms import private_page
 from server.hub import Hub
+from server.i18n import of_request
 from server.site_routes import proof_page
 from usecases.receipt import receipt_of
 from usecases.receipt import receipted as _receipted
@@ -127,7 +128,8 @@ async def receipt(request: Request) -> Response:
     ev = signed["event"]
     off = hub.follower.state.officials.get(ev.get("actor", ""))
     await hub.fresh(int(seq), shown=True)
-    return private_page(hub, "receipt.html", 200, doc=doc, title=_title(hub, ev),
+    return private_page(hub, "receipt.html", 200, lang=of_request(request), doc=doc,
+                        title=_title(hub, ev),
                         said=_said(hub, ev), signer=off.name if off else ev.get("actor"),
                         code=receipt_code(n, leaf),
                         event=json.dumps(signed, indent=1, ensure_ascii=False))

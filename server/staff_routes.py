@@ -15,7 +15,7 @@ key also by its phone, REPORT-20).  What a decision is
 lives in ``usecases.reports`` (shared with ``tourney report``).  Module-level
 endpoints over ``request.app.state`` (the hub, the station).
 
-May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``,
+May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``, ``server.i18n``,
 ``server.errors``, ``server.report``, ``server.station``, ``server.call_panel``,
 ``server.deck_view``, ``ledger.*``.
 """
@@ -46,6 +46,7 @@ from server.forms import (
     station_of,
 )
 from server.hub import Hub
+from server.i18n import Language
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from server.station import STAFF_ROLES, refusal_why, refusal_words
 
@@ -55,14 +56,14 @@ if TYPE_CHECKING:
 
 
 def page(hub: Hub, name: str, status: int = 200, csrf: str | None = None,
-         **kw: Any) -> Response:
+         lang: Language = Language.EN, **kw: Any) -> Response:
     """A staff or drop page (``staff.html``, ``drop.html``, ``sign.html``), setting the
     CSRF cookie it carries."""
     ctx = {"problem": None, "done": None, "round": None, "groups": None, "number": None,
            "deck_checks": [],
            **kw}
     return private_page(hub, name, status, {CSRF_COOKIE: csrf} if csrf else None,
-                        csrf=csrf, **ctx)
+                        lang, csrf=csrf, **ctx)
 
 
 def official(request: Request) -> tuple[str | None, str]:

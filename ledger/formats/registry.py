@@ -6,7 +6,8 @@ asks for it, so a command on a HotC event never reads the Bushiroad or Wheel of 
 code.  The CLI, the audit and simulate import this module; the core never does.  Adding
 a format touches its folder and one line here.
 
-Owns: ``FORMAT_IDS`` (every format id, in this order); ``FORMATS`` (id → plug-in, which
+Owns: ``FORMAT_IDS`` (every format id, in this order); ``folder`` (a format's folder);
+``FORMATS`` (id → plug-in, which
 imports them all); re-exports ``make_format`` / ``parse_params``, so a caller that builds a
 genesis has plugged the formats in.  It also names ``ledger.randomness.rules``, which plugs
 the seed, commitment and draw-hygiene rules into ``ledger.core.rules`` when the first check
@@ -40,6 +41,14 @@ for _format_id, _target in _WHERE.items():
 #: the rules of core kinds that live above the core, imported by the first check needing them
 register_rules("ledger.randomness.rules")
 register_rules("ledger.formats.officiating.deck_rules")   # what a …/deck-checks draw is
+
+
+def folder(format_id: str) -> str | None:
+    """The folder under ``ledger/formats`` a format's plug-in lives in ("hotc",
+    "bushiroad", "wot"), without importing it (the read side finds the format's own
+    catalogue there: ``server.format_words``); None for an unknown id."""
+    where = _WHERE.get(format_id)
+    return where.split(":")[0].split(".")[2] if where else None
 
 
 def __getattr__(name: str) -> Any:
