@@ -65,7 +65,8 @@ def test_japanese_catalogue_is_complete() -> None:
     with (LOCALE / "ja" / "LC_MESSAGES" / "tourney.po").open("rb") as f:
         cat = read_po(f, locale="ja")
     wanted = _template_messages() | {w for s in ("number", "initial", "full")
-                                     for w in _find_words(s)} | {"Round", "Game", STANDINGS_NOTE}
+                                     for w in _find_words(s)} | {"Round", "Game", "round",
+                                                                   STANDINGS_NOTE}
     assert len(wanted) > 50
     missing = sorted(m for m in wanted if m not in cat or not cat[m].string
                      or cat[m].fuzzy)
@@ -247,7 +248,7 @@ def test_report_form_in_japanese(tmp_path: Path) -> None:
 #: the only non-literal message ids templates may pass to ``_()``: constants of the
 #: formats and projections, never a name or an event's text (``_()`` marks what it
 #: returns as safe HTML: Jinja2's new-style gettext trusts its catalogue)
-CONSTANT_IDS = {"d.noun", "r.noun", "s.note", "a.outcome"}
+CONSTANT_IDS = {"d.noun", "r.noun", "s.note", "a.outcome", "noun", "nav.noun"}
 
 
 def test_only_constants_are_message_ids() -> None:
@@ -260,8 +261,9 @@ def test_only_constants_are_message_ids() -> None:
 
 
 def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> None:
-    """``/verify`` and a 404 in Japanese: the header is Japanese, ``<main lang="en">``
-    (screen readers read the English with English rules); a translated page has none."""
+    """A 404 in Japanese (``notfound.html``, not translated yet): the header is
+    Japanese, ``<main lang="en">`` (screen readers read the English with English rules);
+    a translated page (``/verify`` since issue 31's second slice) has none."""
     cli, _log = start(tmp_path, "hotc-swiss-de", NAMES)
     pair(cli, "hotc-swiss-de", 1)
     with running(cli.ledger) as (base, _hub):
@@ -269,5 +271,6 @@ def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> N
         missing = get(base + "/p/99?lang=ja").text
         home = get(base + "/?lang=ja").text
         english = get(base + "/verify").text
-    assert '<html lang="ja"' in verify and '<main lang="en">' in verify and "対戦表" in verify
-    assert '<main lang="en">' in missing and '<main>' in home and '<main>' in english
+    assert '<html lang="ja"' in missing and '<main lang="en">' in missing and "対戦表" in missing
+    assert '<main>' in verify and "自分で確認する" in verify
+    assert '<main>' in home and '<main>' in english and "Check it yourself" in english

@@ -1,0 +1,149 @@
+"""Every face in Japanese, with each format's own words (issue 31 items 1-2, branch
+``words``): the formats' catalogues (``ledger/formats/<folder>/locale/ja/LC_MESSAGES/
+<folder>.po``) complete and well formed; their words looked up in the format's domain
+first, then the site's, then shown in English (never an id); and the rendered Japanese
+pages of every format — home, pairings, a round, standings, a player's page, the
+bracket, verify and the hall screen — scanned for English words *including* the format's
+own (result texts, round names, status lines, standings columns and statuses), which the
+first slice's scan had to leave out.  English pages keep their words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger.formats.registry import FORMAT_IDS, folder
+from server.format_words import FORMATS, Words, catalogue_path, format_translations
+from server.i18n import Language
+from tests.helpers.live import get, ledger_bytes, running
+from tests.helpers.standings_play import pair, play, start
+from tests.test_i18n_pages import _Text
+
+NAMES = ["Nguyễn Văn An", "やまだ はなこ", "Søren Ørsted", "カタカナ タロウ", "Ana Alves",
+         "Zoë Ångström", "Bo Chen", "Di Eve"]
+FIELD = re.compile(r"%\((\w+)\)s")
+
+
+def _catalogue(fold: str) -> Any:
+    from babel.messages.pofile import read_po
+
+    with catalogue_path(fold, Language.JA).open("rb") as f:
+        return read_po(f, locale="ja")
+
+
+def test_every_format_folder_has_a_complete_japanese_catalogue() -> None:
+    """Each format folder of the registry has its Japanese catalogue; every entry has a
+    text (not empty, not fuzzy) with the same fields, and no markup."""
+    folders = {folder(f) for f in FORMAT_IDS}
+    assert folders == {"hotc", "bushiroad", "wot"}
+    for fold in sorted(f for f in folders if f):
+        assert catalogue_path(fold, Language.JA).is_relative_to(FORMATS / fold)
+        cat = _catalogue(fold)
+        entries = [m for m in cat if m.id]
+        assert len(entries) > 50, fold
+        for m in entries:
+            texts = m.string if isinstance(m.string, tuple) else (m.string,)
+            mid = m.id if isinstance(m.id, str) else m.id[0]
+            assert all(texts) and not m.fuzzy, (fold, mid)
+            assert all(set(FIELD.findall(t)) == set(FIELD.findall(mid)) for t in texts), mid
+            assert not any(c in t for t in texts for c in "<>&"), (fold, mid)
+
+
+def test_the_format_domain_first_then_the_site_then_english() -> None:
+    """Bushiroad calls a player a fighter (ファイター), HotC a player; a word only the
+    site has comes from the site's catalogue; a word nobody has stays English."""
+    bush, hotc = Words("bushiroad-swiss", Language.JA), Words("hotc-swiss-de", Language.JA)
+    assert bush("Player name.") == "ファイター名。" and hotc("Player name.") == "プレイヤー名。"
+    assert bush("Pairings") == "対戦表"                  # the site's word, through the fallback
+    assert bush("Not a word of any catalogue") == "Not a word of any catalogue"
+    assert format_translations("bushiroad-swiss", Language.EN).gettext("Final") == "Final"
+    assert Words("bushiroad-swiss", Language.EN)("Final") == "Final"
+    assert Words("no-such-format", Language.JA)("Pairings") == "対戦表"
+
+
+def test_patterns_fill_their_fields() -> None:
+    """Composed texts match their pattern; numbers and names are copied; a ``t_`` field
+    is looked up again; a literal "%" survives; the longest pattern wins."""
+    bush, wot = Words("single-elim", Language.JA), Words("wot-2001", Language.JA)
+    assert bush("#3 wins 1-0") == "#3の勝ち 1-0"
+    assert bush("Round 12 is being played: 3 of 40 results in.") == \
+        "ラウンド12 進行中：結果 3／40 件"
+    assert bush("standings after 2 of 9 rounds (provisional: MW% over the rounds played)") \
+        == "2／9ラウンド終了時点の順位（暫定：MW%は終了したラウンドで計算）"
+    assert bush("round 2: warning (Slow play, minor) — own penalty") == \
+        "ラウンド2：警告（遅延行為（軽度）） — 本人のペナルティ"
+    assert wot("Q5 #2 wins (pattern #2=11, #9=10; neutral 0; #9 conceded; LB)") == \
+        "Q5 #2の勝ち（パターン #2=11, #9=10、ニュートラル 0、#9が投了、最終決戦）"
+    # a field's value that is no phrase of the catalogue stays as it was
+    assert bush("round 2: warning (A new infraction)") == "ラウンド2：警告（A new infraction）"
+    assert bush("12") == "12" and bush("") == ""
+
+
+def _scan(html: str, allowed: set[str]) -> list[str]:
+    """The page's Latin words outside names (``<bdi>``), code, the log's footer and the
+    switch — the format's words included."""
+
+    class _All(_Text):
+        SKIP_TAGS = {"bdi", "code", "pre", "script", "style", "title", "footer", "time"}
+        SKIP_CLASSES = {"checkable", "langs", "mono", "url"}
+
+    p = _All()
+    p.feed(html)
+    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", " ".join(p.words))
+                   if w not in allowed})
+
+
+#: Latin that belongs in a Japanese page: abbreviations the Japanese rules use as they
+#: are, the formats' names, the time zone, hashes' names
+ALLOWED = {"UTC", "MW", "OMW", "OOMW", "GP", "TBP", "HotC", "Wheel", "of", "Time",
+           "CCG", "SHA", "QR", "seq"}
+
+
+@pytest.mark.parametrize("fmt", ["hotc-swiss-de", "bushiroad-swiss", "single-elim",
+                                 "wot-2001"])
+def test_every_page_of_every_format_in_japanese(tmp_path: Path, fmt: str) -> None:
+    """Two rounds played, the third paired: every player-facing page in Japanese has no
+    English word left, the format's own words included; the English pages keep theirs;
+    the ledger is untouched by reading."""
+    cli, _log = start(tmp_path, fmt, NAMES)
+    for n in (1, 2):
+        play(cli, fmt, n, pair(cli, fmt, n))
+    if fmt == "hotc-swiss-de":          # the Swiss phase is over: the top cut's bracket
+        seed = ("--seed-material", "words cut 2 7 1", "--seed-source", "dice")
+        cli("cut", *seed, "--key", "hj.pem")
+        cli("bracket", *seed, "--key", "hj.pem")
+    else:
+        pair(cli, fmt, 3)
+    before = ledger_bytes(cli.ledger)
+    paths = ["/", "/pairings", "/round/1", "/round/2", "/standings", "/p/1", "/p/2",
+             "/p/5", "/verify", "/screen", "/bracket", "/find"]
+    with running(cli.ledger) as (base, hub):
+        has_bracket = bool(hub.pages.data.bracket["rounds"] or hub.pages.data.bracket["seeds"])
+        pages = {p: get(f"{base}{p}?lang=ja") for p in paths
+                 if p != "/bracket" or has_bracket}
+        english = {p: get(base + p, Cookie="lang=en").text for p in ("/standings", "/p/1")}
+    for path, r in pages.items():
+        assert r.status_code == 200, path
+        assert '<html lang="ja" dir="ltr">' in r.text and '<main lang="en">' not in r.text, path
+        assert _scan(r.text, ALLOWED) == [], (fmt, path)
+        assert "%(" not in r.text, path
+    assert "RANK" in english["/standings"] and "Opponent" in english["/p/1"]
+    assert {"RANK", "Standings"} <= set(_scan(english["/standings"], ALLOWED))  # it can fail
+    assert "順位" in pages["/standings"].text
+    assert ledger_bytes(cli.ledger) == before
+
+
+def test_bushiroad_pages_use_the_floor_rules_words(tmp_path: Path) -> None:
+    """A Bushiroad event's standings in Japanese name the column tips with ファイト /
+    ファイター (the floor rules' words), and its Swiss phase is スイスドロー."""
+    fmt = "bushiroad-swiss"
+    cli, _log = start(tmp_path, fmt, NAMES)
+    play(cli, fmt, 1, pair(cli, fmt, 1))
+    with running(cli.ledger) as (base, _hub):
+        standings = get(base + "/standings?lang=ja").text
+        round1 = get(base + "/round/1?lang=ja").text
+    assert "ファイト" in standings and "ファイター" in standings
+    assert "スイスドロー" in round1 and "ラウンド1" in round1
