@@ -37,7 +37,8 @@ GZIP_MIN = 512       # smaller bodies are sent as they are
 #: show English inside ``<main lang="en">`` under a translated header
 TRANSLATED = frozenset({"home.html", "find.html", "player.html", "round.html",
                         "standings.html", "report.html", "bracket.html", "verify.html",
-                        "receipt.html", "call.html", "screen.html"})
+                        "receipt.html", "call.html", "screen.html", "drop.html",
+                        "sign.html", "notfound.html", "problem.html", "qr.html"})
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from server.forms import (
     station_of,
 )
 from server.hub import Hub
-from server.i18n import Language
+from server.i18n import Language, of_request
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from server.station import STAFF_ROLES, refusal_why, refusal_words
 
@@ -174,10 +174,11 @@ async def drop_form(request: Request) -> Response:
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if cred is None or cred.number is None:
-        return page(hub, "drop.html", 403, csrf, problem="Scan the QR code on your player "
-                    "card first: it keeps your card on this phone.", number=None)
+        return page(hub, "drop.html", 403, csrf, of_request(request),
+                    problem="Scan the QR code on your player card first: it keeps your "
+                    "card on this phone.", number=None)
     why = own_drop_refusal(hub.follower.state, cred.number)
-    return page(hub, "drop.html", 200, csrf, number=cred.number,
+    return page(hub, "drop.html", 200, csrf, of_request(request), number=cred.number,
                 problem=None if why is None else f"You cannot drop now: {why}.")
 
 

@@ -261,16 +261,19 @@ def test_only_constants_are_message_ids() -> None:
 
 
 def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> None:
-    """A 404 in Japanese (``notfound.html``, not translated yet): the header is
-    Japanese, ``<main lang="en">`` (screen readers read the English with English rules);
-    a translated page (``/verify`` since issue 31's second slice) has none."""
+    """A template not translated yet (the desk console's) in Japanese: its ``<main>``
+    says it is English (screen readers read the English with English rules) under the
+    Japanese header; a translated page (``/verify``, the 404 page since issue 31's second
+    slice) has none."""
     cli, _log = start(tmp_path, "hotc-swiss-de", NAMES)
     pair(cli, "hotc-swiss-de", 1)
-    with running(cli.ledger) as (base, _hub):
+    with running(cli.ledger) as (base, hub):
         verify = get(base + "/verify?lang=ja").text
         missing = get(base + "/p/99?lang=ja").text
         home = get(base + "/?lang=ja").text
         english = get(base + "/verify").text
-    assert '<html lang="ja"' in missing and '<main lang="en">' in missing and "対戦表" in missing
+        console = hub.pages.common("", Language.JA, "desk.html")
+    assert console["main_lang"] == "en" and console["lang"] == "ja"
+    assert '<html lang="ja"' in missing and '<main>' in missing and "見つかりません" in missing
     assert '<main>' in verify and "自分で確認する" in verify
     assert '<main>' in home and '<main>' in english and "Check it yourself" in english
