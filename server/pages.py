@@ -38,7 +38,8 @@ GZIP_MIN = 512       # smaller bodies are sent as they are
 TRANSLATED = frozenset({"home.html", "find.html", "player.html", "round.html",
                         "standings.html", "report.html", "bracket.html", "verify.html",
                         "receipt.html", "call.html", "screen.html", "drop.html",
-                        "sign.html", "notfound.html", "problem.html", "qr.html"})
+                        "sign.html", "notfound.html", "problem.html", "qr.html",
+                        "staff.html"})
 
 
 @dataclass(frozen=True)

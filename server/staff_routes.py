@@ -85,7 +85,8 @@ def view(request: Request, kid: str, problem: str | None, done: str | None, csrf
     groups = {s: [r for r in rows if r.status is s] for s in TableStatus}
     off = st.officials.get(kid)
     judge = bool({Role.JUDGE, Role.HEAD_JUDGE} & set(st.active_roles(kid)))
-    return page(hub, "staff.html", status, csrf, round=n, groups=groups, labels=labels,
+    return page(hub, "staff.html", status, csrf, of_request(request), round=n, groups=groups,
+                labels=labels,
                 deck_checks=checks_in_progress(hub) if judge else [],
                 shown=_shown, who=off.name if off else kid,
                 can_sign=kid in station_of(request).staff,
@@ -97,7 +98,8 @@ async def staff(request: Request) -> Response:
     kid, why = official(request)
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if kid is None:
-        return page(hub, "staff.html", 403, csrf, problem=why, round=None, groups=None)
+        return page(hub, "staff.html", 403, csrf, of_request(request), problem=why,
+                    round=None, groups=None)
     done = request.query_params.get("done")
     done = done if whole(done, 18) is not None else None
     if done is not None:

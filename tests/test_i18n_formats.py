@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from ledger.formats.registry import FORMAT_IDS, folder
@@ -158,7 +159,7 @@ def test_call_and_receipt_pages_in_japanese(tmp_path: Path,
     from tests.helpers.reporting_phones import _phone
     from tests.helpers.staff import _csrf
 
-    cli, doc, tokens, _staff = calls_event(tmp_path)
+    cli, doc, tokens, staff = calls_event(tmp_path)
     slow_station_clock(monkeypatch)
     t1 = doc["tables"][0]  # type: ignore[index]
     a, _b = t1["players"]
@@ -184,3 +185,11 @@ def test_call_and_receipt_pages_in_japanese(tmp_path: Path,
         assert _scan(body, ALLOWED) == []
         phone.cookies.set("lang", "en")
         assert "Keep this receipt" in phone.get(f"/receipt/{seq}").text
+        # the judge's phone: the reports queue and the call queue in Japanese (the
+        # player's note is their own words)
+        desk = httpx.Client(base_url=base)
+        assert desk.get(f"/c/{staff}").status_code == 303
+        queue = desk.get("/staff?lang=ja").text
+        assert "ジャッジ呼び出し" in queue and "対応する：向かいます" in queue
+        assert _scan(queue, ALLOWED | {"rules", "question"}) == []
+        assert "Judge calls" in desk.get("/staff?lang=en").text
