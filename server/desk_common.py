@@ -16,7 +16,8 @@ official's key through the runner, the page then waiting until the pages hold it
 preview and the command's own ``offer`` sibling, e.g. ``penalty offer``: the upgrade).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.form_body``,
-``server.errors``, ``server.report``, ``server.cards``, ``usecases.command_specs``,
+``server.errors``, ``server.report``, ``server.cards``, ``server.i18n``,
+``usecases.command_specs``,
 ``ledger.*``, the standard library.
 """
 
@@ -34,6 +35,7 @@ from server.errors import Refused
 from server.form_body import read_body
 from server.forms import private_page, staff_official
 from server.hub import Hub
+from server.i18n import of_request
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from usecases.command_specs import CommandRunner, CommandSpec, Outcome, Steps
 
@@ -97,7 +99,8 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
            "roles": roles, "mode": key_mode(request, kid).value if kid else "none",
            "has_runner": runner_of(request) is not None,
            "has_station": getattr(request.app.state, "station", None) is not None, **kw}
-    return private_page(hub, name, status, {CSRF_COOKIE: csrf}, csrf=csrf, **ctx)
+    return private_page(hub, name, status, {CSRF_COOKIE: csrf}, of_request(request),
+                        csrf=csrf, **ctx)
 
 
 def words(error: dict[str, Any] | None) -> tuple[str, str, str]:

@@ -108,17 +108,29 @@ def _patterns(format_id: str, lang: Language) -> tuple[_Pattern, ...]:
 
 
 class Words:
-    """A format's words in one language: ``Words(fmt, lang)(text)``."""
+    """A format's words in one language: ``Words(fmt, lang)(text)``; what it answered is
+    kept (a 4,096-player standings page asks for the same few statuses thousands of
+    times)."""
 
     def __init__(self, format_id: str, lang: Language) -> None:
         self.format_id = format_id
         self.lang = lang
+        self._memo: dict[object, str] = {}
 
     def __call__(self, text: object) -> str:
+        try:
+            return self._memo[text]
+        except (KeyError, TypeError):
+            pass
         s = "" if text is None else str(text)
-        if self.lang is Language.EN or not _LETTER.search(s):
-            return s
-        return _word(self.format_id, self.lang, s)
+        out = s if self.lang is Language.EN or not _LETTER.search(s) \
+            else _word(self.format_id, self.lang, s)
+        if len(self._memo) < 1 << 16:
+            try:
+                self._memo[text] = out
+            except TypeError:       # not hashable: asked again next time
+                pass
+        return out
 
 
 @lru_cache(maxsize=1 << 16)

@@ -39,7 +39,8 @@ TRANSLATED = frozenset({"home.html", "find.html", "player.html", "round.html",
                         "standings.html", "report.html", "bracket.html", "verify.html",
                         "receipt.html", "call.html", "screen.html", "drop.html",
                         "sign.html", "notfound.html", "problem.html", "qr.html",
-                        "staff.html"})
+                        "staff.html", "desk.html", "desk_result.html", "desk_slips.html",
+                        "desk_confirm.html", "desk_do.html"})
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ class PageSet:
         self._pages: dict[str, Page | None] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._words: dict[Language, Words] = {}
 
     def cached(self, key: str, lang: Language = Language.EN) -> Page | None:
         return self._pages.get(_slot(key, lang))
@@ -175,6 +177,14 @@ class PageSet:
                 self._pages[slot] = _page(self._render(key, lang).encode("utf-8"), tag)
         return self._pages[slot]
 
+    def words(self, lang: Language) -> Any:
+        """The format's words in ``lang`` (``server.format_words``), one translator per
+        language for this log size's pages; English: as they are."""
+        if lang is Language.EN:
+            return _as_is
+        with self._guard:
+            return self._words.setdefault(lang, Words(self.data.format_id, lang))
+
     def env_of(self, lang: Language) -> Any:
         return self.env if lang is Language.EN else environment(lang)
 
@@ -190,7 +200,7 @@ class PageSet:
         tr = translations(lang)
         find_label, find_hint = (tr.gettext(w) for w in find_words(d.names))
         return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
-                "fw": _as_is if lang is Language.EN else Words(d.format_id, lang),
+                "fw": self.words(lang),
                 "lang": lang.value, "dir": direction(lang),
                 "main_lang": "" if lang is Language.EN or template in TRANSLATED else "en",
                 "languages": [(x.value, NATIVE[x]) for x in Language],

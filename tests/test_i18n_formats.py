@@ -83,13 +83,14 @@ def test_patterns_fill_their_fields() -> None:
     assert bush("12") == "12" and bush("") == ""
 
 
-def _scan(html: str, allowed: set[str]) -> list[str]:
+def _scan(html: str, allowed: set[str], skip: frozenset[str] = frozenset()) -> list[str]:
     """The page's Latin words outside names (``<bdi>``), code, the log's footer and the
-    switch — the format's words included."""
+    switch — the format's words included; ``skip``: more classes or tags left out."""
 
     class _All(_Text):
-        SKIP_TAGS = {"bdi", "code", "pre", "script", "style", "title", "footer", "time"}
-        SKIP_CLASSES = {"checkable", "langs", "mono", "url"}
+        SKIP_TAGS = {"bdi", "code", "pre", "script", "style", "title", "footer",
+                     "time"} | skip
+        SKIP_CLASSES = {"checkable", "langs", "mono", "url"} | skip
 
     p = _All()
     p.feed(html)
@@ -193,3 +194,32 @@ def test_call_and_receipt_pages_in_japanese(tmp_path: Path,
         assert "ジャッジ呼び出し" in queue and "対応する：向かいます" in queue
         assert _scan(queue, ALLOWED | {"rules", "question"}) == []
         assert "Judge calls" in desk.get("/staff?lang=en").text
+
+
+def test_the_desk_console_in_japanese(tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk's console and its result-by-table page in Japanese: its own words (the
+    glance, the calls, the quick entry, the print list, the key line) Japanese; the
+    command catalogue and the result form's rule texts stay the CLI's English (officials'
+    words, said in the ADR) and are left out of the scan."""
+    from tests.helpers.calls import calls_event, slow_station_clock
+
+    cli, doc, _tokens, staff = calls_event(tmp_path)
+    slow_station_clock(monkeypatch)
+    table = doc["tables"][0]["table"]  # type: ignore[index]
+    with running(cli.ledger, station_key=tmp_path / "station.pem",
+                 staff_keys=(tmp_path / "judge.pem",)) as (base, _hub):
+        desk = httpx.Client(base_url=base)
+        assert desk.get(f"/c/{staff}").status_code == 303
+        desk.cookies.set("lang", "ja")
+        console = desk.get("/desk").text
+        result = desk.get(f"/desk/result?round=1&table={table}").text
+        desk.cookies.set("lang", "en")
+        english = desk.get("/desk").text
+    assert '<html lang="ja" dir="ltr">' in console and "卓番号で結果を入力" in console
+    assert "Enter a result by table" in english
+    own = console.split('<section class="commands"', 1)[0]
+    assert _scan(own, ALLOWED) == []
+    # the desk's result form: the rule's own words for officials (the CLI's, with rule
+    # ids) and the players' names in the choosers stay as they are
+    assert _scan(result, ALLOWED, frozenset({"rule-words", "option"})) == []

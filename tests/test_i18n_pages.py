@@ -66,7 +66,7 @@ def test_japanese_catalogue_is_complete() -> None:
         cat = read_po(f, locale="ja")
     wanted = _template_messages() | {w for s in ("number", "initial", "full")
                                      for w in _find_words(s)} | {"Round", "Game", "round",
-                                                                   STANDINGS_NOTE}
+                                                                   STANDINGS_NOTE} | PYTHON_IDS
     assert len(wanted) > 50
     missing = sorted(m for m in wanted if m not in cat or not cat[m].string
                      or cat[m].fuzzy)
@@ -77,6 +77,11 @@ def test_japanese_catalogue_is_complete() -> None:
         texts = text if isinstance(text, tuple) else (text,)
         assert all(set(re.findall(r"%\((\w+)\)s", t)) == fields for t in texts), m
         assert not any(c in t for t in texts for c in "<>&"), m   # text, never markup
+
+
+#: the closed sets the desk passes to ``_()`` (roles, a table's report status)
+PYTHON_IDS = {"organizer", "head judge", "judge", "scorekeeper", "witness", "time keeper",
+              "station", "none", "one-sided", "matching", "conflicting", "settled"}
 
 
 def _find_words(style: str) -> tuple[str, str]:
@@ -248,7 +253,10 @@ def test_report_form_in_japanese(tmp_path: Path) -> None:
 #: the only non-literal message ids templates may pass to ``_()``: constants of the
 #: formats and projections, never a name or an event's text (``_()`` marks what it
 #: returns as safe HTML: Jinja2's new-style gettext trusts its catalogue)
-CONSTANT_IDS = {"d.noun", "r.noun", "s.note", "a.outcome", "noun", "nav.noun"}
+CONSTANT_IDS = {"d.noun", "r.noun", "s.note", "a.outcome", "noun", "nav.noun", "g.noun",
+                # the desk's closed sets: a role (``Role``), a table's report status
+                # (``TableStatus``)
+                'r|replace("_"', 'r.status.value.replace("_"'}
 
 
 def test_only_constants_are_message_ids() -> None:
@@ -261,7 +269,7 @@ def test_only_constants_are_message_ids() -> None:
 
 
 def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> None:
-    """A template not translated yet (the desk console's) in Japanese: its ``<main>``
+    """A template not translated yet (the desk's key page) in Japanese: its ``<main>``
     says it is English (screen readers read the English with English rules) under the
     Japanese header; a translated page (``/verify``, the 404 page since issue 31's second
     slice) has none."""
@@ -272,7 +280,7 @@ def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> N
         missing = get(base + "/p/99?lang=ja").text
         home = get(base + "/?lang=ja").text
         english = get(base + "/verify").text
-        console = hub.pages.common("", Language.JA, "desk.html")
+        console = hub.pages.common("", Language.JA, "desk_keys.html")
     assert console["main_lang"] == "en" and console["lang"] == "ja"
     assert '<html lang="ja"' in missing and '<main>' in missing and "見つかりません" in missing
     assert '<main>' in verify and "自分で確認する" in verify
