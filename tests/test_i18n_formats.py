@@ -223,3 +223,19 @@ def test_the_desk_console_in_japanese(tmp_path: Path,
     # the desk's result form: the rule's own words for officials (the CLI's, with rule
     # ids) and the players' names in the choosers stay as they are
     assert _scan(result, ALLOWED, frozenset({"rule-words", "option"})) == []
+
+
+@pytest.mark.parametrize("fmt", ["hotc-swiss-de", "bushiroad-swiss", "wot-2001"])
+def test_report_form_choices_in_the_format_s_words(tmp_path: Path, fmt: str) -> None:
+    """The report form's choices and field labels are the format's words, in its
+    catalogue: in Japanese nothing English is left inside the ``<fieldset>``s either
+    (players' names in the choosers aside)."""
+    from tests.helpers.report_event import app_over, phone, prepared
+
+    root, doc, tokens = prepared(tmp_path / "ev", fmt)
+    first = doc["tables"][0]
+    a = first["players"][0] if "players" in first else first["hero"]
+    with app_over(root / "t.db", root / "station.pem") as (_c, _hub, app):
+        page = phone(app, tokens[a]).get("/report?lang=ja")
+    assert page.status_code == 200 and "<fieldset>" in page.text
+    assert _scan(page.text, ALLOWED | {"O1", "Q1"}, frozenset({"option"})) == []

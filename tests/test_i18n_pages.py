@@ -81,7 +81,8 @@ def test_japanese_catalogue_is_complete() -> None:
 
 #: the closed sets the desk passes to ``_()`` (roles, a table's report status)
 PYTHON_IDS = {"organizer", "head judge", "judge", "scorekeeper", "witness", "time keeper",
-              "station", "none", "one-sided", "matching", "conflicting", "settled"}
+              "station", "none", "one-sided", "matching", "conflicting", "settled",
+              "drawn games"}     # and the report form's score boxes (``server.report``)
 
 
 def _find_words(style: str) -> tuple[str, str]:
