@@ -79,10 +79,14 @@ def test_japanese_catalogue_is_complete() -> None:
         assert not any(c in t for t in texts for c in "<>&"), m   # text, never markup
 
 
-#: the closed sets the desk passes to ``_()`` (roles, a table's report status)
+#: words that come from Python, not templates: the closed sets the desk passes to
+#: ``_()`` (roles, a table's report status), and fixed texts looked up through ``fw``
 PYTHON_IDS = {"organizer", "head judge", "judge", "scorekeeper", "witness", "time keeper",
               "station", "none", "one-sided", "matching", "conflicting", "settled",
-              "drawn games"}     # and the report form's score boxes (``server.report``)
+              "drawn games",     # the report form's score boxes (``server.report``)
+              # receipts' headings (``server.receipts``)
+              "Your report is in the log", "This rejection is in the log",
+              "Your phone's key is in the log"}
 
 
 def _find_words(style: str) -> tuple[str, str]:
