@@ -55,3 +55,35 @@ def test_japanese_pages_on_a_phone_without_javascript(tmp_path: Path) -> None:
             problems += [f"{path}: {p}" for p in v.problems]
         js.close()
     assert problems == []
+
+
+def test_the_new_faces_in_japanese_on_a_phone(tmp_path: Path) -> None:
+    """Issue 31's second slice (branch ``words``): the bracket, verify, a round and the
+    standings of a HotC event in its top cut, and a Bushiroad standings page — every
+    word Japanese, the format's included — fit 390×844 and pass axe-core with no serious
+    or critical violation (screenshots ``i18n-ja-words-*.png``)."""
+    from tests.helpers.standings_play import play
+
+    fmt = "hotc-swiss-de"
+    cli, _log = start(tmp_path, fmt, NAMES + ["Bo Chen", "Di Eve"])
+    for n in (1, 2):
+        play(cli, fmt, n, pair(cli, fmt, n))
+    seed = ("--seed-material", "words browser cut", "--seed-source", "dice")
+    cli("cut", *seed, "--key", "hj.pem")
+    cli("bracket", *seed, "--key", "hj.pem")
+    source = axe_read()
+    problems: list[str] = []
+    with running(cli.ledger) as (base, _hub), launched() as b:
+        ctx = b.new_context(viewport=PHONE, locale="ja-JP", bypass_csp=True)
+        page = ctx.new_page()
+        for path in ("/bracket", "/verify", "/round/3", "/standings", "/p/1"):
+            resp = page.goto(base + path)
+            assert resp is not None and resp.status == 200, path
+            assert page.get_attribute("html", "lang") == "ja", path
+            assert _fits(page), f"{path} is wider than the phone"
+            _shot(page, "i18n-ja-words-" + path.strip("/").replace("/", "-"))
+            v = Visit(page=page, status=200, url=path, problems=[])
+            axe(v, source)
+            problems += [f"{path}: {p}" for p in v.problems]
+        ctx.close()
+    assert problems == []
