@@ -237,3 +237,24 @@ def test_report_form_choices_in_the_format_s_words(tmp_path: Path, fmt: str) -> 
         page = phone(app, tokens[a]).get("/report?lang=ja")
     assert page.status_code == 200 and "<fieldset>" in page.text
     assert _scan(page.text, ALLOWED | {"O1", "Q1"}, frozenset({"option"})) == []
+
+
+def test_the_checkable_line_in_either_language(tmp_path: Path) -> None:
+    """The foot of every live page: in English exactly ``Checkable.text()`` (the words
+    the published site and the wall sheets print), in Japanese the same figures in
+    Japanese words."""
+    from html import unescape
+
+    fmt = "hotc-swiss-de"
+    cli, _log = start(tmp_path, fmt, NAMES)
+    pair(cli, fmt, 1)
+    with running(cli.ledger) as (base, hub):
+        cp = hub.pages.data.checkable
+        english = get(base + "/standings?lang=en").text
+        japanese = get(base + "/standings?lang=ja").text
+        verify = get(base + "/verify?lang=ja").text
+    foot = english.split('<footer class="checkable"', 1)[1]
+    assert f">{cp.text()}</a>" in unescape(foot)
+    jfoot = unescape(japanese.split('<footer class="checkable"', 1)[1])
+    assert f"ログのサイズ {cp.size} · ルート {cp.short}…" in jfoot and "log size" not in jfoot
+    assert f"ログのサイズ {cp.size}" in verify and "log size" not in verify
