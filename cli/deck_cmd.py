@@ -101,6 +101,9 @@ def deck_end(
 
     Example: tourney deck end 58 --outcome mismatch --penalty 60 --key judge.pem
     """
+    import msgspec
+
+    from ledger.formats.officiating.call_extension import propose_check
     from ledger.formats.officiating.deck_commands import check_minutes, end_deck_check
 
     s = Session(ctx, key=key, json=json)
@@ -109,10 +112,15 @@ def deck_end(
         note=note.strip()))
     rec = st.fmt.officiating.deck_checks[start_seq]
     minutes = check_minutes(rec.started, rec.ended)
+    p = propose_check(st, start_seq, rec)
+    offer = f"proposed extension: {p.amount} ({p.words}; {p.rule}); confirm: tourney " \
+        f"round extend --deck-check {start_seq}" if p.minutes else \
+        f"no extension proposed ({p.words}; {p.rule})"
     s.emit(write_result(ev, round=rec.round, table=rec.table, minutes=minutes,
-                        outcome=outcome.value),
-           f"seq {ev.seq}: deck check of round {rec.round} table {rec.table} ended: "
-           f"{outcome.value}; took {minutes} min (the table's extra preparation time)")
+                        outcome=outcome.value, proposal=msgspec.to_builtins(p)),
+           [f"seq {ev.seq}: deck check of round {rec.round} table {rec.table} ended: "
+            f"{outcome.value}; took {minutes} min (the table's extra preparation time)",
+            offer])
 
 
 def _list_text(path: Path) -> str:

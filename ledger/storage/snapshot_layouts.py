@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "7b252fa27e345b0c",
-    "bushiroad-de": "cb8386448aedd8fd",
-    "bushiroad-swiss": "cb8386448aedd8fd",
-    "hotc-swiss-de": "b377b7e80f25ae24",
-    "round-robin": "cb8386448aedd8fd",
-    "single-elim": "cb8386448aedd8fd",
+    "bushiroad-de": "11eb9d5a9ec9b15a",
+    "bushiroad-swiss": "11eb9d5a9ec9b15a",
+    "hotc-swiss-de": "35179d622ef8ab03",
+    "round-robin": "11eb9d5a9ec9b15a",
+    "single-elim": "11eb9d5a9ec9b15a",
     "wot-2001": "358646ff5355f22f",
     "wot-classic": "358646ff5355f22f",
 }

@@ -141,3 +141,6 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     deck_seqs: dict[int, int] = {}
     #: player → seq of the ``deck_published`` that made their list public
     decks_published: dict[int, int] = {}
+    #: seq of a ``deck_check_started`` → [seq of the ``time_extended`` citing it (one per
+    #: check), the minutes it gave, the minutes the record proposed] (BR-EXT-3; ``clock``)
+    deck_extended: dict[int, list[int]] = {}
