@@ -210,3 +210,40 @@ def test_round_extend_deck_check_through_tourney(tmp_path: Path) -> None:
     assert (ext["total_minutes"], ext["proposed"]) == (5, 5)
     assert f"\"deck_check\":{seq}" in json.dumps(ext["event"], separators=(",", ":"))
     assert cli("audit", "verify", "--json", code=None).code == 0
+
+
+def test_the_staff_page_offers_confirm_extension_after_a_check_ends(tmp_path: Path) -> None:
+    """A live server over a ledger the CLI writes: once a check ends, the staff page lists
+    its proposal beside the calls' ("Extensions to confirm"); a judge confirms it there,
+    changing the minutes; a form naming no call nor check writes nothing."""
+    import httpx
+
+    from tests.helpers.calls import calls_event
+    from tests.helpers.live import ledger_bytes, running, wait_until
+    from tests.helpers.staff import _csrf
+
+    cli, doc, _tokens, staff = calls_event(tmp_path)
+    t2 = doc["tables"][1]  # type: ignore[index]
+    j = ("--key", "judge.pem")
+    start = cli("deck", "start", "--round", "1", "--table", str(t2["table"]), *j, "--json",
+                env=_at("09:20:00")).doc["seq"]
+    cli("deck", "end", str(start), "--outcome", "matches", *j, env=_at("09:22:30"))
+    with running(cli.ledger, station_key=tmp_path / "station.pem",
+                 staff_keys=(tmp_path / "judge.pem",)) as (base, hub):
+        desk = httpx.Client(base_url=base)
+        assert desk.get(f"/c/{staff}").status_code == 303
+        sp = desk.get("/staff").text
+        assert "Extensions to confirm" in sp and f'id="extdc{start}"' in sp, sp
+        assert f"deck check {start}: <b>+3 min</b>" in sp and "BR-EXT-3" in sp
+        before = ledger_bytes(cli.ledger)
+        bad = desk.post("/staff/calls/extend", data={"csrf": _csrf(sp)},
+                        headers={"Origin": base})
+        assert bad.status_code == 422 and ledger_bytes(cli.ledger) == before
+        r = desk.post("/staff/calls/extend", data={"csrf": _csrf(sp), "deck_check":
+                                                   str(start), "minutes": "2"},
+                      headers={"Origin": base})
+        assert r.status_code == 303, r.text
+        wait_until(lambda: start in hub.follower.state.fmt.officiating.deck_extended, 5)
+        assert hub.follower.state.fmt.officiating.deck_extended[start][1:] == [2, 3]
+        assert f'id="extdc{start}"' not in desk.get("/staff").text
+    assert cli("audit", "verify", "--json", code=None).code == 0
