@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "7b252fa27e345b0c",
-    "bushiroad-de": "cb8386448aedd8fd",
-    "bushiroad-swiss": "cb8386448aedd8fd",
-    "hotc-swiss-de": "b377b7e80f25ae24",
-    "round-robin": "cb8386448aedd8fd",
-    "single-elim": "cb8386448aedd8fd",
+    "bushiroad-de": "d4fbc3724526616d",
+    "bushiroad-swiss": "d4fbc3724526616d",
+    "hotc-swiss-de": "e7d47178c1ecda08",
+    "round-robin": "d4fbc3724526616d",
+    "single-elim": "d4fbc3724526616d",
     "wot-2001": "358646ff5355f22f",
     "wot-classic": "358646ff5355f22f",
 }
