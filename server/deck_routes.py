@@ -81,7 +81,9 @@ async def deck_form(request: Request) -> Response:
 
 
 def _posted_text(fields: dict[str, str], files: dict[str, bytes]) -> str:
-    """The list: the chosen file's text when one was chosen, else the text area's."""
+    """The list: the chosen file's text (its bytes as they are) when one was chosen, else
+    the text area's, whose line ends the browser sends as CR LF (HTML): they are made LF
+    again, so the hash is that of the list as typed or pasted."""
     raw = files.get("file")
     if raw:
         try:
@@ -89,7 +91,7 @@ def _posted_text(fields: dict[str, str], files: dict[str, bytes]) -> str:
         except UnicodeDecodeError:
             raise UsageError("the chosen file is not UTF-8 text",
                              hint="save the list as plain text, or paste it") from None
-    return fields.get("list", "")
+    return fields.get("list", "").replace("\r\n", "\n")
 
 
 async def deck(request: Request) -> Response:
