@@ -237,3 +237,31 @@ def test_publish_top_k_is_all_or_nothing(finished: Cli, tmp_path: Path) -> None:
                for e in events)
     cli("deck", "publish", "--top", "2", "--key", "hj.pem", code=2)   # all published
     cli("audit", "verify", str(cli.ledger))
+
+
+def test_the_deadline_over_the_desk_api(tmp_path: Path) -> None:
+    """``deck/deadline`` is a desk command (the head judge's, not the scorekeeper's); the
+    API's ``deck/publish`` takes ``top`` but offers no folder of the terminal's disk."""
+    from cli.api_book import TERMINAL_ONLY
+    from tests.helpers.api_event import HttpDesk, opening
+    from tests.helpers.live import serve_process
+
+    assert ("deck/publish", "folder") in TERMINAL_ONLY
+    op = opening(tmp_path / "api", name="Deck Deadline Api")
+    with serve_process(op.d, op.cli.env, serve_args=(
+            "--station-key", "st.pem", "--staff-key", "hj.pem", "--staff-key", "sk.pem")
+            ) as (url, _proc):
+        spec = httpx.get(f"{url}/api/v1/openapi.json").json()
+        text = str(spec)
+        assert "deck/deadline" in text and "'top'" in text and "'folder'" not in text
+        desk = HttpDesk(url, op.tokens)
+        size = len(op.cli("log", "--json").doc)
+        refused = desk.do("sk", "deck/deadline", at="2026-06-01T09:30:00Z")
+        assert not refused["ok"] and refused["status"] in (403, 409), refused
+        assert len(op.cli("log", "--json").doc) == size
+        bad = desk.do("hj", "deck/deadline", at="tomorrow")
+        assert not bad["ok"] and "not an ISO 8601 time" in str(bad), bad
+        done = desk.do("hj", "deck/deadline", at="2026-06-01T11:30:00+02:00")
+        assert done["ok"], done
+        assert done["events"][0]["event"]["body"]["at"] == "2026-06-01T09:30:00.000000Z"
+    assert op.cli("audit", "verify", "--json").doc["ok"] is True
