@@ -31,11 +31,11 @@ from ledger.formats.officiating.floor_commands import register_deck
 from ledger.wire.events import Role
 from ledger.wire.keys import Signer
 from tests.conftest import HJ, SCOREKEEPER, public
-from tests.helpers.calls import slow_station_clock
+from tests.helpers.calls import calls_event, slow_station_clock
 from tests.helpers.cli_runner import Cli, remember_secret
 from tests.helpers.live import ledger_bytes, running, wait_until
 from tests.helpers.officiating import LOG, _append_forged, _codes, _rows, setup
-from tests.helpers.reporting_phones import _phone, reporting_event
+from tests.helpers.reporting_phones import _phone
 from tests.helpers.staff import _csrf
 from usecases.decklists import set_deadline, submit_own_deck
 
@@ -121,7 +121,7 @@ def _multipart(phone: httpx.Client, base: str, text: str = "",
 
 def test_a_player_hands_in_their_list_from_their_card_with_javascript_off(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cli, _doc, tokens = reporting_event(tmp_path)
+    cli, doc, tokens, staff = calls_event(tmp_path)      # a judge with a staff card too
     slow_station_clock(monkeypatch)              # the station's clock: 09:00, 100 s a reading
     from datetime import timedelta
 
@@ -131,7 +131,8 @@ def test_a_player_hands_in_their_list_from_their_card_with_javascript_off(
                         lambda: clock.FixedClock(CLOCK, step=timedelta(seconds=100)))
     cli("deck", "deadline", "--at", "2026-03-01T12:00:00Z", "--key", "hj.pem")
     text_b = "2 Zeta Unique Card\n2 Eta\n".encode()
-    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
+    with running(cli.ledger, station_key=tmp_path / "station.pem",
+                 staff_keys=(tmp_path / "judge.pem",)) as (base, hub):
         phone = _phone(base, tokens[1])
         wait_until(lambda: "Hand in your decklist" in phone.get("/p/1").text, 10)
         form = phone.get("/deck")
@@ -147,6 +148,13 @@ def test_a_player_hands_in_their_list_from_their_card_with_javascript_off(
         again = _multipart(phone, base, "4 Other\n", csrf=_csrf(form.text))
         assert again.status_code == 422 and "does not change" in again.text
         assert ledger_bytes(cli.ledger) == before
+        # a judge checking player 1's table sees the list handed in (the station's store)
+        table1 = next(t["table"] for t in doc["tables"] if 1 in t["players"])  # type: ignore[attr-defined]
+        cli("deck", "start", "--round", "1", "--table", str(table1), "--key", "judge.pem")
+        judge = httpx.Client(base_url=base)
+        assert judge.get(f"/c/{staff}").status_code == 303
+        wait_until(lambda: "4 Omega Unique Card" in judge.get("/staff").text, 10)
+        assert "4 Omega Unique Card" not in phone.get("/p/1").text   # never public
         empty = _multipart(_phone(base, tokens[3]), base, "  \n")
         assert empty.status_code == 422 and "the decklist is empty" in empty.text.lower()
         other = _phone(base, tokens[2])                      # a chosen file wins
