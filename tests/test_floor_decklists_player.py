@@ -273,3 +273,52 @@ def test_the_deadline_over_the_desk_api(tmp_path: Path) -> None:
         assert done["ok"], done
         assert done["events"][0]["event"]["body"]["at"] == "2026-06-01T09:30:00.000000Z"
     assert op.cli("audit", "verify", "--json").doc["ok"] is True
+
+
+def test_a_card_with_a_phone_key_hands_in_only_with_that_phone_s_signature(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """REPORT-20 holds for a decklist as for a drop or a judge call: the station alone
+    cannot hand in a list in the name of a card whose phone holds a key; the phone's
+    signature of the statement the rule names records it, with the list as typed."""
+    import base64
+    import html
+    import re
+    from datetime import timedelta
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    import ledger.wire.clock as clock
+    from ledger.wire.keys import public_raw
+    from tests.helpers.cli_runner import CLOCK
+
+    cli, _doc, tokens, _staff = calls_event(tmp_path)
+    cli("deck", "deadline", "--at", "2026-03-01T12:00:00Z", "--key", "hj.pem")
+    slow_station_clock(monkeypatch)
+    monkeypatch.setattr(clock, "default_clock",
+                        lambda: clock.FixedClock(CLOCK, step=timedelta(seconds=100)))
+    key = Ed25519PrivateKey.from_private_bytes(bytes([9]) * 32)
+    pub = base64.b64encode(public_raw(key.public_key())).decode()
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, hub):
+        phone = _phone(base, tokens[1])
+        bound = phone.post("/bind", data={"csrf": _csrf(phone.get("/report").text),
+                                          "public_key": pub}, headers={"Origin": base})
+        assert bound.status_code == 303
+        wait_until(lambda: bool(hub.follower.state.reports.devices), 10)
+        before = ledger_bytes(cli.ledger)
+        step = _multipart(phone, base, LIST1)
+        assert step.status_code == 200 and 'id="sign"' in step.text, step.text
+        assert "decklist is signed" in step.text
+        assert ledger_bytes(cli.ledger) == before            # nothing without the phone
+        form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
+                               step.text))
+        statement = html.unescape(form.pop("statement"))
+        form = {k: html.unescape(v) for k, v in form.items()}
+        form["device_sig"] = base64.b64encode(key.sign(statement.encode())).decode()
+        done = phone.post("/deck", data=form, headers={"Origin": base})
+        assert done.status_code == 303, done.text
+        wait_until(lambda: 1 in hub.follower.state.fmt.officiating.decks, 10)
+        assert hub.follower.state.fmt.officiating.decks[1] == list_hash(LIST1)
+    sub = [leaf["event"]["body"] for leaf in cli("log", "--json").doc
+           if leaf["event"]["kind"] == "deck_submitted"]
+    assert sub[0]["device_sig"] == form["device_sig"]
+    cli("audit", "verify", str(cli.ledger))
