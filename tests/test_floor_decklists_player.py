@@ -133,6 +133,8 @@ def test_a_player_hands_in_their_list_from_their_card_with_javascript_off(
     text_b = "2 Zeta Unique Card\n2 Eta\n".encode()
     with running(cli.ledger, station_key=tmp_path / "station.pem",
                  staff_keys=(tmp_path / "judge.pem",)) as (base, hub):
+        stranger = httpx.get(f"{base}/deck")                  # no card on this phone
+        assert stranger.status_code == 403 and "Scan the QR code" in stranger.text
         phone = _phone(base, tokens[1])
         wait_until(lambda: "Hand in your decklist" in phone.get("/p/1").text, 10)
         form = phone.get("/deck")
@@ -226,6 +228,8 @@ def test_publish_top_k_is_all_or_nothing(finished: Cli, tmp_path: Path) -> None:
     cli = finished
     top = [r["number"] for r in cli("standings", "--json").doc["players"]][:2]
     before = ledger_bytes(cli.ledger)
+    bad = cli("deck", "deadline", "--at", "2026-03-01T09:30:00", "--key", "hj.pem", code=2)
+    assert "no time zone" in bad.err and ledger_bytes(cli.ledger) == before
     out = cli("deck", "publish", "--top", "2", "--key", "hj.pem", code=2)
     missing = [n for n in top if n != 1]
     assert "nothing published" in out.err and all(f"#{n}" in out.err for n in missing)
