@@ -204,6 +204,7 @@ class PageSet:
                            and not d.over and r is not None and not r["closed"]
                            and current.outcome != "bye" and current.table != "bye",
                            can_drop=not left and not d.over,
+                           deck_open=n in d.deck_pending and not left and not d.over,
                            table_ends=_table_ends(d, current))
         if kind == "round" or kind == "pairings":
             r = d.round(int(arg)) if arg else d.current

@@ -90,6 +90,9 @@ class LiveData:
     announcements: list[str] = field(default_factory=list)
     #: the published deck lists (``view_reads.decklists``)
     decklists: list[dict[str, Any]] = field(default_factory=list)
+    #: the organizer's decklist deadline (DECK-LIST-1) and the players with no list yet
+    deck_deadline: str | None = None
+    deck_pending: frozenset[int] = frozenset()
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
@@ -166,6 +169,20 @@ def _disqualified(state: TournamentState, removed: dict[int, str]) -> frozenset[
     member's own disqualification (issue 20, the shared officiating layer)."""
     teams = getattr(state.fmt, "teams", None)
     return frozenset([*removed, *(getattr(teams, "own_dq", None) or {})])
+
+
+def _deadline(state: TournamentState) -> str | None:
+    """The decklist deadline (DECK-LIST-1), if the organizer set one."""
+    o = getattr(state.fmt, "officiating", None)
+    return getattr(o, "deck_deadline", None)
+
+
+def _deck_pending(state: TournamentState) -> frozenset[int]:
+    """Players without a registered list while players hand in their own."""
+    if _deadline(state) is None:
+        return frozenset()
+    decks = state.fmt.officiating.decks
+    return frozenset(n for n in state.players if n not in decks)
 
 
 def _mark_removed(table: dict[str, Any], rows: list[int],
@@ -336,4 +353,5 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         hold_pairings=state.pages.hold,
         announcements=[t for _s, t in sorted(state.pages.notes.items())],
         decklists=reads.decklists(led, state, labels),
+        deck_deadline=_deadline(state), deck_pending=_deck_pending(state),
         public_size=min((seqs[h] - 1 for h in held if h in seqs), default=state.size))

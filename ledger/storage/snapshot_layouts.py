@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "7b252fa27e345b0c",
-    "bushiroad-de": "11eb9d5a9ec9b15a",
-    "bushiroad-swiss": "11eb9d5a9ec9b15a",
-    "hotc-swiss-de": "35179d622ef8ab03",
-    "round-robin": "11eb9d5a9ec9b15a",
-    "single-elim": "11eb9d5a9ec9b15a",
+    "bushiroad-de": "012771e76b9a8373",
+    "bushiroad-swiss": "012771e76b9a8373",
+    "hotc-swiss-de": "577fca22da0e97c5",
+    "round-robin": "012771e76b9a8373",
+    "single-elim": "012771e76b9a8373",
     "wot-2001": "358646ff5355f22f",
     "wot-classic": "358646ff5355f22f",
 }

@@ -336,7 +336,8 @@ def _deck(state: TournamentState, body: DeckRegistered, actor: str) -> None:
     o = refusing_match_state(state).officiating
     if body.number in o.decks:
         raise RuleError("BR-DECK-1", f"player {body.number}'s deck is already registered: "
-                        "a registered list is immutable", hint="see 'tourney deck show'")
+                        "a registered list is immutable", hint="see 'tourney deck show'",
+                        finding="deck_immutable")
     if len(body.sha256) != 64 or any(c not in "0123456789abcdef" for c in body.sha256):
         raise RuleError("BR-DECK-1", "sha256 is not 64 lowercase hex digits")
     if body.list is not None and deck_hash(body.list) != body.sha256:
