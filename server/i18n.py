@@ -76,10 +76,12 @@ def choose(query: str | None, cookie: str | None, accept: str | None,
     return parse(query) or parse(cookie) or from_accept(accept or "") or default
 
 
-def of_request(request: Any) -> Language:
-    """``choose`` for a Starlette request (its query, cookies and headers)."""
+def of_request(request: Any, default: str | None = None) -> Language:
+    """``choose`` for a Starlette request (its query, cookies and headers); ``default``:
+    the event's own language (``tourney pages set --language``; English when this build
+    has no catalogue for it)."""
     return choose(request.query_params.get("lang"), request.cookies.get(COOKIE),
-                  request.headers.get("accept-language"))
+                  request.headers.get("accept-language"), parse(default) or DEFAULT)
 
 
 def as_text(tr: gettext.NullTranslations) -> tuple[Callable[[str], str],

@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "7b252fa27e345b0c",
-    "bushiroad-de": "cb8386448aedd8fd",
-    "bushiroad-swiss": "cb8386448aedd8fd",
-    "hotc-swiss-de": "b377b7e80f25ae24",
-    "round-robin": "cb8386448aedd8fd",
-    "single-elim": "cb8386448aedd8fd",
-    "wot-2001": "358646ff5355f22f",
-    "wot-classic": "358646ff5355f22f",
+    "": "32f24cdd11c247a5",
+    "bushiroad-de": "54828f3635a2144b",
+    "bushiroad-swiss": "54828f3635a2144b",
+    "hotc-swiss-de": "cf8356c52f887e83",
+    "round-robin": "54828f3635a2144b",
+    "single-elim": "54828f3635a2144b",
+    "wot-2001": "2cbb934ca9bccdaa",
+    "wot-classic": "2cbb934ca9bccdaa",
 }
