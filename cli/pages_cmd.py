@@ -7,7 +7,7 @@ pairing command prints when the round it paired waits for posting) and ``held_no
 is the ledger's (``ledger.core.rules``: PAGES-1..5); what public pages show is
 ``ledger.core.public_pages``.  Names no format.
 
-May import: ``typer``, ``cli.common``, ``ledger.*``, ``server.i18n`` (which languages ship).
+May import: ``typer``, ``cli.common``, ``cli.sheet_language``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -51,14 +51,9 @@ def held_notice(state: TournamentState, n: int) -> list[str]:
 def shipped_language(code: str) -> str:
     """``code`` when this build ships pages in that language (``server.i18n.Language``:
     a catalogue, or English); else a usage refusal naming the languages there are."""
-    from server.i18n import Language
+    from cli.sheet_language import sheet_language
 
-    known = [lang.value for lang in Language]
-    if code not in known:
-        raise UsageError(f"--language {code!r}: the pages have no catalogue in that "
-                         "language", hint=f"use one of {', '.join(known)} (lowercase); "
-                         "docs/TRANSLATING.md says how to add one")
-    return code
+    return sheet_language(code).code
 
 
 def _options_lines(state: TournamentState) -> list[str]:

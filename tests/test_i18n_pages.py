@@ -1,7 +1,8 @@
-"""The player pages in Japanese (issue 31 items 1 and 3, first part): the language chosen
-by ``?lang=`` > cookie > ``Accept-Language`` > English; ``lang``/``dir`` per page; the
-Japanese catalogue complete for every string the templates mark; a missing string shows
-its English text; rendered Japanese pages scanned for English UI words; the ledger's bytes
+"""The player pages in Japanese and Arabic (issue 31 items 1 and 3): the language chosen
+by ``?lang=`` > cookie > ``Accept-Language`` > the event's default > English;
+``lang``/``dir`` per page (``dir`` from CLDR); every catalogue complete for every string
+the templates mark (plural forms included); a missing string shows its English text;
+rendered pages scanned for English UI words in each language; the ledger's bytes
 unchanged by a whole tour of the pages in Japanese.
 
 The scan leaves out what the catalogue cannot translate yet (say so, issue 31's later
