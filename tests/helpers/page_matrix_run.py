@@ -251,7 +251,7 @@ def tabs_of(browser: Any, axe_source: str) -> Iterator[Tabs]:
 
 # -- one cell -----------------------------------------------------------------------------
 #: the cells whose screenshots ``docs/LIVE.md`` shows (``docs/screenshots/``)
-KEPT = {("player", "mid-round", "phone")}
+KEPT = {("player", "mid-round", "phone"), ("player", "mid-round", "phone-ja")}
 
 
 def _shot(v: Visit, m: Moment, page: str, size: str) -> None:
@@ -312,7 +312,9 @@ ENGLISH_ONLY = {"staff"}
 def ja_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, page: str) -> None:
     """One page at ``JA_MOMENT`` in Japanese on a phone (390×844, JavaScript on): status,
     width, jargon, ``lang="ja"``, the Japanese header, axe-core 0 serious or critical;
-    its screenshot kept (``<fmt>/<page>-mid-round-phone-ja.png``)."""
+    its screenshot (``<fmt>/<page>-mid-round-phone-ja.png``) kept as the English cells'
+    are (``_kept``: the player's page always, a failing cell, every cell with
+    ``TOURNEY_PAGE_SHOTS=all``)."""
     m = events.moment(fmt, JA_MOMENT)
     base = events.server(m)
     v = tabs.open(base, m, page, size="phone", js=True, lang="ja")
@@ -325,7 +327,8 @@ def ja_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, page: str) ->
             v.need(lang == "ja", f'<html lang="{lang}">, not "ja"')
             v.need(JA_NAV in nav, f"the header is not in Japanese (no {JA_NAV} in {nav!r})")
         axe(v, axe_source, url=tabs.axe_url)
-        _shot(v, m, page, "phone-ja")
+        if _kept(m, page, "phone-ja", bool(v.problems)):
+            _shot(v, m, page, "phone-ja")
     if v.problems:
         pytest.fail(_report(m, page, "phone, Japanese", v.problems), pytrace=False)
 
