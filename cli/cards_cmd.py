@@ -219,16 +219,17 @@ def player_card(
     url: CardUrlOpt = None,
     out: CardOutOpt = None,
     csv_out: CsvOpt = None,
+    language: LanguageOpt = "en",
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """One player's card (head judge or organizer): a first card, a re-issue of a lost one
-    (--reissue: revoke + issue), or a revocation (--revoke).
+    (--reissue: revoke + issue), or a revocation (--revoke); in the --language given.
 
     Example: tourney player card 17 --reissue --reason "lost card" --url http://192.168.1.20:8000 --out card-17.html --key hj.pem
     """
     _one_card(Session(ctx, key=key, json=json), number, reissue, revoke, reason, url, out,
-              csv_out)
+              csv_out, language)
 
 
 def official_card(
@@ -257,7 +258,8 @@ def official_card(
 
 
 def _one_card(s: Session, who: int | str, reissue: bool, revoke: bool, reason: str,
-              url: str | None, out: Path | None, csv_out: Path | None) -> None:
+              url: str | None, out: Path | None, csv_out: Path | None,
+              language: str = "en") -> None:
     """A first card, a re-issue (revoke + issue) or a revocation, for a player (``who``
     a number) or an official (a key id)."""
     from ledger.core.credentials import live_credential, live_official_credential
@@ -268,8 +270,9 @@ def _one_card(s: Session, who: int | str, reissue: bool, revoke: bool, reason: s
     if (reissue or revoke) and not reason.strip():
         raise UsageError("a revocation needs a reason", hint="pass --reason TEXT")
     if revoke:
-        if url is not None or out is not None or csv_out is not None:
-            raise UsageError("--revoke writes no card", hint="drop --url, --out and --csv")
+        if url is not None or out is not None or csv_out is not None or language != "en":
+            raise UsageError("--revoke writes no card",
+                             hint="drop --url, --out, --csv and --language")
         signer = s.signer()
         with s.ledger() as led:
             log = s.tournament(led)
@@ -294,5 +297,5 @@ def _one_card(s: Session, who: int | str, reissue: bool, revoke: bool, reason: s
                               f"http://192.168.1.20:8000 --out card-{who}.html")
     events, _ = _issue(s, [who] if isinstance(who, int) else None, url, out, csv_out,
                        official=None if isinstance(who, int) else who,
-                       revoke=(who, reason.strip()) if reissue else None)
+                       revoke=(who, reason.strip()) if reissue else None, language=language)
     _emit(s, events, out, csv_out, "re-issued" if reissue else "issued")

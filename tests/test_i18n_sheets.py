@@ -62,6 +62,11 @@ def test_player_cards_and_published_pairings_in_japanese_and_arabic(tmp_path: Pa
     assert '<html lang="ja">' in page and "プレイヤーカード" in page
     assert "読み取って結果を報告してください" in page and "Scan to report" not in page
     assert "山田 花子" in page and "カード6枚" in page
+    one = tmp_path / "card-3.html"
+    cli("player", "card", "3", "--reissue", "--reason", "lost", "--url",
+        "http://192.0.2.1:8000", "--out", str(one), "--language", "ar", *HJ)
+    card = one.read_text(encoding="utf-8")
+    assert '<html lang="ar" dir="rtl">' in card and "امسح الرمز للإبلاغ عن نتائجك" in card
     site = tmp_path / "site"
     cli("publish", str(site), "--pairings-only", "--language", "ar")
     sheet = (site / "round-1.html").read_text(encoding="utf-8")
