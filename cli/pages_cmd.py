@@ -62,7 +62,8 @@ def _options_lines(state: TournamentState) -> list[str]:
     opts = pages_options(state)
     since = "defaults, never set" if opts.set_seq is None else f"set at seq {opts.set_seq}"
     held = ", ".join(str(n) for n in opts.held) or "none"
-    return [f"public pages: {opts.text()} ({since})", f"held rounds:  {held}"]
+    return [f"public pages: {opts.text()} ({since})", f"held rounds:  {held}",
+            f"language:     {opts.language} (when a phone asks for none the pages have)"]
 
 
 @app.command("set")

@@ -54,7 +54,7 @@ def test_pages_set_language_and_the_default_it_gives(tmp_path: Path) -> None:
     assert "[RULES-1.3]" in _refuse(cli, db, "pages", "set", "--language", "ja", *SK, code=3)
     assert "[PAGES-1]" in _refuse(cli, db, "pages", "set", "--language", "en", *HJ, code=3)
     out = cli("pages", "set", "--language", "ja", *HJ).out
-    assert "language ja" in out
+    assert "pages in ja" in out and "language:     ja" in out
     assert cli("pages", "show", "--json").doc["language"] == "ja"
     cli("pages", "set", "--names", "initial", *HJ)          # other options keep it
     assert cli("pages", "show", "--json").doc["language"] == "ja"

@@ -116,11 +116,13 @@ class PagesOptions(msgspec.Struct, frozen=True, kw_only=True):
                 "set_seq": self.set_seq, "held": list(self.held)}
 
     def text(self) -> str:
-        """One line: ``names full · penalties hidden · pairings posted when paired``."""
+        """One line: ``names full · penalties hidden · pairings posted when paired`` (and
+        `` · pages in ja`` when the event's default language is not English)."""
         pen = "penalties shown" if self.penalties else "penalties hidden"
         hold = "pairings held until posted" if self.hold_pairings \
             else "pairings posted when paired"
-        return f"names {self.names.value} · {pen} · {hold} · language {self.language}"
+        lang = "" if self.language == "en" else f" · pages in {self.language}"
+        return f"names {self.names.value} · {pen} · {hold}{lang}"
 
 
 def pages_options(state: TournamentState) -> PagesOptions:
