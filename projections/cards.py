@@ -8,12 +8,13 @@ template ``projections/templates/cards.html`` with autoescaping on and print CSS
 ``cards_csv`` (number,name,url).  Tokens arrive here from the command that drew them;
 nothing here stores or logs them.
 
-May import: ``jinja2``, ``segno``, the standard library.
+May import: ``jinja2``, ``markupsafe``, ``segno``, the standard library.
 """
 
 from __future__ import annotations
 
 import csv
+import gettext
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,19 +34,28 @@ def card_url(base: str, token: str) -> str:
     return f"{base.rstrip('/')}/c/{token}"
 
 
-def render_cards(event_name: str, cards: list[Card]) -> str:
-    """The printable page of ``cards`` (in the order given)."""
+def render_cards(event_name: str, cards: list[Card], *,
+                 tr: gettext.NullTranslations | None = None, lang: str = "en",
+                 dir_: str = "ltr") -> str:
+    """The printable page of ``cards`` (in the order given), in the language of ``tr``
+    (``lang``/``dir_`` on the page; English by default: ``--language``, issue 31)."""
     import jinja2
     import segno
+    from markupsafe import escape
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=jinja2.select_autoescape(["html"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True)
+                             lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    t = tr or gettext.NullTranslations()
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by ext.i18n
+        lambda s: str(escape(t.gettext(s))),
+        lambda s, p, n: str(escape(t.ngettext(s, p, n))), newstyle=True)
     views = [{"number": c.number, "name": c.name, "url": c.url,
               "qr": segno.make(c.url, error="m").svg_inline(scale=3, border=2)}
              for c in cards]
-    return env.get_template("cards.html").render(event=event_name, cards=views)
+    return env.get_template("cards.html").render(event=event_name, cards=views, lang=lang,
+                                                 dir=dir_)
 
 
 def cards_csv(cards: list[Card]) -> str:

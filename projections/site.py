@@ -17,6 +17,7 @@ May import: ``jinja2``, ``ledger.*``, ``projections.*``.
 
 from __future__ import annotations
 
+import gettext
 from pathlib import Path
 from typing import Any
 
@@ -40,22 +41,27 @@ STANDINGS_NOTE = ("Ranks share a number on an exact tie. Percentages are truncat
                   "rounded; tap one for the exact fraction.")
 
 
-def _env() -> Any:
+def _env(tr: gettext.NullTranslations | None = None) -> Any:
     import jinja2
 
-    # Jinja2's i18n extension with no catalogue: the partials the live pages share
-    # (``by_name.html``, ``standings_table.html``) mark their words with ``_()``, which
-    # the live server's environment translates (``server.i18n``) and this one leaves
-    # English (escaped, as any text: new-style gettext marks its result safe)
+    # Jinja2's i18n extension, with no catalogue unless a printed sheet's ``--language``
+    # hands one (``tr``, the live pages' catalogue: ``cli.sheet_language``): the
+    # templates mark their words with ``_()``, which stay English here by default
+    # (escaped, as any text: new-style gettext marks its result safe)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=jinja2.select_autoescape(["html"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
     from markupsafe import escape
 
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda s: str(escape(s)), lambda s, p, n: str(escape(s if n == 1 else p)),
-        newstyle=True)
+    if tr is None:
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            lambda s: str(escape(s)), lambda s, p, n: str(escape(s if n == 1 else p)),
+            newstyle=True)
+    else:
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            lambda s: str(escape(tr.gettext(s))),
+            lambda s, p, n: str(escape(tr.ngettext(s, p, n))), newstyle=True)
     return env
 
 
@@ -226,32 +232,38 @@ def standings_table(view: StandingsView, *, player: bool = False) -> dict[str, A
 
 
 def standings_page(state: TournamentState, view: StandingsView, size: int,
-                   cp: Checkable | None = None) -> str:
+                   cp: Checkable | None = None, *, tr: gettext.NullTranslations | None = None,
+                   lang: str = "en", dir_: str = "ltr") -> str:
     """One self-contained standings page (inline CSS) for the desk printer; ``cp``: the
-    checkable line it carries (``projections.checkable``; the state's own by default)."""
-    return str(_env().get_template("standings.html").render(
-        t=_tournament(state, size), nav=None, inline_css=_css(),
+    checkable line it carries (``projections.checkable``; the state's own by default);
+    ``tr``, ``lang``, ``dir_``: the sheet's language (English by default)."""
+    return str(_env(tr).get_template("standings.html").render(
+        t=_tournament(state, size), nav=None, inline_css=_css(), lang=lang, dir=dir_,
         s=standings_table(public_view(state, view)), checkable=cp or checkable_of(state)))
 
 
 def round_page(state: TournamentState, r: dict[str, Any], size: int,
-               cp: Checkable | None = None) -> str:
+               cp: Checkable | None = None, *, tr: gettext.NullTranslations | None = None,
+               lang: str = "en", dir_: str = "ltr") -> str:
     """One self-contained pairings page (inline CSS) for the desk printer (the wall
-    sheet), with the checkable line the phones show."""
-    return str(_env().get_template("round.html").render(
+    sheet), with the checkable line the phones show; in the sheet's language."""
+    return str(_env(tr).get_template("round.html").render(
         t=_tournament(state, size), nav=None, inline_css=_css(), r=round_view(state, r),
+        lang=lang, dir=dir_,
         checkable=cp or checkable_of(state)))
 
 
 def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
                 rounds: list[dict[str, Any]], report: dict[str, Any],
-                view: StandingsView | None = None, cp: Checkable | None = None) -> list[Path]:
+                view: StandingsView | None = None, cp: Checkable | None = None,
+                tr: gettext.NullTranslations | None = None, lang: str = "en",
+                dir_: str = "ltr") -> list[Path]:
     """Write the whole site into ``out`` (created; existing files of the same names are
     replaced).  Returns the files written.  ``view``: the standings to show (mid-round,
     ``projections.standings_doc.settled_view``'s); the state's own by default.  ``cp``:
     the checkable line every page carries (the state's own by default)."""
     cp = cp or checkable_of(state)
-    env = _env()
+    env = _env(tr)
     view = public_view(state, standings_view(state) if view is None else view)
     rounds = [r for r in rounds if round_posted(state, r["round"])]
     size = figures["checkpoint"]["size"]
@@ -260,7 +272,8 @@ def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
     nav = {"rounds": [r["round"] for r in rounds], "noun": view.round_noun.capitalize(),
            "bracket": event_summary(state)["cut"] is not None}
     views = [round_view(state, r) for r in rounds]
-    common = {"t": t, "nav": nav, "inline_css": None, "checkable": cp}
+    common = {"t": t, "nav": nav, "inline_css": None, "checkable": cp, "lang": lang,
+              "dir": dir_}
     pages: dict[str, str | bytes] = {"style.css": _css()}
     summary = event_summary(state)
     pages["index.html"] = env.get_template("index.html").render(

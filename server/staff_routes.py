@@ -17,7 +17,7 @@ endpoints over ``request.app.state`` (the hub, the station).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``,
 ``server.errors``, ``server.report``, ``server.station``, ``server.call_panel``,
-``server.deck_view``, ``ledger.*``.
+``server.deck_view``, ``server.i18n``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from server.forms import (
     station_of,
 )
 from server.hub import Hub
+from server.i18n import of_request
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from server.station import STAFF_ROLES, refusal_why, refusal_words
 
@@ -170,13 +171,15 @@ async def drop_form(request: Request) -> Response:
     from usecases.reports import own_drop_refusal
 
     hub = Hub.of(request)
+    lang = of_request(request, hub.pages.data.language)
+    drop_page = partial(page, hub, "drop.html", lang=lang)
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if cred is None or cred.number is None:
-        return page(hub, "drop.html", 403, csrf, problem="Scan the QR code on your player "
+        return drop_page(403, csrf, problem="Scan the QR code on your player "
                     "card first: it keeps your card on this phone.", number=None)
     why = own_drop_refusal(hub.follower.state, cred.number)
-    return page(hub, "drop.html", 200, csrf, number=cred.number,
+    return drop_page(200, csrf, number=cred.number,
                 problem=None if why is None else f"You cannot drop now: {why}.")
 
 
@@ -184,21 +187,23 @@ async def drop(request: Request) -> Response:
     from usecases.reports import own_drop
 
     hub, station = Hub.of(request), station_of(request)
+    lang = of_request(request, hub.pages.data.language)
+    drop_page = partial(page, hub, "drop.html", lang=lang)
     fields = await read_form(request)
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
                    request.headers.get("origin"), request.headers.get("host", "")):
-        return page(hub, "drop.html", 403, None, problem="This form is out of date or "
+        return drop_page(403, None, problem="This form is out of date or "
                     "did not come from this site; open it again.", number=None)
     if cred is None or cred.number is None:
-        return page(hub, "drop.html", 403, fields.get("csrf"), problem="Scan the QR code "
+        return drop_page(403, fields.get("csrf"), problem="Scan the QR code "
                     "on your player card first.", number=None)
     if fields.get("confirm") != "yes":
-        return page(hub, "drop.html", 422, fields.get("csrf"), number=cred.number,
+        return drop_page(422, fields.get("csrf"), number=cred.number,
                     problem="Tick the box to confirm that you leave the event.")
     number, cid, signer = cred.number, cred.credential, station.signer
     if station.refusals.blocked(f"p{number}"):
-        return page(hub, "drop.html", 429, fields.get("csrf"), number=number,
+        return drop_page(429, fields.get("csrf"), number=number,
                     problem=TOO_MANY)
     sig, use = phone_signature(fields)
     try:
@@ -206,11 +211,11 @@ async def drop(request: Request) -> Response:
             lambda t, now: own_drop(t, signer, now, number, cid, sig, use)))
     except PhoneSignatureNeeded as need:
         # REPORT-20: a card with a phone key drops only with that phone's signature
-        return sign_page(partial(page, hub, csrf=fields.get("csrf")), need, fields, cid,
+        return sign_page(partial(page, hub, csrf=fields.get("csrf"), lang=lang), need, fields, cid,
                          "/drop")
     except (RuleError, UsageError) as err:
         station.refusals.fail(f"p{number}")
-        return page(hub, "drop.html", 422, fields.get("csrf"), number=number,
+        return drop_page(422, fields.get("csrf"), number=number,
                     problem="Not recorded: " + refusal_words(err))
     return RedirectResponse(f"/receipt/{events[0].seq}", status_code=303)
 

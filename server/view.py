@@ -79,6 +79,7 @@ class LiveData:
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)
     act_words: dict[int, str] = field(default_factory=dict)   # a report's fields, by seq
     names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
+    language: str = "en"   # the event's default page language (``pages set --language``)
     #: the players removed from the event now: number -> (label, the format's word)
     removed: dict[int, tuple[str, str]] = field(default_factory=dict)
     format_id: str = ""            # the format plug-in's id (``tourney init --format``)
@@ -344,7 +345,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
             plugin.views.entrant_name(state, champ) if plugin is not None else None
         ) or labels.get(champ), live=live,
         partial=keep > 0, acts=reads.acts(led, state, memo, labels), act_words=memo.act_words,
-        names=state.pages.names,
+        names=state.pages.names, language=state.pages.language,
         over=progress is not None and progress.phase == "finished",
         disqualified=_disqualified(state, removed), removed={
             n: ((plugin.views.entrant_name(state, n) if plugin is not None else None)
