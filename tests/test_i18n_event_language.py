@@ -59,7 +59,13 @@ def test_pages_set_language_and_the_default_it_gives(tmp_path: Path) -> None:
     cli("pages", "set", "--names", "initial", *HJ)          # other options keep it
     assert cli("pages", "show", "--json").doc["language"] == "ja"
     pair(cli, fmt, 1)
-    with running(cli.ledger) as (base, _hub):
+    with running(cli.ledger) as (base, hub):
+        # the shared pages are rendered ahead in the event's language, not English
+        from server.hub import PRERENDER
+        from server.i18n import Language
+        assert hub.prerender(hub.pages, list(PRERENDER)) == len(PRERENDER)
+        assert all(hub.pages.cached(k, Language.JA) is not None for k in PRERENDER)
+        assert all(hub.pages.cached(k) is None for k in PRERENDER)
         plain = get(base + "/pairings")                     # no preference at all
         assert '<html lang="ja" dir="ltr">' in plain.text and "対戦表" in plain.text
         french = get(base + "/p/1", **{"Accept-Language": "fr-FR,de;q=0.5"})
