@@ -88,6 +88,11 @@ CODES: dict[str, Severity] = {
     "deck_draw_items": Severity.ERROR,
     "deck_draw_seed_early": Severity.ERROR,
     "deck_list_mismatch": Severity.ERROR,   # a published list is not the registered one
+    "deck_draw_count": Severity.ERROR,      # DECK-DRAW-2: K announced is not 1..tables
+    "deck_check_not_drawn": Severity.ERROR,  # DECK-DRAW-2: a "drawn" check not in the first K
+    "deck_after_deadline": Severity.ERROR,  # DECK-LIST-1: a player's list after the deadline
+    "deck_immutable": Severity.ERROR,       # BR-DECK-1: a second registration of a list
+    "call_cites_not_ruling": Severity.ERROR,  # CALL-5: a call cites no ruling/penalty/appeal
     "report_mismatch": Severity.ERROR,
     "report_not_in_log": Severity.ERROR,
     "report_malformed": Severity.ERROR,

@@ -23,6 +23,7 @@ from audit.findings import Finding, Report, Severity, finding, make_report, rule
 from audit.leafcheck import chain_hash, leaf_findings
 from audit.sigpool import SignaturePool
 from audit.timing import time_findings
+from ledger.core.event_time import event_time_scope
 from ledger.core.format_socket import plugin_for
 from ledger.core.rules import check
 from ledger.core.state import TournamentState, apply_event
@@ -142,7 +143,8 @@ def _transition(state: TournamentState, ev: SignedEvent, i: int, leaf: bytes,
     champion, else 0."""
     checked = False
     try:
-        check(state, ev.body, ev.actor)
+        with event_time_scope(ev.time):
+            check(state, ev.body, ev.actor)
         checked = True
     except RuleError as exc:
         findings.append(rule_finding(exc.finding, i, exc.message))

@@ -40,7 +40,7 @@ DESK: dict[str, tuple[str, ...]] = {
     "registration": ("player/add", "player/import", "player/late", "player/rename",
                      "player/withdraw", "team/add", "team/import", "team/late",
                      "registration/close", "deck/register", "deck/check", "deck/correct",
-                     "official/bind"),
+                     "deck/deadline", "official/bind"),
     "rounds": ("round/pair", "round/post", "round/start", "round/time", "round/extend",
                "round/void", "round/override", "announce", "seed/record", "seed/import-random-org",
                "seed/import-drand", "seed/commit", "seed/reveal", "pages/set"),
@@ -102,6 +102,9 @@ EXCLUDED: dict[str, str] = {
 #: the options an API caller never gives: the root's, and a command's own signer/output
 HIDDEN = frozenset({"--ledger", "--key", "--tournament", "--checkpoints", "--json",
                     "--version", "--help"})
+#: (command, parameter) the API does not offer: a folder on the terminal's disk (over the
+#: API ``deck publish --top`` finds the lists on the log and in the station's own store)
+TERMINAL_ONLY = frozenset({("deck/publish", "folder")})
 #: parameters the CLI reads a file from although typer types them as text
 FILE_PARAMS = {("result/import", "file")}
 #: the commands that take the event's format's outcome options after their own
@@ -158,8 +161,8 @@ def _kind(path: str, p: Any) -> tuple[ParamKind, tuple[str, ...]]:
 
 def _param(path: str, p: Any) -> Param | None:
     positional = p.param_type_name == "argument"
-    if (path, p.name) in SUPPLIED:      # the command writes there: the server says where
-        return None
+    if (path, p.name) in SUPPLIED or (path, p.name) in TERMINAL_ONLY:
+        return None       # the command writes there (the server says where), or a folder
     if positional:
         name = p.name
         opts: tuple[str, ...] = ()

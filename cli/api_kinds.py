@@ -52,6 +52,7 @@ KINDS: dict[str, str] = {
     "deck/end": "deck_check_ended",
     "deck/correct": "deck_corrected",
     "deck/publish": "deck_published",
+    "deck/deadline": "deck_deadline_set",
     "official/bind": "official_added",
     "round/pair": "round_paired",
     "round/post": "pairings_posted",

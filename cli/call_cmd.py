@@ -109,8 +109,8 @@ def call_close(
     (ev, p), _st = _write(s, lambda t, time, signer: close_call(
         t, signer, time, call, outcome, cites))
     lines = [f"seq {ev.seq}: judge call {call} closed; ruling {_mmss(p.ruling_s)}"]
-    if p.minutes:
-        lines.append(f"proposed extension: {p.minutes} minute(s) ({p.words}; {p.rule}); "
+    if p.minutes or p.turns:
+        lines.append(f"proposed extension: {p.amount} ({p.words}; {p.rule}); "
                      f"confirm: tourney round extend --call {call}")
     else:
         lines.append(f"no extension proposed ({p.words}; {p.rule})")
@@ -160,7 +160,8 @@ def call_show(ctx: typer.Context, call: CallArg, json: JsonOpt = False) -> None:
     p = propose(st, c)
     doc: dict[str, Any] = {"call": msgspec.to_builtins(c), "proposal": _proposal(p),
                            "extension": None}
-    last = f"proposal now: {p.minutes} minute(s) ({p.words}; {p.rule})"
+    last = f"proposal now: {p.amount if p.turns else f'{p.minutes} minute(s)'} " \
+        f"({p.words}; {p.rule})"
     if ext is not None:    # what was proposed and given when it was confirmed
         doc["extension"] = {"seq": ext[0], "minutes": ext[1], "proposed": ext[2]}
         last = f"extended at seq {ext[0]}: +{ext[1]} min (proposed {ext[2]})"

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session, events_brief
+from cli.sheet_language import LanguageOpt
 from ledger.errors import RuleError, UsageError
 
 UrlOpt = Annotated[str, typer.Option(
@@ -75,13 +76,15 @@ def _private(path: Path, text: str) -> Path:
 
 def _issue(s: Session, numbers: list[int] | None, url: str, out: Path, csv_out: Path | None,
            revoke: tuple[int | str, str] | None = None,
-           official: str | None = None) -> tuple[list[Any], Any]:
+           official: str | None = None, language: str = "en") -> tuple[list[Any], Any]:
     """Draw a token per player (or for one official: a staff card), write the files
     privately, record the credentials (and a revocation first, for a re-issue) in one
     write, then move the files into place."""
+    from cli.sheet_language import sheet_language
     from ledger.core.credentials import live_credential, live_official_credential, token_sha256
     from projections.cards import Card, card_url, cards_csv, render_cards
 
+    sheet = sheet_language(language)
     base = _check_url(url)
     _check_out(out, "--out")
     _check_out(csv_out, "--csv")
@@ -115,7 +118,8 @@ def _issue(s: Session, numbers: list[int] | None, url: str, out: Path, csv_out: 
         cards = [Card(number=h if isinstance(h, int) else 0, name=names[h],
                       url=card_url(base, tokens[h])) for h in holders]
         try:
-            temps.append((_private(out, render_cards(state.name, cards)), out))
+            temps.append((_private(out, render_cards(
+                state.name, cards, tr=sheet.translations, lang=sheet.code, dir_=sheet.dir)), out))
             if csv_out is not None:
                 temps.append((_private(csv_out, cards_csv(cards)), csv_out))
 
@@ -188,11 +192,13 @@ def player_cards(
         "--players", metavar="N,N,…", help="Only these players (default: every registered "
         "player without a live card).")] = None,
     csv_out: CsvOpt = None,
+    language: LanguageOpt = "en",
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Issue players' credentials and write their printable cards (head judge or
-    organizer): a QR code of URL/c/TOKEN per player, several cards per sheet.
+    organizer): a QR code of URL/c/TOKEN per player, several cards per sheet, in the
+    --language given (English by default).
 
     The log records each credential's id and the SHA-256 of its token, never the token:
     the page (and --csv) are the token's only copy, written mode 0600.
@@ -200,7 +206,7 @@ def player_cards(
     Example: tourney player cards --url http://192.168.1.20:8000 --out cards.html --csv cards.csv --key hj.pem
     """
     s = Session(ctx, key=key, json=json)
-    events, _ = _issue(s, _numbers(players), url, out, csv_out)
+    events, _ = _issue(s, _numbers(players), url, out, csv_out, language=language)
     _emit(s, events, out, csv_out, "issued")
 
 
@@ -213,16 +219,17 @@ def player_card(
     url: CardUrlOpt = None,
     out: CardOutOpt = None,
     csv_out: CsvOpt = None,
+    language: LanguageOpt = "en",
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """One player's card (head judge or organizer): a first card, a re-issue of a lost one
-    (--reissue: revoke + issue), or a revocation (--revoke).
+    (--reissue: revoke + issue), or a revocation (--revoke); in the --language given.
 
     Example: tourney player card 17 --reissue --reason "lost card" --url http://192.168.1.20:8000 --out card-17.html --key hj.pem
     """
     _one_card(Session(ctx, key=key, json=json), number, reissue, revoke, reason, url, out,
-              csv_out)
+              csv_out, language)
 
 
 def official_card(
@@ -251,7 +258,8 @@ def official_card(
 
 
 def _one_card(s: Session, who: int | str, reissue: bool, revoke: bool, reason: str,
-              url: str | None, out: Path | None, csv_out: Path | None) -> None:
+              url: str | None, out: Path | None, csv_out: Path | None,
+              language: str = "en") -> None:
     """A first card, a re-issue (revoke + issue) or a revocation, for a player (``who``
     a number) or an official (a key id)."""
     from ledger.core.credentials import live_credential, live_official_credential
@@ -262,8 +270,9 @@ def _one_card(s: Session, who: int | str, reissue: bool, revoke: bool, reason: s
     if (reissue or revoke) and not reason.strip():
         raise UsageError("a revocation needs a reason", hint="pass --reason TEXT")
     if revoke:
-        if url is not None or out is not None or csv_out is not None:
-            raise UsageError("--revoke writes no card", hint="drop --url, --out and --csv")
+        if url is not None or out is not None or csv_out is not None or language != "en":
+            raise UsageError("--revoke writes no card",
+                             hint="drop --url, --out, --csv and --language")
         signer = s.signer()
         with s.ledger() as led:
             log = s.tournament(led)
@@ -288,5 +297,5 @@ def _one_card(s: Session, who: int | str, reissue: bool, revoke: bool, reason: s
                               f"http://192.168.1.20:8000 --out card-{who}.html")
     events, _ = _issue(s, [who] if isinstance(who, int) else None, url, out, csv_out,
                        official=None if isinstance(who, int) else who,
-                       revoke=(who, reason.strip()) if reissue else None)
+                       revoke=(who, reason.strip()) if reissue else None, language=language)
     _emit(s, events, out, csv_out, "re-issued" if reissue else "issued")

@@ -2,13 +2,15 @@
 draw`` (the head judge draws the tables of a round verifiably), ``deck start`` / ``deck
 end`` (a check's start, end, outcome and the penalty it led to), ``deck correct`` (a fixed
 list citing the old one and the penalty), ``deck publish`` (lists made public, each checked
-against its registration) and ``deck verify`` (anyone checks a copy against the log), next
+against its registration; ``--top K`` the first K of the final standings at once), ``deck
+deadline`` (the organizer's deadline for players' own lists) and ``deck verify`` (anyone
+checks a copy against the log), next
 to ``deck register|check`` (``cli.floor_cmd``, whose ``deck_app`` this module extends).
 
 Owns: option shapes and output; every rule is the ledger's
 (``ledger.formats.officiating.deck_rules``).
 
-May import: ``typer``, ``cli.common``, ``cli.floor_cmd``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``cli.floor_cmd``, ``ledger.*``, ``usecases.decklists``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from cli.common import JsonOpt, KeyOpt, Session, read_file_bytes, write_result
+from cli.common import JsonOpt, KeyOpt, Session, events_brief, read_file_bytes, write_result
 from cli.floor_cmd import RoundOpt, TableOpt, _one, deck_app
 from ledger.errors import UsageError
 from ledger.formats.officiating.deck_floor import DeckCheckOutcome
@@ -101,6 +103,9 @@ def deck_end(
 
     Example: tourney deck end 58 --outcome mismatch --penalty 60 --key judge.pem
     """
+    import msgspec
+
+    from ledger.formats.officiating.call_extension import propose_check
     from ledger.formats.officiating.deck_commands import check_minutes, end_deck_check
 
     s = Session(ctx, key=key, json=json)
@@ -109,10 +114,15 @@ def deck_end(
         note=note.strip()))
     rec = st.fmt.officiating.deck_checks[start_seq]
     minutes = check_minutes(rec.started, rec.ended)
+    p = propose_check(st, start_seq, rec)
+    offer = f"proposed extension: {p.amount} ({p.words}; {p.rule}); confirm: tourney " \
+        f"round extend --deck-check {start_seq}" if p.minutes else \
+        f"no extension proposed ({p.words}; {p.rule})"
     s.emit(write_result(ev, round=rec.round, table=rec.table, minutes=minutes,
-                        outcome=outcome.value),
-           f"seq {ev.seq}: deck check of round {rec.round} table {rec.table} ended: "
-           f"{outcome.value}; took {minutes} min (the table's extra preparation time)")
+                        outcome=outcome.value, proposal=msgspec.to_builtins(p)),
+           [f"seq {ev.seq}: deck check of round {rec.round} table {rec.table} ended: "
+            f"{outcome.value}; took {minutes} min (the table's extra preparation time)",
+            offer])
 
 
 def _list_text(path: Path) -> str:
@@ -157,24 +167,123 @@ def deck_correct(
            f"{replaces}, penalty seq {penalty}; sha256 {ev.body.sha256})")
 
 
+@deck_app.command("deadline")
+def deck_deadline(
+    ctx: typer.Context,
+    at: Annotated[str, _Opt("--at", metavar="TIME", help=(
+        "The deadline, ISO 8601 with a zone (2026-06-01T09:30:00Z or +02:00): a player's "
+        "list is taken from their card when its event's time is before it."))],
+    key: KeyOpt = None, json: JsonOpt = False,
+) -> None:
+    """Set the deadline for players' own decklists (organizer or head judge,
+    DECK-LIST-1): until then a player hands in their list from their card (/deck); a later
+    deadline replaces this one.  Compared with the log's own event times, never a clock.
+
+    Example: tourney deck deadline --at 2026-06-01T09:30:00Z --key hj.pem
+    """
+    from usecases.decklists import set_deadline
+
+    s = Session(ctx, key=key, json=json)
+    ev, _st = _one(s, lambda t, time, signer: set_deadline(t, signer, time, at))
+    s.emit(write_result(ev, at=ev.body.at),
+           f"seq {ev.seq}: players hand in their decklists from their cards until "
+           f"{ev.body.at}")
+
+
+def _dir_texts(folder: Path | None) -> dict[str, str]:
+    """The UTF-8 files of ``folder`` (not below it) by their SHA-256 (``--dir``)."""
+    from ledger.formats.officiating.decklist_rules import list_hash
+
+    if folder is None:
+        return {}
+    if not folder.is_dir():
+        raise UsageError(f"--dir {folder} is not a folder",
+                         hint="name the folder that holds the lists as handed in")
+    out: dict[str, str] = {}
+    for path in sorted(folder.iterdir()):
+        if path.is_file():
+            try:
+                text = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            out[list_hash(text)] = text
+    return out
+
+
+def _top_texts(s: Session, k: int, folder: Path | None) -> dict[str, str]:
+    """Every text the top ``k``'s current lists may have, by hash: the log's (a
+    registration or correction that kept it), the station's store, ``--dir``."""
+    from ledger.wire.events import open_leaf
+    from usecases.decklists import deck_dir, kept_text, logged_text, top_numbers
+
+    texts = _dir_texts(folder)
+    store = deck_dir(s.location)
+    with s.ledger(readonly=True) as led:
+        log = s.tournament(led)
+        st = led.load(log).state
+        o = getattr(st.fmt, "officiating", None)
+        if o is None:
+            raise UsageError("this format keeps no decklists")
+        for n in top_numbers(st, k):
+            want, seq = o.decks.get(n), o.deck_seqs.get(n)
+            if want is None or seq is None or want in texts:
+                continue
+            leaf = led.raw_leaf(log, seq)
+            text = logged_text(open_leaf(leaf).body) if leaf else None
+            text = text if text is not None else kept_text(store, want)
+            if text is not None:
+                texts[want] = text
+    return texts
+
+
 @deck_app.command("publish")
 def deck_publish(
     ctx: typer.Context,
-    number: Annotated[int, typer.Argument(metavar="NUMBER", min=1, help="Player number.")],
-    file: Annotated[Path, _Opt("--file", metavar="PATH", help=(
-        "The list exactly as registered (the same bytes)."))],
+    number: Annotated[int | None, typer.Argument(metavar="[NUMBER]", min=1,
+                                                 show_default=False,
+                                                 help="Player number.")] = None,
+    file: Annotated[Path | None, _Opt("--file", metavar="PATH", show_default=False, help=(
+        "The list exactly as registered (the same bytes)."))] = None,
+    top: Annotated[int | None, _Opt("--top", metavar="K", min=1, show_default=False, help=(
+        "Publish the lists of the first K of the final standings instead, all or none."))
+                   ] = None,
+    folder: Annotated[Path | None, _Opt("--dir", metavar="DIR", show_default=False, help=(
+        "With --top: a folder of lists as handed in (any names; matched by SHA-256), for "
+        "lists neither the log nor this station's store keeps."))] = None,
     key: KeyOpt = None, json: JsonOpt = False,
 ) -> None:
     """Publish a player's deck list, e.g. the top cut's after the event (head judge): it
-    must hash to the registration (or its correction), or nothing is written.
+    must hash to the registration (or its correction), or nothing is written.  With --top K
+    the first K of the final standings are published in one step, each list found by its
+    hash on the log, in this station's store of lists handed in from players' cards, or in
+    --dir; when one is missing nothing is published.
 
     Example: tourney deck publish 7 --file deck7.txt --key hj.pem
+    Example: tourney deck publish --top 8 --dir lists/ --key hj.pem
     """
     from ledger.formats.officiating.deck_commands import publish_deck
+    from usecases.decklists import publish_top
 
     s = Session(ctx, key=key, json=json)
+    if (top is None) == (number is None):
+        raise UsageError("give a player NUMBER with --file, or --top K",
+                         hint="tourney deck publish 7 --file deck7.txt, or --top 8")
+    if top is not None:
+        if file is not None:
+            raise UsageError("--file names one player's list; with --top use --dir",
+                             hint="tourney deck publish --top 8 --dir lists/")
+        texts = _top_texts(s, top, folder)
+        events, _st = _one(s, lambda t, time, signer: publish_top(t, signer, time, top, texts))
+        s.emit({"ok": True, "tournament": events[0].log, "events": events_brief(events),
+                "numbers": [e.body.number for e in events]},
+               [f"seq {e.seq}: deck list of #{e.body.number} published" for e in events])
+        return
+    if number is None or file is None or folder is not None:
+        raise UsageError("publish one player's list with --file (the list as registered)",
+                         hint="tourney deck publish 7 --file deck7.txt")
     text = _list_text(file)
-    ev, _st = _one(s, lambda t, time, signer: publish_deck(t, signer, time, number=number,
+    one = number
+    ev, _st = _one(s, lambda t, time, signer: publish_deck(t, signer, time, number=one,
                                                           text=text))
     s.emit(write_result(ev), f"seq {ev.seq}: deck list of #{number} published")
 

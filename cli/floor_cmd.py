@@ -163,12 +163,18 @@ def round_extend(
     minutes: Annotated[int | None, _Opt("--minutes", min=0, show_default=False,
                                         help="Extra minutes (default 0; with --call: the "
                                              "proposal).")] = None,
-    turns: Annotated[int, _Opt("--turns", min=0, help="Extra turns.")] = 0,
+    turns: Annotated[int | None, _Opt("--turns", min=0, show_default=False, help=(
+        "Extra turns (default 0; with --call: the proposal where the format counts "
+        "turns)."))] = None,
     ruling_seq: Annotated[int | None, _Opt("--ruling", metavar="SEQ", show_default=False,
                                            help="The ruling that took the time.")] = None,
     call: Annotated[int | None, _Opt("--call", metavar="SEQ", show_default=False, help=(
         "The judge call whose ruling took the time: --minutes defaults to what the record "
         "proposes (claim → close), --round/--table/--reason to the call's."))] = None,
+    deck_check: Annotated[int | None, _Opt("--deck-check", metavar="SEQ", min=1,
+                                           show_default=False, help=(
+        "The ended deck check (its start's seq) whose time the table gets back as "
+        "preparation time (BR-EXT-3): --minutes defaults to start → end, capped."))] = None,
     key: KeyOpt = None, json: JsonOpt = False,
 ) -> None:
     """Give one match extra time or turns (judge; cap per match, AMB-B27 / AMB-E6).
@@ -178,8 +184,11 @@ def round_extend(
     from ledger.formats.officiating.floor_commands import extend
 
     s = Session(ctx, key=key, json=json)
-    if call is not None:
-        _extend_call(s, call, minutes, turns, reason, (round_no, table))
+    if call is not None and deck_check is not None:
+        raise UsageError("--call and --deck-check together",
+                         hint="one extension cites one call or one deck check")
+    if call is not None or deck_check is not None:
+        _extend_cited(s, call, deck_check, minutes, turns, reason, (round_no, table))
         return
     if round_no is None or table is None or reason is None:
         raise UsageError("--round, --table and --reason are needed without --call",
@@ -187,32 +196,40 @@ def round_extend(
     if not reason.strip():
         raise UsageError("--reason is empty", hint="say why the match gets more time")
     ev, st = _one(s, lambda t, time, signer: extend(
-        t, signer, time, round_no=round_no, table=table, minutes=minutes or 0, turns=turns,
-        reason=reason.strip(), ruling_seq=ruling_seq))
+        t, signer, time, round_no=round_no, table=table, minutes=minutes or 0,
+        turns=turns or 0, reason=reason.strip(), ruling_seq=ruling_seq))
     total = st.fmt.officiating.extensions.get(f"{round_no}/{table}", 0)
     s.emit(write_result(ev, total_minutes=total),
-           f"seq {ev.seq}: round {round_no} table {table} +{minutes or 0} min +{turns} "
+           f"seq {ev.seq}: round {round_no} table {table} +{minutes or 0} min +{turns or 0} "
            f"turn(s) (this match: {total} min)")
 
 
-def _extend_call(s: Session, call: int, minutes: int | None, turns: int,
-                 reason: str | None, where: tuple[int | None, int | None]) -> None:
-    """``round extend --call SEQ``: the judge confirms (or changes) the proposal."""
-    from usecases.calls import call_of, confirm_extension
+def _extend_cited(s: Session, call: int | None, check: int | None, minutes: int | None,
+                  turns: int | None, reason: str | None,
+                  where: tuple[int | None, int | None]) -> None:
+    """``round extend --call SEQ`` / ``--deck-check SEQ``: the judge confirms (or changes)
+    the proposal the record gives (``call_extension``: one implementation)."""
+    from usecases.calls import call_of, check_of, confirm_check_extension, confirm_extension
 
     with s.ledger(readonly=True) as led:
-        c = call_of(led.load(s.tournament(led)).state, call)
+        st0 = led.load(s.tournament(led)).state
+        c = call_of(st0, call) if call is not None else check_of(st0, check or 0)
+    what = f"judge call {call}" if call is not None else f"deck check {check}"
     if where[0] not in (None, c.round) or where[1] not in (None, c.table):
-        raise UsageError(f"judge call {call} is at round {c.round} table {c.table}",
-                         hint="drop --round/--table with --call, or cite that table's call")
+        raise UsageError(f"{what} is at round {c.round} table {c.table}",
+                         hint="drop --round/--table, or cite that table's call or check")
     (ev, p), st = _one(s, lambda t, time, signer: confirm_extension(
-        t, signer, time, call, minutes=minutes, turns=turns, reason=reason))
+        t, signer, time, call, minutes=minutes, turns=turns, reason=reason)
+        if call is not None else confirm_check_extension(
+        t, signer, time, check or 0, minutes=minutes, turns=turns, reason=reason))
     b = ev.body
     total = st.fmt.officiating.extensions.get(f"{b.round}/{b.table}", 0)
-    changed = "" if b.minutes == p.minutes else f" (proposed {p.minutes})"
-    s.emit(write_result(ev, total_minutes=total, proposed=p.minutes),
+    changed = "" if (b.minutes, b.turns) == (p.minutes, p.turns) else \
+        f" (proposed {p.amount})"
+    extra = {"proposed_turns": p.turns} if p.turns else {}
+    s.emit(write_result(ev, total_minutes=total, proposed=p.minutes, **extra),
            f"seq {ev.seq}: round {b.round} table {b.table} +{b.minutes} min{changed} "
-           f"+{b.turns} turn(s) for judge call {call} (this match: {total} min)")
+           f"+{b.turns} turn(s) for {what} (this match: {total} min)")
 
 
 def _board(text: str | None) -> list[int] | None:

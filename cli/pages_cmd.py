@@ -7,7 +7,7 @@ pairing command prints when the round it paired waits for posting) and ``held_no
 is the ledger's (``ledger.core.rules``: PAGES-1..5); what public pages show is
 ``ledger.core.public_pages``.  Names no format.
 
-May import: ``typer``, ``cli.common``, ``ledger.*``.
+May import: ``typer``, ``cli.common``, ``cli.sheet_language``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -48,13 +48,22 @@ def held_notice(state: TournamentState, n: int) -> list[str]:
     return []
 
 
+def shipped_language(code: str) -> str:
+    """``code`` when this build ships pages in that language (``server.i18n.Language``:
+    a catalogue, or English); else a usage refusal naming the languages there are."""
+    from cli.sheet_language import sheet_language
+
+    return sheet_language(code).code
+
+
 def _options_lines(state: TournamentState) -> list[str]:
     from ledger.core.public_pages import pages_options
 
     opts = pages_options(state)
     since = "defaults, never set" if opts.set_seq is None else f"set at seq {opts.set_seq}"
     held = ", ".join(str(n) for n in opts.held) or "none"
-    return [f"public pages: {opts.text()} ({since})", f"held rounds:  {held}"]
+    return [f"public pages: {opts.text()} ({since})", f"held rounds:  {held}",
+            f"language:     {opts.language} (when a phone asks for none the pages have)"]
 
 
 @app.command("set")
@@ -71,6 +80,11 @@ def pages_set(
         "--hold-pairings/--no-hold-pairings", show_default=False,
         help="Rounds paired from now on wait for 'tourney round post' before public "
              "pages show them.")] = None,
+    language: Annotated[str | None, typer.Option(
+        "--language", show_default=False, metavar="CODE",
+        help="The pages' language when a phone asks for none it has (no ?lang=, no "
+             "switch cookie, no Accept-Language match): a language with a catalogue, "
+             "e.g. ja (issue 31).")] = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -79,16 +93,21 @@ def pages_set(
     keep their state.  Defaults: names full, penalties hidden, pairings posted when paired.
 
     Example: tourney pages set --names initial --no-penalties --hold-pairings --key hj.pem
+
+    Example: tourney pages set --language ja --key organizer.pem
     """
-    if names is None and penalties is None and hold is None:
-        raise UsageError("nothing to set", hint="pass --names, --penalties/--no-penalties "
-                         "or --hold-pairings/--no-hold-pairings")
+    if names is None and penalties is None and hold is None and language is None:
+        raise UsageError("nothing to set", hint="pass --names, --penalties/--no-penalties, "
+                         "--hold-pairings/--no-hold-pairings or --language")
+    if language is not None:
+        language = shipped_language(language)
     s = Session(ctx, key=key, json=json)
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
         ev, agg = led.write(log, lambda t, time: (t.set_public_pages(
-            signer, time, names=names, penalties=penalties, hold_pairings=hold), t))
+            signer, time, names=names, penalties=penalties, hold_pairings=hold,
+            language=language), t))
         cp = auto_checkpoint(s, led, log, signer, f"seq {ev.seq} written", agg.state)
     from ledger.core.public_pages import pages_options
 

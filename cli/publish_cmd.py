@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import JsonOpt, KeyOpt, Session
+from cli.sheet_language import LanguageOpt, SheetLanguage
 from ledger.errors import ConcurrencyError, RuleError, UsageError, write_failure
 
 
@@ -32,6 +33,7 @@ def publish(
     round_no: Annotated[int | None, typer.Option(
         "--round", metavar="N", min=1, show_default=False,
         help="With --pairings-only: the round to post (default: the latest).")] = None,
+    language: LanguageOpt = "en",
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -50,17 +52,19 @@ def publish(
     Example: tourney publish site/ --key hj.pem
     """
     from audit.report import report_document
+    from cli.sheet_language import sheet_language
     from ledger.proofs.checkpoint_store import write_checkpoint
     from ledger.wire.events import ReportPublished
     from projections.report import report_digest, report_figures, round_docs
     from projections.site import render_site
     from projections.standings_doc import settled_view
 
+    sheet = sheet_language(language)      # refused before anything is signed or written
     s = Session(ctx, key=key, json=json)
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"{directory} is not a directory", hint="pass a directory for the site")
     if pairings_only:
-        _publish_pairings(s, directory, round_no)
+        _publish_pairings(s, directory, round_no, sheet)
         return
     if round_no is not None:
         raise UsageError("--round applies only with --pairings-only",
@@ -99,7 +103,8 @@ def publish(
     report = report_document(ev, notes)
     try:
         files = render_site(directory, agg.state, figures=figures, rounds=rounds, report=report,
-                            view=view, cp=cp)
+                            view=view, cp=cp, tr=sheet.translations, lang=sheet.code,
+                            dir_=sheet.dir, fw=sheet.words(agg.state))
     except OSError as exc:
         raise write_failure(exc, f"cannot write the site to {directory}",
                             hint=f"the report is signed at seq {ev.seq}; fix the directory "
@@ -115,7 +120,8 @@ def publish(
             "LEDGER|BUNDLE"])
 
 
-def _publish_pairings(s: Session, directory: Path, number: int | None) -> None:
+def _publish_pairings(s: Session, directory: Path, number: int | None,
+                      sheet: SheetLanguage) -> None:
     """Issue 17, defect 24: one round's pairings page (``projections.site.round_page``, as
     'round show --html' prints it) written to DIR; read-only, signs nothing, no key."""
     from cli.round_cmd import bye_lost
@@ -148,7 +154,8 @@ def _publish_pairings(s: Session, directory: Path, number: int | None) -> None:
 
         page = round_page(st, round_doc(rnd, override_of(led, log, st, rnd),
                                         lost_bye=bye_lost(st, rnd)), st.size,
-                          checkable_of(st, led))
+                          checkable_of(st, led), tr=sheet.translations, lang=sheet.code,
+                          dir_=sheet.dir, fw=sheet.words(st))
     path = directory / f"round-{n}.html"
     try:
         directory.mkdir(parents=True, exist_ok=True)

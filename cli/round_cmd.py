@@ -30,6 +30,7 @@ from cli.common import (
     seq_span,
 )
 from cli.result_text import label
+from cli.sheet_language import LanguageOpt, sheet_language
 from ledger.core.format_socket import require_plugin
 from ledger.errors import UsageError
 from projections.result_words import describe
@@ -270,9 +271,11 @@ def round_show(
         help="Round number (default: the latest round).")] = None,
     html: Annotated[bool, typer.Option(
         "--html", help="Print one self-contained HTML page (phone and print CSS).")] = False,
+    language: LanguageOpt = "en",
     json: JsonOpt = False,
 ) -> None:
     """Show a round's pairings by table, ready to post (default: the latest round).
+    --html --language ja prints the wall sheet in Japanese.
 
     Player numbers and names, win groups, rematch and pair-down marks, and the results
     in so far.
@@ -282,6 +285,9 @@ def round_show(
     s = Session(ctx, json=json)
     if html and s.json:
         raise UsageError("--html and --json are different outputs", hint="pick one")
+    sheet = sheet_language(language)
+    if language != "en" and not html:
+        raise UsageError("--language is the printed sheet's", hint="add --html")
     with s.reader() as led:   # the state and raw leaves (issue 22)
         log = s.tournament(led)
         st = led.load_state(log)
@@ -313,7 +319,8 @@ def round_show(
         from projections.site import round_page
 
         sys.stdout.write(round_page(st, round_doc(rnd, over, lost_bye=bye_lost(st, rnd), state=st),
-                                    st.size, cp))
+                                    st.size, cp, tr=sheet.translations, lang=sheet.code,
+                                    dir_=sheet.dir, fw=sheet.words(st)))
         sys.stdout.flush()
         return
     s.emit(round_json(rnd, over, lost_bye=bye_lost(st, rnd)),

@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from cli.common import JsonOpt, Session
+from cli.sheet_language import LanguageOpt, sheet_language
 from cli.text import ljust, rjust, width
 from ledger.errors import UsageError
 from ledger.standings_view import Align, Column, Show, StandingsView, Value
@@ -33,6 +34,7 @@ def standings(
         = False,
     html: Annotated[bool, typer.Option(
         "--html", help="Print one self-contained HTML page (phone and print CSS).")] = False,
+    language: LanguageOpt = "en",
     json: JsonOpt = False,
 ) -> None:
     """Show the standings (table, --json, --csv or --html for the desk printer).
@@ -50,6 +52,9 @@ def standings(
     s = Session(ctx, json=json)
     if sum((csv_out, s.json, html)) > 1:
         raise UsageError("--csv, --json and --html are different outputs", hint="pick one")
+    sheet = sheet_language(language)
+    if language != "en" and not html:
+        raise UsageError("--language is the printed sheet's", hint="add --html")
     if html:
         with s.ledger(readonly=True) as led:
             log = s.tournament(led)
@@ -60,7 +65,9 @@ def standings(
             cp = checkable_of(st, led)   # the sheet carries the line phones show (issue 18)
         from projections.site import standings_page
 
-        sys.stdout.write(standings_page(st, view, st.size, cp))
+        sys.stdout.write(standings_page(st, view, st.size, cp, tr=sheet.translations,
+                                        lang=sheet.code, dir_=sheet.dir,
+                                        fw=sheet.words(st)))
         sys.stdout.flush()
         return
     with s.reader() as src:   # the state and raw leaves only (issue 22)

@@ -14,6 +14,7 @@ May import: ``jinja2``, ``segno``, ``projections.site`` (its environment), the s
 from __future__ import annotations
 
 import csv
+import gettext
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,13 +34,17 @@ def card_url(base: str, token: str) -> str:
     return f"{base.rstrip('/')}/c/{token}"
 
 
-def render_cards(event_name: str, cards: list[Card]) -> str:
-    """The printable page of ``cards`` (in the order given)."""
+def render_cards(event_name: str, cards: list[Card], *,
+                 tr: gettext.NullTranslations | None = None, lang: str = "en",
+                 dir_: str = "ltr") -> str:
+    """The printable page of ``cards`` (in the order given), in the language of ``tr``
+    (``lang``/``dir_`` on the page; English by default: ``--language``, issue 31)."""
     import segno
 
-    from projections.site import environment
+    from projections.site import sheet_environment
 
-    env = environment()     # English; its words are marked for the catalogues (issue 31)
+    # the site's environment (one translation path for every printed sheet)
+    env = sheet_environment(tr, lang, dir_)
     views = [{"number": c.number, "name": c.name, "url": c.url,
               "qr": segno.make(c.url, error="m").svg_inline(scale=3, border=2)}
              for c in cards]

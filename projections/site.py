@@ -1,7 +1,8 @@
 """The published static site and the desk-printer pages (HTML from Jinja2 templates).
 
 Owns: ``render_site`` (pages + JSON into a directory), ``environment`` (the templates,
-English unless given a catalogue), ``standings_page`` and
+English unless given a catalogue's callables), ``sheet_environment`` (the same, given a
+printed sheet's ``--language`` translations), ``standings_page`` and
 ``round_page`` (one self-contained page with inline CSS, for ``--html``).  Templates and
 ``style.css`` live in ``projections/templates/``; autoescaping is on.  Columns of the
 standings table are those the format declares (``ledger.standings_view``: header,
@@ -18,6 +19,7 @@ May import: ``jinja2``, ``ledger.*``, ``projections.*``.
 
 from __future__ import annotations
 
+import gettext as gettext_module
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,21 +44,32 @@ STANDINGS_NOTE = ("Ranks share a number on an exact tie. Percentages are truncat
                   "rounded; tap one for the exact fraction.")
 
 
-def _env() -> Any:
-    return environment()
+def sheet_environment(tr: gettext_module.NullTranslations | None = None, lang: str = "en",
+         direction: str = "ltr", fw: Callable[[Any], Any] | None = None) -> Any:
+    """``environment`` speaking a catalogue object: a printed sheet's ``--language``
+    (``tr``, ``lang``, ``direction``: ``cli.sheet_language``; the format's words ``fw``);
+    English with none (the published site's default)."""
+    if tr is None:
+        return environment(lang=lang, direction=direction, fw=fw)
+    from markupsafe import escape
+
+    return environment(lambda s: str(escape(tr.gettext(s))),
+                       lambda s, p, n: str(escape(tr.ngettext(s, p, n))),
+                       lang=lang, direction=direction, fw=fw)
 
 
 def environment(gettext: Callable[[str], str] | None = None,
                 ngettext: Callable[[str, str, int], str] | None = None,
                 lang: str = "en", direction: str = "ltr",
                 fw: Callable[[Any], Any] | None = None) -> Any:
-    """The published site's and the printed sheets' templates.  Jinja2's i18n extension
-    with no catalogue by default: the templates mark their words with ``_()``/``ngettext``
-    (issue 31), and English is their own text, byte for byte (escaped, as any text:
-    new-style gettext marks its result safe).  A caller that prints in another language
-    passes that catalogue's callables (HTML-escaped: ``server.i18n.as_text``), the
-    page's ``lang``/``direction`` and ``fw`` (the format's words,
-    ``server.format_words.Words``); the site itself stays English."""
+    """The published site's and the printed sheets' templates (the one environment they
+    share).  Jinja2's i18n extension with no catalogue by default: the templates mark
+    their words with ``_()``/``ngettext`` (issue 31), and English is their own text, byte
+    for byte (escaped, as any text: new-style gettext marks its result safe).  A caller
+    that prints in another language passes that catalogue's callables (HTML-escaped:
+    ``server.i18n.as_text``, or ``sheet_environment`` with a sheet's translations), the page's
+    ``lang``/``direction`` and ``fw`` (the format's words,
+    ``server.format_words.Words``)."""
     import jinja2
     from markupsafe import escape
 
@@ -242,32 +255,39 @@ def standings_table(view: StandingsView, *, player: bool = False) -> dict[str, A
 
 
 def standings_page(state: TournamentState, view: StandingsView, size: int,
-                   cp: Checkable | None = None) -> str:
+                   cp: Checkable | None = None, *,
+                   tr: gettext_module.NullTranslations | None = None, lang: str = "en",
+                   dir_: str = "ltr", fw: Callable[[Any], Any] | None = None) -> str:
     """One self-contained standings page (inline CSS) for the desk printer; ``cp``: the
-    checkable line it carries (``projections.checkable``; the state's own by default)."""
-    return str(_env().get_template("standings.html").render(
+    checkable line it carries (``projections.checkable``; the state's own by default);
+    ``tr``, ``lang``, ``dir_``, ``fw``: the sheet's language (English by default)."""
+    return str(sheet_environment(tr, lang, dir_, fw).get_template("standings.html").render(
         t=_tournament(state, size), nav=None, inline_css=_css(),
         s=standings_table(public_view(state, view)), checkable=cp or checkable_of(state)))
 
 
 def round_page(state: TournamentState, r: dict[str, Any], size: int,
-               cp: Checkable | None = None) -> str:
+               cp: Checkable | None = None, *,
+               tr: gettext_module.NullTranslations | None = None, lang: str = "en",
+               dir_: str = "ltr", fw: Callable[[Any], Any] | None = None) -> str:
     """One self-contained pairings page (inline CSS) for the desk printer (the wall
-    sheet), with the checkable line the phones show."""
-    return str(_env().get_template("round.html").render(
+    sheet), with the checkable line the phones show; in the sheet's language."""
+    return str(sheet_environment(tr, lang, dir_, fw).get_template("round.html").render(
         t=_tournament(state, size), nav=None, inline_css=_css(), r=round_view(state, r),
         checkable=cp or checkable_of(state)))
 
 
 def render_site(out: Path, state: TournamentState, *, figures: dict[str, Any],
                 rounds: list[dict[str, Any]], report: dict[str, Any],
-                view: StandingsView | None = None, cp: Checkable | None = None) -> list[Path]:
+                view: StandingsView | None = None, cp: Checkable | None = None,
+                tr: gettext_module.NullTranslations | None = None, lang: str = "en",
+                dir_: str = "ltr", fw: Callable[[Any], Any] | None = None) -> list[Path]:
     """Write the whole site into ``out`` (created; existing files of the same names are
     replaced).  Returns the files written.  ``view``: the standings to show (mid-round,
     ``projections.standings_doc.settled_view``'s); the state's own by default.  ``cp``:
     the checkable line every page carries (the state's own by default)."""
     cp = cp or checkable_of(state)
-    env = _env()
+    env = sheet_environment(tr, lang, dir_, fw)
     view = public_view(state, standings_view(state) if view is None else view)
     rounds = [r for r in rounds if round_posted(state, r["round"])]
     size = figures["checkpoint"]["size"]

@@ -31,6 +31,7 @@ from server import (
     api_keys,
     api_reads,
     call_routes,
+    deck_routes,
     desk_routes,
     receipts,
     report_routes,
@@ -80,7 +81,7 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
     if station is not None:
         station.check_role(hub.follower.state)
         routes += report_routes.routes + receipts.routes + staff_routes.routes \
-            + call_routes.routes
+            + call_routes.routes + deck_routes.routes
     if station is not None or runner is not None:
         routes += desk_routes.routes   # the console: signs with held or browser keys
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)

@@ -6,7 +6,9 @@ then "a judge is coming", then the outcome and the extension given), ``POST /cal
 player's own ``call_opened``, REPORT-15, signed by the station; a repeated tap while a
 call is open writes nothing and shows the call; more than ``TAPS`` taps a minute from one
 card are refused, 429), ``POST /staff/calls/{open|claim|close|extend}`` (signed with the
-deciding official's key, as the staff page's other decisions).  What a call is lives in
+deciding official's key, as the staff page's other decisions; ``extend`` confirms a
+call's extension or, with ``deck_check``, an ended deck check's preparation time,
+BR-EXT-3).  What a call is lives in
 ``usecases.calls``; the rules in ``ledger.core.call_rules``.  Times shown are the log's;
 the wait of an open call is counted to the server's clock (display only).
 
@@ -48,11 +50,13 @@ def _taps(request: Request) -> Throttle:
     return taps
 
 
-def _player_view(state: Any, number: int) -> dict[str, Any]:
+def _player_view(state: Any, number: int, clock: Any = None) -> dict[str, Any]:
     """What the call page shows a player: whether they may call now (or why not), the open
     call at their table, and the latest closed call at their table (or one they opened)
-    with its extension."""
+    with its extension, and their table's own end (the round ``clock`` plus the table's
+    extensions, ``server.view_reads.table_ends``)."""
     from ledger.core.reports import current_round, seat_of
+    from server.view_reads import iso_z, table_ends, table_extra
     from usecases.calls import own_call_refusal
 
     at = own_call_refusal(state, number)
@@ -68,6 +72,9 @@ def _player_view(state: Any, number: int) -> dict[str, Any]:
     return {"can_call": isinstance(at, tuple), "why": at if isinstance(at, str) else None,
             "open_call": open_, "last_call": last,
             "extension": None if ext is None else {"seq": ext[0], "minutes": ext[1]},
+            "table_end": None if here is None or where is None or where[2] is not None
+            else {"table": here[1], "extra": table_extra(state, *here),
+                  "ends": iso_z(table_ends(clock, here[0], table_extra(state, *here)))},
             "judges": {k: o.name for k, o in state.officials.items()}}
 
 
@@ -75,21 +82,22 @@ def _call_page(hub: Hub, status: int, csrf: str | None, number: int | None,
                problem: str | None = None, lang: Language = Language.EN) -> Response:
     ctx: dict[str, Any] = {"problem": problem, "number": number}
     if number is not None:
-        ctx.update(_player_view(hub.follower.state, number))
+        ctx.update(_player_view(hub.follower.state, number, hub.pages.data.clock))
     return page(hub, "call.html", status, csrf, lang, **ctx)
 
 
 async def call_form(request: Request) -> Response:
     hub = Hub.of(request)
+    lang = of_request(request, hub.pages.data.language)
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if cred is None or cred.number is None:
         return _call_page(hub, 403, csrf, None, "Scan the QR code on your player card "
-                          "first: it keeps your card on this phone.", of_request(request))
+                          "first: it keeps your card on this phone.", lang)
     done = whole(request.query_params.get("done"), 18)
     if done is not None:
         await hub.fresh(done, shown=True)
-    return _call_page(hub, 200, csrf, cred.number, lang=of_request(request))
+    return _call_page(hub, 200, csrf, cred.number, lang=lang)
 
 
 async def call(request: Request) -> Response:
@@ -129,7 +137,13 @@ async def call(request: Request) -> Response:
 
 
 async def staff_call(request: Request) -> Response:
-    from usecases.calls import claim_call, close_call, confirm_extension, open_call
+    from usecases.calls import (
+        claim_call,
+        close_call,
+        confirm_check_extension,
+        confirm_extension,
+        open_call,
+    )
 
     hub, station = Hub.of(request), station_of(request)
     got = await signed_in_form(request)
@@ -145,6 +159,12 @@ async def staff_call(request: Request) -> Response:
             note = fields.get("note", "").strip()[:200]
             fut = station.submit(lambda t, now: [open_call(t, signer, now, table=table,
                                                            note=note)])
+        elif what == "extend" and seq is None and whole(fields.get("deck_check")):
+            check = whole(fields.get("deck_check")) or 0
+            minutes = whole(fields.get("minutes", "").strip() or None)
+            turns = whole(fields.get("turns", "").strip() or None)
+            fut = station.submit(lambda t, now: [confirm_check_extension(
+                t, signer, now, check, minutes=minutes, turns=turns)[0]])
         elif seq is None:
             raise UsageError("this form names no call", hint="reload the staff page")
         elif what == "claim":
@@ -156,8 +176,9 @@ async def staff_call(request: Request) -> Response:
                                                             cites)[0]])
         elif what == "extend":
             minutes = whole(fields.get("minutes", "").strip() or None)
+            turns = whole(fields.get("turns", "").strip() or None)
             fut = station.submit(lambda t, now: [confirm_extension(
-                t, signer, now, seq, minutes=minutes)[0]])
+                t, signer, now, seq, minutes=minutes, turns=turns)[0]])
         else:
             raise UsageError("this decision is incomplete", hint="reload the staff page")
         events = await asyncio.wrap_future(fut)

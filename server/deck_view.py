@@ -1,11 +1,13 @@
 """What a judge sees on the staff page during a deck check (issue 30 item 4): each check in
 progress with the table's players and their registered lists — the text when the list was
-kept on the log, else its hash (``deck register --hash-only``: the paper sheet is the list).
+kept on the log or handed in from the player's card (the station's store,
+``usecases.decklists``), else its hash (``deck register --hash-only``: the paper sheet is
+the list).
 
 Owns: ``DeckInCheck``, ``checks_in_progress`` (read from the followed state and the
 registering events' leaves, on a read-only connection of its own).
 
-May import: ``ledger.*``, ``server.hub``.
+May import: ``ledger.*``, ``server.hub``, ``usecases.decklists``.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ def checks_in_progress(hub: Hub) -> list[DeckInCheck]:
     from ledger.formats.match.plan import open_round
     from ledger.storage.store import Ledger
     from ledger.wire.events import open_leaf
+    from usecases.decklists import deck_dir, kept_text
 
     st = hub.follower.state
+    store = deck_dir(hub.location)
     if not isinstance(st.fmt, MatchState):
         return []
     o = st.fmt.officiating
@@ -52,7 +56,8 @@ def checks_in_progress(hub: Hub) -> list[DeckInCheck]:
                     continue
                 leaf = led.raw_leaf(st.log, reg)
                 text = getattr(open_leaf(leaf).body, "list", None) if leaf else None
-                item.lists.append((n, text if isinstance(text, str) else None,
-                                   o.decks[n], reg))
+                if not isinstance(text, str):    # a list handed in from the card
+                    text = kept_text(store, o.decks[n])
+                item.lists.append((n, text, o.decks[n], reg))
             out.append(item)
     return out

@@ -99,8 +99,8 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
            "roles": roles, "mode": key_mode(request, kid).value if kid else "none",
            "has_runner": runner_of(request) is not None,
            "has_station": getattr(request.app.state, "station", None) is not None, **kw}
-    return private_page(hub, name, status, {CSRF_COOKIE: csrf}, of_request(request),
-                        csrf=csrf, **ctx)
+    return private_page(hub, name, status, {CSRF_COOKIE: csrf},
+                        of_request(request, hub.pages.data.language), csrf=csrf, **ctx)
 
 
 def words(error: dict[str, Any] | None) -> tuple[str, str, str]:

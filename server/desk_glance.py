@@ -7,7 +7,8 @@ folded state and the live pages' data of one log size, at a wall-clock moment th
 says how many minutes are left: nothing here re-runs on replay).  Which tables wait and
 how their reports stand is ``ledger.core.reports.queue`` (the staff page's queue: one
 implementation); the round clock is the live pages' (``server.view_reads.Clock``) plus
-each table's own extensions (BR-EXT-1, ``server.view._appearances``' key "round/table").
+each table's own extensions (BR-EXT-1, BR-EXT-3): ``server.view_reads.table_ends``, the
+one implementation the player's pages and the slips use too.
 
 May import: ``ledger.*``, ``server.view``, ``server.view_reads``, ``server.staff_routes``
 (a report's words), ``usecases.calls`` and ``usecases.floor_stats`` (the judge calls and
@@ -17,13 +18,13 @@ the head judge's numbers, issue 30), the standard library.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from ledger.core.reports import TableStatus, current_round, queue
 from ledger.core.state import TournamentState
 from server.view import LiveData
-from server.view_reads import Clock
+from server.view_reads import Clock, iso_z, table_ends, table_extra
 from usecases.calls import QueueRow, queue_rows
 from usecases.floor_stats import FloorStats, floor_stats
 
@@ -60,16 +61,6 @@ class Glance:
         return len(self.rows)
 
 
-def _ends(clock: Clock | None, extra: int) -> datetime | None:
-    if clock is None:
-        return None
-    try:
-        end = datetime.fromisoformat(clock.ends.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return end + timedelta(minutes=extra)
-
-
 def glance(state: TournamentState, data: LiveData, now: datetime | None = None) -> Glance:
     """The current round as the desk sees it at ``now`` (default: the wall clock; only
     the minutes left depend on it)."""
@@ -79,8 +70,6 @@ def glance(state: TournamentState, data: LiveData, now: datetime | None = None) 
     n = current_round(state)
     rows = queue(state, n) if n is not None else []
     clock = data.clock if data.clock is not None and data.clock.round == n else None
-    ext: dict[str, int] = getattr(getattr(state.fmt, "officiating", None), "extensions",
-                                  None) or {}
     labels = data.labels
     counts = {s.value: 0 for s in TableStatus}
     out: list[Row] = []
@@ -88,8 +77,8 @@ def glance(state: TournamentState, data: LiveData, now: datetime | None = None) 
         counts[r.status.value] += 1
         if r.status is TableStatus.SETTLED:
             continue
-        extra = int(ext.get(f"{n}/{r.table}", 0))
-        end = _ends(clock, extra)
+        extra = table_extra(state, n, r.table)
+        end = table_ends(clock, n, extra)
         left = None if end is None or clock is None or clock.called else \
             int((end - now).total_seconds() // 60)
         reps = tuple((labels.get(k, f"#{k}"), rep.seq, _shown(rep.given, labels))
@@ -97,7 +86,7 @@ def glance(state: TournamentState, data: LiveData, now: datetime | None = None) 
         out.append(Row(table=r.table,
                        players=tuple((p, labels.get(p, f"#{p}")) for p in r.players),
                        status=r.status, reports=reps, extra=extra,
-                       ends=None if end is None else end.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                       ends=iso_z(end),
                        left=left))
     # conflicting first, then reports to confirm, then the silent tables
     order = {TableStatus.CONFLICTING: 0, TableStatus.MATCHING: 1,

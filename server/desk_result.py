@@ -169,7 +169,22 @@ async def slips(request: Request) -> Response:
         return page(request, "desk.html", 404, g=None, groups=[],
                     problem=f"Round {n} is not posted; post it first, then print its "
                              "slips.")
-    return page(request, "desk_slips.html", r=r)
+    return page(request, "desk_slips.html", r=r, ends=slip_ends(hub, n or 0, r))
+
+
+def slip_ends(hub: Hub, n: int, r: dict[str, Any]) -> dict[Any, tuple[str, int]]:
+    """Each table's own end on its slip (the round clock plus the table's extensions,
+    ``server.view_reads.table_ends``), for the tables that have one."""
+    from server.view_reads import iso_z, table_ends, table_extra
+
+    state, clock = hub.follower.state, hub.pages.data.clock
+    out: dict[Any, tuple[str, int]] = {}
+    for tb in r["tables"]:
+        extra = table_extra(state, n, tb["table"])
+        end = iso_z(table_ends(clock, n, extra))
+        if end is not None:
+            out[tb["table"]] = (end, extra)
+    return out
 
 
 routes: list[BaseRoute] = [

@@ -11,7 +11,8 @@ status and a sentence), ``STORAGE`` (a storage fault's status: 503, the CLI's ex
 the server's log; the fuzz test, ``tests/test_serve_robust.py``, keeps that last case
 unreached).
 
-May import: ``starlette``, ``jinja2`` (through ``server.pages``), ``ledger.errors``, the
+May import: ``starlette``, ``jinja2`` (through ``server.pages``), ``ledger.errors``,
+``server.i18n``, the
 standard library.
 """
 
@@ -27,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ledger.errors import StorageError
+from server.i18n import Language, of_request
 
 if TYPE_CHECKING:
     from server.hub import Hub
@@ -59,13 +61,16 @@ TITLES = {400: "This request could not be read", 403: "Not allowed",
 
 
 def problem(hub: Hub, status: int, words: str,
-            headers: dict[str, str] | None = None) -> Response:
-    """The plain page of ``status``: its title and ``words`` (with the site's header)."""
+            headers: dict[str, str] | None = None, request: Request | None = None) -> Response:
+    """The plain page of ``status``: its title and ``words`` (with the site's header; a
+    404 in the language ``request`` asks for, its header and search box translated)."""
     title = TITLES.get(status, "This request could not be answered")
     try:
         pages = hub.pages
         if status == 404:               # the page not found offers the search
-            body = pages.render_missing(words).decode("utf-8")
+            lang = Language.EN if request is None else \
+                of_request(request, pages.data.language)
+            body = pages.render_missing(words, lang).decode("utf-8")
         else:
             body = pages.env.get_template("problem.html").render(**pages.common(""),
                                                                   title=title, what=words)
@@ -102,7 +107,8 @@ async def refused(request: Request, exc: Exception) -> Response:
 async def http(request: Request, exc: Exception) -> Response:
     code = exc.status_code if isinstance(exc, HTTPException) else 400
     if code == 404:
-        return problem(_hub(request), 404, "There is no such page on this event's site.")
+        return problem(_hub(request), 404, "There is no such page on this event's site.",
+                       request=request)
     if code == 405:
         return problem(_hub(request), 405, "This page cannot be used that way; open it "
                        "from the event's site.", {"Allow": "GET, HEAD"})

@@ -23,13 +23,15 @@ FIELDS_MAX = 200
 FILE_FIELDS = 16
 
 
-async def _body(request: Request) -> bytes:
+async def _body(request: Request, limit: int) -> bytes:
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > BODY_MAX:
-            raise Refused(413, f"This form is larger than {BODY_MAX // (1024 * 1024)} MB, "
-                          "more than any file the desk takes; split the file.")
+        if len(body) > limit:
+            size = f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else \
+                f"{limit // 1024} KB"
+            raise Refused(413, f"This form is larger than {size}, more than any file this "
+                          "form takes; send less.")
     return body
 
 
@@ -38,10 +40,11 @@ def _twice() -> Refused:
                    "from there.")
 
 
-async def read_body(request: Request) -> tuple[dict[str, str], dict[str, bytes]]:
-    """(fields, files) of the posted form."""
+async def read_body(request: Request, limit: int = BODY_MAX
+                    ) -> tuple[dict[str, str], dict[str, bytes]]:
+    """(fields, files) of the posted form, of at most ``limit`` bytes."""
     ctype = request.headers.get("content-type", "")
-    body = await _body(request)
+    body = await _body(request, limit)
     fields: dict[str, str] = {}
     files: dict[str, bytes] = {}
     if ctype.startswith("multipart/form-data"):

@@ -28,6 +28,7 @@ from starlette.requests import Request
 
 from ledger.storage.location import Location
 from server.follow import RESYNC_S, Follower, PgListener, sqlite_watch
+from server.i18n import Language, parse
 from server.pages import Page, PageSet, environment, etag_of, static_files
 from server.view import LiveData, Memo, build
 
@@ -254,7 +255,10 @@ class Hub:
 
     def prerender(self, pages: PageSet, keys: list[str]) -> int:
         """Render ``keys`` of ``pages`` (cached ones are skipped); stops at ``PRERENDER_S``
-        or when an append is waiting.  How many it rendered."""
+        or when an append is waiting.  How many it rendered.  They are rendered in the
+        event's default language (``pages set --language``, ADR 0057): what most phones
+        of the event ask for; another language renders on its first ask."""
+        lang = parse(pages.data.language) or Language.EN
         end = time.monotonic() + PRERENDER_S
         done = 0
         checked = 0.0
@@ -265,7 +269,7 @@ class Hub:
                 checked = time.monotonic()       # a wake may be a checkpoint's or a
                 if self.follower.grew():         # second look at the same commit
                     break
-            if pages.cached(key) is None and pages.get(key) is not None:
+            if pages.cached(key, lang) is None and pages.get(key, lang) is not None:
                 done += 1
         return done
 

@@ -5,8 +5,8 @@ Owns: ``Language`` (the closed set of languages with a catalogue; English is the
 source text and needs none), ``translations`` (a language's ``server/locale/<lang>/
 LC_MESSAGES/tourney.po`` compiled in memory with Babel the first time it is asked for,
 then kept: no ``.mo`` is committed, no manual step), ``choose`` (``?lang=`` > the
-``lang`` cookie > ``Accept-Language`` > the event's default, English) and
-``DIRECTION`` (``ltr``/``rtl`` for the page's ``dir``).
+``lang`` cookie > ``Accept-Language`` > the event's default > English) and
+``direction`` (``ltr``/``rtl`` for the page's ``dir``, from the locale's CLDR data).
 
 A string the catalogue lacks, or leaves empty or fuzzy, shows its English text (gettext's
 own fallback), never an id.  Nothing here is written anywhere: the ledger's bytes never
@@ -33,16 +33,23 @@ COOKIE = "lang"
 class Language(str, Enum):
     EN = "en"
     JA = "ja"
+    AR = "ar"
 
 
 #: what each language calls itself, for the switch on every page
-NATIVE: Mapping[Language, str] = {Language.EN: "English", Language.JA: "日本語"}
-RTL: frozenset[Language] = frozenset()          # none yet: Arabic or Hebrew would be here
+NATIVE: Mapping[Language, str] = {Language.EN: "English", Language.JA: "日本語",
+                                  Language.AR: "العربية"}
 DEFAULT = Language.EN
 
 
+@lru_cache(maxsize=None)
 def direction(lang: Language) -> str:
-    return "rtl" if lang in RTL else "ltr"
+    """The page's ``dir``: ``rtl`` where the locale's CLDR character order is right to
+    left (Babel's ``Locale.character_order``: Arabic, Hebrew, Persian...), else ``ltr``."""
+    from babel import Locale
+
+    order = Locale.parse(lang.value).character_order
+    return "rtl" if order == "right-to-left" else "ltr"
 
 
 def parse(code: str | None) -> Language | None:
@@ -76,10 +83,12 @@ def choose(query: str | None, cookie: str | None, accept: str | None,
     return parse(query) or parse(cookie) or from_accept(accept or "") or default
 
 
-def of_request(request: Any) -> Language:
-    """``choose`` for a Starlette request (its query, cookies and headers)."""
+def of_request(request: Any, default: str | None = None) -> Language:
+    """``choose`` for a Starlette request (its query, cookies and headers); ``default``:
+    the event's own language (``tourney pages set --language``; English when this build
+    has no catalogue for it)."""
     return choose(request.query_params.get("lang"), request.cookies.get(COOKIE),
-                  request.headers.get("accept-language"))
+                  request.headers.get("accept-language"), parse(default) or DEFAULT)
 
 
 def as_text(tr: gettext.NullTranslations) -> tuple[Callable[[str], str],

@@ -117,14 +117,14 @@ def static_files() -> dict[str, Page]:
 
 def _table_ends(d: LiveData, current: Any) -> str | None:
     """When the player's table ends: the round clock's end plus the table's own time
-    extensions (BR-EXT-1), or None without a clock for that round."""
-    from datetime import datetime, timedelta
+    extensions (``server.view_reads.table_ends``), or None without a clock for that
+    round."""
+    from server.view_reads import iso_z, table_ends
 
-    if current is None or not current.extra_minutes or d.clock is None \
-            or d.clock.round != d.rounds[current.round_index]["round"]:
+    if current is None:
         return None
-    ends = datetime.fromisoformat(d.clock.ends.replace("Z", "+00:00"))
-    return (ends + timedelta(minutes=current.extra_minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return iso_z(table_ends(d.clock, d.rounds[current.round_index]["round"],
+                            current.extra_minutes))
 
 
 class PageSet:
@@ -227,6 +227,7 @@ class PageSet:
                            and not d.over and r is not None and not r["closed"]
                            and current.outcome != "bye" and current.table != "bye",
                            can_drop=not left and not d.over,
+                           deck_open=n in d.deck_pending and not left and not d.over,
                            table_ends=_table_ends(d, current))
         if kind == "round" or kind == "pairings":
             r = d.round(int(arg)) if arg else d.current

@@ -9,7 +9,7 @@ the newest signed checkpoint, ``server.site_routes.proof_page``), mounted at
 player's words.
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.site_routes``,
-``server.i18n``, ``server.acts``, ``server.errors``, ``usecases.*``, ``ledger.*``.
+``server.acts``, ``server.errors``, ``server.i18n``, ``usecases.*``, ``ledger.*``.
 """
 
 from __future__ import annotations
@@ -111,6 +111,7 @@ def _leaf(hub: Hub, seq: int) -> bytes | None:
 
 async def receipt(request: Request) -> Response:
     hub = Hub.of(request)
+    lang = of_request(request, hub.pages.data.language)
     raw = request.path_params["seq"]
     want_json = raw.endswith(".json")
     seq = raw.removesuffix(".json")
@@ -118,7 +119,7 @@ async def receipt(request: Request) -> Response:
     leaf = await run_in_threadpool(_leaf, hub, n) if n is not None else None
     doc = None if n is None else receipt_of(hub.follower.log, n, leaf)
     if n is None or leaf is None or doc is None:
-        return private_page(hub, "notfound.html", 404,
+        return private_page(hub, "notfound.html", 404, lang=lang,
                             what="There is no report with that number.")
     if want_json:
         return Response(encode_receipt(doc), media_type="application/json",
@@ -128,8 +129,7 @@ async def receipt(request: Request) -> Response:
     ev = signed["event"]
     off = hub.follower.state.officials.get(ev.get("actor", ""))
     await hub.fresh(int(seq), shown=True)
-    return private_page(hub, "receipt.html", 200, lang=of_request(request), doc=doc,
-                        title=_title(hub, ev),
+    return private_page(hub, "receipt.html", 200, lang=lang, doc=doc, title=_title(hub, ev),
                         said=_said(hub, ev), signer=off.name if off else ev.get("actor"),
                         code=receipt_code(n, leaf),
                         event=json.dumps(signed, indent=1, ensure_ascii=False))

@@ -134,7 +134,8 @@ def card(request: Request) -> tuple[int | None, str | None]:
 
 
 async def form(request: Request) -> Response:
-    hub, lang = Hub.of(request), of_request(request)
+    hub = Hub.of(request)
+    lang = of_request(request, hub.data.language)
     number, cred = card(request)
     if number is None:
         return page(hub, "report.html", 403, problem="Scan the QR code on your player card "
@@ -159,7 +160,7 @@ async def form(request: Request) -> Response:
 
 async def submit(request: Request) -> Response:
     hub, station = Hub.of(request), station_of(request)
-    lang = of_request(request)
+    lang = of_request(request, Hub.of(request).data.language)
     number, cred = card(request)
     fields = await read_form(request)
     host = request.headers.get("host", "")
@@ -200,7 +201,7 @@ async def submit(request: Request) -> Response:
 async def bind(request: Request) -> Response:
     """``POST /bind``: the phone's public key bound to the card (REPORT-16)."""
     hub, station = Hub.of(request), station_of(request)
-    lang = of_request(request)
+    lang = of_request(request, Hub.of(request).data.language)
     number, cred = card(request)
     fields = await read_form(request)
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),

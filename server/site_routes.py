@@ -49,8 +49,9 @@ def _matches(inm: str | None, tag: str) -> bool:
 
 def language(request: Request) -> Language:
     """The page's language: ``?lang=`` > the switch's cookie > ``Accept-Language`` >
-    English (``server.i18n.choose``)."""
-    return of_request(request)
+    the event's default (``tourney pages set --language``) > English
+    (``server.i18n.choose``)."""
+    return of_request(request, Hub.of(request).data.language)
 
 
 def _remember(request: Request, response: Response) -> Response:

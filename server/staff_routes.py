@@ -85,8 +85,8 @@ def view(request: Request, kid: str, problem: str | None, done: str | None, csrf
     groups = {s: [r for r in rows if r.status is s] for s in TableStatus}
     off = st.officials.get(kid)
     judge = bool({Role.JUDGE, Role.HEAD_JUDGE} & set(st.active_roles(kid)))
-    return page(hub, "staff.html", status, csrf, of_request(request), round=n, groups=groups,
-                labels=labels,
+    lang = of_request(request, hub.pages.data.language)
+    return page(hub, "staff.html", status, csrf, lang, round=n, groups=groups, labels=labels,
                 deck_checks=checks_in_progress(hub) if judge else [],
                 shown=_shown, who=off.name if off else kid,
                 can_sign=kid in station_of(request).staff,
@@ -98,8 +98,8 @@ async def staff(request: Request) -> Response:
     kid, why = official(request)
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if kid is None:
-        return page(hub, "staff.html", 403, csrf, of_request(request), problem=why,
-                    round=None, groups=None)
+        return page(hub, "staff.html", 403, csrf, of_request(request, hub.pages.data.language),
+                    problem=why, round=None, groups=None)
     done = request.query_params.get("done")
     done = done if whole(done, 18) is not None else None
     if done is not None:
@@ -173,14 +173,15 @@ async def drop_form(request: Request) -> Response:
     from usecases.reports import own_drop_refusal
 
     hub = Hub.of(request)
+    lang = of_request(request, hub.pages.data.language)
+    drop_page = partial(page, hub, "drop.html", lang=lang)
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if cred is None or cred.number is None:
-        return page(hub, "drop.html", 403, csrf, of_request(request),
-                    problem="Scan the QR code on your player card first: it keeps your "
-                    "card on this phone.", number=None)
+        return drop_page(403, csrf, problem="Scan the QR code on your player "
+                    "card first: it keeps your card on this phone.", number=None)
     why = own_drop_refusal(hub.follower.state, cred.number)
-    return page(hub, "drop.html", 200, csrf, of_request(request), number=cred.number,
+    return drop_page(200, csrf, number=cred.number,
                 problem=None if why is None else f"You cannot drop now: {why}.")
 
 
@@ -188,21 +189,23 @@ async def drop(request: Request) -> Response:
     from usecases.reports import own_drop
 
     hub, station = Hub.of(request), station_of(request)
+    lang = of_request(request, hub.pages.data.language)
+    drop_page = partial(page, hub, "drop.html", lang=lang)
     fields = await read_form(request)
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
                    request.headers.get("origin"), request.headers.get("host", "")):
-        return page(hub, "drop.html", 403, None, problem="This form is out of date or "
+        return drop_page(403, None, problem="This form is out of date or "
                     "did not come from this site; open it again.", number=None)
     if cred is None or cred.number is None:
-        return page(hub, "drop.html", 403, fields.get("csrf"), problem="Scan the QR code "
+        return drop_page(403, fields.get("csrf"), problem="Scan the QR code "
                     "on your player card first.", number=None)
     if fields.get("confirm") != "yes":
-        return page(hub, "drop.html", 422, fields.get("csrf"), number=cred.number,
+        return drop_page(422, fields.get("csrf"), number=cred.number,
                     problem="Tick the box to confirm that you leave the event.")
     number, cid, signer = cred.number, cred.credential, station.signer
     if station.refusals.blocked(f"p{number}"):
-        return page(hub, "drop.html", 429, fields.get("csrf"), number=number,
+        return drop_page(429, fields.get("csrf"), number=number,
                     problem=TOO_MANY)
     sig, use = phone_signature(fields)
     try:
@@ -210,11 +213,11 @@ async def drop(request: Request) -> Response:
             lambda t, now: own_drop(t, signer, now, number, cid, sig, use)))
     except PhoneSignatureNeeded as need:
         # REPORT-20: a card with a phone key drops only with that phone's signature
-        return sign_page(partial(page, hub, csrf=fields.get("csrf")), need, fields, cid,
+        return sign_page(partial(page, hub, csrf=fields.get("csrf"), lang=lang), need, fields, cid,
                          "/drop")
     except (RuleError, UsageError) as err:
         station.refusals.fail(f"p{number}")
-        return page(hub, "drop.html", 422, fields.get("csrf"), number=number,
+        return drop_page(422, fields.get("csrf"), number=number,
                     problem="Not recorded: " + refusal_words(err))
     return RedirectResponse(f"/receipt/{events[0].seq}", status_code=303)
 

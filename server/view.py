@@ -79,6 +79,7 @@ class LiveData:
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)
     act_words: dict[int, str] = field(default_factory=dict)   # a report's fields, by seq
     names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
+    language: str = "en"   # the event's default page language (``pages set --language``)
     #: the players removed from the event now: number -> (label, the format's word)
     removed: dict[int, tuple[str, str]] = field(default_factory=dict)
     format_id: str = ""            # the format plug-in's id (``tourney init --format``)
@@ -90,6 +91,9 @@ class LiveData:
     announcements: list[str] = field(default_factory=list)
     #: the published deck lists (``view_reads.decklists``)
     decklists: list[dict[str, Any]] = field(default_factory=list)
+    #: the organizer's decklist deadline (DECK-LIST-1) and the players with no list yet
+    deck_deadline: str | None = None
+    deck_pending: frozenset[int] = frozenset()
 
     def appearances(self, number: int) -> list[Appearance]:
         """``number``'s place in each posted round, oldest first."""
@@ -166,6 +170,20 @@ def _disqualified(state: TournamentState, removed: dict[int, str]) -> frozenset[
     member's own disqualification (issue 20, the shared officiating layer)."""
     teams = getattr(state.fmt, "teams", None)
     return frozenset([*removed, *(getattr(teams, "own_dq", None) or {})])
+
+
+def _deadline(state: TournamentState) -> str | None:
+    """The decklist deadline (DECK-LIST-1), if the organizer set one."""
+    o = getattr(state.fmt, "officiating", None)
+    return getattr(o, "deck_deadline", None)
+
+
+def _deck_pending(state: TournamentState) -> frozenset[int]:
+    """Players without a registered list while players hand in their own."""
+    if _deadline(state) is None:
+        return frozenset()
+    decks = state.fmt.officiating.decks
+    return frozenset(n for n in state.players if n not in decks)
 
 
 def _mark_removed(table: dict[str, Any], rows: list[int],
@@ -327,7 +345,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
             plugin.views.entrant_name(state, champ) if plugin is not None else None
         ) or labels.get(champ), live=live,
         partial=keep > 0, acts=reads.acts(led, state, memo, labels), act_words=memo.act_words,
-        names=state.pages.names,
+        names=state.pages.names, language=state.pages.language,
         over=progress is not None and progress.phase == "finished",
         disqualified=_disqualified(state, removed), removed={
             n: ((plugin.views.entrant_name(state, n) if plugin is not None else None)
@@ -336,4 +354,5 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         hold_pairings=state.pages.hold,
         announcements=[t for _s, t in sorted(state.pages.notes.items())],
         decklists=reads.decklists(led, state, labels),
+        deck_deadline=_deadline(state), deck_pending=_deck_pending(state),
         public_size=min((seqs[h] - 1 for h in held if h in seqs), default=state.size))

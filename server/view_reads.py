@@ -3,7 +3,9 @@ pieces ``server.view.build`` asks the ledger for, and what it keeps between log 
 
 Owns: ``Memo`` (what stays valid from one log size to the next: the standings before a
 round in progress, penalty rows, the players' acts), ``Clock`` (the round clock) and the
-readers ``settled`` (the standings, once per round), ``clock``, ``docs`` / ``fresh_docs``
+readers ``settled`` (the standings, once per round), ``clock`` with ``table_extra`` /
+``table_ends`` / ``iso_z`` (a table's own end: the one implementation), ``docs`` /
+``fresh_docs``
 (the rounds' documents, all or the newest alone), ``penalties`` and ``acts`` (read from
 the leaves appended since the last log size).  Nothing here names a format.
 
@@ -98,6 +100,31 @@ def clock(led: Any, state: TournamentState, number: int | None) -> Clock | None:
     ends = (start + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return Clock(round=number or 0, started=c.started_time, minutes=minutes, ends=ends,
                  called=c.called_seq is not None)
+
+
+def table_extra(state: TournamentState, round_no: int | None, table: Any) -> int:
+    """Minutes of time extensions a table of round ``round_no`` has (judge calls,
+    BR-EXT-1; deck checks, BR-EXT-3; typed ones), from the shared officiating layer (0
+    without one: one duration for every table)."""
+    ext = getattr(getattr(state.fmt, "officiating", None), "extensions", None) or {}
+    return int(ext.get(f"{round_no}/{table}", 0)) if round_no is not None else 0
+
+
+def table_ends(clock: Clock | None, round_no: int | None, extra: int) -> datetime | None:
+    """The table's own end (issue 30 item 2): round ``round_no``'s clock end plus the
+    table's ``extra`` minutes, or None without a clock for that round.  The one
+    implementation the desk glance, the player's pages and the match slips use."""
+    if clock is None or round_no is None or clock.round != round_no:
+        return None
+    try:
+        end = datetime.fromisoformat(clock.ends.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return end + timedelta(minutes=extra)
+
+
+def iso_z(when: datetime | None) -> str | None:
+    return None if when is None else when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def docs(led: Any, state: TournamentState, only: int | None) -> list[dict[str, Any]]:

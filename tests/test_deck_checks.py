@@ -22,6 +22,7 @@ from ledger.formats.officiating.deck_commands import (
     start_deck_check,
 )
 from ledger.formats.officiating.deck_floor import DeckCheckOutcome, DeckPublished, deck_ctx
+from ledger.formats.officiating.deck_rules import draw_reason
 from ledger.formats.officiating.decklist_rules import list_hash
 from ledger.formats.officiating.floor_commands import register_deck
 from ledger.wire.events import DrawMade
@@ -120,7 +121,8 @@ def test_tampered_and_wrong_deck_draws_are_flagged(tmp_path: Path) -> None:
     tampered = [honest[1], honest[0], *honest[2:]]
     seq = _append_forged(loc, DrawMade(ctx=CTX, algorithm="DRAW-v1", seed=seed,
                                        seed_seq=seed_seq, items=[1, 2, 3, 4],
-                                       result=tampered, universe="tables"), HJ)
+                                       result=tampered, universe="tables",
+                                       reason=draw_reason(1, 2)), HJ)
     assert _codes(loc).get("draw_mismatch") == [seq]
 
 

@@ -1,7 +1,8 @@
-"""The player pages in Japanese (issue 31 items 1 and 3, first part): the language chosen
-by ``?lang=`` > cookie > ``Accept-Language`` > English; ``lang``/``dir`` per page; the
-Japanese catalogue complete for every string the templates mark; a missing string shows
-its English text; rendered Japanese pages scanned for English UI words; the ledger's bytes
+"""The player pages in Japanese and Arabic (issue 31 items 1 and 3): the language chosen
+by ``?lang=`` > cookie > ``Accept-Language`` > the event's default > English;
+``lang``/``dir`` per page (``dir`` from CLDR); every catalogue complete for every string
+the templates mark (plural forms included); a missing string shows its English text;
+rendered pages scanned for English UI words in each language; the ledger's bytes
 unchanged by a whole tour of the pages in Japanese.
 
 The scan leaves out what the catalogue cannot translate yet (say so, issue 31's later
@@ -41,6 +42,18 @@ def test_choice_order() -> None:
     assert choose(None, "xx", "de") is Language.EN and choose(None, None, None) is Language.EN
     assert from_accept("en;q=0.2, ja-JP;q=0.9") is Language.JA
     assert from_accept("ja;q=0, en") is Language.EN and from_accept("q=;;,") is None
+    assert choose(None, None, "ar-SA,en;q=0.5") is Language.AR
+    assert choose(None, None, None, Language.JA) is Language.JA      # the event's default
+    assert choose(None, None, "fr", Language.JA) is Language.JA
+    assert choose(None, None, "en", Language.JA) is Language.EN
+
+
+def test_direction_comes_from_the_locale() -> None:
+    """``dir`` per page from CLDR's character order (Babel), not a list kept by hand."""
+    from server.i18n import direction
+
+    assert [direction(x) for x in (Language.EN, Language.JA, Language.AR)] == \
+        ["ltr", "ltr", "rtl"]
 
 
 def _template_messages() -> set[str]:
@@ -57,19 +70,32 @@ def _template_messages() -> set[str]:
     return out
 
 
-def test_japanese_catalogue_is_complete() -> None:
+#: every language with a catalogue (docs/TRANSLATING.md: a new language is added here)
+CATALOGUES = ("ja", "ar")
+
+
+def test_every_catalogue_is_a_language() -> None:
+    assert {lang.value for lang in Language} == {"en", *CATALOGUES}
+    assert sorted(d.name for d in LOCALE.iterdir() if d.is_dir()) == sorted(CATALOGUES)
+
+
+@pytest.mark.parametrize("lang", CATALOGUES)
+def test_catalogue_is_complete(lang: str) -> None:
     """Every string the templates mark, the search box's words and the round nouns
-    have a Japanese text (not empty, not fuzzy), with the same %(name)s fields."""
+    have a text in ``lang`` (not empty, not fuzzy; every plural form), with the same
+    %(name)s fields."""
     from babel.messages.pofile import read_po
 
-    with (LOCALE / "ja" / "LC_MESSAGES" / "tourney.po").open("rb") as f:
-        cat = read_po(f, locale="ja")
+    with (LOCALE / lang / "LC_MESSAGES" / "tourney.po").open("rb") as f:
+        cat = read_po(f, locale=lang)
     wanted = _template_messages() | {w for s in ("number", "initial", "full")
                                      for w in _find_words(s)} | {"Round", "Game", "round",
                                                                    STANDINGS_NOTE} | PYTHON_IDS
     assert len(wanted) > 50
     missing = sorted(m for m in wanted if m not in cat or not cat[m].string
-                     or cat[m].fuzzy)
+                     or cat[m].fuzzy or (isinstance(cat[m].string, tuple)
+                                         and (len(cat[m].string) != cat.num_plurals
+                                              or not all(cat[m].string))))
     assert missing == []
     for m in wanted:
         text = cat[m].string
@@ -87,6 +113,16 @@ PYTHON_IDS = {"organizer", "head judge", "judge", "scorekeeper", "witness", "tim
               # receipts' headings (``server.receipts``)
               "Your report is in the log", "This rejection is in the log",
               "Your phone's key is in the log"}
+
+
+def test_arabic_plurals_follow_cldr() -> None:
+    """Arabic's six plural forms (CLDR, through the catalogue's Plural-Forms): 2 is the
+    dual, 3-10 the small plural, 11-99 the singular again."""
+    tr = translations(Language.AR)
+    forms = {n: tr.ngettext("%(num)s extra minute", "%(num)s extra minutes", n)
+             for n in (1, 2, 5, 11, 100)}
+    assert forms[2] == "%(num)s دقيقتان إضافيتان" and forms[5] == "%(num)s دقائق إضافية"
+    assert forms[11] == forms[100] == forms[1] == "%(num)s دقيقة إضافية"
 
 
 def _find_words(style: str) -> tuple[str, str]:
@@ -171,10 +207,19 @@ def _english_left(html: str, allowed: set[str], format_words: list[str]) -> list
     return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in allowed})
 
 
-def test_japanese_player_pages_have_no_english_ui_words(tmp_path: Path) -> None:
-    """Home, pairings, standings and a player's own page in Japanese: ``lang="ja"``,
-    ``dir="ltr"``, the switch's cookie kept, no English UI word left (outside the
-    format's own words, names and the log's footer), and the ledger untouched by it."""
+#: each catalogue's language: its page direction (from CLDR) and two words it must show
+SCANNED = [("ja", "ltr", "ja-JP,ja;q=0.9,en;q=0.5", "対戦表", "対戦相手"),
+           ("ar", "rtl", "ar-EG,ar;q=0.9,en;q=0.5", "المواجهات", "الخصم")]
+
+
+@pytest.mark.parametrize(("lang", "dir_", "accept", "pairings", "opponent"), SCANNED)
+def test_player_pages_have_no_english_ui_words(tmp_path: Path, lang: str, dir_: str,
+                                               accept: str, pairings: str,
+                                               opponent: str) -> None:
+    """Home, pairings, standings and a player's own page in each catalogue's language:
+    ``lang``, ``dir`` (right to left in Arabic), the switch's cookie kept, no English UI
+    word left (outside the format's own words, names and the log's footer), and the
+    ledger untouched by it."""
     fmt = "hotc-swiss-de"
     cli, _log = start(tmp_path, fmt, NAMES)
     doc = pair(cli, fmt, 1)
@@ -184,25 +229,25 @@ def test_japanese_player_pages_have_no_english_ui_words(tmp_path: Path) -> None:
     allowed = {"UTC"}
     with running(cli.ledger) as (base, hub):
         format_words = _format_words(hub.pages.data)
-        r = get(base + "/?lang=ja")
-        assert r.status_code == 200 and r.cookies.get("lang") == "ja"
-        cookie = {"Cookie": "lang=ja"}
+        r = get(base + f"/?lang={lang}")
+        assert r.status_code == 200 and r.cookies.get("lang") == lang
+        cookie = {"Cookie": f"lang={lang}"}
         pages = {"/": r.text}
         for path in ("/pairings", "/round/1", "/standings", "/p/1", "/p/2", "/find"):
             page = get(base + path, **cookie)
             assert page.status_code == 200, path
             pages[path] = page.text
-        by_accept = get(base + "/p/1", **{"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"})
+        by_accept = get(base + "/p/1", **{"Accept-Language": accept})
         assert by_accept.text == pages["/p/1"]
-        english = get(base + "/p/1", **{"Accept-Language": "ja", "Cookie": "lang=en"})
+        english = get(base + "/p/1", **{"Accept-Language": lang, "Cookie": "lang=en"})
         assert '<html lang="en" dir="ltr">' in english.text and "Opponent" in english.text
         assert english.headers["etag"] != by_accept.headers["etag"]
         assert "Accept-Language" in english.headers["vary"]
     for path, html in pages.items():
-        assert '<html lang="ja" dir="ltr">' in html, path
+        assert f'<html lang="{lang}" dir="{dir_}">' in html, path
     for path, html in pages.items():
         assert _english_left(html, allowed, format_words) == [], path
-    assert "対戦表" in pages["/pairings"] and "対戦相手" in pages["/p/1"]
+    assert pairings in pages["/pairings"] and opponent in pages["/p/1"]
     assert ledger_bytes(cli.ledger) == before
 
 

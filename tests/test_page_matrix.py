@@ -14,8 +14,12 @@ a cell is listed in its failure, not only the first.
 
 ``test_desktop_and_no_js`` repeats the content, width and jargon checks of every page of
 every format at the mid-round moment on a desktop (1280×900, JavaScript on) and on a phone
-with JavaScript off.  A screenshot of the cells kept in ``docs/screenshots/`` (the player
-page at mid-round, per format) and of every failing cell is written to
+with JavaScript off.  ``test_phone_in_japanese`` opens every page of every format at the
+mid-round moment with ``?lang=ja`` on the same phone tab and event (issue 31): status,
+width, jargon, ``<html lang="ja">`` and the Japanese header (not on the officials' English
+``/staff``), axe-core 0 serious or critical (``page_matrix_run.ja_cell``).  A screenshot
+of the cells kept in ``docs/screenshots/`` (the player page at mid-round, per format,
+in English and Japanese) and of every failing cell is written to
 ``test-artifacts/page-matrix/<format>/<page>-<moment>-phone.png`` (or under
 ``$TOURNEY_ARTIFACTS``); ``TOURNEY_PAGE_SHOTS=all`` writes one of every cell.  axe-core is
 loaded into each phone page from a loopback address of its own with a long cache lifetime
@@ -32,7 +36,14 @@ from pathlib import Path
 
 from tests.helpers.page_checks import Visit, axe, generic, standings_columns
 from tests.helpers.page_matrix import FORMATS, Moment
-from tests.helpers.page_matrix_run import PAGES, Tabs, applies, moments_of, needs_browser
+from tests.helpers.page_matrix_run import (
+    PAGES,
+    Tabs,
+    applies,
+    ja_cells,
+    moments_of,
+    needs_browser,
+)
 
 HERE = Path(__file__).resolve().parent
 
@@ -50,9 +61,11 @@ def test_every_format_has_its_matrix_file_with_every_cell() -> None:
         text = (HERE / name).read_text()
         assert "phone_cell(matrix_tabs, matrix_events, matrix_axe, FMT, moment, page)" in text
         assert "desktop_cell(matrix_tabs, matrix_events, FMT, page)" in text
+        assert "ja_cell(matrix_tabs, matrix_events, matrix_axe, FMT, page)" in text
     phone = [(f, m, p) for f in FORMATS for m in moments_of(f) for p in PAGES
              if applies(f, m, p)]
     assert (len(phone), len(FORMATS) * len(PAGES)) == (606, 117)
+    assert sum(len(ja_cells(f)) for f in FORMATS) == len(FORMATS) * len(PAGES)
 
 
 @needs_browser

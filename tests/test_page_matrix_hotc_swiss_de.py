@@ -13,6 +13,8 @@ from tests.helpers.page_matrix_run import (
     Tabs,
     desktop_cell,
     desktop_cells,
+    ja_cell,
+    ja_cells,
     needs_browser,
     phone_cell,
     phone_cells,
@@ -31,3 +33,9 @@ def test_phone(matrix_tabs: Tabs, matrix_events: Events, matrix_axe: str, moment
 @pytest.mark.parametrize("page", desktop_cells(FMT))
 def test_desktop_and_no_js(matrix_tabs: Tabs, matrix_events: Events, page: str) -> None:
     desktop_cell(matrix_tabs, matrix_events, FMT, page)
+
+
+@pytest.mark.parametrize("page", ja_cells(FMT))
+def test_phone_in_japanese(matrix_tabs: Tabs, matrix_events: Events, matrix_axe: str,
+                           page: str) -> None:
+    ja_cell(matrix_tabs, matrix_events, matrix_axe, FMT, page)

@@ -116,7 +116,8 @@ def test_defaults_when_never_set_change_nothing(ev: Event) -> None:
     ev.pair()
     s = ev.state()
     assert pages_options(s).json() == {"names": "full", "penalties": False,
-                                       "hold_pairings": False, "set_seq": None, "held": []}
+                                       "hold_pairings": False, "language": "en", "set_seq": None,
+                                       "held": []}
     assert round_posted(s, 1) and held_rounds(s) == [] and latest_held(s) is None
     assert not penalties_public(s)
     assert public_label(s, 1) == '#1 Ann Marie Lee "Annie"' and public_label(s, 2) == "#2 Bob"
@@ -382,7 +383,8 @@ def test_hotc_cli_hold_post_void_names_and_refusals(tmp_path: Path) -> None:
     hj, sk = ("--key", "hj.pem"), ("--key", "sk.pem")
     shown = cli("pages", "show", "--json").doc
     assert shown == {"tournament": log, "names": "full", "penalties": False,
-                     "hold_pairings": False, "set_seq": None, "held": []}
+                     "hold_pairings": False, "language": "en", "set_seq": None,
+                     "held": []}
     assert "nothing to set" in _refuse(cli, db, "pages", "set", *hj, code=2)
     assert "--names" in _refuse(cli, db, "pages", "set", "--names", "nick", *hj, code=2)
     assert "[RULES-1.3]" in _refuse(cli, db, "pages", "set", "--penalties", *sk, code=3)
@@ -398,7 +400,7 @@ def test_hotc_cli_hold_post_void_names_and_refusals(tmp_path: Path) -> None:
                                                                          "show").out
     info = cli("info", "--json").doc["public_pages"]
     assert info == {"names": "initial", "penalties": False, "hold_pairings": True,
-                    "set_seq": info["set_seq"], "held": [1]}
+                    "language": "en", "set_seq": info["set_seq"], "held": [1]}
     assert "held:         round 1 (not on public pages until 'tourney round post')" in \
         cli("info").out
     # a held round is not posted by publish --pairings-only (no key: anyone)

@@ -6,13 +6,15 @@ Owns: ``open_call`` (an official at a table), ``own_call`` / ``own_call_refusal`
 from their card, signed by the station as their own act, REPORT-15; the server throttles
 repeated taps), ``claim_call``, ``close_call`` (returns the event and the ``Proposal`` the
 record gives), ``confirm_extension`` (the judge confirms or changes the proposal: a
-``time_extended`` citing the call and the minutes proposed) and ``queue_rows`` (open calls,
+``time_extended`` citing the call and the minutes or turns proposed),
+``confirm_check_extension`` / ``check_of`` (the same for an ended deck check's
+preparation time, BR-EXT-3) and ``queue_rows`` (open calls,
 oldest first, with their waiting seconds at ``now``).  Each command is ``(tournament,
 signer, time, …)``; the rules are ``ledger.core.call_rules`` and
 ``ledger.formats.officiating`` (CALL-1..6, BR-EXT-1, EOM-EXT-1), checked when recorded.
 
 May import: ``ledger.core.*``, ``ledger.errors``, ``ledger.wire.*``,
-``ledger.formats.officiating.*``, ``msgspec``.
+``ledger.formats.officiating.*``, ``ledger.formats.match.officiating_model``, ``msgspec``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from ledger.core.calls_state import Call
 from ledger.core.citing import acting_scope
 from ledger.core.reports import current_round, seat_of
 from ledger.errors import RuleError, UsageError
-from ledger.formats.officiating.call_extension import Proposal, propose
+from ledger.formats.match.officiating_model import DeckCheckRecord
+from ledger.formats.officiating.call_extension import Proposal, propose, propose_check
 from ledger.formats.officiating.floor import TimeExtended
 from ledger.wire.calls import CallClaimed, CallClosed, CallOpened
 
@@ -105,19 +108,46 @@ def close_call(t: Tournament, signer: Signer, time: str, call: int, outcome: str
 
 
 def confirm_extension(t: Tournament, signer: Signer, time: str, call: int, *,
-                      minutes: int | None = None, turns: int = 0,
+                      minutes: int | None = None, turns: int | None = None,
                       reason: str | None = None) -> tuple[SignedEvent, Proposal]:
     """The judge confirms the extension the record proposes for closed call ``call``
-    (``minutes`` None) or gives another (the proposal stays on the wire for the audit)."""
+    (``minutes`` and ``turns`` None) or gives another (the proposal stays on the wire for
+    the audit)."""
     c = call_of(t.state, call)
     p = propose(t.state, c)
+    return _confirm(t, signer, time, p, minutes, turns, reason or "",
+                    f"judge call {call}: {p.words}"), p
+
+
+def confirm_check_extension(t: Tournament, signer: Signer, time: str, check: int, *,
+                            minutes: int | None = None, turns: int | None = None,
+                            reason: str | None = None) -> tuple[SignedEvent, Proposal]:
+    """The judge confirms (or changes) the extra preparation time ended deck check
+    ``check`` (its start's seq) gives its table (BR-EXT-3)."""
+    p = propose_check(t.state, check, check_of(t.state, check))
+    return _confirm(t, signer, time, p, minutes, turns, reason or "",
+                    f"deck check {check}: {p.words}"), p
+
+
+def check_of(state: TournamentState, seq: int) -> DeckCheckRecord:
+    o = getattr(state.fmt, "officiating", None)
+    rec: DeckCheckRecord | None = o.deck_checks.get(seq) if o is not None else None
+    if rec is None:
+        raise UsageError(f"seq {seq} is not a deck check's start",
+                         hint="see 'tourney deck checks'")
+    return rec
+
+
+def _confirm(t: Tournament, signer: Signer, time: str, p: Proposal, minutes: int | None,
+             turns: int | None, reason: str, why: str) -> SignedEvent:
     give = p.minutes if minutes is None else minutes
-    why = reason.strip() if reason and reason.strip() else \
-        f"judge call {call}: {p.words}"
-    ev = t.record(TimeExtended(round=c.round, table=c.table, minutes=give, turns=turns,
-                               reason=why, ruling_seq=None, call=call, proposed=p.minutes),
-                  signer, time)
-    return ev, p
+    extra = p.turns if turns is None else turns
+    cited: dict[str, int] = {"call": p.call} if p.call else {"deck_check": p.deck_check}
+    if p.turns:
+        cited["proposed_turns"] = p.turns
+    return t.record(TimeExtended(round=p.round, table=p.table, minutes=give, turns=extra,
+                                 reason=reason.strip() or why, ruling_seq=None,
+                                 proposed=p.minutes, **cited), signer, time)
 
 
 def queue_rows(state: TournamentState, now: str) -> list[QueueRow]:

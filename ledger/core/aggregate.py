@@ -9,7 +9,8 @@ and seal (sign) once; event ``apply`` only folds the signed event into the state
 May import: ``eventsourcing``, ``ledger.wire.events``, ``ledger.core.state``, ``ledger.core.rules``,
 ``ledger.core.draw``, ``ledger.wire.keys``, ``ledger.core.format_socket``, ``ledger.wire.clock``,
 ``ledger.wire.text``,
-``ledger.errors``, ``ledger.core.decided``, ``ledger.wire.pages``, ``ledger.wire.reports``,
+``ledger.errors``, ``ledger.core.decided``, ``ledger.core.event_time``, ``ledger.wire.pages``,
+``ledger.wire.reports``,
 ``ledger.core.citing``, ``msgspec``.
 """
 
@@ -32,6 +33,7 @@ from eventsourcing.utils import get_topic
 from ledger.core.citing import acting_credential, acting_device_sig, cited_reports
 from ledger.core.decided import decided_scope
 from ledger.core.draw import ALGORITHM, draw_v1, seed_from_material
+from ledger.core.event_time import event_time_scope
 from ledger.core.format_socket import require_plugin
 from ledger.core.rules import check, check_claimed_time
 from ledger.core.state import TournamentState, apply_event
@@ -165,7 +167,7 @@ class Tournament(BaseAggregate[str]):
                 body = msgspec.structs.replace(body, device_sig=phone[0],
                                                device_use=phone[1])  # REPORT-19/20
         check_claimed_time(self.state, time)
-        with decided_scope(body if decided else None):
+        with decided_scope(body if decided else None), event_time_scope(time):
             check(self.state, body, signer.key_id)
         signed = seal(log=self.id, seq=self.version + 1, prev=self.state.head, time=time,
                       body=body, signer=signer)
@@ -207,13 +209,16 @@ class Tournament(BaseAggregate[str]):
 
     def set_public_pages(self, signer: Signer, time: str, *, names: NameStyle | None = None,
                          penalties: bool | None = None,
-                         hold_pairings: bool | None = None) -> SignedEvent:
-        """Record the public pages' options (ADR 0023); an option not given keeps its value."""
+                         hold_pairings: bool | None = None,
+                         language: str | None = None) -> SignedEvent:
+        """Record the public pages' options (ADR 0023; the default language, issue 31); an
+        option not given keeps its value."""
         p = self.state.pages
         return self.record(PublicPagesSet(
             names=p.names if names is None else names,
             penalties=p.penalties if penalties is None else penalties,
-            hold_pairings=p.hold if hold_pairings is None else hold_pairings), signer, time)
+            hold_pairings=p.hold if hold_pairings is None else hold_pairings,
+            language=p.language if language is None else language), signer, time)
 
     def post_pairings(self, round_no: int, signer: Signer, time: str) -> SignedEvent:
         """Post a held round's pairings to public pages (head judge, PAGES-2..4)."""

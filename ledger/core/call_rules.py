@@ -101,7 +101,8 @@ def check_claimed(state: TournamentState, body: CallClaimed, actor: str) -> None
 
 def check_closed(state: TournamentState, body: CallClosed, actor: str) -> None:
     """CALL-4: a claimed, open call is closed with its outcome in words; CALL-5: what it
-    cites is an event of this log after the call was opened."""
+    cites is an event of this log after the call was opened, and a ruling, penalty or
+    appeal (the format says which, ``entry.call_citable``)."""
     call = _call(state, body.call)
     if call.claimed_seq is None:
         raise RuleError("CALL-4", f"judge call {body.call} has not been claimed",
@@ -115,3 +116,9 @@ def check_closed(state: TournamentState, body: CallClosed, actor: str) -> None:
         raise RuleError("CALL-5", f"seq {body.cites} is not an event after the call "
                         f"(seq {call.seq})", hint="cite the ruling, penalty or appeal's seq",
                         finding="call_invalid")
+    if body.cites is not msgspec.UNSET:
+        plugin = plugin_for(state.format.id if state.format else None)
+        if plugin is None or not plugin.entry.call_citable(state, body.cites):
+            raise RuleError("CALL-5", f"seq {body.cites} is not a ruling, penalty or appeal",
+                            hint="cite the seq of the ruling, penalty or appeal the call "
+                            "led to, or none", finding="call_cites_not_ruling")

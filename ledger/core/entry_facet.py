@@ -95,6 +95,11 @@ class Entry(Facet):
         yet); None when there is no such table."""
         return None
 
+    def call_citable(self, state: TournamentState, seq: int) -> bool:
+        """Whether the event at ``seq`` is a ruling, penalty or appeal a closed judge call
+        may cite (CALL-5); none by default (a format without them: a call cites nothing)."""
+        return False
+
     def seat_at(self, state: TournamentState, round_no: int, table: int,
                 seat: int) -> tuple[list[int], Any] | None:
         """A team table's seat ``seat`` (1, 2, …): its two fighters and its result (None:

@@ -6,9 +6,11 @@ kinds it adds to the wire; its parameters and state type are its rules') and its
 ``commands`` and the optional ``teams`` / ``slow_play`` / ``judge_powers`` /
 ``simulation`` (``ledger.core.command_facets``), ``entry`` (``ledger.core.entry_facet``),
 ``views`` and the optional ``round_docs`` (``ledger.core.views_facet``,
-``ledger.core.command_facets``).  An optional facet is None when the format has none: a
-caller probes it by presence, never by attribute name.  Adding a format is a folder that
-builds one of these and one line in ``ledger.formats.registry``.
+``ledger.core.command_facets``), and the optional ``time`` (``ledger.core.time_facet``:
+the unit, cap and rule of a match's extensions, issue 30).  An optional facet is None
+when the format has none: a caller probes it by presence, never by attribute name.
+Adding a format is a folder that builds one of these and one line in
+``ledger.formats.registry``.
 
 May import: ``ledger.core.facet_base`` and the facet modules (``ledger.core.params`` and
 ``ledger.wire.events`` for type hints only).
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from ledger.core.command_facets import JudgePowers, RoundDocs, Simulation, SlowPlay, Teams
     from ledger.core.params import ParamSpec
     from ledger.core.rules_facet import Rules
+    from ledger.core.time_facet import Time
     from ledger.wire.events import Body, FormatSpec
 
 
@@ -42,7 +45,8 @@ class FormatPlugin:
                  slow_play: SlowPlay | None = None,
                  judge_powers: JudgePowers | None = None,
                  round_docs: RoundDocs | None = None,
-                 simulation: Simulation | None = None) -> None:
+                 simulation: Simulation | None = None,
+                 time: Time | None = None) -> None:
         self.id = id
         self.title = title
         #: the name players use for the format on pages ("Bushiroad Swiss"; issue 32): no
@@ -60,6 +64,9 @@ class FormatPlugin:
         self.judge_powers = judge_powers
         self.round_docs = round_docs
         self.simulation = simulation
+        self.time = time
+        if time is not None:
+            time.bind(id, title)
 
     @property
     def params(self) -> ParamSpec:

@@ -108,22 +108,25 @@ class PagesOptions(msgspec.Struct, frozen=True, kw_only=True):
     hold_pairings: bool
     set_seq: int | None
     held: list[int]
+    language: str = "en"
 
     def json(self) -> dict[str, Any]:
         return {"names": self.names.value, "penalties": self.penalties,
-                "hold_pairings": self.hold_pairings, "set_seq": self.set_seq,
-                "held": list(self.held)}
+                "hold_pairings": self.hold_pairings, "language": self.language,
+                "set_seq": self.set_seq, "held": list(self.held)}
 
     def text(self) -> str:
-        """One line: ``names full · penalties hidden · pairings posted when paired``."""
+        """One line: ``names full · penalties hidden · pairings posted when paired`` (and
+        `` · pages in ja`` when the event's default language is not English)."""
         pen = "penalties shown" if self.penalties else "penalties hidden"
         hold = "pairings held until posted" if self.hold_pairings \
             else "pairings posted when paired"
-        return f"names {self.names.value} · {pen} · {hold}"
+        lang = "" if self.language == "en" else f" · pages in {self.language}"
+        return f"names {self.names.value} · {pen} · {hold}{lang}"
 
 
 def pages_options(state: TournamentState) -> PagesOptions:
     """The public pages' options in force and the held rounds."""
     p = state.pages
     return PagesOptions(names=p.names, penalties=p.penalties, hold_pairings=p.hold,
-                        set_seq=p.set_seq, held=held_rounds(state))
+                        set_seq=p.set_seq, held=held_rounds(state), language=p.language)

@@ -392,12 +392,20 @@ def _announcement(state: TournamentState, body: AnnouncementMade, actor: str) ->
 
 @checks(PublicPagesSet)
 def _pages_set(state: TournamentState, body: PublicPagesSet, actor: str) -> None:
-    """PAGES-1: an options event changes something (any time after genesis, ADR 0023)."""
+    """PAGES-1: an options event changes something (any time after genesis, ADR 0023).
+    PAGES-7: its ``language`` is a lowercase ISO 639 code of two or three letters (which
+    languages have a catalogue is the software's, not the ledger's: the command refuses a
+    language without one, and pages show English for a code they do not know)."""
     p = state.pages
-    if (body.names, body.penalties, body.hold_pairings) == (p.names, p.penalties, p.hold):
+    if not (2 <= len(body.language) <= 3 and body.language.isascii()
+            and body.language.isalpha() and body.language.islower()):
+        raise RuleError("PAGES-7", f"{body.language!r} is not a language code",
+                        hint="a lowercase ISO 639 code such as ja or en")
+    if (body.names, body.penalties, body.hold_pairings, body.language) == \
+            (p.names, p.penalties, p.hold, p.language):
         raise RuleError("PAGES-1", "the public pages options are already names="
                         f"{p.names.value}, penalties={'on' if p.penalties else 'off'}, "
-                        f"hold pairings={'on' if p.hold else 'off'}",
+                        f"hold pairings={'on' if p.hold else 'off'}, language={p.language}",
                         hint="nothing to record; see 'tourney pages show'")
 
 

@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "7b252fa27e345b0c",
-    "bushiroad-de": "cb8386448aedd8fd",
-    "bushiroad-swiss": "cb8386448aedd8fd",
-    "hotc-swiss-de": "b377b7e80f25ae24",
-    "round-robin": "cb8386448aedd8fd",
-    "single-elim": "cb8386448aedd8fd",
-    "wot-2001": "358646ff5355f22f",
-    "wot-classic": "358646ff5355f22f",
+    "": "32f24cdd11c247a5",
+    "bushiroad-de": "a6cf2ff8080bbefc",
+    "bushiroad-swiss": "a6cf2ff8080bbefc",
+    "hotc-swiss-de": "0fdc50747ddbf337",
+    "round-robin": "a6cf2ff8080bbefc",
+    "single-elim": "a6cf2ff8080bbefc",
+    "wot-2001": "2cbb934ca9bccdaa",
+    "wot-classic": "2cbb934ca9bccdaa",
 }

@@ -26,15 +26,23 @@ class NameStyle(str, Enum):
     NUMBER = "number"      # "#17"
 
 
-class PublicPagesSet(Body, frozen=True, kw_only=True):
+#: the event's default page language when none was ever set (issue 31; ADR 0057)
+DEFAULT_LANGUAGE = "en"
+
+
+class PublicPagesSet(Body, frozen=True, kw_only=True, omit_defaults=True):
     """The organizer's (or head judge's) options for public pages, in force from this seq
     on (ADR 0023).  Never recorded: names ``full``, no penalties, pairings posted when
-    paired.  Every field is always on the wire (no default omitted)."""
+    paired, pages in English.  ``names``, ``penalties`` and ``hold_pairings`` are always on
+    the wire (they have no default); ``language`` (the pages' default language, a
+    lowercase ISO 639 code, PAGES-7) is on the wire only when it is not English, so every
+    ``public_pages_set`` recorded before it existed keeps its bytes (ADR 0057)."""
 
     KIND = Kind.PUBLIC_PAGES_SET
     names: NameStyle
     penalties: bool       # a player's penalties show on public pages
     hold_pairings: bool   # a round paired from now on waits for ``pairings_posted``
+    language: str = DEFAULT_LANGUAGE   # the pages' language when a phone asks for none
 
 
 class PairingsPosted(Body, frozen=True, kw_only=True):

@@ -4,13 +4,13 @@ events' servers and one cell's checks, shared by the per-format matrix files
 matrix over its workers and no file runs long; issue 33).
 
 Owns: ``PAGES``, ``TOP_CUT``, ``AXE`` (the vendored axe-core and its pinned SHA-256),
-``skip_reason``, ``moments_of``/``applies``/``phone_cells``/``desktop_cells`` (which cells
-exist), ``Events`` (a format's event built on first use, a server per moment, the newest
-few kept running), ``Tabs`` (one long-lived browser tab per screen and script setting),
-the bodies of the module-scoped fixtures ``matrix_events``, ``matrix_browser``,
+``skip_reason``, ``moments_of``/``applies``/``phone_cells``/``desktop_cells``/``ja_cells``
+(which cells exist), ``Events`` (a format's event built on first use, a server per
+moment, the newest few kept running), ``Tabs`` (one long-lived browser tab per screen
+and script setting), the bodies of the module-scoped fixtures ``matrix_events``, ``matrix_browser``,
 ``matrix_axe`` and ``matrix_tabs`` of ``tests/conftest.py`` (one browser and one event per
-matrix file), and ``phone_cell``/``desktop_cell`` (one cell: open, check, fail with
-every problem listed).
+matrix file), and ``phone_cell``/``desktop_cell``/``ja_cell`` (one cell: open, check, fail
+with every problem listed).
 
 May import: ``tests.helpers.page_matrix``, ``tests.helpers.page_checks``,
 ``tests.helpers.browser``, ``tests.helpers.live`` (lazily), ``pytest``, the standard library.
@@ -71,6 +71,19 @@ def phone_cells(fmt: str) -> list[Any]:
     assert fmt in FORMATS, fmt
     return [pytest.param(m, p, id=f"{fmt}-{m}-{p}")
             for m in moments_of(fmt) for p in PAGES if applies(fmt, m, p)]
+
+
+#: the moment whose every page also runs in Japanese (issue 31 item 5): mid-round has every
+#: page (a round, a report, a receipt), and one moment keeps the matrix cheap
+JA_MOMENT = "mid-round"
+
+
+def ja_cells(fmt: str) -> list[Any]:
+    """Every page of ``fmt`` at ``JA_MOMENT`` in Japanese, with the id
+    ``fmt-mid-round-page-ja``."""
+    assert fmt in FORMATS, fmt
+    return [pytest.param(p, id=f"{fmt}-{JA_MOMENT}-{p}-ja") for p in PAGES
+            if applies(fmt, JA_MOMENT, p)]
 
 
 def desktop_cells(fmt: str) -> list[Any]:
@@ -207,14 +220,18 @@ class Tabs:
             self.tabs[(size, js)] = (ctx, ctx.new_page())
         return self.tabs[(size, js)]
 
-    def open(self, base: str, m: Moment, page: str, *, size: str, js: bool) -> Visit:
+    def open(self, base: str, m: Moment, page: str, *, size: str, js: bool,
+             lang: str = "") -> Visit:
+        """``page`` at moment ``m`` (in ``lang`` by ``?lang=``: its cookie is cleared with
+        the others by the next cell, so every other cell stays English)."""
         ctx, p = self.tab(size, js)
         host = base.split("://", 1)[1].split(":")[0]
         token = m.staff_token if page == "staff" else m.tokens.get(m.subject, "")
         ctx.clear_cookies()
         ctx.add_cookies([{"name": "tourney_card", "value": token, "domain": host,
                           "path": "/"}])
-        resp = p.goto(base + path(m, page), wait_until="load")
+        resp = p.goto(base + path(m, page) + (f"?lang={lang}" if lang else ""),
+                      wait_until="load")
         status = resp.status if resp is not None else 0
         return Visit(p, status, p.url, [])
 
@@ -234,7 +251,7 @@ def tabs_of(browser: Any, axe_source: str) -> Iterator[Tabs]:
 
 # -- one cell -----------------------------------------------------------------------------
 #: the cells whose screenshots ``docs/LIVE.md`` shows (``docs/screenshots/``)
-KEPT = {("player", "mid-round", "phone")}
+KEPT = {("player", "mid-round", "phone"), ("player", "mid-round", "phone-ja")}
 
 
 def _shot(v: Visit, m: Moment, page: str, size: str) -> None:
@@ -283,6 +300,37 @@ def phone_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, moment: st
         _checked(tabs, v, base, m, page, text, size="phone", js=True)
     if v.problems:
         pytest.fail(_report(m, page, "phone, JavaScript on", v.problems), pytrace=False)
+
+
+#: what every page shows in Japanese: its ``<html lang>`` and the translated header's link
+JA_NAV = "対戦表"
+#: the officials' console stays English (issue 31: "the CLI for officials may stay
+#: English"): its Japanese cell checks width, jargon and axe only
+ENGLISH_ONLY = {"staff"}
+
+
+def ja_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, page: str) -> None:
+    """One page at ``JA_MOMENT`` in Japanese on a phone (390×844, JavaScript on): status,
+    width, jargon, ``lang="ja"``, the Japanese header, axe-core 0 serious or critical;
+    its screenshot (``<fmt>/<page>-mid-round-phone-ja.png``) kept as the English cells'
+    are (``_kept``: the player's page always, a failing cell, every cell with
+    ``TOURNEY_PAGE_SHOTS=all``)."""
+    m = events.moment(fmt, JA_MOMENT)
+    base = events.server(m)
+    v = tabs.open(base, m, page, size="phone", js=True, lang="ja")
+    generic(v, m, page)
+    if v.status < 500:
+        lang, nav = v.page.evaluate(
+            "[document.documentElement.lang,"
+            " (document.querySelector('nav.site') || {innerText: ''}).innerText]")
+        if page not in ENGLISH_ONLY:
+            v.need(lang == "ja", f'<html lang="{lang}">, not "ja"')
+            v.need(JA_NAV in nav, f"the header is not in Japanese (no {JA_NAV} in {nav!r})")
+        axe(v, axe_source, url=tabs.axe_url)
+        if _kept(m, page, "phone-ja", bool(v.problems)):
+            _shot(v, m, page, "phone-ja")
+    if v.problems:
+        pytest.fail(_report(m, page, "phone, Japanese", v.problems), pytrace=False)
 
 
 def desktop_cell(tabs: Tabs, events: Events, fmt: str, page: str) -> None:

@@ -11,7 +11,7 @@ plug-ins ``SWISS``, ``DOUBLE_ELIM``, ``SINGLE_ELIM``, ``ROUND_ROBIN`` (their ver
 
 May import: ``ledger.core.*`` (the facets, the plug-in, params), ``ledger.errors``,
 ``ledger.wire.events``,
-``ledger.formats.match.*``, ``ledger.formats.bushiroad.*``.
+``ledger.formats.match.*``, ``ledger.formats.officiating.*``, ``ledger.formats.bushiroad.*``.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from ledger.formats.match.plugin import MatchEntry, MatchViews
 from ledger.formats.officiating.book import with_officiating
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.rules_facet import OfficiatedRules
+from ledger.formats.officiating.time_facet import OfficiatedTime
 from ledger.wire.events import Body, FormatSpec, RegistrationClosed, SignedEvent
 
 if TYPE_CHECKING:
@@ -226,7 +227,8 @@ def _bushiroad(format_id: str, title: str, player_name: str, rules: BushiroadRul
     return FormatPlugin(id=format_id, title=title, player_name=player_name, bodies=_BODIES,
                         rules=rules, commands=BushiroadCommands(), entry=BushiroadEntry(),
                         views=BushiroadViews(), teams=BushiroadTeams(),
-                        simulation=BushiroadSimulation(format_id, seeds_first=seeds_first))
+                        simulation=BushiroadSimulation(format_id, seeds_first=seeds_first),
+                        time=OfficiatedTime(counts_turns=True))
 
 
 SWISS = _bushiroad(

@@ -43,6 +43,7 @@ from ledger.formats.officiating.book import officiating_transitions, with_offici
 from ledger.formats.officiating.events import OFFICIATING_BODIES
 from ledger.formats.officiating.params import OFFICIATING_CHOICES
 from ledger.formats.officiating.rules_facet import OfficiatedRules
+from ledger.formats.officiating.time_facet import OfficiatedTime
 from ledger.wire.events import FormatSpec, SignedEvent
 
 if TYPE_CHECKING:
@@ -175,4 +176,5 @@ HOTC = FormatPlugin(
     views=HotcViews(),
     slow_play=HotcSlowPlay(),
     simulation=HotcSimulation(),
+    time=OfficiatedTime(),
 )

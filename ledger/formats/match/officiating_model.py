@@ -141,3 +141,19 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     deck_seqs: dict[int, int] = {}
     #: player → seq of the ``deck_published`` that made their list public
     decks_published: dict[int, int] = {}
+    #: seq of a ``deck_check_started`` → [seq of the ``time_extended`` citing it (one per
+    #: check), the minutes it gave, the minutes the record proposed] (BR-EXT-3; ``clock``)
+    deck_extended: dict[int, list[int]] = {}
+    #: seq of a deck-check ``draw_made`` → the count K its reason announces (DECK-DRAW-2)
+    deck_draws: dict[int, int] = {}
+    #: the organizer's decklist deadline (DECK-LIST-1), the newest ``deck_deadline_set``'s
+    #: time; None: players do not submit their own lists
+    deck_deadline: str | None = None
+
+
+def cites_ruling(o: OfficiatingState, seq: int) -> bool:
+    """Whether ``seq`` is a ruling, an appeal (its raising or decision), a penalty or a
+    disqualification on record in ``o`` (what a closed judge call may cite, CALL-5)."""
+    return seq in o.rulings or seq in o.challenges or \
+        any(c.decided_seq == seq for c in o.challenges.values()) or \
+        any(p.seq == seq for p in o.penalties) or any(d.seq == seq for d in o.dq.values())

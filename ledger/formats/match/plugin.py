@@ -77,6 +77,13 @@ class MatchEntry(Entry):
 
         return vocab.table_at(state, round_no, table)
 
+    def call_citable(self, state: TournamentState, seq: int) -> bool:
+        """CALL-5: a ruling, an appeal (raised or decided), a penalty or a
+        disqualification of the officiating record."""
+        from ledger.formats.match.officiating_model import cites_ruling
+
+        return cites_ruling(state.format_state(MatchState).officiating, seq)
+
 
 class MatchViews(Views):
     def progress(self, state: TournamentState) -> Progress:

@@ -22,7 +22,7 @@ from ledger.formats.officiating.deck_floor import (
     DeckPublished,
     deck_ctx,
 )
-from ledger.formats.officiating.deck_rules import round_tables
+from ledger.formats.officiating.deck_rules import draw_reason, round_tables
 from ledger.formats.officiating.decklist_rules import list_hash
 from ledger.wire.clock import parse_time
 from ledger.wire.events import SignedEvent
@@ -42,7 +42,7 @@ def draw_deck_checks(t: Tournament, signer: Signer, time: str, *, round_no: int,
                         f"{len(tables)} table(s)", hint=f"a count from 1 to {len(tables)}")
     return t.make_draw(ctx=deck_ctx(t.state.log, round_no), items=tables, signer=signer,
                        time=time, seed_seq=seed_seq, universe="tables",
-                       reason=f"deck checks of round {round_no}: the first {count} tables")
+                       reason=draw_reason(round_no, count))
 
 
 def start_deck_check(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,

@@ -4,15 +4,19 @@ with the outcome and the penalty it led to.  The tables to check are drawn by an
 ``ledger.formats.officiating.deck_rules``).
 
 Owns: ``DeckCheckKind``, ``DeckCheckOutcome``, ``DeckCheckStarted``, ``DeckCheckEnded``,
-``DeckCorrected``, ``DeckPublished`` (issue 30 item 4), ``DECK_CHECK_BODIES``, ``deck_ctx``
+``DeckCorrected``, ``DeckPublished``, ``DeckDeadlineSet``, ``DeckSubmitted`` (issue 30 item
+4: the organizer's deadline and a player's own list from their card), ``DECK_CHECK_BODIES``,
+``deck_ctx``
 (the draw context of a round's deck checks).
 
-May import: ``ledger.wire.events`` (Body).
+May import: ``ledger.wire.events`` (Body), ``msgspec``.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+
+import msgspec
 
 from ledger.wire.events import Body
 
@@ -29,6 +33,8 @@ class DeckCheckKind(str, Enum):
     DECK_CHECK_ENDED = "deck_check_ended"
     DECK_CORRECTED = "deck_corrected"
     DECK_PUBLISHED = "deck_published"
+    DECK_DEADLINE_SET = "deck_deadline_set"
+    DECK_SUBMITTED = "deck_submitted"
 
 
 class DeckCheckOutcome(str, Enum):
@@ -85,5 +91,28 @@ class DeckPublished(Body, frozen=True, kw_only=True):
     list: str
 
 
+class DeckDeadlineSet(Body, frozen=True, kw_only=True):
+    """The organizer's deadline for players' own decklists (DECK-LIST-1): a submission is
+    recorded only when its event's time (the log's clock) is before ``at`` (RFC 3339 UTC).
+    A later one replaces it; none on the log: players do not submit their own lists."""
+
+    KIND = DeckCheckKind.DECK_DEADLINE_SET
+    at: str
+
+
+class DeckSubmitted(Body, frozen=True, kw_only=True):
+    """Player ``number`` hands in their own list from their card (BR-DECK-1, DECK-LIST-1):
+    the station signs it as the player's act with their ``credential`` (REPORT-15) and the
+    phone's signature when one is bound (REPORT-19/20).  Only the list's hash is on the
+    log; the text stays in the station's store (``usecases.deck_texts``) until published."""
+
+    KIND = DeckCheckKind.DECK_SUBMITTED
+    number: int
+    sha256: str
+    credential: str | msgspec.UnsetType = msgspec.UNSET
+    device_sig: str | msgspec.UnsetType = msgspec.UNSET
+    device_use: int | msgspec.UnsetType = msgspec.UNSET
+
+
 DECK_CHECK_BODIES: tuple[type[Body], ...] = (DeckCheckStarted, DeckCheckEnded, DeckCorrected,
-                                             DeckPublished)
+                                             DeckPublished, DeckDeadlineSet, DeckSubmitted)

@@ -9,13 +9,19 @@ does an outside auditor); what this module adds, as a rule every ``draw_made`` o
 - the context is ``<log>/R<n>/deck-checks`` and round n is the round paired and open;
 - the universe is ``tables`` and the items are exactly that round's table numbers;
 - the seed was recorded after the round's pairing (a fresh ``seed record`` or the reveal of
-  a commitment), so nobody could know the tables when the pairing was made.
+  a commitment), so nobody could know the tables when the pairing was made;
+- DECK-DRAW-2: its reason announces the count K ("… the first K tables", ``draw_reason``)
+  with 1 ≤ K ≤ the round's tables (``deck_draw_count``), and a check that cites the draw
+  is at one of its first K tables (``deck_check_not_drawn``): the spares after K are not
+  "drawn" (a judge checks one as their own choice, without ``--draw``).
 
 May import: ``ledger.core.*``, ``ledger.errors``, ``ledger.wire.events``,
 ``ledger.formats.match.*``, ``ledger.formats.officiating.*``.
 """
 
 from __future__ import annotations
+
+import re
 
 from ledger.core.rule_plugins import draw_checks
 from ledger.core.state import TournamentState
@@ -35,6 +41,7 @@ from ledger.formats.officiating.rules import refusing_match_state
 from ledger.wire.events import DrawMade, Role, SignedEvent
 
 RULE = "BR-DECK-3"
+_COUNT = re.compile(r"deck checks of round (\d+): the first (\d+) tables")
 _J = frozenset({Role.JUDGE, Role.HEAD_JUDGE})
 BOOK.permit(DeckCheckKind.DECK_CHECK_STARTED.value, _J)
 BOOK.permit(DeckCheckKind.DECK_CHECK_ENDED.value, _J)
@@ -56,6 +63,20 @@ def round_tables(state: TournamentState, round_no: int) -> list[int]:
 
 def is_deck_draw(ctx: str) -> bool:
     return ctx.rpartition("/")[2] == DECK_CHECKS
+
+
+def draw_reason(round_no: int, count: int) -> str:
+    """The reason a deck-check draw records: it announces the count K (DECK-DRAW-2)."""
+    return f"deck checks of round {round_no}: the first {count} tables"
+
+
+def announced_count(reason: str, round_no: int) -> int | None:
+    """The count K a deck-check draw's reason announces for round ``round_no``, or None
+    when the reason announces none (``draw_reason``'s words exactly)."""
+    m = _COUNT.fullmatch(reason)
+    if m is None or int(m.group(1)) != round_no:
+        return None
+    return int(m.group(2))
 
 
 def check_deck_draw(state: TournamentState, body: DrawMade) -> None:
@@ -80,17 +101,38 @@ def check_deck_draw(state: TournamentState, body: DrawMade) -> None:
                         "be known before the pairing was made",
                         hint=f"record a seed now (tourney seed record --ctx {body.ctx} …) "
                         "or reveal a commitment made for it", finding="deck_draw_seed_early")
+    k = announced_count(body.reason, rnd.number)
+    if k is None or not 1 <= k <= len(tables):
+        raise RuleError("DECK-DRAW-2", f"a deck-check draw announces how many of round "
+                        f"{rnd.number}'s {len(tables)} table(s) are checked "
+                        f"({draw_reason(rnd.number, 1)!r} … up to {len(tables)}), not "
+                        f"{body.reason!r}", hint="tourney deck draw --count K writes it",
+                        finding="deck_draw_count")
 
 
 draw_checks(check_deck_draw)
 
 
-def _draw_order(state: TournamentState, draw_seq: int, round_no: int) -> list[int]:
+@BOOK.applies(DrawMade)
+def _draw_apply(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
+    """Keep the count K a deck-check draw announced (DECK-DRAW-2: the checks citing it)."""
+    if not is_deck_draw(body.ctx) or not isinstance(state.fmt, MatchState):
+        return
+    n = body.ctx.rpartition("/")[0].rpartition("/R")[2]
+    k = announced_count(body.reason, int(n)) if n.isdigit() else None
+    state.fmt.officiating.deck_draws[ev.seq] = k or 0
+
+
+def drawn_tables(state: TournamentState, draw_seq: int, round_no: int) -> list[int]:
+    """The first K tables of round ``round_no``'s deck-check draw ``draw_seq`` (K as its
+    reason announced, DECK-DRAW-2)."""
     ctx = deck_ctx(state.log, round_no)
     if state.draws.get(ctx) != draw_seq:
         raise RuleError(RULE, f"seq {draw_seq} is not round {round_no}'s deck-check draw",
-                        hint="see 'tourney deck draw' (its seq)")
-    return state.draw_results[draw_seq]
+                        hint="see 'tourney deck draw' (its seq)",
+                        finding="deck_check_not_drawn")
+    k = state.fmt.officiating.deck_draws.get(draw_seq, 0)
+    return state.draw_results[draw_seq][:k]
 
 
 @BOOK.checks(DeckCheckStarted)
@@ -111,9 +153,14 @@ def _started(state: TournamentState, body: DeckCheckStarted, actor: str) -> None
            for c in o.deck_checks.values()):
         raise RuleError(RULE, f"round {body.round} table {body.table} is already being "
                         "checked", hint="end that check first (tourney deck end)")
-    if body.draw_seq is not None and \
-            body.table not in _draw_order(state, body.draw_seq, body.round):
-        raise RuleError(RULE, f"table {body.table} is not in draw seq {body.draw_seq}")
+    if body.draw_seq is not None:
+        drawn = drawn_tables(state, body.draw_seq, body.round)
+        if body.table not in drawn:
+            raise RuleError("DECK-DRAW-2", f"table {body.table} is not among the "
+                            f"{len(drawn)} table(s) draw seq {body.draw_seq} announced "
+                            f"({', '.join(map(str, drawn)) or 'none'})",
+                            hint="a spare table is checked without --draw",
+                            finding="deck_check_not_drawn")
 
 
 @BOOK.applies(DeckCheckStarted)

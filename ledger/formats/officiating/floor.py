@@ -90,6 +90,12 @@ class TimeExtended(Body, frozen=True, kw_only=True):
     #: (every extension before issue 30) they are not on the wire
     call: int | msgspec.UnsetType = msgspec.UNSET
     proposed: int | msgspec.UnsetType = msgspec.UNSET
+    #: issue 30 (``clock``): the deck check (seq of its ``deck_check_started``) whose time
+    #: the match gets back as preparation time (BR-EXT-3; ``proposed`` then holds the
+    #: minutes the check's start → end gives), and the turns proposed where the format's
+    #: end of match counts turns (BR-XTURN-1); UNSET, not on the wire, when absent
+    deck_check: int | msgspec.UnsetType = msgspec.UNSET
+    proposed_turns: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class EomDecided(Body, frozen=True, kw_only=True):

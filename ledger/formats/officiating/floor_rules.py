@@ -22,9 +22,9 @@ from ledger.formats.match.officiating_model import Challenge, EomRecord, RoundCl
 from ledger.formats.match.plan import open_round
 from ledger.formats.officiating.book_table import OFFICIATING_BOOK as BOOK
 from ledger.formats.officiating.book_table import guards
-from ledger.formats.officiating.call_extension import propose
 from ledger.formats.officiating.corrections import key
 from ledger.formats.officiating.eom import Board, nse_match, se_decide
+from ledger.formats.officiating.extension_cites import check_cited
 from ledger.formats.officiating.floor import (
     ChallengeDecided,
     ChallengeRaised,
@@ -229,6 +229,7 @@ def _called_apply(state: TournamentState, ev: SignedEvent, body: RoundTimeCalled
 @BOOK.checks(TimeExtended)
 def _extended(state: TournamentState, body: TimeExtended, actor: str) -> None:
     _open_table(state, body.round, body.table)
+    check_cited(state, body)      # first: what it cites decides what it may give
     if body.minutes < 0 or body.turns < 0 or body.minutes + body.turns == 0:
         raise RuleError("BR-EXT-1", "an extension gives minutes or turns")
     if not body.reason.strip():
@@ -243,35 +244,15 @@ def _extended(state: TournamentState, body: TimeExtended, actor: str) -> None:
                         f"of extensions; the cap is {cap} per match (AMB-E6)",
                         hint=f"at most {cap - had} more minute(s)",
                         finding="extension_above_cap")
-    if isinstance(body.call, int):
-        _cited_call(state, body, body.call)
-
-
-def _cited_call(state: TournamentState, body: TimeExtended, seq: int) -> None:
-    """CALL-6: an extension citing a judge call cites a closed call of its own table, once,
-    and records the minutes the record proposes for it (``call_extension.propose``)."""
-    call = state.calls.calls.get(seq)
-    if call is None or call.closed_seq is None or \
-            (call.round, call.table) != (body.round, body.table):
-        raise RuleError("CALL-6", f"seq {seq} is not a closed judge call at round "
-                        f"{body.round} table {body.table}", hint="see 'tourney call list "
-                        "--all'", finding="call_invalid")
-    done = state.calls.extended.get(call.seq)
-    if done is not None:
-        raise RuleError("CALL-6", f"judge call {call.seq} was already extended at seq "
-                        f"{done[0]}", hint="one extension per call", finding="call_invalid")
-    want = propose(state, call).minutes
-    if body.proposed != want:
-        raise RuleError("CALL-6", f"judge call {call.seq}: the record proposes {want} "
-                        f"minute(s), the extension says {body.proposed}",
-                        hint="'tourney call show' gives the proposal",
-                        finding="extension_proposal_mismatch")
 
 
 @BOOK.applies(TimeExtended)
 def _extended_apply(state: TournamentState, ev: SignedEvent, body: TimeExtended) -> None:
     if isinstance(body.call, int):
         state.calls.extended[body.call] = [
+            ev.seq, body.minutes, body.proposed if isinstance(body.proposed, int) else 0]
+    if isinstance(body.deck_check, int):
+        state.fmt.officiating.deck_extended[body.deck_check] = [
             ev.seq, body.minutes, body.proposed if isinstance(body.proposed, int) else 0]
     o = state.fmt.officiating
     k = key(body.round, body.table)
@@ -355,7 +336,8 @@ def _deck(state: TournamentState, body: DeckRegistered, actor: str) -> None:
     o = refusing_match_state(state).officiating
     if body.number in o.decks:
         raise RuleError("BR-DECK-1", f"player {body.number}'s deck is already registered: "
-                        "a registered list is immutable", hint="see 'tourney deck show'")
+                        "a registered list is immutable", hint="see 'tourney deck show'",
+                        finding="deck_immutable")
     if len(body.sha256) != 64 or any(c not in "0123456789abcdef" for c in body.sha256):
         raise RuleError("BR-DECK-1", "sha256 is not 64 lowercase hex digits")
     if body.list is not None and deck_hash(body.list) != body.sha256:

@@ -34,6 +34,7 @@ from ledger.formats.wot.model import Revision
 from ledger.formats.wot.params import PARAMS, IntRange, check_params
 from ledger.formats.wot.sim import WotSimulation
 from ledger.formats.wot.state import WotState
+from ledger.formats.wot.time_facet import WotTime
 from ledger.formats.wot.verbs import WotCommands, WotJudgePowers, WotRoundDocs
 from ledger.wire.events import Body, FormatSpec
 
@@ -204,7 +205,7 @@ def _wot(format_id: str, title: str, player_name: str, revision: Revision) -> Fo
                         rules=WotRules(revision), commands=WotCommands(),
                         entry=WotEntry(revision), views=WotViews(),
                         judge_powers=WotJudgePowers(), round_docs=WotRoundDocs(),
-                        simulation=WotSimulation(format_id))
+                        simulation=WotSimulation(format_id), time=WotTime(revision))
 
 
 WOT_CLASSIC = _wot("wot-classic",
