@@ -5,14 +5,11 @@ LC_MESSAGES/<folder>.po``) with exactly the same message ids, every entry transl
 Arabic header (CLDR's six plural forms).  The patterns are then run through the real
 lookup of ``server.format_words`` on the Arabic files.
 
-This branch has no ``Language.AR`` (the ``lang`` branch adds it), so the lookup test
-points ``catalogue_path`` at the Arabic file under the Japanese member and clears the
-module's caches around it; once ``Language.AR`` is merged, ``Words(fmt, Language.AR)``
-gives the same answers."""
+The lookup test clears the module's caches around it and asks ``Words(fmt,
+Language.AR)``."""
 
 from __future__ import annotations
 
-import gettext
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,13 +65,10 @@ def _clear() -> None:
 
 
 @pytest.fixture
-def arabic(monkeypatch: pytest.MonkeyPatch) -> Iterator[Language]:
-    """The Arabic format catalogues under a stand-in language (the site's catalogue
-    behind them is empty: a word only the site has stays English here)."""
+def arabic() -> Iterator[Language]:
+    """Arabic, through the real catalogue paths (the format's, then the site's)."""
     _clear()
-    monkeypatch.setattr(fw, "catalogue_path", lambda fold, lang: _path(fold, "ar"))
-    monkeypatch.setattr(fw, "translations", lambda lang: gettext.NullTranslations())
-    yield Language.JA
+    yield Language.AR
     _clear()
 
 

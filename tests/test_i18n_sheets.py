@@ -36,7 +36,7 @@ def test_wall_sheet_and_standings_in_each_language(tmp_path: Path) -> None:
 
 
 def test_a_sheet_in_japanese_gives_the_format_its_own_words(tmp_path: Path) -> None:
-    """The sheet's ``--language`` reaches the format's catalogue too (``fw``, ADR 00XX-words):
+    """The sheet's ``--language`` reaches the format's catalogue too (``fw``, ADR 0058):
     the recorded result, the phase and the standings' statuses in Japanese; English
     without it."""
     import re
