@@ -31,6 +31,7 @@ from server.errors import whole
 from server.form_body import read_body
 from server.forms import phone_signature, sign_page, station_of
 from server.hub import Hub
+from server.i18n import of_request
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
 from server.staff_routes import page
 from server.station import refusal_words
@@ -50,7 +51,7 @@ def _view(state: Any, number: int, now: str) -> dict[str, Any]:
             "seq": o.deck_seqs.get(number) if o is not None else None}
 
 
-def _deck_page(hub: Hub, status: int, csrf: str | None, number: int | None,
+def _deck_page(request: Request, hub: Hub, status: int, csrf: str | None, number: int | None,
                problem: str | None = None, text: str = "", done: int | None = None
                ) -> Response:
     from ledger.wire import clock
@@ -64,7 +65,8 @@ def _deck_page(hub: Hub, status: int, csrf: str | None, number: int | None,
         st = hub.follower.state
         now = clock.later_time(st.latest_time, clock.default_clock().now())
         ctx.update(_view(st, number, now))
-    return page(hub, "deck.html", status, csrf, **ctx)
+    return page(hub, "deck.html", status, csrf,
+                lang=of_request(request, hub.pages.data.language), **ctx)
 
 
 async def deck_form(request: Request) -> Response:
@@ -72,12 +74,12 @@ async def deck_form(request: Request) -> Response:
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
     if cred is None or cred.number is None:
-        return _deck_page(hub, 403, csrf, None, "Scan the QR code on your player card "
+        return _deck_page(request, hub, 403, csrf, None, "Scan the QR code on your player card "
                           "first: it keeps your card on this phone.")
     done = whole(request.query_params.get("done"), 18)
     if done is not None:
         await hub.fresh(done, shown=True)
-    return _deck_page(hub, 200, csrf, cred.number, done=done)
+    return _deck_page(request, hub, 200, csrf, cred.number, done=done)
 
 
 def _posted_text(fields: dict[str, str], files: dict[str, bytes]) -> str:
@@ -103,16 +105,17 @@ async def deck(request: Request) -> Response:
     csrf = fields.get("csrf")
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf, request.headers.get("origin"),
                    request.headers.get("host", "")):
-        return _deck_page(hub, 403, None, None, "This form is out of date or did not come "
+        return _deck_page(request, hub, 403, None, None, "This form is out of date or did not come "
                           "from this site; open it again.")
     if cred is None or cred.number is None:
-        return _deck_page(hub, 403, csrf, None, "Scan the QR code on your player card first.")
+        return _deck_page(request, hub, 403, csrf, None,
+                          "Scan the QR code on your player card first.")
     number, cid, signer = cred.number, cred.credential, station.signer
     text = ""
     try:
         text = check_text(_posted_text(fields, files))
     except UsageError as err:
-        return _deck_page(hub, 422, csrf, number, "Not recorded: " + refusal_words(err),
+        return _deck_page(request, hub, 422, csrf, number, "Not recorded: " + refusal_words(err),
                           fields.get("list", ""))
     sig, use = phone_signature(fields)
     store = deck_dir(hub.location)
@@ -123,7 +126,7 @@ async def deck(request: Request) -> Response:
         return sign_page(partial(page, hub, csrf=csrf), need,
                          {**fields, "list": text}, cid, "/deck")
     except (RuleError, UsageError) as err:
-        return _deck_page(hub, 422, csrf, number, "Not recorded: " + refusal_words(err),
+        return _deck_page(request, hub, 422, csrf, number, "Not recorded: " + refusal_words(err),
                           text)
     keep_text(store, text)
     await hub.fresh(station.size)

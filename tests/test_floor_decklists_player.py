@@ -141,6 +141,8 @@ def test_a_player_hands_in_their_list_from_their_card_with_javascript_off(
         assert form.status_code == 200 and 'enctype="multipart/form-data"' in form.text, \
             form.text[form.text.find("<main"):][:1500]
         assert "2026-03-01 12:00 UTC" in form.text
+        ja = phone.get("/deck?lang=ja").text      # the page speaks the player's language
+        assert '<html lang="ja"' in ja and "リストを提出する" in ja and "Hand in my list" not in ja
         r = _multipart(phone, base, "4 Omega Unique Card\n")
         assert r.status_code == 303, r.text
         done = phone.get(r.headers["location"]).text
