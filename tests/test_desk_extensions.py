@@ -106,3 +106,26 @@ def test_the_staff_page_lists_the_same_proposals_posting_to_its_own_route(
         assert f'name="deck_check" value="{check}"' in staff
         assert f'name="call" value="{call}"' in staff
         assert "/desk/do/round/extend" not in staff
+
+
+def test_where_the_format_counts_turns_the_console_confirms_turns(tmp_path: Path) -> None:
+    """002 with ``extra_turns=3`` (BR-XTURN-1): the ruling of 3:10 is proposed as one extra
+    turn; the console's box is "Turns"; the judge gives 2; the deck check stays minutes
+    (BR-EXT-3)."""
+    ev = desk_event(tmp_path, "bushiroad-swiss", params=("--param", "extra_turns=3"))
+    check, _t1, call, t2 = floor_with_proposals(ev)
+    with desk_server(ev) as (base, hub):
+        judge = signed_in(base, ev.cards["judge"])
+        page = judge.get("/desk").text
+        assert f"Table {t2}, call {call}: +1 turn proposed" in _main(page)
+        item = re.search(rf'<li id="ext{call}">(.*?)</li>', page, re.S)
+        assert item is not None and 'name="turns" value="1"' in item.group(1)
+        assert 'name="minutes"' not in item.group(1)
+        assert f"deck check {check}: +3 min proposed" in _main(page)
+        # without back=desk the console shows the CLI's own line
+        r = _post(judge, base, "/desk/do/round/extend", {"call": str(call), "turns": "2"})
+        assert r.status_code == 200, _main(r.text)
+        assert f"+0 min (proposed 1 turn(s)) +2 turn(s) for judge call {call}" in \
+            _main(r.text), _main(r.text)
+        wait_until(lambda: call in hub.follower.state.calls.extended, 10)
+        assert f"id=\"ext{call}\"" not in judge.get("/desk").text
