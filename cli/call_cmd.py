@@ -173,7 +173,8 @@ def call_show(ctx: typer.Context, call: CallArg, json: JsonOpt = False) -> None:
 @floor_app.command("stats")
 def floor_stats_cmd(ctx: typer.Context, json: JsonOpt = False) -> None:
     """Median and longest wait from call to claim per round, open calls, calls per table,
-    extensions given.
+    deck checks per round (drawn or on suspicion, median time), extensions given (what
+    each cites, proposed vs given).
 
     Example: tourney floor stats --json
     """
@@ -188,7 +189,14 @@ def floor_stats_cmd(ctx: typer.Context, json: JsonOpt = False) -> None:
               f"{_mmss(r.median_wait_s)}, longest {_mmss(r.longest_wait_s)}"
               for r in fs.rounds]
     lines += [f"round {t.round} table {t.table}: {t.calls} call(s)" for t in fs.tables[:10]]
-    lines += [f"round {e.round} table {e.table}: +{e.minutes} min"
-              + (f" (calls {', '.join(map(str, e.calls))})" if e.calls else "")
-              for e in fs.extensions]
+    lines += [f"round {c.round}: {c.checks} deck check(s), {c.drawn} drawn, {c.suspicion} "
+              f"on suspicion, {c.open} open; median {_mmss(c.median_s)}, longest "
+              f"{_mmss(c.longest_s)}" for c in fs.checks]
+    for e in fs.extensions:
+        lines.append(f"round {e.round} table {e.table}: +{e.minutes} min")
+        lines += [f"  seq {g.seq}: +{g.minutes} min for "
+                  f"{'call' if g.cites.value == 'call' else 'deck check'} {g.cited} "
+                  f"(proposed {g.proposed})" for g in e.given]
+        if e.by_hand and e.given:
+            lines.append(f"  +{e.by_hand} min given by hand")
     s.emit(msgspec.to_builtins(fs), lines)

@@ -12,7 +12,8 @@ one implementation the player's pages and the slips use too.
 
 May import: ``ledger.*``, ``server.view``, ``server.view_reads``, ``server.staff_routes``
 (a report's words), ``usecases.calls`` and ``usecases.floor_stats`` (the judge calls and
-the head judge's numbers, issue 30), the standard library.
+the head judge's numbers, issue 30), ``server.call_panel`` (the extensions to confirm: the
+staff page's list), the standard library.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import Any
 
 from ledger.core.reports import TableStatus, current_round, queue
 from ledger.core.state import TournamentState
+from ledger.formats.officiating.call_extension import Proposal
+from server.call_panel import proposals
 from server.view import LiveData
 from server.view_reads import Clock, iso_z, table_ends, table_extra
 from usecases.calls import QueueRow, queue_rows
@@ -55,6 +58,8 @@ class Glance:
     #: issue 30: open judge calls, oldest first, and the head judge's numbers
     calls: tuple[QueueRow, ...] = ()
     stats: FloorStats | None = None
+    #: the extensions the record proposes, to confirm (``server.call_panel.proposals``)
+    proposals: tuple[Proposal, ...] = ()
 
     @property
     def waiting(self) -> int:
@@ -97,7 +102,7 @@ def glance(state: TournamentState, data: LiveData, now: datetime | None = None) 
                   tables=len(rows), drops=drops, held=tuple(data.held),
                   calls=tuple(queue_rows(state, max(now.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                                                     state.last_time or ""))),
-                  stats=floor_stats(state))
+                  stats=floor_stats(state), proposals=tuple(proposals(state)))
 
 
 def as_json(g: Glance) -> dict[str, Any]:

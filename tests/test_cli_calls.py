@@ -67,7 +67,9 @@ def test_a_call_claimed_after_40s_and_closed_3m10s_later_on_a_001_event(
     assert stats["rounds"] == [{"round": 1, "calls": 1, "open": 0, "median_wait_s": 40,
                                 "longest_wait_s": 40}]
     assert stats["extensions"] == [{"round": 1, "table": 2, "minutes": 4,
-                                    "calls": [int(call)]}]
+                                    "calls": [int(call)], "by_hand": 0, "given": [{
+                                        "seq": ext["seq"], "cites": "call",
+                                        "cited": int(call), "proposed": 4, "minutes": 4}]}]
     audit = cli("audit", "verify", "--json", code=None)
     assert audit.code == 0, audit.out + audit.err
 

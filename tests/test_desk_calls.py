@@ -57,6 +57,6 @@ def test_the_console_opens_claims_and_closes_a_call_and_the_glance_shows_them(
         wait_until(lambda: hub.follower.state.calls.calls[first].closed_seq is not None, 10)
         q = _main(judge.get("/desk").text)
         assert f"call {first}" not in q and f"call {second}" in q
-        assert "Floor: calls and extensions" in q and "1 open" in q
+        assert "Floor: calls, deck checks and extensions" in q and "1 open" in q
         r = _post(judge, base, "/desk/do/floor/stats", {})
         assert r.status_code == 200, _main(r.text)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
     "": "32f24cdd11c247a5",
-    "bushiroad-de": "a6cf2ff8080bbefc",
-    "bushiroad-swiss": "a6cf2ff8080bbefc",
-    "hotc-swiss-de": "0fdc50747ddbf337",
-    "round-robin": "a6cf2ff8080bbefc",
-    "single-elim": "a6cf2ff8080bbefc",
+    "bushiroad-de": "e8d4da0a0a996b93",
+    "bushiroad-swiss": "e8d4da0a0a996b93",
+    "hotc-swiss-de": "8f9a3861ea06ed88",
+    "round-robin": "e8d4da0a0a996b93",
+    "single-elim": "e8d4da0a0a996b93",
     "wot-2001": "2cbb934ca9bccdaa",
     "wot-classic": "2cbb934ca9bccdaa",
 }

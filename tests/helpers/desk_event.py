@@ -44,8 +44,11 @@ class DeskEvent:
     round1: dict[str, Any]
 
 
-def desk_event(tmp: Path, fmt: str, names: list[str] | None = None) -> DeskEvent:
-    cli, _log = open_event(tmp, fmt, names or NAMES, *FORMATS[fmt], officials=("sk", "judge", "tk"),
+def desk_event(tmp: Path, fmt: str, names: list[str] | None = None,
+               params: tuple[str, ...] = ()) -> DeskEvent:
+    """``params``: more ``init`` options (e.g. ``("--param", "extra_turns=3")``)."""
+    cli, _log = open_event(tmp, fmt, names or NAMES, *FORMATS[fmt], *params,
+                          officials=("sk", "judge", "tk"),
                           name=f"{fmt} desk")
     cli("keys", "new", "--name", "Live server", "--out", "station.pem")
     cli("official", "add", "--role", "station", "--name", "Live server", "--public-key",

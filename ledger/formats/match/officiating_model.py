@@ -94,13 +94,15 @@ class EomRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
 
 class DeckCheckRecord(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     """One deck check (issue 30 item 3): its table, start time and, once ended, the seq and
-    time of its end."""
+    time of its end; ``draw_seq`` the deck-check draw it cites (0: chosen by the judge, e.g.
+    on suspicion; the floor's numbers count both)."""
 
     round: int
     table: int
     started: str
     ended_seq: int = 0
     ended: str = ""
+    draw_seq: int = 0
 
 
 class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):

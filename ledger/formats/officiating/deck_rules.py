@@ -166,7 +166,7 @@ def _started(state: TournamentState, body: DeckCheckStarted, actor: str) -> None
 @BOOK.applies(DeckCheckStarted)
 def _started_apply(state: TournamentState, ev: SignedEvent, body: DeckCheckStarted) -> None:
     state.fmt.officiating.deck_checks[ev.seq] = DeckCheckRecord(
-        round=body.round, table=body.table, started=ev.time)
+        round=body.round, table=body.table, started=ev.time, draw_seq=body.draw_seq or 0)
 
 
 def _table_players(state: TournamentState, rec: DeckCheckRecord) -> list[int]:
@@ -207,4 +207,4 @@ def _ended_apply(state: TournamentState, ev: SignedEvent, body: DeckCheckEnded) 
     rec = checks[body.start_seq]
     checks[body.start_seq] = DeckCheckRecord(round=rec.round, table=rec.table,
                                              started=rec.started, ended_seq=ev.seq,
-                                             ended=ev.time)
+                                             ended=ev.time, draw_seq=rec.draw_seq)
