@@ -17,9 +17,11 @@ the process contract itself — exit codes and output of a real process, start-u
 pipes — is tested with ``Cli(..., subprocess=True)`` (tests/test_cli_contract.py and the
 tests that time or kill a process).  ``TOURNEY_TEST_SUBPROCESS=1`` runs every command as a
 subprocess (to check that the two ways agree).  ``tourney serve`` always runs as a process,
-and so does every command while a server runs in the test process (``serving``).
+and so does every command while a server runs in the test process (``serving``): a process
+forked from a server that imported the CLI once (tests/helpers/fork_cli.py), not a fresh
+interpreter.
 
-May import: ``cli.main`` (lazily), the standard library.
+May import: ``cli.main`` and ``tests.helpers.fork_cli`` (lazily), the standard library.
 """
 
 from __future__ import annotations
@@ -151,10 +153,27 @@ def tourney(*args: str, cwd: Path, env: dict[str, str], input: str | None = None
             process: bool = False) -> Run:
     """``tourney args`` with exactly this environment, unchecked: in this process unless
     ``process`` (or ``TOURNEY_TEST_SUBPROCESS=1``, or a command that serves)."""
-    if process or _SERVING[0] or os.environ.get(SUBPROCESS_ENV) == "1" \
-            or _PROCESS_ONLY.intersection(args):
+    if process or os.environ.get(SUBPROCESS_ENV) == "1" or _PROCESS_ONLY.intersection(args):
         return run_process(list(args), cwd=cwd, env=env, input=input)
+    if _SERVING[0]:
+        return run_forked_process(list(args), cwd=cwd, env=env, input=input)
     return run_in_process(list(args), cwd=cwd, env=env, input=input)
+
+
+def run_forked_process(args: list[str], *, cwd: Path, env: dict[str, str],
+                       input: str | None = None, timeout: float = 60) -> Run:
+    """``tourney args`` as a process of its own, forked from a server that has imported
+    the CLI once (tests/helpers/fork_cli.py): what ``serving`` needs — another process —
+    without an interpreter's start-up each command."""
+    from tests.helpers.fork_cli import run_forked
+
+    def fresh() -> tuple[int, str, str]:
+        r = run_process(args, cwd=cwd, env=env, input=input, timeout=timeout)
+        return r.code, r.out, r.err
+
+    code, out, err = run_forked(args, cwd=cwd, env=env, input=input, timeout=timeout,
+                                argv0=TOURNEY[0], fallback=fresh)
+    return Run(code, out.replace("\r\n", "\n"), err.replace("\r\n", "\n"))
 
 
 class Cli:

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from tests.helpers.api_event import Opening, bodies, card_token
 from tests.helpers.browser import ARTIFACTS
 from tests.helpers.cli_runner import Cli, remember_secret
+from tests.helpers.live import GENEROUS_S
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "tablet": {"width": 820, "height": 1180}}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "desk"
@@ -291,7 +292,15 @@ class Console:
     def slips(self, n: int) -> int | None:
         """The round's slips page in print media: the number of slips shown."""
         p = self.page("sk")
-        p.goto(f"{self.base}/desk/slips/{n}")
+        # the pages follow the log a moment behind the command that paired the round:
+        # until they have it, the slips page says it is not posted (a wait on that, never
+        # a fixed sleep; it showed once the reads of the tables took 0.05 s, not 1 s)
+        end = time.monotonic() + GENEROUS_S
+        while True:
+            p.goto(f"{self.base}/desk/slips/{n}")
+            if "is not posted" not in p.inner_text("main") or time.monotonic() > end:
+                break
+            time.sleep(0.1)
         p.emulate_media(media="print")
         assert not p.locator("nav.site").is_visible()
         count = int(p.locator(".slip").count())
