@@ -3,7 +3,7 @@ knows the tables before the round starts"; ADR 0053 §1) through the real CLI.
 
 The head judge commits a secret for ``<log>/R1/deck-checks`` (``tourney seed commit``)
 before round 1 is paired; the round is paired (public at once: no hold); before the reveal
-no draw is possible (the only seed under R1 is the pairing's own); a secret that does not
+no draw is possible (the refusal names the unrevealed commitment); a secret that does not
 open the commitment is refused with nothing written; the true reveal after the pairing
 records the seed, ``deck draw`` draws from it and the audit re-derives the draw (a
 tampered order, validly signed, is flagged ``draw_mismatch``).  A commitment revealed
@@ -24,7 +24,7 @@ from ledger.formats.officiating.deck_rules import draw_reason
 from ledger.storage.location import Location
 from ledger.wire.events import DrawMade, seal
 from ledger.wire.keys import load_signer
-from tests.helpers.cli_runner import Cli, raw_bytes, remember_secret, snapshot
+from tests.helpers.cli_runner import Cli, Run, raw_bytes, remember_secret, snapshot
 from tests.helpers.randomness import AFTER_ROUND_1000, BEFORE_ROUND_1000, QUICK
 from tests.helpers.tamper import append_raw, codes_at, rows
 
@@ -46,12 +46,13 @@ def _event(d: Path) -> tuple[Cli, str]:
     return cli, log
 
 
-def _refused(cli: Cli, *args: str, finding: str) -> None:
+def _refused(cli: Cli, *args: str, finding: str) -> Run:
     before = snapshot(cli.ledger)
     run = cli(*args, "--json", code=3)
     assert run.doc["error"]["finding"] == finding, run.doc
     assert len(run.err.strip().splitlines()) == 1, run.err
     assert raw_bytes(cli.ledger) == before, "a refused command wrote something"
+    return run
 
 
 def test_commit_before_pairing_reveal_after_draws_and_audits(tmp_path: Path) -> None:
@@ -64,8 +65,10 @@ def test_commit_before_pairing_reveal_after_draws_and_audits(tmp_path: Path) -> 
              "hj.pem", "--json").doc
     assert all(com["seq"] < e["seq"] for e in r1["events"])
     # committed but not revealed: the only seed under R1 is the pairing's own (before it)
-    _refused(cli, "deck", "draw", "--round", "1", "--count", "2", "--key", "hj.pem",
-             finding="deck_draw_seed_early")
+    early = _refused(cli, "deck", "draw", "--round", "1", "--count", "2", "--key",
+                     "hj.pem", finding="deck_draw_seed_early")
+    assert f"the commitment for {ctx} (seq {com['seq']}) is not revealed yet" in early.err
+    assert "tourney seed reveal" in early.err
     cli.env["TOURNEY_FIXED_CLOCK"] = AFTER_ROUND_1000
     secret = json.loads((tmp_path / "dc.secret").read_text())
     (tmp_path / "bad.secret").write_text(json.dumps(dict(secret, secret="00" * 32)))
