@@ -170,6 +170,19 @@ def call_show(ctx: typer.Context, call: CallArg, json: JsonOpt = False) -> None:
                  + (f": {c.outcome}" if c.outcome else ""), last])
 
 
+def _amount(minutes: int, turns: int, plus: str = "+") -> str:
+    """``+3 min``, ``+1 turn(s)``, ``+3 min +1 turn(s)``: turns only when there are some
+    (BR-XTURN-1); minutes always when there are no turns (``proposed 0``)."""
+    parts = ([f"{plus}{minutes} min"] if minutes or not turns else []) + \
+        ([f"{plus}{turns} turn(s)"] if turns else [])
+    return " ".join(parts)
+
+
+def _proposed(minutes: int, turns: int) -> str:
+    """The record's proposal: its minutes as before, ``1 turn(s)`` where it proposed turns."""
+    return _amount(minutes, turns, plus="") if turns else str(minutes)
+
+
 @floor_app.command("stats")
 def floor_stats_cmd(ctx: typer.Context, json: JsonOpt = False) -> None:
     """Median and longest wait from call to claim per round, open calls, calls per table,
@@ -193,10 +206,11 @@ def floor_stats_cmd(ctx: typer.Context, json: JsonOpt = False) -> None:
               f"on suspicion, {c.open} open; median {_mmss(c.median_s)}, longest "
               f"{_mmss(c.longest_s)}" for c in fs.checks]
     for e in fs.extensions:
-        lines.append(f"round {e.round} table {e.table}: +{e.minutes} min")
-        lines += [f"  seq {g.seq}: +{g.minutes} min for "
+        lines.append(f"round {e.round} table {e.table}: {_amount(e.minutes, e.turns)}")
+        lines += [f"  seq {g.seq}: {_amount(g.minutes, g.turns)} for "
                   f"{'call' if g.cites.value == 'call' else 'deck check'} {g.cited} "
-                  f"(proposed {g.proposed})" for g in e.given]
-        if e.by_hand and e.given:
-            lines.append(f"  +{e.by_hand} min given by hand")
+                  f"(proposed {_proposed(g.proposed, g.proposed_turns)})"
+                  for g in e.given]
+        if (e.by_hand or e.by_hand_turns) and e.given:
+            lines.append(f"  {_amount(e.by_hand, e.by_hand_turns)} given by hand")
     s.emit(msgspec.to_builtins(fs), lines)

@@ -5,8 +5,9 @@ Owns: ``RoundCalls``, ``FloorStats`` and ``floor_stats`` — per round: calls, t
 and longest wait from call to claim (the log's times), calls still open; calls per table
 (busiest first); per round the deck checks (drawn by a recorded draw or chosen on
 suspicion, ended, the median and longest start → end); the extensions given per match
-(minutes in all, with each one that cites a call or a deck check: proposed vs given,
-BR-EXT-1, BR-EXT-3; the rest given by hand).
+(minutes and extra turns in all, with each one that cites a call or a deck check:
+proposed vs given, minutes and turns, BR-EXT-1, BR-EXT-3, BR-XTURN-1; the rest given by
+hand).
 
 May import: ``ledger.core.*``, ``ledger.formats.match.*``,
 ``ledger.formats.officiating.call_extension`` (a deck check's time),
@@ -58,7 +59,7 @@ class CiteKind(str, Enum):
     DECK_CHECK = "deck_check"
 
 
-class Given(msgspec.Struct, frozen=True, kw_only=True):
+class Given(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One extension that cites what took the time: the record's proposal and what the
     judge gave (the audit recomputes the proposal; EOM-EXT-1 caps what is given)."""
 
@@ -67,15 +68,19 @@ class Given(msgspec.Struct, frozen=True, kw_only=True):
     cited: int                    # the call's seq, or the deck check's start seq
     proposed: int                 # minutes the record proposed
     minutes: int                  # minutes given
+    proposed_turns: int = 0       # extra turns the record proposed (BR-XTURN-1)
+    turns: int = 0                # extra turns given
 
 
-class MatchExtension(msgspec.Struct, frozen=True, kw_only=True):
+class MatchExtension(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     round: int
     table: int
     minutes: int                  # in all
     calls: list[int]              # the judge calls cited by its extensions
     given: list[Given]            # the extensions citing a call or a deck check, in order
     by_hand: int                  # minutes given without citing either
+    turns: int = 0                # extra turns in all (BR-XTURN-1)
+    by_hand_turns: int = 0        # extra turns given without citing either
 
 
 class FloorStats(msgspec.Struct, frozen=True, kw_only=True):
@@ -110,21 +115,26 @@ def floor_stats(state: TournamentState) -> FloorStats:
         given: dict[str, list[Given]] = {}
         for s, (ext, minutes, proposed) in state.calls.extended.items():
             c = state.calls.calls[s]
+            turns, p_turns = state.calls.extended_turns.get(s, (0, 0))
             given.setdefault(f"{c.round}/{c.table}", []).append(Given(
-                seq=ext, cites=CiteKind.CALL, cited=s, proposed=proposed, minutes=minutes))
+                seq=ext, cites=CiteKind.CALL, cited=s, proposed=proposed, minutes=minutes,
+                proposed_turns=p_turns, turns=turns))
         for s, (ext, minutes, proposed) in o.deck_extended.items():
             rec = o.deck_checks[s]
+            turns, p_turns = o.deck_extended_turns.get(s, (0, 0))
             given.setdefault(f"{rec.round}/{rec.table}", []).append(Given(
                 seq=ext, cites=CiteKind.DECK_CHECK, cited=s, proposed=proposed,
-                minutes=minutes))
+                minutes=minutes, proposed_turns=p_turns, turns=turns))
         for k, minutes in sorted(o.extensions.items(),
                                  key=lambda kv: tuple(int(x) for x in kv[0].split("/"))):
             r, t = (int(x) for x in k.split("/"))
             g = sorted(given.get(k, []), key=lambda x: x.seq)
+            turns_all = o.extension_turns.get(k, 0)
             exts.append(MatchExtension(
                 round=r, table=t, minutes=minutes,
                 calls=[x.cited for x in g if x.cites is CiteKind.CALL], given=g,
-                by_hand=minutes - sum(x.minutes for x in g)))
+                by_hand=minutes - sum(x.minutes for x in g), turns=turns_all,
+                by_hand_turns=turns_all - sum(x.turns for x in g)))
         for n in sorted({rec.round for rec in o.deck_checks.values()}):
             of_n = [rec for rec in o.deck_checks.values() if rec.round == n]
             # the check's time is the one its proposal measures (BR-EXT-3)

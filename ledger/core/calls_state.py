@@ -37,6 +37,9 @@ class CallsState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     #: call seq -> [seq of the ``time_extended`` citing it (CALL-6: one per call), the
     #: minutes it gave, the minutes the record proposed then]
     extended: dict[int, list[int]] = {}
+    #: call seq -> [the turns that extension gave, the turns the record proposed then]
+    #: (BR-XTURN-1; only when either is not 0); appended last (array-like snapshots)
+    extended_turns: dict[int, list[int]] = {}
 
 
 def table_key(round_no: int, table: int) -> str:

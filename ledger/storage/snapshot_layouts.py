@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "32f24cdd11c247a5",
-    "bushiroad-de": "e8d4da0a0a996b93",
-    "bushiroad-swiss": "e8d4da0a0a996b93",
-    "hotc-swiss-de": "8f9a3861ea06ed88",
-    "round-robin": "e8d4da0a0a996b93",
-    "single-elim": "e8d4da0a0a996b93",
-    "wot-2001": "2cbb934ca9bccdaa",
-    "wot-classic": "2cbb934ca9bccdaa",
+    "": "8d7c390e1d4dc476",
+    "bushiroad-de": "4b25680d4376e202",
+    "bushiroad-swiss": "4b25680d4376e202",
+    "hotc-swiss-de": "c770bc1cef6b1507",
+    "round-robin": "4b25680d4376e202",
+    "single-elim": "4b25680d4376e202",
+    "wot-2001": "1d3fb139bd8bebee",
+    "wot-classic": "1d3fb139bd8bebee",
 }

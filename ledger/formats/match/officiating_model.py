@@ -151,6 +151,11 @@ class OfficiatingState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     #: the organizer's decklist deadline (DECK-LIST-1), the newest ``deck_deadline_set``'s
     #: time; None: players do not submit their own lists
     deck_deadline: str | None = None
+    #: "round/table" → extra turns given in all (BR-XTURN-1; ``extensions`` keeps minutes)
+    extension_turns: dict[str, int] = {}
+    #: seq of a ``deck_check_started`` → [the turns its extension gave, the turns the
+    #: record proposed] (only when either is not 0); ``deck_extended`` keeps minutes
+    deck_extended_turns: dict[int, list[int]] = {}
 
 
 def cites_ruling(o: OfficiatingState, seq: int) -> bool:

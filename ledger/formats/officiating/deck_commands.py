@@ -40,9 +40,19 @@ def draw_deck_checks(t: Tournament, signer: Signer, time: str, *, round_no: int,
     if not 1 <= count <= len(tables):
         raise RuleError("BR-DECK-3", f"--count {count}: round {round_no} has "
                         f"{len(tables)} table(s)", hint=f"a count from 1 to {len(tables)}")
-    return t.make_draw(ctx=deck_ctx(t.state.log, round_no), items=tables, signer=signer,
-                       time=time, seed_seq=seed_seq, universe="tables",
-                       reason=draw_reason(round_no, count))
+    ctx = deck_ctx(t.state.log, round_no)
+    pending = sorted(c.seq for c in t.state.commitments.values()
+                     if c.ctx == ctx and c.revealed_seq is None)
+    if seed_seq is None and pending and not any(
+            s.ctx == ctx for s in t.state.seeds.values()):
+        # commit-reveal (ADR 0053 §1): say what the draw waits for, not that the
+        # pairing's own seed is too early (DECK-DRAW-1 would refuse it as such)
+        raise RuleError("BR-DECK-3", f"the commitment for {ctx} (seq {pending[-1]}) is not "
+                        "revealed yet: no seed to draw from",
+                        hint="after its drand round: tourney seed reveal --secret FILE …, "
+                        "then draw", finding="deck_draw_seed_early")
+    return t.make_draw(ctx=ctx, items=tables, signer=signer, time=time, seed_seq=seed_seq,
+                       universe="tables", reason=draw_reason(round_no, count))
 
 
 def start_deck_check(t: Tournament, signer: Signer, time: str, *, round_no: int, table: int,

@@ -248,15 +248,22 @@ def _extended(state: TournamentState, body: TimeExtended, actor: str) -> None:
 
 @BOOK.applies(TimeExtended)
 def _extended_apply(state: TournamentState, ev: SignedEvent, body: TimeExtended) -> None:
+    turns = [body.turns, body.proposed_turns if isinstance(body.proposed_turns, int) else 0]
+    o = state.fmt.officiating
     if isinstance(body.call, int):
         state.calls.extended[body.call] = [
             ev.seq, body.minutes, body.proposed if isinstance(body.proposed, int) else 0]
+        if any(turns):
+            state.calls.extended_turns[body.call] = turns
     if isinstance(body.deck_check, int):
-        state.fmt.officiating.deck_extended[body.deck_check] = [
+        o.deck_extended[body.deck_check] = [
             ev.seq, body.minutes, body.proposed if isinstance(body.proposed, int) else 0]
-    o = state.fmt.officiating
+        if any(turns):
+            o.deck_extended_turns[body.deck_check] = turns
     k = key(body.round, body.table)
     o.extensions[k] = o.extensions.get(k, 0) + body.minutes
+    if body.turns:
+        o.extension_turns[k] = o.extension_turns.get(k, 0) + body.turns
 
 
 # -- 001 end of match ------------------------------------------------------------------------

@@ -186,6 +186,7 @@ def _apply(state: TournamentState, ev: SignedEvent, body: PairingVoided) -> None
     o.clock.pop(rnd.number, None)
     for k in [k for k in o.extensions if k.startswith(f"{rnd.number}/")]:
         del o.extensions[k]
+        o.extension_turns.pop(k, None)
     o.voids.setdefault(rnd.number, []).append(ev.seq)
     if h.teams is not None:                      # the seats carried penalties gave (issue 20)
         for t in rnd.tables:
