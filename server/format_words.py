@@ -5,7 +5,10 @@ locale/<lang>/LC_MESSAGES/<folder>.po``, one gettext domain per format folder, n
 the rules that write the words), ``format_translations`` (that catalogue compiled in
 memory, falling back to the site's ``tourney`` catalogue, then to the English text) and
 ``Words`` (the translator the templates' ``fw`` filter calls: result outcomes, standings
-columns and statuses, round names, status lines, penalty names).
+columns and statuses, round names, status lines, penalty names), and the matcher shared
+with ``server.sentences`` (the server's own player sentences): ``compile_po`` (a ``.po``
+compiled in memory with a fallback), ``patterns_of`` (a catalogue's ids with fields,
+most specific first) and ``match`` (a text by exact entry, else by pattern).
 
 The formats write their words in English, as text composed in Python ("#3 wins 1-0",
 "Round 3 is being played: 0 of 4 results in.").  A catalogue entry is either a whole

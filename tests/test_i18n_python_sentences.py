@@ -194,12 +194,14 @@ def _alert(page: str) -> str:
 
 
 def test_a_japanese_player_s_refused_report_and_receipt(tmp_path: Path) -> None:
-    """A report naming a player of another table as the winner: refused in Japanese for a
+    """/drop and /deck say why not in Japanese.  A report naming a player of another
+    table as the winner: refused in Japanese for a
     Japanese phone (the field's name in the format's Japanese), in the same English as
     before for an English one, nothing written; the receipt of an accepted report and the
     report summary on the form in Japanese; a double tap refused in Japanese (REPORT-8)."""
     cli, doc, tokens = reporting_event(tmp_path)
     a = doc["tables"][0]["players"][0]  # type: ignore[index]
+    table = doc["tables"][0]["table"]  # type: ignore[index]
     other = next(n for n in tokens if n not in doc["tables"][0]["players"])  # type: ignore[index]
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
         ja, en = _phone(base, tokens[a]), _phone(base, tokens[a])
@@ -210,6 +212,17 @@ def test_a_japanese_player_s_refused_report_and_receipt(tmp_path: Path) -> None:
         assert snapshot(cli.ledger) == before
         assert _alert(bad_en.text) == "Not recorded: fill in: Winner"
         assert _alert(bad_ja.text) == "記録されませんでした：入力してください：勝者"
+        # /drop and /deck say why not in Japanese (English as before)
+        drop_en, drop_ja = _alert(en.get("/drop").text), _alert(ja.get("/drop").text)
+        assert drop_en == f"You cannot drop now: your match of round 1 (table {table}) " \
+            "has no result yet: report it first (a concession if you leave now), then drop."
+        assert drop_ja == f"今はドロップできません：ラウンド1（{table}番卓）のあなたの対戦には" \
+            "まだ結果がありません。先に結果を報告してから（今抜けるなら投了）ドロップしてください。"
+        why = re.search(r'id="why">([^<]*)<', ja.get("/deck").text)
+        assert why is not None and why.group(1) == "この大会では、主催者はプレイヤーカードからの" \
+            "デッキリストを受け付けていません。"
+        assert 'id="why">The organizer takes no decklists from players&#39; cards in this ' \
+            'event.<' in en.get("/deck").text
         ok = _post(ja, base, a)
         assert ok.status_code == 303
         receipt = ja.get(ok.headers["location"]).text
@@ -223,7 +236,7 @@ def test_a_japanese_player_s_refused_report_and_receipt(tmp_path: Path) -> None:
         m = re.fullmatch(r"(.+) reported for round 1, table (\d+): Winner: \1\.",
                          en_said.group(1))
         assert m is not None, en_said.group(1)          # the English as it was
-        who, table = m.groups()
+        who = m.group(1)
         assert said.group(1) == f"{who}がラウンド1・{table}番卓について報告：勝者: {who}。"
         again = _post(ja, base, a)          # a double tap, in Japanese
         assert _alert(again.text) == "記録されませんでした：これとまったく同じ内容をすでに" \
