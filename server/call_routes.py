@@ -104,19 +104,20 @@ async def call(request: Request) -> Response:
     from usecases.calls import own_call, own_call_refusal
 
     hub, station = Hub.of(request), station_of(request)
+    lang = of_request(request, hub.pages.data.language)
     fields = await read_form(request)
     cred = holder(hub.follower.state, request.cookies.get(COOKIE, ""))
     if not csrf_ok(request.cookies.get(CSRF_COOKIE), fields.get("csrf"),
                    request.headers.get("origin"), request.headers.get("host", "")):
         return _call_page(hub, 403, None, None, "This form is out of date or did not come "
-                          "from this site; open it again.")
+                          "from this site; open it again.", lang)
     if cred is None or cred.number is None:
         return _call_page(hub, 403, fields.get("csrf"), None, "Scan the QR code on your "
-                          "player card first.")
+                          "player card first.", lang)
     number, cid, signer = cred.number, cred.credential, station.signer
     taps = _taps(request)
     if taps.blocked(f"c{number}"):
-        return _call_page(hub, 429, fields.get("csrf"), number, TOO_MANY_TAPS)
+        return _call_page(hub, 429, fields.get("csrf"), number, TOO_MANY_TAPS, lang)
     taps.fail(f"c{number}")
     at = own_call_refusal(hub.follower.state, number)
     if isinstance(at, str) and "already" in at:      # a repeated tap: the call stands
@@ -131,7 +132,7 @@ async def call(request: Request) -> Response:
                          "/call")
     except (RuleError, UsageError) as err:
         return _call_page(hub, 422, fields.get("csrf"), number,
-                          "Not recorded: " + refusal_words(err))
+                          "Not recorded: " + refusal_words(err), lang)
     await hub.fresh(station.size)
     return RedirectResponse(f"/call?done={ev[0].seq}", status_code=303)
 

@@ -5,7 +5,10 @@ locale/<lang>/LC_MESSAGES/<folder>.po``, one gettext domain per format folder, n
 the rules that write the words), ``format_translations`` (that catalogue compiled in
 memory, falling back to the site's ``tourney`` catalogue, then to the English text) and
 ``Words`` (the translator the templates' ``fw`` filter calls: result outcomes, standings
-columns and statuses, round names, status lines, penalty names).
+columns and statuses, round names, status lines, penalty names), and the matcher shared
+with ``server.sentences`` (the server's own player sentences): ``compile_po`` (a ``.po``
+compiled in memory with a fallback), ``patterns_of`` (a catalogue's ids with fields,
+most specific first) and ``match`` (a text by exact entry, else by pattern).
 
 The formats write their words in English, as text composed in Python ("#3 wins 1-0",
 "Round 3 is being played: 0 of 4 results in.").  A catalogue entry is either a whole
@@ -26,6 +29,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -56,16 +60,22 @@ def format_translations(format_id: str, lang: Language) -> gettext.NullTranslati
     po = catalogue_path(dom, lang) if dom else None
     if lang is Language.EN or po is None or not po.exists():
         return site
+    return compile_po(po, lang, dom or "", site)
+
+
+def compile_po(po: Path, lang: Language, domain: str,
+               fallback: gettext.NullTranslations) -> gettext.NullTranslations:
+    """``po`` compiled in memory with Babel (no ``.mo`` anywhere), ``fallback`` behind it."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
-        catalog = read_po(f, locale=lang.value, domain=dom)
+        catalog = read_po(f, locale=lang.value, domain=domain)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
     tr = gettext.GNUTranslations(buf)
-    tr.add_fallback(site)
+    tr.add_fallback(fallback)
     return tr
 
 
@@ -90,19 +100,23 @@ def _compile(msgid: str) -> _Pattern:
 
 @lru_cache(maxsize=None)
 def _patterns(format_id: str, lang: Language) -> tuple[_Pattern, ...]:
-    """The catalogue's message ids with fields, the longest literal text first (the most
-    specific pattern wins)."""
-    ids: set[str] = set()
+    """The format's catalogue's message ids with fields (``patterns_of``)."""
     dom = _domain(format_id)
+    # the format's own patterns only: the site's ids are whole texts of its templates
+    return patterns_of(catalogue_path(dom, lang), lang) if dom else ()
+
+
+def patterns_of(po: Path, lang: Language) -> tuple[_Pattern, ...]:
+    """The message ids with fields of ``po`` (translated, not fuzzy), the longest literal
+    text first (the most specific pattern wins); none when there is no such file."""
+    if not po.exists():
+        return ()
     from babel.messages.pofile import read_po
 
-    # the format's own patterns only: the site's ids are whole texts of its templates
-    for po in [catalogue_path(dom, lang)] if dom else []:
-        if po.exists():
-            with po.open("rb") as f:
-                cat = read_po(f, locale=lang.value)
-            ids |= {m.id for m in cat if isinstance(m.id, str) and m.string
-                    and not m.fuzzy and _FIELD.search(m.id)}
+    with po.open("rb") as f:
+        cat = read_po(f, locale=lang.value)
+    ids = {m.id for m in cat if isinstance(m.id, str) and m.string
+           and not m.fuzzy and _FIELD.search(m.id)}
     return tuple(sorted((_compile(i) for i in ids),
                         key=lambda p: (-len(_FIELD.sub("", p.msgid)), p.msgid)))
 
@@ -124,7 +138,7 @@ class Words:
             pass
         s = "" if text is None else str(text)
         out = s if self.lang is Language.EN or not _LETTER.search(s) \
-            else _word(self.format_id, self.lang, s)
+            else self._look(s)
         if len(self._memo) < 1 << 16:
             try:
                 self._memo[text] = out
@@ -132,21 +146,32 @@ class Words:
                 pass
         return out
 
+    def _look(self, text: str) -> str:
+        return _word(self.format_id, self.lang, text)
+
 
 @lru_cache(maxsize=1 << 16)
 def _word(format_id: str, lang: Language, text: str) -> str:
-    tr = format_translations(format_id, lang)
+    return match(text, format_translations(format_id, lang), _patterns(format_id, lang),
+                 lambda v: _word(format_id, lang, v))
+
+
+def match(text: str, tr: gettext.NullTranslations, patterns: tuple[_Pattern, ...],
+          again: Callable[[str], str], otherwise: Callable[[str], str] | None = None) -> str:
+    """``text`` in ``tr``'s language: its exact entry, else the first of ``patterns`` that
+    matches the whole text, its ``t_`` fields looked up with ``again`` (the others
+    copied); else ``otherwise(text)`` (English: ``text`` itself)."""
     exact = tr.gettext(text)
     if exact != text:
         return exact
-    for p in _patterns(format_id, lang):
+    for p in patterns:
         m = p.regex.match(text)
         if m is None:
             continue
         return _fill(tr.gettext(p.msgid),
-                     {k: (_word(format_id, lang, v) if k.startswith("t_") else v)
+                     {k: (again(v) if k.startswith("t_") else v)
                       for k, v in m.groupdict().items()})
-    return text
+    return text if otherwise is None else otherwise(text)
 
 
 def _fill(text: str, values: dict[str, str]) -> str:

@@ -12,7 +12,7 @@ under ``<lang>:<key>`` with an ETag ending ``-<lang>``; every environment has Ji
 extension, English with no catalogue (the templates' own text).
 
 May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``server.i18n``,
-``server.format_words``,
+``server.format_words``, ``server.sentences``,
 ``projections.*``, the standard library.
 """
 
@@ -92,6 +92,8 @@ def _new_environment(lang: Language) -> Any:
     # the format's own words (``server.format_words``): as they are unless ``common``
     # gives the page the event's format in its language
     env.globals["fw"] = _as_is
+    # the sentences the server composes for a player (``server.sentences``): likewise
+    env.globals["ps"] = _as_is
     return env
 
 
@@ -143,6 +145,7 @@ class PageSet:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._words: dict[Language, Words] = {}
+        self._sentences: dict[Language, Words] = {}
 
     def cached(self, key: str, lang: Language = Language.EN) -> Page | None:
         return self._pages.get(_slot(key, lang))
@@ -185,6 +188,16 @@ class PageSet:
         with self._guard:
             return self._words.setdefault(lang, Words(self.data.format_id, lang))
 
+    def sentences(self, lang: Language) -> Any:
+        """The server's player sentences in ``lang`` (``server.sentences``); English: as
+        they are."""
+        if lang is Language.EN:
+            return _as_is
+        from server.sentences import Sentences
+
+        with self._guard:
+            return self._sentences.setdefault(lang, Sentences(self.data.format_id, lang))
+
     def env_of(self, lang: Language) -> Any:
         return self.env if lang is Language.EN else environment(lang)
 
@@ -200,7 +213,7 @@ class PageSet:
         tr = translations(lang)
         find_label, find_hint = (tr.gettext(w) for w in find_words(d.names))
         return {"d": d, "cp": d.checkable, "active": active, "etag": self.etag,
-                "fw": self.words(lang),
+                "fw": self.words(lang), "ps": self.sentences(lang),
                 "lang": lang.value, "dir": direction(lang),
                 "main_lang": "" if lang is Language.EN or template in TRANSLATED else "en",
                 "languages": [(x.value, NATIVE[x]) for x in Language],

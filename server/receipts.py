@@ -15,6 +15,7 @@ May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.site_route
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -56,9 +57,11 @@ def _title(hub: Hub, ev: dict[str, Any]) -> str:
     return f"In the log: {kind.replace('_', ' ')}"
 
 
-def _said(hub: Hub, ev: dict[str, Any]) -> str:
+def _said(hub: Hub, ev: dict[str, Any], word: Callable[[str], str] = str) -> str:
     """What the receipt's event says, in a player's words: what was reported, for which
-    round and table (the vocabulary's ``player_label``s), or the act it records."""
+    round and table (the vocabulary's ``player_label``s), or the act it records; ``word``
+    puts a report's labels and values in the page's language (the whole sentence is
+    translated by the template's ``ps``), never a name."""
     from ledger.core.format_socket import plugin_for
     from ledger.core.vocabulary import FieldKind
 
@@ -76,16 +79,16 @@ def _said(hub: Hub, ev: dict[str, Any]) -> str:
                 f = vocab.field(name) if vocab is not None else None
             except KeyError:
                 f = None
-            label = (f.player_label if f is not None and f.player_label else
-                     name.replace("_", " ").capitalize())
+            label = word(f.player_label if f is not None and f.player_label else
+                         name.replace("_", " ").capitalize())
             shown = str(text)
             if f is not None and f.kind is FieldKind.PLAYER and shown.isdigit():
                 shown = labels.get(int(shown), f"#{shown}")
             elif f is not None and f.kind in (FieldKind.FLAG, FieldKind.SWITCH):
-                shown = "yes" if shown.lower() in ("yes", "true", "1") else "no"
+                shown = word("yes" if shown.lower() in ("yes", "true", "1") else "no")
             elif f is not None and f.kind is FieldKind.CODE and vocab is not None:
                 entry = next((e for e in vocab.entries if e.value == shown), None)
-                shown = entry.player_label if entry is not None else shown
+                shown = word(entry.player_label) if entry is not None else shown
             parts.append(f"{label}: {shown}")
         who = labels.get(int(body.get("number", 0)), "")
         return f"{who} reported for {where}: " + "; ".join(parts) + "."
@@ -130,7 +133,8 @@ async def receipt(request: Request) -> Response:
     off = hub.follower.state.officials.get(ev.get("actor", ""))
     await hub.fresh(int(seq), shown=True)
     return private_page(hub, "receipt.html", 200, lang=lang, doc=doc, title=_title(hub, ev),
-                        said=_said(hub, ev), signer=off.name if off else ev.get("actor"),
+                        said=_said(hub, ev, hub.pages.sentences(lang)),
+                        signer=off.name if off else ev.get("actor"),
                         code=receipt_code(n, leaf),
                         event=json.dumps(signed, indent=1, ensure_ascii=False))
 

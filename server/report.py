@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ledger.core.format_socket import plugin_for
@@ -214,9 +215,11 @@ def _boxes(i: Input, texts: list[str]) -> str:
 
 
 def given_words(state: TournamentState, given: dict[str, str],
-                labels: dict[int, str]) -> str:
+                labels: dict[int, str], word: Callable[[str], str] = str) -> str:
     """A report's fields as its player reads them: the outcome's words, then each field's
-    label and value (a player's name for a player number)."""
+    label and value (a player's name for a player number); ``word`` puts the outcome, a
+    label and a switch's words in the page's language (``server.sentences``; English:
+    as they are), never a name."""
     plugin = plugin_for(state.format.id if state.format else None)
     vocab = plugin.entry.result_vocabulary() if plugin is not None else None
     if vocab is None:
@@ -229,11 +232,11 @@ def given_words(state: TournamentState, given: dict[str, str],
         entry = next((e for e in vocab.entries if e.selector == f.name
                       and (not e.value or e.value == v)), None)
         if entry is not None and (entry.value or f.kind is FieldKind.FLAG):
-            parts.insert(0, entry.player_label or _summary(entry))
+            parts.insert(0, word(entry.player_label or _summary(entry)))
             continue
         shown = labels.get(int(v), v) if v.isascii() and v.isdigit() and len(v) < 10 \
             else v
         if f.kind is FieldKind.SWITCH and f.switch_words:
-            shown = f.switch_words[0 if v.lower() in ("yes", "true", "1") else 1]
-        parts.append(f"{f.player_label or f.help}: {shown}")
+            shown = word(f.switch_words[0 if v.lower() in ("yes", "true", "1") else 1])
+        parts.append(f"{word(f.player_label or f.help)}: {shown}")
     return "; ".join(parts)

@@ -153,7 +153,7 @@ async def form(request: Request) -> Response:
                 problem=None if f is not None else "This event takes no results "
                 "from phones: report at the desk.", form=f, number=number, csrf=csrf,
                 mine=None if mine is None else (mine.seq, given_words(
-                    st, mine.given, hub.pages.data.labels)),
+                    st, mine.given, hub.pages.data.labels, hub.pages.sentences(lang))),
                 aside=aside, credential=cred,
                 device=cred is not None and cred in st.reports.devices, lang=lang)
 
