@@ -13,7 +13,7 @@ message id with ``%(name)s`` fields matches a whole English text; ``t_`` fields 
 looked up again, the others copied).  Patterns come only from ``sentences.po`` (then
 from the format's own catalogue), never from the site's template ids, so a player's name
 never matches a site pattern.  The ledger and the CLI keep their English: the sentences
-are translated when a page is rendered, nothing is written (ADR 00XX-pysent).
+are translated when a page is rendered, nothing is written (ADR 0063).
 
 May import: ``server.format_words``, ``server.i18n``, the standard library.
 """

@@ -1,5 +1,5 @@
 """The sentences the server composes in Python for a player, in the page's language
-(issue 31; ADR 00XX-pysent): refusals on /report, /call, /deck and /drop, the report
+(issue 31; ADR 0063): refusals on /report, /call, /deck and /drop, the report
 summary and what a receipt records are translated when the page is rendered, through
 ``server.sentences`` (the format words' pattern matcher, one mechanism); the ledger's
 bytes and the English pages stay as they were.
