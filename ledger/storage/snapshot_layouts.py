@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "32f24cdd11c247a5",
-    "bushiroad-de": "e8d4da0a0a996b93",
-    "bushiroad-swiss": "e8d4da0a0a996b93",
-    "hotc-swiss-de": "8f9a3861ea06ed88",
-    "round-robin": "e8d4da0a0a996b93",
-    "single-elim": "e8d4da0a0a996b93",
-    "wot-2001": "2cbb934ca9bccdaa",
-    "wot-classic": "2cbb934ca9bccdaa",
+    "": "1a2da1a1bcf3b6d8",
+    "bushiroad-de": "67a320b3d6336e97",
+    "bushiroad-swiss": "67a320b3d6336e97",
+    "hotc-swiss-de": "aa54250281854c13",
+    "round-robin": "67a320b3d6336e97",
+    "single-elim": "67a320b3d6336e97",
+    "wot-2001": "b58ba635739d24ca",
+    "wot-classic": "b58ba635739d24ca",
 }
