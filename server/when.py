@@ -6,7 +6,8 @@ the visible text of a page: in the event's zone, ``tourney pages set --time-zone
 the page language's CLDR form through Babel, with the zone's abbreviation),
 ``zone_label`` and ``zone_of`` (the zone as a page names it) and ``install`` (the Jinja2
 filters ``hm``, ``hms``, ``day_hm``, ``bare_hm`` and ``zone`` that read the page's
-``lang`` and the event's zone, ``d.time_zone``, from the template's context).  The
+``lang`` and the event's zone, ``d.time_zone``, from the template's context; and
+``number``, a count in the language's form: ``number_text``).  The
 ``<time datetime=...>`` attribute keeps the ISO UTC value; only the text changes.
 English pages of an event in UTC keep their exact text ("09:44 UTC"), so pages and
 samples recorded before keep their bytes.  The projections may call ``clock_text`` with
@@ -100,6 +101,17 @@ def zone_of(iso: str, zone: str = UTC_NAME) -> str:
     return zone_label(dt.astimezone(tz))
 
 
+def number_text(n: int, lang: str = "en") -> str:
+    """A count in ``lang``'s CLDR form (Babel's ``format_decimal``): "4,096" in English
+    and Japanese, as it is below 1,000 (so small events' pages keep their bytes)."""
+    from babel.numbers import format_decimal
+
+    try:
+        return str(format_decimal(n, locale=lang))
+    except (ValueError, LookupError):
+        return str(n)
+
+
 def _event_zone(ctx: Any) -> str:
     d = ctx.get("d")
     return str(getattr(d, "time_zone", UTC_NAME)) if d is not None else UTC_NAME
@@ -116,10 +128,13 @@ def _filter(form: Form) -> Any:
 
 
 def install(env: Any) -> None:
-    """Give ``env`` the filters ``hm``, ``hms``, ``day_hm``, ``bare_hm`` (``{{ t|hm }}``)
-    and ``zone`` (``{{ t|zone }}``: the event zone's abbreviation at that time)."""
+    """Give ``env`` the filters ``hm``, ``hms``, ``day_hm``, ``bare_hm`` (``{{ t|hm }}``),
+    ``zone`` (``{{ t|zone }}``: the event zone's abbreviation at that time) and ``number``
+    (``{{ n|number }}``: "4,096")."""
     import jinja2
 
     for form in Form:
         env.filters[form.value] = _filter(form)
     env.filters["zone"] = jinja2.pass_context(lambda ctx, iso: zone_of(iso, _event_zone(ctx)))
+    env.filters["number"] = jinja2.pass_context(
+        lambda ctx, n: number_text(n, str(ctx.get("lang") or "en")))

@@ -141,3 +141,21 @@ def test_pages_set_time_zone_and_the_pages_in_it(tmp_path: Path) -> None:
         assert desk.get(f"/c/{staff}").status_code == 303
         assert "18:00 JST" in _text(desk.get("/desk").text)
     assert cli("audit", "verify", "--json").doc["ok"] is True
+
+
+def test_counts_in_the_language_s_form() -> None:
+    """Item 3's numbers: the header's player count through Babel's ``format_decimal``
+    (the plural still chosen by the count itself); below 1,000 it is as it was."""
+    from server.i18n import Language
+    from server.pages import environment
+    from server.when import number_text
+
+    assert (number_text(4096), number_text(4096, "ja"), number_text(999)) == \
+        ("4,096", "4,096", "999")
+    src = '{{ ngettext("%(num)s player", "%(num)s players", n, num=n|number) }}'
+    en = environment(Language.EN).from_string(src)
+    assert en.render(n=4096, lang="en") == "4,096 players"
+    assert en.render(n=1, lang="en") == "1 player"
+    assert en.render(n=12, lang="en") == "12 players"
+    ja = environment(Language.JA).from_string(src).render(n=4096, lang="ja")
+    assert "4,096" in ja and "player" not in ja
