@@ -4,7 +4,7 @@ pages and the head judge's posting gate (issue 18, ADR 0023).
 Owns: the command-line shapes and output of those commands, ``held_line`` (what a
 pairing command prints when the round it paired waits for posting) and ``held_notice``
 (what ``round show`` prints under a held round).  What is allowed
-is the ledger's (``ledger.core.rules``: PAGES-1..5); what public pages show is
+is the ledger's (``ledger.core.rules``: PAGES-1..8); what public pages show is
 ``ledger.core.public_pages``.  Names no format.
 
 May import: ``typer``, ``cli.common``, ``cli.sheet_language``, ``ledger.*``.
@@ -56,6 +56,26 @@ def shipped_language(code: str) -> str:
     return sheet_language(code).code
 
 
+def known_zone(name: str) -> str:
+    """``name`` when it is a time zone this machine's tz database knows (``zoneinfo``:
+    the system's, else the ``tzdata`` package) and of the ledger's form (PAGES-8); else a
+    usage refusal saying what a zone name looks like."""
+    import zoneinfo
+
+    from ledger.wire.pages import is_zone_name
+
+    hint = "use an IANA name such as Asia/Tokyo, Europe/Paris, America/New_York or UTC " \
+           "(case matters)"
+    if not is_zone_name(name):
+        raise UsageError(f"--time-zone {name!r}: not a time zone name", hint=hint)
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        raise UsageError(f"--time-zone {name!r}: no such time zone in the tz database",
+                         hint=hint) from None
+    return name
+
+
 def _options_lines(state: TournamentState) -> list[str]:
     from ledger.core.public_pages import pages_options
 
@@ -63,7 +83,8 @@ def _options_lines(state: TournamentState) -> list[str]:
     since = "defaults, never set" if opts.set_seq is None else f"set at seq {opts.set_seq}"
     held = ", ".join(str(n) for n in opts.held) or "none"
     return [f"public pages: {opts.text()} ({since})", f"held rounds:  {held}",
-            f"language:     {opts.language} (when a phone asks for none the pages have)"]
+            f"language:     {opts.language} (when a phone asks for none the pages have)",
+            f"time zone:    {opts.time_zone} (the times the pages show)"]
 
 
 @app.command("set")
@@ -85,6 +106,10 @@ def pages_set(
         help="The pages' language when a phone asks for none it has (no ?lang=, no "
              "switch cookie, no Accept-Language match): a language with a catalogue, "
              "e.g. ja (issue 31).")] = None,
+    time_zone: Annotated[str | None, typer.Option(
+        "--time-zone", show_default=False, metavar="ZONE",
+        help="The event's time zone, an IANA name (e.g. Asia/Tokyo): the pages show clock "
+             "times in it (default UTC; the log's times stay UTC).")] = None,
     key: KeyOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -94,20 +119,23 @@ def pages_set(
 
     Example: tourney pages set --names initial --no-penalties --hold-pairings --key hj.pem
 
-    Example: tourney pages set --language ja --key organizer.pem
+    Example: tourney pages set --language ja --time-zone Asia/Tokyo --key organizer.pem
     """
-    if names is None and penalties is None and hold is None and language is None:
+    if names is None and penalties is None and hold is None and language is None \
+            and time_zone is None:
         raise UsageError("nothing to set", hint="pass --names, --penalties/--no-penalties, "
-                         "--hold-pairings/--no-hold-pairings or --language")
+                         "--hold-pairings/--no-hold-pairings, --language or --time-zone")
     if language is not None:
         language = shipped_language(language)
+    if time_zone is not None:
+        time_zone = known_zone(time_zone)
     s = Session(ctx, key=key, json=json)
     signer = s.signer()
     with s.ledger() as led:
         log = s.tournament(led)
         ev, agg = led.write(log, lambda t, time: (t.set_public_pages(
             signer, time, names=names, penalties=penalties, hold_pairings=hold,
-            language=language), t))
+            language=language, time_zone=time_zone), t))
         cp = auto_checkpoint(s, led, log, signer, f"seq {ev.seq} written", agg.state)
     from ledger.core.public_pages import pages_options
 

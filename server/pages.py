@@ -12,7 +12,7 @@ under ``<lang>:<key>`` with an ETag ending ``-<lang>``; every environment has Ji
 extension, English with no catalogue (the templates' own text).
 
 May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``server.i18n``,
-``server.format_words``, ``server.sentences``,
+``server.when``, ``server.format_words``, ``server.sentences``,
 ``projections.*``, the standard library.
 """
 
@@ -29,6 +29,7 @@ from typing import Any
 from server.format_words import Words
 from server.i18n import Language, as_text, direction, translations
 from server.view import LiveData
+from server.when import install as install_when
 
 TEMPLATES = Path(__file__).parent / "templates"
 HTML = "text/html; charset=utf-8"
@@ -94,6 +95,8 @@ def _new_environment(lang: Language) -> Any:
     env.globals["fw"] = _as_is
     # the sentences the server composes for a player (``server.sentences``): likewise
     env.globals["ps"] = _as_is
+    # log times in the event's zone and the page language's form: ``{{ t|hm }}``
+    install_when(env)
     return env
 
 

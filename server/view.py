@@ -80,6 +80,7 @@ class LiveData:
     act_words: dict[int, str] = field(default_factory=dict)   # a report's fields, by seq
     names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
     language: str = "en"   # the event's default page language (``pages set --language``)
+    time_zone: str = "UTC"  # the zone pages show times in (``pages set --time-zone``)
     #: the players removed from the event now: number -> (label, the format's word)
     removed: dict[int, tuple[str, str]] = field(default_factory=dict)
     format_id: str = ""            # the format plug-in's id (``tourney init --format``)
@@ -346,6 +347,7 @@ def build(led: Any, state: TournamentState, memo: Memo, *, live: bool = True,
         ) or labels.get(champ), live=live,
         partial=keep > 0, acts=reads.acts(led, state, memo, labels), act_words=memo.act_words,
         names=state.pages.names, language=state.pages.language,
+        time_zone=state.pages.time_zone,
         over=progress is not None and progress.phase == "finished",
         disqualified=_disqualified(state, removed), removed={
             n: ((plugin.views.entrant_name(state, n) if plugin is not None else None)

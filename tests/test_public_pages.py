@@ -116,8 +116,8 @@ def test_defaults_when_never_set_change_nothing(ev: Event) -> None:
     ev.pair()
     s = ev.state()
     assert pages_options(s).json() == {"names": "full", "penalties": False,
-                                       "hold_pairings": False, "language": "en", "set_seq": None,
-                                       "held": []}
+                                       "hold_pairings": False, "language": "en",
+                                       "time_zone": "UTC", "set_seq": None, "held": []}
     assert round_posted(s, 1) and held_rounds(s) == [] and latest_held(s) is None
     assert not penalties_public(s)
     assert public_label(s, 1) == '#1 Ann Marie Lee "Annie"' and public_label(s, 2) == "#2 Bob"
@@ -355,12 +355,21 @@ def test_audit_flags_wrong_roles_and_posts_of_rounds_not_held(ev: Event,
         (PairingsPosted(round=4), HJ, "rule_violation"),       # not paired (PAGES-2)
         (PublicPagesSet(names=NameStyle.INITIAL, penalties=False, hold_pairings=True),
          HJ, "rule_violation"),                                # nothing changes (PAGES-1)
+        (PublicPagesSet(names=NameStyle.INITIAL, penalties=False, hold_pairings=True,
+                        time_zone="../etc/passwd"),
+         HJ, "rule_violation"),                                # not a zone name (PAGES-8)
     ]
     for body, signer, code in cases:
         forged = [*rows, chained_next(rows, body, signer, LOG,
                                       time="2026-03-01T09:00:30.000000Z")]
         found = _codes(_bundle(tmp_path, forged))
         assert (code, len(forged)) in found, (body, found)
+    # a zone of the right form the tz database lacks is the software's, not the ledger's
+    later = PublicPagesSet(names=NameStyle.INITIAL, penalties=False, hold_pairings=True,
+                           time_zone="Mars/Olympus_Mons")
+    found = _codes(_bundle(tmp_path, [*rows, chained_next(
+        rows, later, HJ, LOG, time="2026-03-01T09:00:30.000000Z")]))
+    assert not {c for c, _ in found} & {"role_not_permitted", "rule_violation"}, found
 
 
 # -- every format, through the real CLI ------------------------------------------------------
@@ -383,8 +392,8 @@ def test_hotc_cli_hold_post_void_names_and_refusals(tmp_path: Path) -> None:
     hj, sk = ("--key", "hj.pem"), ("--key", "sk.pem")
     shown = cli("pages", "show", "--json").doc
     assert shown == {"tournament": log, "names": "full", "penalties": False,
-                     "hold_pairings": False, "language": "en", "set_seq": None,
-                     "held": []}
+                     "hold_pairings": False, "language": "en", "time_zone": "UTC",
+                     "set_seq": None, "held": []}
     assert "nothing to set" in _refuse(cli, db, "pages", "set", *hj, code=2)
     assert "--names" in _refuse(cli, db, "pages", "set", "--names", "nick", *hj, code=2)
     assert "[RULES-1.3]" in _refuse(cli, db, "pages", "set", "--penalties", *sk, code=3)
@@ -400,7 +409,8 @@ def test_hotc_cli_hold_post_void_names_and_refusals(tmp_path: Path) -> None:
                                                                          "show").out
     info = cli("info", "--json").doc["public_pages"]
     assert info == {"names": "initial", "penalties": False, "hold_pairings": True,
-                    "language": "en", "set_seq": info["set_seq"], "held": [1]}
+                    "language": "en", "time_zone": "UTC", "set_seq": info["set_seq"],
+                    "held": [1]}
     assert "held:         round 1 (not on public pages until 'tourney round post')" in \
         cli("info").out
     # a held round is not posted by publish --pairings-only (no key: anyone)

@@ -210,15 +210,17 @@ class Tournament(BaseAggregate[str]):
     def set_public_pages(self, signer: Signer, time: str, *, names: NameStyle | None = None,
                          penalties: bool | None = None,
                          hold_pairings: bool | None = None,
-                         language: str | None = None) -> SignedEvent:
-        """Record the public pages' options (ADR 0023; the default language, issue 31); an
-        option not given keeps its value."""
+                         language: str | None = None,
+                         time_zone: str | None = None) -> SignedEvent:
+        """Record the public pages' options (ADR 0023; the default language and the time
+        zone, issue 31); an option not given keeps its value."""
         p = self.state.pages
         return self.record(PublicPagesSet(
             names=p.names if names is None else names,
             penalties=p.penalties if penalties is None else penalties,
             hold_pairings=p.hold if hold_pairings is None else hold_pairings,
-            language=p.language if language is None else language), signer, time)
+            language=p.language if language is None else language,
+            time_zone=p.time_zone if time_zone is None else time_zone), signer, time)
 
     def post_pairings(self, round_no: int, signer: Signer, time: str) -> SignedEvent:
         """Post a held round's pairings to public pages (head judge, PAGES-2..4)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.wire.pages import DEFAULT_LANGUAGE, NameStyle
+from ledger.wire.pages import DEFAULT_LANGUAGE, DEFAULT_TIME_ZONE, NameStyle
 
 
 class PagesState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
@@ -32,14 +32,16 @@ class PagesState(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     posted: dict[int, int] = {}        # round -> seq of the pairings_posted of that pairing
     notes: dict[int, str] = {}         # seq of an announcement in force -> its text
     language: str = DEFAULT_LANGUAGE   # the pages' default language (issue 31, PAGES-7)
+    time_zone: str = DEFAULT_TIME_ZONE  # the event's time zone (issue 31, PAGES-8)
 
 
 def note_options(pages: PagesState, seq: int, names: NameStyle, penalties: bool,
-                 hold: bool, language: str = DEFAULT_LANGUAGE) -> None:
+                 hold: bool, language: str = DEFAULT_LANGUAGE,
+                 time_zone: str = DEFAULT_TIME_ZONE) -> None:
     """``public_pages_set`` at ``seq``: in force from here on; rounds already paired keep
     their state (switching hold on hides nothing already public, off posts nothing)."""
     pages.names, pages.penalties, pages.hold, pages.set_seq = names, penalties, hold, seq
-    pages.language = language
+    pages.language, pages.time_zone = language, time_zone
 
 
 def note_paired(pages: PagesState, round_no: int, seq: int) -> None:

@@ -109,11 +109,12 @@ class PagesOptions(msgspec.Struct, frozen=True, kw_only=True):
     set_seq: int | None
     held: list[int]
     language: str = "en"
+    time_zone: str = "UTC"
 
     def json(self) -> dict[str, Any]:
         return {"names": self.names.value, "penalties": self.penalties,
                 "hold_pairings": self.hold_pairings, "language": self.language,
-                "set_seq": self.set_seq, "held": list(self.held)}
+                "time_zone": self.time_zone, "set_seq": self.set_seq, "held": list(self.held)}
 
     def text(self) -> str:
         """One line: ``names full · penalties hidden · pairings posted when paired`` (and
@@ -122,11 +123,13 @@ class PagesOptions(msgspec.Struct, frozen=True, kw_only=True):
         hold = "pairings held until posted" if self.hold_pairings \
             else "pairings posted when paired"
         lang = "" if self.language == "en" else f" · pages in {self.language}"
-        return f"names {self.names.value} · {pen} · {hold}{lang}"
+        tz = "" if self.time_zone == "UTC" else f" · times in {self.time_zone}"
+        return f"names {self.names.value} · {pen} · {hold}{lang}{tz}"
 
 
 def pages_options(state: TournamentState) -> PagesOptions:
     """The public pages' options in force and the held rounds."""
     p = state.pages
     return PagesOptions(names=p.names, penalties=p.penalties, hold_pairings=p.hold,
-                        set_seq=p.set_seq, held=held_rounds(state), language=p.language)
+                        set_seq=p.set_seq, held=held_rounds(state), language=p.language,
+                        time_zone=p.time_zone)

@@ -70,7 +70,7 @@ from ledger.wire.events import (
     TournamentCreated,
 )
 from ledger.wire.keys import b64_exact, key_id
-from ledger.wire.pages import AnnouncementMade, PairingsPosted, PublicPagesSet
+from ledger.wire.pages import AnnouncementMade, PairingsPosted, PublicPagesSet, is_zone_name
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
@@ -395,17 +395,24 @@ def _pages_set(state: TournamentState, body: PublicPagesSet, actor: str) -> None
     """PAGES-1: an options event changes something (any time after genesis, ADR 0023).
     PAGES-7: its ``language`` is a lowercase ISO 639 code of two or three letters (which
     languages have a catalogue is the software's, not the ledger's: the command refuses a
-    language without one, and pages show English for a code they do not know)."""
+    language without one, and pages show English for a code they do not know).
+    PAGES-8: its ``time_zone`` has the form of an IANA name (``is_zone_name``; which
+    zones exist is the software's tz database: the command refuses an unknown one, and
+    pages show UTC for a name their database lacks)."""
     p = state.pages
     if not (2 <= len(body.language) <= 3 and body.language.isascii()
             and body.language.isalpha() and body.language.islower()):
         raise RuleError("PAGES-7", f"{body.language!r} is not a language code",
                         hint="a lowercase ISO 639 code such as ja or en")
-    if (body.names, body.penalties, body.hold_pairings, body.language) == \
-            (p.names, p.penalties, p.hold, p.language):
+    if not is_zone_name(body.time_zone):
+        raise RuleError("PAGES-8", f"{body.time_zone!r} is not a time zone name",
+                        hint="an IANA name such as Asia/Tokyo, Europe/Paris or UTC")
+    if (body.names, body.penalties, body.hold_pairings, body.language, body.time_zone) == \
+            (p.names, p.penalties, p.hold, p.language, p.time_zone):
         raise RuleError("PAGES-1", "the public pages options are already names="
                         f"{p.names.value}, penalties={'on' if p.penalties else 'off'}, "
-                        f"hold pairings={'on' if p.hold else 'off'}, language={p.language}",
+                        f"hold pairings={'on' if p.hold else 'off'}, language={p.language}, "
+                        f"time zone={p.time_zone}",
                         hint="nothing to record; see 'tourney pages show'")
 
 

@@ -206,7 +206,7 @@ def _draw_made(state: TournamentState, ev: SignedEvent, body: DrawMade) -> None:
 @applies(PublicPagesSet)
 def _pages_set(state: TournamentState, ev: SignedEvent, body: PublicPagesSet) -> None:
     note_options(state.pages, ev.seq, body.names, body.penalties, body.hold_pairings,
-                 body.language)
+                 body.language, body.time_zone)
 
 
 @applies(AnnouncementMade)

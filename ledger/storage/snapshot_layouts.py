@@ -14,12 +14,12 @@ May import: nothing.
 from __future__ import annotations
 
 LAYOUTS: dict[str, str] = {
-    "": "8d7c390e1d4dc476",
-    "bushiroad-de": "4b25680d4376e202",
-    "bushiroad-swiss": "4b25680d4376e202",
-    "hotc-swiss-de": "c770bc1cef6b1507",
-    "round-robin": "4b25680d4376e202",
-    "single-elim": "4b25680d4376e202",
-    "wot-2001": "1d3fb139bd8bebee",
-    "wot-classic": "1d3fb139bd8bebee",
+    "": "bbef74829c6c378e",
+    "bushiroad-de": "c40a55b1979da6ac",
+    "bushiroad-swiss": "c40a55b1979da6ac",
+    "hotc-swiss-de": "3bfa799bde4a3098",
+    "round-robin": "c40a55b1979da6ac",
+    "single-elim": "c40a55b1979da6ac",
+    "wot-2001": "4398945f0e342195",
+    "wot-classic": "4398945f0e342195",
 }
