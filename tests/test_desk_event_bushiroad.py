@@ -21,8 +21,7 @@ import pytest
 
 from tests.helpers.browser import _skip_reason, launched
 from tests.helpers.desk_bushiroad import opened, swiss
-from tests.helpers.desk_whole import Console, Terminal, same_events, twin
-from tests.helpers.live import running
+from tests.helpers.desk_whole import Terminal, console_on, same_events, twin
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
 
@@ -35,21 +34,13 @@ def browser() -> Iterator[Any]:
 
 def test_a_bushiroad_bo3_swiss_with_penalties_and_a_dq_from_the_console(
         tmp_path: Path, browser: Any) -> None:
-    from cli.api_runner import ApiRunner
-    from ledger.storage.location import Location
 
     op = opened(tmp_path / "desk")
     cli_twin = twin(op, tmp_path / "cli")
     d = op.d
     seen: dict[str, Any] = {"results": 0}
-    with running(op.cli.ledger, station_key=d / "st.pem",
-                 staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
-                 runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "tablet", "bushiroad")
-        try:
-            swiss(console, op.cli, seen)
-        finally:
-            console.close()
+    with console_on(op, browser, "tablet", "bushiroad") as console:
+        swiss(console, op.cli, seen)
     assert console.searched > console.typed, (console.searched, console.typed)
     assert seen["slips"][0] == seen["slips"][1] == 8
     assert "upgrade" in seen["check"], seen["check"]

@@ -17,8 +17,7 @@ import pytest
 
 from tests.helpers.browser import _skip_reason, launched
 from tests.helpers.desk_bushiroad import opened, swiss, top8
-from tests.helpers.desk_whole import Console, Terminal, same_events, twin
-from tests.helpers.live import running
+from tests.helpers.desk_whole import Terminal, console_on, same_events, twin
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
 
@@ -31,22 +30,14 @@ def browser() -> Iterator[Any]:
 
 def test_a_bushiroad_top_8_to_a_champion_from_the_console(tmp_path: Path,
                                                            browser: Any) -> None:
-    from cli.api_runner import ApiRunner
-    from ledger.storage.location import Location
 
     op = opened(tmp_path / "desk")
     cli_twin = twin(op, tmp_path / "cli")
     d = op.d
     swiss(Terminal(op.cli), op.cli, {"results": 0})       # the Swiss, at the terminal
     seen: dict[str, Any] = {"results": 0}
-    with running(op.cli.ledger, station_key=d / "st.pem",
-                 staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
-                 runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "tablet", "bushiroad")
-        try:
-            top8(console, op.cli, seen)
-        finally:
-            console.close()
+    with console_on(op, browser, "tablet", "bushiroad") as console:
+        top8(console, op.cli, seen)
     assert console.searched > console.typed, (console.searched, console.typed)
     assert seen["results"] == 7, seen          # a top 8's bracket: 4 + 2 + 1 matches
     assert "champion" in seen["bracket_end"]["text"], seen["bracket_end"]

@@ -20,17 +20,16 @@ import pytest
 
 from tests.helpers.browser import _skip_reason, launched
 from tests.helpers.desk_whole import (
-    Console,
     Desk,
     Terminal,
     bracket_to_champion,
+    console_on,
     done,
     opening,
     same_events,
     tables,
     twin,
 )
-from tests.helpers.live import running
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
 
@@ -94,20 +93,12 @@ def browser() -> Iterator[Any]:
 
 
 def test_a_whole_hotc_event_from_the_console(tmp_path: Path, browser: Any) -> None:
-    from cli.api_runner import ApiRunner
-    from ledger.storage.location import Location
 
     op = opening(tmp_path / "desk", "hotc-swiss-de", "--cut", "4")
     cli_twin = twin(op, tmp_path / "cli")
     d = op.d
-    with running(op.cli.ledger, station_key=d / "st.pem",
-                 staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
-                 runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "desktop", "hotc")
-        try:
-            seen = play(console, op.cli)
-        finally:
-            console.close()
+    with console_on(op, browser, "desktop", "hotc") as console:
+        seen = play(console, op.cli)
     assert console.searched > console.typed, (console.searched, console.typed)
     assert len(seen["import"]["text"]) and seen["late"]["ok"]
     # round 1 was held for checking (the console says so) and then posted

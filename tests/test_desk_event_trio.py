@@ -21,16 +21,15 @@ import pytest
 
 from tests.helpers.browser import _skip_reason, launched
 from tests.helpers.desk_whole import (
-    Console,
     Desk,
     Terminal,
+    console_on,
     done,
     opening,
     same_events,
     tables,
     twin,
 )
-from tests.helpers.live import running
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
 
@@ -79,21 +78,13 @@ def browser() -> Iterator[Any]:
 
 
 def test_a_whole_trio_team_event_from_the_console(tmp_path: Path, browser: Any) -> None:
-    from cli.api_runner import ApiRunner
-    from ledger.storage.location import Location
 
     op = opening(tmp_path / "desk", "bushiroad-swiss", "--param", "team_mode=trio",
                  "--param", "swiss_rounds=2")
     cli_twin = twin(op, tmp_path / "cli")
     d = op.d
-    with running(op.cli.ledger, station_key=d / "st.pem",
-                 staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
-                 runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "desktop", "trio")
-        try:
-            seen = play(console, op.cli)
-        finally:
-            console.close()
+    with console_on(op, browser, "desktop", "trio") as console:
+        seen = play(console, op.cli)
     assert console.searched > console.typed, (console.searched, console.typed)
     assert seen["slips"] == (2, 2) and seen["seats"] == 12, seen
     kinds = [e["event"]["kind"] for e in op.cli("log", "--json").doc]

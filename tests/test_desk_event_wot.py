@@ -24,16 +24,15 @@ from ledger.formats.wot.model import Revision
 from ledger.formats.wot.sim import simulated_result
 from tests.helpers.browser import _skip_reason, launched
 from tests.helpers.desk_whole import (
-    Console,
     Desk,
     Terminal,
+    console_on,
     done,
     opening,
     same_events,
     tables,
     twin,
 )
-from tests.helpers.live import running
 from tests.helpers.standings_play import sides
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
@@ -104,20 +103,12 @@ def browser() -> Iterator[Any]:
 
 
 def test_a_whole_wot_2001_event_from_the_console(tmp_path: Path, browser: Any) -> None:
-    from cli.api_runner import ApiRunner
-    from ledger.storage.location import Location
 
     op = opening(tmp_path / "desk", "wot-2001")
     cli_twin = twin(op, tmp_path / "cli")
     d = op.d
-    with running(op.cli.ledger, station_key=d / "st.pem",
-                 staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
-                 runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
-        console = Console(browser, base, op.tokens, "tablet", "wot")
-        try:
-            seen = play(console, op.cli)
-        finally:
-            console.close()
+    with console_on(op, browser, "tablet", "wot") as console:
+        seen = play(console, op.cli)
     assert console.searched > console.typed, (console.searched, console.typed)
     assert not seen["late"]["ok"] and "RULES-8" in seen["late"]["text"], seen["late"]
     assert "late entries" in seen["late"]["text"], seen["late"]   # says what it refuses

@@ -23,10 +23,9 @@ from ledger.formats.officiating.deck_floor import DeckCheckOutcome
 from ledger.formats.officiating.floor import TimeExtended
 from ledger.formats.registry import FORMATS
 from ledger.storage.store import Ledger
-from ledger.wire.clock import pinned_time
 from tests.conftest import JUDGE
 from tests.helpers.cli_runner import Cli, raw_bytes, remember_secret, snapshot
-from tests.helpers.officiating import LOG, _append_forged, _codes, pair, setup
+from tests.helpers.officiating import LOG, _append_forged, _codes, at_time, pair, setup, write_at
 from usecases.calls import (
     claim_call,
     close_call,
@@ -35,14 +34,7 @@ from usecases.calls import (
     open_call,
 )
 
-
-def _t(hms: str) -> str:
-    return f"2026-06-01T{hms}.000000Z"
-
-
-def at(led: Ledger, time: str, fn: Any) -> Any:
-    with pinned_time(time):
-        return led.write(LOG, lambda t, now: fn(t, now))
+_t, at = at_time, write_at
 
 
 def _check(led: Ledger, table: int, start: str, end: str) -> int:

@@ -9,7 +9,6 @@ by hand in each docstring."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ledger.formats.officiating.deck_commands import (
     draw_deck_checks,
@@ -20,9 +19,8 @@ from ledger.formats.officiating.deck_floor import DeckCheckOutcome, deck_ctx
 from ledger.formats.officiating.deck_rules import drawn_tables
 from ledger.formats.officiating.floor_commands import extend
 from ledger.storage.store import Ledger
-from ledger.wire.clock import pinned_time
 from tests.conftest import HJ, JUDGE
-from tests.helpers.officiating import LOG, _codes, pair, setup
+from tests.helpers.officiating import LOG, _codes, at_time, pair, setup, write_at
 from usecases.calls import (
     claim_call,
     close_call,
@@ -32,14 +30,7 @@ from usecases.calls import (
 )
 from usecases.floor_stats import CiteKind, Given, RoundChecks, floor_stats
 
-
-def _t(hms: str) -> str:
-    return f"2026-06-01T{hms}.000000Z"
-
-
-def at(led: Ledger, time: str, fn: Any) -> Any:
-    with pinned_time(time):
-        return led.write(LOG, lambda t, now: fn(t, now))
+_t, at = at_time, write_at
 
 
 def _check(led: Ledger, table: int, start: str, end: str | None,

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from ledger.formats.officiating.deck_commands import end_deck_check, start_deck_check
 from ledger.formats.officiating.deck_floor import DeckCheckOutcome
 from ledger.formats.officiating.floor_commands import extend
 from ledger.storage.store import Ledger
-from ledger.wire.clock import pinned_time
 from tests.conftest import JUDGE
 from tests.helpers.desk_event import desk_event, desk_server, signed_in
 from tests.helpers.floor_proposals import at as cli_at
 from tests.helpers.floor_proposals import floor_with_proposals
-from tests.helpers.officiating import LOG, _codes, pair, setup
+from tests.helpers.officiating import LOG, _codes, at_time, pair, setup, write_at
 from usecases.calls import (
     claim_call,
     close_call,
@@ -31,14 +29,7 @@ from usecases.calls import (
 )
 from usecases.floor_stats import CiteKind, Given, MatchExtension, floor_stats
 
-
-def _t(hms: str) -> str:
-    return f"2026-06-01T{hms}.000000Z"
-
-
-def at(led: Ledger, time: str, fn: Any) -> Any:
-    with pinned_time(time):
-        return led.write(LOG, lambda t, now: fn(t, now))
+_t, at = at_time, write_at
 
 
 def _call(led: Ledger, table: int, opened: str, claimed: str, closed: str) -> int:

@@ -11,7 +11,8 @@ disqualification's confirmation, the slips printed), ``Terminal`` (the same step
 ``tables`` (a round's tables, read at the terminal), ``twin`` (a copy of the opening for
 the CLI's run) and ``same_events`` (the two logs, event for event: actor, kind, body).
 
-May import: ``tests.helpers.*``, the standard library (Playwright objects are passed in).
+May import: ``tests.helpers.*``, ``cli.api_runner``, ``ledger.storage.location``, the standard
+library (Playwright objects are passed in).
 """
 
 from __future__ import annotations
@@ -19,13 +20,15 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
 from tests.helpers.api_event import Opening, bodies, card_token
 from tests.helpers.browser import ARTIFACTS
 from tests.helpers.cli_runner import Cli, remember_secret
-from tests.helpers.live import GENEROUS_S
+from tests.helpers.live import GENEROUS_S, running
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "tablet": {"width": 820, "height": 1180}}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "desk"
@@ -328,3 +331,22 @@ class Console:
         if os.environ.get("TOURNEY_DESK_SHOTS"):
             DOCS.mkdir(parents=True, exist_ok=True)
             p.screenshot(path=str(DOCS / f"{full}.png"))
+
+
+@contextmanager
+def console_on(op: Opening, browser: Any, size: str, name: str) -> Iterator[Console]:
+    """A server over the opening's ledger as ``tourney serve`` runs it for a desk (the
+    station's key, the head judge's, scorekeeper's and judge's keys held, the console's
+    own command runner) and a ``Console`` on it, closed after."""
+    from cli.api_runner import ApiRunner
+    from ledger.storage.location import Location
+
+    d = op.d
+    with running(op.cli.ledger, station_key=d / "st.pem",
+                 staff_keys=(d / "hj.pem", d / "sk.pem", d / "judge.pem"),
+                 runner=ApiRunner(Location(str(op.cli.ledger)))) as (base, _hub):
+        console = Console(browser, base, op.tokens, size, name)
+        try:
+            yield console
+        finally:
+            console.close()

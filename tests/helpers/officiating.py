@@ -24,7 +24,7 @@ from ledger.formats.officiating.commands import apply_pending, issue_penalty
 from ledger.formats.registry import make_format
 from ledger.storage.location import Location
 from ledger.storage.store import Ledger
-from ledger.wire.clock import FixedClock
+from ledger.wire.clock import FixedClock, pinned_time
 from ledger.wire.events import Role, parse_leaf, seal
 from tests.conftest import HJ, JUDGE, SCOREKEEPER, public
 
@@ -109,3 +109,15 @@ def _codes(loc: Location) -> dict[str, list[int | None]]:
     for f in verify_ledger(loc, LOG, None).findings:
         out.setdefault(f.code, []).append(f.seq)
     return out
+
+
+def at_time(hms: str) -> str:
+    """A log time on the floor tests' day (``10:02:01`` → 2026-06-01T10:02:01Z)."""
+    return f"2026-06-01T{hms}.000000Z"
+
+
+def write_at(led: Ledger, time: str, fn: Any) -> Any:
+    """``fn(tournament, now)`` written to the officiating log with the clock pinned at
+    ``time`` (what the floor's commands record as the log's time)."""
+    with pinned_time(time):
+        return led.write(LOG, lambda t, now: fn(t, now))
