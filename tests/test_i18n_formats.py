@@ -20,8 +20,8 @@ from ledger.formats.registry import FORMAT_IDS, folder
 from server.format_words import FORMATS, Words, catalogue_path, format_translations
 from server.i18n import Language
 from tests.helpers.live import get, ledger_bytes, running
+from tests.helpers.page_text import PageText as _Text
 from tests.helpers.standings_play import pair, play, start
-from tests.test_i18n_pages import _Text
 
 NAMES = ["Nguyễn Văn An", "やまだ はなこ", "Søren Ørsted", "カタカナ タロウ", "Ana Alves",
          "Zoë Ångström", "Bo Chen", "Di Eve"]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from server.i18n import LOCALE, Language, choose, from_accept, translations
 from server.pages import TEMPLATES, environment
 from server.search import find_words
 from tests.helpers.live import get, ledger_bytes, running
+from tests.helpers.page_text import PageText as _Text
 from tests.helpers.standings_play import pair, record, start
 
 NAMES = ["Nguyễn Văn An", "やまだ はなこ", "Søren Ørsted", "カタカナ タロウ", "Ana Alves",
@@ -152,34 +152,6 @@ def test_a_missing_string_shows_english(tmp_path: Path) -> None:
     tr = gettext.GNUTranslations(buf)
     assert tr.gettext("Pairings") == "Pairings" and tr.gettext("Standings") == "Standings"
     assert translations(Language.EN).gettext("Pairings") == "Pairings"
-
-
-class _Text(HTMLParser):
-    """The page's visible words outside what the scan leaves out (module docstring)."""
-
-    SKIP_TAGS = {"bdi", "code", "script", "style", "title", "footer", "time"}
-    SKIP_CLASSES = {"standings", "status", "asof", "checkable", "langs"}
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[bool] = []
-        self.words: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("meta", "link", "input", "br", "img"):
-            return
-        cls = set((dict(attrs).get("class") or "").split())
-        skip = tag in self.SKIP_TAGS or bool(cls & self.SKIP_CLASSES) \
-            or tag == "header" or (tag == "nav" and "langs" in cls)
-        self.stack.append(skip or (bool(self.stack) and self.stack[-1]))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag not in ("meta", "link", "input", "br", "img") and self.stack:
-            self.stack.pop()
-
-    def handle_data(self, data: str) -> None:
-        if not (self.stack and self.stack[-1]):
-            self.words.append(data)
 
 
 def _format_words(data: Any) -> list[str]:

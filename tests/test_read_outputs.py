@@ -2,7 +2,10 @@
 (ADR 0025): ``standings`` (text, ``--json``, ``--csv``, ``--html``) and ``round show``
 (text, ``--json``) on every sample bundle, a sample cut mid-round and simulated events
 read through their snapshots, compared with ``tests/golden/read_outputs.json`` (recorded
-by the start commit's build with ``tests/helpers/read_outputs.py``)."""
+by the start commit's build with ``tests/helpers/read_outputs.py``).  Re-recorded once, for
+``standings --html`` only: ADR 0057 made the printed sheets' inline CSS use logical
+properties (``text-align: start``, ``border-inline-start``, ``margin-inline-end``) so they
+read right to left; nothing else in those sheets changed (compared by diff at the time)."""
 
 from __future__ import annotations
 
