@@ -85,7 +85,7 @@ def test_pages_set_language_and_the_default_it_gives(tmp_path: Path) -> None:
 def test_pages_7_refuses_what_is_not_a_language_code(code: str) -> None:
     """The ledger's rule (shared by the command side, the fold and the audit) holds the
     form of the code; which languages have a catalogue is the software's."""
-    from ledger.core.rules import _pages_set
+    from ledger.core.pages_rules import check_pages_set as _pages_set
     from ledger.core.state_model import TournamentState
 
     state = TournamentState()

@@ -60,7 +60,7 @@ def test_existing_options_events_keep_their_bytes() -> None:
 def test_pages_8_refuses_what_is_not_a_zone_name(name: str) -> None:
     """The ledger's rule (shared by the command side, the fold and the audit) holds the
     form of the name; which zones exist is the software's tz database."""
-    from ledger.core.rules import _pages_set
+    from ledger.core.pages_rules import check_pages_set as _pages_set
     from ledger.core.state_model import TournamentState
 
     body = PublicPagesSet(names=NameStyle.FULL, penalties=False, hold_pairings=False,
@@ -73,7 +73,7 @@ def test_pages_8_refuses_what_is_not_a_zone_name(name: str) -> None:
 @pytest.mark.parametrize("name", ["Asia/Tokyo", "America/Argentina/Buenos_Aires",
                                   "Etc/GMT-9", "America/Port-au-Prince", "EST5EDT"])
 def test_pages_8_takes_iana_names(name: str) -> None:
-    from ledger.core.rules import _pages_set
+    from ledger.core.pages_rules import check_pages_set as _pages_set
     from ledger.core.state_model import TournamentState
 
     _pages_set(TournamentState(), PublicPagesSet(

@@ -12,7 +12,8 @@ May import: ``ledger.wire.events``, ``ledger.core.state``, ``ledger.wire.keys``,
 ``ledger.core.format_socket``, ``ledger.wire.clock``, ``ledger.errors``, ``ledger.core.decided``,
 ``ledger.wire.pages``, ``ledger.wire.reports``, ``ledger.core.report_rules``,
 ``ledger.core.device_rules``, ``ledger.core.signing``, ``ledger.core.rule_plugins``,
-``ledger.core.routes``, ``ledger.core.call_rules``, ``ledger.wire.calls``.  Never
+``ledger.core.routes``, ``ledger.core.call_rules``, ``ledger.core.pages_rules``,
+``ledger.wire.calls``.  Never
 ``ledger.randomness``: the seed, commitment and draw-hygiene rules (DESIGN-6) live above the
 core and plug in (``checks``, ``ledger.core.rule_plugins``;
 docs/adr/0039-layering-layers-and-rule-ids.md).
@@ -28,6 +29,7 @@ from ledger.core.decided import is_decided
 from ledger.core.device_rules import check_bound
 from ledger.core.draw import ALGORITHM, draw_v1
 from ledger.core.format_socket import require_plugin
+from ledger.core.pages_rules import check_announcement, check_pages_set
 from ledger.core.report_rules import (
     check_citation,
     check_issued,
@@ -70,7 +72,7 @@ from ledger.wire.events import (
     TournamentCreated,
 )
 from ledger.wire.keys import b64_exact, key_id
-from ledger.wire.pages import AnnouncementMade, PairingsPosted, PublicPagesSet, is_zone_name
+from ledger.wire.pages import AnnouncementMade, PairingsPosted, PublicPagesSet
 from ledger.wire.reports import (
     CredentialIssued,
     CredentialRevoked,
@@ -115,7 +117,8 @@ _CHECKS: dict[type[Body], Checker] = {}
 _CHECKS.update({CredentialIssued: check_issued, CredentialRevoked: check_revoked,
                 ResultReported: check_reported, ReportRejected: check_rejected,
                 DeviceKeyBound: check_bound, CallOpened: check_opened,
-                CallClaimed: check_claimed, CallClosed: check_closed})
+                CallClaimed: check_claimed, CallClosed: check_closed,
+                AnnouncementMade: check_announcement, PublicPagesSet: check_pages_set})
 
 
 def checks(body_type: type[Body]) -> Callable[[Checker], Checker]:
@@ -369,51 +372,6 @@ def _draw_made(state: TournamentState, body: DrawMade, actor: str) -> None:
         raise RuleError("LEDGER-RAND-2", f"draw {body.ctx!r}: recorded result {body.result} "
                         f"but DRAW-v1 gives {expected}", finding="draw_mismatch")
 
-
-#: an announcement is one line a hall reads from afar
-ANNOUNCEMENT_CHARS = 160
-
-
-@checks(AnnouncementMade)
-def _announcement(state: TournamentState, body: AnnouncementMade, actor: str) -> None:
-    """PAGES-6: one line of at most 160 characters, or the withdrawal of an announcement in
-    force (issue 30 item 5)."""
-    if body.withdraws is not None and body.withdraws not in state.pages.notes:
-        raise RuleError("PAGES-6", f"seq {body.withdraws} is not an announcement on show",
-                        hint="see the announcements: tourney announce --list")
-    if body.withdraws is None and not body.text.strip():
-        raise RuleError("PAGES-6", "an announcement needs its text",
-                        hint='e.g. tourney announce "Round 3 starts at 14:30"')
-    if len(body.text) > ANNOUNCEMENT_CHARS or "\n" in body.text or body.text != body.text.strip():
-        raise RuleError("PAGES-6", f"an announcement is one line of at most "
-                        f"{ANNOUNCEMENT_CHARS} characters, without outer spaces",
-                        hint="shorten it; a hall reads it from across the room")
-
-
-@checks(PublicPagesSet)
-def _pages_set(state: TournamentState, body: PublicPagesSet, actor: str) -> None:
-    """PAGES-1: an options event changes something (any time after genesis, ADR 0023).
-    PAGES-7: its ``language`` is a lowercase ISO 639 code of two or three letters (which
-    languages have a catalogue is the software's, not the ledger's: the command refuses a
-    language without one, and pages show English for a code they do not know).
-    PAGES-8: its ``time_zone`` has the form of an IANA name (``is_zone_name``; which
-    zones exist is the software's tz database: the command refuses an unknown one, and
-    pages show UTC for a name their database lacks)."""
-    p = state.pages
-    if not (2 <= len(body.language) <= 3 and body.language.isascii()
-            and body.language.isalpha() and body.language.islower()):
-        raise RuleError("PAGES-7", f"{body.language!r} is not a language code",
-                        hint="a lowercase ISO 639 code such as ja or en")
-    if not is_zone_name(body.time_zone):
-        raise RuleError("PAGES-8", f"{body.time_zone!r} is not a time zone name",
-                        hint="an IANA name such as Asia/Tokyo, Europe/Paris or UTC")
-    if (body.names, body.penalties, body.hold_pairings, body.language, body.time_zone) == \
-            (p.names, p.penalties, p.hold, p.language, p.time_zone):
-        raise RuleError("PAGES-1", "the public pages options are already names="
-                        f"{p.names.value}, penalties={'on' if p.penalties else 'off'}, "
-                        f"hold pairings={'on' if p.hold else 'off'}, language={p.language}, "
-                        f"time zone={p.time_zone}",
-                        hint="nothing to record; see 'tourney pages show'")
 
 
 @checks(PairingsPosted)
