@@ -35,6 +35,7 @@ from tests.helpers.calls import calls_event, slow_station_clock
 from tests.helpers.cli_runner import Cli, remember_secret
 from tests.helpers.live import ledger_bytes, running, wait_until
 from tests.helpers.officiating import LOG, _append_forged, _codes, _rows, setup
+from tests.helpers.phone_keys import signed_form
 from tests.helpers.reporting_phones import _phone
 from tests.helpers.staff import _csrf
 from usecases.decklists import set_deadline, submit_own_deck
@@ -287,8 +288,6 @@ def test_a_card_with_a_phone_key_hands_in_only_with_that_phone_s_signature(
     cannot hand in a list in the name of a card whose phone holds a key; the phone's
     signature of the statement the rule names records it, with the list as typed."""
     import base64
-    import html
-    import re
     from datetime import timedelta
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -315,11 +314,7 @@ def test_a_card_with_a_phone_key_hands_in_only_with_that_phone_s_signature(
         assert step.status_code == 200 and 'id="sign"' in step.text, step.text
         assert "decklist is signed" in step.text
         assert ledger_bytes(cli.ledger) == before            # nothing without the phone
-        form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
-                               step.text))
-        statement = html.unescape(form.pop("statement"))
-        form = {k: html.unescape(v) for k, v in form.items()}
-        form["device_sig"] = base64.b64encode(key.sign(statement.encode())).decode()
+        form = signed_form(step, key)
         done = phone.post("/deck", data=form, headers={"Origin": base})
         assert done.status_code == 303, done.text
         wait_until(lambda: 1 in hub.follower.state.fmt.officiating.decks, 10)

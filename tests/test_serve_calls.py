@@ -14,6 +14,7 @@ import pytest
 
 from tests.helpers.calls import calls_event, slow_station_clock
 from tests.helpers.live import ledger_bytes, running, wait_until
+from tests.helpers.phone_keys import signed_form
 from tests.helpers.reporting_phones import _phone
 from tests.helpers.staff import _csrf
 
@@ -105,8 +106,6 @@ def test_a_card_with_a_phone_key_calls_only_with_that_phone_s_signature(
     in the name of a card whose phone holds a key; the phone's signature of the statement
     the rule names records it (``report.js`` does this in the browser)."""
     import base64
-    import html
-    import re
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -129,11 +128,7 @@ def test_a_card_with_a_phone_key_calls_only_with_that_phone_s_signature(
         assert step.status_code == 200 and 'id="sign"' in step.text
         assert "judge call is signed" in step.text
         assert ledger_bytes(cli.ledger) == before            # nothing without the phone
-        form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
-                               step.text))
-        statement = html.unescape(form.pop("statement"))
-        form = {k: html.unescape(v) for k, v in form.items()}
-        form["device_sig"] = base64.b64encode(key.sign(statement.encode())).decode()
+        form = signed_form(step, key)
         done = phone.post("/call", data=form, headers={"Origin": base})
         assert done.status_code == 303, done.text
         wait_until(lambda: bool(hub.follower.state.calls.open_at), 10)

@@ -9,7 +9,6 @@ browser itself signs in ``test_serve_browser::test_a_phone_held_key_signs_the_pl
 from __future__ import annotations
 
 import base64
-import html
 import json
 import re
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 
 from tests.helpers.cli_runner import CLOCK
 from tests.helpers.live import ledger_bytes, running, wait_until
+from tests.helpers.phone_keys import sign_and_send
 from tests.helpers.reporting_phones import _phone, _post, reporting_event
 
 
@@ -49,19 +49,6 @@ def _bind(phone: httpx.Client, base: str, pub: str) -> httpx.Response:
                       headers={"Origin": base})
 
 
-def _sign_and_send(phone: httpx.Client, base: str, page: httpx.Response, key: Any,
-                   action: str) -> httpx.Response:
-    """What report.js does on the signing page: sign the statement, post the form."""
-    assert page.status_code == 200 and 'id="sign"' in page.text, page.text
-    form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
-                           page.text))
-    statement = html.unescape(form.pop("statement"))
-    form = {k: html.unescape(v) for k, v in form.items()}
-    form["device_sig"] = base64.b64encode(key.sign(statement.encode("utf-8"))).decode()
-    assert statement.split("\n")[4] == form["device_use"]
-    return phone.post(action, data=form, headers={"Origin": base})
-
-
 def test_a_bound_card_reports_and_drops_with_its_phone_and_its_page_lists_every_act(
         tmp_path: Path) -> None:
     cli, doc, tokens = reporting_event(tmp_path)
@@ -82,7 +69,7 @@ def test_a_bound_card_reports_and_drops_with_its_phone_and_its_page_lists_every_
         # a report: the server asks the phone to sign the rule's statement (act 1)
         signing = _post(pa, base, a)
         assert "tourney-report/v2" in signing.text and ledger_bytes(cli.ledger) == before
-        sent = _sign_and_send(pa, base, signing, key, "/report")
+        sent = sign_and_send(pa, base, signing, key, "/report")
         assert sent.status_code == 303, sent.text
         rep = int(sent.headers["location"].rsplit("/", 1)[1])
         body = json.loads(pa.get(f"/receipt/{rep}.json").json()["leaf"])["event"]["body"]
@@ -90,7 +77,7 @@ def test_a_bound_card_reports_and_drops_with_its_phone_and_its_page_lists_every_
         # the same signed form posted again is a replay: refused, nothing written
         wait_until(lambda: hub.data.checkable.size >= rep, 15)
         before = ledger_bytes(cli.ledger)
-        again = _sign_and_send(pa, base, signing, key, "/report")
+        again = sign_and_send(pa, base, signing, key, "/report")
         assert again.status_code == 422 and "already used" in again.text
         assert ledger_bytes(cli.ledger) == before
         pb = _phone(base, tokens[b])
@@ -102,7 +89,7 @@ def test_a_bound_card_reports_and_drops_with_its_phone_and_its_page_lists_every_
         signing = pa.post("/drop", data={"csrf": csrf, "confirm": "yes"},
                           headers={"Origin": base})
         assert "tourney-act/v1" in signing.text and "player_dropped" in signing.text
-        dropped = _sign_and_send(pa, base, signing, key, "/drop")
+        dropped = sign_and_send(pa, base, signing, key, "/drop")
         assert dropped.status_code == 303, dropped.text
         drop = int(dropped.headers["location"].rsplit("/", 1)[1])
         wait_until(lambda: hub.data.checkable.size >= drop, 15)
