@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ledger.core.citing import acting_scope
-from ledger.errors import RuleError, UsageError
+from ledger.errors import UsageError
 from ledger.formats.officiating.deck_floor import DeckDeadlineSet, DeckPublished, DeckSubmitted
 from ledger.formats.officiating.deck_submit_rules import deadline_refusal
 from ledger.formats.officiating.decklist_rules import list_hash
@@ -85,13 +85,9 @@ def submit_own_deck(t: Tournament, signer: Signer, time: str, number: int, crede
                     text: str, device_sig: str | None = None,
                     device_use: int | None = None) -> SignedEvent:
     """Player ``number`` hands in ``text`` with ``credential`` (REPORT-15): the log keeps
-    its hash; the caller keeps the text (``keep_text``) once this is recorded."""
-    why = own_deck_refusal(t.state, number, time)
-    if why is not None:
-        held = "registered" in why
-        raise RuleError("BR-DECK-1" if held else "DECK-LIST-1", why,
-                        hint="ask a judge" if held else "hand your list in at the desk",
-                        finding="deck_immutable" if held else "deck_after_deadline")
+    its hash; the caller keeps the text (``keep_text``) once this is recorded.  The
+    ledger's own rules refuse a second list (BR-DECK-1) or one after the deadline
+    (DECK-LIST-1) when it is recorded: no second copy of them here."""
     with acting_scope(credential, device_sig, device_use):
         ev: SignedEvent = t.record(DeckSubmitted(number=number,
                                                  sha256=list_hash(check_text(text))),
