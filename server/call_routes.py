@@ -128,8 +128,8 @@ async def call(request: Request) -> Response:
         ev = await asyncio.wrap_future(station.submit(
             lambda t, now: [own_call(t, signer, now, number, cid, sig, use, note)]))
     except PhoneSignatureNeeded as need:
-        return sign_page(partial(page, hub, csrf=fields.get("csrf")), need, fields, cid,
-                         "/call")
+        return sign_page(partial(page, hub, csrf=fields.get("csrf"), lang=lang), need, fields,
+                         cid, "/call")
     except (RuleError, UsageError) as err:
         return _call_page(hub, 422, fields.get("csrf"), number,
                           "Not recorded: " + refusal_words(err), lang)

@@ -123,7 +123,8 @@ async def deck(request: Request) -> Response:
         ev = await asyncio.wrap_future(station.submit(
             lambda t, now: [submit_own_deck(t, signer, now, number, cid, text, sig, use)]))
     except PhoneSignatureNeeded as need:
-        return sign_page(partial(page, hub, csrf=csrf), need,
+        return sign_page(partial(page, hub, csrf=csrf,
+                                 lang=of_request(request, hub.pages.data.language)), need,
                          {**fields, "list": text}, cid, "/deck")
     except (RuleError, UsageError) as err:
         return _deck_page(request, hub, 422, csrf, number, "Not recorded: " + refusal_words(err),

@@ -190,7 +190,7 @@ async def submit(request: Request) -> Response:
     except PhoneSignatureNeeded as need:
         # REPORT-17/19: this card's reports carry its phone's signature — the page's
         # script signs the statement the rule names with the key this phone holds
-        return sign_page(partial(page, hub), need, fields, cred or "", "/report")
+        return sign_page(partial(page, hub, lang=lang), need, fields, cred or "", "/report")
     except (RuleError, UsageError) as err:
         station.refusals.fail(f"p{number}")
         return page(hub, "report.html", 422, problem="Not recorded: " + refusal_words(err),

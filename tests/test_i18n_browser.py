@@ -87,3 +87,45 @@ def test_the_new_faces_in_japanese_on_a_phone(tmp_path: Path) -> None:
             problems += [f"{path}: {p}" for p in v.problems]
         ctx.close()
     assert problems == []
+
+
+def test_the_signing_step_speaks_japanese(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script's own message in the page's language (ADR 00XX-jswords): a card whose
+    phone holds its key, reported from another phone set to Japanese (the switch's
+    cookie, an English browser): the signing step's script finds no key here and says so
+    in the Japanese of the page's words island, not in its English; nothing written."""
+    from server.i18n import Language, translations
+    from tests.helpers.cli_runner import CLOCK
+    from tests.helpers.live import ledger_bytes
+    from tests.helpers.reporting_phones import reporting_event
+
+    english = ("This card's reports are signed by the phone that holds its key, and this "
+               "is not that phone. Report from it, or ask the head judge for a new card.")
+    japanese = translations(Language.JA).gettext(english)
+    assert japanese != english
+    monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)   # the station signs on the CLI's clock
+    cli, doc, tokens = reporting_event(tmp_path)
+    a, b = doc["tables"][0]["players"]
+    with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub), \
+            launched() as browser:
+        keyed = browser.new_context(viewport=PHONE).new_page()
+        keyed.goto(f"{base}/c/{tokens[a]}")
+        keyed.goto(base + "/report")
+        keyed.click("#bind button")
+        keyed.wait_for_selector("text=Your reports are signed by the key")
+        other = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+        other.goto(f"{base}/c/{tokens[a]}")
+        other.goto(base + "/?lang=ja")                   # the switch: its cookie
+        other.goto(base + "/report")
+        box = other.locator("fieldset", has=other.locator('select[name$=".winner"]')).first
+        box.locator("input[type=radio]").check()
+        box.locator('select[name$=".winner"]').select_option(str(b))
+        before = ledger_bytes(cli.ledger)
+        other.click("button[type=submit]")
+        other.wait_for_selector("#sign-problem:not([hidden])")
+        assert other.get_attribute("html", "lang") == "ja"
+        assert other.inner_text("#sign-problem") == japanese
+        assert _fits(other), "the signing step is wider than the phone"
+        _shot(other, "i18n-ja-signing-step")
+        assert ledger_bytes(cli.ledger) == before

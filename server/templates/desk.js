@@ -3,6 +3,16 @@
    on the result page, typing a table number and Enter opens that table. */
 (function () {
   "use strict";
+  // the page's own words (its JSON island, _words_desk.html), keyed by the English text
+  // below, which shows where the page gives none
+  var WORDS = (function () {
+    try { return JSON.parse(document.getElementById("words-desk").textContent) || {}; }
+    catch (x) { return {}; }
+  })();
+  function w(en, n) {
+    var s = Object.prototype.hasOwnProperty.call(WORDS, en) ? WORDS[en] : en;
+    return n === undefined ? s : s.split("{n}").join(String(n));
+  }
   document.addEventListener("keydown", function (e) {
     var t = e.target, tag = t && t.tagName;
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) { return; }
@@ -35,10 +45,10 @@
     document.querySelectorAll("td.left[data-ends]").forEach(function (td) {
       var left = Math.floor((Date.parse(td.getAttribute("data-ends")) - now) / 60000);
       var extra = td.querySelector(".muted");
-      td.textContent = left < 0 ? "" : left + " min";
+      td.textContent = left < 0 ? "" : w("{n} min", left);
       if (left < 0) {
         var b = document.createElement("strong");
-        b.textContent = "over by " + (-left) + " min";
+        b.textContent = w("over by {n} min", -left);
         td.appendChild(b);
       }
       if (extra) { td.appendChild(document.createTextNode(" ")); td.appendChild(extra); }
@@ -58,6 +68,16 @@
 (function () {
   "use strict";
   if (document.body.getAttribute("data-mode") !== "browser") { return; }
+  // the page's own words (its JSON island, _words_desk.html), keyed by the English text
+  // below, which shows where the page gives none
+  var WORDS = (function () {
+    try { return JSON.parse(document.getElementById("words-desk").textContent) || {}; }
+    catch (x) { return {}; }
+  })();
+  function w(en, n) {
+    var s = Object.prototype.hasOwnProperty.call(WORDS, en) ? WORDS[en] : en;
+    return n === undefined ? s : s.split("{n}").join(String(n));
+  }
   function slot(form) {
     var box = document.getElementById("outcome");
     if (!box) {
@@ -80,13 +100,13 @@
     if (!ok) {
       var n = document.createElement("p");
       n.className = "muted";
-      n.textContent = "Nothing was written.";
+      n.textContent = w("Nothing was written.");
       box.appendChild(n);
     }
   }
   function refusal(doc) {
     var e = (doc && doc.error) || {};
-    return (e.message || "refused") + (e.hint ? " (" + e.hint + ")" : "");
+    return (e.message || w("refused")) + (e.hint ? " (" + e.hint + ")" : "");
   }
   document.addEventListener("submit", function (e) {
     var form = e.target, path = form && form.getAttribute && form.getAttribute("data-sign");
@@ -95,13 +115,13 @@
     fetch("/desk/args/" + path, {method: "POST", credentials: "same-origin", body: new FormData(form)})
       .then(function (r) { return r.json(); })
       .then(function (doc) {
-        if (!doc.ok) { say(form, false, "Not done:", refusal(doc)); return null; }
+        if (!doc.ok) { say(form, false, w("Not done:"), refusal(doc)); return null; }
         return window.tourneyKeys.run(doc.path, doc.args).then(function (res) {
           var d = res.doc || {};
-          if (d.ok) { say(form, true, "Done (log size " + d.seq + "):", d.text || ""); }
-          else { say(form, false, "Not done:", refusal(d)); }
+          if (d.ok) { say(form, true, w("Done (log size {n}):", d.seq), d.text || ""); }
+          else { say(form, false, w("Not done:"), refusal(d)); }
         });
       })
-      .catch(function (err) { say(form, false, "Not signed:", String(err && err.message || err)); });
+      .catch(function (err) { say(form, false, w("Not signed:"), w(String(err && err.message || err))); });
   });
 })();

@@ -41,6 +41,16 @@
     return btoa(s);
   }
   function say(el, text) { if (el) { el.textContent = text; el.hidden = false; } }
+  // the page's own words for these sentences (its JSON island, _words_report.html),
+  // keyed by the English text below, which shows where the page gives none
+  var WORDS = (function () {
+    try { return JSON.parse(document.getElementById("words-report").textContent) || {}; }
+    catch (x) { return {}; }
+  })();
+  function w(en, e) {
+    var s = Object.prototype.hasOwnProperty.call(WORDS, en) ? WORDS[en] : en;
+    return e === undefined ? s : s.split("{e}").join(String(e));
+  }
 
   var capable = !!(window.isSecureContext && window.crypto && crypto.subtle && window.indexedDB);
 
@@ -60,7 +70,7 @@
               f.submit();
             });
           });
-        }).catch(function (e) { say(document.getElementById("bind-problem"), "This phone cannot make a key: " + e); });
+        }).catch(function (e) { say(document.getElementById("bind-problem"), w("This phone cannot make a key: {e}", e)); });
       });
     });
   }
@@ -70,7 +80,7 @@
   if (sign) {
     var problem = document.getElementById("sign-problem");
     if (!capable) {
-      say(problem, "This browser cannot sign here (it needs a secure page). Report from the phone that holds your card's key, or see the desk.");
+      say(problem, w("This browser cannot sign here (it needs a secure page). Report from the phone that holds your card's key, or see the desk."));
       return;
     }
     var credential = sign.getAttribute("data-credential");
@@ -82,18 +92,18 @@
     var use = sign.querySelector("[name=device_use]").value;
     if (KINDS.indexOf(lines[0]) < 0 || lines[2] !== credential || lines[4] !== use ||
         !/^[1-9][0-9]*$/.test(use) || lines[lines.length - 1] !== "") {
-      say(problem, "This page asked to sign something other than your card's act; nothing was signed. See the desk.");
+      say(problem, w("This page asked to sign something other than your card's act; nothing was signed. See the desk."));
       return;
     }
     get("device-" + credential).then(function (kp) {
       if (!kp) {
-        say(problem, "This card's reports are signed by the phone that holds its key, and this is not that phone. Report from it, or ask the head judge for a new card.");
+        say(problem, w("This card's reports are signed by the phone that holds its key, and this is not that phone. Report from it, or ask the head judge for a new card."));
         return;
       }
       return crypto.subtle.sign({ name: "Ed25519" }, kp.privateKey, new TextEncoder().encode(statement)).then(function (sig) {
         sign.querySelector("[name=device_sig]").value = b64(sig);
         sign.submit();
       });
-    }).catch(function (e) { say(problem, "Signing failed: " + e); });
+    }).catch(function (e) { say(problem, w("Signing failed: {e}", e)); });
   }
 })();
