@@ -91,7 +91,7 @@ def test_the_new_faces_in_japanese_on_a_phone(tmp_path: Path) -> None:
 
 def test_the_signing_step_speaks_japanese(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """A script's own message in the page's language (ADR 00XX-jswords): a card whose
+    """A script's own message in the page's language (ADR 0065): a card whose
     phone holds its key, reported from another phone set to Japanese (the switch's
     cookie, an English browser): the signing step's script finds no key here and says so
     in the Japanese of the page's words island, not in its English; nothing written."""

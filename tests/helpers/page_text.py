@@ -3,7 +3,7 @@
 Owns: ``PageText``, an HTML parser collecting the text a reader sees outside what the
 scans leave out: names (``bdi``), code, scripts (but not the words a script shows:
 the values of the page's JSON islands ``<script type="application/json" id="words-…">``,
-placeholders taken out; ADR 00XX-jswords), styles, the title, the footer, times, the
+placeholders taken out; ADR 0065), styles, the title, the footer, times, the
 header and the language switch, the standings table and status lines (the format's own
 sentences, scanned by their own tests).  Subclasses widen ``SKIP_TAGS`` or
 ``SKIP_CLASSES``.
