@@ -1,5 +1,5 @@
 """The words the pages' scripts show, in the page's language (issue 31 item 1; ADR
-00XX-jswords): ``report.js`` (binding a phone's key, the signing step) and ``desk.js``
+0065): ``report.js`` (binding a phone's key, the signing step) and ``desk.js``
 (minutes left, a browser key's outcome) read their sentences from a JSON island the
 template renders through gettext (``_words_report.html``, ``_words_desk.html``), keyed by
 the script's own English text, which shows where the island gives none.
