@@ -30,11 +30,11 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-from typer import Exit
 
 from cli.api_book import OUTCOME_COMMANDS, desk_specs, whole_tree
 from cli.api_kinds import SUPPLIED, Supplied, given_back, renamed
@@ -256,12 +256,14 @@ class ApiRunner:
             return refusal(404, "usage", f"there is no command {path!r}",
                            "see GET /api/v1/openapi.json for the commands")
         made: list[Path] = []      # a private directory, made only for a FILE's contents
+        sent: list[tuple[str, str]] = []    # (temporary path, the parameter's name)
         try:
             def files(name: str, text: str) -> str:
                 if not made:
                     made.append(Path(tempfile.mkdtemp(prefix="tourney-api-")))
                 target = made[0] / f"{name}-{len(os.listdir(made[0]))}"
                 target.write_text(text, encoding="utf-8")
+                sent.append((str(target), name))
                 return str(target)
             with self._lock:
                 try:
@@ -275,17 +277,15 @@ class ApiRunner:
                 token, dry_token = INJECTED.set(inj), DRY_RUN.set(dry)
                 decided: list[Any] | None = None
                 failed: Outcome | None = None
+                code: Any = 0
                 try:
-                    self._cli().main(args=["--tournament", log, *argv], prog_name="tourney",
-                                     standalone_mode=False)
+                    # a command's non-zero ``typer.Exit`` is click's return value here
+                    code = self._cli().main(args=["--tournament", log, *argv],
+                                            prog_name="tourney", standalone_mode=False)
                 except DryRun as done:
                     decided = done.events
                 except TourneyError as err:
                     failed = outcome_of(err)
-                except Exit as ex:
-                    if ex.exit_code:
-                        failed = refusal(409, "rule", _said(inj) or f"{path} refused",
-                                         "; ".join(inj.notes) or None)
                 except ClickException as exc:
                     failed = refusal(400, "usage", exc.format_message().replace("\n", " "),
                                      f"see the parameters of {path} in "
@@ -294,7 +294,7 @@ class ApiRunner:
                     DRY_RUN.reset(dry_token)
                     INJECTED.reset(token)
                 if failed is not None:
-                    return failed
+                    return _unsent(failed, sent)
                 if decided is not None:
                     return Outcome(ok=True, status=200, seq=None,
                                    events=[msgspec.json.decode(e.leaf) for e in decided],
@@ -306,11 +306,21 @@ class ApiRunner:
             for tmp in made:
                 shutil.rmtree(tmp, ignore_errors=True)
         text, data = _said(inj), inj.data[-1] if inj.data else None
-        for f, where in given:       # the caller never sees the server's temporary path
-            text = text.replace(where, f["name"])
-            data = renamed(data, where, f["name"])
-        return Outcome(ok=True, status=200, seq=seq,
-                       events=[msgspec.json.decode(leaf) for _, leaf in leaves],
+        # the caller never sees the server's temporary paths: a file given back by its
+        # name, a file sent by its parameter's
+        for where, name in [*((w, f["name"]) for f, w in given), *sent]:
+            text, data = text.replace(where, name), renamed(data, where, name)
+        events = [msgspec.json.decode(leaf) for _, leaf in leaves]
+        if isinstance(code, int) and code:
+            # ``result import``'s partial import: its good rows are written (as at the
+            # terminal, exit 3); the refusal says which were, and which rows were refused
+            return Outcome(ok=False, status=409, seq=seq, events=events, text=text,
+                           data=data, error={"kind": "rule",
+                                             "message": _unpathed(" ".join(inj.lines), sent),
+                                             "hint": _unpathed("; ".join(
+                                                 n.removeprefix("error: ") for n in inj.notes),
+                                                 sent) or None, "rule": None})
+        return Outcome(ok=True, status=200, seq=seq, events=events,
                        receipt=_receipt(spec, log, leaves), text=text, data=data,
                        files=[f for f, _ in given])
 
@@ -340,6 +350,21 @@ class ApiRunner:
             else:
                 argv += [str(target)] if "--" in argv else ["--", str(target)]
         return returned
+
+
+def _unpathed(words: str, sent: list[tuple[str, str]]) -> str:
+    for where, name in sent:
+        words = words.replace(where, name)
+    return words
+
+
+def _unsent(out: Outcome, sent: list[tuple[str, str]]) -> Outcome:
+    """A refusal naming a file the caller sent by its parameter, not the server's
+    temporary path (``file line 2: …``)."""
+    if not sent or out.error is None:
+        return out
+    return replace(out, error={k: _unpathed(v, sent) if isinstance(v, str) else v
+                               for k, v in out.error.items()})
 
 
 def _said(inj: Injected) -> str:

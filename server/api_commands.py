@@ -5,12 +5,13 @@
 Owns: ``routes`` (``POST /api/v1/{path}``, ``GET /api/v1/openapi.json``), the API's
 authentication — ``bearer_official`` (``Authorization: Bearer <staff card token>`` → the
 official), ``console_official`` (the console's: the card's cookie plus the form token,
-``server.report.csrf_ok``), ``server_signer`` (the official's key the server holds,
-``--staff-key``: ``server.station``) — ``read_body`` (a bounded JSON object) and
-``answer`` (an ``Outcome`` as the API's JSON response).  Refusals before the runner (no
-card, an unknown card, a player's card, a key the server does not hold, a body that is not
-a JSON object) have the same body as the runner's: ``{"ok": false, "error": {"kind",
-"message", "hint", "rule"}}``, kind ``auth`` for the card and the key.
+``server.report.csrf_ok``), ``api_official`` (either: a command takes the bearer card or
+the cookie with the form token in ``X-CSRF-Token``), ``server_signer`` (the official's key
+the server holds, ``--staff-key``: ``server.station``) — ``read_body`` (a bounded JSON
+object) and ``answer`` (an ``Outcome`` as the API's JSON response). Refusals before the
+runner (no card, an unknown card, a player's card, a key the server does not hold, a body
+that is not a JSON object) have the same body as the runner's: ``{"ok": false, "error":
+{"kind", "message", "hint", "rule"}}``, kind ``auth`` for the card and the key.
 
 The runner (``usecases.command_specs.CommandRunner``) is ``request.app.state.runner``:
 ``tourney serve`` builds it from the CLI (``cli.api_runner``) and hands it over; the
@@ -114,6 +115,16 @@ def console_official(request: Request, fields: dict[str, str]) -> str:
     return official_of_token(request, request.cookies.get(COOKIE, ""))
 
 
+def api_official(request: Request) -> str:
+    """The official of ``POST /api/v1/{path}``: the bearer staff card, or — for the
+    console's own scripts, as ``…/prepare`` and ``…/submit`` take it — the card's cookie
+    with the form token in ``X-CSRF-Token`` (403 when it is missing or wrong)."""
+    if not request.headers.get("authorization") and request.cookies.get(COOKIE):
+        return console_official(request, {"csrf": request.headers.get("x-csrf-token",
+                                                                      "")})
+    return bearer_official(request)
+
+
 def server_signer(request: Request, kid: str) -> Signer:
     """The key of official ``kid`` the server holds (``--staff-key``); ``ApiRefused``
     403 that says it holds none."""
@@ -158,7 +169,7 @@ async def command(request: Request) -> Response:
         return answer(refused(503, "storage", "this server runs no commands",
                               "start it with 'tourney serve --station-key …'").outcome)
     try:
-        kid = bearer_official(request)
+        kid = api_official(request)
         args = await read_body(request)
         signer = server_signer(request, kid)
     except ApiRefused as no:

@@ -92,7 +92,8 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
     st = hub.follower.state
     off = st.officials.get(kid) if kid else None
     roles = sorted(r.value for r in st.active_roles(kid)) if kid else []
-    ctx = {"problem": None, "done": None, "refused": None, "preview": False, "g": None,
+    ctx = {"problem": None, "done": None, "refused": None, "written": None,
+           "preview": False, "g": None,
            "groups": [], "guide": {}, "form": None, "round": None, "table": None,
            "labels": {}, "details": [], "only_mine": False, "notyours": set(),
            "kid": kid, "why": why, "who": off.name if off else None,

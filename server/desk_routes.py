@@ -82,6 +82,7 @@ def _outcome_page(request: Request, spec: CommandSpec, out: Outcome,
     msg, hint, rule = words(out.error)
     return page(request, "desk_do.html", out.status, spec=spec,
                 fields=fields_of(spec, posted), refused=(msg, hint, rule),
+                written=out.seq if out.events else None,     # a partial import
                 guide=_guide(spec))
 
 

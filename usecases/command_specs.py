@@ -94,7 +94,9 @@ class Outcome:
     """What running a command gave.  ``ok``: ``seq`` is the log size after it,
     ``events`` the leaves it wrote (decoded), ``text`` the CLI's lines; a refusal has
     ``error`` (``kind`` usage|rule|verification|storage, ``message``, ``hint``, ``rule``)
-    and ``status`` the HTTP status of its class (issue 29 item 3), and wrote nothing."""
+    and ``status`` the HTTP status of its class (issue 29 item 3), and wrote nothing —
+    but for ``result import``'s partial import (409), whose good rows are written as at
+    the terminal: its refusal also carries ``seq``, ``events`` and ``text``."""
 
     ok: bool
     status: int
@@ -117,6 +119,9 @@ class Outcome:
             if self.files:
                 out["files"] = self.files
             return out
+        if self.events:       # a partial import: what was written, beside the refusal
+            return {"ok": False, "error": self.error, "seq": self.seq,
+                    "events": self.events, "text": self.text}
         return {"ok": False, "error": self.error}
 
 
