@@ -3,6 +3,11 @@
    on the result page, typing a table number and Enter opens that table. */
 (function () {
   "use strict";
+  /* the page's words (the body's data-w-*, from the catalogue; English without them) */
+  function word(key, en) {
+    return (document.body && document.body.getAttribute("data-w-" + key)) || en;
+  }
+  window.tourneyDeskWord = word;
   document.addEventListener("keydown", function (e) {
     var t = e.target, tag = t && t.tagName;
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) { return; }
@@ -29,16 +34,17 @@
       if (r) { r.checked = true; }
     }
   });
-  /* the minutes left at each table, kept current (the server wrote them at render) */
+  /* the minutes left at each table, kept current (the server wrote them at render), in
+     the page's words (the body's data-w-*, from the catalogue) */
   function tick() {
     var now = Date.now();
     document.querySelectorAll("td.left[data-ends]").forEach(function (td) {
       var left = Math.floor((Date.parse(td.getAttribute("data-ends")) - now) / 60000);
       var extra = td.querySelector(".muted");
-      td.textContent = left < 0 ? "" : left + " min";
+      td.textContent = left < 0 ? "" : word("min", "%(n)s min").replace("%(n)s", left);
       if (left < 0) {
         var b = document.createElement("strong");
-        b.textContent = "over by " + (-left) + " min";
+        b.textContent = word("over", "over by %(n)s min").replace("%(n)s", -left);
         td.appendChild(b);
       }
       if (extra) { td.appendChild(document.createTextNode(" ")); td.appendChild(extra); }
@@ -58,6 +64,7 @@
 (function () {
   "use strict";
   if (document.body.getAttribute("data-mode") !== "browser") { return; }
+  var word = window.tourneyDeskWord;
   function slot(form) {
     var box = document.getElementById("outcome");
     if (!box) {
@@ -80,13 +87,13 @@
     if (!ok) {
       var n = document.createElement("p");
       n.className = "muted";
-      n.textContent = "Nothing was written.";
+      n.textContent = word("nothing", "Nothing was written.");
       box.appendChild(n);
     }
   }
   function refusal(doc) {
     var e = (doc && doc.error) || {};
-    return (e.message || "refused") + (e.hint ? " (" + e.hint + ")" : "");
+    return (e.message || word("refused", "refused")) + (e.hint ? " (" + e.hint + ")" : "");
   }
   document.addEventListener("submit", function (e) {
     var form = e.target, path = form && form.getAttribute && form.getAttribute("data-sign");
@@ -95,13 +102,14 @@
     fetch("/desk/args/" + path, {method: "POST", credentials: "same-origin", body: new FormData(form)})
       .then(function (r) { return r.json(); })
       .then(function (doc) {
-        if (!doc.ok) { say(form, false, "Not done:", refusal(doc)); return null; }
+        if (!doc.ok) { say(form, false, word("not-done", "Not done:"), refusal(doc)); return null; }
         return window.tourneyKeys.run(doc.path, doc.args).then(function (res) {
           var d = res.doc || {};
-          if (d.ok) { say(form, true, "Done (log size " + d.seq + "):", d.text || ""); }
-          else { say(form, false, "Not done:", refusal(d)); }
+          if (d.ok) {
+            say(form, true, word("done", "Done") + " (" + word("size", "log size %(n)s").replace("%(n)s", d.seq) + "):", d.text || "");
+          } else { say(form, false, word("not-done", "Not done:"), refusal(d)); }
         });
       })
-      .catch(function (err) { say(form, false, "Not signed:", String(err && err.message || err)); });
+      .catch(function (err) { say(form, false, word("not-signed", "Not signed:"), String(err && err.message || err)); });
   });
 })();
