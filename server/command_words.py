@@ -19,8 +19,8 @@ an exact entry, else a pattern (``server.format_words.match``, ``%(name)s`` fiel
 copied), else the English text, never a message id.  English is the identity, so the
 English console keeps its bytes.
 
-May import: ``server.format_words``, ``server.i18n``, ``usecases.command_specs``, the
-standard library.
+May import: ``server.format_words``, ``server.i18n``, ``usecases.command_specs``,
+``markupsafe``, the standard library.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+
+from markupsafe import Markup, escape
 
 from server.format_words import _Pattern, compile_po, match, patterns_of
 from server.i18n import LOCALE, Language, translations
@@ -74,6 +76,9 @@ CONSOLE_SENTENCES: tuple[str, ...] = (
     ", ",         # joins the roles a command is for
 )
 _CODE = re.compile(r"^[A-Z0-9]{1,3}$")     # a choice that is a code (O1, Q5): as it is
+#: what is typed inside a translated text (escaped HTML): a quoted command or value, an
+#: option's spelling
+_TYPED = re.compile(r"&#39;(?:(?!&#39;)[^\n]){1,160}?&#39;|--[a-z][a-z0-9-]*")
 
 
 def commands_path(lang: Language) -> Path:
@@ -151,6 +156,19 @@ class CommandWords:
             if len(self._memo) < 1 << 14:     # the specs' words; a refusal's text may vary
                 self._memo[s] = out
         return out
+
+    def mark(self, text: object) -> Markup:
+        """``text`` as HTML, what is typed in it (an option's spelling, a quoted command or
+        value, its quotes too) in ``<code>``, so a right-to-left page keeps it left to
+        right; English: the text escaped, as the console always showed it."""
+        s = str(escape("" if text is None else str(text)))
+        if self.english:
+            return Markup(s)
+        return Markup(_TYPED.sub(lambda m: f"<code>{m.group(0)}</code>", s))
+
+    def marked(self, text: object) -> Markup:
+        """``text`` translated, then ``mark``ed."""
+        return self.mark(self(text))
 
     def name(self, spec: CommandSpec) -> str:
         return self(" ".join(spec.words))

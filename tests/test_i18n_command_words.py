@@ -136,7 +136,11 @@ def test_a_missing_word_shows_english_and_english_is_the_identity() -> None:
     assert command_words(Language.AR)("missing NUMBER") == "NUMBER غير مُدخل"
     # the officials' roles come from the site's catalogue, joined in the language's words
     assert ja.roles(("head_judge", "judge")) == "ヘッドジャッジまたはジャッジ"
+    # what is typed inside a translated text is code (left to right in Arabic)
+    assert str(command_words(Language.AR).mark("مع --same: 'void' <x>")) == \
+        "مع <code>--same</code>: <code>&#39;void&#39;</code> &lt;x&gt;"
     en = command_words(Language.EN)
+    assert str(en.mark("with --same: 'void' <x>")) == "with --same: &#39;void&#39; &lt;x&gt;"
     spec = next(s for s in every_spec() if s.path == "round/pair")
     assert en.name(spec) == "round pair" and en.summary(spec) == spec.summary
     assert en.label("seed_material") == "" and en.roles(("head_judge", "judge")) == \
