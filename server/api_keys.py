@@ -24,6 +24,7 @@ server's pages hold it too, as ``POST /api/v1/{path}``); to sign — ``{"ok": fa
 when decided again).
 
 May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
+``server.i18n``, ``server.command_words``,
 ``server.station``, ``server.forms``, ``server.api_commands`` (its authentication),
 ``usecases.*``, ``ledger.*``.
 """
@@ -47,8 +48,10 @@ from server.api_commands import (
     read_body,
 )
 from server.cards import COOKIE
+from server.command_words import command_words
 from server.forms import private_page
 from server.hub import Hub
+from server.i18n import of_request
 from server.report import CSRF_COOKIE, new_csrf
 from server.station import SIGNING_ROLES
 from usecases.command_specs import CommandRunner, Outcome, Steps
@@ -186,9 +189,10 @@ async def keys_page(request: Request) -> Response:
     held = station is not None and kid in getattr(station, "staff", {})
     runs = getattr(request.app.state, "runner", None) is not None
     csrf = request.cookies.get(CSRF_COOKIE) or new_csrf()
-    return private_page(hub, "desk_keys.html", 200, {CSRF_COOKIE: csrf},
+    lang = of_request(request, hub.pages.data.language)
+    return private_page(hub, "desk_keys.html", 200, {CSRF_COOKIE: csrf}, lang,
                         csrf=csrf, kid=kid, why=why, who=off.name if off else None,
-                        server_holds=held, runs=runs)
+                        server_holds=held, runs=runs, cw=command_words(lang))
 
 
 async def script(request: Request) -> Response:

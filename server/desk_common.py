@@ -8,7 +8,8 @@ in their browser, bound by the head judge — ``app.state.browser_keys``, set by
 browser-key routes; or none), ``runner_of``,
 ``specs_of`` and ``spec_of`` (the server's ``usecases.command_specs.CommandRunner``,
 ``app.state.runner``, and its specs), ``page`` (a console page for one official,
-``server.forms.private_page``, with the form token's cookie), ``words`` (a refusal's
+``server.forms.private_page``, with the form token's cookie and ``cw``, the command
+words in the page's language: ``server.command_words``), ``words`` (a refusal's
 sentence and hint as the CLI prints them), ``posted`` (the posted form, its form token
 and the official checked), ``no_key`` and ``run_command`` (a command run with the
 official's key through the runner, the page then waiting until the pages hold it:
@@ -17,6 +18,7 @@ preview and the command's own ``offer`` sibling, e.g. ``penalty offer``: the upg
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.form_body``,
 ``server.errors``, ``server.report``, ``server.cards``, ``server.i18n``,
+``server.command_words``,
 ``usecases.command_specs``,
 ``ledger.*``, the standard library.
 """
@@ -31,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ledger.wire.events import Role
+from server.command_words import command_words
 from server.errors import Refused
 from server.form_body import read_body
 from server.forms import private_page, staff_official
@@ -100,8 +103,9 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
            "roles": roles, "mode": key_mode(request, kid).value if kid else "none",
            "has_runner": runner_of(request) is not None,
            "has_station": getattr(request.app.state, "station", None) is not None, **kw}
-    return private_page(hub, name, status, {CSRF_COOKIE: csrf},
-                        of_request(request, hub.pages.data.language), csrf=csrf, **ctx)
+    lang = of_request(request, hub.pages.data.language)
+    ctx.setdefault("cw", command_words(lang))
+    return private_page(hub, name, status, {CSRF_COOKIE: csrf}, lang, csrf=csrf, **ctx)
 
 
 def words(error: dict[str, Any] | None) -> tuple[str, str, str]:

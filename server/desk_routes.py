@@ -3,7 +3,8 @@ official does during an event, from a browser, each action limited to the offici
 roles exactly as the CLI is (the CLI's own commands run it: the server's runner).
 
 Owns: ``routes`` — ``GET /desk`` (who is signed in, their roles, the key mode, the round
-at a glance: ``server.desk_glance``; the commands in panels; ``?q=`` filters them),
+at a glance: ``server.desk_glance``; the commands in panels; ``?q=`` filters them, in
+English or in the page's language),
 ``GET|POST /desk/do/{path}`` (one command's form generated from its spec,
 ``server.desk_forms``; posted, it runs through ``request.app.state.runner`` and shows the
 CLI's text, or the refusal as the CLI's sentence, nothing written; a disqualification
@@ -27,6 +28,7 @@ from starlette.routing import BaseRoute, Route
 
 from ledger.errors import UsageError
 from server import desk_result
+from server.command_words import command_words
 from server.desk_common import (
     official,
     page,
@@ -40,6 +42,7 @@ from server.desk_forms import args_from, fields_of, label_of, lists, panels
 from server.desk_glance import glance
 from server.errors import whole
 from server.hub import Hub
+from server.i18n import of_request
 from usecases.command_specs import CommandSpec, Outcome
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -63,8 +66,10 @@ async def desk(request: Request) -> Response:
     # with ?mine=1 (the ledger still decides: posting it gives the CLI's refusal)
     mine = {r.value for r in hub.follower.state.active_roles(kid)}
     only_mine = request.query_params.get("mine") == "1"
+    cw = command_words(of_request(request, hub.pages.data.language))
     specs = [s for s in specs_of(request)
-             if (not q or q in s.path.replace("/", " ") or q in s.summary.lower())
+             if (not q or q in s.path.replace("/", " ") or q in s.summary.lower()
+                 or cw.finds(s, q))
              and (not s.signed or s.roles)
              and (not only_mine or not s.signed or mine.intersection(s.roles))]
     g = glance(hub.follower.state, hub.pages.data)

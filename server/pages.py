@@ -41,7 +41,8 @@ TRANSLATED = frozenset({"home.html", "find.html", "player.html", "round.html",
                         "receipt.html", "call.html", "screen.html", "drop.html",
                         "sign.html", "notfound.html", "problem.html", "qr.html",
                         "staff.html", "desk.html", "desk_result.html", "desk_slips.html",
-                        "desk_confirm.html", "desk_do.html", "deck.html"})
+                        "desk_confirm.html", "desk_do.html", "deck.html",
+                        "desk_keys.html"})
 
 
 @dataclass(frozen=True)

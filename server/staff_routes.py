@@ -16,6 +16,7 @@ lives in ``usecases.reports`` (shared with ``tourney report``).  Module-level
 endpoints over ``request.app.state`` (the hub, the station).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.cards``, ``server.i18n``,
+``server.command_words``,
 ``server.errors``, ``server.report``, ``server.station``, ``server.call_panel``,
 ``server.deck_view``, ``ledger.*``.
 """
@@ -34,6 +35,7 @@ from ledger.core.device_rules import PhoneSignatureNeeded
 from ledger.errors import RuleError, UsageError
 from ledger.wire.events import Role
 from server.cards import COOKIE, holder
+from server.command_words import command_words
 from server.deck_view import checks_in_progress
 from server.errors import whole
 from server.forms import (
@@ -60,7 +62,7 @@ def page(hub: Hub, name: str, status: int = 200, csrf: str | None = None,
     """A staff or drop page (``staff.html``, ``drop.html``, ``sign.html``), setting the
     CSRF cookie it carries."""
     ctx = {"problem": None, "done": None, "round": None, "groups": None, "number": None,
-           "deck_checks": [],
+           "deck_checks": [], "cw": command_words(lang),
            **kw}
     return private_page(hub, name, status, {CSRF_COOKIE: csrf} if csrf else None,
                         lang, csrf=csrf, **ctx)

@@ -291,10 +291,11 @@ def test_only_constants_are_message_ids() -> None:
 
 
 def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> None:
-    """A template not translated yet (the desk's key page) in Japanese: its ``<main>``
-    says it is English (screen readers read the English with English rules) under the
-    Japanese header; a translated page (``/verify``, the 404 page since issue 31's second
-    slice) has none."""
+    """A template not translated yet (none is left since the desk's key page was
+    translated: a new page, named here) in Japanese: its ``<main>`` says it is English
+    (screen readers read the English with English rules) under the Japanese header; a
+    translated page (``/verify``, the 404 page since issue 31's second slice, the desk's
+    key page since its command words) has none."""
     cli, _log = start(tmp_path, "hotc-swiss-de", NAMES)
     pair(cli, "hotc-swiss-de", 1)
     with running(cli.ledger) as (base, hub):
@@ -302,8 +303,10 @@ def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> N
         missing = get(base + "/p/99?lang=ja").text
         home = get(base + "/?lang=ja").text
         english = get(base + "/verify").text
-        console = hub.pages.common("", Language.JA, "desk_keys.html")
+        console = hub.pages.common("", Language.JA, "a_new_page.html")
+        keys = hub.pages.common("", Language.JA, "desk_keys.html")
     assert console["main_lang"] == "en" and console["lang"] == "ja"
+    assert keys["main_lang"] == "" and keys["lang"] == "ja"
     assert '<html lang="ja"' in missing and '<main>' in missing and "見つかりません" in missing
     assert '<main>' in verify and "自分で確認する" in verify
     assert '<main>' in home and '<main>' in english and "Check it yourself" in english

@@ -142,21 +142,33 @@ export async function run(path, args, shown = () => {}, confirm = async () => tr
 window.tourneyKeys = { load, make, publicKey, keyId, run };
 
 // -- the page ------------------------------------------------------------------------
+// the page's words in its language (``#key-words``' data, from the catalogue); English
+// when the page has none (the console, which loads this script for its signing only)
+const WORDS = document.getElementById("key-words")?.dataset || {};
+const say = (key, en, fields = {}) =>
+  (WORDS[key] || en).replace(/%\((\w+)\)s/g, (all, name) => (name in fields ? String(fields[name]) : all));
+
+function modeLine(mode, word, tail) {
+  const strong = document.createElement("strong");
+  strong.textContent = word;
+  mode.replaceChildren(say("mode", "Key mode:") + " ", strong, tail);
+}
+
 async function show() {
   const box = document.getElementById("browser-key");
   if (!box) return;
   const mode = document.getElementById("mode");
   if (ctx.serverHolds === "1") return;   // the server signs: nothing to do here
   if (!window.isSecureContext || !crypto.subtle) {
-    mode.textContent = "Key mode: none. This page is not a secure context (HTTPS, or " +
-      "http://127.0.0.1 on the desk laptop), so this browser cannot hold a key.";
+    mode.textContent = say("noSecure", "Key mode: none. This page is not a secure context " +
+      "(HTTPS, or http://127.0.0.1 on the desk laptop), so this browser cannot hold a key.");
     return;
   }
   box.hidden = false;
   const pair = await load();
   const state = document.getElementById("key-state");
   if (!pair) {
-    state.textContent = "This browser holds no key for this event yet.";
+    state.textContent = say("noKey", "This browser holds no key for this event yet.");
     return;
   }
   document.getElementById("make-key").hidden = true;
@@ -166,14 +178,14 @@ async function show() {
   document.getElementById("public-key").textContent = pub;
   document.getElementById("key-id").textContent = kid;
   if (kid === ctx.kid) {
-    mode.innerHTML = "Key mode: <strong>browser key</strong>: your commands are signed " +
-      "in this browser; the server holds no private key.";
-    state.textContent = "Bound to you by the head judge.";
+    modeLine(mode, say("browserKey", "browser key"), say("browserTail", ": your commands " +
+      "are signed in this browser; the server holds no private key."));
+    state.textContent = say("bound", "Bound to you by the head judge.");
     document.getElementById("run").hidden = ctx.runs !== "1";
   } else {
-    mode.innerHTML = "Key mode: <strong>none</strong> yet: this browser's key is not " +
-      "the key of your staff card.";
-    state.textContent = "Not bound yet: show the head judge this public key.";
+    modeLine(mode, say("none", "none"), say("noneTail", " yet: this browser's key is not " +
+      "the key of your staff card."));
+    state.textContent = say("unbound", "Not bound yet: show the head judge this public key.");
     document.getElementById("bind-hint").hidden = false;
     document.getElementById("bind-command").textContent =
       `tourney official bind --role ROLE --name "NAME" --public-key ${pub} --key hj.pem`;
@@ -188,18 +200,21 @@ document.getElementById("make-key")?.addEventListener("click", async () => {
 document.getElementById("run-form")?.addEventListener("submit", async (e) => {
   e.preventDefault();
   const out = document.getElementById("run-log");
-  const say = (text) => { const li = document.createElement("li"); li.textContent = text; out.append(li); };
+  const log = (text) => { const li = document.createElement("li"); li.textContent = text; out.append(li); };
   try {
     const args = JSON.parse(document.getElementById("run-args").value || "{}");
     const { status, doc } = await run(document.getElementById("run-path").value.trim(), args,
-      (s) => say(`signing seq ${s.seq}: ${s.kind} (${s.message})`),
-      async (s) => window.confirm(`The log moved and the decision changed: ${s.kind} ` +
-        `${JSON.stringify(s.body)}. Sign it?`));
-    if (doc.done === false) say(`not signed: ${doc.message}`);
-    else if (doc.ok) say(`done (seq ${doc.seq}): ${doc.text || "written"}${doc.checkpoint ? "; " + doc.checkpoint : ""}`);
-    else say(`refused (${status}): ${doc.error ? doc.error.message : "?"}`);
+      (s) => log(say("signing", "signing seq %(seq)s: %(kind)s (%(message)s)",
+        { seq: s.seq, kind: s.kind, message: s.message })),
+      async (s) => window.confirm(say("moved", "The log moved and the decision changed: " +
+        "%(what)s. Sign it?", { what: `${s.kind} ${JSON.stringify(s.body)}` })));
+    if (doc.done === false) log(say("notSigned", "not signed: %(why)s", { why: doc.message }));
+    else if (doc.ok) log(say("done", "done (seq %(seq)s): %(text)s", { seq: doc.seq,
+      text: (doc.text || say("written", "written")) + (doc.checkpoint ? "; " + doc.checkpoint : "") }));
+    else log(say("refused", "refused (%(status)s): %(why)s",
+      { status, why: doc.error ? doc.error.message : "?" }));
   } catch (err) {
-    say(`not signed: ${err.message}`);
+    log(say("notSigned", "not signed: %(why)s", { why: err.message }));
   }
 });
 
