@@ -26,6 +26,7 @@ when decided again).
 May import: ``starlette``, ``server.hub``, ``server.cards``, ``server.report``,
 ``server.i18n``, ``server.command_words``,
 ``server.station``, ``server.forms``, ``server.api_commands`` (its authentication),
+``server.api_openapi`` (its security requirement),
 ``usecases.*``, ``ledger.*``.
 """
 
@@ -47,6 +48,7 @@ from server.api_commands import (
     official_of_token,
     read_body,
 )
+from server.api_openapi import SECURITY
 from server.cards import COOKIE
 from server.command_words import command_words
 from server.forms import private_page
@@ -234,7 +236,7 @@ _TO_SIGN: dict[str, Any] = {
 def _step_op(what: str) -> dict[str, Any]:
     return {"post": {
         "summary": f"{what} a command signed in the official's browser (ADR 0046)",
-        "security": [{"staffCard": []}],
+        "security": SECURITY,
         "parameters": [{"name": "path", "in": "path", "required": True,
                         "schema": {"type": "string"}, "description": "the command's path "
                                                                      "(result/record)"}],

@@ -5,12 +5,14 @@ written by hand.
 Owns: ``openapi(specs, extra_paths)`` — an OpenAPI 3.1 document with ``POST
 /api/v1/<path>`` for every spec (its JSON body: one property per parameter, by the
 parameter's name, typed by its ``ParamKind``; the success and refusal bodies; the staff
-card as a bearer token; the roles that may sign it as ``x-roles``, from the ledger's
-roles table, and how it is saved as ``x-steps`` / ``x-atomic``; tagged by its group)
-and the paths ``extra_paths`` adds (the reads: GET /api/v1/...), ``SUCCESS`` and
-``REFUSAL`` (the two answer bodies as JSON schemas).
+card as a bearer token or, for the console's scripts, as its cookie with the form token
+in ``X-CSRF-Token`` (``SECURITY``, ``SECURITY_SCHEMES``); the roles that may sign it
+as ``x-roles``, from the ledger's roles table, and how it is saved as ``x-steps`` /
+``x-atomic``; tagged by its group) and the paths ``extra_paths`` adds (the reads: GET
+/api/v1/...), ``SUCCESS`` and ``REFUSAL`` (the two answer bodies as JSON schemas).
 
-May import: ``usecases.command_specs``, the standard library.
+May import: ``usecases.command_specs``, ``server.cards`` and ``server.report`` (the
+cookies' names), the standard library.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from server.cards import COOKIE
+from server.report import CSRF_COOKIE
 from usecases.command_specs import CommandSpec, Param, ParamKind
 
 VERSION = "1"
@@ -51,6 +55,23 @@ REFUSAL: dict[str, Any] = {
                       "message": {"type": "string"},
                       "hint": {"type": ["string", "null"]},
                       "rule": {"type": ["string", "null"]}}}}}
+#: how a command authenticates (``server.api_commands.api_official``): the bearer staff
+#: card, or the card's cookie *and* the form token in ``X-CSRF-Token`` (both in one
+#: requirement: OpenAPI ANDs the schemes of one object and ORs the objects)
+SECURITY: list[dict[str, list[str]]] = [{"staffCard": []},
+                                        {"cardCookie": [], "formToken": []}]
+SECURITY_SCHEMES: dict[str, Any] = {
+    "staffCard": {"type": "http", "scheme": "bearer",
+                  "description": "the staff card's token (the code after /c/ in its link)"},
+    "cardCookie": {"type": "apiKey", "in": "cookie", "name": COOKIE,
+                   "description": "the console's session: the staff card's cookie, set "
+                                  "when the card's link (/c/<token>) is opened; only with "
+                                  "formToken, and not with an Authorization header"},
+    "formToken": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token",
+                  "description": f"the form token: the value of the {CSRF_COOKIE} cookie "
+                                 "a console page sets, sent with that cookie (from this "
+                                 "site); the card's cookie without it is refused with "
+                                 "403"}}
 #: the refusal statuses and what each means (docs/API.md "Commands")
 STATUSES = {"400": "usage: a parameter is missing, unknown or malformed (CLI exit 2)",
             "401": "no staff card, or an unknown or revoked one",
@@ -117,7 +138,7 @@ def operation(spec: CommandSpec) -> dict[str, Any]:
         "x-roles": list(spec.roles),
         "x-atomic": spec.atomic,
         "x-steps": spec.steps.value,
-        "security": [{"staffCard": []}],
+        "security": SECURITY,
         "requestBody": {"required": bool(required),
                         "content": {"application/json": {"schema": body}}},
         "responses": {"200": {"description": "done (or, for a read, said)",
@@ -149,7 +170,5 @@ def openapi(specs: Sequence[CommandSpec],
                     f"{k}: {v}" for k, v in STATUSES.items()),
                 "content": {"application/json": {
                     "schema": {"$ref": "#/components/schemas/Refusal"}}}}},
-            "securitySchemes": {"staffCard": {
-                "type": "http", "scheme": "bearer",
-                "description": "the staff card's token (the code after /c/ in its link)"}}},
+            "securitySchemes": SECURITY_SCHEMES},
     }

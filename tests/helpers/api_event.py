@@ -45,9 +45,13 @@ def card_token(cli: Cli, d: Path, stem: str, name: str) -> str:
         return str(next(csv.DictReader(f))["url"]).rsplit("/c/", 1)[1]
 
 
-def opening(d: Path, name: str = "Api Open") -> Opening:
+def opening(d: Path, name: str = "Api Open", clock: str | None = None) -> Opening:
+    """``clock``: the CLI's fixed clock instead of ``cli_runner.CLOCK`` (an event before
+    a recorded drand round, for a commit-reveal)."""
     d.mkdir(parents=True, exist_ok=True)
     cli = Cli(d, d / "t.db")
+    if clock is not None:
+        cli.env["TOURNEY_FIXED_CLOCK"] = clock
     for stem in ("hj", *OFFICIALS):
         cli("keys", "new", "--name", f"{stem} person", "--out", f"{stem}.pem")
         remember_secret(d / f"{stem}.pem")
