@@ -30,7 +30,8 @@ from ledger.core.player_words import REFUSALS, REFUSED, refusal
 from ledger.errors import RuleError
 from server.i18n import Language
 from server.sentences import sentence
-from tests.test_i18n_python_sentences import ENGLISH, _text
+from tests.helpers.source_sentences import ENGLISH
+from tests.helpers.source_sentences import literal_text as _text
 
 ROOT = Path(__file__).resolve().parent.parent
 FMT = "hotc-swiss-de"
