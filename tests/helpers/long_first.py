@@ -45,7 +45,7 @@ LONG: dict[str, float] = {
     "tests/test_outside_auditor.py": 11.1,
     "tests/test_incremental_counts.py": 10.8,
     "tests/test_audit_fast_paths.py": 10.8,
-    "tests/test_concurrency.py": 10.1,
+    "tests/test_concurrency.py": 6.9,
     "tests/test_station_roles_pg.py": 9.4,
 }
 
