@@ -1,5 +1,6 @@
 """Shared fixtures: fixed test keys, a fixed clock, and a small signed ledger; the page
-matrix's browser, tabs and events (``matrix_*``, one of each per matrix file)."""
+matrix's browser, tabs and events (``matrix_*``, one of each per matrix file); the order
+the files start in (the longest single tests first: ``tests/helpers/long_first.py``)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,13 @@ def build_small(path: Path, log: str = "t1", players: int = 6) -> Location:
         led.write(log, lambda t, now: t.close_registration(HJ, now))
         write_checkpoint(led, log, HJ, checkpoint_dir(loc, None, log))
     return loc
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files with the longest single tests first, so ``--dist worksteal`` never ends
+    the run with one worker idle while the other runs a long test it started last."""
+    from tests.helpers.long_first import longest_first
+    items[:] = longest_first(items)
 
 
 @pytest.fixture()

@@ -27,6 +27,7 @@ from ledger.storage.store import Ledger
 from ledger.wire.events import Role
 from ledger.wire.keys import PublicKey, Signer
 from tests.helpers.cli_runner import Cli, raw_bytes
+from tests.helpers.live import GENEROUS_S, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITER = ROOT / "tests" / "helpers" / "ledger_writer.py"
@@ -95,7 +96,9 @@ def test_backup_of_a_ledger_being_written_is_consistent(tmp_path: Path) -> None:
             doc = cli("backup", f"copy-{i}.db", "--json").doc
             assert doc["ok"] and doc["file"] == f"copy-{i}.db"
             sizes.append(doc["events"][log])
-            time.sleep(0.2)                 # the writer goes on between the copies
+            # the writer goes on between the copies: the next copy starts once the log has
+            # grown past this one (the condition, not a fixed sleep)
+            wait_until(lambda: len(_leaves(db, log)) > sizes[-1], GENEROUS_S)
         written = _acks(out)
     finally:
         proc.kill()

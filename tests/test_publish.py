@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +17,9 @@ import pytest
 
 from ledger.formats.simulation import demo_key
 from ledger.storage.location import Location
+from tests.helpers.browser import _skip_reason as browser_skip_reason
 from tests.helpers.cli_runner import Cli
+from tests.helpers.live import GENEROUS_S
 from tests.helpers.published_event import SEED, make_event
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,60 +137,53 @@ def test_html_pages_for_the_desk_printer(published: tuple[Cli, dict[str, Any]]) 
     cli("standings", "--html", "--json", code=2)
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+@pytest.mark.skipif(browser_skip_reason() is not None, reason=browser_skip_reason() or "")
+def test_site_in_a_real_headless_browser(published: tuple[Cli, dict[str, Any]]) -> None:
+    """One headless Debian chromium (Playwright) and one tab for every page (a chromium
+    started per page cost a second each: ADR 0048 item 3, ADR 00XX-speedb)."""
+    from tests.helpers.browser import launched
 
-
-@pytest.mark.skipif(_chromium() is None, reason="no headless browser: install Debian's "
-                    "'chromium' package (.ci/run does) to run the browser test")
-def test_site_in_a_real_headless_browser(published: tuple[Cli, dict[str, Any]],
-                                         tmp_path: Path) -> None:
     cli, _ = published
-    browser = _chromium()
-    assert browser is not None
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     site = cli.cwd / "site"
-    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            f"--user-data-dir={tmp_path / 'profile'}"]
-    for page, width in (("standings.html", 390), ("round-1.html", 390),
-                        ("round-1-names.html", 390), ("index.html", 1200)):
-        shot = ARTIFACTS / f"{page.removesuffix('.html')}-{width}.png"
-        shot.unlink(missing_ok=True)
-        subprocess.run([*base, f"--window-size={width},900", f"--screenshot={shot}",
-                        (site / page).as_uri()], capture_output=True, timeout=120, check=True)
-        data = shot.read_bytes()
-        assert data[:8] == b"\x89PNG\r\n\x1a\n"
-        assert int.from_bytes(data[16:20], "big") == width  # rendered at phone width
-        assert len(data) > 5000, "blank page"
-    # phone-readable: laid out 390 px wide (headless chromium's window is at least 500 px,
-    # so a test copy pins the page width; phone media rules apply below 640 px), nothing
-    # but the table scrollers may be wider.  Measured by a script injected into the copy:
-    # the published pages have no script.
-    probe = ("<style>html{width:390px}</style><script>addEventListener('load',()=>"
-             "document.body.setAttribute('data-sw',document.body.scrollWidth+'/'+"
-             "matchMedia('(max-width: 40rem)').matches))</script></body>")
-    for page in ("standings.html", "round-1.html", "round-1-names.html", "verify.html",
-                 "round-1-slips.html", "index.html", "bracket.html"):
-        copy = site / f"probe-{page}"
-        copy.write_text((site / page).read_text().replace("</body>", probe))
-        dom = subprocess.run([*base, "--window-size=390,900", "--virtual-time-budget=2000",
-                              "--dump-dom", copy.as_uri()], capture_output=True, text=True,
-                             timeout=120, check=True).stdout
-        copy.unlink()
-        width, phone = dom.split('data-sw="')[1].split('"')[0].split("/")
-        assert phone == "true" and int(width) <= 390, f"{page} is {width}px wide on a phone"
-    # the browser's DOM has the rendered standings (no scripts needed)
-    dom = subprocess.run([*base, "--dump-dom", (site / "standings.html").as_uri()],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
-    assert dom.count("<tr") == 13 and "Player 0001" in dom
-    # printable: the slips print to a PDF
-    pdf = ARTIFACTS / "round-1-slips.pdf"
-    pdf.unlink(missing_ok=True)
-    subprocess.run([*base, f"--print-to-pdf={pdf}", "--no-pdf-header-footer",
-                    (site / "round-1-slips.html").as_uri()], capture_output=True,
-                   timeout=120, check=True)
+    with launched("--hide-scrollbars") as browser:
+        tab = browser.new_page(viewport={"width": 390, "height": 900})
+        for page, width in (("standings.html", 390), ("round-1.html", 390),
+                            ("round-1-names.html", 390), ("index.html", 1200)):
+            shot = ARTIFACTS / f"{page.removesuffix('.html')}-{width}.png"
+            shot.unlink(missing_ok=True)
+            tab.set_viewport_size({"width": width, "height": 900})
+            tab.goto((site / page).as_uri(), wait_until="load")
+            tab.screenshot(path=str(shot))
+            data = shot.read_bytes()
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            assert int.from_bytes(data[16:20], "big") == width  # rendered at phone width
+            assert len(data) > 5000, "blank page"
+        # phone-readable: laid out 390 px wide (a test copy pins the page width; phone
+        # media rules apply below 640 px), nothing but the table scrollers may be wider.
+        # Measured by a script injected into the copy: the published pages have no script.
+        probe = ("<style>html{width:390px}</style><script>addEventListener('load',()=>"
+                 "document.body.setAttribute('data-sw',document.body.scrollWidth+'/'+"
+                 "matchMedia('(max-width: 40rem)').matches))</script></body>")
+        tab.set_viewport_size({"width": 390, "height": 900})
+        for page in ("standings.html", "round-1.html", "round-1-names.html", "verify.html",
+                     "round-1-slips.html", "index.html", "bracket.html"):
+            copy = site / f"probe-{page}"
+            copy.write_text((site / page).read_text().replace("</body>", probe))
+            tab.goto(copy.as_uri(), wait_until="load")
+            tab.wait_for_selector("body[data-sw]", state="attached",
+                                  timeout=GENEROUS_S * 1000)
+            measured = tab.get_attribute("body", "data-sw") or ""
+            copy.unlink()
+            width, phone = measured.split("/")
+            assert phone == "true" and int(width) <= 390, f"{page} is {width}px wide on a phone"
+        # the browser's DOM has the rendered standings (no scripts needed)
+        tab.goto((site / "standings.html").as_uri(), wait_until="load")
+        dom = tab.content()
+        assert dom.count("<tr") == 13 and "Player 0001" in dom
+        # printable: the slips print to a PDF
+        pdf = ARTIFACTS / "round-1-slips.pdf"
+        pdf.unlink(missing_ok=True)
+        tab.goto((site / "round-1-slips.html").as_uri(), wait_until="load")
+        tab.pdf(path=str(pdf))
     assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 2000

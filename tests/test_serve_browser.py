@@ -27,7 +27,7 @@ from tests.helpers.browser import (
     launched,
 )
 from tests.helpers.cli_runner import Cli
-from tests.helpers.live import running
+from tests.helpers.live import GENEROUS_S, running, wait_until
 from tests.helpers.standings_play import pair, record, start
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
@@ -80,12 +80,12 @@ def test_an_open_page_updates_within_3s_after_the_cli_records_a_result(
         browser: Any, event: tuple[Cli, dict[str, Any]]) -> None:
     cli, doc = event
     t = doc["tables"][0]
-    with running(cli.ledger) as (base, _hub):
+    with running(cli.ledger) as (base, hub):
         ctx = browser.new_context(viewport=PHONE)
         page = ctx.new_page()
         page.goto(base + "/pairings")
         page.wait_for_function("() => !!document.querySelector('#live')")
-        page.wait_for_timeout(300)                   # the stream is open
+        wait_until(lambda: hub.streams >= 1, GENEROUS_S)   # the page's stream is open
         assert f"#{t['players'][0]} wins" not in page.inner_text("#live")
         marker = page.evaluate("() => { window.__same = 1; return 1; }")
         record(cli, "hotc-swiss-de", 1, t)

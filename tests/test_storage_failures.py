@@ -9,11 +9,13 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
+import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from ledger.storage.location import Location, sqlite_lock_timeout
 from tests.helpers.checks import note_dir
 from tests.helpers.cli_runner import Cli, raw_bytes, snapshot
 from tests.helpers.small_disk import disk_skip_reason, fill, small_disk
@@ -259,3 +261,39 @@ def test_item13_checkpoint_note_on_a_full_disk_exits_5_and_leaves_no_temp_file(
         cli("--checkpoints", str(disk / "notes"), "checkpoint", "--key", "hj.pem")
         assert list((disk / "notes").rglob("*.note"))
     assert cli("audit", "verify", "--json").doc["ok"]
+
+
+# -- a ledger another process holds: the wait is bounded, and configurable ---------------
+
+def test_a_locked_sqlite_ledger_exits_5_after_the_configured_wait(
+        event: tuple[Cli, Path, str], tmp_path: Path) -> None:
+    """``TOURNEY_SQLITE_LOCK_TIMEOUT`` sets how long a command waits for another
+    process's lock (docs/OPERATIONS.md); past it the command exits 5 in one line and
+    writes nothing."""
+    _cli, d, _log = fresh(event, tmp_path)
+    cli = Cli(d, d / "t.db").as_process()   # the lock is this process's: the command another's
+    before = snapshot(d / "t.db")
+    lock = sqlite3.connect(d / "t.db", timeout=1)
+    try:
+        lock.execute("BEGIN EXCLUSIVE")
+        t0 = time.monotonic()
+        run = cli("round", "pair", "--seed-material", "lock test seed", "--seed-source",
+                  "dice", "--key", "hj.pem", code=5, env={"TOURNEY_SQLITE_LOCK_TIMEOUT": "2"})
+        waited = time.monotonic() - t0
+    finally:
+        lock.rollback()
+        lock.close()
+    assert "locked" in run.err, run.err
+    assert 2 <= waited < 25, waited   # the setting's 2 s, not the default 30 s
+    assert snapshot(d / "t.db") == before
+    cli("round", "pair", "--seed-material", "lock test seed", "--seed-source", "dice",
+        "--key", "hj.pem", env={"TOURNEY_SQLITE_LOCK_TIMEOUT": "2"})
+
+
+@pytest.mark.parametrize("text, seconds", [("", 30), ("7", 7), (" 3 ", 3), ("0", 30),
+                                           ("1.5", 30), ("-2", 30), ("soon", 30)])
+def test_the_sqlite_lock_timeout_setting(monkeypatch: pytest.MonkeyPatch, text: str,
+                                         seconds: int) -> None:
+    monkeypatch.setenv("TOURNEY_SQLITE_LOCK_TIMEOUT", text)
+    assert sqlite_lock_timeout() == seconds
+    assert Location("x.db").env()["SQLITE_LOCK_TIMEOUT"] == str(seconds)

@@ -1,8 +1,10 @@
 """Where a ledger lives: a SQLite file path or a PostgreSQL URL.
 
 Owns: ``Location`` (which backend, the library's environment for it, how it is shown:
-a URL never shows its password) and ``location_from`` (``--ledger``, else
-``TOURNEY_LEDGER``, else ``./tournament.db``).
+a URL never shows its password), ``location_from`` (``--ledger``, else
+``TOURNEY_LEDGER``, else ``./tournament.db``) and ``sqlite_lock_timeout`` (the seconds a
+command waits for another process's lock on a SQLite ledger: 30, or
+``TOURNEY_SQLITE_LOCK_TIMEOUT``).
 
 May import: the standard library.
 """
@@ -15,6 +17,18 @@ from pathlib import Path
 
 LEDGER_ENV = "TOURNEY_LEDGER"
 DEFAULT_LEDGER = "tournament.db"
+LOCK_TIMEOUT_ENV = "TOURNEY_SQLITE_LOCK_TIMEOUT"
+DEFAULT_LOCK_TIMEOUT_S = 30
+
+
+def sqlite_lock_timeout() -> int:
+    """The seconds a command waits for another process's lock on a SQLite ledger before
+    it exits 5 (nothing written): ``TOURNEY_SQLITE_LOCK_TIMEOUT`` when it is a whole
+    number of at least 1, else 30 (as ``PGCONNECT_TIMEOUT`` for PostgreSQL)."""
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    return DEFAULT_LOCK_TIMEOUT_S
 
 
 @dataclass(frozen=True)
@@ -40,7 +54,8 @@ class Location:
         on demand — each costs a server backend and a round trip (issue 22 item 8)."""
         if not self.is_postgres:
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite",
-                    "SQLITE_DBNAME": str(self.path), "SQLITE_LOCK_TIMEOUT": "30",
+                    "SQLITE_DBNAME": str(self.path),
+                    "SQLITE_LOCK_TIMEOUT": str(sqlite_lock_timeout()),
                     "ORIGINATOR_ID_TYPE": "text"}
         from urllib.parse import unquote, urlparse
 

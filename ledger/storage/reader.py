@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ledger.core.state import TournamentState, apply_event
 from ledger.storage import sqlite_probe as sq
-from ledger.storage.location import Location
+from ledger.storage.location import Location, sqlite_lock_timeout
 from ledger.storage.snapshot_codec import decode_snapshot
 from ledger.wire.clock import default_clock, parse_time
 from ledger.wire.events import Kind, open_leaf
@@ -115,7 +115,8 @@ class SqliteReader:
         self.clock = default_clock()    # as Ledger: a malformed TOURNEY_FIXED_CLOCK is refused
         try:
             self._conn = sqlite3.connect(sq.sqlite_uri(location.path, mode), uri=True,
-                                         timeout=30, isolation_level=None,
+                                         timeout=sqlite_lock_timeout(),
+                                         isolation_level=None,
                                          check_same_thread=False)
         except sqlite3.Error:
             self._conn = None

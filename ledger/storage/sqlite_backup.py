@@ -14,7 +14,8 @@ into place: FILE is never a partial copy.  An existing FILE is replaced only wit
 ``force``; without it the move itself refuses (a hard link), so a FILE made meanwhile is
 not overwritten either.  Any failure leaves no temporary file and FILE as it was.
 
-May import: ``ledger.errors``, ``ledger.storage.sqlite_probe``, the standard library.
+May import: ``ledger.errors``, ``ledger.storage.sqlite_probe``, ``ledger.storage.location``,
+the standard library.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from ledger.errors import StorageError, UsageError
 from ledger.storage import sqlite_probe as sq
+from ledger.storage.location import sqlite_lock_timeout
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,8 @@ def backup_sqlite(src: Path, dest: Path, *, force: bool = False) -> BackupInfo:
     _check_target(src, dest, force=force)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.backup-tmp")
     try:
-        with closing(sqlite3.connect(sq.sqlite_uri(src, mode), uri=True, timeout=30)) \
+        with closing(sqlite3.connect(sq.sqlite_uri(src, mode), uri=True,
+                                   timeout=sqlite_lock_timeout())) \
                 as source, closing(sqlite3.connect(tmp)) as copy:
             source.backup(copy, pages=-1)       # one step: one read transaction
             copy.execute("PRAGMA journal_mode=DELETE")

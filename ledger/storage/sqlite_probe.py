@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ledger.errors import StorageError, UsageError
-from ledger.storage.location import Location
+from ledger.storage.location import Location, sqlite_lock_timeout
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 FULL_BELOW = 64 * 1024  # bytes free: a disk with less is full for a ledger
@@ -198,7 +198,8 @@ def switch_to_wal(path: Path) -> None:
     """Put a rollback-journal ledger into WAL mode, just before its first write (issue 21,
     item 12): reads and refused writes leave the file as it is."""
     try:
-        con = sqlite3.connect(sqlite_uri(path, "mode=rw"), uri=True, timeout=30)
+        con = sqlite3.connect(sqlite_uri(path, "mode=rw"), uri=True,
+                              timeout=sqlite_lock_timeout())
         try:
             con.execute("PRAGMA journal_mode=WAL")
         finally:

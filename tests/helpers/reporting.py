@@ -2,7 +2,9 @@
 
 Owns: ``Event``/``AutoEvent`` (a ledger with a station key and players' cards, reports
 written through the same commands the server uses), ``_paired``, ``token``, ``_codes``,
-``STATION`` and ``LOG``.
+``STATION`` and ``LOG``.  Each opening (class, players, format) is built once per test
+process and copied into each test's file (the ledger's bytes: a fixed clock and
+deterministic signatures make a copy what a build would write).
 
 May import: ``ledger.*``, ``audit.*``, ``tests.conftest``, ``tests.helpers.*``, the
 standard library.
@@ -10,8 +12,13 @@ standard library.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +57,33 @@ def token(i: int) -> str:
     return hashlib.sha256(b"test token %d" % i).hexdigest()[:32]
 
 
+_OPENINGS: dict[tuple[str, int, str], Path] = {}
+
+
+def _opened(key: tuple[str, int, str], path: Path, build: Callable[[Location], None]) -> None:
+    """``path`` becomes a copy of the opening ``key``, built by ``build`` the first time
+    this process asks for it (its WAL folded in, so the one file is the whole ledger)."""
+    src = _OPENINGS.get(key)
+    if src is None:
+        d = Path(tempfile.mkdtemp(prefix="tourney-opening-"))
+        atexit.register(shutil.rmtree, d, True)
+        src = d / "opening.db"
+        build(Location(str(src)))
+        with closing(sqlite3.connect(src)) as con:
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _OPENINGS[key] = src
+    shutil.copyfile(src, path)
+
+
 class Event:
     def __init__(self, path: Path, players: int = 8, fmt: str = FMT) -> None:
         self.loc = Location(str(path))
         self.fmt = fmt
-        with Ledger(self.loc, create=True, clock=FixedClock()) as led:
+        _opened(("report", players, fmt), path, lambda loc: self._open(loc, players, fmt))
+
+    @staticmethod
+    def _open(loc: Location, players: int, fmt: str) -> None:
+        with Ledger(loc, create=True, clock=FixedClock()) as led:
             led.create(LOG, lambda now: Tournament.create(
                 log=LOG, name="Report Open", fmt=make_format(fmt, None),
                 signer=HJ, time=now))
@@ -148,7 +177,11 @@ class AutoEvent(Event):
     def __init__(self, path: Path) -> None:
         self.loc = Location(str(path))
         self.fmt = FMT
-        with Ledger(self.loc, create=True, clock=FixedClock()) as led:
+        _opened(("auto", 8, FMT), path, self._open_auto)
+
+    @staticmethod
+    def _open_auto(loc: Location) -> None:
+        with Ledger(loc, create=True, clock=FixedClock()) as led:
             led.create(LOG, lambda now: Tournament.create(
                 log=LOG, name="Auto Open", fmt=make_format(FMT, None), signer=HJ, time=now,
                 policy=LedgerPolicy(self_report_policy=SelfReportPolicy.AUTO)))
