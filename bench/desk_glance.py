@@ -13,7 +13,9 @@ tables extended; the head judge holds a staff card.  Measured, each ``--repeat``
 
     python -m bench.desk_glance [--players 4096] [--repeat 15]
 
-Prints machine-readable lines ``BENCH desk-<name> p50_ms=… max_ms=…``.
+Prints machine-readable lines ``BENCH desk-<name> p50_ms=… max_ms=…``, and ``BENCH
+desk-http-lang lang=… p50_ms=… ratio_to_en=…``: ``GET /desk`` in English, Japanese and
+Arabic interleaved (issue 31: no slower than English by more than 10%).
 """
 
 from __future__ import annotations
@@ -123,7 +125,9 @@ def main() -> None:
         report("glance", timed(lambda: glance(state, data), a.repeat))
         env = hub.pages.env
         from cli.api_runner import ApiRunner  # as ``tourney serve`` hands it over
+        from server.command_words import command_words
         from server.desk_forms import panels
+        from server.i18n import Language
 
         runner = ApiRunner(Location(str(db)))
         groups = panels(runner.specs())
@@ -135,7 +139,7 @@ def main() -> None:
                 notyours=set(), rounds=[1], problem=None, refused=None, preview=False,
                 guide=[], form=None, round=None, table=None, kid="x", why="", who="HJ",
                 roles=["head_judge"], mode="server", has_runner=True, has_station=True,
-                csrf="0" * 32))
+                csrf="0" * 32, cw=command_words(Language.EN)))
         html = render()
         assert html.count('class="st-none"') == a.players // 2
         report("render", timed(render, a.repeat))
@@ -147,6 +151,18 @@ def main() -> None:
                 a.players // 2, r.status_code
             print(f"# /desk is {len(r.content) // 1024} KiB")
             report("http", timed(lambda: client.get("/desk"), a.repeat))
+            # issue 31: the console in each language, interleaved (the load hits each alike)
+            walls: dict[str, list[float]] = {"en": [], "ja": [], "ar": []}
+            for _ in range(a.repeat):
+                for lang, got in walls.items():
+                    t0 = time.perf_counter()
+                    r = client.get("/desk", headers={"Accept-Language": lang})
+                    got.append((time.perf_counter() - t0) * 1000)
+                    assert f'lang="{lang}"' in r.text, lang
+            en = statistics.median(walls["en"])
+            for lang, got in walls.items():
+                print(f"BENCH desk-http-lang lang={lang} p50_ms={statistics.median(got):.1f} "
+                      f"ratio_to_en={statistics.median(got) / en:.3f} n={len(got)}")
 
 
 if __name__ == "__main__":

@@ -140,7 +140,7 @@ def test_html_pages_for_the_desk_printer(published: tuple[Cli, dict[str, Any]]) 
 @pytest.mark.skipif(browser_skip_reason() is not None, reason=browser_skip_reason() or "")
 def test_site_in_a_real_headless_browser(published: tuple[Cli, dict[str, Any]]) -> None:
     """One headless Debian chromium (Playwright) and one tab for every page (a chromium
-    started per page cost a second each: ADR 0048 item 3, ADR 00XX-speedb)."""
+    started per page cost a second each: ADR 0048 item 3, ADR 0069)."""
     from tests.helpers.browser import launched
 
     cli, _ = published

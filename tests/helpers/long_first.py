@@ -1,5 +1,5 @@
 """The order the suite starts its files in: the longest single tests first (issue 33, the
-run's tail; ADR 00XX-speedb).
+run's tail; ADR 0069).
 
 Owns: ``LONG`` (the test files whose cost sits in one or a few long tests or in a module
 fixture their first test builds, with the seconds measured) and ``longest_first`` (the
