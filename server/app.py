@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from server import (
@@ -41,6 +42,7 @@ from server import (
 from server.cards import Throttle
 from server.errors import HANDLERS
 from server.hub import Hub, spread_ms
+from server.i18n import KeepChoice
 from server.limits import Gate
 from server.station import Station
 from usecases.command_specs import CommandRunner
@@ -84,7 +86,8 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
             + call_routes.routes + deck_routes.routes
     if station is not None or runner is not None:
         routes += desk_routes.routes   # the console: signs with held or browser keys
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS,
+                    middleware=[Middleware(KeepChoice)])   # ?lang= kept in a cookie
     app.state.hub = hub
     app.state.station = station
     app.state.gate = gate or Gate()
