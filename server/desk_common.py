@@ -8,17 +8,19 @@ in their browser, bound by the head judge — ``app.state.browser_keys``, set by
 browser-key routes; or none), ``runner_of``,
 ``specs_of`` and ``spec_of`` (the server's ``usecases.command_specs.CommandRunner``,
 ``app.state.runner``, and its specs), ``page`` (a console page for one official,
-``server.forms.private_page``, with the form token's cookie), ``words`` (a refusal's
-sentence and hint as the CLI prints them), ``posted`` (the posted form, its form token
-and the official checked), ``no_key`` and ``run_command`` (a command run with the
-official's key through the runner, the page then waiting until the pages hold it:
-``Hub.fresh``) and ``check`` (what a command would record, signing nothing: the runner's
-preview and the command's own ``offer`` sibling, e.g. ``penalty offer``: the upgrade).
+``server.forms.private_page``, with the form token's cookie; a refused command's
+sentence and hint in the page's language: ``server.sentences.refusal_words``),
+``words`` (a refusal's sentence and hint as the CLI prints them), ``posted`` (the posted
+form, its form token and the official checked), ``no_key`` and ``run_command`` (a
+command run with the official's key through the runner, the page then waiting until the
+pages hold it: ``Hub.fresh``) and ``check`` (what a command would record, signing
+nothing: the runner's preview and the command's own ``offer`` sibling, e.g. ``penalty
+offer``: the upgrade).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.form_body``,
 ``server.errors``, ``server.report``, ``server.cards``, ``server.i18n``,
 ``usecases.command_specs``,
-``ledger.*``, the standard library.
+``server.sentences``, ``ledger.*``, the standard library.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from server.forms import private_page, staff_official
 from server.hub import Hub
 from server.i18n import of_request
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
+from server.sentences import refusal_words
 from usecases.command_specs import CommandRunner, CommandSpec, Outcome, Steps
 
 #: the roles that sign an official's commands (not the station, not a witness): who may
@@ -99,8 +102,11 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
            "roles": roles, "mode": key_mode(request, kid).value if kid else "none",
            "has_runner": runner_of(request) is not None,
            "has_station": getattr(request.app.state, "station", None) is not None, **kw}
-    return private_page(hub, name, status, {CSRF_COOKIE: csrf},
-                        of_request(request, hub.pages.data.language), csrf=csrf, **ctx)
+    lang = of_request(request, hub.pages.data.language)
+    if ctx["refused"]:                  # the CLI's (English) refusal in the page's words
+        msg, hint, rule = ctx["refused"]
+        ctx["refused"] = (*refusal_words(hub.pages.sentences(lang), msg, hint), rule)
+    return private_page(hub, name, status, {CSRF_COOKIE: csrf}, lang, csrf=csrf, **ctx)
 
 
 def words(error: dict[str, Any] | None) -> tuple[str, str, str]:

@@ -58,6 +58,10 @@ STAFF: dict[str, tuple[str, ...] | None] = {
     "ledger/core/call_rules.py": ("check_claimed", "check_closed"),
     "usecases/reports.py": ("accept_matching", "record_report", "reject_report"),
     "usecases/calls.py": ("claim_call", "close_call"),
+    # the format's checks of the result an accepted report records (branch jswords2)
+    "ledger/formats/match/plan.py": ("open_table",),
+    "ledger/formats/hotc/checks.py": ("_decided",),
+    "ledger/formats/bushiroad/checks.py": ("_decided",),
 }
 
 
@@ -150,8 +154,12 @@ def test_every_refusal_an_official_reads_on_the_staff_page_is_translated(
 
 
 def _one_sided(desk: Any) -> bool:
-    """The staff queue shows the table with its one report."""
-    return "1 one-sided" in desk.get("/staff?lang=en").text
+    """The staff queue shows the table with its one report (read in English by a client
+    of its own: ``?lang=en`` keeps English in that client's cookie, not in ``desk``'s)."""
+    import httpx
+
+    with httpx.Client(base_url=desk.base_url, cookies=desk.cookies) as look:
+        return "1 one-sided" in look.get("/staff?lang=en").text
 
 
 @pytest.fixture()
