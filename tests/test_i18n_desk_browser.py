@@ -17,9 +17,9 @@ import pytest
 
 from ledger.wire.keys import key_id
 from tests.helpers.browser import _skip_reason, launched
+from tests.helpers.browser_keys import NO_KEYS, _card
 from tests.helpers.cli_event import open_event
 from tests.helpers.live import ledger_bytes, serve_process
-from tests.test_desk_browser_keys import NO_KEYS, _card
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None or NO_KEYS is not None,
                                 reason=str(_skip_reason() or NO_KEYS))

@@ -8,7 +8,7 @@ command kept.  The HTTP API's JSON stays English (a contract); ``/desk/say`` giv
 ``desk.js`` the console's words for it.
 
 Which sentences, from the code: the ledger's refusals the desk's commands meet (the staff
-decisions of ``tests.test_i18n_ledger_refusals.STAFF``, the format's result checks
+decisions of ``tests.helpers.refusal_scan.STAFF``, the format's result checks
 included, and a result's correction), and the desk modules' own sentences (``problem=``,
 an answer's ``message`` / ``hint``, ``UsageError``), read from the source.  A real server
 on loopback over a ledger the real CLI wrote, with the officials' keys.
@@ -31,8 +31,7 @@ from server.sentences import Sentences
 from tests.helpers.cli_runner import CLOCK
 from tests.helpers.desk_event import desk_event, desk_server, signed_in
 from tests.helpers.live import ledger_bytes
-from tests.test_i18n_ledger_refusals import COMMAND, FMT, ROOT, STAFF, _refusals
-from tests.test_i18n_python_sentences import ENGLISH
+from tests.helpers.refusal_scan import COMMAND, ENGLISH, FMT, ROOT, STAFF, _refusals
 
 #: the ledger's refusals a desk command meets beyond the staff page's (a result entered
 #: at the desk, a correction)

@@ -25,6 +25,7 @@ from server.i18n import Language
 from server.sentences import sentence, sentences_path
 from tests.helpers.cli_runner import CLOCK, snapshot
 from tests.helpers.live import running, wait_until
+from tests.helpers.refusal_scan import ENGLISH, _text
 from tests.helpers.reporting_phones import _phone, _post, reporting_event
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,19 +53,6 @@ HINTS = {"own_call_refusal": ("or raise your hand and call a judge",),
 #: how a "why" is shown: alone, capitalised with a full stop; or inside a sentence
 SHOWN = {"own_call_refusal": "{}.", "own_deck_refusal": "{}.", "deadline_refusal": "{}.",
          "own_drop_refusal": "You cannot drop now: {}."}
-
-
-def _text(node: ast.expr) -> str | None:
-    """A string literal as it reads with every ``{…}`` value set to 7."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else "7" for v in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        a, b = _text(node.left), _text(node.right)
-        return None if a is None and b is None else (a or "") + (b if b is not None else
-                                                                  "7")
-    return None
 
 
 def _player_sentences() -> set[tuple[str, str]]:
@@ -130,8 +118,6 @@ def _form_refusals() -> set[str]:
     return out
 
 
-#: English words left in a translation (two lowercase words in a row)
-ENGLISH = re.compile(r"\b[a-z]{3,} [a-z]{2,}\b")
 
 
 def test_the_source_scan_finds_the_player_sentences() -> None:
