@@ -7,7 +7,8 @@ pages, ``server.site_routes``; with a station, the players' reports, their
 receipts and the staff page: ``server.report_routes``, ``server.receipts``,
 ``server.staff_routes``; with a station or a runner, the staff console:
 ``server.desk_routes``; browser-signed commands and the console's key page:
-``server.api_keys``, through ``app.state.runner`` when one is set), its exception
+``server.api_keys``, through ``app.state.runner`` when one is set; the console's
+refusals in its language: ``server.desk_say``), its exception
 handlers (every failure a plain page, never a trace: ``server.errors``) and its lifespan
 (the hub's follower and nudges started and stopped with the app).  ``Hub`` and
 ``spread_ms`` are ``server.hub``'s, named here too for the callers that build an app.
@@ -24,6 +25,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from server import (
@@ -33,6 +35,7 @@ from server import (
     call_routes,
     deck_routes,
     desk_routes,
+    desk_say,
     receipts,
     report_routes,
     site_routes,
@@ -41,6 +44,7 @@ from server import (
 from server.cards import Throttle
 from server.errors import HANDLERS
 from server.hub import Hub, spread_ms
+from server.i18n import KeepChoice
 from server.limits import Gate
 from server.station import Station
 from usecases.command_specs import CommandRunner
@@ -83,8 +87,10 @@ def create_app(hub: Hub, *, qr_page: bytes | None = None,
         routes += report_routes.routes + receipts.routes + staff_routes.routes \
             + call_routes.routes + deck_routes.routes
     if station is not None or runner is not None:
-        routes += desk_routes.routes   # the console: signs with held or browser keys
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS)
+        # the console: signs with held or browser keys; /desk/say: its refusals' words
+        routes += desk_routes.routes + desk_say.routes
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=HANDLERS,
+                    middleware=[Middleware(KeepChoice)])   # ?lang= kept in a cookie
     app.state.hub = hub
     app.state.station = station
     app.state.gate = gate or Gate()

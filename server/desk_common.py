@@ -9,7 +9,8 @@ browser-key routes; or none), ``runner_of``,
 ``specs_of`` and ``spec_of`` (the server's ``usecases.command_specs.CommandRunner``,
 ``app.state.runner``, and its specs), ``page`` (a console page for one official,
 ``server.forms.private_page``, with the form token's cookie and ``cw``, the command
-words in the page's language: ``server.command_words``), ``words`` (a refusal's
+words in the page's language: ``server.command_words``; a refused command's sentence and
+hint in the page's language: ``server.sentences.refusal_words``), ``words`` (a refusal's
 sentence and hint as the CLI prints them), ``posted`` (the posted form, its form token
 and the official checked), ``no_key`` and ``run_command`` (a command run with the
 official's key through the runner, the page then waiting until the pages hold it:
@@ -20,7 +21,7 @@ May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.form_body`
 ``server.errors``, ``server.report``, ``server.cards``, ``server.i18n``,
 ``server.command_words``,
 ``usecases.command_specs``,
-``ledger.*``, the standard library.
+``server.sentences``, ``ledger.*``, the standard library.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from server.forms import private_page, staff_official
 from server.hub import Hub
 from server.i18n import of_request
 from server.report import CSRF_COOKIE, csrf_ok, new_csrf
+from server.sentences import refusal_words
 from usecases.command_specs import CommandRunner, CommandSpec, Outcome, Steps
 
 #: the roles that sign an official's commands (not the station, not a witness): who may
@@ -105,6 +107,9 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
            "has_station": getattr(request.app.state, "station", None) is not None, **kw}
     lang = of_request(request, hub.pages.data.language)
     ctx.setdefault("cw", command_words(lang))
+    if ctx["refused"]:                  # the CLI's (English) refusal in the page's words
+        msg, hint, rule = ctx["refused"]
+        ctx["refused"] = (*refusal_words(hub.pages.sentences(lang), msg, hint), rule)
     return private_page(hub, name, status, {CSRF_COOKIE: csrf}, lang, csrf=csrf, **ctx)
 
 

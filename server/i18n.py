@@ -6,7 +6,10 @@ source text and needs none), ``translations`` (a language's ``server/locale/<lan
 LC_MESSAGES/tourney.po`` compiled in memory with Babel the first time it is asked for,
 then kept: no ``.mo`` is committed, no manual step), ``choose`` (``?lang=`` > the
 ``lang`` cookie > ``Accept-Language`` > the event's default > English) and
-``direction`` (``ltr``/``rtl`` for the page's ``dir``, from the locale's CLDR data).
+``direction`` (``ltr``/``rtl`` for the page's ``dir``, from the locale's CLDR data) and
+``KeepChoice`` (the ASGI middleware that keeps a ``?lang=`` naming a language in the
+``lang`` cookie on every page the server answers, public or a card holder's, so the
+answer to a form posted from that page comes back in the same language).
 
 A string the catalogue lacks, or leaves empty or fuzzy, shows its English text (gettext's
 own fallback), never an id.  Nothing here is written anywhere: the ledger's bytes never
@@ -89,6 +92,50 @@ def of_request(request: Any, default: str | None = None) -> Language:
     has no catalogue for it)."""
     return choose(request.query_params.get("lang"), request.cookies.get(COOKIE),
                   request.headers.get("accept-language"), parse(default) or DEFAULT)
+
+
+#: how long the switch's choice is kept (a browser caps a cookie's life at 400 days)
+KEEP_S = 400 * 86400
+
+
+def choice_cookie(query: bytes) -> bytes | None:
+    """The ``Set-Cookie`` value keeping a ``?lang=`` of the raw query string ``query``
+    that names a language with a catalogue (``lang=ja; ...``), or None."""
+    from urllib.parse import parse_qs
+
+    if b"lang=" not in query:
+        return None
+    values = parse_qs(query.decode("latin-1"), max_num_fields=64).get("lang") or [""]
+    chosen = parse(values[0][:16])
+    if chosen is None:
+        return None
+    return (f"{COOKIE}={chosen.value}; HttpOnly; Max-Age={KEEP_S}; Path=/; "
+            "SameSite=lax").encode("ascii")
+
+
+class KeepChoice:
+    """ASGI middleware: a response to a request whose ``?lang=`` names a language sets
+    the ``lang`` cookie (``choose`` reads it next), whatever the page: the public pages,
+    a card holder's /report, /call, /deck, /drop, the staff pages.  Everything else
+    passes as it is."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        cookie = choice_cookie(scope.get("query_string", b"")) \
+            if scope.get("type") == "http" else None
+        if cookie is None:
+            await self.app(scope, receive, send)
+            return
+
+        async def keep(message: Any) -> None:
+            if message.get("type") == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []),
+                                                   (b"set-cookie", cookie)]}
+            await send(message)
+
+        await self.app(scope, receive, keep)
 
 
 def as_text(tr: gettext.NullTranslations) -> tuple[Callable[[str], str],

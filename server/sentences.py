@@ -5,8 +5,11 @@ Owns: ``sentences_path`` (``server/locale/<lang>/LC_MESSAGES/sentences.po``, the
 second gettext domain: whole sentences and *patterns* of the English sentences the
 routes, ``usecases`` and ``ledger.core.player_words`` write), ``sentence_translations``
 (that catalogue compiled in memory; behind it the format's and the site's catalogues)
-and ``Sentences`` (the translator the templates call as ``ps(...)`` around ``problem``,
-``why``, a receipt's heading and lines, a not-found page's ``what``).
+``Sentences`` (the translator the templates call as ``ps(...)`` around ``problem``,
+``why``, a receipt's heading and lines, a not-found page's ``what``) and
+``refusal_words`` (a refusal's sentence and hint as the CLI and the API write them, the
+sentence ending in its rule id, ``... [LEDGER-RES-1]``: each translated, the rule id
+kept; the staff console's answer and ``/desk/say``).
 
 One mechanism with the format's words: the matcher is ``server.format_words.match`` (a
 message id with ``%(name)s`` fields matches a whole English text; ``t_`` fields are
@@ -21,6 +24,8 @@ May import: ``server.format_words``, ``server.i18n``, the standard library.
 from __future__ import annotations
 
 import gettext
+import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -74,3 +79,18 @@ class Sentences(Words):
 
     def _look(self, text: str) -> str:
         return sentence(self.format_id, self.lang, text)
+
+
+#: the rule id a ``RuleError``'s message ends with (``ledger.errors.RuleError``)
+_RULE = re.compile(r"^(.*\S) (\[[A-Z][A-Z0-9]*(?:[-.][A-Z0-9]+)*\])$", re.S)
+
+
+def refusal_words(ps: Callable[[str], str], message: str, hint: str = ""
+                  ) -> tuple[str, str]:
+    """(sentence, hint) of a refusal in ``ps``'s language (``ps``: ``Sentences`` or, in
+    English, the text as it is): a sentence ending in its rule id is translated without
+    it and the id put back ("... [LEDGER-RES-1]"), so one entry of ``sentences.po``
+    serves the staff page's wrapper and the console alike."""
+    m = _RULE.match(message)
+    why = f"{ps(m.group(1))} {m.group(2)}" if m else ps(message)
+    return why, ps(hint) if hint else ""

@@ -8,7 +8,8 @@ Owns: ``routes`` — ``/`` and the event's pages (``/pairings``, ``/standings``,
 ``server.qr`` made, ``app.state.qr_page``), ``/live`` (bounded: ``server.limits``),
 ``/health``, a player's card ``/c/TOKEN`` and ``/me`` (``server.cards``), the static files
 — and ``missing`` (the helpful 404 page); ``language`` (the page's language, issue 31:
-``?lang=`` kept in a cookie, ``Accept-Language``, English).
+``?lang=`` (kept in a cookie by ``server.i18n.KeepChoice``), ``Accept-Language``,
+English).
 
 May import: ``starlette``, ``server.hub``, ``server.pages``, ``server.i18n``, ``server.cards``,
 ``server.station``,
@@ -28,8 +29,7 @@ from ledger.errors import StorageError, TourneyError
 from server.cards import COOKIE, MAX_AGE_S, Throttle, holder
 from server.errors import whole
 from server.hub import Hub
-from server.i18n import COOKIE as LANG_COOKIE
-from server.i18n import Language, of_request, parse
+from server.i18n import Language, of_request
 from server.limits import LiveStreams
 from server.pages import Page
 
@@ -54,15 +54,6 @@ def language(request: Request) -> Language:
     return of_request(request, Hub.of(request).data.language)
 
 
-def _remember(request: Request, response: Response) -> Response:
-    """A ``?lang=`` that names a language is kept in a cookie (the page's switch)."""
-    chosen = parse(request.query_params.get("lang"))
-    if chosen is not None:
-        response.set_cookie(LANG_COOKIE, chosen.value, max_age=400 * 86400,
-                            samesite="lax", httponly=True)
-    return response
-
-
 def respond(request: Request, page: Page, *, cache: str = "no-cache") -> Response:
     """``page`` with its ETag: a 304 when the phone has it, gzip when it takes it."""
     gz = page.gz is not None and "gzip" in request.headers.get("accept-encoding", "")
@@ -70,12 +61,12 @@ def respond(request: Request, page: Page, *, cache: str = "no-cache") -> Respons
                "Cache-Control": cache, "Vary": "Accept-Encoding, Accept-Language, Cookie",
                **SECURITY}
     if _matches(request.headers.get("if-none-match"), page.etag):
-        return _remember(request, Response(status_code=304, headers=headers))
+        return Response(status_code=304, headers=headers)
     if gz:
         headers["Content-Encoding"] = "gzip"
     body = page.gz if gz and page.gz is not None else page.body
-    return _remember(request, Response(body, status_code=page.status,
-                                       media_type=page.content_type, headers=headers))
+    return Response(body, status_code=page.status, media_type=page.content_type,
+                    headers=headers)
 
 
 def missing(request: Request, what: str) -> Response:

@@ -10,8 +10,6 @@ CLI's words and nothing is written.  Needs the browser-key routes (``server.api_
 from __future__ import annotations
 
 import base64
-import csv
-import importlib.util
 import time
 from pathlib import Path
 
@@ -19,21 +17,12 @@ import pytest
 
 from ledger.wire.keys import key_id
 from tests.helpers.browser import _skip_reason, launched
+from tests.helpers.browser_keys import NO_KEYS, _card
 from tests.helpers.cli_event import open_event
-from tests.helpers.cli_runner import Cli
 from tests.helpers.live import ledger_bytes, serve_process
 
-NO_KEYS = None if importlib.util.find_spec("server.api_keys") is not None else \
-    "the browser-key routes (server.api_keys, branch browser-keys) are not merged"
 pytestmark = pytest.mark.skipif(_skip_reason() is not None or NO_KEYS is not None,
                                 reason=str(_skip_reason() or NO_KEYS))
-
-
-def _card(cli: Cli, kid: str, stem: str) -> str:
-    cli("official", "card", kid, "--url", "http://venue.invalid/", "--out", f"{stem}.html",
-        "--csv", f"{stem}.csv", "--key", "hj.pem")
-    with open(cli.cwd / f"{stem}.csv", newline="") as f:
-        return next(csv.DictReader(f))["url"].rsplit("/c/", 1)[1]
 
 
 def test_a_result_by_table_signed_by_the_browsers_key(tmp_path: Path) -> None:

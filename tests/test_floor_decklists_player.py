@@ -144,6 +144,7 @@ def test_a_player_hands_in_their_list_from_their_card_with_javascript_off(
         assert "2026-03-01 12:00 UTC" in form.text
         ja = phone.get("/deck?lang=ja").text      # the page speaks the player's language
         assert '<html lang="ja"' in ja and "リストを提出する" in ja and "Hand in my list" not in ja
+        assert '<html lang="en"' in phone.get("/deck?lang=en").text   # kept: back to English
         r = _multipart(phone, base, "4 Omega Unique Card\n")
         assert r.status_code == 303, r.text
         done = phone.get(r.headers["location"]).text

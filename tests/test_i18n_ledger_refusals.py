@@ -18,7 +18,6 @@ translation with no English words left in a row.
 
 from __future__ import annotations
 
-import ast
 import re
 from functools import partial
 from pathlib import Path
@@ -27,87 +26,9 @@ from typing import Any
 import pytest
 
 from ledger.core.player_words import REFUSALS, REFUSED, refusal
-from ledger.errors import RuleError
 from server.i18n import Language
 from server.sentences import sentence
-from tests.helpers.source_sentences import ENGLISH
-from tests.helpers.source_sentences import literal_text as _text
-
-ROOT = Path(__file__).resolve().parent.parent
-FMT = "hotc-swiss-de"
-#: every write: who may sign it, the station's clock (``ledger.core.rules``)
-EVERY_WRITE = ("authorize", "authorize_roles", "check_claimed_time")
-#: module → the functions whose refusals a player's own act meets (``None``: all of it)
-PLAYER: dict[str, tuple[str, ...] | None] = {
-    "ledger/core/rules.py": EVERY_WRITE,
-    "ledger/core/report_rules.py": ("parse_report", "check_reported", "check_own_act"),
-    "ledger/core/device_rules.py": None,
-    "ledger/core/seat_reports.py": ("check_seat_report",),
-    "ledger/core/call_rules.py": ("check_opened",),
-    "ledger/formats/officiating/deck_submit_rules.py": ("_submitted",),
-    "ledger/formats/hotc/checks.py": ("_dropped",),
-    "ledger/formats/bushiroad/checks.py": ("_dropped",),
-    "usecases/calls.py": ("own_call",),
-    "usecases/decklists.py": ("submit_own_deck",),
-    "usecases/reports.py": ("own_drop",),
-}
-#: module → the functions whose refusals a staff decision of /staff meets
-STAFF: dict[str, tuple[str, ...] | None] = {
-    "ledger/core/rules.py": EVERY_WRITE,
-    "ledger/core/report_rules.py": ("check_rejected", "check_citation",
-                                    "check_station_result"),
-    "ledger/core/call_rules.py": ("check_claimed", "check_closed"),
-    "usecases/reports.py": ("accept_matching", "record_report", "reject_report"),
-    "usecases/calls.py": ("claim_call", "close_call"),
-}
-
-
-def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
-    return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
-
-
-def _reached(tree: ast.Module, names: tuple[str, ...] | None) -> list[ast.AST]:
-    """The functions ``names`` of ``tree`` and the module's functions they call, at any
-    depth (the whole module for ``None``)."""
-    if names is None:
-        return [tree]
-    defs = _functions(tree)
-    missing = [n for n in names if n not in defs]
-    assert missing == [], missing          # a function renamed: say where the rules went
-    seen: list[str] = []
-    todo = list(names)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.append(name)
-        todo += [c.func.id for c in ast.walk(defs[name]) if isinstance(c, ast.Call)
-                 and isinstance(c.func, ast.Name) and c.func.id in defs]
-    return [defs[n] for n in seen]
-
-
-def _refusals(where: dict[str, tuple[str, ...] | None]) -> list[RuleError]:
-    """Each ``RuleError(...)`` of ``where`` with a literal (or f-string) sentence, its
-    values set to 7."""
-    out: list[RuleError] = []
-    for rel, names in where.items():
-        tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
-        for fn in _reached(tree, names):
-            for c in ast.walk(fn):
-                if not (isinstance(c, ast.Call) and getattr(c.func, "id", "") == "RuleError"
-                        and len(c.args) >= 2 and isinstance(c.args[0], ast.Constant)):
-                    continue
-                msg = _text(c.args[1])
-                if msg is None:         # a sentence made elsewhere (the scans of ADR 0063)
-                    continue
-                kw = {k.arg: k.value for k in c.keywords}
-                hint = _text(kw["hint"]) if "hint" in kw else None
-                finding = kw.get("finding")
-                out.append(RuleError(str(c.args[0].value), msg, hint=hint,
-                                     finding=str(finding.value)
-                                     if isinstance(finding, ast.Constant)
-                                     else "rule_violation"))
-    return out
+from tests.helpers.refusal_scan import COMMAND, ENGLISH, FMT, PLAYER, STAFF, _refusals
 
 
 def _player_texts() -> list[str]:
@@ -129,11 +50,6 @@ def test_the_scan_finds_the_refusals() -> None:
     assert len(player) >= 8 and len(staff) >= 12
 
 
-#: what stays as it is in every language: a CLI command ("tourney call close 7") and an
-#: option ("--outcome TEXT")
-COMMAND = re.compile(r"tourney(?: [a-z-]+)+|--\w+ [A-Z]+")
-
-
 def _untranslated(texts: list[str], lang: Language) -> list[str]:
     return [t for t in texts if (out := sentence(FMT, lang, t)) == t
             or ENGLISH.search(COMMAND.sub("", out))]
@@ -151,8 +67,12 @@ def test_every_refusal_an_official_reads_on_the_staff_page_is_translated(
 
 
 def _one_sided(desk: Any) -> bool:
-    """The staff queue shows the table with its one report."""
-    return "1 one-sided" in desk.get("/staff?lang=en").text
+    """The staff queue shows the table with its one report (read in English by a client
+    of its own: ``?lang=en`` keeps English in that client's cookie, not in ``desk``'s)."""
+    import httpx
+
+    with httpx.Client(base_url=desk.base_url, cookies=desk.cookies) as look:
+        return "1 one-sided" in look.get("/staff?lang=en").text
 
 
 @pytest.fixture()

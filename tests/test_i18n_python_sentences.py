@@ -25,9 +25,8 @@ from server.i18n import Language
 from server.sentences import sentence, sentences_path
 from tests.helpers.cli_runner import CLOCK, snapshot
 from tests.helpers.live import running, wait_until
+from tests.helpers.refusal_scan import ENGLISH, _text
 from tests.helpers.reporting_phones import _phone, _post, reporting_event
-from tests.helpers.source_sentences import ENGLISH
-from tests.helpers.source_sentences import literal_text as _text
 
 ROOT = Path(__file__).resolve().parent.parent
 FMT = "hotc-swiss-de"

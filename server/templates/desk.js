@@ -104,9 +104,20 @@
       box.appendChild(n);
     }
   }
+  // a refusal (the API's English sentence and hint) in the console's language: the
+  // console's own /desk/say translates it as the server's pages do; the English where
+  // it cannot answer
   function refusal(doc) {
     var e = (doc && doc.error) || {};
-    return (e.message || w("refused")) + (e.hint ? " (" + e.hint + ")" : "");
+    var en = (e.message || w("refused")) + (e.hint ? " (" + e.hint + ")" : "");
+    if (!e.message || document.documentElement.lang === "en") { return Promise.resolve(en); }
+    var q = new URLSearchParams({message: e.message, hint: e.hint || ""});
+    return fetch("/desk/say?" + q.toString(), {credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.json() : {}; })
+      .then(function (d) { return d.text || en; }, function () { return en; });
+  }
+  function refuse(form, doc) {
+    return refusal(doc).then(function (text) { say(form, false, w("Not done:"), text); });
   }
   document.addEventListener("submit", function (e) {
     var form = e.target, path = form && form.getAttribute && form.getAttribute("data-sign");
@@ -115,11 +126,11 @@
     fetch("/desk/args/" + path, {method: "POST", credentials: "same-origin", body: new FormData(form)})
       .then(function (r) { return r.json(); })
       .then(function (doc) {
-        if (!doc.ok) { say(form, false, w("Not done:"), refusal(doc)); return null; }
+        if (!doc.ok) { return refuse(form, doc); }
         return window.tourneyKeys.run(doc.path, doc.args).then(function (res) {
           var d = res.doc || {};
-          if (d.ok) { say(form, true, w("Done (log size {n}):", d.seq), d.text || ""); }
-          else { say(form, false, w("Not done:"), refusal(d)); }
+          if (d.ok) { say(form, true, w("Done (log size {n}):", d.seq), d.text || ""); return null; }
+          return refuse(form, d);
         });
       })
       .catch(function (err) { say(form, false, w("Not signed:"), w(String(err && err.message || err))); });

@@ -6,7 +6,10 @@
    under them: a form they have started filling in or are sending, or a page marked
    data-hold (the signing step, a refused report shown again: answers to a post,
    which the page's address would not give back).  Each refetch handled counts in the meta's
-   data-refetched. */
+   data-refetched.  The clock's times are the server's text (the event's time zone, the
+   page's language: server/when.py), never rewritten here: the phone's own zone and
+   language are not the event's, and Intl names zones otherwise than the tz database
+   ("GMT+9" for JST); only the minutes left are counted here. */
 (function () {
   "use strict";
   var meta = document.querySelector('meta[name="tourney-log"]');
@@ -76,10 +79,6 @@
     left.textContent = ms > 0  // the page's own words (data-left, data-time: its language)
       ? (left.getAttribute("data-left") || "(N min left)").replace("N", String(Math.ceil(ms / 60000)))
       : (left.getAttribute("data-time") || "(time)");
-    c.querySelectorAll("time").forEach(function (t) {
-      var d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d)) { t.textContent = d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}); }
-    });
   }
   tick();
   setInterval(tick, 20000);
