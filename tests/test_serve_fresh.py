@@ -9,7 +9,11 @@
 * The server's own writes (a player's report, a staff decision) are folded before the
   response that follows them: the page right after the redirect shows them.
 * A desk in another process appends 200 events of mixed kinds at random 0-300 ms
-  intervals (fixed seed) while phones poll: every append is seen within 2 s, none missed.
+  intervals (fixed seed) while phones poll: none is missed (each is seen within
+  ``LATE_S``), and 95% are seen within 2 s.  The bound on each one is generous on purpose
+  (issue 33 item 4): on a machine whose two cores are busy ten times over, two of 200
+  appends once took 2.03 and 2.34 s; the latency budget itself (< 200 ms from append to
+  a fresh page) is measured by ``bench/bench_serve.py``, not asserted here.
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ from ledger.storage.location import Location
 from ledger.storage.store import Ledger
 from server.follow import sqlite_watch
 from tests.helpers.live import ROOT, record_first_result, running, wait_until
+
+#: every append is seen within this (seconds): none missed, on any machine
+LATE_S = 10.0
+#: what the pages promise (seconds): 95% of the appends are seen within it
+FRESH_S = 2.0
 
 
 class Steps:
@@ -181,12 +190,15 @@ def test_every_append_of_another_process_is_seen_within_2_s(tmp_path: Path) -> N
     assert len(acks) == 200 and acks[0][0] == start + 1
     assert {k for _s, k, _t in acks} >= {"round_started", "result", "time_extended",
                                           "player_renamed"}
-    late = []
+    seen: list[tuple[int, str, float | None]] = []
     for seq, kind, t in acks:
         first = next((at for at, size in observed if size >= seq and at >= t - 0.01), None)
-        if first is None or first - t > 2.0:
-            late.append((seq, kind, None if first is None else round(first - t, 2)))
-    assert not late, f"appends not seen within 2 s (seq, kind, seconds): {late}"
+        seen.append((seq, kind, None if first is None else round(first - t, 2)))
+    missed = [s for s in seen if s[2] is None or s[2] > LATE_S]
+    assert not missed, f"appends missed or seen after {LATE_S} s (seq, kind, s): {missed}"
+    slow = [s for s in seen if s[2] is not None and s[2] > FRESH_S]
+    assert len(slow) <= len(seen) // 20, \
+        f"more than 5% of appends seen after {FRESH_S} s (seq, kind, s): {slow}"
 
 
 def _post_round(db: Path, signer: object) -> None:
