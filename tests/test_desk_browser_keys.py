@@ -3,8 +3,9 @@
 secure context).  The console says which mode it is in; the official makes a key on the
 key page, the head judge binds it, and a result entered by table on the console is
 prepared by the server, signed in the page and appended, signed by that key — the same
-form that a server-held key posts.  Without JavaScript the same form is refused with the
-CLI's words and nothing is written.  Needs the browser-key routes (``server.api_keys``).
+form that a server-held key posts; the key page's script speaks the page's language.
+Without JavaScript the same form is refused with the CLI's words and nothing is written.
+Needs the browser-key routes (``server.api_keys``).
 """
 
 from __future__ import annotations
@@ -58,6 +59,15 @@ def test_a_result_by_table_signed_by_the_browsers_key(tmp_path: Path) -> None:
         page.get_by_role("button", name="Sign and record").click()
         page.locator("#outcome", has_text="Done").wait_for(timeout=30_000)
         assert page.url.endswith(f"/desk/result?round=1&table={table}")   # no post
+        # the key page's script writes its words from the page's island (ADR 0065): in
+        # Japanese, then in English again
+        for lang, bound, mode in (("ja", "ヘッドジャッジがあなたの鍵として登録しました。",
+                                   "ブラウザの鍵"),
+                                  ("en", "Bound to you by the head judge.", "browser key")):
+            page.goto(base + f"/desk/keys?lang={lang}")
+            page.wait_for_selector("#key-state:not(:empty)")
+            assert page.inner_text("#key-state") == bound
+            assert page.inner_text("#mode strong") == mode
         # JavaScript off: the browser's key cannot sign; the CLI's words, nothing written
         ctx = browser.new_context(java_script_enabled=False)
         off = ctx.new_page()

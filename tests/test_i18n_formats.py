@@ -197,9 +197,9 @@ def test_call_and_receipt_pages_in_japanese(tmp_path: Path,
 def test_the_desk_console_in_japanese(tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The desk's console and its result-by-table page in Japanese: its own words (the
-    glance, the calls, the quick entry, the print list, the key line) Japanese; the
-    command catalogue and the result form's rule texts stay the CLI's English (officials'
-    words, said in the ADR) and are left out of the scan."""
+    glance, the calls, the quick entry, the print list, the key line) Japanese, and the
+    result form's rule texts too (the format's catalogue, branch cmdwords2); the command
+    list is scanned by ``tests/test_i18n_command_words.py``."""
     from tests.helpers.calls import calls_event, slow_station_clock
 
     cli, doc, _tokens, staff = calls_event(tmp_path)
@@ -218,9 +218,11 @@ def test_the_desk_console_in_japanese(tmp_path: Path,
     assert "Enter a result by table" in english
     own = console.split('<section class="commands"', 1)[0]
     assert _scan(own, ALLOWED) == []
-    # the desk's result form: the rule's own words for officials (the CLI's, with rule
-    # ids) and the players' names in the choosers stay as they are
-    assert _scan(result, ALLOWED, frozenset({"rule-words", "option"})) == []
+    # the desk's result form: the players' names in the choosers stay as they are; the
+    # rule texts' typed words (NUMBER, rule ids) are scanned in test_i18n_formats_desk.py
+    assert "HOTC-TIME-2" in result and "時間切れ" in result.split("rule-words", 1)[1]
+    assert _scan(result, ALLOWED | {"NUMBER", "HOTC", "TIME", "TOP", "AMB"},
+                 frozenset({"option"})) == []
 
 
 @pytest.mark.parametrize("fmt", ["hotc-swiss-de", "bushiroad-swiss", "wot-2001"])
@@ -228,6 +230,7 @@ def test_report_form_choices_in_the_format_s_words(tmp_path: Path, fmt: str) -> 
     """The report form's choices and field labels are the format's words, in its
     catalogue: in Japanese nothing English is left inside the ``<fieldset>``s either
     (players' names in the choosers aside)."""
+    from tests.helpers.report_event import NAMES as REPORT_NAMES
     from tests.helpers.report_event import app_over, phone, prepared
 
     root, doc, tokens = prepared(tmp_path / "ev", fmt)
@@ -236,7 +239,10 @@ def test_report_form_choices_in_the_format_s_words(tmp_path: Path, fmt: str) -> 
     with app_over(root / "t.db", root / "station.pem") as (_c, _hub, app):
         page = phone(app, tokens[a]).get("/report?lang=ja")
     assert page.status_code == 200 and "<fieldset>" in page.text
-    assert _scan(page.text, ALLOWED | {"O1", "Q1"}, frozenset({"option"})) == []
+    # the choosers' options read too (a switch's answers: WoT's "in the Last Battle"),
+    # the players' names aside
+    names = {w for n in REPORT_NAMES for w in n.split()}
+    assert _scan(page.text, ALLOWED | {"O1", "Q1"} | names) == []
 
 
 def test_the_checkable_line_in_either_language(tmp_path: Path) -> None:

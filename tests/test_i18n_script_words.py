@@ -1,8 +1,10 @@
 """The words the pages' scripts show, in the page's language (issue 31 item 1; ADR
-0065): ``report.js`` (binding a phone's key, the signing step) and ``desk.js``
-(minutes left, a browser key's outcome) read their sentences from a JSON island the
-template renders through gettext (``_words_report.html``, ``_words_desk.html``), keyed by
-the script's own English text, which shows where the island gives none.
+0065): ``report.js`` (binding a phone's key, the signing step), ``desk.js``
+(minutes left, a browser key's outcome) and ``desk-keys.js`` (the key page: the key's
+mode and state, a command signed in the browser) read their sentences from a JSON island
+the template renders through gettext (``_words_report.html``, ``_words_desk.html``,
+``_words_desk_keys.html``), keyed by the script's own English text, which shows where the
+island gives none.
 
 Proofs: the island's keys are exactly the texts the script asks for (found in the
 script's source), and in English each value is its key (so the catalogue's message id is
@@ -26,20 +28,31 @@ from server.pages import TEMPLATES, environment
 from tests.helpers.page_text import PageText
 
 ROOT = Path(__file__).resolve().parent.parent
+STATIC = ROOT / "server" / "static"
 #: each script of the pages with words a user sees → the island its pages carry
-SCRIPTS = {"report.js": "_words_report.html", "desk.js": "_words_desk.html"}
-#: errors another script throws that a script shows through ``w(err.message)``
-THROWN = {"desk.js": ROOT / "server" / "static" / "desk-keys.js"}
+SCRIPTS = {"report.js": "_words_report.html", "desk.js": "_words_desk.html",
+           "desk-keys.js": "_words_desk_keys.html"}
+#: where each script is (the templates' folder, or ``server/static``)
+SOURCE = {"report.js": TEMPLATES / "report.js", "desk.js": TEMPLATES / "desk.js",
+          "desk-keys.js": STATIC / "desk-keys.js"}
+#: the errors a script throws that it (or another) shows through ``w(err.message)``
+THROWN = {"desk.js": STATIC / "desk-keys.js", "desk-keys.js": STATIC / "desk-keys.js"}
+#: a template loading a script without its island, and why: the console loads
+#: desk-keys.js for its signing only (no key page there: what the script throws is
+#: looked up in desk.js's island, which holds its errors, ``THROWN``)
+WITHOUT_ISLAND = {("desk_base.html", "desk-keys.js")}
+#: Latin a translated script sentence keeps: what the reader types or reads as it is
+TYPED = re.compile(r"https?://\S+|\bHTTPS\b")
 #: English a script may hold outside ``w(…)``: live.js's clock fallbacks (the clock's
 #: own ``data-left``/``data-time`` carry the page's words, ``clock.html``)
 FALLBACKS = {"live.js": {"(N min left)", "(time)"}}
-ISLAND = re.compile(r'<script type="application/json" id="(words-[a-z]+)">(.*?)</script>',
+ISLAND = re.compile(r'<script type="application/json" id="(words-[a-z-]+)">(.*?)</script>',
                     re.S)
 
 
 def _asked(script: str) -> set[str]:
     """The English texts ``script`` passes to ``w(…)`` (and the errors it shows so)."""
-    src = (TEMPLATES / script).read_text(encoding="utf-8")
+    src = SOURCE[script].read_text(encoding="utf-8")
     out = {json.loads(f'"{m}"') for m in re.findall(r'\bw\("((?:[^"\\]|\\.)*)"', src)}
     if script in THROWN:
         out |= set(re.findall(r'new Error\("([^"]+)"\)',
@@ -50,7 +63,7 @@ def _asked(script: str) -> set[str]:
 def _island(lang: Language, template: str) -> dict[str, str]:
     html = environment(lang).get_template(template).render()
     m = ISLAND.search(html)
-    assert m is not None, html
+    assert m is not None and m.group(1) == "words-" + template[7:-5].replace("_", "-"), html
     words: dict[str, str] = json.loads(m.group(2))
     return words
 
@@ -73,7 +86,8 @@ def test_the_island_is_translated(script: str, lang: Language) -> None:
     for en, text in _island(lang, SCRIPTS[script]).items():
         assert text != en, en
         assert re.findall(r"\{\w+\}", text) == re.findall(r"\{\w+\}", en), en
-        assert re.findall(r"[A-Za-z]{2,}", re.sub(r"\{\w+\}", "", text)) == [], text
+        assert re.findall(r"[A-Za-z]{2,}", TYPED.sub("", re.sub(r"\{\w+\}", "", text))) \
+            == [], text
 
 
 def test_every_page_loading_a_script_carries_its_words() -> None:
@@ -82,7 +96,7 @@ def test_every_page_loading_a_script_carries_its_words() -> None:
     for f in sorted(TEMPLATES.glob("*.html")):
         src = f.read_text(encoding="utf-8")
         for script, island in SCRIPTS.items():
-            if f'src="/{script}"' in src:
+            if f'src="/{script}"' in src and (f.name, script) not in WITHOUT_ISLAND:
                 assert f'{{% include "{island}" %}}' in src, (f.name, script)
         inline = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", src)
         assert inline == [], f.name
@@ -95,12 +109,17 @@ def _sentence(text: str) -> bool:
 
 
 def test_no_script_writes_english_outside_its_words() -> None:
-    """A string of two English words in a page's script (comments aside) is an argument
-    of ``w(…)``, or a fallback named in ``FALLBACKS``."""
-    for f in sorted(TEMPLATES.glob("*.js")):
+    """A string of two English words in a page's script (the templates' and
+    ``server/static``'s; comments aside) is an argument of ``w(…)``, an error thrown
+    (``new Error("…")``: shown through ``w(err.message)``, its island holds it), or a
+    fallback named in ``FALLBACKS``."""
+    scripts = sorted([*TEMPLATES.glob("*.js"), *STATIC.glob("*.js")])
+    assert STATIC / "desk-keys.js" in scripts
+    for f in scripts:
         src = re.sub(r"/\*.*?\*/", "", f.read_text(encoding="utf-8"), flags=re.S)
         src = re.sub(r"(?m)(^|\s)//.*$", r"\1", src)
-        loose = {m.group(2) for m in re.finditer(r'(\bw\()?"((?:[^"\\\n]|\\.)*)"', src)
+        loose = {m.group(2) for m in
+                 re.finditer(r'(\bw\(|new Error\()?"((?:[^"\\\n]|\\.)*)"', src)
                  if m.group(1) is None and _sentence(m.group(2))}
         assert loose <= FALLBACKS.get(f.name, set()), (f.name, loose)
 
@@ -165,13 +184,20 @@ def test_the_report_form_and_signing_step_carry_their_words_in_japanese(
 
 def test_the_desk_carries_its_words_in_japanese(tmp_path: Path) -> None:
     """The staff console (every page of ``desk_base.html``) in Japanese carries desk.js's
-    words in Japanese; in English, the English."""
+    words in Japanese, and its key page desk-keys.js's (no ``data-*`` words left); in
+    English, the English."""
     from tests.helpers.desk_event import desk_event, desk_server, signed_in
 
     ev = desk_event(tmp_path, "hotc-swiss-de")
     with desk_server(ev) as (base, _hub):
         hj = signed_in(base, ev.cards["hj"])
         ja, en = hj.get("/desk?lang=ja"), hj.get("/desk?lang=en")
-    assert ja.status_code == en.status_code == 200
+        keys_ja, keys_en = hj.get("/desk/keys?lang=ja"), hj.get("/desk/keys?lang=en")
+    assert ja.status_code == en.status_code == keys_ja.status_code == keys_en.status_code \
+        == 200
     assert _words_on(ja.text) == _island(Language.JA, "_words_desk.html")
     assert _words_on(en.text) == _island(Language.EN, "_words_desk.html")
+    assert _words_on(keys_ja.text) == _island(Language.JA, "_words_desk_keys.html")
+    assert _words_on(keys_ja.text)["Key mode:"] == "鍵のモード："
+    assert _words_on(keys_en.text) == _island(Language.EN, "_words_desk_keys.html")
+    assert 'id="key-words"' not in keys_ja.text and "data-no-key" not in keys_ja.text

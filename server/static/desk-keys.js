@@ -142,16 +142,22 @@ export async function run(path, args, shown = () => {}, confirm = async () => tr
 window.tourneyKeys = { load, make, publicKey, keyId, run };
 
 // -- the page ------------------------------------------------------------------------
-// the page's words in its language (``#key-words``' data, from the catalogue); English
-// when the page has none (the console, which loads this script for its signing only)
-const WORDS = document.getElementById("key-words")?.dataset || {};
-const say = (key, en, fields = {}) =>
-  (WORDS[key] || en).replace(/%\((\w+)\)s/g, (all, name) => (name in fields ? String(fields[name]) : all));
+// the page's own words (its JSON island, _words_desk_keys.html, from the catalogue), keyed
+// by the English text below, which shows where the page gives none; "{name}" is filled
+// from ``fields``.  The console loads this script for its signing only: what ``run``
+// throws is looked up by its English text in desk.js's island (_words_desk.html).
+const WORDS = (() => {
+  try { return JSON.parse(document.getElementById("words-desk-keys").textContent) || {}; }
+  catch { return {}; }
+})();
+const w = (en, fields = {}) =>
+  (Object.prototype.hasOwnProperty.call(WORDS, en) ? WORDS[en] : en)
+    .replace(/\{(\w+)\}/g, (all, name) => (name in fields ? String(fields[name]) : all));
 
 function modeLine(mode, word, tail) {
   const strong = document.createElement("strong");
   strong.textContent = word;
-  mode.replaceChildren(say("mode", "Key mode:") + " ", strong, tail);
+  mode.replaceChildren(w("Key mode:") + " ", strong, tail);
 }
 
 async function show() {
@@ -160,15 +166,14 @@ async function show() {
   const mode = document.getElementById("mode");
   if (ctx.serverHolds === "1") return;   // the server signs: nothing to do here
   if (!window.isSecureContext || !crypto.subtle) {
-    mode.textContent = say("noSecure", "Key mode: none. This page is not a secure context " +
-      "(HTTPS, or http://127.0.0.1 on the desk laptop), so this browser cannot hold a key.");
+    mode.textContent = w("Key mode: none. This page is not a secure context (HTTPS, or http://127.0.0.1 on the desk laptop), so this browser cannot hold a key.");
     return;
   }
   box.hidden = false;
   const pair = await load();
   const state = document.getElementById("key-state");
   if (!pair) {
-    state.textContent = say("noKey", "This browser holds no key for this event yet.");
+    state.textContent = w("This browser holds no key for this event yet.");
     return;
   }
   document.getElementById("make-key").hidden = true;
@@ -178,14 +183,13 @@ async function show() {
   document.getElementById("public-key").textContent = pub;
   document.getElementById("key-id").textContent = kid;
   if (kid === ctx.kid) {
-    modeLine(mode, say("browserKey", "browser key"), say("browserTail", ": your commands " +
-      "are signed in this browser; the server holds no private key."));
-    state.textContent = say("bound", "Bound to you by the head judge.");
+    modeLine(mode, w("browser key"),
+      w(": your commands are signed in this browser; the server holds no private key."));
+    state.textContent = w("Bound to you by the head judge.");
     document.getElementById("run").hidden = ctx.runs !== "1";
   } else {
-    modeLine(mode, say("none", "none"), say("noneTail", " yet: this browser's key is not " +
-      "the key of your staff card."));
-    state.textContent = say("unbound", "Not bound yet: show the head judge this public key.");
+    modeLine(mode, w("none"), w(" yet: this browser's key is not the key of your staff card."));
+    state.textContent = w("Not bound yet: show the head judge this public key.");
     document.getElementById("bind-hint").hidden = false;
     document.getElementById("bind-command").textContent =
       `tourney official bind --role ROLE --name "NAME" --public-key ${pub} --key hj.pem`;
@@ -204,17 +208,18 @@ document.getElementById("run-form")?.addEventListener("submit", async (e) => {
   try {
     const args = JSON.parse(document.getElementById("run-args").value || "{}");
     const { status, doc } = await run(document.getElementById("run-path").value.trim(), args,
-      (s) => log(say("signing", "signing seq %(seq)s: %(kind)s (%(message)s)",
+      (s) => log(w("signing seq {seq}: {kind} ({message})",
         { seq: s.seq, kind: s.kind, message: s.message })),
-      async (s) => window.confirm(say("moved", "The log moved and the decision changed: " +
-        "%(what)s. Sign it?", { what: `${s.kind} ${JSON.stringify(s.body)}` })));
-    if (doc.done === false) log(say("notSigned", "not signed: %(why)s", { why: doc.message }));
-    else if (doc.ok) log(say("done", "done (seq %(seq)s): %(text)s", { seq: doc.seq,
-      text: (doc.text || say("written", "written")) + (doc.checkpoint ? "; " + doc.checkpoint : "") }));
-    else log(say("refused", "refused (%(status)s): %(why)s",
+      async (s) => window.confirm(w("The log moved and the decision changed: {what}. Sign it?",
+        { what: `${s.kind} ${JSON.stringify(s.body)}` })));
+    if (doc.done === false) log(w("not signed: {why}", { why: doc.message }));
+    else if (doc.ok) log(w("done (seq {seq}): {text}", { seq: doc.seq,
+      text: (doc.text || w("written")) + (doc.checkpoint ? "; " + doc.checkpoint : "") }));
+    else log(w("refused ({status}): {why}",
       { status, why: doc.error ? doc.error.message : "?" }));
   } catch (err) {
-    log(say("notSigned", "not signed: %(why)s", { why: err.message }));
+    // what this script throws is one of its own sentences (English: the key of its words)
+    log(w("not signed: {why}", { why: w(String(err && err.message || err)) }));
   }
 });
 
