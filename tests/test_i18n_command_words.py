@@ -32,6 +32,7 @@ from server.command_words import (
     messages,
 )
 from server.i18n import Language
+from tests.helpers.console_words import _english_left
 from tests.helpers.desk_event import desk_event, desk_server, form_token, signed_in
 from tests.helpers.live import ledger_bytes
 from tests.helpers.page_text import PageText
@@ -39,19 +40,6 @@ from usecases.command_specs import CommandSpec, Param, ParamKind
 
 #: every language with a command catalogue (docs/TRANSLATING.md: a new language here)
 CATALOGUES = ("ja", "ar")
-#: names and abbreviations the officials read as they are in every language
-ALLOWED = {"HotC", "WoT", "LoG", "LoM", "drand", "quicknet", "JavaScript"}
-#: what is typed, not read: a field, a quoted command or value, an option or a column list, a
-#: code with digits, an identifier with ``_``, a path, an upper-case rule id or metavar
-TYPED = re.compile(r"%\(\w+\)s|'[^']*'|\"[^\"]*\"|[!-~]*\d[!-~]*|[!-~]*[-_/.=<>\[\]|:#@$~+][!-~]*"
-                   r"|(?<![A-Za-z])[A-Z][A-Z0-9]+(?![a-z])")
-
-
-def _english_left(text: str) -> list[str]:
-    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", TYPED.sub(" ", text))
-                   if w not in ALLOWED})
-
-
 class _Text(PageText):
     """A console page's words: the scan of the player pages, also leaving out the
     datalists (values typed as the ledger names them), the CLI's own output and a

@@ -24,10 +24,10 @@ from ledger.formats.registry import FORMAT_IDS
 from server.desk_forms import guide
 from server.format_words import Words
 from server.i18n import Language
+from tests.helpers.console_words import _english_left
 from tests.helpers.desk_event import NAMES, desk_event, desk_server, signed_in
 from tests.helpers.live import ledger_bytes
 from tests.helpers.page_text import PageText
-from tests.test_i18n_command_words import _english_left
 
 LANGS = (("ja", "ltr"), ("ar", "rtl"))
 #: the players' names of ``desk_event`` (shown as they are: in the choosers' options)
