@@ -10,7 +10,10 @@ spaces), ``help_blocks`` (a command's help as prose paragraphs and example lines
 ``messages`` (every string the console shows for a list of specs, with where it is
 shown: what ``python -m cli.command_words --pot`` writes for a translator) and
 ``CONSOLE_SENTENCES`` (the console's and staff page's own sentences: why a form or a
-page is refused, as patterns, and the words joining roles).  The site's ``tourney.po``
+page is refused, as patterns, and the words joining roles: their one home is
+``commands.po``, never ``sentences.po``) and ``CommandWords.say`` (the one pipeline of a
+sentence a console or staff page shows: its own words, else the server's sentence
+patterns).  The site's ``tourney.po``
 stands behind ``commands.po`` (the officials' roles are its words).
 
 The specs stay English and unchanged (``usecases.command_specs``): the CLI, the HTTP API
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -71,6 +74,9 @@ CONSOLE_SENTENCES: tuple[str, ...] = (
     "restart it with --staff-key YOUR.pem, or run the command at the desk with your key",
     "this command has no check: it is decided when it is signed",
     "sign it, or check the rules first",
+    "sign in with your staff card and send the form from the console",
+    "the desk has no command %(what)s",
+    "pick one from the console",
     "Example:",
     " or ",       # joins the roles a command needs ("needs head judge or judge")
     ", ",         # joins the roles a command is for
@@ -156,6 +162,23 @@ class CommandWords:
             if len(self._memo) < 1 << 14:     # the specs' words; a refusal's text may vary
                 self._memo[s] = out
         return out
+
+    def say(self, text: object, then: Callable[[str], str]) -> str:
+        """A sentence a console or staff page shows (its problem, a refused command's
+        sentence or hint, ``/desk/say``'s answer) in this language: the console's own
+        words first (``CONSOLE_SENTENCES``, ``commands.po``), else ``then`` (the server's
+        sentence patterns, ``Pages.sentences``: the ledger's refusals), else English.
+        The one pipeline: templates call ``cw.say(problem, ps)``, the refusals
+        ``sayer(ps)``."""
+        s = "" if text is None else str(text)
+        if self.english:
+            return s
+        out = self(s)
+        return out if out != s else then(s)
+
+    def sayer(self, then: Callable[[str], str]) -> Callable[[str], str]:
+        """``say`` with ``then`` bound (what ``server.sentences.refusal_words`` takes)."""
+        return lambda text: self.say(text, then)
 
     def mark(self, text: object) -> Markup:
         """``text`` as HTML, what is typed in it (an option's spelling, a quoted command or

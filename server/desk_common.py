@@ -10,12 +10,13 @@ browser-key routes; or none), ``runner_of``,
 ``app.state.runner``, and its specs), ``page`` (a console page for one official,
 ``server.forms.private_page``, with the form token's cookie and ``cw``, the command
 words in the page's language: ``server.command_words``; a refused command's sentence and
-hint in the page's language: ``server.sentences.refusal_words``), ``words`` (a refusal's
-sentence and hint as the CLI prints them), ``posted`` (the posted form, its form token
-and the official checked), ``no_key`` and ``run_command`` (a command run with the
-official's key through the runner, the page then waiting until the pages hold it:
-``Hub.fresh``) and ``check`` (what a command would record, signing nothing: the runner's
-preview and the command's own ``offer`` sibling, e.g. ``penalty offer``: the upgrade).
+hint in the page's language: ``server.sentences.refusal_words`` through ``cw.say``),
+``words`` (a refusal's sentence and hint as the CLI prints them), ``posted`` (the posted
+form, its form token and the official checked), ``no_key`` and ``run_command`` (a
+command run with the official's key through the runner, the page then waiting until the
+pages hold it: ``Hub.fresh``) and ``check`` (what a command would record, signing
+nothing: the runner's preview and the command's own ``offer`` sibling, e.g. ``penalty
+offer``: the upgrade).
 
 May import: ``starlette``, ``server.hub``, ``server.forms``, ``server.form_body``,
 ``server.errors``, ``server.report``, ``server.cards``, ``server.i18n``,
@@ -109,7 +110,8 @@ def page(request: Request, name: str, status: int = 200, **kw: Any) -> Response:
     ctx.setdefault("cw", command_words(lang))
     if ctx["refused"]:                  # the CLI's (English) refusal in the page's words
         msg, hint, rule = ctx["refused"]
-        ctx["refused"] = (*refusal_words(hub.pages.sentences(lang), msg, hint), rule)
+        say = command_words(lang).sayer(hub.pages.sentences(lang))
+        ctx["refused"] = (*refusal_words(say, msg, hint), rule)
     return private_page(hub, name, status, {CSRF_COOKIE: csrf}, lang, csrf=csrf, **ctx)
 
 

@@ -1,17 +1,18 @@
 """A refusal of the console in the official's language (issue 31; branch jswords2).
 
 Owns: ``refusal_text`` (a refusal's sentence and hint, as the CLI and the HTTP API write
-them in English, in a page language: each through the server's sentence patterns,
-``server.sentences``, joined as the console's own answer joins them, ``"%(why)s
-(%(hint)s)"`` of ``tourney.po``) and ``routes`` — ``GET /desk/say?message=…&hint=…``, the
-same for ``desk.js``: a browser-held key's command is refused by ``/api/v1/…/prepare`` or
-``…/submit``, whose JSON stays English (the API is a contract), and the console shows that
-refusal in its own language by asking here.  Nothing is written or signed; only a
-signed-in official's console asks (a staff card's cookie), and the answer is never
-cached.
+them in English, in a page language: each through the console's one pipeline,
+``CommandWords.say`` (its own words of ``commands.po``, else the server's sentence
+patterns, ``server.sentences``), joined as the console's own answer joins them,
+``"%(why)s (%(hint)s)"`` of ``tourney.po``) and ``routes`` — ``GET
+/desk/say?message=…&hint=…``, the same for ``desk.js``: a browser-held key's command is
+refused by ``/api/v1/…/prepare`` or ``…/submit``, whose JSON stays English (the API is a
+contract), and the console shows that refusal in its own language by asking here.
+Nothing is written or signed; only a signed-in official's console asks (a staff card's
+cookie), and the answer is never cached.
 
 May import: ``starlette``, ``server.desk_common``, ``server.hub``, ``server.i18n``,
-``server.sentences``, the standard library.
+``server.command_words``, ``server.sentences``, the standard library.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from server.command_words import command_words
 from server.desk_common import official
 from server.hub import Hub
 from server.i18n import Language, of_request, translations
@@ -33,9 +35,11 @@ LONGEST = 2000
 
 def refusal_text(lang: Language, message: str, hint: str,
                  ps: Callable[[str], str]) -> str:
-    """``message`` and ``hint`` in ``lang`` (``ps``: the event's sentences in ``lang``,
-    ``Pages.sentences``), joined as the console's answer joins them ("why (hint)")."""
-    why, said = refusal_words(ps, message, hint)
+    """``message`` and ``hint`` in ``lang`` through the console's one pipeline
+    (``CommandWords.say``: the console's own words, else ``ps``, the event's sentences in
+    ``lang``, ``Pages.sentences``), joined as the console's answer joins them ("why
+    (hint)")."""
+    why, said = refusal_words(command_words(lang).sayer(ps), message, hint)
     if not said:
         return why
     joined = translations(lang).gettext("%(why)s (%(hint)s)")

@@ -87,10 +87,11 @@ _RULE = re.compile(r"^(.*\S) (\[[A-Z][A-Z0-9]*(?:[-.][A-Z0-9]+)*\])$", re.S)
 
 def refusal_words(ps: Callable[[str], str], message: str, hint: str = ""
                   ) -> tuple[str, str]:
-    """(sentence, hint) of a refusal in ``ps``'s language (``ps``: ``Sentences`` or, in
-    English, the text as it is): a sentence ending in its rule id is translated without
-    it and the id put back ("... [LEDGER-RES-1]"), so one entry of ``sentences.po``
-    serves the staff page's wrapper and the console alike."""
+    """(sentence, hint) of a refusal in ``ps``'s language (``ps``: ``Sentences``; on a
+    console, ``CommandWords.sayer(Sentences)``, its own words first; in English, the text
+    as it is): a sentence ending in its rule id is translated without it and the id put
+    back ("... [LEDGER-RES-1]"), so one entry of ``sentences.po`` serves the staff page's
+    wrapper and the console alike."""
     m = _RULE.match(message)
     why = f"{ps(m.group(1))} {m.group(2)}" if m else ps(message)
     return why, ps(hint) if hint else ""

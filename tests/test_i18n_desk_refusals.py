@@ -2,10 +2,11 @@
 
 The console shows a refused command as the CLI writes it (its sentence, rule id, hint)
 and its own problems (a form out of date, no such table, a key the server does not
-hold): both are translated when the page is rendered, through the server's sentence
-patterns (``server.sentences.refusal_words``, ``ps``), the rule id and a ``tourney …``
-command kept.  The HTTP API's JSON stays English (a contract); ``/desk/say`` gives
-``desk.js`` the console's words for it.
+hold): both are translated when the page is rendered, through the console's one pipeline
+(``CommandWords.say``: its own words of ``commands.po`` first, then the server's sentence
+patterns; ``server.sentences.refusal_words``, ``server.desk_say.refusal_text``), the rule
+id and a ``tourney …`` command kept.  The HTTP API's JSON stays English (a contract);
+``/desk/say`` gives ``desk.js`` the console's words for it.
 
 Which sentences, from the code: the ledger's refusals the desk's commands meet (the staff
 decisions of ``tests.helpers.refusal_scan.STAFF``, the format's result checks
@@ -173,7 +174,7 @@ def test_the_console_answers_in_its_language_and_the_api_in_english(
         for lang in ("ja", "ar"):
             assert ENGLISH.search(COMMAND.sub("", said[lang])) is None, said[lang]
         assert "Round 1 has no table 99; check the number." in said["en-problem"]
-        assert "ラウンド1に99番卓はありません。番号を確かめてください。" in said["ja-problem"]
+        assert "ラウンド1に99番卓はありません。番号を確認してください。" in said["ja-problem"]
         # desk.js's words for an API refusal; the API's JSON itself stays English
         sk = signed_in(base, ev.cards["sk"])
         sk.get("/desk?lang=ja")
@@ -189,5 +190,14 @@ def test_the_console_answers_in_its_language_and_the_api_in_english(
             "private")
         assert words.json()["text"] == \
             "プレイヤー99は登録されていません [BR-DROP-1]（「tourney player list」を見てください）"
+        # the console's own sentence: /desk/say answers desk.js in the page's words
+        own = sk.get("/desk/say", params={"message": "the desk has no command 'nope'",
+                                          "hint": "pick one from the console"})
+        assert own.json()["text"] == \
+            "受付にコマンド'nope'はありません（コンソールから選んでください）"
+        problem = sk.get("/desk/say", params={
+            "message": "Round 1 has no table 99; check the number."}).json()["text"]
+        assert problem == "ラウンド1に99番卓はありません。番号を確認してください。"
+        assert problem in said["ja-problem"]
         stranger = httpx.get(base + "/desk/say", params={"message": err["message"]})
         assert stranger.status_code == 403
