@@ -9,7 +9,8 @@ server was live: a refresh that changed nothing costs a 304).  Templates live in
 
 Each page is kept per language (``server.i18n``): English under its key, another language
 under ``<lang>:<key>`` with an ETag ending ``-<lang>``; every environment has Jinja2's i18n
-extension, English with no catalogue (the templates' own text).
+extension, English with no catalogue (the templates' own text).  The templates' compiled
+code is kept once per process and shared by every environment (``_compiled``).
 
 May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``server.i18n``,
 ``server.when``, ``server.format_words``, ``server.sentences``,
