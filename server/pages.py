@@ -9,7 +9,8 @@ server was live: a refresh that changed nothing costs a 304).  Templates live in
 
 Each page is kept per language (``server.i18n``): English under its key, another language
 under ``<lang>:<key>`` with an ETag ending ``-<lang>``; every environment has Jinja2's i18n
-extension, English with no catalogue (the templates' own text).
+extension, English with no catalogue (the templates' own text).  The templates' compiled
+code is kept once per process and shared by every environment (``_compiled``).
 
 May import: ``jinja2``, ``segno`` (the hall screen QR), ``server.view``, ``server.i18n``,
 ``server.when``, ``server.format_words``, ``server.sentences``,
@@ -77,6 +78,36 @@ def _environment(lang: Language) -> Any:
     return _new_environment(lang)
 
 
+@lru_cache(maxsize=1)
+def _compiled() -> Any:
+    """The templates' compiled code, kept in memory and shared by every environment this
+    process makes (each ``Hub`` makes its English one, so a process running several
+    servers — the tests' — compiled every template again for each: 0.3 s a server).
+    Jinja2 keys it by the template's name and file and drops it when the source's hash
+    differs; every environment of ``_new_environment`` has the same options, and what
+    differs by language or event (the catalogue, ``fw``, ``ps``) is looked up at render."""
+    import jinja2
+    import jinja2.bccache
+
+    class Compiled(jinja2.BytecodeCache):
+        def __init__(self) -> None:
+            self.code: dict[str, bytes] = {}
+            self.lock = threading.Lock()
+
+        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            with self.lock:
+                code = self.code.get(bucket.key)
+            if code is not None:
+                bucket.bytecode_from_string(code)
+
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            code = bucket.bytecode_to_string()
+            with self.lock:
+                self.code[bucket.key] = code
+
+    return Compiled()
+
+
 def _new_environment(lang: Language) -> Any:
     import jinja2
 
@@ -88,7 +119,8 @@ def _new_environment(lang: Language) -> Any:
                                                              str(SITE_TEMPLATES)]),
                              autoescape=jinja2.select_autoescape(["html"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+                             lstrip_blocks=True, extensions=["jinja2.ext.i18n"],
+                             bytecode_cache=_compiled())
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by ext.i18n
         *as_text(translations(lang)), newstyle=True)
     # the format's own words (``server.format_words``): as they are unless ``common``

@@ -92,6 +92,8 @@ def matrix_axe() -> str:
 
 
 @pytest.fixture(scope="module")
-def matrix_tabs(matrix_browser: Any, matrix_axe: str) -> Iterator[Tabs]:
+def matrix_tabs(matrix_browser: Any, matrix_axe: str, matrix_events: Events) -> Iterator[Tabs]:
+    # after the events (so closed before their servers stop): a tab still showing a page
+    # holds its live-update stream open, and a server waits 2 s for it before it stops
     from tests.helpers.page_matrix_run import tabs_of
     yield from tabs_of(matrix_browser, matrix_axe)

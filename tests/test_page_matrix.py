@@ -23,10 +23,12 @@ in English and Japanese) and of every failing cell is written to
 ``test-artifacts/page-matrix/<format>/<page>-<moment>-phone.png`` (or under
 ``$TOURNEY_ARTIFACTS``); ``TOURNEY_PAGE_SHOTS=all`` writes one of every cell.  axe-core is
 loaded into each phone page from a loopback address of its own with a long cache lifetime
-(``AxeServer``): sent and compiled once, not with every cell.  The events are built
-in-process once per matrix file: ``tests/helpers/page_matrix.py``.  This file holds what is
-not one format's: the checks can fail, and every format has its matrix file with every
-cell.
+(``AxeServer``), by the phone tab's init script: sent and compiled once, not with every cell;
+it runs without the rules that can only ever be minor or moderate
+(``page_checks.QUIET_RULES_JS``; ``test_axe_without_the_quiet_rules_finds_the_same``).
+The events are built in-process once per matrix file: ``tests/helpers/page_matrix.py``.
+This file holds what is not one format's: the checks can fail, and every format has its
+matrix file with every cell.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.helpers.page_checks import Visit, axe, generic, standings_columns
+from tests.helpers.page_checks import QUIET_RULES_JS, Visit, axe, generic, standings_columns
 from tests.helpers.page_matrix import FORMATS, Moment
 from tests.helpers.page_matrix_run import (
     PAGES,
@@ -93,3 +95,46 @@ def test_the_checks_catch_a_bad_page(matrix_tabs: Tabs, matrix_axe: str) -> None
                      "RULES.md", "axe critical label", "axe serious color-contrast",
                      "standings columns hidden: OMW%"):
         assert expected in said, f"{expected!r} not caught:\n{said}"
+
+
+#: a page that breaks axe-core rules of every impact: critical (an input and an image
+#: without a name), serious (faint text, a list holding a div), moderate (no ``<main>``
+#: landmark, no ``<h1>``, headings out of order, text outside landmarks) and minor (an
+#: empty table header, an image's alt repeating its text)
+EVERY_IMPACT = (
+    "<!doctype html><html lang=en><head><title>x</title></head><body>"
+    "<header>top</header><header>top again</header>"
+    "<h2>a</h2><h5>skipped levels</h5><p>outside every landmark</p>"
+    "<input type=text><img src='data:,'>"
+    "<p style='color:#eee;background:#fff'>faint</p><ul><div>not an item</div></ul>"
+    "<table><tr><th></th><th>Score</th></tr><tr><td>1</td><td>2</td></tr></table>"
+    "<a href='/x'><img src='data:,' alt='Standings'>Standings</a>"
+    "</body></html>")
+
+FULL_AXE_JS = (
+    "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
+    " return r.violations.map(x => [x.id, x.impact, `${x.impact} ${x.id} (${x.help}): `"
+    " + x.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')]); }")
+
+
+@needs_browser
+def test_axe_without_the_quiet_rules_finds_the_same(matrix_tabs: Tabs,
+                                                     matrix_axe: str) -> None:
+    """The matrix's axe run leaves out the rules axe-core's own metadata says can only be
+    minor or moderate; on a page breaking rules of every impact it reports exactly the
+    serious and critical violations a run of every rule reports, and the rules it left
+    out are ones that run found only minor or moderate violations of."""
+    p = matrix_tabs.tab("phone", True)[1]
+    p.set_content(EVERY_IMPACT)
+    v = Visit(p, 200, "about:blank", [])
+    axe(v, matrix_axe)
+    full = p.evaluate(FULL_AXE_JS)
+    quiet = set(p.evaluate("() => Object.keys(" + QUIET_RULES_JS + ")"))
+    serious = sorted("axe " + line for _id, imp, line in full if imp in ("serious", "critical"))
+    assert sorted(v.problems) == serious, (v.problems, serious)
+    assert {"label", "image-alt", "color-contrast", "list"} <= {i for i, _x, _l in full}
+    left_out = {(i, imp) for i, imp, _l in full if i in quiet}
+    assert {i for i, _x in left_out} >= {"region", "heading-order", "page-has-heading-one",
+                                         "empty-table-header"}, (left_out, full)
+    assert all(imp in ("minor", "moderate") for _i, imp in left_out), left_out
+    assert "color-contrast" not in quiet and "label" not in quiet

@@ -171,6 +171,16 @@ class Terminal:
         return None
 
 
+#: each named field of the command's form: how many there are, its tag and type, its
+#: value and (a select) its options' values
+FIELDS_JS = (
+    "names => Object.fromEntries(names.map(k => {"
+    " const all = document.querySelectorAll(`form.cmd [name=\"${k}\"]`); const e = all[0];"
+    " return [k, e ? [all.length, e.tagName.toLowerCase() + ':' + (e.type || ''),"
+    " e.value || '', e.options ? [...e.options].map(o => o.value) : []]"
+    " : [0, '', '', []]]; }))")
+
+
 class Console:
     """The scripts' steps as an official's clicks and typing in ``/desk`` (one browser
     context per official, signed in by their staff card)."""
@@ -215,16 +225,20 @@ class Console:
         return p
 
     def _fill(self, p: Any, path: str, args: dict[str, Any]) -> Any:
+        # what each field is, its value and a select's options, read in one call (a call
+        # to the browser costs more than what it reads; it was one call a field)
+        fields = p.evaluate(FIELDS_JS, list(args))
         last = None
         for k, v in args.items():
+            count, kind, value, options = fields[k]
+            assert count == 1, f"{count} fields named {k!r} in the form of {path}"
             el = p.locator(f'form.cmd [name="{k}"]')
-            kind = el.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
             if kind == "input:file":
                 el.set_input_files({"name": f"{k}.csv", "mimeType": "text/csv",
                                     "buffer": str(v).encode("utf-8")})
             elif kind.startswith("select") and isinstance(v, bool):
                 # a flag with its opposite (--hold-pairings / --release-pairings)
-                said = [o for o in el.evaluate("e => [...e.options].map(o => o.value)") if o]
+                said = [o for o in options if o]
                 el.select_option(said[0] if v else said[1])
             elif kind.startswith("select"):
                 el.select_option(str(v))
@@ -234,7 +248,8 @@ class Console:
                 el.fill("\n".join(str(x) for x in v) if isinstance(v, list) else str(v))
             else:
                 el.click()
-                el.fill("")
+                if value:                      # a value given by the form: cleared first
+                    el.fill("")
                 el.type(str(v))                # typed, as an official types
                 last = el
         return last

@@ -207,19 +207,42 @@ def standings_columns(v: Visit, selector: str) -> None:
     v.need(heads >= 3, f"standings have {heads} columns (no tiebreakers shown)")
 
 
+#: the rules axe-core can only ever report as minor or moderate, by its own metadata: a
+#: rule's violation takes the impact of its failing checks, so a rule whose impact and
+#: whose every check's impact is minor or moderate can never be serious or critical;
+#: those are switched off for the run (what is read is unchanged: serious and critical
+#: violations), computed in the page from the pinned axe-core (``AXE_SHA256``)
+QUIET_RULES_JS = (
+    "(() => { const rank = {minor: 1, moderate: 2, serious: 3, critical: 4}; const off = {};"
+    " for (const r of axe._audit.rules) {"
+    " const imps = [r.impact, ...[...r.any, ...r.all, ...r.none].map("
+    "c => (axe._audit.data.checks[c.id || c] || {}).impact)];"
+    " if (imps.every(i => rank[i] === 1 || rank[i] === 2)) off[r.id] = {enabled: false}; }"
+    " return off; })()")
+
+#: one round trip: ``null`` where the page lacks axe-core, else its serious and critical
+#: violations as lines
+AXE_RUN_JS = (
+    "async () => { if (!(typeof window.axe === 'object' && window.axe.run)) return null;"
+    " const r = await axe.run(document, {resultTypes: ['violations'], rules: "
+    + QUIET_RULES_JS + "});"
+    " return r.violations.filter(x => x.impact === 'serious' || x.impact === 'critical')"
+    ".map(x => `${x.impact} ${x.id} (${x.help}): ` + x.nodes.slice(0, 3).map("
+    "n => n.target.join(' ')).join(' | ')); }")
+
+
 def axe(v: Visit, source: str, url: str | None = None) -> None:
-    """axe-core's serious and critical violations of the page as it is.  axe is loaded
-    into the page from ``url`` when one is given (the matrix: the browser compiles it once
-    and caches it), else ``source`` is injected, unless the page already has it."""
-    if not v.page.evaluate("typeof window.axe === 'object' && !!window.axe.run"):
+    """axe-core's serious and critical violations of the page as it is (the rules that can
+    only be minor or moderate are not run: ``QUIET_RULES_JS``).  The page's own copy of
+    axe is used where it has one (the matrix's phone tab loads it with every page); else
+    axe is loaded from ``url`` when one is given (the browser compiles it once and caches
+    it), or ``source`` is injected."""
+    found = v.page.evaluate(AXE_RUN_JS)
+    if found is None:
         if url is not None:
             v.page.add_script_tag(url=url)
         else:
             v.page.add_script_tag(content=source)
-    found = v.page.evaluate(
-        "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
-        " return r.violations.filter(x => x.impact === 'serious' || x.impact === 'critical')"
-        ".map(x => `${x.impact} ${x.id} (${x.help}): ` + x.nodes.slice(0, 3).map("
-        "n => n.target.join(' ')).join(' | ')); }")
+        found = v.page.evaluate(AXE_RUN_JS)
     for line in found:
         v.problems.append("axe " + line)
