@@ -148,8 +148,8 @@ def standings_doc(d: LiveData) -> dict[str, Any]:
 
 def _match(d: LiveData, a: Appearance) -> dict[str, Any]:
     r = d.rounds[a.round_index]
-    return {"round": r["round"], "name": r["name"], "table": a.table,
-            "opponent": a.opponent, "side": a.side, "team": a.team, "result": a.result,
+    return {"round": r["round"], "name": r["name"], "table": a.where,
+            "opponent": a.opponent, "side": a.side, "team": a.team, "result": a.words,
             "outcome": a.outcome, "recorded": a.recorded, "extra_minutes": a.extra_minutes}
 
 

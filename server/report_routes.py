@@ -78,7 +78,7 @@ def _my_table(hub: Hub, number: int) -> tuple[int, int] | tuple[int, int, int] |
     if here.outcome == "bye":
         return f"You have no match to play in {noun.lower()} {rnd.number} (a bye, or you " \
                "advance without playing): nothing to report."
-    if not isinstance(here.table, int):     # a seat of a team match (a member's own seat)
+    if here.seat is not None or not isinstance(here.table, int):  # a team member's own seat
         return _my_seat(st, rnd.number, number, noun)
     from ledger.core.seat_reports import has_seats
 

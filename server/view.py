@@ -48,6 +48,19 @@ class Appearance:
     extra_minutes: int = 0  # the table's time extensions (``round extend``, BR-EXT-1)
     recorded: bool = False  # the table (a team table: the seat) has its result
     team: str = ""          # a team event: the player's team, by its name
+    seat: int | None = None         # a team event: the player's seat at ``table``
+    team_result: str | None = None  # a team event: the team's result (``result``: the seat's)
+
+    @property
+    def where(self) -> int | str:
+        """The table as the JSON read says it ("3 seat 2" for a team member's seat)."""
+        return self.table if self.seat is None else f"{self.table} seat {self.seat}"
+
+    @property
+    def words(self) -> str:
+        """The result as the JSON read says it ("1-0 (team: —)" for a seat)."""
+        return self.result if self.team_result is None else \
+            f"{self.result} (team: {self.team_result})"
 
 
 @dataclass(frozen=True)
@@ -226,11 +239,11 @@ def _appearances(i: int, doc: dict[str, Any], view: dict[str, Any],
         teams = (tv["a"], tv["b"])
         for st in tb.get("seats") or []:       # a team table: each member at their seat
             x, y = st["players"]
-            words = f"{st['result'] or '—'} (team: {tv['result']})"
             for k, (me, other) in enumerate(((x, y), (y, x))):
                 out[me] = Appearance(
-                    round_index=i, table=f"{tb['table']} seat {st['seat']}",
-                    opponent=label(other), side="", result=words, outcome="",
+                    round_index=i, table=tb["table"], seat=st["seat"],
+                    team_result=tv["result"],
+                    opponent=label(other), side="", result=st["result"] or "—", outcome="",
                     recorded=bool(st["result"]) or res is not None, team=teams[k],
                     extra_minutes=ext.get(f"{doc['round']}/{tb['table']}", 0))
         for seat, me in enumerate(() if tb.get("seats") else tb["players"]):

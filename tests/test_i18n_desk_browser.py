@@ -5,7 +5,7 @@ command's form (``round pair``, ``penalty issue``) and the key page carry
 violation; the command search finds a command by its translated name.
 
 Screenshots go to ``test-artifacts/serve/desk-i18n-*.png``; with ``TOURNEY_DESK_SHOTS=1``
-the ones in ``KEEP`` (Arabic's) also to ``docs/screenshots/desk/`` (kept in the
+the ones in ``KEEP`` (Arabic's and Japanese's) also to ``docs/screenshots/desk/`` (kept in the
 repository).
 """
 
@@ -32,9 +32,11 @@ LANGS = {"ja": ("ltr", "ja-JP"), "ar": ("rtl", "ar-EG")}
 PAGES = (("console", "/desk"), ("pair", "/desk/do/round/pair"),
          ("penalty", "/desk/do/penalty/issue"), ("keys", "/desk/keys"))
 #: the screenshots kept in the repository (``TOURNEY_DESK_SHOTS=1`` writes them there):
-#: Arabic's; the Japanese ones only as artifacts, as this machine's and CI's chromium has
-#: no CJK font installed (fonts-noto-cjk): its screenshots would show boxes, not words
-KEEP = {f"desk-i18n-ar-{size}-{name}" for size in SIZES for name in ("console", "pair")}
+#: Arabic's and Japanese's; write them only on a machine with fonts-noto-cjk and
+#: fonts-noto-core installed (CI's chromium has neither: its screenshots show boxes;
+#: docs/TRANSLATING.md, "Screenshots with real glyphs")
+KEEP = {f"desk-i18n-{lang}-{size}-{name}" for lang in LANGS for size in SIZES
+        for name in ("console", "pair")}
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None or not AXE.exists(),
                                 reason=_skip_reason() or f"no axe-core at {AXE}")

@@ -175,7 +175,7 @@ def test_call_and_receipt_pages_in_japanese(tmp_path: Path,
                        headers={"Origin": base})
         assert r.status_code == 303
         answer = phone.get(r.headers["location"]).text
-        assert "ジャッジが向かっています" in answer and f"{t1['table']}卓へ" in answer
+        assert "ジャッジが向かっています" in answer and f"{t1['table']}番卓へ" in answer
         assert _scan(answer, ALLOWED) == []
         seq = int(r.headers["location"].split("done=")[1])
         receipt = phone.get(f"/receipt/{seq}").text

@@ -99,7 +99,7 @@ def test_published_site_slips_in_japanese(tmp_path: Path) -> None:
     site = tmp_path / "site"
     cli("publish", str(site), "--language", "ja", *HJ)
     slips = (site / "round-1-slips.html").read_text(encoding="utf-8")
-    assert '<html lang="ja">' in slips and "結果記入票" in slips and "1卓" in slips
+    assert '<html lang="ja">' in slips and "結果記入票" in slips and "1番卓" in slips
     assert "両プレイヤーの署名" in slips and "Tick the winner" not in slips
     names = (site / "round-1-names.html").read_text(encoding="utf-8")
     assert "名前順" in names and "自分の卓を探す" in names

@@ -135,7 +135,7 @@ def test_pages_set_time_zone_and_the_pages_in_it(tmp_path: Path) -> None:
         screen = get(base + "/screen").text
         assert ">18:40</time>" in screen and "40分のラウンド（JST）" in screen
         called = _text(_phone(base, tokens[a]).get("/call").text)
-        assert f"あなたの卓（{table}卓）の終了時刻 18:40 JST" in called
+        assert f"あなたの卓（{table}番卓）の終了時刻 18:40 JST" in called
         assert "呼び出し時刻 18:10:00 JST。" in called and "UTC" not in called
         desk = httpx.Client(base_url=base)
         assert desk.get(f"/c/{staff}").status_code == 303

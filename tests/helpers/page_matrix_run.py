@@ -268,14 +268,27 @@ def tabs_of(browser: Any, axe_source: str) -> Iterator[Tabs]:
 
 
 # -- one cell -----------------------------------------------------------------------------
-#: the cells whose screenshots ``docs/LIVE.md`` shows (``docs/screenshots/``)
-KEPT = {("player", "mid-round", "phone"), ("player", "mid-round", "phone-ja")}
+#: the cells whose screenshots ``docs/LIVE.md`` shows (``docs/screenshots/``, and its
+#: ``ja/`` and ``ar/``): the player's page at mid-round in English, Japanese and Arabic
+KEPT = {("player", "mid-round", "phone"), ("player", "mid-round", "phone-ja"),
+        ("player", "mid-round", "phone-ar")}
+DOCS = ROOT / "docs" / "screenshots"
+#: where ``TOURNEY_MATRIX_SHOTS=1`` copies a kept cell's screenshot, by its screen
+DOCS_DIR = {"phone": DOCS, "phone-ja": DOCS / "ja", "phone-ar": DOCS / "ar"}
 
 
 def _shot(v: Visit, m: Moment, page: str, size: str) -> None:
+    """The cell's screenshot (whole page, as ``docs/screenshots/`` keeps them); with
+    ``TOURNEY_MATRIX_SHOTS=1`` a kept cell that passed is also copied to
+    ``docs/screenshots/[ja/|ar/]<page>-<moment>-<format>.png``."""
     out = ARTIFACTS / m.fmt / f"{page}-{m.moment}-{size}.png"
     out.parent.mkdir(parents=True, exist_ok=True)
     v.page.screenshot(path=str(out), full_page=True)
+    if os.environ.get("TOURNEY_MATRIX_SHOTS") and (page, m.moment, size) in KEPT \
+            and not v.problems:
+        docs = DOCS_DIR[size]
+        docs.mkdir(parents=True, exist_ok=True)
+        (docs / f"{page}-{m.moment}-{m.fmt}.png").write_bytes(out.read_bytes())
 
 
 def _kept(m: Moment, page: str, shot: str, failing: bool) -> bool:
@@ -325,6 +338,14 @@ JA_NAV = "対戦表"
 #: the officials' console stays English (issue 31: "the CLI for officials may stay
 #: English"): its Japanese cell checks width, jargon and axe only
 ENGLISH_ONLY = {"staff"}
+#: English words a team member's page once kept in every language (the table "3 seat 2"
+#: and "(team: —)" were built in English by ``server.view``): none on a translated player page
+PLAYER_ENGLISH = (" seat ", "(team:")
+
+
+def _no_english_seat(v: Visit, text: str) -> None:
+    left = [w.strip() for w in PLAYER_ENGLISH if w in text]
+    v.need(not left, f"English left on the player's page: {left}")
 
 
 def ja_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, page: str) -> None:
@@ -332,11 +353,14 @@ def ja_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, page: str) ->
     width, jargon, ``lang="ja"``, the Japanese header, axe-core 0 serious or critical;
     its screenshot (``<fmt>/<page>-mid-round-phone-ja.png``) kept as the English cells'
     are (``_kept``: the player's page always, a failing cell, every cell with
-    ``TOURNEY_PAGE_SHOTS=all``)."""
+    ``TOURNEY_PAGE_SHOTS=all``).  The player's cell also opens that page in Arabic
+    (``_arabic_player``)."""
     m = events.moment(fmt, JA_MOMENT)
     base = events.server(m)
     v = tabs.open(base, m, page, size="phone", js=True, lang="ja")
-    generic(v, m, page)
+    text = generic(v, m, page)
+    if page == "player":
+        _no_english_seat(v, text)
     if v.status < 500:
         lang, nav = v.page.evaluate(
             "[document.documentElement.lang,"
@@ -347,8 +371,28 @@ def ja_cell(tabs: Tabs, events: Events, axe_source: str, fmt: str, page: str) ->
         axe(v, axe_source, url=tabs.axe_url)
         if _kept(m, page, "phone-ja", bool(v.problems)):
             _shot(v, m, page, "phone-ja")
-    if v.problems:
-        pytest.fail(_report(m, page, "phone, Japanese", v.problems), pytrace=False)
+    problems = v.problems
+    if page == "player":
+        problems = problems + [f"[Arabic] {p}" for p in _arabic_player(tabs, base, m)]
+    if problems:
+        pytest.fail(_report(m, page, "phone, Japanese", problems), pytrace=False)
+
+
+def _arabic_player(tabs: Tabs, base: str, m: Moment) -> list[str]:
+    """The player's page of the same cell in Arabic (``?lang=ar``, right to left): status,
+    width, jargon, ``lang="ar"`` and ``dir="rtl"``; its screenshot kept as the Japanese
+    one is (``player-mid-round-phone-ar.png``).  axe-core runs on the Arabic pages in
+    ``tests/test_i18n_rtl_browser.py``."""
+    v = tabs.open(base, m, "player", size="phone", js=True, lang="ar")
+    _no_english_seat(v, generic(v, m, "player"))
+    if v.status < 500:
+        lang, dir_ = v.page.evaluate("[document.documentElement.lang,"
+                                     " document.documentElement.dir]")
+        v.need((lang, dir_) == ("ar", "rtl"), f'<html lang="{lang}" dir="{dir_}">, '
+                                               'not lang="ar" dir="rtl"')
+        if _kept(m, "player", "phone-ar", bool(v.problems)):
+            _shot(v, m, "player", "phone-ar")
+    return v.problems
 
 
 def desktop_cell(tabs: Tabs, events: Events, fmt: str, page: str) -> None:
