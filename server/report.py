@@ -4,7 +4,9 @@ Owns: ``ReportForm`` (the form of one table, built from the
 format's result vocabulary: one choice per outcome valid in that round's phase, with the
 inputs its fields take; no outcome is written here) and ``given_from_form`` (the posted
 form → the vocabulary's field texts, as a slip row gives them, which
-``ledger.core.report_rules.parse_report`` checks before anything is signed), and the
+``ledger.core.report_rules.parse_report`` checks before anything is signed),
+``given_parts`` / ``Given`` (a recorded report's fields kept as data, worded when a page
+is shown: ``worded``, ``given_words``; issue 31), and the
 CSRF token check (a per-browser cookie repeated in the form, and a same-origin
 ``Origin``).
 
@@ -214,17 +216,42 @@ def _boxes(i: Input, texts: list[str]) -> str:
     return texts[0]
 
 
-def given_words(state: TournamentState, given: dict[str, str],
-                labels: dict[int, str], word: Callable[[str], str] = str) -> str:
-    """A report's fields as its player reads them: the outcome's words, then each field's
-    label and value (a player's name for a player number); ``word`` puts the outcome, a
-    label and a switch's words in the page's language (``server.sentences``; English:
-    as they are), never a name."""
+@dataclass(frozen=True)
+class GivenPart:
+    """One piece of a report's fields as its player reads them: ``label`` in English (an
+    outcome's words, a field's label, or a field's own name where the format has no
+    vocabulary: ``plain``), then ``value`` (None for an outcome alone) after ``sep``;
+    ``switch``: the value is a switch's words; ``name``: the value is a player's name."""
+
+    label: str
+    value: str | None = None
+    sep: str = ": "
+    switch: bool = False
+    name: bool = False
+    plain: bool = False
+
+
+@dataclass(frozen=True)
+class Given:
+    """A report's fields kept as data (issue 31, actwords): its parts, the text between
+    them and the team seat it was made from (None: none), worded when a page is shown."""
+
+    parts: tuple[GivenPart, ...]
+    joiner: str = "; "
+    seat: str | None = None
+
+
+def given_parts(state: TournamentState, given: dict[str, str],
+                labels: dict[int, str]) -> Given:
+    """A report's fields as its player reads them, not yet worded: the outcome's words,
+    then each field's label and value (a player's name for a player number)."""
     plugin = plugin_for(state.format.id if state.format else None)
     vocab = plugin.entry.result_vocabulary() if plugin is not None else None
+    seat = given.get("seat")
     if vocab is None:
-        return ", ".join(f"{k} {v}" for k, v in sorted(given.items()))
-    parts: list[str] = []
+        return Given(tuple(GivenPart(k, v, " ", plain=True)
+                           for k, v in sorted(given.items())), ", ", seat)
+    parts: list[GivenPart] = []
     for f in vocab.fields:
         v = given.get(f.name)
         if v is None or f.team_seat:
@@ -232,11 +259,29 @@ def given_words(state: TournamentState, given: dict[str, str],
         entry = next((e for e in vocab.entries if e.selector == f.name
                       and (not e.value or e.value == v)), None)
         if entry is not None and (entry.value or f.kind is FieldKind.FLAG):
-            parts.insert(0, word(entry.player_label or _summary(entry)))
+            parts.insert(0, GivenPart(entry.player_label or _summary(entry)))
             continue
-        shown = labels.get(int(v), v) if v.isascii() and v.isdigit() and len(v) < 10 \
-            else v
+        label = f.player_label or f.help
         if f.kind is FieldKind.SWITCH and f.switch_words:
-            shown = word(f.switch_words[0 if v.lower() in ("yes", "true", "1") else 1])
-        parts.append(f"{word(f.player_label or f.help)}: {shown}")
-    return "; ".join(parts)
+            yes = v.lower() in ("yes", "true", "1")
+            parts.append(GivenPart(label, f.switch_words[0 if yes else 1], switch=True))
+        elif v.isascii() and v.isdigit() and len(v) < 10 and int(v) in labels:
+            parts.append(GivenPart(label, labels[int(v)], name=True))
+        else:
+            parts.append(GivenPart(label, v))
+    return Given(tuple(parts), "; ", seat)
+
+
+def worded(g: Given, word: Callable[[str], str] = str) -> str:
+    """``g`` as one line of text; ``word`` puts the outcome, a label and a switch's words
+    in the page's language (``server.sentences``; English: as they are), never a name."""
+    return g.joiner.join(
+        (p.label if p.plain else word(p.label)) + (
+            "" if p.value is None else p.sep + (word(p.value) if p.switch else p.value))
+        for p in g.parts)
+
+
+def given_words(state: TournamentState, given: dict[str, str],
+                labels: dict[int, str], word: Callable[[str], str] = str) -> str:
+    """A report's fields as its player reads them (``given_parts``, ``worded``)."""
+    return worded(given_parts(state, given, labels), word)

@@ -30,7 +30,7 @@ from projections.checkable import Checkable, checkable_of
 from projections.report import bracket_doc
 from server import view_reads as reads
 from server.acts import Act
-from server.view_reads import Clock, Memo
+from server.view_reads import Clock, Given, Memo
 
 __all__ = ["Appearance", "Clock", "LiveData", "Memo", "build", "label_of"]
 
@@ -90,7 +90,7 @@ class LiveData:
     partial: bool = False   # earlier rounds taken from the previous log size (``build``)
     #: every act recorded with each player's card (``server.acts``; issue 27)
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)
-    act_words: dict[int, str] = field(default_factory=dict)   # a report's fields, by seq
+    act_words: dict[int, Given] = field(default_factory=dict)  # a report's fields, by seq
     names: NameStyle = NameStyle.FULL  # how public pages name players (the find page's words)
     language: str = "en"   # the event's default page language (``pages set --language``)
     time_zone: str = "UTC"  # the zone pages show times in (``pages set --time-zone``)

@@ -28,6 +28,7 @@ from ledger.wire.events import open_leaf
 from projections.report import round_docs
 from projections.standings_doc import settled_view, standings_view
 from server.acts import Act
+from server.report import Given as Given
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Memo:
     penalty_rows: list[dict[str, Any]] = field(default_factory=list)
     penalties_read_to: int = 0
     acts: dict[int, tuple[Act, ...]] = field(default_factory=dict)   # ``acts``
-    act_words: dict[int, str] = field(default_factory=dict)          # by seq: ``acts``
+    act_words: dict[int, Given] = field(default_factory=dict)        # by seq: ``acts``
     acts_read_to: int = 0
     #: the standings just before an event that paired a round, by its seq, kept by the
     #: follower as it folds (``settled_view``'s ``folded``: no second fold of the log)
@@ -177,11 +178,12 @@ def acts(led: Any, state: TournamentState, memo: Memo,
           labels: dict[int, str]) -> dict[int, tuple[Act, ...]]:
     """Each player's acts made with their card (``server.acts``), read from the leaves
     appended since the last log size (issue 27: a player sees one they did not make);
-    each new report's fields in a player's words go to ``memo.act_words`` (by seq)."""
+    each new report's fields, kept as data for every language (``server.report.Given``,
+    worded when a page is rendered), go to ``memo.act_words`` (by seq)."""
     from itertools import takewhile
 
     from server.acts import gather
-    from server.report import given_words
+    from server.report import given_parts
 
     if memo.acts_read_to < state.size:          # never past the folded state's size
         memo.acts = gather(memo.acts, takewhile(
@@ -191,9 +193,7 @@ def acts(led: Any, state: TournamentState, memo: Memo,
         for acts in memo.acts.values():
             for a in acts:
                 if a.given and a.seq not in memo.act_words:
-                    given = dict(a.given)
-                    seat = f"seat {given['seat']}; " if "seat" in given else ""
-                    memo.act_words[a.seq] = seat + given_words(state, given, labels)
+                    memo.act_words[a.seq] = given_parts(state, dict(a.given), labels)
     return memo.acts
 
 

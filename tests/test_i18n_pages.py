@@ -310,3 +310,40 @@ def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> N
     assert '<html lang="ja"' in missing and '<main>' in missing and "見つかりません" in missing
     assert '<main>' in verify and "自分で確認する" in verify
     assert '<main>' in home and '<main>' in english and "Check it yourself" in english
+
+
+@pytest.mark.parametrize("lang", ["ja", "ar"])
+def test_a_card_holders_acts_are_worded_in_the_pages_language(tmp_path: Path,
+                                                               lang: str) -> None:
+    """Issue 31 (actwords): "Recorded with this card" on a card holder's page lists a
+    report (its kind, outcome and fields) in the page's language; the names stay
+    as typed, inside ``<bdi>``, and the English page still reads "report" and "Winner"."""
+    from tests.helpers.live import wait_until
+    from tests.helpers.report_event import app_over, choice_of, phone, post_report, prepared
+
+    fmt = "hotc-swiss-de"
+    root, doc, tokens = prepared(tmp_path / "ev", fmt)
+    a, _b = doc["tables"][0]["players"]
+    c = choice_of(fmt, "win")
+    with app_over(root / "t.db", root / "station.pem") as (_c, hub, app):
+        player = phone(app, tokens[a])
+        assert post_report(player, {"choice": str(c), f"c{c}.winner": str(a)}
+                           ).status_code == 303
+
+        def acts(lang: str) -> str:
+            html = player.get(f"/p/{a}?lang={lang}").text
+            m = re.search(r'<section class="acts".*?</section>', html, re.S)
+            return m.group(0) if m else ""
+
+        def one_shown() -> bool:
+            return len(re.findall(r"R\d+-[0-9a-f]{16}", acts("en"))) == 1
+
+        wait_until(one_shown, 15)
+        english, own = acts("en"), acts(lang)
+        name = hub.pages.data.labels[a]
+    assert "report (Winner:" in english, english
+    assert f"<bdi>{name}</bdi>" in own, own
+    p = _Text()
+    p.feed(own.replace(name, " "))
+    left = re.findall(r"[A-Za-z]{2,}", re.sub(r"R\d+-[0-9a-f]{16}", " ", " ".join(p.words)))
+    assert left == [], (left, own)
