@@ -12,6 +12,7 @@ format's title), the log's checkable footer and code samples."""
 
 from __future__ import annotations
 
+import base64
 import io
 import re
 from pathlib import Path
@@ -316,32 +317,37 @@ def test_pages_not_translated_yet_say_their_main_is_english(tmp_path: Path) -> N
 def test_a_card_holders_acts_are_worded_in_the_pages_language(tmp_path: Path,
                                                                lang: str) -> None:
     """Issue 31 (actwords): "Recorded with this card" on a card holder's page lists a
-    report (its kind, outcome and fields) in the page's language; the names stay
-    as typed, inside ``<bdi>``, and the English page still reads "report" and "Winner"."""
+    report (its kind, outcome and fields) and a phone key bound in the page's language;
+    the names stay as typed, inside ``<bdi>``; the English page still reads "report"."""
+    from tests.helpers import report_event as ev
     from tests.helpers.live import wait_until
-    from tests.helpers.report_event import app_over, choice_of, phone, post_report, prepared
 
     fmt = "hotc-swiss-de"
-    root, doc, tokens = prepared(tmp_path / "ev", fmt)
+    root, doc, tokens = ev.prepared(tmp_path / "ev", fmt)
     a, _b = doc["tables"][0]["players"]
-    c = choice_of(fmt, "win")
-    with app_over(root / "t.db", root / "station.pem") as (_c, hub, app):
-        player = phone(app, tokens[a])
-        assert post_report(player, {"choice": str(c), f"c{c}.winner": str(a)}
+    c = ev.choice_of(fmt, "win")
+    with ev.app_over(root / "t.db", root / "station.pem") as (_c, hub, app):
+        player = ev.phone(app, tokens[a])
+        assert ev.post_report(player, {"choice": str(c), f"c{c}.winner": str(a)}
                            ).status_code == 303
+        key = base64.b64encode(bytes(range(32))).decode()     # a phone key bound: act 2
+        bound = player.post("/bind", data={"csrf": ev.csrf_of(player.get("/report").text),
+                                           "public_key": key},
+                            headers={"Origin": "http://venue.test"}, follow_redirects=False)
+        assert bound.status_code == 303, bound.text
 
         def acts(lang: str) -> str:
             html = player.get(f"/p/{a}?lang={lang}").text
             m = re.search(r'<section class="acts".*?</section>', html, re.S)
             return m.group(0) if m else ""
 
-        def one_shown() -> bool:
-            return len(re.findall(r"R\d+-[0-9a-f]{16}", acts("en"))) == 1
+        def both_shown() -> bool:
+            return len(re.findall(r"R\d+-[0-9a-f]{16}", acts("en"))) == 2
 
-        wait_until(one_shown, 15)
+        wait_until(both_shown, 15)
         english, own = acts("en"), acts(lang)
         name = hub.pages.data.labels[a]
-    assert "report (Winner:" in english, english
+    assert "report (Winner:" in english and "phone key bound" in english, english
     assert f"<bdi>{name}</bdi>" in own, own
     p = _Text()
     p.feed(own.replace(name, " "))
