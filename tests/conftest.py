@@ -4,6 +4,7 @@ the files start in (the longest single tests first: ``tests/helpers/long_first.p
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the run with one worker idle while the other runs a long test it started last."""
     from tests.helpers.long_first import longest_first
     items[:] = longest_first(items)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _environment_kept_per_module() -> Iterator[None]:
+    """What a test module's helpers set in this process's environment (e.g. a pinned
+    clock, ``TOURNEY_FIXED_CLOCK``, that a module's in-process server keeps reading) is
+    put back when the module ends, so it never leaks into the next module a worker runs:
+    under ``-n 4`` a leaked clock made ``test_desk_extensions``' station write at 09:00
+    after events of 10:03 (LEDGER-TIME-1)."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 @pytest.fixture()

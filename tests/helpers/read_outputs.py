@@ -93,9 +93,18 @@ def _latest_round(db: Path) -> int:
 
 def read_outputs(workdir: Path) -> dict[str, str]:
     """``"<ledger> <command>"`` → ``"<exit code> <sha256 of stdout> <bytes>"``."""
+    saved = dict(os.environ)
     os.environ["TOURNEY_FIXED_CLOCK"] = CLOCK
     for k in [k for k in os.environ if k.startswith("TOURNEY_") and k != "TOURNEY_FIXED_CLOCK"]:
         del os.environ[k]
+    try:
+        return _outputs(workdir)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def _outputs(workdir: Path) -> dict[str, str]:
     got: dict[str, str] = {}
     for name, db in _ledgers(workdir).items():
         last = _latest_round(db)
