@@ -277,3 +277,37 @@ def test_a_result_signed_in_chromium(served: Served) -> None:
     assert leaves[-1]["event"]["kind"] == "result_recorded"
     cli("audit", "verify")
     _holds_no_private_key(served.proc)
+
+
+@pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
+def test_bytes_naming_another_key_are_refused_in_the_page_s_language(served: Served) -> None:
+    """Signed in with the scorekeeper's card while this browser holds a key of its own:
+    the server's bytes name the card's key, and ``run`` refuses them with both keys in the
+    page's words (Japanese, then English), nothing signed nor written (ADR 0071's fields)."""
+    from ledger.wire.keys import load_signer
+
+    cli = served.cli
+    sk = load_signer(cli.cwd / "sk.pem").key_id
+    token = _card(cli, sk, "sk")
+    _until_known(served.base, token)
+    table, players = _tables(cli)[0]
+    before = snapshot(served.db)
+    said: dict[str, str] = {}
+    with launched() as browser:
+        page = browser.new_page()
+        page.goto(served.base + f"/c/{token}")
+        page.goto(served.base + "/desk/keys")
+        page.click("#make-key")
+        page.wait_for_selector("#key-id:not(:empty)")
+        kid = page.inner_text("#key-id").strip()
+        for lang in ("ja", "en"):
+            page.goto(served.base + f"/desk/keys?lang={lang}")
+            page.wait_for_selector("#key-id:not(:empty)")
+            said[lang] = page.evaluate("""async (args) => {
+                try { await window.tourneyKeys.run("result/record", args); return "ran"; }
+                catch (e) { return e.message; }
+            }""", {"round": 1, "table": table, "winner": players[0]})
+    assert kid != sk
+    assert said["ja"] == f"バイト列が示す鍵は{sk}で、このブラウザの鍵{kid}ではありません"
+    assert said["en"] == f"the bytes name key {sk}, not this browser's {kid}"
+    assert snapshot(served.db) == before

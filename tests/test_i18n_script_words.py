@@ -55,7 +55,7 @@ def _asked(script: str) -> set[str]:
     src = SOURCE[script].read_text(encoding="utf-8")
     out = {json.loads(f'"{m}"') for m in re.findall(r'\bw\("((?:[^"\\]|\\.)*)"', src)}
     if script in THROWN:
-        out |= set(re.findall(r'new Error\("([^"]+)"\)',
+        out |= set(re.findall(r'new Error\((?:w\()?"([^"]+)"',
                               THROWN[script].read_text(encoding="utf-8")))
     return out
 

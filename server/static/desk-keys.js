@@ -91,7 +91,9 @@ function checked(bytes, kid, path) {
     return { kind: "checkpoint", seq: Number(m[2]), body: { origin: m[1], root: m[3] } };
   }
   const ev = JSON.parse(new TextDecoder().decode(bytes.slice(DOMAIN.length)));
-  if (ev.actor !== kid) throw new Error(`the bytes name key ${ev.actor}, not this browser's ${kid}`);
+  if (ev.actor !== kid) {
+    throw new Error(w("the bytes name key {actor}, not this browser's {kid}", { actor: ev.actor, kid }));
+  }
   return ev;
 }
 
@@ -145,11 +147,13 @@ window.tourneyKeys = { load, make, publicKey, keyId, run };
 // the page's own words (its JSON island, _words_desk_keys.html, from the catalogue), keyed
 // by the English text below, which shows where the page gives none; "{name}" is filled
 // from ``fields``.  The console loads this script for its signing only: what ``run``
-// throws is looked up by its English text in desk.js's island (_words_desk.html).
-const WORDS = (() => {
-  try { return JSON.parse(document.getElementById("words-desk-keys").textContent) || {}; }
+// throws is looked up by its English text in desk.js's island (_words_desk.html), which
+// this script reads too, behind its own: an error with fields is worded where it is thrown.
+const island = (id) => {
+  try { return JSON.parse(document.getElementById(id).textContent) || {}; }
   catch { return {}; }
-})();
+};
+const WORDS = { ...island("words-desk"), ...island("words-desk-keys") };
 const w = (en, fields = {}) =>
   (Object.prototype.hasOwnProperty.call(WORDS, en) ? WORDS[en] : en)
     .replace(/\{(\w+)\}/g, (all, name) => (name in fields ? String(fields[name]) : all));
