@@ -10,15 +10,12 @@ Needs the browser-key routes (``server.api_keys``).
 
 from __future__ import annotations
 
-import base64
-import time
 from pathlib import Path
 
 import pytest
 
-from ledger.wire.keys import key_id
 from tests.helpers.browser import _skip_reason, launched
-from tests.helpers.browser_keys import NO_KEYS, _card
+from tests.helpers.browser_keys import NO_KEYS, bind_browser_scorekeeper
 from tests.helpers.cli_event import open_event
 from tests.helpers.live import ledger_bytes, serve_process
 
@@ -36,22 +33,7 @@ def test_a_result_by_table_signed_by_the_browsers_key(tmp_path: Path) -> None:
     env = {k: v for k, v in cli.env.items() if k != "TOURNEY_KEY"}
     with serve_process(tmp_path, env) as (base, _proc), launched() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(base + "/desk/keys")
-        page.click("#make-key")
-        page.wait_for_selector("#public-key:not(:empty)")
-        pub = page.inner_text("#public-key").strip()
-        kid = page.inner_text("#key-id").strip()
-        assert kid == key_id(base64.b64decode(pub))
-        cli("official", "bind", "--role", "scorekeeper", "--name", "Sam", "--public-key",
-            pub, "--key", "hj.pem")
-        token = _card(cli, kid, "sam")
-        end = time.monotonic() + 30          # the server follows the log
-        while True:
-            page.goto(base + f"/c/{token}")
-            if page.url.endswith("/desk") or time.monotonic() > end:
-                break
-            time.sleep(0.3)
-        assert page.url.endswith("/desk"), page.url
+        kid, token = bind_browser_scorekeeper(page, base, cli)
         assert "a key made in this browser signs" in page.inner_text(".mode")
         page.goto(base + f"/desk/result?round=1&table={table}")
         page.get_by_label("One of us won").check()

@@ -8,16 +8,13 @@ who is not registered), nothing written."""
 
 from __future__ import annotations
 
-import base64
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ledger.wire.keys import key_id
 from tests.helpers.browser import _skip_reason, launched
-from tests.helpers.browser_keys import NO_KEYS, _card
+from tests.helpers.browser_keys import NO_KEYS, bind_browser_scorekeeper
 from tests.helpers.cli_event import open_event
 from tests.helpers.live import ledger_bytes, serve_process
 
@@ -48,22 +45,7 @@ def test_a_refusal_of_the_api_shows_in_the_console_s_language(tmp_path: Path) ->
     env = {k: v for k, v in cli.env.items() if k != "TOURNEY_KEY"}
     with serve_process(tmp_path, env) as (base, _proc), launched() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(base + "/desk/keys")
-        page.click("#make-key")
-        page.wait_for_selector("#public-key:not(:empty)")
-        pub = page.inner_text("#public-key").strip()
-        kid = page.inner_text("#key-id").strip()
-        assert kid == key_id(base64.b64decode(pub))
-        cli("official", "bind", "--role", "scorekeeper", "--name", "Sam", "--public-key",
-            pub, "--key", "hj.pem")
-        token = _card(cli, kid, "sam")
-        end = time.monotonic() + 30          # the server follows the log
-        while True:
-            page.goto(base + f"/c/{token}")
-            if page.url.endswith("/desk") or time.monotonic() > end:
-                break
-            time.sleep(0.3)
-        assert page.url.endswith("/desk"), page.url
+        bind_browser_scorekeeper(page, base, cli)
         answers: list[Any] = []
         page.on("response", lambda r: answers.append(r.json())
                 if "/api/v1/" in r.url and r.status >= 400 else None)

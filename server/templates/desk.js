@@ -13,6 +13,7 @@
     var s = Object.prototype.hasOwnProperty.call(WORDS, en) ? WORDS[en] : en;
     return n === undefined ? s : s.split("{n}").join(String(n));
   }
+  window.tourneyDeskW = w;
   document.addEventListener("keydown", function (e) {
     var t = e.target, tag = t && t.tagName;
     if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) { return; }
@@ -68,16 +69,8 @@
 (function () {
   "use strict";
   if (document.body.getAttribute("data-mode") !== "browser") { return; }
-  // the page's own words (its JSON island, _words_desk.html), keyed by the English text
-  // below, which shows where the page gives none
-  var WORDS = (function () {
-    try { return JSON.parse(document.getElementById("words-desk").textContent) || {}; }
-    catch (x) { return {}; }
-  })();
-  function w(en, n) {
-    var s = Object.prototype.hasOwnProperty.call(WORDS, en) ? WORDS[en] : en;
-    return n === undefined ? s : s.split("{n}").join(String(n));
-  }
+  // the first part's words (above)
+  var w = window.tourneyDeskW;
   function slot(form) {
     var box = document.getElementById("outcome");
     if (!box) {
