@@ -15,13 +15,19 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from tests.helpers.cli_runner import CLOCK
-from tests.helpers.desk_event import desk_event, desk_server, form_token, signed_in
+from tests.helpers.desk_event import (
+    desk_event,
+    desk_server,
+    form_token,
+    main_words,
+    posted_form,
+    signed_in,
+)
 from tests.helpers.live import ledger_bytes, wait_until
 
 DECK = "4 Card A\n4 Card B\n42 Card C\n"
@@ -30,21 +36,6 @@ DECK = "4 Card A\n4 Card B\n42 Card C\n"
 @pytest.fixture(autouse=True)
 def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
-
-
-def _main(text: str) -> str:
-    m = re.search(r"<main>(.*)</main>", text, re.S)
-    body = re.sub(r"<[^>]+>", " ", m.group(1) if m else text)
-    return re.sub(r"\s+", " ", body.replace("&#39;", "'").replace("&quot;", '"'))
-
-
-def _form(c: httpx.Client, base: str, path: str, data: dict[str, str],
-          files: dict[str, Any] | None = None) -> httpx.Response:
-    page = c.get(f"/desk/do/{path}").text
-    for name in (*data, *(files or {})):
-        assert f'name="{name}"' in page, (path, name)
-    return c.post(f"/desk/do/{path}", data={"csrf": form_token(page), **data},
-                  files=files or {}, headers={"Origin": base})
 
 
 def test_decks_a_rejected_report_and_an_undrop_from_the_console(tmp_path: Path) -> None:
@@ -58,14 +49,14 @@ def test_decks_a_rejected_report_and_an_undrop_from_the_console(tmp_path: Path) 
     with desk_server(ev) as (base, _hub):
         sk, hj = signed_in(base, ev.cards["sk"]), signed_in(base, ev.cards["hj"])
         # a deck list handed in, uploaded as its file; then checked by the head judge
-        r = _form(sk, base, "deck/register", {"number": str(a)},
+        r = posted_form(sk, base, "deck/register", {"number": str(a)},
                   {"file": ("deck.txt", DECK.encode(), "text/plain")})
-        assert r.status_code == 200 and "Done" in _main(r.text), _main(r.text)
+        assert r.status_code == 200 and "Done" in main_words(r.text), main_words(r.text)
         check = hj.get("/desk/do/deck/check").text
         assert '<option value="--matches">' in check and '<option value="--mismatch">' in check
-        r = _form(hj, base, "deck/check", {"number": str(a), "matches": "--matches",
+        r = posted_form(hj, base, "deck/check", {"number": str(a), "matches": "--matches",
                                            "note": "all 50 cards"})
-        assert r.status_code == 200 and "Done" in _main(r.text), _main(r.text)
+        assert r.status_code == 200 and "Done" in main_words(r.text), main_words(r.text)
         # a player's report, set aside with a reason: the table has no report again
         phone = httpx.Client(base_url=base)
         assert phone.get(f"/c/{tokens[a]}").status_code == 303
@@ -77,24 +68,24 @@ def test_decks_a_rejected_report_and_an_undrop_from_the_console(tmp_path: Path) 
                                         f"c{win.group(1)}.winner": str(a)},
                        headers={"Origin": base})
         assert r.status_code == 303, r.text
-        wait_until(lambda: "1 one-sided" in _main(hj.get("/desk").text), 10)
-        r = _form(sk, base, "report/reject", {"player": str(a),
+        wait_until(lambda: "1 one-sided" in main_words(hj.get("/desk").text), 10)
+        r = posted_form(sk, base, "report/reject", {"player": str(a),
                                               "reason": "the slip says otherwise"})
-        assert r.status_code == 200 and "Done" in _main(r.text), _main(r.text)
-        wait_until(lambda: "0 one-sided" in _main(hj.get("/desk").text), 10)
+        assert r.status_code == 200 and "Done" in main_words(r.text), main_words(r.text)
+        wait_until(lambda: "0 one-sided" in main_words(hj.get("/desk").text), 10)
         # a drop, then undone: the scorekeeper may not (the CLI's refusal), the head judge may
-        r = _form(sk, base, "drop", {"number": str(t2["players"][0]),
+        r = posted_form(sk, base, "drop", {"number": str(t2["players"][0]),
                                      "reason": "left the venue"})
-        assert r.status_code == 200, _main(r.text)
+        assert r.status_code == 200, main_words(r.text)
         raw = ledger_bytes(ev.cli.ledger)
-        r = _form(sk, base, "undrop", {"number": str(t2["players"][0]),
+        r = posted_form(sk, base, "undrop", {"number": str(t2["players"][0]),
                                        "reason": "came back"})
-        shown = _main(r.text)
+        shown = main_words(r.text)
         assert r.status_code == 403 and "RULES-1.3" in shown and "Nothing was written" in shown
         assert ledger_bytes(ev.cli.ledger) == raw
-        r = _form(hj, base, "undrop", {"number": str(t2["players"][0]),
+        r = posted_form(hj, base, "undrop", {"number": str(t2["players"][0]),
                                        "reason": "came back"})
-        assert r.status_code == 200 and "Done" in _main(r.text), _main(r.text)
+        assert r.status_code == 200 and "Done" in main_words(r.text), main_words(r.text)
     log = [leaf["event"] for leaf in ev.cli("log", "--json").doc]
     by_kind = {e["kind"]: e for e in log}
     assert by_kind["deck_registered"]["actor"] == ev.kids["sk"]

@@ -14,7 +14,6 @@ written, and the log audits clean.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +21,7 @@ import httpx
 import pytest
 
 from tests.helpers.cli_runner import Cli
+from tests.helpers.desk_event import main_words, posted_form
 from tests.helpers.live import ledger_bytes, serve_process
 from tests.helpers.randomness import QUICK, RORG, response
 
@@ -55,25 +55,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Cli, str,
         yield cli, url, token
 
 
-def _main(text: str) -> str:
-    m = re.search(r"<main>(.*)</main>", text, re.S)
-    body = re.sub(r"<[^>]+>", " ", m.group(1) if m else text)
-    return re.sub(r"\s+", " ", body.replace("&#39;", "'").replace("&quot;", '"'))
-
-
-def _form(c: httpx.Client, url: str, path: str, data: dict[str, str],
-          files: dict[str, Any] | None = None) -> httpx.Response:
-    """The command's form as the console serves it, posted without JavaScript."""
-    page = c.get(f"/desk/do/{path}")
-    assert page.status_code == 200 and 'method="post"' in page.text, page.status_code
-    for name in (*data, *(files or {})):
-        assert f'name="{name}"' in page.text, (path, name)       # a field of the form
-    token = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
-    assert token is not None
-    return c.post(f"/desk/do/{path}", data={"csrf": token.group(1), **data},
-                  files=files or {}, headers={"Origin": url})
-
-
 def _log(cli: Cli) -> list[dict[str, Any]]:
     return [leaf["event"] for leaf in cli("log", "--json").doc]
 
@@ -87,36 +68,36 @@ def test_seed_pair_void_and_override_from_the_console_without_javascript(
         raw = ledger_bytes(cli.ledger)
         bad = json.loads(response())
         bad["signature"] = bad["signature"][:-8] + "AAAAAAA="
-        r = _form(c, url, "seed/import-random-org", {"reason": "round 1 pairing"},
+        r = posted_form(c, url, "seed/import-random-org", {"reason": "round 1 pairing"},
                   {"file": ("random-org.json", json.dumps(bad).encode(), "text/plain")})
-        shown = _main(r.text)
+        shown = main_words(r.text)
         assert r.status_code in (409, 422) and "Nothing was written" in shown, shown
         assert ledger_bytes(cli.ledger) == raw
         # RANDOM.ORG's signed response, uploaded as the file it was saved as
-        r = _form(c, url, "seed/import-random-org", {"reason": "round 1 pairing"},
+        r = posted_form(c, url, "seed/import-random-org", {"reason": "round 1 pairing"},
                   {"file": ("random-org.json", response(), "application/json")})
-        assert r.status_code == 200 and "Done" in _main(r.text), _main(r.text)
+        assert r.status_code == 200 and "Done" in main_words(r.text), main_words(r.text)
         seeded = [e for e in _log(cli) if e["kind"] == "seed_recorded"]
         assert [s["body"]["provenance"] for s in seeded] == ["random_org"]
         assert seeded[0]["body"]["material"] == RORG["random_raw"]
         # paired with the recorded seed: no material typed
-        r = _form(c, url, "round/pair", {})
-        assert r.status_code == 200 and "Done" in _main(r.text), _main(r.text)
-        void = _form(c, url, "round/void", {"reason": "a player was missing"})
-        assert void.status_code == 200, _main(void.text)
+        r = posted_form(c, url, "round/pair", {})
+        assert r.status_code == 200 and "Done" in main_words(r.text), main_words(r.text)
+        void = posted_form(c, url, "round/void", {"reason": "a player was missing"})
+        assert void.status_code == 200, main_words(void.text)
         # a drand beacon typed (round and signature), verified offline, seeds it again
         ctx = next(e for e in reversed(_log(cli)) if e["kind"] == "pairing_voided")
-        r = _form(c, url, "seed/import-drand", {"round": "1000", "signature": QUICK["sig"],
+        r = posted_form(c, url, "seed/import-drand", {"round": "1000", "signature": QUICK["sig"],
                                                 "reason": "round 1 again"})
-        assert r.status_code == 200, _main(r.text)
-        r = _form(c, url, "round/pair", {})
-        assert r.status_code == 200, _main(r.text)
+        assert r.status_code == 200, main_words(r.text)
+        r = posted_form(c, url, "round/pair", {})
+        assert r.status_code == 200, main_words(r.text)
         tables = cli("round", "show", "1", "--json").doc["tables"]
         a, b = tables[0]["players"], tables[1]["players"]
         pairs = f"{a[0]}-{b[0]},{a[1]}-{b[1]}," + ",".join(
             "-".join(str(p) for p in t["players"]) for t in tables[2:])
-        r = _form(c, url, "round/override", {"pairs": pairs, "reason": "siblings apart"})
-        assert r.status_code == 200, _main(r.text)
+        r = posted_form(c, url, "round/override", {"pairs": pairs, "reason": "siblings apart"})
+        assert r.status_code == 200, main_words(r.text)
     log = _log(cli)
     kinds = [e["kind"] for e in log]
     assert kinds.count("round_paired") == 2 and "pairing_voided" in kinds, kinds

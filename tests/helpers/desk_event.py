@@ -6,7 +6,9 @@ Owns: ``DeskEvent`` (the CLI, each official's key id, key file and staff-card to
 time-keeper, a station, round 1 paired), ``desk_server``
 (``tests.helpers.live.running`` with the staff keys and the server's own runner,
 ``cli.api_runner.ApiRunner``, as ``tourney serve`` hands it), ``signed_in`` (an HTTP
-client holding an official's staff card) and ``form_token``.
+client holding an official's staff card), ``form_token``, ``main_words`` (a page's
+``<main>`` as plain words) and ``posted_form`` (a console command's form fetched, its
+fields checked, and posted without JavaScript).
 
 May import: ``tests.helpers.*``, ``cli.api_runner``, ``ledger.*``, ``httpx``, the
 standard library.
@@ -89,3 +91,22 @@ def form_token(page: str) -> str:
     m = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
     assert m is not None, "no form token on the page"
     return m.group(1)
+
+
+def main_words(text: str) -> str:
+    """A page's ``<main>`` as plain words (tags dropped, quotes unescaped)."""
+    m = re.search(r"<main>(.*)</main>", text, re.S)
+    body = re.sub(r"<[^>]+>", " ", m.group(1) if m else text)
+    return re.sub(r"\s+", " ", body.replace("&#39;", "'").replace("&quot;", '"'))
+
+
+def posted_form(c: httpx.Client, base: str, path: str, data: dict[str, str],
+                files: dict[str, Any] | None = None) -> httpx.Response:
+    """The command's form as the console serves it (each field sent must be on it),
+    posted without JavaScript."""
+    page = c.get(f"/desk/do/{path}")
+    assert page.status_code == 200 and 'method="post"' in page.text, page.status_code
+    for name in (*data, *(files or {})):
+        assert f'name="{name}"' in page.text, (path, name)
+    return c.post(f"/desk/do/{path}", data={"csrf": form_token(page.text), **data},
+                  files=files or {}, headers={"Origin": base})
