@@ -48,3 +48,11 @@ def test_the_test_extra_installs_the_checkers_and_xdist() -> None:
     for tool in ("pytest-xdist", "ruff", "mypy"):
         assert tool in extra, tool
     assert "B" in meta["tool"]["ruff"]["lint"]["select"]
+
+
+def test_ci_installs_both_browsers_the_page_tests_use() -> None:
+    """The page tests drive the headless shell and the binaries test the full browser too
+    (ADR 0077): a CI machine without them would skip every page test."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    install = next(line for line in ci.splitlines() if "apt-get install" in line)
+    assert "chromium chromium-headless-shell" in install, install

@@ -1,5 +1,6 @@
-"""Headless Debian chromium for the page tests (docs/LIVE.md §4 recipe): the binary, its
-flags, phone and desktop sizes, the skip reason, screenshots and the no-overflow check.
+"""Headless Debian chromium for the page tests (docs/LIVE.md §4 recipe): the binary (the
+headless shell where installed, ADR 0077), its flags, phone and desktop sizes, the skip
+reason, screenshots and the no-overflow check.
 
 May import: the standard library (Playwright is imported by the tests that drive it).
 """
@@ -12,7 +13,28 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-CHROMIUM = "/usr/lib/chromium/chromium"   # Debian's package (/usr/bin/chromium wraps it)
+#: Debian's full browser (package ``chromium``; /usr/bin/chromium wraps it)
+FULL = "/usr/lib/chromium/chromium"
+#: Debian's headless shell (package ``chromium-headless-shell``, built from the same source:
+#: the same Blink, V8 and fonts without the browser's UI layer; what Playwright itself runs
+#: for headless Chromium).  A tab costs about a quarter of the full browser's CPU, and
+#: chromium was half of the suite's CPU (ADR 0077, docs/TESTING.md)
+SHELL = "/usr/lib/chromium/chromium-headless-shell"
+
+
+def pick(env: str | None = None) -> str:
+    """The binary the page tests drive: the headless shell where it is installed, else the
+    full browser; ``TOURNEY_TEST_BROWSER=full`` (or ``shell``) chooses
+    (``tests/test_browser_binaries.py`` shows a page the same in both)."""
+    want = os.environ.get("TOURNEY_TEST_BROWSER", "") if env is None else env
+    if want == "full":
+        return FULL
+    if want == "shell" or Path(SHELL).exists():
+        return SHELL
+    return FULL
+
+
+CHROMIUM = pick()
 
 
 ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
@@ -31,7 +53,8 @@ ARTIFACTS = Path(os.environ.get("TOURNEY_ARTIFACTS")
 
 def _skip_reason() -> str | None:
     if not Path(CHROMIUM).exists():
-        return f"no chromium at {CHROMIUM} (Debian package 'chromium'; .ci/run installs it)"
+        return (f"no chromium at {CHROMIUM} (Debian packages 'chromium' and "
+                "'chromium-headless-shell'; .ci/run installs them)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
