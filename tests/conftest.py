@@ -67,12 +67,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` is the machine's cores plus two (issue 33; docs/TESTING.md): the suite
-    waits more than it computes (browsers, servers, live pages' coalescing), so two cores
-    ran it at 101% CPU with 2 workers and 122% with 4, 7 min 05 s against 6 min 43 s
-    side by side.  Plus two, not twice: every worker may hold a browser and servers, and a
-    machine with many cores needs no more waiting filled.  ``PYTEST_XDIST_AUTO_NUM_WORKERS``
-    still decides when set."""
+    """``-n auto`` is the machine's cores plus two (issue 33; docs/TESTING.md): some tests
+    wait (on browsers, servers, live pages' coalescing) while others compute, and two extra
+    workers fill those waits: 6 min 43 s with 4 workers against 7 min 05 s with 2 side by
+    side on two cores; 6 workers were slower again (437 s against 411 s), the two cores
+    being busy throughout.  Plus two, not twice: every worker may hold a browser and
+    servers.  ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
