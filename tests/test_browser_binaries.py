@@ -30,27 +30,20 @@ pytestmark = pytest.mark.skipif(
 
 def _seen(binary: str, base: str) -> dict[str, dict[str, Any]]:
     """Each page's words, height, width and whether it fits, in ``binary``."""
-    import tests.helpers.browser as browser
-
     out: dict[str, dict[str, Any]] = {}
-    was = browser.CHROMIUM
-    browser.CHROMIUM = binary
-    try:
-        with launched() as b:
-            ctx = b.new_context(viewport=PHONE)
-            page = ctx.new_page()
-            for path in PAGES:
-                page.goto(base + path)
-                page.wait_for_load_state("load")
-                out[path] = page.evaluate(
-                    """() => ({words: document.querySelector('main').innerText,
-                               height: document.documentElement.scrollHeight,
-                               width: document.documentElement.scrollWidth,
-                               fits: document.documentElement.scrollWidth
-                                     <= window.innerWidth + 1})""")
-            ctx.close()
-    finally:
-        browser.CHROMIUM = was
+    with launched(executable=binary) as b:
+        ctx = b.new_context(viewport=PHONE)
+        page = ctx.new_page()
+        for path in PAGES:
+            page.goto(base + path)
+            page.wait_for_load_state("load")
+            out[path] = page.evaluate(
+                """() => ({words: document.querySelector('main').innerText,
+                           height: document.documentElement.scrollHeight,
+                           width: document.documentElement.scrollWidth,
+                           fits: document.documentElement.scrollWidth
+                                 <= window.innerWidth + 1})""")
+        ctx.close()
     return out
 
 

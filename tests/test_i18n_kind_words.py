@@ -20,6 +20,7 @@ from ledger.wire.events import Kind
 from server.i18n import Language
 from server.sentences import Sentences
 from tests.helpers.cli_runner import CLOCK
+from tests.helpers.desk_event import form_token
 from tests.helpers.live import running
 from tests.helpers.refusal_scan import ENGLISH
 from tests.helpers.reporting_phones import _phone, reporting_event
@@ -72,12 +73,6 @@ def _same_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOURNEY_FIXED_CLOCK", CLOCK)
 
 
-def _csrf(page: str) -> str:
-    m = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
-    assert m is not None, page
-    return m.group(1)
-
-
 def test_a_japanese_player_s_drop_receipt_has_no_english(tmp_path: Path) -> None:
     """A player whose match has its result drops from their card: the receipt's heading
     and line in Japanese (only the name as typed), the English receipt as before."""
@@ -89,7 +84,7 @@ def test_a_japanese_player_s_drop_receipt_has_no_english(tmp_path: Path) -> None
     with running(cli.ledger, station_key=tmp_path / "station.pem") as (base, _hub):
         ja = _phone(base, tokens[a])
         ja.cookies.set("lang", "ja")
-        r = ja.post("/drop", data={"csrf": _csrf(ja.get("/drop").text), "confirm": "yes"},
+        r = ja.post("/drop", data={"csrf": form_token(ja.get("/drop").text), "confirm": "yes"},
                     headers={"Origin": base})
         assert r.status_code == 303, r.text
         where = r.headers["location"]

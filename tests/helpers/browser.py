@@ -73,16 +73,17 @@ def _fits(page: Any) -> bool:
 
 
 @contextmanager
-def launched(*extra: str) -> Iterator[Any]:
-    """One headless Debian chromium (with ``ARGS`` and ``extra`` flags), closed on the way
-    out (the tests' ``browser`` fixtures).  Scope those fixtures to their module, never the
-    session: Playwright's sync API runs an event loop in the worker's thread while it is
-    started, so a session-wide browser breaks every later test of that worker that uses
-    Playwright or asyncio."""
+def launched(*extra: str, executable: str | None = None) -> Iterator[Any]:
+    """One headless Debian chromium (``executable``, by default ``CHROMIUM``, with ``ARGS``
+    and ``extra`` flags), closed on the way out (the tests' ``browser`` fixtures).  Scope
+    those fixtures to their module, never the session: Playwright's sync API runs an event
+    loop in the worker's thread while it is started, so a session-wide browser breaks every
+    later test of that worker that uses Playwright or asyncio."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[*ARGS, *extra])
+        b = p.chromium.launch(executable_path=executable or CHROMIUM, headless=True,
+                              args=[*ARGS, *extra])
         try:
             yield b
         finally:
